@@ -1,0 +1,32 @@
+import type { Context } from 'aws-lambda';
+import type { EndpointContract, EndpointName } from '@service/shared';
+import type { StoredApiKey, RateLimitState } from '../domain/api-keys';
+import type { Workspace } from '../domain/workspaces';
+import type { HttpEvent, HttpResult } from '../http/event';
+
+/** What the middlewares learn about a request, for the next middleware and the endpoint. */
+export interface ApiRequestState {
+  lang: string;
+  endpointName: EndpointName;
+  endpoint: EndpointContract;
+  apiKey?: StoredApiKey;
+  workspace?: Workspace;
+  rate?: RateLimitState;
+  body?: unknown;
+  query?: unknown;
+}
+
+export type ApiContext = Context & { api?: ApiRequestState };
+
+export interface ApiRequest {
+  event: HttpEvent;
+  context: ApiContext;
+  response: HttpResult | null | undefined;
+  error: unknown;
+}
+
+/** The state once routing ran; a middleware after the router may rely on it. */
+export function apiState(request: ApiRequest): ApiRequestState {
+  if (!request.context.api) throw new Error('router middleware must run first');
+  return request.context.api;
+}

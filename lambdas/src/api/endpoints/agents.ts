@@ -1,0 +1,52 @@
+import { AGENT_PRESETS, ApiError, checkOutputSchema } from '@service/shared';
+import { buildAgent, getAgent, listAgents, putAgent, toAgentResponse } from '../../domain/agents';
+import { assertWithinTokenLimit } from '../../domain/usage';
+import { createQueuedRun, getRun, listRuns, toRunResponse } from '../../domain/runs';
+import type { EndpointHandlers } from './types';
+
+type AgentEndpoints = 'agentsList' | 'agentsGet' | 'agentsCreate' | 'agentsPresets' | 'agentsCommand' | 'agentsCommandStatus' | 'agentsRuns';
+
+export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
+  agentsList: async ({ deps, workspace }) => ({ data: { agents: (await listAgents(deps, workspace.id)).map(toAgentResponse) } }),
+
+  agentsGet: async ({ deps, workspace, query }) => ({ data: { agent: toAgentResponse(await getAgent(deps, workspace.id, query.agent_id)) } }),
+
+  agentsCreate: async ({ deps, workspace, body }) => {
+    const agent = buildAgent(deps, workspace.id, { ...body, companyName: workspace.name });
+    await putAgent(deps, agent);
+    return { data: { agent: toAgentResponse(agent) }, msg: `Hired ${agent.name} (${agent.role})` };
+  },
+
+  agentsPresets: async () => ({
+    data: { presets: AGENT_PRESETS.map(({ id, name, role, description, skills }) => ({ id, name, role, description, skills })) },
+  }),
+
+  agentsCommand: async ({ deps, workspace, body }) => {
+    if (body.schema !== undefined) {
+      const check = checkOutputSchema(body.schema);
+      if (!check.ok) throw new ApiError('SCHEMA_INVALID', check.message, { field: check.path });
+    }
+    const agent = await getAgent(deps, workspace.id, body.agent_id);
+    await assertWithinTokenLimit(deps, workspace);
+    const run = await createQueuedRun(deps, {
+      workspaceId: workspace.id,
+      agentId: agent.id,
+      instruction: body.instruction,
+      ...(body.autonomy ? { autonomy: body.autonomy } : {}),
+      ...(body.data ? { data: body.data } : {}),
+      ...(body.schema ? { schema: body.schema } : {}),
+    });
+    await deps.queue.send('runs', { runId: run.runId });
+    return {
+      data: { run: { run_id: run.runId, status: run.status, autonomy: run.autonomy, agent_id: agent.id, created_at: run.createdAt } },
+      msg: `Command queued for ${agent.name}; poll agents/command_status with run_id ${run.runId}`,
+    };
+  },
+
+  agentsCommandStatus: async ({ deps, workspace, query }) => ({ data: toRunResponse(await getRun(deps, workspace.id, query.run_id)) }),
+
+  agentsRuns: async ({ deps, workspace, query }) => {
+    await getAgent(deps, workspace.id, query.agent_id);
+    return { data: { runs: (await listRuns(deps, workspace.id, query.agent_id, query.limit)).map(toRunResponse) } };
+  },
+};

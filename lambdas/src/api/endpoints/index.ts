@@ -1,0 +1,9 @@
+import type { EndpointName } from '@service/shared';
+import { accountEndpoints } from './account';
+import { agentEndpoints } from './agents';
+import { recordEndpoints } from './records';
+import { skillEndpoints } from './skills';
+import type { EndpointHandlers } from './types';
+
+/** Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing). */
+export const ENDPOINT_HANDLERS: EndpointHandlers<EndpointName> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...accountEndpoints };

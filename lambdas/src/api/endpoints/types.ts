@@ -1,0 +1,16 @@
+import type { BodyOf, DataOf, EndpointName, QueryOf } from '@service/shared';
+import type { Deps } from '../../deps';
+import type { StoredApiKey } from '../../domain/api-keys';
+import type { Workspace } from '../../domain/workspaces';
+
+export interface EndpointInput<N extends EndpointName> {
+  deps: Deps;
+  workspace: Workspace;
+  apiKey: StoredApiKey;
+  lang: string;
+  body: BodyOf<N>;
+  query: QueryOf<N>;
+}
+
+export type EndpointHandler<N extends EndpointName> = (input: EndpointInput<N>) => Promise<{ data: DataOf<N>; msg?: string }>;
+export type EndpointHandlers<N extends EndpointName> = { [K in N]: EndpointHandler<K> };

@@ -1,0 +1,48 @@
+import { ApiError } from '@service/shared';
+import type { Deps } from '../../deps';
+import {
+  IDEMPOTENCY_KEY_MAX_LENGTH,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  releaseIdempotencyKey,
+  requestFingerprint,
+} from '../../domain/idempotency';
+import { header } from '../../http/event';
+import { apiState, type ApiRequest } from '../context';
+
+const REPLAY_HEADER = 'Idempotent-Replayed';
+const claims = new WeakMap<object, { scopedKey: string; requestHash: string }>();
+
+/**
+ * Idempotency-Key on create endpoints and agents/command: the first request claims the key, its response is stored
+ * (status and body), an identical repeat replays it with `Idempotent-Replayed: true`, another payload is 409.
+ * A failed attempt releases the key so it can be retried.
+ */
+export const idempotency = (deps: Deps) => ({
+  before: async (request: ApiRequest) => {
+    const state = apiState(request);
+    const key = header(request.event, 'idempotency-key');
+    if (key === undefined || !state.endpoint.idempotent) return undefined;
+    if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+      throw new ApiError('VALIDATION_ERROR', `Idempotency-Key must be 1 to ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`, { field: 'Idempotency-Key' });
+    }
+    const fingerprint = requestFingerprint(state.endpoint.method, state.endpoint.path, state.body);
+    const claim = await claimIdempotencyKey(deps, state.workspace!.id, key, fingerprint);
+    if (claim.kind === 'replay') {
+      return { ...claim.response, headers: { ...claim.response.headers, [REPLAY_HEADER]: 'true' } };
+    }
+    claims.set(request.context, claim);
+    return undefined;
+  },
+  after: async (request: ApiRequest) => {
+    const claim = claims.get(request.context);
+    if (!claim || !request.response) return;
+    const { statusCode = 200, body = '', headers } = request.response;
+    await completeIdempotencyKey(deps, claim, { statusCode, body, headers: { 'content-type': headers['content-type'] ?? 'application/json' } });
+    request.response.headers[REPLAY_HEADER] = 'false';
+  },
+  onError: async (request: ApiRequest) => {
+    const claim = claims.get(request.context);
+    if (claim) await releaseIdempotencyKey(deps, claim);
+  },
+});

@@ -1,0 +1,54 @@
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ApiError, newRecordId } from '@service/shared';
+import type { Deps } from '../deps';
+
+/**
+ * Contacts, calendar events and tasks of a workspace share one table: sk `<kind>#<created_at>#<id>`,
+ * so a kind lists newest first with one Query and pages with an opaque cursor.
+ */
+export type RecordKind = 'contact' | 'event' | 'task';
+const ID_PREFIX = { contact: 'con', event: 'cal', task: 'tsk' } as const;
+
+export interface StoredRecord<T> {
+  workspaceId: string;
+  sk: string;
+  kind: RecordKind;
+  fields: T & { id: string; created_at: string };
+}
+
+export async function createRecord<T extends object>(deps: Deps, workspaceId: string, kind: RecordKind, fields: T): Promise<T & { id: string; created_at: string }> {
+  const id = newRecordId(ID_PREFIX[kind]);
+  const createdAt = deps.now().toISOString();
+  const record: StoredRecord<T> = { workspaceId, sk: `${kind}#${createdAt}#${id}`, kind, fields: { ...fields, id, created_at: createdAt } };
+  await deps.store.doc.send(new PutCommand({ TableName: deps.store.table('records'), Item: record, ConditionExpression: 'attribute_not_exists(sk)' }));
+  return record.fields;
+}
+
+const encodeCursor = (key: Record<string, unknown>) => Buffer.from(JSON.stringify({ sk: key.sk })).toString('base64url');
+
+function decodeCursor(cursor: string, workspaceId: string, kind: RecordKind): Record<string, unknown> {
+  try {
+    const { sk } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { sk: unknown };
+    if (typeof sk === 'string' && sk.startsWith(`${kind}#`)) return { workspaceId, sk };
+  } catch {
+    // falls through to the validation error
+  }
+  throw new ApiError('VALIDATION_ERROR', 'cursor is not one this list returned', { field: 'cursor' });
+}
+
+export async function listRecords<T>(deps: Deps, workspaceId: string, kind: RecordKind, page: { limit: number; cursor?: string }) {
+  const result = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: deps.store.table('records'),
+      KeyConditionExpression: 'workspaceId = :w AND begins_with(sk, :kind)',
+      ExpressionAttributeValues: { ':w': workspaceId, ':kind': `${kind}#` },
+      ScanIndexForward: false,
+      Limit: page.limit,
+      ...(page.cursor ? { ExclusiveStartKey: decodeCursor(page.cursor, workspaceId, kind) } : {}),
+    }),
+  );
+  return {
+    items: ((result.Items ?? []) as StoredRecord<T>[]).map((record) => record.fields),
+    nextCursor: result.LastEvaluatedKey ? encodeCursor(result.LastEvaluatedKey) : null,
+  };
+}

@@ -1,0 +1,17 @@
+import type { Context } from 'aws-lambda';
+import { createApiHandler } from '../api/handler';
+import type { Deps } from '../deps';
+import type { HttpEvent, HttpResult } from '../http/event';
+import type { StreamingHandler } from '../http/streaming';
+
+/**
+ * The HTTP functions of the platform, as API Gateway and Function URLs route to them in AWS.
+ * The local server tries them in order; the first whose `match` accepts the path gets the request.
+ */
+export type LocalFunction =
+  | { name: string; match: (path: string) => boolean; kind: 'buffered'; handler: (event: HttpEvent, context: Context) => Promise<HttpResult> }
+  | { name: string; match: (path: string) => boolean; kind: 'streaming'; handler: StreamingHandler };
+
+export function createLocalFunctions(deps: Deps): LocalFunction[] {
+  return [{ name: 'api', kind: 'buffered', match: (path) => /^\/[a-z]{2}\/api\//.test(path), handler: createApiHandler(deps) }];
+}

@@ -1,0 +1,65 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { configFromEnv } from '../config';
+import type { Deps } from '../deps';
+import { LocalQueue } from '../queue/local';
+import { ensureTables } from '../store/bootstrap';
+import { createStore } from '../store/dynamo';
+import { startEmbeddedDynamo } from './embedded-dynamo';
+import { createLocalFunctions } from './functions';
+import { seedDemo, type DemoSeed } from './seed';
+import { createLocalServer } from './server';
+
+export interface PlatformOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  /** Where the embedded store keeps its files; omitted = in memory (tests). */
+  dataDir?: string;
+  /** Settings as the environment would give them (PORT, MODEL, WEBHOOK_RETRY_SCALE, …). */
+  env?: Record<string, string | undefined>;
+}
+
+export interface RunningPlatform {
+  url: string;
+  apiBaseUrl: string;
+  demo: DemoSeed & { agentId: string };
+  deps: Deps;
+  queue: LocalQueue;
+  stop(): Promise<void>;
+}
+
+/** The whole platform in one process: embedded DynamoDB, the durable local queue and its consumers, and one HTTP server. */
+export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
+  const env = { ...process.env, ...options.env };
+  const dynamo = await startEmbeddedDynamo(options.dataDir);
+  const config = { ...configFromEnv(env), dynamoEndpoint: dynamo.endpoint };
+  const store = createStore({ tablePrefix: config.tablePrefix, region: config.region, endpoint: dynamo.endpoint });
+  await ensureTables(store.raw, config.tablePrefix);
+  const queue = new LocalQueue(store, { visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000 } });
+  const deps: Deps = { store, queue, config, now: () => new Date() };
+  const seed = await seedDemo(deps, env.SERVICE_DEMO_API_KEY);
+  queue.start();
+
+  const server: Server = createLocalServer(createLocalFunctions(deps));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  return {
+    url,
+    apiBaseUrl: `${url}/en/api/v1`,
+    demo: { ...seed, agentId: seed.agentIds[0]! },
+    deps,
+    queue,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await queue.stop();
+      store.raw.destroy();
+      await dynamo.stop();
+    },
+  };
+}

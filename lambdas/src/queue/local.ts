@@ -1,0 +1,186 @@
+import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { isConditionFailure, type Store } from '../store/dynamo';
+import type { QueueConsumer, QueueName, QueueSender } from './queue';
+
+/**
+ * A durable work queue kept in the embedded DynamoDB, with SQS semantics: per-message delays, a visibility timeout
+ * while a consumer works, redelivery when it fails or the process dies, and a dead-letter queue after maxReceiveCount.
+ * Messages are sorted by the time they become visible, so a poll is one Query.
+ */
+interface StoredMessage {
+  queue: string;
+  sk: string;
+  id: string;
+  body: string;
+  receiveCount: number;
+  sentAt: number;
+}
+
+export interface LocalQueueOptions {
+  visibilityTimeoutMs?: Partial<Record<QueueName, number>>;
+  maxReceiveCount?: number;
+  pollIntervalMs?: number;
+  concurrency?: number;
+}
+
+const sortKey = (visibleAt: number, id: string) => `${String(visibleAt).padStart(15, '0')}#${id}`;
+
+export class LocalQueue implements QueueSender {
+  private readonly consumers = new Map<QueueName, QueueConsumer>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private polling = false;
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: LocalQueueOptions = {},
+  ) {}
+
+  async send(queue: QueueName, body: unknown, options: { delaySeconds?: number } = {}): Promise<void> {
+    const id = randomUUID();
+    const visibleAt = Date.now() + Math.max(0, (options.delaySeconds ?? 0) * 1000);
+    await this.put({ queue, sk: sortKey(visibleAt, id), id, body: JSON.stringify(body), receiveCount: 0, sentAt: Date.now() });
+  }
+
+  consume(queue: QueueName, consumer: QueueConsumer): void {
+    this.consumers.set(queue, consumer);
+  }
+
+  start(): void {
+    this.running = true;
+    this.schedule(0);
+  }
+
+  /** Stops polling and waits for the handlers at work; unfinished messages reappear after their visibility timeout. */
+  async stop(): Promise<void> {
+    this.running = false;
+    clearTimeout(this.timer);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Messages waiting in a queue (visible or delayed); for tests and the dead-letter view. */
+  async depth(queue: string): Promise<number> {
+    const result = await this.store.doc.send(
+      new QueryCommand({ TableName: this.table, KeyConditionExpression: '#q = :q', ExpressionAttributeNames: { '#q': 'queue' }, ExpressionAttributeValues: { ':q': queue }, Select: 'COUNT' }),
+    );
+    return result.Count ?? 0;
+  }
+
+  private get table() {
+    return this.store.table('localQueue');
+  }
+
+  private schedule(delayMs: number): void {
+    if (!this.running) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.pollAll(), delayMs);
+  }
+
+  private async pollAll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    let claimedAny = false;
+    try {
+      for (const [queue, consumer] of this.consumers) {
+        const capacity = (this.options.concurrency ?? 16) - this.inFlight.size;
+        if (capacity <= 0) break;
+        const due = await this.due(queue, capacity);
+        for (const message of due) {
+          const claimed = await this.claim(message);
+          if (!claimed) continue;
+          claimedAny = true;
+          const work = this.deliver(queue, consumer, claimed).finally(() => {
+            this.inFlight.delete(work);
+            this.schedule(0);
+          });
+          this.inFlight.add(work);
+        }
+      }
+    } catch (error) {
+      if (this.running) console.error('local queue poll failed', error);
+    } finally {
+      this.polling = false;
+      this.schedule(claimedAny ? 0 : (this.options.pollIntervalMs ?? 25));
+    }
+  }
+
+  private async due(queue: string, limit: number): Promise<StoredMessage[]> {
+    const result = await this.store.doc.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: '#q = :q AND sk <= :now',
+        ExpressionAttributeNames: { '#q': 'queue' },
+        ExpressionAttributeValues: { ':q': queue, ':now': `${String(Date.now()).padStart(15, '0')}#~` },
+        Limit: limit,
+      }),
+    );
+    return (result.Items ?? []) as StoredMessage[];
+  }
+
+  /** Hides the message for the visibility timeout (or dead-letters it); returns the hidden copy, or undefined if another poller won. */
+  private async claim(message: StoredMessage): Promise<StoredMessage | undefined> {
+    const queue = message.queue as QueueName;
+    const maxReceive = this.options.maxReceiveCount ?? 5;
+    const moved: StoredMessage =
+      message.receiveCount >= maxReceive
+        ? { ...message, queue: `${message.queue}-dlq`, sk: sortKey(Date.now(), message.id) }
+        : { ...message, sk: sortKey(Date.now() + (this.options.visibilityTimeoutMs?.[queue] ?? 30_000), message.id), receiveCount: message.receiveCount + 1 };
+    await this.put(moved);
+    try {
+      await this.store.doc.send(
+        new DeleteCommand({ TableName: this.table, Key: { queue: message.queue, sk: message.sk }, ConditionExpression: 'attribute_exists(sk)' }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      await this.remove(moved);
+      return undefined;
+    }
+    if (moved.queue !== message.queue) {
+      console.error(`local queue: message ${message.id} moved to ${moved.queue} after ${message.receiveCount} receives`);
+      return undefined;
+    }
+    return moved;
+  }
+
+  private async deliver(queue: QueueName, consumer: QueueConsumer, message: StoredMessage): Promise<void> {
+    try {
+      const response = await consumer(toSqsEvent(queue, message));
+      const failed = response?.batchItemFailures?.some((failure) => failure.itemIdentifier === message.id) ?? false;
+      if (!failed) await this.remove(message);
+    } catch (error) {
+      // Left hidden: it comes back after the visibility timeout, as on SQS.
+      console.error(`local queue: consumer of ${queue} threw`, error);
+    }
+  }
+
+  private async put(message: StoredMessage): Promise<void> {
+    await this.store.doc.send(new PutCommand({ TableName: this.table, Item: message }));
+  }
+
+  private async remove(message: StoredMessage): Promise<void> {
+    await this.store.doc.send(new DeleteCommand({ TableName: this.table, Key: { queue: message.queue, sk: message.sk } }));
+  }
+}
+
+function toSqsEvent(queue: string, message: StoredMessage): SQSEvent {
+  const record: SQSRecord = {
+    messageId: message.id,
+    receiptHandle: message.sk,
+    body: message.body,
+    attributes: {
+      ApproximateReceiveCount: String(message.receiveCount),
+      SentTimestamp: String(message.sentAt),
+      SenderId: 'local',
+      ApproximateFirstReceiveTimestamp: String(Date.now()),
+    },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
+    eventSourceARN: `arn:aws:sqs:local:000000000000:${queue}`,
+    awsRegion: 'local',
+  };
+  return { Records: [record] };
+}

@@ -1,0 +1,65 @@
+import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { ERROR_CODES } from '../errors';
+import { ENDPOINTS, SUPPORTED_LANGUAGES, type EndpointContract } from './endpoints';
+
+const envelopeOf = (data: z.ZodType) =>
+  z.object({ status: z.literal(true), code: z.number().int(), title: z.string(), data, msg: z.string() });
+
+export const ErrorEnvelope = z
+  .object({
+    status: z.literal(false),
+    code: z.number().int(),
+    title: z.string(),
+    data: z.object({}),
+    msg: z.string(),
+    error: z.object({ code: z.enum(ERROR_CODES as [string, ...string[]]), field: z.string().optional() }),
+  })
+  .meta({ id: 'ErrorEnvelope' });
+
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ErrorEnvelope } } });
+
+function register(registry: OpenAPIRegistry, endpoint: EndpointContract): void {
+  const headers = endpoint.idempotent
+    ? z.object({ 'Idempotency-Key': z.string().max(128).optional().meta({ description: 'Repeat-safe key; an identical repeat replays the stored response' }) })
+    : undefined;
+  registry.registerPath({
+    method: endpoint.method === 'GET' ? 'get' : 'post',
+    path: `/${endpoint.path}/`,
+    summary: endpoint.summary,
+    security: [{ ApiKey: [] }, { Bearer: [] }],
+    request: {
+      ...(endpoint.query ? { query: endpoint.query as z.ZodObject } : {}),
+      ...(headers ? { headers } : {}),
+      ...(endpoint.body ? { body: { required: true, content: { 'application/json': { schema: endpoint.body } } } } : {}),
+    },
+    responses: {
+      [endpoint.status]: { description: 'Success', content: { 'application/json': { schema: envelopeOf(endpoint.data) } } },
+      400: errorResponse('VALIDATION_ERROR or SCHEMA_INVALID'),
+      401: errorResponse('API_KEY_REQUIRED or API_KEY_INVALID'),
+      403: errorResponse('PLAN_REQUIRED'),
+      404: errorResponse('NOT_FOUND, AGENT_NOT_FOUND or RUN_NOT_FOUND'),
+      405: errorResponse('METHOD_NOT_ALLOWED'),
+      429: errorResponse('RATE_LIMITED; honour Retry-After'),
+      ...(endpoint.idempotent ? { 409: errorResponse('IDEMPOTENCY_CONFLICT') } : {}),
+      ...(endpoint.method === 'POST' ? { 413: errorResponse('PAYLOAD_TOO_LARGE') } : {}),
+    },
+  });
+}
+
+/** The OpenAPI 3.0 document of the REST API, generated from the same zod schemas that validate requests. */
+export function buildOpenApiDocument(serverUrl: string) {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-Service-Api-Key' });
+  registry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer' });
+  for (const endpoint of Object.values(ENDPOINTS)) register(registry, endpoint);
+  return new OpenApiGeneratorV3(registry.definitions).generateDocument({
+    openapi: '3.0.3',
+    info: {
+      title: 'Service REST API',
+      version: '1.0.0',
+      description: `Company REST API. Every response is the envelope {status, code, title, data, msg, error?}. Languages: ${SUPPORTED_LANGUAGES.join(', ')}.`,
+    },
+    servers: [{ url: serverUrl }],
+  });
+}

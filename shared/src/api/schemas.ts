@@ -1,0 +1,4 @@
+export * from './primitives';
+export * from './agents';
+export * from './records';
+export * from './account';

@@ -1,0 +1,42 @@
+/**
+ * Every error code of the API with its HTTP status. `error.code` is the stable contract; `msg` may change.
+ * The spec leaves the statuses of the business gates open; we chose:
+ * - TOKEN_LIMIT_REACHED 402: the plan's token allowance is used up (payment or an upgrade resolves it);
+ * - PLAN_REQUIRED 403: the workspace is not on a plan that includes the API;
+ * - SKILL_OAUTH_REQUIRED 409: the skill needs an OAuth connection the company has not made yet.
+ */
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  SCHEMA_INVALID: 400,
+  API_KEY_REQUIRED: 401,
+  API_KEY_INVALID: 401,
+  TOKEN_LIMIT_REACHED: 402,
+  PLAN_REQUIRED: 403,
+  AGENT_NOT_FOUND: 404,
+  RUN_NOT_FOUND: 404,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  IDEMPOTENCY_CONFLICT: 409,
+  SKILL_OAUTH_REQUIRED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** A failure the caller caused or must know about; the API turns it into the envelope with its status. */
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: { field?: string; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = ERROR_STATUS[code];
+  }
+}

@@ -1,0 +1,9 @@
+export * from './errors';
+export * from './envelope';
+export * from './ids';
+export * from './tables';
+export * from './presets';
+export * from './api/endpoints';
+export * from './api/output-schema';
+export * as schemas from './api/schemas';
+export { buildOpenApiDocument } from './api/openapi';

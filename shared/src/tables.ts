@@ -1,0 +1,73 @@
+/**
+ * DynamoDB tables as data: the CDK stack and the local bootstrap both create them from this list, so the two never drift.
+ * Every write the platform makes is a single-item (conditional) write: dynalite has no transactions and no TTL,
+ * and expiry is always checked in code; `ttlAttribute` only lets DynamoDB sweep old items in production.
+ */
+export type KeyType = 'S' | 'N';
+
+export interface KeyDefinition {
+  name: string;
+  type: KeyType;
+}
+
+export interface IndexDefinition {
+  name: string;
+  partitionKey: KeyDefinition;
+  sortKey?: KeyDefinition;
+}
+
+export interface TableDefinition {
+  /** Logical name; the physical name is the deployment's prefix plus this. */
+  name: string;
+  partitionKey: KeyDefinition;
+  sortKey?: KeyDefinition;
+  indexes?: IndexDefinition[];
+  ttlAttribute?: string;
+  /** Only the local platform needs it (production uses SQS). */
+  localOnly?: boolean;
+}
+
+const s = (name: string): KeyDefinition => ({ name, type: 'S' });
+
+export const TABLES = {
+  workspaces: { name: 'workspaces', partitionKey: s('id') },
+  agents: {
+    name: 'agents',
+    partitionKey: s('workspaceId'),
+    sortKey: s('id'),
+    indexes: [{ name: 'byId', partitionKey: s('id') }],
+  },
+  apiKeys: {
+    name: 'api-keys',
+    partitionKey: s('keyHash'),
+    indexes: [{ name: 'byWorkspace', partitionKey: s('workspaceId'), sortKey: s('createdAt') }],
+  },
+  runs: {
+    name: 'runs',
+    partitionKey: s('runId'),
+    indexes: [{ name: 'byAgent', partitionKey: s('agentId'), sortKey: s('createdAt') }],
+  },
+  idempotency: { name: 'idempotency', partitionKey: s('scopedKey'), ttlAttribute: 'expiresAtEpoch' },
+  rateLimits: { name: 'rate-limits', partitionKey: s('bucket'), ttlAttribute: 'expiresAtEpoch' },
+  webhookSubscriptions: { name: 'webhook-subscriptions', partitionKey: s('workspaceId'), sortKey: s('id') },
+  webhookDeliveries: {
+    name: 'webhook-deliveries',
+    partitionKey: s('subscriptionId'),
+    sortKey: s('deliveryId'),
+    ttlAttribute: 'expiresAtEpoch',
+  },
+  conversations: {
+    name: 'conversations',
+    partitionKey: s('conversationId'),
+    sortKey: s('sk'),
+    ttlAttribute: 'expiresAtEpoch',
+  },
+  records: { name: 'records', partitionKey: s('workspaceId'), sortKey: s('sk') },
+  usage: { name: 'usage', partitionKey: s('workspaceId'), sortKey: s('sk') },
+  skills: { name: 'skills', partitionKey: s('workspaceId'), sortKey: s('sk') },
+  localQueue: { name: 'local-queue', partitionKey: s('queue'), sortKey: s('sk'), localOnly: true },
+} as const satisfies Record<string, TableDefinition>;
+
+export type TableName = keyof typeof TABLES;
+
+export const physicalTableName = (prefix: string, table: TableName): string => `${prefix}${TABLES[table].name}`;
