@@ -1,0 +1,35 @@
+import { createContext, type SkillContext } from './context';
+import type { Skill } from './define-skill';
+import { normalizeLanguage } from './language';
+import { httpApiCaller } from './service-api';
+import { createTranslator } from './translate';
+import { TURN_TOKEN_HEADER, verifyTurnToken, type VerifiedTurnToken } from './turn-token';
+
+/** Who is calling, from the trusted headers the platform sends. */
+export interface Caller {
+  language: string;
+  turnToken: string | undefined;
+  verified: VerifiedTurnToken | undefined;
+}
+
+/** Reads the language and verifies the turn token (throws TurnTokenError when one is sent and is not valid). */
+export async function resolveCaller(headers: Headers, skill: Skill, secret: string | undefined): Promise<Caller> {
+  const language = normalizeLanguage(headers.get('x-service-language'), skill.defaultLocale);
+  const turnToken = headers.get(TURN_TOKEN_HEADER) ?? undefined;
+  const verified = turnToken ? await verifyTurnToken(turnToken, { secret, skill: skill.code }) : undefined;
+  return { language, turnToken, verified };
+}
+
+/** Builds ctx for one handler run of a real (HTTP) call. */
+export function callContext(skill: Skill, caller: Caller, apiUrl: string | undefined) {
+  return (signal: AbortSignal): SkillContext =>
+    createContext({
+      skill: skill.code,
+      language: caller.language,
+      t: createTranslator(skill.locales, caller.language, skill.defaultLocale),
+      turnToken: caller.turnToken,
+      ...caller.verified,
+      signal,
+      apiCaller: httpApiCaller({ apiUrl, turnToken: caller.turnToken, language: caller.language, signal }),
+    });
+}

@@ -1,0 +1,24 @@
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
+
+/**
+ * Normalizes a conversation language such as `TR`, `pt_br` or `en-US,en;q=0.9` to a canonical BCP 47 tag
+ * (`tr`, `pt-BR`, `en-US`). Anything unusable gives `fallback`.
+ */
+export function normalizeLanguage(raw: string | null | undefined, fallback: string): string {
+  const first = raw?.split(',')[0]?.split(';')[0]?.trim().replace(/_/g, '-');
+  if (!first || first.length > 35 || !LANGUAGE_TAG.test(first)) return fallback;
+  try {
+    return Intl.getCanonicalLocales(first)[0] ?? fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+/** `pt-BR` -> `pt`. */
+export function primaryLanguage(tag: string): string {
+  return tag.split('-')[0] ?? tag;
+}
+
+export function isLanguageTag(value: string): boolean {
+  return normalizeLanguage(value, '') === value;
+}

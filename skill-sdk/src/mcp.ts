@@ -1,0 +1,57 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { SkillContext } from './context';
+import type { Skill } from './define-skill';
+import { runTool, type Logger, type ToolLimits } from './run-tool';
+
+export interface McpRuntime {
+  skill: Skill;
+  limits: ToolLimits;
+  log: Logger;
+  /** tools/list answer, computed once per process. */
+  toolList: Tool[];
+}
+
+export function listTools(skill: Skill): Tool[] {
+  return [...skill.tools.values()].map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputJsonSchema as Tool['inputSchema'],
+    ...(tool.annotations && { annotations: tool.annotations }),
+  }));
+}
+
+/**
+ * Answers one POST /mcp. Stateless: a fresh McpServer and transport per request (reusing them throws since
+ * SDK 1.26), no session id, JSON responses. Tool calls are handled on the protocol Server underneath
+ * McpServer so they go through runTool, the same pipeline as executeTool.
+ */
+export async function handleMcp(
+  runtime: McpRuntime,
+  request: Request,
+  body: unknown,
+  contextFor: (signal: AbortSignal) => SkillContext,
+): Promise<Response> {
+  const { skill, limits, log, toolList } = runtime;
+  const mcp = new McpServer({ name: skill.code, version: skill.version }, { capabilities: { tools: {} } });
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
+  mcp.server.setRequestHandler(CallToolRequestSchema, (call, extra) => {
+    const tool = skill.tools.get(call.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${call.params.name}`);
+    return runTool(tool, call.params.arguments, contextFor, { limits, log, signal: extra.signal });
+  });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await mcp.connect(transport);
+  try {
+    return await transport.handleRequest(request, { parsedBody: body });
+  } finally {
+    await mcp.close();
+  }
+}

@@ -1,0 +1,72 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { SkillServerOptions } from './config';
+import type { Skill } from './define-skill';
+import { createSkillHandler } from './handler';
+
+/** Request bodies above this are refused with 413 before they are read into memory. */
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+export interface RunningSkill {
+  /** Base URL, e.g. http://127.0.0.1:43121 */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function headersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  const raw = req.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
+  return headers;
+}
+
+/** Serves the skill over node:http. Port 0 (the default without env PORT) picks a free port. */
+export async function startSkill(skill: Skill, options: SkillServerOptions = {}): Promise<RunningSkill> {
+  const handle = createSkillHandler(skill, options);
+  const server = createServer(async (req, res) => {
+    let body: string | undefined;
+    try {
+      body = req.method === 'POST' ? await readBody(req) : undefined;
+    } catch (error) {
+      const tooLarge = error instanceof BodyTooLarge;
+      res.writeHead(tooLarge ? 413 : 400, { 'content-type': 'application/json', connection: 'close' });
+      res.end(JSON.stringify({ error: { code: tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', message: tooLarge ? `Bodies are capped at ${MAX_BODY_BYTES} bytes` : 'The body could not be read' } }));
+      return;
+    }
+    const response = await handle({ method: req.method ?? 'GET', path: req.url ?? '/', headers: headersOf(req), body });
+    res.writeHead(response.status, response.headers).end(response.body);
+  });
+  const port = options.port ?? Number(process.env.PORT ?? 0);
+  const host = options.host ?? process.env.HOST ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const bound = (server.address() as AddressInfo).port;
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const close = () =>
+    new Promise<void>((resolve, reject) => {
+      server.close((error) => (error ? reject(error) : resolve()));
+      server.closeAllConnections();
+    });
+  return { url: `http://${shownHost}:${bound}`, port: bound, close, [Symbol.asyncDispose]: close };
+}

@@ -1,0 +1,8 @@
+import { z } from 'zod';
+
+const uuid = z.uuid();
+
+/** Identity ids are UUIDs only: anything else (a sequential id, garbage) is dropped. */
+export function uuidOrUndefined(value: unknown): string | undefined {
+  return uuid.safeParse(value).success ? (value as string) : undefined;
+}
