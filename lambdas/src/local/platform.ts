@@ -6,6 +6,7 @@ import { LocalQueue } from '../queue/local';
 import { ensureTables } from '../store/bootstrap';
 import { createStore } from '../store/dynamo';
 import { startEmbeddedDynamo } from './embedded-dynamo';
+import { attachConsumers } from './consumers';
 import { createLocalFunctions } from './functions';
 import { seedDemo, type DemoSeed } from './seed';
 import { createLocalServer } from './server';
@@ -39,6 +40,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const queue = new LocalQueue(store, { visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000 } });
   const deps: Deps = { store, queue, config, now: () => new Date() };
   const seed = await seedDemo(deps, env.SERVICE_DEMO_API_KEY);
+  attachConsumers(queue, deps);
   queue.start();
 
   const server: Server = createLocalServer(createLocalFunctions(deps));
