@@ -1,0 +1,29 @@
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import terser from '@rollup/plugin-terser';
+import esbuild from 'rollup-plugin-esbuild';
+
+const compile = () =>
+  esbuild({ target: 'es2020', jsx: 'automatic', jsxImportSource: 'preact', tsconfig: '../tsconfig.json' });
+const minify = () => terser({ ecma: 2020, module: true, compress: { passes: 1 }, format: { comments: false } });
+
+export default [
+  // The script-tag loader: a classic script, so a plain IIFE.
+  {
+    input: 'src/loader.ts',
+    output: { file: 'dist/loader.js', format: 'iife' },
+    plugins: [nodeResolve({ browser: true }), compile(), minify()],
+  },
+  // The widget chunk the loader imports: Preact and everything else bundled into one ES module.
+  {
+    input: 'src/widget/entry.ts',
+    output: { file: 'dist/widget.js', format: 'es' },
+    plugins: [nodeResolve({ browser: true }), compile(), minify()],
+  },
+  // The npm package: ESM for bundlers, dependencies and peers left external.
+  {
+    input: { index: 'src/index.ts', react: 'src/react/index.ts' },
+    output: { dir: 'dist/npm', format: 'es', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
+    external: (id) => /^(preact|@preact\/signals|react|react-dom|lucide-react|eventsource-parser)(\/|$)/.test(id),
+    plugins: [compile()],
+  },
+];

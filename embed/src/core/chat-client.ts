@@ -1,0 +1,103 @@
+import { createParser } from 'eventsource-parser';
+import type { Locale, UiActionRequest } from './events';
+
+/** The body of `POST {chat url}`: the panel's whole request to the chat endpoint. */
+export interface ChatRequest {
+  conversationId: string;
+  visitorId: string;
+  locale: Locale;
+  /** The visible transcript, oldest first; the last entry is the visitor's new message. */
+  messages: { role: 'user' | 'assistant'; content: string }[];
+  /** Hidden context: `system` prompts and `setContext` data. The visitor never sees it. */
+  context: { system: string[]; data: Record<string, unknown> };
+  page?: { url: string; title: string };
+}
+
+export interface ChatStreamHandlers {
+  onDelta(text: string): void;
+  onNavigate(href: string): void;
+  onUiAction(request: UiActionRequest): void;
+}
+
+export class ChatError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+
+function parseJson(data: string): Record<string, unknown> {
+  try {
+    return record(JSON.parse(data));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * POST the conversation and consume the server-sent events of the reply.
+ * Resolves with the full reply text once the server sends `done`; rejects with a ChatError otherwise.
+ */
+export async function streamChat(url: string, request: ChatRequest, handlers: ChatStreamHandlers, signal?: AbortSignal): Promise<string> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(request),
+      credentials: 'omit',
+      signal,
+    });
+  } catch (error) {
+    throw new ChatError('NETWORK_ERROR', String(error));
+  }
+  if (!response.ok || !response.body) {
+    const error = record(parseJson(await response.text().catch(() => '')).error);
+    throw new ChatError(typeof error.code === 'string' ? error.code : `HTTP_${response.status}`, String(error.message ?? response.statusText));
+  }
+
+  let text = '';
+  let finished = false;
+  let failure: ChatError | null = null;
+  const parser = createParser({
+    onEvent(event) {
+      const data = parseJson(event.data);
+      switch (event.event) {
+        case 'delta':
+          if (typeof data.text === 'string') {
+            text += data.text;
+            handlers.onDelta(data.text);
+          }
+          break;
+        case 'navigate':
+          if (typeof data.href === 'string') handlers.onNavigate(data.href);
+          break;
+        case 'uiAction':
+          if (typeof data.action === 'string' && typeof data.target === 'string') {
+            handlers.onUiAction({ action: data.action as UiActionRequest['action'], target: data.target });
+          }
+          break;
+        case 'done':
+          finished = true;
+          break;
+        case 'error':
+          failure = new ChatError(String(data.code ?? 'STREAM_ERROR'), String(data.message ?? 'The reply failed'));
+          break;
+      }
+    },
+  });
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    parser.feed(value);
+  }
+  if (failure) throw failure;
+  if (!finished) throw new ChatError('STREAM_INTERRUPTED', 'The reply ended early');
+  return text;
+}

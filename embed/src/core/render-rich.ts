@@ -1,0 +1,75 @@
+import { ICONS } from './icons';
+import { parseInline } from './markdown';
+import { parseRichText, safeHref, skillIcon } from './markers';
+import type { IconName } from './markers';
+import type { Marker } from './events';
+
+/**
+ * The createElement signature Preact's `h` and React's `createElement` share, so one renderer serves the widget
+ * (Preact) and the React adapter. Output is built from elements and text nodes only: never raw HTML.
+ */
+export type CreateElement<Node> = (type: string, props: Record<string, unknown> | null, ...children: unknown[]) => Node;
+
+export interface RichHandlers {
+  onMarker(marker: Marker, event: Event): void;
+}
+
+export function renderIcon<Node>(h: CreateElement<Node>, name: IconName, key?: string | number): Node {
+  const shapes = ICONS[name].map(([tag, attrs], index) => h(tag, { ...attrs, key: index }));
+  return h('svg', { key, className: 'scw-icon', viewBox: '0 0 24 24', 'aria-hidden': 'true', focusable: 'false' }, ...shapes);
+}
+
+function renderInline<Node>(h: CreateElement<Node>, text: string, keyPrefix: string): (Node | string)[] {
+  return parseInline(text).map((token, index) => {
+    const key = `${keyPrefix}.${index}`;
+    switch (token.kind) {
+      case 'text':
+        return token.text;
+      case 'break':
+        return h('br', { key });
+      case 'strong':
+        return h('strong', { key }, token.text);
+      case 'em':
+        return h('em', { key }, token.text);
+      case 'code':
+        return h('code', { key }, token.text);
+    }
+  });
+}
+
+const CARD: Record<'Skill' | 'Agent' | 'Page', string> = { Skill: 'scw-card-skill', Agent: 'scw-card-agent', Page: 'scw-card-page' };
+
+function renderMarker<Node>(h: CreateElement<Node>, marker: Marker, handlers: RichHandlers, key: string): Node {
+  const onClick = (event: Event) => handlers.onMarker(marker, event);
+  switch (marker.type) {
+    case 'Link': {
+      const href = safeHref(marker.value) ?? '#';
+      const external = /^https?:/i.test(href);
+      return h(
+        'a',
+        { key, className: 'scw-link', href, onClick, 'data-marker': 'Link', ...(external ? { target: '_blank', rel: 'noopener noreferrer' } : {}) },
+        marker.label,
+      );
+    }
+    case 'Action':
+      return h('button', { key, type: 'button', className: 'scw-action', onClick, 'data-marker': 'Action' }, marker.label);
+    default: {
+      const icon: IconName = marker.type === 'Skill' ? skillIcon(marker.value) : marker.type === 'Agent' ? 'bot' : 'file';
+      return h(
+        'button',
+        { key, type: 'button', className: `scw-card ${CARD[marker.type]}`, onClick, 'data-marker': marker.type, 'data-icon': icon },
+        renderIcon(h, icon),
+        h('span', null, marker.label),
+      );
+    }
+  }
+}
+
+/** Render bot text: inline markdown subset for text, cards, links and buttons for markers. */
+export function renderRich<Node>(h: CreateElement<Node>, text: string, handlers: RichHandlers): (Node | string)[] {
+  return parseRichText(text).flatMap((segment, index) =>
+    segment.kind === 'text'
+      ? renderInline(h, segment.text, String(index))
+      : [renderMarker(h, segment.marker, handlers, `m${index}`)],
+  );
+}

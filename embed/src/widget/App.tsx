@@ -1,0 +1,170 @@
+import { h } from 'preact';
+import type { VNode } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+import { renderIcon, renderRich } from '../core/render-rich';
+import { handleMarkerClick } from '../core/navigate';
+import type { ChatMessage, WidgetStore } from './store';
+import type { Marker } from '../core/events';
+import type { CreateElement } from '../core/render-rich';
+
+// Preact's h has the createElement signature the shared renderer expects.
+const create = h as unknown as CreateElement<VNode>;
+
+const icon = (name: Parameters<typeof renderIcon>[1]) => renderIcon(create, name);
+
+function Avatar({ store }: { store: WidgetStore }) {
+  const url = store.config.value.agent.avatarUrl;
+  return (
+    <span class="scw-avatar" aria-hidden="true">
+      {url ? <img src={url} alt="" width={36} height={36} /> : icon('bot')}
+    </span>
+  );
+}
+
+function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }) {
+  const onMarker = (marker: Marker, event: Event) => handleMarkerClick(store.bus, marker, event, store.locale.value);
+  const typing = message.role === 'bot' && !message.done && !message.text;
+  return (
+    <div class={`scw-msg scw-${message.role}${message.error ? ' scw-error' : ''}`} data-role={message.role} data-done={String(message.done)}>
+      {typing ? (
+        <span class="scw-typing" role="img" aria-label={store.t('typing')}>
+          <i />
+          <i />
+          <i />
+        </span>
+      ) : (
+        <div class="scw-bubble scw-rich">{message.role === 'bot' ? renderRich(create, message.text, { onMarker }) : message.text}</div>
+      )}
+    </div>
+  );
+}
+
+function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) {
+  const input = useRef<HTMLTextAreaElement>(null);
+  const log = useRef<HTMLDivElement>(null);
+  const messages = store.messages.value;
+  const { t } = store;
+
+  useEffect(() => input.current?.focus(), []);
+  useEffect(() => {
+    log.current?.scrollTo({ top: log.current.scrollHeight });
+  }, [messages]);
+
+  const submit = (event: Event) => {
+    event.preventDefault();
+    const field = input.current;
+    if (!field || store.streaming.value) return;
+    void store.send(field.value);
+    field.value = '';
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) submit(event);
+  };
+
+  return (
+    <section class="scw-panel" role="dialog" aria-label={`${t('conversation')}: ${store.agentName.value}`}>
+      <header class="scw-header">
+        <Avatar store={store} />
+        <div class="scw-title">
+          <div class="scw-name">{store.agentName.value}</div>
+          <div class="scw-role">{store.config.value.agent.role || t('defaultRole')}</div>
+        </div>
+        <button type="button" class="scw-icon-btn" aria-label={t('clear')} title={t('clear')} onClick={store.clear}>
+          {icon('trash')}
+        </button>
+        <button type="button" class="scw-icon-btn" aria-label={t('closeChat')} title={t('closeChat')} onClick={onClose}>
+          {icon('close')}
+        </button>
+      </header>
+      <div class="scw-log" role="log" aria-live="off" ref={log}>
+        {messages.length === 0 && (
+          <div class="scw-msg scw-bot">
+            <div class="scw-bubble">{t('welcome')}</div>
+          </div>
+        )}
+        {messages.map((message) => (
+          <Bubble key={message.id} message={message} store={store} />
+        ))}
+      </div>
+      <form class="scw-form" onSubmit={submit}>
+        <textarea ref={input} rows={1} maxLength={4000} aria-label={t('inputLabel')} placeholder={t('placeholder')} onKeyDown={onKeyDown} />
+        <button type="submit" class="scw-send" aria-label={t('send')} disabled={store.streaming.value}>
+          {icon('send')}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+function Teaser({ store }: { store: WidgetStore }) {
+  const { t } = store;
+  const word = store.config.value.widget.teaserHighlightWord || t('teaserWord');
+  const [before = '', after = ''] = t('teaser', { word: '\u0000' }).split('\u0000');
+  return (
+    <div class="scw-teaser" role="status">
+      <button type="button" class="scw-teaser-text" onClick={() => store.setOpen(true)}>
+        {before}
+        <strong class="scw-hl">{word}</strong>
+        {after}
+      </button>
+      <button type="button" class="scw-icon-btn scw-dismiss" aria-label={t('dismiss')} onClick={store.dismissTeaser}>
+        {icon('close')}
+      </button>
+    </div>
+  );
+}
+
+export function App({ store, dark }: { store: WidgetStore; dark: { value: boolean } }) {
+  const fab = useRef<HTMLButtonElement>(null);
+  const open = store.open.value;
+  const { t } = store;
+  const branding = store.config.value.branding;
+  const badge = store.badge.value;
+
+  const close = () => {
+    store.setOpen(false);
+    // Focus returns to the FAB once it is rendered again.
+    setTimeout(() => fab.current?.focus());
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && store.open.value) {
+      event.stopPropagation();
+      close();
+    }
+  };
+  const label = t(open ? 'closeChat' : 'openChat') + (badge ? `, ${t('unread', { count: badge })}` : '');
+  const style = { '--scw-primary': branding.primaryColor, '--scw-from': branding.gradientFrom, '--scw-to': branding.gradientTo };
+
+  return (
+    <div class={`scw-root${dark.value ? ' dark' : ''}${open ? ' scw-open' : ''}`} style={style} onKeyDown={onKeyDown} lang={store.locale.value}>
+      {store.teaserVisible.value && !open && store.fabVisible.value && <Teaser store={store} />}
+      {store.nudgeText.value && !open && store.fabVisible.value && (
+        <div class="scw-nudge" role="status">
+          {store.nudgeText.value}
+        </div>
+      )}
+      {open && <Panel store={store} onClose={close} />}
+      {store.fabVisible.value && (
+        <button
+          ref={fab}
+          type="button"
+          class={`scw-fab${store.loading.value ? ' scw-loading' : ''}${store.fabHighlight.value ? ' scw-highlight' : ''}`}
+          aria-label={label}
+          aria-expanded={open}
+          data-ready={String(!store.loading.value)}
+          onClick={() => store.setOpen(!open)}
+        >
+          {icon(open ? 'close' : 'chat')}
+          {badge ? (
+            <span class="scw-badge" aria-hidden="true">
+              {badge > 99 ? '99+' : badge}
+            </span>
+          ) : null}
+        </button>
+      )}
+      <div class="scw-sr" role="status" aria-live="polite">
+        {store.announcement.value}
+      </div>
+    </div>
+  );
+}

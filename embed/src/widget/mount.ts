@@ -1,0 +1,98 @@
+import { h, render } from 'preact';
+import { signal } from '@preact/signals';
+import { App } from './App';
+import { createStore } from './store';
+import { widgetCss } from './styles';
+import { adoptCss } from '../core/styles';
+import { richCss } from '../core/rich-css';
+import { overlayCss, runUiAction } from '../core/overlay';
+import { installDeclarativeTriggers } from '../core/trigger';
+import type { ChatBus } from '../core/bus';
+import type { ConfigOverrides } from '../core/config';
+
+export interface MountOptions {
+  /** The host element; the widget attaches (or reuses) its open shadow root. */
+  host: HTMLElement;
+  agentId: string;
+  /** Base URL of the API, e.g. the loader script's origin. */
+  apiUrl: string;
+  bus: ChatBus;
+  config?: ConfigOverrides;
+  /** Run UI actions in the widget's own overlay (default true; the React adapter leaves them to ChatPointerOverlay). */
+  pointerOverlay?: boolean;
+  /** Handle `[data-chat-trigger]` clicks on the page (default true). */
+  declarativeTriggers?: boolean;
+  /** Put the host back if a single-page app's re-render removes it from <body> (the loader sets this). */
+  keepAttached?: boolean;
+}
+
+/** Follows a `dark` class on any ancestor of the host, live. */
+function watchDarkClass(host: HTMLElement, onChange: (dark: boolean) => void): () => void {
+  const check = () => onChange(host.parentElement?.closest('.dark') != null);
+  const observer = new MutationObserver(check);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'], subtree: true });
+  check();
+  return () => observer.disconnect();
+}
+
+/** Keeps the full-screen mobile panel above the on-screen keyboard by tracking the visual viewport. */
+function trackVisualViewport(host: HTMLElement): () => void {
+  const viewport = window.visualViewport;
+  if (!viewport) return () => undefined;
+  const update = () => {
+    host.style.setProperty('--scw-vv-height', `${viewport.height}px`);
+    host.style.setProperty('--scw-vv-top', `${viewport.offsetTop}px`);
+  };
+  update();
+  viewport.addEventListener('resize', update);
+  viewport.addEventListener('scroll', update);
+  return () => {
+    viewport.removeEventListener('resize', update);
+    viewport.removeEventListener('scroll', update);
+  };
+}
+
+function keepInBody(host: HTMLElement): () => void {
+  const observer = new MutationObserver(() => {
+    if (!host.isConnected) document.body.append(host);
+  });
+  observer.observe(document.body, { childList: true });
+  return () => observer.disconnect();
+}
+
+/** Mount the widget into `host`'s shadow root. Returns the unmount function. */
+export function mountWidget(options: MountOptions): () => void {
+  const { host, bus } = options;
+  const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+  adoptCss(shadow, widgetCss + richCss + overlayCss);
+  const container = document.createElement('div');
+  shadow.append(container);
+
+  const overlay = options.pointerOverlay !== false;
+  const store = createStore({
+    bus,
+    agentId: options.agentId,
+    apiUrl: options.apiUrl,
+    config: options.config,
+    runUiAction: overlay ? (request) => void runUiAction(shadow, request) : undefined,
+  });
+  const dark = signal(false);
+  const cleanups = [
+    watchDarkClass(host, (value) => (dark.value = value)),
+    trackVisualViewport(host),
+    options.declarativeTriggers === false ? () => undefined : installDeclarativeTriggers(bus),
+    options.keepAttached ? keepInBody(host) : () => undefined,
+  ];
+  render(h(App, { store, dark }), container);
+  cleanups.push(store.start());
+  bus.mounted = true;
+
+  return () => {
+    cleanups.forEach((cleanup) => cleanup());
+    render(null, container);
+    container.remove();
+    // A remount (React strict mode, a new agent id) adopts the sheet again.
+    shadow.adoptedStyleSheets = [];
+    bus.mounted = false;
+  };
+}
