@@ -1,0 +1,83 @@
+import type { LanguageModelV4FunctionTool } from '@ai-sdk/provider';
+import { identifierWords, wordMatches, wordsOf } from './words';
+
+// Which offered tools a request asks for. A tool's name is read as concepts ("contacts__create" is
+// {contact, create}); the request's words map to the same concepts through the synonyms below, in English
+// and Turkish. Words outside the table stand for themselves ("weather__forecast" needs "weather", "forecast").
+
+const CONCEPTS: Readonly<Record<string, readonly string[]>> = {
+  create: ['create', 'add', 'new', 'save', 'make', 'register', 'book', 'schedule', 'ekle', 'oluştur', 'kaydet', 'yeni', 'planla'],
+  send: ['send', 'write', 'deliver', 'gönder', 'yolla', 'yaz'],
+  email: ['email', 'mail', 'eposta', 'posta'],
+  contact: ['contact', 'person', 'people', 'customer', 'lead', 'kişi', 'müşteri', 'rehber'],
+  event: ['calendar', 'event', 'meeting', 'appointment', 'booking', 'book', 'schedule', 'takvim', 'toplantı', 'randevu', 'etkinlik'],
+  task: ['task', 'todo', 'reminder', 'remind', 'görev', 'hatırlat', 'yapılacak'],
+  list: ['list', 'show', 'find', 'search', 'get', 'look', 'lookup', 'read', 'fetch', 'listele', 'göster', 'bul', 'ara', 'getir'],
+  update: ['update', 'change', 'edit', 'modify', 'güncelle', 'değiştir'],
+  delete: ['delete', 'remove', 'cancel', 'sil', 'kaldır', 'iptal'],
+};
+
+// Verbs: a tool is never chosen on its verb alone ("show me pricing" must not pick `contacts__list`).
+const ACTION_CONCEPTS = new Set(['create', 'send', 'list', 'update', 'delete']);
+
+// Name words that say nothing about what a tool does.
+const NEUTRAL_WORDS = new Set(['builtin', 'skill', 'tool', 'api', 'mcp', 'service', 'do', 'run']);
+
+/** Words of descriptions too common to count as evidence. */
+const STOP_WORDS = new Set(['with', 'from', 'that', 'this', 'into', 'about', 'their', 'your', 'given', 'will', 'also', 'when']);
+
+function conceptsOfWord(word: string): string[] {
+  const concepts = Object.entries(CONCEPTS).flatMap(([concept, synonyms]) => (synonyms.some((synonym) => wordMatches(word, synonym)) ? [concept] : []));
+  return concepts.length > 0 ? concepts : [word];
+}
+
+function conceptsOf(words: readonly string[]): Set<string> {
+  return new Set(words.flatMap(conceptsOfWord));
+}
+
+export interface ToolMatch {
+  tool: LanguageModelV4FunctionTool;
+  /** Every concept of the tool's name is in the request. */
+  complete: boolean;
+  /** At least half of the name's concepts are in the request, one of them not a verb. */
+  partial: boolean;
+  score: number;
+}
+
+export function scoreTool(tool: LanguageModelV4FunctionTool, requestConcepts: ReadonlySet<string>): ToolMatch {
+  const nameConcepts = [...conceptsOf(identifierWords(tool.name).filter((word) => !NEUTRAL_WORDS.has(word)))];
+  const hits = nameConcepts.filter((concept) => requestConcepts.has(concept));
+  const nameHits = hits.length;
+  const descriptionConcepts = conceptsOf(wordsOf(tool.description ?? '').filter((word) => word.length >= 4 && !STOP_WORDS.has(word)));
+  const descriptionHits = [...descriptionConcepts].filter((concept) => requestConcepts.has(concept) && !nameConcepts.includes(concept)).length;
+  return {
+    tool,
+    complete: nameConcepts.length > 0 && nameHits === nameConcepts.length,
+    partial: 2 * nameHits >= nameConcepts.length && hits.some((concept) => !ACTION_CONCEPTS.has(concept)),
+    score: nameConcepts.length === 0 ? 0 : (2 * nameHits + descriptionHits) / (2 * nameConcepts.length),
+  };
+}
+
+/**
+ * The tools a request asks for: every tool whose whole name is in the request; failing that, the one best
+ * tool that has at least half of its name in it, not only its verb. Ties go to the tool offered first.
+ */
+export function matchTools(request: string, tools: readonly LanguageModelV4FunctionTool[]): LanguageModelV4FunctionTool[] {
+  const requestConcepts = conceptsOf(wordsOf(request));
+  const matches = tools.map((tool) => scoreTool(tool, requestConcepts));
+  const complete = matches.filter((match) => match.complete);
+  if (complete.length > 0) return complete.map((match) => match.tool);
+  const best = matches
+    .filter((match) => match.partial)
+    .reduce<ToolMatch | undefined>((top, match) => (match.score > (top?.score ?? 0) ? match : top), undefined);
+  return best ? [best.tool] : [];
+}
+
+/** The best tool regardless of thresholds (for `toolChoice: required`): the first offered when nothing matches. */
+export function bestTool(request: string, tools: readonly LanguageModelV4FunctionTool[]): LanguageModelV4FunctionTool | undefined {
+  const requestConcepts = conceptsOf(wordsOf(request));
+  return tools.reduce<ToolMatch | undefined>((top, tool) => {
+    const match = scoreTool(tool, requestConcepts);
+    return !top || match.score > top.score ? match : top;
+  }, undefined)?.tool;
+}

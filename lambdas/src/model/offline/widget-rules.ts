@@ -1,0 +1,134 @@
+import type { ExtractedValues } from './extract';
+import type { Language } from './language';
+import { containsWord, wordsOf } from './words';
+
+// The chat-widget rules of the offline model (spec 1): topics a visitor may ask about, the rich markers the
+// answer carries for each, and when to call the widget's `navigate` and `ui_action` tools.
+// To extend: add a topic to TOPICS (first match wins), or words to the intent lists below.
+
+export interface Topic {
+  id: string;
+  /** Words that select the topic; entries of four letters or more also match as prefixes. */
+  words: readonly string[];
+  /** Where `navigate` goes for this topic. */
+  href: string;
+  /** What `ui_action` points at for this topic: a CSS selector or a `data-chat-target` value. */
+  target: string;
+  label: Record<Language, string>;
+  reply: Record<Language, string>;
+  /** Markers appended to the reply: [Type:label|value] per spec 1. */
+  markers: Record<Language, readonly string[]>;
+}
+
+export const TOPICS: readonly Topic[] = [
+  {
+    id: 'pricing',
+    words: ['price', 'pricing', 'cost', 'plans', 'billing', 'fiyat', 'ücret', 'paket', 'abonelik'],
+    href: '/pricing',
+    target: '#pricing',
+    label: { en: 'Pricing', tr: 'Fiyatlandırma' },
+    reply: { en: 'Our plans and prices are on the pricing page.', tr: 'Planlarımız ve fiyatlarımız fiyatlandırma sayfasında.' },
+    markers: {
+      en: ['[Page:Pricing|/pricing]', '[Action:Show me|highlight|#pricing]'],
+      tr: ['[Page:Fiyatlandırma|/pricing]', '[Action:Göster|highlight|#pricing]'],
+    },
+  },
+  {
+    id: 'mcp',
+    words: ['mcp'],
+    href: '/docs/mcp',
+    target: '#mcp',
+    label: { en: 'MCP access point', tr: 'MCP erişim noktası' },
+    reply: {
+      en: 'Assistants can work with your agents through our MCP access point.',
+      tr: 'Asistanlar ajanlarınızla MCP erişim noktamız üzerinden çalışabilir.',
+    },
+    markers: {
+      en: ['[Page:MCP access point|/docs/mcp]', '[Link:Model Context Protocol|https://modelcontextprotocol.io]'],
+      tr: ['[Page:MCP erişim noktası|/docs/mcp]', '[Link:Model Context Protocol|https://modelcontextprotocol.io]'],
+    },
+  },
+  {
+    id: 'docs',
+    words: ['docs', 'documentation', 'guide', 'api', 'reference', 'webhook', 'dokümantasyon', 'doküman', 'belge', 'kılavuz'],
+    href: '/docs',
+    target: '#docs',
+    label: { en: 'Documentation', tr: 'Belgeler' },
+    reply: { en: 'The documentation covers the REST API, webhooks and the widget.', tr: 'Belgeler REST API, webhook ve widget konularını kapsar.' },
+    markers: {
+      en: ['[Page:Documentation|/docs]', '[Link:REST API reference|/docs/api]'],
+      tr: ['[Page:Belgeler|/docs]', '[Link:REST API başvurusu|/docs/api]'],
+    },
+  },
+  {
+    id: 'skills',
+    words: ['skill', 'skills', 'integration', 'capability', 'capabilities', 'beceri', 'yetenek', 'entegrasyon'],
+    href: '/skills',
+    target: '#skills',
+    label: { en: 'Skills', tr: 'Beceriler' },
+    reply: { en: 'Agents gain tools through skills, for example:', tr: 'Ajanlar becerilerle yeni araçlar kazanır, örneğin:' },
+    markers: {
+      en: ['[Skill:Calendar booking|calendar_booking]', '[Skill:E-mail|email]', '[Skill:Contacts|contacts]', '[Page:All skills|/skills]'],
+      tr: ['[Skill:Takvim randevusu|calendar_booking]', '[Skill:E-posta|email]', '[Skill:Kişiler|contacts]', '[Page:Tüm beceriler|/skills]'],
+    },
+  },
+  {
+    id: 'agents',
+    words: ['agent', 'agents', 'assistant', 'bot', 'ajan', 'asistan', 'temsilci'],
+    href: '/agents',
+    target: '#agents',
+    label: { en: 'Agents', tr: 'Ajanlar' },
+    reply: { en: 'You can hire an agent from a preset and give it skills.', tr: 'Hazır bir şablondan ajan işe alıp ona beceriler verebilirsiniz.' },
+    markers: {
+      en: ['[Agent:Support agent|support]', '[Page:Agents|/agents]'],
+      tr: ['[Agent:Destek ajanı|support]', '[Page:Ajanlar|/agents]'],
+    },
+  },
+  {
+    id: 'contact',
+    words: ['support', 'human', 'sales', 'destek', 'iletişim', 'satış'],
+    href: '/contact',
+    target: '#contact',
+    label: { en: 'Contact', tr: 'İletişim' },
+    reply: { en: 'Our team is reachable through the contact page.', tr: 'Ekibimize iletişim sayfasından ulaşabilirsiniz.' },
+    markers: { en: ['[Page:Contact|/contact]'], tr: ['[Page:İletişim|/contact]'] },
+  },
+];
+
+export type UiAction = 'pointer' | 'highlight' | 'scroll';
+
+const NAVIGATE_WORDS = ['go', 'take', 'open', 'navigate', 'visit', 'bring', 'redirect', 'git', 'götür', 'yönlendir', 'aç', 'geç'];
+const UI_ACTION_WORDS: ReadonlyArray<[UiAction, readonly string[]]> = [
+  ['highlight', ['highlight', 'vurgula']],
+  ['scroll', ['scroll', 'kaydır']],
+  ['pointer', ['show', 'point', 'where', 'göster', 'nerede', 'işaret']],
+];
+
+export function topicOf(request: string): Topic | undefined {
+  const words = wordsOf(request);
+  return TOPICS.find((topic) => containsWord(words, topic.words));
+}
+
+export function markerReply(topic: Topic, language: Language): string {
+  return [topic.reply[language], ...topic.markers[language]].join(' ');
+}
+
+export interface WidgetCall {
+  toolName: 'navigate' | 'ui_action';
+  input: { href: string } | { action: UiAction; target: string };
+}
+
+/** Calls of the widget tools that the request asks for, among those offered. */
+export function widgetCalls(request: string, extracted: ExtractedValues, offered: ReadonlySet<string>): WidgetCall[] {
+  const words = wordsOf(request);
+  const topic = topicOf(request);
+  const calls: WidgetCall[] = [];
+  const href = extracted.paths[0] ?? extracted.urls[0] ?? topic?.href;
+  if (offered.has('navigate') && href && containsWord(words, NAVIGATE_WORDS)) calls.push({ toolName: 'navigate', input: { href } });
+  const action = UI_ACTION_WORDS.find(([, entries]) => containsWord(words, entries))?.[0];
+  const target = extracted.selectors[0] ?? extracted.quoted[0] ?? topic?.target;
+  if (offered.has('ui_action') && action && target) calls.push({ toolName: 'ui_action', input: { action, target } });
+  return calls;
+}
+
+export const WIDGET_TOOL_NAMES: ReadonlySet<string> = new Set(['navigate', 'ui_action']);
