@@ -3,6 +3,10 @@ import { createApiHandler } from '../api/handler';
 import type { Deps } from '../deps';
 import type { HttpEvent, HttpResult } from '../http/event';
 import type { StreamingHandler } from '../http/streaming';
+import { resolveModel } from '../model';
+import { createWidgetChatHandler } from '../widget/chat-handler';
+import { createWidgetConfigHandler } from '../widget/config-handler';
+import { isWidgetChatPath, isWidgetConfigPath } from '../widget/paths';
 
 /**
  * The HTTP functions of the platform, as API Gateway and Function URLs route to them in AWS.
@@ -13,5 +17,9 @@ export type LocalFunction =
   | { name: string; match: (path: string) => boolean; kind: 'streaming'; handler: StreamingHandler };
 
 export function createLocalFunctions(deps: Deps): LocalFunction[] {
-  return [{ name: 'api', kind: 'buffered', match: (path) => /^\/[a-z]{2}\/api\//.test(path), handler: createApiHandler(deps) }];
+  return [
+    { name: 'api', kind: 'buffered', match: (path) => /^\/[a-z]{2}\/api\//.test(path), handler: createApiHandler(deps) },
+    { name: 'widget-config', kind: 'buffered', match: isWidgetConfigPath, handler: createWidgetConfigHandler(deps) },
+    { name: 'widget-chat', kind: 'streaming', match: isWidgetChatPath, handler: createWidgetChatHandler(deps, { model: resolveModel() }) },
+  ];
 }

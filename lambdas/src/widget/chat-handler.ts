@@ -1,0 +1,145 @@
+import { stepCountIs, streamText, tool, type LanguageModel } from 'ai';
+import { ApiError, failure, isUuid } from '@service/shared';
+import { z } from 'zod';
+import type { Deps } from '../deps';
+import { findAgentById, type StoredAgent } from '../domain/agents';
+import { recordUsage } from '../domain/usage';
+import { header, rawBody, type HttpEvent } from '../http/event';
+import type { ResponseSink, StreamingHandler } from '../http/streaming';
+import { ChatRequestSchema, type ChatRequestBody } from './chat-request';
+import { appendMessage, openConversation } from './conversations';
+import { corsHeaders, originAllowed } from './origins';
+import { agentIdFromPath } from './paths';
+import { widgetSystemPrompt } from './prompt';
+import { hitRateLimit } from './rate-limit';
+
+export interface WidgetChatOptions {
+  model: LanguageModel;
+  /** Messages per minute from one visitor (by source address) to one agent. */
+  visitorLimitPerMinute?: number;
+  /** Messages per minute to one agent from all visitors together. */
+  agentLimitPerMinute?: number;
+  maxBodyBytes?: number;
+}
+
+const METHODS = 'POST, OPTIONS';
+const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
+
+function sendFailure(sink: ResponseSink, error: ApiError, cors: Record<string, string>): void {
+  sink.start(error.status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...cors, ...error.details.headers });
+  sink.write(JSON.stringify(failure(error.status, error.code, error.message, error.details.field)));
+  sink.end();
+}
+
+function parseBody(event: HttpEvent, maxBytes: number): ChatRequestBody {
+  const text = rawBody(event);
+  if (Buffer.byteLength(text) > maxBytes) throw new ApiError('VALIDATION_ERROR', `The request is limited to ${maxBytes} bytes`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ApiError('VALIDATION_ERROR', 'The body must be JSON');
+  }
+  const parsed = ChatRequestSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ApiError('VALIDATION_ERROR', issue?.message ?? 'Invalid chat request', { field: issue?.path.join('.') });
+  }
+  return parsed.data;
+}
+
+async function resolveAgent(deps: Deps, event: HttpEvent): Promise<StoredAgent> {
+  const agentId = agentIdFromPath(event.rawPath);
+  if (!agentId || !isUuid(agentId)) throw new ApiError('VALIDATION_ERROR', 'The agent id must be a UUID', { field: 'agentId' });
+  const agent = await findAgentById(deps, agentId);
+  if (!agent) throw new ApiError('AGENT_NOT_FOUND', `No agent ${agentId}`, { field: 'agentId' });
+  return agent;
+}
+
+/**
+ * POST /v1/agents/{agentId}/chat: one visitor turn, the reply streamed as server-sent events:
+ * `delta` {text}, `navigate` {href}, `uiAction` {action, target}, then `done` {messageId} or `error` {code, message}.
+ */
+export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions): StreamingHandler {
+  const visitorLimit = options.visitorLimitPerMinute ?? 20;
+  const agentLimit = options.agentLimitPerMinute ?? 300;
+  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
+
+  return async (event, sink) => {
+    const origin = header(event, 'origin');
+    let cors: Record<string, string> = { vary: 'Origin' };
+    let agent: StoredAgent;
+    let body: ChatRequestBody;
+    try {
+      agent = await resolveAgent(deps, event);
+      cors = corsHeaders(origin, agent.allowedOrigins, METHODS);
+      if (event.requestContext.http.method === 'OPTIONS') {
+        sink.start(204, cors);
+        return sink.end();
+      }
+      if (event.requestContext.http.method !== 'POST') throw new ApiError('METHOD_NOT_ALLOWED', 'Use POST');
+      // Browsers send Origin on cross-origin POSTs; an origin the agent does not allow gets no model time.
+      if (origin && !originAllowed(origin, agent.allowedOrigins)) {
+        throw new ApiError('AGENT_NOT_FOUND', `This agent is not available on ${origin}`, { field: 'origin' });
+      }
+      body = parseBody(event, maxBodyBytes);
+      await hitRateLimit(deps, `widget-visitor#${agent.id}#${event.requestContext.http.sourceIp}`, visitorLimit);
+      await hitRateLimit(deps, `widget-agent#${agent.id}`, agentLimit);
+      await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale });
+      await appendMessage(deps, body.conversationId, 'user', body.messages.at(-1)?.content ?? '');
+    } catch (error) {
+      if (error instanceof ApiError) return sendFailure(sink, error, cors);
+      throw error;
+    }
+
+    sink.start(200, { ...SSE_HEADERS, ...cors });
+    const send = (name: string, data: unknown) => sink.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    try {
+      const result = streamText({
+        model: options.model,
+        system: widgetSystemPrompt(agent, body),
+        messages: body.messages,
+        abortSignal: sink.signal,
+        stopWhen: stepCountIs(3),
+        tools: {
+          navigate: tool({
+            description: 'Open a page for the visitor: a path of this site such as /pricing, or an external https URL',
+            inputSchema: z.object({ href: z.string().min(1).max(2000) }),
+            execute: async ({ href }) => {
+              send('navigate', { href });
+              return { requested: true };
+            },
+          }),
+          ui_action: tool({
+            description: 'Point at, highlight or scroll to an element of the page the visitor is on (CSS selector or data-chat-target value)',
+            inputSchema: z.object({ action: z.enum(['pointer', 'highlight', 'scroll']), target: z.string().min(1).max(300) }),
+            execute: async (input) => {
+              send('uiAction', input);
+              return { requested: true };
+            },
+          }),
+        },
+      });
+      let reply = '';
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') {
+          reply += part.text;
+          send('delta', { text: part.text });
+        } else if (part.type === 'error') {
+          throw part.error;
+        }
+      }
+      const messageId = await appendMessage(deps, body.conversationId, 'assistant', reply);
+      send('done', { conversationId: body.conversationId, messageId });
+      const usage = await result.totalUsage;
+      await recordUsage(deps, agent.workspaceId, agent.id, { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 });
+    } catch (error) {
+      if (!sink.signal.aborted) {
+        console.error('widget chat failed', { agentId: agent.id, error: error instanceof Error ? error.message : String(error) });
+        send('error', { code: 'INTERNAL_ERROR', message: 'The assistant could not answer; please try again' });
+      }
+    } finally {
+      sink.end();
+    }
+  };
+}

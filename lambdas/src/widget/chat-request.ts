@@ -1,0 +1,30 @@
+import { z } from 'zod';
+
+/** Bounds of what one chat request may carry. */
+export const CHAT_LIMITS = { messageChars: 4000, messages: 30, systemPrompts: 20, contextJsonChars: 8000 } as const;
+
+/** The body of POST /v1/agents/{agentId}/chat, as the widget panel sends it. */
+export const ChatRequestSchema = z
+  .object({
+    conversationId: z.uuid(),
+    visitorId: z.uuid(),
+    locale: z.enum(['en', 'tr']).default('en'),
+    messages: z
+      .array(z.object({ role: z.enum(['user', 'assistant']), content: z.string().trim().min(1).max(CHAT_LIMITS.messageChars) }))
+      .min(1)
+      .max(CHAT_LIMITS.messages),
+    context: z
+      .object({
+        system: z.array(z.string().max(CHAT_LIMITS.messageChars)).max(CHAT_LIMITS.systemPrompts).default([]),
+        data: z.record(z.string(), z.unknown()).default({}),
+      })
+      .default({ system: [], data: {} }),
+    page: z.object({ url: z.string().max(2000), title: z.string().max(300) }).optional(),
+  })
+  .refine((body) => body.messages.at(-1)?.role === 'user', { message: 'The last message must be the visitor\'s', path: ['messages'] })
+  .refine((body) => JSON.stringify(body.context.data).length <= CHAT_LIMITS.contextJsonChars, {
+    message: `context.data is limited to ${CHAT_LIMITS.contextJsonChars} characters of JSON`,
+    path: ['context', 'data'],
+  });
+
+export type ChatRequestBody = z.infer<typeof ChatRequestSchema>;
