@@ -11,6 +11,9 @@ export function toApiGatewayEvent(request: IncomingMessage, url: URL, body: Buff
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
+  // What API Gateway adds in front of every request.
+  headers['x-forwarded-proto'] ??= 'http';
+  headers['x-forwarded-for'] ??= request.socket.remoteAddress ?? '127.0.0.1';
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = name in query ? `${query[name]},${value}` : value;
   const contentType = headers['content-type'] ?? '';
