@@ -1,6 +1,15 @@
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
+import { readFileSync } from 'node:fs';
+
+/** Static files the widget links to (the default avatar), copied next to the chunks. */
+const copyPublic = (files) => ({
+  name: 'copy-public',
+  generateBundle() {
+    for (const fileName of files) this.emitFile({ type: 'asset', fileName, source: readFileSync(`public/${fileName}`) });
+  },
+});
 
 const compile = () =>
   esbuild({ target: 'es2020', jsx: 'automatic', jsxImportSource: 'preact', tsconfig: '../tsconfig.json' });
@@ -17,7 +26,7 @@ export default [
   {
     input: 'src/widget/entry.ts',
     output: { file: 'dist/widget.js', format: 'es' },
-    plugins: [nodeResolve({ browser: true }), compile(), minify()],
+    plugins: [nodeResolve({ browser: true }), compile(), minify(), copyPublic(['avatar.svg'])],
   },
   // The npm package: ESM for bundlers, dependencies and peers left external.
   {
