@@ -15,9 +15,14 @@ export type ModelEnv = Partial<Record<string, string>>;
 
 export const ACCEPTED_MODEL_FORMS = 'offline, bedrock:<model id> or openai:<base url>#<model>';
 
+/** The setting with any `user:password@` of a URL masked: error messages end up in logs. */
+function redactCredentials(text: string): string {
+  return text.replace(/\/\/[^/\s]*@/g, '//***@');
+}
+
 export class ModelSettingError extends Error {
   constructor(setting: string, reason: string) {
-    super(`Invalid MODEL setting "${setting}": ${reason}. Accepted forms: ${ACCEPTED_MODEL_FORMS}.`);
+    super(redactCredentials(`Invalid MODEL setting "${setting}": ${reason}. Accepted forms: ${ACCEPTED_MODEL_FORMS}.`));
     this.name = 'ModelSettingError';
   }
 }

@@ -119,7 +119,7 @@ describe('offline model: tool calls', () => {
         contacts__create: tool({
           description: 'Create a contact',
           inputSchema: z.object({ email: z.email() }),
-          execute: async () => {
+          execute: async (): Promise<{ id: string }> => {
             throw new Error('address book is full');
           },
         }),
