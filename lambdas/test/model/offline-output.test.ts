@@ -131,6 +131,7 @@ describe('offline model: language and usage', () => {
     expect(detectLanguage('Fiyatlarınız nedir?')).toBe('tr');
     expect(detectLanguage('Bana kişileri göster')).toBe('tr');
     expect(detectLanguage('What are your prices?')).toBe('en');
+    expect(detectLanguage('Please call back Ayşe Yılmaz on Monday')).toBe('en');
     expect(detectLanguage('')).toBe('en');
   });
 

@@ -112,6 +112,24 @@ describe('offline model: tool calls', () => {
     expect(result.text).toBe('Offline demo model: To use email__send I still need: to.');
   });
 
+  it('reads a plain "to" property as an e-mail address, never as free text', async () => {
+    const sent: unknown[] = [];
+    const tools = {
+      email__send: tool({
+        description: 'Send an e-mail',
+        inputSchema: z.object({ to: z.string(), body: z.string() }),
+        execute: async (input) => {
+          sent.push(input);
+          return { status: 'sent' };
+        },
+      }),
+    };
+    const asked = await generateText({ model: createOfflineModel(), tools, stopWhen: stepCountIs(5), prompt: 'Send an email to Jane.' });
+    expect(asked.text).toBe('Offline demo model: To use email__send I still need: to.');
+    await generateText({ model: createOfflineModel(), tools, stopWhen: stepCountIs(5), prompt: 'Send an email to jane@example.com about the demo.' });
+    expect(sent).toEqual([{ to: 'jane@example.com', body: 'Send an email to jane@example.com about the demo.' }]);
+  });
+
   it('reports a failing tool honestly', async () => {
     const result = await generateText({
       model: createOfflineModel(),

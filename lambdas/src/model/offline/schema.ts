@@ -108,6 +108,8 @@ export function semanticOf(property: PropertySpec): Semantic {
   const nameWords = identifierWords(property.name);
   const joined = nameWords.join('');
   if (joined === 'firstname' || joined === 'lastname') return joined === 'firstname' ? 'first-name' : 'last-name';
+  // Short address fields of a message; "to" is too common a word to look for anywhere else.
+  if (['to', 'cc', 'bcc', 'recipients'].includes(joined)) return 'email';
   // The name decides first, read from its last word (the head of "email_subject" is the subject); the
   // description only when the name says nothing.
   for (const word of [...nameWords].reverse()) {
