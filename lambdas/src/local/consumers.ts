@@ -1,8 +1,11 @@
+import type { LanguageModel } from 'ai';
 import type { Deps } from '../deps';
 import type { LocalQueue } from '../queue/local';
+import { createRunConsumer } from '../runtime/run-consumer';
+import { createWebhookConsumer } from '../webhooks/deliverer';
 
 /** Connects each queue to the same consumer handler its SQS event source mapping invokes in AWS. */
-export function attachConsumers(queue: LocalQueue, deps: Deps): void {
-  void queue;
-  void deps;
+export function attachConsumers(queue: LocalQueue, deps: Deps, runtime: { model: LanguageModel }): void {
+  queue.consume('runs', createRunConsumer(deps, { model: runtime.model }));
+  queue.consume('webhooks', createWebhookConsumer(deps));
 }

@@ -1,6 +1,7 @@
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, newSubscriptionId, randomBase62, type schemas } from '@service/shared';
 import type { Deps } from '../deps';
+import { checkOutboundUrl, OutboundBlockedError } from '../net/outbound-guard';
 import { isConditionFailure } from '../store/dynamo';
 
 export type EventType = (typeof schemas.EVENT_TYPES)[number];
@@ -28,13 +29,14 @@ export const toSubscriptionResponse = (subscription: StoredSubscription) => ({
   created_at: subscription.createdAt,
 });
 
-/** Subscriptions must be https; plain http only with the local-testing allowance. */
+/** The outbound guard's URL checks (https, no credentials, no blocked IP literal), as the API's validation error. */
 export function assertSubscribableUrl(url: string, allowLocal: boolean): void {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'https:' && !(allowLocal && parsed.protocol === 'http:')) {
-    throw new ApiError('VALIDATION_ERROR', 'url must use https', { field: 'url' });
+  try {
+    checkOutboundUrl(url, { allowLocal });
+  } catch (error) {
+    if (error instanceof OutboundBlockedError) throw new ApiError('VALIDATION_ERROR', error.message, { field: 'url' });
+    throw error;
   }
-  if (parsed.username || parsed.password) throw new ApiError('VALIDATION_ERROR', 'url must not embed credentials', { field: 'url' });
 }
 
 export async function createSubscription(deps: Deps, workspaceId: string, input: { url: string; events: EventType[] }): Promise<StoredSubscription> {
@@ -68,6 +70,62 @@ export async function deleteSubscription(deps: Deps, workspaceId: string, id: st
     );
   } catch (error) {
     if (isConditionFailure(error)) throw new ApiError('NOT_FOUND', `No webhook subscription ${id} in this workspace`, { field: 'webhook_id' });
+    throw error;
+  }
+}
+
+export async function getSubscription(deps: Deps, workspaceId: string, id: string): Promise<StoredSubscription | undefined> {
+  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('webhookSubscriptions'), Key: { workspaceId, id }, ConsistentRead: true }));
+  return result.Item as StoredSubscription | undefined;
+}
+
+/** Consecutive failed deliveries after which a subscription is disabled (spec: 20). */
+export const MAX_CONSECUTIVE_FAILURES = 20;
+
+/** A delivery succeeded: the consecutive-failure counter starts again from zero. */
+export async function resetFailureCount(deps: Deps, subscription: StoredSubscription): Promise<void> {
+  await updateIfExists(deps, subscription, { UpdateExpression: 'SET failureCount = :zero', ExpressionAttributeValues: { ':zero': 0 } });
+}
+
+/**
+ * A delivery attempt failed: one atomic increment; the attempt that reaches the limit disables the subscription
+ * (conditional on it still being active, so it happens once). Returns whether the subscription is now disabled.
+ */
+export async function countFailure(deps: Deps, subscription: StoredSubscription): Promise<{ disabled: boolean }> {
+  const updated = await updateIfExists(deps, subscription, {
+    UpdateExpression: 'ADD failureCount :one',
+    ExpressionAttributeValues: { ':one': 1 },
+    ReturnValues: 'ALL_NEW',
+  });
+  if (!updated) return { disabled: true };
+  if (!updated.active) return { disabled: true };
+  if (updated.failureCount < MAX_CONSECUTIVE_FAILURES) return { disabled: false };
+  await updateIfExists(deps, subscription, {
+    UpdateExpression: 'SET active = :false, disabledAt = :now',
+    ConditionExpression: 'attribute_exists(id) AND active = :true',
+    ExpressionAttributeValues: { ':false': false, ':true': true, ':now': deps.now().toISOString() },
+  });
+  return { disabled: true };
+}
+
+/** A conditional update; undefined when the subscription is gone or the condition failed, else the item (with ReturnValues). */
+async function updateIfExists(
+  deps: Deps,
+  subscription: StoredSubscription,
+  update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown>; ConditionExpression?: string; ReturnValues?: 'ALL_NEW' },
+): Promise<StoredSubscription | undefined> {
+  try {
+    const result = await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.table('webhookSubscriptions'),
+        Key: { workspaceId: subscription.workspaceId, id: subscription.id },
+        ConditionExpression: 'attribute_exists(id)',
+        ...update,
+      }),
+    );
+    return result.Attributes as StoredSubscription | undefined;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 }

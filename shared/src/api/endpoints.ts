@@ -2,6 +2,7 @@ import { z } from 'zod';
 import * as a from './agents';
 import * as r from './records';
 import * as acc from './account';
+import { WEBHOOK_DELIVERY_ENDPOINTS } from './webhook-deliveries';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -56,6 +57,7 @@ export const ENDPOINTS = {
   }),
   webhooksList: contract({ path: 'webhooks/list', method: 'GET', summary: 'List subscriptions with their state', data: z.object({ subscriptions: z.array(acc.WebhookSubscription) }), status: 200 }),
   webhooksDelete: contract({ path: 'webhooks/delete', method: 'POST', summary: 'Delete a subscription', body: acc.WebhookIdBody, data: z.object({ deleted: z.literal(true), webhook_id: z.string() }), status: 200 }),
+  ...WEBHOOK_DELIVERY_ENDPOINTS,
   keysCreate: contract({ path: 'keys/create', method: 'POST', summary: 'Create an API key; the key is returned once', body: acc.KeyCreateBody, data: z.object({ key: acc.ApiKey, secret: z.string() }), status: 201, idempotent: true }),
   keysList: contract({ path: 'keys/list', method: 'GET', summary: 'List API keys (never the keys themselves)', data: z.object({ keys: z.array(acc.ApiKey) }), status: 200 }),
   keysRevoke: contract({ path: 'keys/revoke', method: 'POST', summary: 'Revoke an API key at once', body: acc.KeyIdBody, data: z.object({ key: acc.ApiKey }), status: 200 }),

@@ -4,6 +4,7 @@ import { agentEndpoints } from './agents';
 import { recordEndpoints } from './records';
 import { skillEndpoints } from './skills';
 import type { EndpointHandlers } from './types';
+import { webhookDeliveryEndpoints } from './webhook-deliveries';
 
 /** Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing). */
-export const ENDPOINT_HANDLERS: EndpointHandlers<EndpointName> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...accountEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<EndpointName> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints };

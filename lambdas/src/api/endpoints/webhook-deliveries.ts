@@ -1,0 +1,32 @@
+import { ApiError } from '@service/shared';
+import { listAttempts, type AttemptLogEntry } from '../../webhooks/deliveries';
+import { redeliverEvent } from '../../webhooks/emit';
+import { getSubscription } from '../../webhooks/subscriptions';
+import type { EndpointHandlers } from './types';
+
+const toAttemptResponse = (entry: AttemptLogEntry) => ({
+  event_id: entry.eventId,
+  event: entry.event,
+  attempt: entry.attempt,
+  redelivery: entry.redelivery,
+  attempted_at: entry.attemptedAt,
+  http_status: entry.httpStatus ?? null,
+  duration_ms: entry.durationMs,
+  success: entry.ok,
+  error: entry.error ?? null,
+});
+
+export const webhookDeliveryEndpoints: EndpointHandlers<'webhooksDeliveries' | 'webhooksRedeliver'> = {
+  webhooksDeliveries: async ({ deps, workspace, query }) => {
+    // The log is keyed by subscription: check it belongs to the caller's workspace first.
+    if (!(await getSubscription(deps, workspace.id, query.webhook_id))) {
+      throw new ApiError('NOT_FOUND', `No webhook subscription ${query.webhook_id} in this workspace`, { field: 'webhook_id' });
+    }
+    return { data: { attempts: (await listAttempts(deps, query.webhook_id, query.limit)).map(toAttemptResponse) } };
+  },
+
+  webhooksRedeliver: async ({ deps, workspace, body }) => {
+    await redeliverEvent(deps, workspace.id, body.webhook_id, body.event_id);
+    return { data: { webhook_id: body.webhook_id, event_id: body.event_id, queued: true as const }, msg: 'Redelivery queued' };
+  },
+};

@@ -1,0 +1,90 @@
+import type { SQSBatchItemFailure, SQSRecord } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import type { Deps } from '../deps';
+import type { QueueConsumer } from '../queue/queue';
+import { claimAttempt, getDelivery, logAttempt, settleAttempt, type StoredDelivery } from './deliveries';
+import { enqueueWakeUp, nextAttemptDueAt, WakeUpMessage } from './schedule';
+import { createWebhookSender, type WebhookSender } from './send';
+import { countFailure, getSubscription, MAX_CONSECUTIVE_FAILURES, resetFailureCount } from './subscriptions';
+
+/** How long a claimed attempt belongs to its sender: well past the 5 s timeout, below the queue's visibility timeout. */
+const ATTEMPT_LEASE_MS = 20_000;
+
+/**
+ * The consumer of the `webhooks` queue. Each message wakes up one attempt of one delivery; the delivery record decides
+ * what happens, so duplicates, early arrivals and redeliveries of the at-least-once queue are all harmless.
+ */
+export function createWebhookConsumer(deps: Deps, sender: WebhookSender = createWebhookSender({ allowLocal: deps.config.webhookAllowLocal })): QueueConsumer {
+  return async (event) => {
+    const failures: SQSBatchItemFailure[] = [];
+    await Promise.all(
+      event.Records.map(async (record) => {
+        try {
+          await handleWakeUp(deps, sender, record);
+        } catch (error) {
+          console.error('webhook delivery failed to process; the queue will retry it', error);
+          failures.push({ itemIdentifier: record.messageId });
+        }
+      }),
+    );
+    return { batchItemFailures: failures };
+  };
+}
+
+function parseMessage(record: SQSRecord): WakeUpMessage | undefined {
+  try {
+    const parsed = WakeUpMessage.safeParse(JSON.parse(record.body));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // fall through: not JSON
+  }
+  console.error(`webhooks queue: dropping malformed message ${record.messageId}`);
+  return undefined;
+}
+
+async function handleWakeUp(deps: Deps, sender: WebhookSender, record: SQSRecord): Promise<void> {
+  const message = parseMessage(record);
+  if (!message) return;
+  const delivery = await getDelivery(deps, message.subscriptionId, message.deliveryId);
+  if (!delivery || delivery.state === 'delivered' || delivery.state === 'failed' || delivery.state === 'cancelled') return;
+  if (message.attempt !== delivery.attempt) {
+    // A wake-up for the attempt before: its handler settled the delivery but may have died before enqueueing this
+    // attempt's wake-up. Enqueue it again (a duplicate is harmless); any other stale message is simply dropped.
+    if (message.attempt === delivery.attempt - 1 && delivery.state === 'pending') await enqueueWakeUp(deps, delivery);
+    return;
+  }
+  const now = deps.now().getTime();
+  if (delivery.state === 'pending' && delivery.dueAt > now) return enqueueWakeUp(deps, delivery);
+  // Another sender holds this attempt: look again when its lease ends (it settles it, or it died and we take over).
+  if (delivery.state === 'sending' && (delivery.leaseUntil ?? 0) >= now) return enqueueWakeUp(deps, delivery, delivery.leaseUntil);
+  const token = randomUUID();
+  if (!(await claimAttempt(deps, delivery, token, ATTEMPT_LEASE_MS))) return;
+  await attempt(deps, sender, delivery, token);
+}
+
+async function attempt(deps: Deps, sender: WebhookSender, delivery: StoredDelivery, token: string): Promise<void> {
+  const subscription = await getSubscription(deps, delivery.workspaceId, delivery.subscriptionId);
+  if (!subscription || !subscription.active) {
+    await settleAttempt(deps, delivery, token, { state: 'cancelled', error: subscription ? 'subscription disabled' : 'subscription deleted' });
+    return;
+  }
+  const attemptedAt = deps.now();
+  const result = await sender.send({ url: subscription.url, event: delivery.event, payload: delivery.payload, signingSecret: subscription.signingSecret, signedAt: attemptedAt });
+  await logAttempt(deps, delivery, { attemptedAt, ...result });
+
+  if (result.ok) {
+    await settleAttempt(deps, delivery, token, { state: 'delivered' });
+    await resetFailureCount(deps, subscription);
+    return;
+  }
+  const error = result.error ?? 'failed';
+  const { disabled } = await countFailure(deps, subscription);
+  const dueAt = disabled ? undefined : nextAttemptDueAt(delivery.attempt, deps.now(), deps.config.webhookRetryScale);
+  if (dueAt === undefined) {
+    const reason = disabled ? `${error}; subscription disabled after ${MAX_CONSECUTIVE_FAILURES} consecutive failures` : `${error}; no attempts left`;
+    await settleAttempt(deps, delivery, token, { state: 'failed', error: reason });
+    return;
+  }
+  const next = { state: 'pending' as const, attempt: delivery.attempt + 1, dueAt, error };
+  if (await settleAttempt(deps, delivery, token, next)) await enqueueWakeUp(deps, { ...delivery, ...next });
+}
