@@ -22,7 +22,7 @@ export interface ToolDefinition<S extends InputShape = InputShape> {
   /** Field name -> schema built with `z`; validated before the handler runs. */
   input?: S;
   /** Returns a plain object: the tool's structured result. */
-  handler: (input: ToolInput<S>, ctx: SkillContext) => object | Promise<object>;
+  handler: (input: ToolInput<NoInfer<S>>, ctx: SkillContext) => object | Promise<object>;
   /** Standalone fallback: roles that may call the tool when the platform gives no capability grant. */
   roles?: string[];
   annotations?: ToolAnnotations;
@@ -30,14 +30,17 @@ export interface ToolDefinition<S extends InputShape = InputShape> {
 
 export type EventHandler = (data: unknown, ctx: SkillContext) => void | Promise<void>;
 
-export interface SkillDefinition<T extends Record<string, InputShape>> {
+/** A tool without `input` takes no arguments. */
+type ShapeOf<X> = X extends InputShape ? X : Record<never, never>;
+
+export interface SkillDefinition<T extends Record<string, unknown>> {
   code: string;
   version: string;
   defaultLocale: string;
   locales?: Record<string, Messages>;
   /** Directory of `<language>.json` files; a path or a file URL such as `new URL('./locales', import.meta.url)`. */
   localesDir?: string | URL;
-  tools: { [A in keyof T]: ToolDefinition<T[A]> };
+  tools: { [A in keyof T]: ToolDefinition<ShapeOf<T[A]>> };
   /** Inbound event type -> handler, reached through POST /events. */
   events?: Record<string, EventHandler>;
 }
@@ -124,7 +127,7 @@ function toTool(code: string, action: string, tool: z.output<typeof definitionSc
 }
 
 /** Declares a skill. Throws a clear error naming the field when the definition is wrong. */
-export function defineSkill<T extends Record<string, InputShape>>(definition: SkillDefinition<T>): Skill {
+export function defineSkill<T extends Record<string, unknown>>(definition: SkillDefinition<T>): Skill {
   const parsed = definitionSchema.safeParse(definition);
   if (!parsed.success) throw new Error(`Invalid skill definition: ${formatIssues(parsed.error)}`);
   const { code, version, defaultLocale, tools, events } = parsed.data;

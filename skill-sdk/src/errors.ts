@@ -14,6 +14,11 @@ export class SkillError extends Error {
 /** Zod issues as one line that names each failing field, e.g. `city: Too small: expected string to have >=1 characters`. */
 export function formatIssues(error: z.ZodError): string {
   return error.issues
-    .map((issue) => `${issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)'}: ${issue.message}`)
+    .map((issue) => {
+      const path = issue.path.length > 0 ? issue.path.map(String).join('.') : '(root)';
+      // A bad record key carries the reason in nested issues ("action must be lowercase ...").
+      const message = issue.code === 'invalid_key' ? issue.issues.map((inner) => inner.message).join(', ') : issue.message;
+      return `${path}: ${message}`;
+    })
     .join('; ');
 }
