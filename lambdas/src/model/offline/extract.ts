@@ -55,16 +55,19 @@ function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
 }
 
+/** Person names in the order they appear. */
 function personNames(text: string): string[] {
   const runs = [...text.matchAll(CAPITALISED_RUN)].map((match) => {
     const words = match[0].split(' ');
     while (words.length > 0 && !isNameWord(words[0] ?? '')) words.shift();
-    return words.length >= 2 && words.every(isNameWord) ? words.join(' ') : '';
+    return { index: match.index, name: words.length >= 2 && words.every(isNameWord) ? words.join(' ') : '' };
   });
-  const cued = [...text.matchAll(NAME_AFTER_CUE)].map((match) => match[1] ?? '').filter(isNameWord);
-  const multiWord = runs.filter(Boolean);
+  const fullNames = runs.filter(({ name }) => name !== '');
   // A single cued word ("to Jane") only counts when it is not already part of a full name.
-  return unique([...multiWord, ...cued.filter((name) => !multiWord.some((full) => full.split(' ').includes(name)))]);
+  const cued = [...text.matchAll(NAME_AFTER_CUE)]
+    .map((match) => ({ index: match.index, name: match[1] ?? '' }))
+    .filter(({ name }) => isNameWord(name) && !fullNames.some((full) => full.name.split(' ').includes(name)));
+  return unique([...fullNames, ...cued].sort((a, b) => a.index - b.index).map(({ name }) => name));
 }
 
 function phones(text: string): string[] {
