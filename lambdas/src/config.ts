@@ -10,6 +10,7 @@ const ConfigSchema = z.object({
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(100 * 1024),
   WEBHOOK_ALLOW_LOCAL: z.enum(['0', '1', 'true', 'false', '']).default('0'),
+  MODEL: z.string().default('offline'),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().default(1),
 });
 
@@ -24,6 +25,8 @@ export type PlatformConfig = {
   webhookAllowLocal: boolean;
   /** Multiplies webhook retry delays (0.001 turns 2 min into 120 ms). */
   webhookRetryScale: number;
+  /** Which language model: offline, bedrock:<id> or openai:<base url>#<model>. */
+  model: string;
 };
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -37,5 +40,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     maxBodyBytes: parsed.MAX_BODY_BYTES,
     webhookAllowLocal: parsed.WEBHOOK_ALLOW_LOCAL === '1' || parsed.WEBHOOK_ALLOW_LOCAL === 'true',
     webhookRetryScale: parsed.WEBHOOK_RETRY_SCALE,
+    model: parsed.MODEL,
   };
 }

@@ -21,6 +21,6 @@ export const newRunId = (): string => `cmd_${randomBase62(24)}`;
 export const newEventId = (): string => `evt_${randomBase62(24)}`;
 export const newKeyId = (): string => `key_${randomBase62(16)}`;
 export const newSubscriptionId = (): string => `whs_${randomBase62(16)}`;
-export const newRecordId = (prefix: 'con' | 'cal' | 'tsk'): string => `${prefix}_${randomBase62(16)}`;
+export const newRecordId = (prefix: 'con' | 'cal' | 'tsk' | 'msg'): string => `${prefix}_${randomBase62(16)}`;
 
 export const RUN_ID_PATTERN = /^cmd_[0-9A-Za-z]{24}$/;

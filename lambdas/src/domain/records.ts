@@ -6,8 +6,8 @@ import type { Deps } from '../deps';
  * Contacts, calendar events and tasks of a workspace share one table: sk `<kind>#<created_at>#<id>`,
  * so a kind lists newest first with one Query and pages with an opaque cursor.
  */
-export type RecordKind = 'contact' | 'event' | 'task';
-const ID_PREFIX = { contact: 'con', event: 'cal', task: 'tsk' } as const;
+export type RecordKind = 'contact' | 'event' | 'task' | 'email';
+const ID_PREFIX = { contact: 'con', event: 'cal', task: 'tsk', email: 'msg' } as const;
 
 export interface StoredRecord<T> {
   workspaceId: string;

@@ -1,7 +1,8 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, newRunId, type schemas } from '@service/shared';
 import type { z } from 'zod';
 import type { Deps } from '../deps';
+import { isConditionFailure } from '../store/dynamo';
 
 type RunStatus = (typeof schemas.RUN_STATUSES)[number];
 type Autonomy = (typeof schemas.AUTONOMY_LEVELS)[number];
@@ -21,7 +22,10 @@ export interface StoredRun {
   error?: string;
   usage: { inputTokens: number; outputTokens: number };
   createdAt: string;
+  startedAt?: string;
   completedAt?: string;
+  /** False while usage and webhooks of a finished run are still to be recorded. */
+  followUpsDone?: boolean;
 }
 
 export const DEFAULT_AUTONOMY: Autonomy = 'read_only';
@@ -82,4 +86,68 @@ export async function listRuns(deps: Deps, workspaceId: string, agentId: string,
     }),
   );
   return ((result.Items ?? []) as StoredRun[]).filter((run) => run.workspaceId === workspaceId);
+}
+
+/** Reads a run by id alone: the queue consumer has no workspace to scope by (the message came from our own queue). */
+export async function findRun(deps: Deps, runId: string): Promise<StoredRun | undefined> {
+  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('runs'), Key: { runId }, ConsistentRead: true }));
+  return result.Item as StoredRun | undefined;
+}
+
+/** Moves a run to `to` only from one of `from`; false when it was not in such a state (cancelled, finished). */
+async function transition(deps: Deps, runId: string, from: RunStatus[], to: RunStatus, set: Record<string, unknown> = {}): Promise<boolean> {
+  const names: Record<string, string> = { '#status': 'status' };
+  const values: Record<string, unknown> = { ':to': to };
+  const assignments = ['#status = :to'];
+  Object.entries(set).forEach(([field, value], index) => {
+    names[`#f${index}`] = field;
+    values[`:v${index}`] = value;
+    assignments.push(`#f${index} = :v${index}`);
+  });
+  from.forEach((status, index) => (values[`:from${index}`] = status));
+  try {
+    await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.table('runs'),
+        Key: { runId },
+        UpdateExpression: `SET ${assignments.join(', ')}`,
+        ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+export const markRunning = (deps: Deps, runId: string) => transition(deps, runId, ['queued', 'running'], 'running', { startedAt: deps.now().toISOString() });
+
+export const completeRun = (
+  deps: Deps,
+  runId: string,
+  outcome: { resultText: string; output: Record<string, unknown> | null; outputError: string | null; usage: StoredRun['usage'] },
+) =>
+  transition(deps, runId, ['running'], 'completed', {
+    resultText: outcome.resultText,
+    output: outcome.output,
+    outputError: outcome.outputError,
+    usage: outcome.usage,
+    completedAt: deps.now().toISOString(),
+    followUpsDone: false,
+  });
+
+export const failRun = (deps: Deps, runId: string, reason: string) =>
+  transition(deps, runId, ['queued', 'running'], 'failed', { error: reason, completedAt: deps.now().toISOString(), followUpsDone: false });
+
+/** Only a run still waiting in the queue can be cancelled; a running one finishes. */
+export const cancelRun = (deps: Deps, runId: string) => transition(deps, runId, ['queued'], 'cancelled', { completedAt: deps.now().toISOString() });
+
+/** Usage and webhooks of a finished run were handled; a redelivered message need not repeat them. */
+export async function markFollowUpsDone(deps: Deps, runId: string): Promise<void> {
+  await deps.store.doc.send(
+    new UpdateCommand({ TableName: deps.store.table('runs'), Key: { runId }, UpdateExpression: 'SET followUpsDone = :yes', ExpressionAttributeValues: { ':yes': true } }),
+  );
 }

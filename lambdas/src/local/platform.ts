@@ -1,3 +1,4 @@
+import type { LanguageModel } from 'ai';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { configFromEnv } from '../config';
@@ -5,6 +6,7 @@ import type { Deps } from '../deps';
 import { LocalQueue } from '../queue/local';
 import { ensureTables } from '../store/bootstrap';
 import { createStore } from '../store/dynamo';
+import { resolveModel } from '../model';
 import { startEmbeddedDynamo } from './embedded-dynamo';
 import { attachConsumers } from './consumers';
 import { createLocalFunctions } from './functions';
@@ -19,6 +21,8 @@ export interface PlatformOptions {
   dataDir?: string;
   /** Settings as the environment would give them (PORT, MODEL, WEBHOOK_RETRY_SCALE, …). */
   env?: Record<string, string | undefined>;
+  /** Overrides the MODEL setting, e.g. with the AI SDK's mock model in a test. */
+  model?: LanguageModel;
 }
 
 export interface RunningPlatform {
@@ -40,7 +44,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const queue = new LocalQueue(store, { visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000 } });
   const deps: Deps = { store, queue, config, now: () => new Date() };
   const seed = await seedDemo(deps, env.SERVICE_DEMO_API_KEY);
-  attachConsumers(queue, deps);
+  attachConsumers(queue, deps, { model: options.model ?? resolveModel(config.model, env) });
   queue.start();
 
   const server: Server = createLocalServer(createLocalFunctions(deps));

@@ -49,6 +49,15 @@ describe('every endpoint answers as its OpenAPI document says', () => {
     expect(runs.body.data.runs.map((r) => r.run_id)).toEqual([command.body.data.run.run_id]);
   });
 
+  it('agents/command_cancel and email/outbox', async () => {
+    await ctx.platform.queue.stop();
+    const queued = await ctx.api<{ run: { run_id: string } }>('agents/command/', { body: { agent_id: ctx.agentId, instruction: 'Wait' } });
+    const cancelled = await call<{ status: string }>('agentsCommandCancel', { body: { run_id: queued.body.data.run.run_id } });
+    expect(cancelled.body.data.status).toBe('cancelled');
+    ctx.platform.queue.start();
+    await call('emailOutbox');
+  });
+
   it('skills: list, install, uninstall', async () => {
     const skills = await call<{ skills: { code: string; tools: { name: string; capability: string }[] }[] }>('skillsList');
     const calendar = skills.body.data.skills.find((s) => s.code === 'calendar')!;

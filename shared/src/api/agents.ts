@@ -68,4 +68,6 @@ export const Run = z
   })
   .meta({ id: 'Run' });
 
+export const CancelBody = z.object({ run_id: runId }).strict();
+
 export const RunsQuery = z.object({ agent_id: uuid('agent_id'), limit: limitParam });

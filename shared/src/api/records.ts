@@ -66,3 +66,7 @@ export const Task = z
 
 export const ListQuery = z.object({ limit: limitParam, cursor: z.string().max(2000).optional() });
 export const Page = { next_cursor: z.string().nullable() };
+
+export const OutboxEmail = z
+  .object({ ...recordBase, from: z.string(), to: z.string(), subject: z.string(), body: z.string(), run_id: z.string(), agent_id: z.string() })
+  .meta({ id: 'OutboxEmail' });

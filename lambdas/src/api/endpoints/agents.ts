@@ -1,10 +1,10 @@
 import { AGENT_PRESETS, ApiError, checkOutputSchema } from '@service/shared';
 import { buildAgent, getAgent, listAgents, putAgent, toAgentResponse } from '../../domain/agents';
 import { assertWithinTokenLimit } from '../../domain/usage';
-import { createQueuedRun, getRun, listRuns, toRunResponse } from '../../domain/runs';
+import { cancelRun, createQueuedRun, getRun, listRuns, toRunResponse } from '../../domain/runs';
 import type { EndpointHandlers } from './types';
 
-type AgentEndpoints = 'agentsList' | 'agentsGet' | 'agentsCreate' | 'agentsPresets' | 'agentsCommand' | 'agentsCommandStatus' | 'agentsRuns';
+type AgentEndpoints = 'agentsList' | 'agentsGet' | 'agentsCreate' | 'agentsPresets' | 'agentsCommand' | 'agentsCommandStatus' | 'agentsCommandCancel' | 'agentsRuns';
 
 export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
   agentsList: async ({ deps, workspace }) => ({ data: { agents: (await listAgents(deps, workspace.id)).map(toAgentResponse) } }),
@@ -44,6 +44,15 @@ export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
   },
 
   agentsCommandStatus: async ({ deps, workspace, query }) => ({ data: toRunResponse(await getRun(deps, workspace.id, query.run_id)) }),
+
+  agentsCommandCancel: async ({ deps, workspace, body }) => {
+    const run = await getRun(deps, workspace.id, body.run_id);
+    if (!(await cancelRun(deps, run.runId))) {
+      const current = await getRun(deps, workspace.id, body.run_id);
+      throw new ApiError('VALIDATION_ERROR', `Only a queued run can be cancelled; this one is ${current.status}`, { field: 'run_id' });
+    }
+    return { data: toRunResponse(await getRun(deps, workspace.id, run.runId)), msg: 'Run cancelled' };
+  },
 
   agentsRuns: async ({ deps, workspace, query }) => {
     await getAgent(deps, workspace.id, query.agent_id);

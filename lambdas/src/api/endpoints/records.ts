@@ -1,7 +1,7 @@
 import { createRecord, listRecords } from '../../domain/records';
 import type { EndpointHandlers } from './types';
 
-type RecordEndpoints = 'contactsCreate' | 'contactsList' | 'calendarEventCreate' | 'calendarEventList' | 'tasksCreate' | 'tasksList';
+type RecordEndpoints = 'contactsCreate' | 'contactsList' | 'calendarEventCreate' | 'calendarEventList' | 'tasksCreate' | 'tasksList' | 'emailOutbox';
 
 export const recordEndpoints: EndpointHandlers<RecordEndpoints> = {
   contactsCreate: async ({ deps, workspace, body }) => {
@@ -46,5 +46,9 @@ export const recordEndpoints: EndpointHandlers<RecordEndpoints> = {
   tasksList: async ({ deps, workspace, query }) => {
     const page = await listRecords<{ title: string; description: string | null; due_at: string | null; agent_id: string | null; status: 'open' | 'done' }>(deps, workspace.id, 'task', query);
     return { data: { tasks: page.items, next_cursor: page.nextCursor } };
+  },
+  emailOutbox: async ({ deps, workspace, query }) => {
+    const page = await listRecords<{ from: string; to: string; subject: string; body: string; run_id: string; agent_id: string }>(deps, workspace.id, 'email', query);
+    return { data: { emails: page.items, next_cursor: page.nextCursor } };
   },
 };

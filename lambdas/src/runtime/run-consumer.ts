@@ -1,0 +1,89 @@
+import type { LanguageModel } from 'ai';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Deps } from '../deps';
+import { findAgentById } from '../domain/agents';
+import { completeRun, failRun, findRun, markFollowUpsDone, markRunning, type StoredRun } from '../domain/runs';
+import { recordUsage } from '../domain/usage';
+import type { QueueConsumer } from '../queue/queue';
+import { emitWebhookEvent } from '../webhooks/emit';
+import type { AgentTool } from './agent-tool';
+import { toolsOfAgent } from './agent-tools';
+import { executeRun } from './execute-run';
+
+/** A run whose attempts keep crashing ends `failed` on this receive, before the queue would dead-letter it. */
+export const MAX_RUN_ATTEMPTS = 3;
+const RunMessage = z.object({ runId: z.string() });
+
+/** The same event id on every emit of a run's outcome, so an emit repeated after a crash delivers nothing twice. */
+const eventIdFor = (runId: string, event: string) => `evt_${createHash('sha256').update(`${runId}:${event}`).digest('base64url').replace(/[-_]/g, '').slice(0, 24)}`;
+
+export interface RunConsumerOptions {
+  model: LanguageModel;
+  toolsFor?: (agent: NonNullable<Awaited<ReturnType<typeof findAgentById>>>) => AgentTool[];
+}
+
+/** Usage and the webhook of a finished run; safe to repeat (stable event id). */
+async function followUps(deps: Deps, run: StoredRun, agentName: string): Promise<void> {
+  if (run.status === 'completed') {
+    await recordUsage(deps, run.workspaceId, run.agentId, run.usage);
+    await emitWebhookEvent(
+      deps,
+      run.workspaceId,
+      'agent.command.completed',
+      { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: run.status, instruction: run.instruction, result_text: run.resultText ?? '' },
+      { eventId: eventIdFor(run.runId, 'completed') },
+    );
+  } else if (run.status === 'failed') {
+    await emitWebhookEvent(
+      deps,
+      run.workspaceId,
+      'agent.command.failed',
+      { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: run.status, instruction: run.instruction, error: run.error ?? 'unknown error' },
+      { eventId: eventIdFor(run.runId, 'failed') },
+    );
+  }
+  await markFollowUpsDone(deps, run.runId);
+}
+
+async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQSRecord): Promise<void> {
+  const { runId } = RunMessage.parse(JSON.parse(record.body));
+  const run = await findRun(deps, runId);
+  if (!run) return;
+  const agent = await findAgentById(deps, run.agentId);
+  const finished = run.status === 'completed' || run.status === 'failed';
+  if (finished && !run.followUpsDone) return followUps(deps, run, agent?.name ?? '');
+  if (finished || run.status === 'cancelled') return;
+
+  const attempt = Number(record.attributes.ApproximateReceiveCount || '1');
+  try {
+    if (!agent) throw new Error(`The agent ${run.agentId} no longer exists`);
+    if (!(await markRunning(deps, runId))) return;
+    const outcome = await executeRun({ deps, run, agent, model: options.model, tools: (options.toolsFor ?? toolsOfAgent)(agent) });
+    if (await completeRun(deps, runId, outcome)) {
+      await followUps(deps, { ...run, status: 'completed', ...outcome, output: outcome.output ?? undefined }, agent.name);
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (attempt < MAX_RUN_ATTEMPTS) throw error;
+    console.error(`run ${runId} failed after ${attempt} attempts`, { reason });
+    if (await failRun(deps, runId, reason)) await followUps(deps, { ...run, status: 'failed', error: reason }, agent?.name ?? '');
+  }
+}
+
+/** The `runs` queue consumer (SQS event source mapping with ReportBatchItemFailures; the local queue calls it the same way). */
+export function createRunConsumer(deps: Deps, options: RunConsumerOptions): QueueConsumer {
+  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const failures: SQSBatchResponse['batchItemFailures'] = [];
+    for (const record of event.Records) {
+      try {
+        await processRecord(deps, options, record);
+      } catch (error) {
+        console.error('run attempt failed; the queue will retry it', { messageId: record.messageId, error: error instanceof Error ? error.message : error });
+        failures.push({ itemIdentifier: record.messageId });
+      }
+    }
+    return { batchItemFailures: failures };
+  };
+}

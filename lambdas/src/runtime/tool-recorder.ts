@@ -1,0 +1,58 @@
+import { tool, type ToolSet } from 'ai';
+import type { schemas } from '@service/shared';
+import type { AgentTool, ToolContext } from './agent-tool';
+
+type Autonomy = (typeof schemas.AUTONOMY_LEVELS)[number];
+
+export interface PendingAction {
+  capability: string;
+  input: Record<string, unknown>;
+}
+
+/** What the run actually did, observed at the tools themselves (the default envelope's `actions` and `files` come from here). */
+export interface RunFacts {
+  actions: string[];
+  pending: PendingAction[];
+  errors: { capability: string; message: string }[];
+  files: { name: string; url: string; type: string }[];
+}
+
+function filesIn(result: unknown): RunFacts['files'] {
+  const files = (result as { files?: unknown } | null)?.files;
+  if (!Array.isArray(files)) return [];
+  return files.filter((file): file is RunFacts['files'][number] => typeof file?.name === 'string' && typeof file?.url === 'string').map(({ name, url, type }) => ({ name, url, type: String(type ?? 'application/octet-stream') }));
+}
+
+/** Gives the agent's tools to the AI SDK, recording every use; `read_only` turns actions into pending approvals. */
+export function recordedTools(tools: AgentTool[], context: ToolContext, autonomy: Autonomy): { toolSet: ToolSet; facts: RunFacts } {
+  const facts: RunFacts = { actions: [], pending: [], errors: [], files: [] };
+  const toolSet: ToolSet = {};
+  for (const agentTool of tools) {
+    toolSet[agentTool.name] = tool({
+      description: agentTool.description,
+      inputSchema: agentTool.input,
+      execute: async (input: Record<string, unknown>) => {
+        if (autonomy === 'read_only' && agentTool.effect === 'act') {
+          facts.pending.push({ capability: agentTool.capability, input });
+          return { status: 'pending_approval', detail: 'Not performed: this run has autonomy read_only; run it again with autonomy full to perform it.' };
+        }
+        try {
+          const result = await agentTool.execute(input, context);
+          if (!facts.actions.includes(agentTool.capability)) facts.actions.push(agentTool.capability);
+          facts.files.push(...filesIn(result));
+          return result;
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          facts.errors.push({ capability: agentTool.capability, message });
+          return { error: message };
+        }
+      },
+    });
+  }
+  return { toolSet, facts };
+}
+
+export function describePending(pending: PendingAction[]): string | null {
+  if (pending.length === 0) return null;
+  return `Approval needed for: ${pending.map((action) => `${action.capability} ${JSON.stringify(action.input)}`).join('; ')}. Send the command again with autonomy "full" to perform it.`;
+}
