@@ -22,7 +22,7 @@ function clip(text: string): string {
 }
 
 /** A short, readable rendering of a tool's result: scalar fields of an object, else compact JSON. */
-export function describeValue(value: JSONValue | undefined, phrases: Phrases): string {
+function describeValue(value: JSONValue | undefined, phrases: Phrases): string {
   if (value === undefined || value === null || value === '') return phrases.noResult;
   if (typeof value === 'string') return clip(value);
   if (typeof value !== 'object' || Array.isArray(value)) return clip(JSON.stringify(value));

@@ -27,7 +27,7 @@ export function knowledgeFrom(view: PromptView): Knowledge {
 }
 
 /** The JSON value carried by a tool result (JSON outputs as they are, text outputs parsed when they are JSON). */
-export function resultValue(output: { type: string; value?: unknown }): JSONValue[] {
+function resultValue(output: { type: string; value?: unknown }): JSONValue[] {
   if (output.type === 'json' || output.type === 'error-json') return [output.value as JSONValue];
   if ((output.type === 'text' || output.type === 'error-text') && typeof output.value === 'string') {
     try {

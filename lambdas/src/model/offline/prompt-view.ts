@@ -37,7 +37,7 @@ function textOf(content: ReadonlyArray<{ type: string; text?: string }>): string
 }
 
 /** Every balanced `{…}` span in a text that parses as a JSON object. */
-export function jsonObjectsIn(text: string): Record<string, JSONValue>[] {
+function jsonObjectsIn(text: string): Record<string, JSONValue>[] {
   const found: Record<string, JSONValue>[] = [];
   let start = text.indexOf('{');
   while (start !== -1) {

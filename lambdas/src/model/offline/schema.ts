@@ -28,7 +28,7 @@ export function coreSchema(schema: JSONSchema7): JSONSchema7 {
   return members.length === 1 && members[0] ? { ...members[0], description: schema.description ?? members[0].description } : schema;
 }
 
-export function valueType(schema: JSONSchema7): ValueType | undefined {
+function valueType(schema: JSONSchema7): ValueType | undefined {
   const core = coreSchema(schema);
   const types = Array.isArray(core.type) ? core.type : core.type ? [core.type] : [];
   const concrete = types.find((type): type is ValueType => type !== 'null');
@@ -37,7 +37,7 @@ export function valueType(schema: JSONSchema7): ValueType | undefined {
   return core.properties ? 'object' : undefined;
 }
 
-export function isNullable(schema: JSONSchema7): boolean {
+function isNullable(schema: JSONSchema7): boolean {
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   const union = (schema.anyOf ?? schema.oneOf ?? []).map(asSchema);
   return types.includes('null') || union.some((member) => member.type === 'null') || (schema.enum?.includes(null) ?? false);
@@ -62,11 +62,6 @@ export function propertiesOf(schema: JSONSchema7): PropertySpec[] {
 
 export function enumValues(schema: JSONSchema7): unknown[] | undefined {
   return coreSchema(schema).enum?.filter((value) => value !== null);
-}
-
-export function itemSchema(schema: JSONSchema7): JSONSchema7 {
-  const items = coreSchema(schema).items;
-  return Array.isArray(items) ? asSchema(items[0]) : asSchema(items);
 }
 
 /** What kind of value a property holds, judged from its format, name and description (in that order). */

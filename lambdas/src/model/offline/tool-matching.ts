@@ -35,7 +35,7 @@ function conceptsOf(words: readonly string[]): Set<string> {
   return new Set(words.flatMap(conceptsOfWord));
 }
 
-export interface ToolMatch {
+interface ToolMatch {
   tool: LanguageModelV4FunctionTool;
   /** Every concept of the tool's name is in the request. */
   complete: boolean;
@@ -44,7 +44,7 @@ export interface ToolMatch {
   score: number;
 }
 
-export function scoreTool(tool: LanguageModelV4FunctionTool, requestConcepts: ReadonlySet<string>): ToolMatch {
+function scoreTool(tool: LanguageModelV4FunctionTool, requestConcepts: ReadonlySet<string>): ToolMatch {
   const nameConcepts = [...conceptsOf(identifierWords(tool.name).filter((word) => !NEUTRAL_WORDS.has(word)))];
   const hits = nameConcepts.filter((concept) => requestConcepts.has(concept));
   const nameHits = hits.length;

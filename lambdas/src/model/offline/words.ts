@@ -2,7 +2,7 @@
 // "İletişim" and "contacts__create" all compare the same way in English and Turkish.
 
 /** Lower-cases without the Turkish dotted-I pitfall and joins the hyphenated forms we match on. */
-export function normalizeText(text: string): string {
+function normalizeText(text: string): string {
   return text
     .normalize('NFC')
     .replace(/İ/g, 'i')
