@@ -1,0 +1,39 @@
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { randomBase62 } from '@service/shared';
+import { startPlatform } from '../lambdas/src/local/platform';
+import { formatFigures, formatRatio, measure } from './measure';
+
+/**
+ * POST agents/command on the local platform (HTTP, auth + rate limit, validation, run write, queue write) against a
+ * bare conditional PutItem on the same dynalite, in the same process. The runner is paused so only the API is measured.
+ */
+export async function benchApiCommand(count = 2000, concurrency = 16): Promise<string[]> {
+  const key = `sk_live_${randomBase62(40)}`;
+  const platform = await startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key, RATE_LIMIT_PER_MINUTE: '100000000' } });
+  try {
+    await platform.queue.stop();
+    const { doc, table } = platform.deps.store;
+    const body = JSON.stringify({ agent_id: platform.demo.agentId, instruction: 'Send the weekly report to the team' });
+    const post = async () => {
+      const response = await fetch(`${platform.apiBaseUrl}/agents/command/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-api-key': key }, body });
+      if (response.status !== 202) throw new Error(`agents/command answered ${response.status}`);
+      await response.arrayBuffer();
+    };
+    const put = async (index: number) => {
+      await doc.send(
+        new PutCommand({
+          TableName: table('runs'),
+          Item: { runId: `bench_${index}_${randomBase62(8)}`, agentId: 'bench', createdAt: new Date().toISOString(), status: 'queued', instruction: 'Send the weekly report to the team' },
+          ConditionExpression: 'attribute_not_exists(runId)',
+        }),
+      );
+    };
+    await measure('warm-up', 200, concurrency, post);
+    await measure('warm-up', 200, concurrency, put);
+    const bare = await measure('bare conditional PutItem (dynalite)', count, concurrency, put);
+    const api = await measure('POST agents/command (local platform, HTTP)', count, concurrency, post);
+    return [formatFigures(bare), formatFigures(api), formatRatio('agents/command vs bare PutItem', api, bare, 2)];
+  } finally {
+    await platform.stop();
+  }
+}
