@@ -63,7 +63,7 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
 
   return (
     <section class="scw-panel" role="dialog" aria-label={`${t('conversation')}: ${store.agentName.value}`}>
-      <header class="scw-header">
+      <div class="scw-header">
         <Avatar store={store} />
         <div class="scw-title">
           <div class="scw-name">{store.agentName.value}</div>
@@ -75,7 +75,7 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
         <button type="button" class="scw-icon-btn" aria-label={t('closeChat')} title={t('closeChat')} onClick={onClose}>
           {icon('close')}
         </button>
-      </header>
+      </div>
       <div class="scw-log" role="log" aria-live="off" ref={log}>
         {messages.length === 0 && (
           <div class="scw-msg scw-bot">

@@ -1,0 +1,106 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { startPlatform, type RunningPlatform } from '../../../lambdas/src/local/platform';
+import { launchChromium } from './chromium';
+
+export const ARTIFACTS = resolve(import.meta.dirname, '../../../test-artifacts');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface Harness {
+  platform: RunningPlatform;
+  browser: Browser;
+  agentId: string;
+  /** A fresh context (own sessionStorage) and page; console errors and page errors are collected. */
+  /** `path` null leaves the page blank (for hostPage). */
+  open(path?: string | null, options?: BrowserContextOptions): Promise<TestPage>;
+  stop(): Promise<void>;
+}
+
+export interface TestPage {
+  page: Page;
+  context: BrowserContext;
+  errors: string[];
+  warnings: string[];
+}
+
+export async function startHarness(): Promise<Harness> {
+  const [platform, browser] = await Promise.all([startPlatform({ port: 0 }), launchChromium()]);
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return {
+    platform,
+    browser,
+    agentId: platform.demo.agentId,
+    async open(path = '/', options = {}) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+      const page = await context.newPage();
+      page.setDefaultTimeout(8000);
+      const errors: string[] = [];
+      const warnings: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error' && !message.text().includes('favicon')) errors.push(message.text());
+        if (message.type() === 'warning') warnings.push(message.text());
+      });
+      if (path !== null) await page.goto(new URL(path, platform.url).href);
+      return { page, context, errors, warnings };
+    },
+    async stop() {
+      await browser.close();
+      await platform.stop();
+    },
+  };
+}
+
+/** Serve a custom host page at `path` on the platform's origin (so /embed and the API stay same-origin). */
+export async function hostPage(page: Page, url: string, html: string, headers: Record<string, string> = {}): Promise<void> {
+  await page.route(url, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers, body: html }));
+  await page.goto(url);
+}
+
+export function embedTag(attributes: Record<string, string>): string {
+  const attrs = Object.entries(attributes)
+    .map(([name, value]) => `${name}="${value}"`)
+    .join(' ');
+  return `<script src="/embed/loader.js" ${attrs} async></script>`;
+}
+
+/** Run axe-core in the page (it pierces open shadow roots) and return the violations. */
+export async function axeViolations(page: Page): Promise<{ id: string; nodes: number; help: string }[]> {
+  await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; help: string; nodes: unknown[] }[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((violation) => ({ id: violation.id, help: violation.help, nodes: violation.nodes.length }));
+  });
+}
+
+export const screenshot = (page: Page, name: string) => page.screenshot({ path: join(ARTIFACTS, `${name}.png`) });
+
+/** Selectors inside the widget's shadow root (Playwright's CSS engine pierces open shadow roots). */
+export const W = {
+  fab: '#service-chat .scw-fab',
+  panel: '#service-chat .scw-panel',
+  input: '#service-chat textarea',
+  teaser: '#service-chat .scw-teaser',
+  nudge: '#service-chat .scw-nudge',
+  badge: '#service-chat .scw-badge',
+  botDone: '#service-chat .scw-msg[data-role=bot][data-done=true]',
+  userMsg: '#service-chat .scw-msg[data-role=user]',
+  live: '#service-chat .scw-sr',
+};
+
+/** Record every bus event in window.__events (host-side listeners, as a site would add them). */
+export async function recordEvents(page: Page): Promise<void> {
+  await page.waitForFunction(() => Boolean(window.__service_chat));
+  await page.evaluate(() => {
+    const w = window as unknown as { __events: [string, unknown][] };
+    w.__events = [];
+    for (const name of ['navigate', 'uiAction', 'widgetOpened', 'widgetClosed', 'userMessage', 'botResponse'] as const) {
+      window.__service_chat!.on(name, (payload) => w.__events.push([name, payload]));
+    }
+  });
+}
+
+export const events = (page: Page) => page.evaluate(() => (window as unknown as { __events: [string, unknown][] }).__events);
