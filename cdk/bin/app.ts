@@ -1,0 +1,19 @@
+import { App } from 'aws-cdk-lib';
+import { PlatformStack } from '../lib/platform-stack';
+
+/**
+ * The CDK app. Context (cdk.json or `-c key=value`): `stackName` (default ServicePlatform), `tablePrefix`
+ * (default service-), `model` (MODEL of the model-using functions, e.g. bedrock:<model id>).
+ */
+const app = new App();
+const context = (key: string): string | undefined => {
+  const value: unknown = app.node.tryGetContext(key);
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+const model = context('model');
+
+new PlatformStack(app, context('stackName') ?? 'ServicePlatform', {
+  tablePrefix: context('tablePrefix') ?? 'service-',
+  ...(model ? { model } : {}),
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+});

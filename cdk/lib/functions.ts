@@ -1,0 +1,124 @@
+import type { TableName } from '@service/shared';
+
+/** The two work queues of ARCHITECTURE.md ("Queues (SQS)"); each gets a dead-letter queue. */
+export type QueueName = 'runs' | 'webhooks';
+
+/** The environment variable through which a function learns a queue's URL (read by lambdas/src/config.ts). */
+export const QUEUE_URL_ENV: Record<QueueName, string> = { runs: 'RUNS_QUEUE_URL', webhooks: 'WEBHOOK_QUEUE_URL' };
+
+export type HttpMethodName = 'ANY' | 'GET' | 'POST' | 'OPTIONS';
+
+/** How a function is invoked. */
+export type Trigger =
+  /** Routes of the shared API Gateway HTTP API. */
+  | { kind: 'http'; routes: { path: string; methods: HttpMethodName[] }[] }
+  /** An SQS event source mapping with partial batch responses (ReportBatchItemFailures). */
+  | { kind: 'queue'; queue: QueueName; batchSize: number }
+  /** A public Lambda Function URL streaming its response (RESPONSE_STREAM), CORS open to any origin. */
+  | { kind: 'streaming-url' };
+
+export interface PlatformFunction {
+  /** Construct id, also the key of the function in stack.functions. */
+  id: string;
+  /** Repository-relative handler file exporting `handler`; synth skips the entry while the file does not exist. */
+  entry: string;
+  trigger: Trigger;
+  timeoutSeconds: number;
+  memoryMb: number;
+  /** Tables it only reads, and tables it writes (writers may read too). Nothing else is granted. */
+  reads: TableName[];
+  writes: TableName[];
+  /** Queues it puts messages on (a queue trigger grants consuming separately). */
+  sendsTo: QueueName[];
+  /** Mints or verifies skill turn tokens: gets TURN_TOKEN_SECRET_ARN and read access to that secret. */
+  turnTokens: boolean;
+  /** Calls the language model on Amazon Bedrock. */
+  model: boolean;
+}
+
+/**
+ * Every Lambda of the platform, one entry each. Adding a handler is one entry here; the stack derives the
+ * function, its trigger, its environment and its least-privilege grants from it.
+ */
+export const FUNCTIONS: readonly PlatformFunction[] = [
+  {
+    id: 'Api',
+    entry: 'lambdas/src/handlers/api.ts',
+    trigger: { kind: 'http', routes: [{ path: '/{lang}/api/v1/{proxy+}', methods: ['ANY'] }] },
+    timeoutSeconds: 29,
+    memoryMb: 1024,
+    reads: ['workspaces', 'webhookDeliveries'],
+    writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'rateLimits', 'webhookSubscriptions', 'records', 'usage', 'skills'],
+    sendsTo: ['runs'],
+    turnTokens: true,
+    model: false,
+  },
+  {
+    id: 'Runner',
+    entry: 'lambdas/src/handlers/runner.ts',
+    trigger: { kind: 'queue', queue: 'runs', batchSize: 5 },
+    timeoutSeconds: 300,
+    memoryMb: 1024,
+    reads: ['workspaces', 'agents', 'skills', 'webhookSubscriptions'],
+    writes: ['runs', 'usage', 'records', 'webhookDeliveries'],
+    sendsTo: ['webhooks'],
+    turnTokens: true,
+    model: true,
+  },
+  {
+    id: 'WebhookDeliverer',
+    entry: 'lambdas/src/handlers/webhook-deliverer.ts',
+    trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10 },
+    timeoutSeconds: 60,
+    memoryMb: 512,
+    reads: [],
+    writes: ['webhookSubscriptions', 'webhookDeliveries'],
+    // Retries longer than SQS's 15-minute delay limit re-enqueue themselves in hops.
+    sendsTo: ['webhooks'],
+    turnTokens: false,
+    model: false,
+  },
+  {
+    id: 'Widget',
+    entry: 'lambdas/src/handlers/widget.ts',
+    trigger: { kind: 'http', routes: [{ path: '/v1/agents/{agentId}/widget-config', methods: ['GET', 'OPTIONS'] }] },
+    timeoutSeconds: 10,
+    memoryMb: 512,
+    reads: ['workspaces', 'agents'],
+    writes: [],
+    sendsTo: [],
+    turnTokens: false,
+    model: false,
+  },
+  {
+    id: 'Chat',
+    entry: 'lambdas/src/handlers/chat.ts',
+    trigger: { kind: 'streaming-url' },
+    timeoutSeconds: 120,
+    memoryMb: 1024,
+    reads: ['workspaces', 'agents', 'skills'],
+    writes: ['conversations', 'rateLimits', 'usage', 'records'],
+    sendsTo: [],
+    turnTokens: true,
+    model: true,
+  },
+  {
+    id: 'Mcp',
+    entry: 'lambdas/src/handlers/mcp.ts',
+    trigger: {
+      kind: 'http',
+      routes: [
+        { path: '/mcp', methods: ['ANY'] },
+        // OAuth protected-resource and authorization-server metadata (RFC 9728, RFC 8414).
+        { path: '/.well-known/{proxy+}', methods: ['GET', 'OPTIONS'] },
+      ],
+    },
+    timeoutSeconds: 30,
+    memoryMb: 1024,
+    reads: ['workspaces'],
+    writes: ['agents', 'runs', 'idempotency', 'rateLimits', 'records', 'usage', 'skills'],
+    sendsTo: ['runs'],
+    turnTokens: true,
+    model: false,
+  },
+];

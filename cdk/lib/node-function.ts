@@ -1,0 +1,60 @@
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { REPO_ROOT } from './repo-paths';
+
+export interface NodeFunctionProps {
+  /** Absolute path of the handler file; it exports `handler`. */
+  entry: string;
+  timeoutSeconds: number;
+  memoryMb: number;
+  environment?: Record<string, string>;
+}
+
+/**
+ * aws-cdk-lib falls back to bundling in Docker when it cannot find esbuild, even with forceDockerBundling off.
+ * We have no Docker anywhere, so a missing esbuild must stop synth with a clear message instead.
+ */
+function assertLocalEsbuild(): void {
+  const fromCdkLib = createRequire(createRequire(import.meta.url).resolve('aws-cdk-lib'));
+  try {
+    fromCdkLib.resolve('esbuild');
+  } catch {
+    throw new Error('esbuild is not installed where aws-cdk-lib can find it: run `npm install` (bundling never uses Docker)');
+  }
+}
+
+/**
+ * A Lambda in the platform's one shape: Node.js 22 on arm64, bundled by the local esbuild into one minified ESM file
+ * with a source map. The AWS SDK is bundled too, so production runs the SDK version the tests ran, not the runtime's.
+ */
+export function createNodeFunction(scope: Construct, id: string, props: NodeFunctionProps): NodejsFunction {
+  assertLocalEsbuild();
+  return new NodejsFunction(scope, id, {
+    entry: props.entry,
+    handler: 'handler',
+    runtime: Runtime.NODEJS_22_X,
+    architecture: Architecture.ARM_64,
+    timeout: Duration.seconds(props.timeoutSeconds),
+    memorySize: props.memoryMb,
+    projectRoot: REPO_ROOT,
+    depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
+    environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+    bundling: {
+      forceDockerBundling: false,
+      format: OutputFormat.ESM,
+      target: 'node22',
+      mainFields: ['module', 'main'],
+      externalModules: [],
+      minify: true,
+      sourceMap: true,
+      // Some CommonJS dependencies call require() for Node built-ins; an ES module has no require of its own.
+      banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
+    logGroup: new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+  });
+}

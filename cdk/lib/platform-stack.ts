@@ -1,0 +1,174 @@
+import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
+import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { FunctionUrlAuthType, HttpMethod as UrlMethod, InvokeMode, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { EmbedSite, EMBED_PREFIX } from './embed-site';
+import { FUNCTIONS, QUEUE_URL_ENV, type PlatformFunction, type QueueName, type Trigger } from './functions';
+import { createNodeFunction } from './node-function';
+import { existingRepoFile } from './repo-paths';
+import { generatedSecret } from './secrets';
+import { SkillFunction } from './skill-function';
+import { SKILLS, type SkillEntry } from './skills';
+import { PlatformTables } from './tables';
+import { WorkQueue } from './work-queue';
+
+export interface PlatformStackProps extends StackProps {
+  /** Physical table name prefix, given to every function as TABLE_PREFIX. */
+  tablePrefix: string;
+  /** MODEL setting of the model-using functions (e.g. `bedrock:<model id>`); unset leaves the runtime's default. */
+  model?: string;
+  /** Defaults to FUNCTIONS. */
+  functions?: readonly PlatformFunction[];
+  /** Defaults to SKILLS. */
+  skills?: readonly SkillEntry[];
+  /** Maps a repository-relative entry to an absolute file, or undefined to skip it. Default: the file if it exists. */
+  resolveEntry?: (entry: string) => string | undefined;
+  /** The built widget. Default: embed/dist if it exists. */
+  embedDistDir?: string | undefined;
+}
+
+const API_METHODS = { ANY: HttpMethod.ANY, GET: HttpMethod.GET, POST: HttpMethod.POST, OPTIONS: HttpMethod.OPTIONS } as const;
+
+/** The consumer's timeout sizes a queue's visibility timeout; the data list is the one place that knows it. */
+function consumerTimeoutSeconds(functions: readonly PlatformFunction[], queue: QueueName): number {
+  const consumer = functions.find((fn) => fn.trigger.kind === 'queue' && fn.trigger.queue === queue);
+  if (!consumer) throw new Error(`No function in the list consumes the "${queue}" queue`);
+  return consumer.timeoutSeconds;
+}
+
+/**
+ * The platform in AWS: DynamoDB tables from the shared definitions, the two work queues, one Lambda per entry of
+ * the function list (HTTP API routes, queue consumers, a streaming Function URL), the turn-token key, skills,
+ * and the widget's CDN.
+ */
+export class PlatformStack extends Stack {
+  readonly tables: PlatformTables;
+  readonly queues: Record<QueueName, WorkQueue>;
+  readonly api: HttpApi;
+  readonly turnTokenKey: Secret;
+  readonly functions = new Map<string, NodejsFunction>();
+  readonly skills = new Map<string, SkillFunction>();
+  readonly embed: EmbedSite;
+  /** Entries of the function and skill lists whose files do not exist yet, so they were left out. */
+  readonly missingEntries: string[] = [];
+
+  constructor(scope: Construct, id: string, props: PlatformStackProps) {
+    super(scope, id, props);
+    const functions = props.functions ?? FUNCTIONS;
+    const resolveEntry = props.resolveEntry ?? existingRepoFile;
+
+    this.tables = new PlatformTables(this, 'Tables', { prefix: props.tablePrefix });
+    this.queues = {
+      runs: new WorkQueue(this, 'RunsQueue', { consumerTimeoutSeconds: consumerTimeoutSeconds(functions, 'runs') }),
+      webhooks: new WorkQueue(this, 'WebhookDeliveriesQueue', { consumerTimeoutSeconds: consumerTimeoutSeconds(functions, 'webhooks') }),
+    };
+    this.turnTokenKey = generatedSecret(this, 'TurnTokenKey', 'HMAC-SHA256 key signing the turn tokens the platform sends to skills');
+    this.api = new HttpApi(this, 'HttpApi', { description: 'REST API, widget configuration and MCP access point' });
+
+    let chatUrl: FunctionUrl | undefined;
+    for (const definition of functions) {
+      const entry = resolveEntry(definition.entry);
+      if (!entry) {
+        this.missingEntries.push(definition.entry);
+        continue;
+      }
+      const fn = this.createPlatformFunction(definition, entry, props);
+      this.functions.set(definition.id, fn);
+      const url = this.attachTrigger(definition.id, fn, definition.trigger);
+      if (url) chatUrl = url;
+    }
+    // The widget learns the chat endpoint from its configuration.
+    if (chatUrl) this.functions.get('Widget')?.addEnvironment('CHAT_URL', chatUrl.url);
+
+    for (const skill of props.skills ?? SKILLS) {
+      const entry = resolveEntry(skill.entry);
+      if (!entry) {
+        this.missingEntries.push(skill.entry);
+        continue;
+      }
+      const deployed = new SkillFunction(this, skill.id, { entry, turnTokenKey: this.turnTokenKey });
+      this.skills.set(skill.id, deployed);
+      new CfnOutput(this, `${skill.id}SkillUrl`, { value: deployed.functionUrl.url, description: `Skill ${skill.id} (POST /mcp)` });
+    }
+
+    const embedDistDir = 'embedDistDir' in props ? props.embedDistDir : existingRepoFile('embed/dist');
+    if (!embedDistDir) this.missingEntries.push('embed/dist');
+    this.embed = new EmbedSite(this, 'Embed', {
+      distDir: embedDistDir,
+      apiDomain: `${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
+    });
+
+    for (const missing of this.missingEntries) {
+      Annotations.of(this).addWarningV2('service:missing-entry', `${missing} does not exist yet: left out of this synth`);
+    }
+    new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/en/api/v1`, description: 'REST API base URL (also /tr/api/v1)' });
+    if (chatUrl) new CfnOutput(this, 'ChatUrl', { value: chatUrl.url, description: 'Chat endpoint of the widget (streaming Function URL)' });
+    new CfnOutput(this, 'EmbedUrl', {
+      value: `https://${this.embed.distribution.distributionDomainName}/${EMBED_PREFIX}loader.js`,
+      description: 'The one-line embed: <script src="..." data-agent-id="{uuid}" async>',
+    });
+  }
+
+  private createPlatformFunction(definition: PlatformFunction, entry: string, props: PlatformStackProps): NodejsFunction {
+    const environment: Record<string, string> = { TABLE_PREFIX: props.tablePrefix };
+    for (const queue of definition.sendsTo) environment[QUEUE_URL_ENV[queue]] = this.queues[queue].queue.queueUrl;
+    if (definition.turnTokens) environment.TURN_TOKEN_SECRET_ARN = this.turnTokenKey.secretArn;
+    if (definition.model && props.model) environment.MODEL = props.model;
+
+    const fn = createNodeFunction(this, definition.id, {
+      entry,
+      timeoutSeconds: definition.timeoutSeconds,
+      memoryMb: definition.memoryMb,
+      environment,
+    });
+    for (const table of definition.reads) this.tables.get(table).grantReadData(fn);
+    for (const table of definition.writes) this.tables.get(table).grantReadWriteData(fn);
+    for (const queue of definition.sendsTo) this.queues[queue].queue.grantSendMessages(fn);
+    if (definition.turnTokens) this.turnTokenKey.grantRead(fn);
+    if (definition.model) {
+      fn.addToRolePolicy(
+        new PolicyStatement({
+          actions: ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'],
+          resources: [
+            `arn:${this.partition}:bedrock:*::foundation-model/*`,
+            `arn:${this.partition}:bedrock:${this.region}:${this.account}:inference-profile/*`,
+          ],
+        }),
+      );
+    }
+    return fn;
+  }
+
+  /** Wires the function to its trigger; returns the Function URL when the trigger is one. */
+  private attachTrigger(id: string, fn: NodejsFunction, trigger: Trigger): FunctionUrl | undefined {
+    switch (trigger.kind) {
+      case 'http': {
+        const integration = new HttpLambdaIntegration(`${id}Integration`, fn);
+        for (const route of trigger.routes) {
+          this.api.addRoutes({ path: route.path, methods: route.methods.map((method) => API_METHODS[method]), integration });
+        }
+        return undefined;
+      }
+      case 'queue':
+        fn.addEventSource(new SqsEventSource(this.queues[trigger.queue].queue, { batchSize: trigger.batchSize, reportBatchItemFailures: true }));
+        return undefined;
+      case 'streaming-url':
+        return fn.addFunctionUrl({
+          authType: FunctionUrlAuthType.NONE,
+          invokeMode: InvokeMode.RESPONSE_STREAM,
+          // Any site may embed the widget; the handler checks the Origin against the agent's allowed origins.
+          cors: {
+            allowedOrigins: ['*'],
+            allowedMethods: [UrlMethod.POST, UrlMethod.GET],
+            allowedHeaders: ['content-type', 'accept', 'last-event-id'],
+            maxAge: Duration.days(1),
+          },
+        });
+    }
+  }
+}

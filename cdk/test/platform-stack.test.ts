@@ -1,0 +1,224 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TABLES, physicalTableName, type TableDefinition } from '@service/shared';
+import { PlatformStack } from '../lib/platform-stack';
+import { DEPLOYED_TABLES } from '../lib/tables';
+import { actionsOn, logicalIdsWhere, roleStatements, testApp } from './support/synth';
+
+/**
+ * The app as `npx cdk synth` builds it: the real handler files that exist today, bundled by the local esbuild.
+ * One synth for the whole file (bundling is the slow part).
+ */
+const PREFIX = 'test-';
+let stack: PlatformStack;
+let template: Template;
+let assemblyDir: string;
+
+beforeAll(() => {
+  // Any attempt to bundle in Docker would run this non-existent binary and fail the synth.
+  process.env.CDK_DOCKER = '/nonexistent/docker-must-not-be-used';
+  const app = testApp({ full: true });
+  stack = new PlatformStack(app, 'Platform', { tablePrefix: PREFIX });
+  template = Template.fromStack(stack);
+  assemblyDir = app.synth().directory;
+}, 240_000);
+
+const tableId = (name: (typeof DEPLOYED_TABLES)[number]) =>
+  logicalIdsWhere(template, 'AWS::DynamoDB::GlobalTable', (p) => p.TableName === physicalTableName(PREFIX, name))[0]!;
+
+describe('DynamoDB tables', () => {
+  it('creates every shared table except local-only ones, and nothing else', () => {
+    const names = Object.values(template.findResources('AWS::DynamoDB::GlobalTable')).map((t) => t.Properties.TableName as string);
+    expect(names.sort()).toEqual(DEPLOYED_TABLES.map((name) => physicalTableName(PREFIX, name)).sort());
+    expect(names).not.toContain(physicalTableName(PREFIX, 'localQueue'));
+  });
+
+  it.each(DEPLOYED_TABLES)('%s: keys, on-demand, PITR, AWS-managed encryption, TTL and GSIs as defined', (name) => {
+    const definition: TableDefinition = TABLES[name];
+    const keySchema = [{ AttributeName: definition.partitionKey.name, KeyType: 'HASH' }];
+    if (definition.sortKey) keySchema.push({ AttributeName: definition.sortKey.name, KeyType: 'RANGE' });
+    template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      Properties: Match.objectLike({
+        TableName: physicalTableName(PREFIX, name),
+        KeySchema: keySchema,
+        BillingMode: 'PAY_PER_REQUEST',
+        SSESpecification: { SSEEnabled: true, SSEType: 'KMS' },
+        Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+        TimeToLiveSpecification: definition.ttlAttribute
+          ? { AttributeName: definition.ttlAttribute, Enabled: true }
+          : Match.absent(),
+        GlobalSecondaryIndexes: definition.indexes
+          ? definition.indexes.map((index) =>
+              Match.objectLike({
+                IndexName: index.name,
+                KeySchema: [
+                  { AttributeName: index.partitionKey.name, KeyType: 'HASH' },
+                  ...(index.sortKey ? [{ AttributeName: index.sortKey.name, KeyType: 'RANGE' }] : []),
+                ],
+                Projection: { ProjectionType: 'ALL' },
+              }),
+            )
+          : Match.absent(),
+      }),
+    });
+  });
+});
+
+describe('queues', () => {
+  it('has the runs and webhook-deliveries queues, each with an encrypted dead-letter queue after 5 receives', () => {
+    const withDlq = template.findResources('AWS::SQS::Queue', { Properties: { RedrivePolicy: Match.anyValue() } });
+    expect(Object.keys(withDlq)).toHaveLength(2);
+    for (const queue of Object.values(withDlq)) {
+      expect(queue.Properties.RedrivePolicy.maxReceiveCount).toBe(5);
+      expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
+      const dlqId = queue.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] as string;
+      expect(template.toJSON().Resources[dlqId].Properties.SqsManagedSseEnabled).toBe(true);
+    }
+    expect(Object.keys(template.findResources('AWS::SQS::Queue'))).toHaveLength(4);
+  });
+
+  it('gives each queue a visibility timeout larger than the timeout of the function consuming it', () => {
+    const resources = template.toJSON().Resources;
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
+    expect(mappings.length).toBe(stack.functions.has('Runner') ? (stack.functions.has('WebhookDeliverer') ? 2 : 1) : 0);
+    for (const mapping of mappings) {
+      const queueId = mapping.Properties.EventSourceArn['Fn::GetAtt'][0] as string;
+      const functionId = mapping.Properties.FunctionName.Ref as string;
+      expect(resources[queueId].Properties.VisibilityTimeout).toBeGreaterThan(resources[functionId].Properties.Timeout);
+      expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    }
+  });
+});
+
+describe('functions', () => {
+  it('deploys the REST API and skips only handler files that do not exist', () => {
+    expect(stack.functions.has('Api')).toBe(true);
+    for (const missing of stack.missingEntries) expect(existsSync(join(import.meta.dirname, '../..', missing))).toBe(false);
+  });
+
+  it('runs every platform function on nodejs22.x arm64 with source maps enabled', () => {
+    for (const fn of stack.functions.values()) {
+      const resource = template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as never)];
+      expect(resource.Properties.Runtime).toBe('nodejs22.x');
+      expect(resource.Properties.Architectures).toEqual(['arm64']);
+      expect(resource.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+      expect(resource.Properties.Environment.Variables.TABLE_PREFIX).toBe(PREFIX);
+    }
+  });
+
+  it('bundles the API into a loadable ES module that answers on Node 22', async () => {
+    const api = template.toJSON().Resources[stack.getLogicalId(stack.functions.get('Api')!.node.defaultChild as never)];
+    const bundleDir = join(assemblyDir, `asset.${(api.Properties.Code.S3Key as string).replace(/\.zip$/, '')}`);
+    expect(existsSync(join(bundleDir, 'index.mjs.map'))).toBe(true);
+    // A child process: the bundle runs as Lambda would run it, outside vitest's module system.
+    const script = `
+      const { handler } = await import(${JSON.stringify(join(bundleDir, 'index.mjs'))});
+      const event = (path) => ({ version: '2.0', rawPath: path, rawQueryString: '', headers: { host: 'api.test' },
+        requestContext: { http: { method: 'GET', path }, requestId: 'r1' }, isBase64Encoded: false });
+      const doc = await handler(event('/en/api/v1/openapi.json'), {});
+      const noKey = await handler(event('/en/api/v1/agents/list'), {});
+      console.log(JSON.stringify({ doc: { status: doc.statusCode, openapi: JSON.parse(doc.body).openapi }, noKey: { status: noKey.statusCode, code: JSON.parse(noKey.body).error.code } }));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+      env: { PATH: process.env.PATH, TABLE_PREFIX: PREFIX, AWS_REGION: 'eu-west-1' },
+    });
+    const answers = JSON.parse(stdout.trim().split('\n').at(-1)!) as { doc: { status: number; openapi: string }; noKey: { status: number; code: string } };
+    expect(answers.doc).toEqual({ status: 200, openapi: expect.stringMatching(/^3\.0\./) });
+    expect(answers.noKey).toEqual({ status: 401, code: 'API_KEY_REQUIRED' });
+  });
+
+  it('routes ANY /{lang}/api/v1/{proxy+} of the HTTP API to the API function', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /{lang}/api/v1/{proxy+}' });
+    template.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
+      IntegrationType: 'AWS_PROXY',
+      IntegrationUri: { 'Fn::GetAtt': [stack.getLogicalId(stack.functions.get('Api')!.node.defaultChild as never), 'Arn'] },
+      PayloadFormatVersion: '2.0',
+    });
+  });
+});
+
+describe('least privilege of the API function', () => {
+  const statementsOfApi = () => roleStatements(template, stack, stack.functions.get('Api')!);
+
+  it('writes the tables it stores to, including their indexes', () => {
+    const onAgents = actionsOn(statementsOfApi(), tableId('agents'));
+    expect(onAgents).toContain('dynamodb:PutItem');
+    expect(onAgents).toContain('dynamodb:UpdateItem');
+    expect(onAgents).toContain('dynamodb:Query');
+    const agentResources = statementsOfApi().flatMap((s) => [s.Resource].flat()).map((r) => JSON.stringify(r));
+    expect(agentResources.some((r) => r.includes(tableId('agents')) && r.includes('/index/*'))).toBe(true);
+  });
+
+  it('only reads the workspaces table and cannot touch the conversations table', () => {
+    const onWorkspaces = actionsOn(statementsOfApi(), tableId('workspaces'));
+    expect(onWorkspaces).toContain('dynamodb:GetItem');
+    expect(onWorkspaces).not.toContain('dynamodb:PutItem');
+    expect(actionsOn(statementsOfApi(), tableId('conversations')).size).toBe(0);
+  });
+
+  it('may send to the runs queue but not receive from it, and has no access to the webhook queue', () => {
+    const runsQueueId = stack.getLogicalId(stack.queues.runs.queue.node.defaultChild as never);
+    const onRuns = actionsOn(statementsOfApi(), runsQueueId);
+    expect(onRuns).toContain('sqs:SendMessage');
+    expect(onRuns).not.toContain('sqs:ReceiveMessage');
+    expect(onRuns).not.toContain('sqs:DeleteMessage');
+    const webhookQueueId = stack.getLogicalId(stack.queues.webhooks.queue.node.defaultChild as never);
+    expect(actionsOn(statementsOfApi(), webhookQueueId).size).toBe(0);
+    const env = template.toJSON().Resources[stack.getLogicalId(stack.functions.get('Api')!.node.defaultChild as never)].Properties.Environment.Variables;
+    expect(env.RUNS_QUEUE_URL).toEqual({ Ref: runsQueueId });
+    expect(env.WEBHOOK_QUEUE_URL).toBeUndefined();
+  });
+});
+
+describe('secrets', () => {
+  it('generates the turn-token key in Secrets Manager and hands functions only its ARN', () => {
+    const keyId = stack.getLogicalId(stack.turnTokenKey.node.defaultChild as never);
+    template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: Match.objectLike({ PasswordLength: 64 }) });
+    const env = template.toJSON().Resources[stack.getLogicalId(stack.functions.get('Api')!.node.defaultChild as never)].Properties.Environment.Variables;
+    expect(env.TURN_TOKEN_SECRET_ARN).toEqual({ Ref: keyId });
+    expect(actionsOn(roleStatements(template, stack, stack.functions.get('Api')!), keyId)).toContain('secretsmanager:GetSecretValue');
+  });
+
+  it('puts no secret value into any environment variable', () => {
+    const environments = Object.values(template.findResources('AWS::Lambda::Function')).map((fn) => JSON.stringify(fn.Properties.Environment ?? {}));
+    for (const environment of environments) expect(environment).not.toMatch(/resolve:secretsmanager|SecretString|sk_live_/);
+  });
+});
+
+it('passes the built-in CloudFormation validation of the synth', () => {
+  const reportFile = join(assemblyDir, 'validation-report.json');
+  const reports = existsSync(reportFile)
+    ? (JSON.parse(readFileSync(reportFile, 'utf8')) as { pluginReports: { pluginName?: string; violations: { ruleName: string }[] }[] }).pluginReports
+    : [];
+  const violations = reports.flatMap((report) => report.violations).filter((violation) => !violation.ruleName.startsWith('Annotation::'));
+  expect(violations).toEqual([]);
+});
+
+describe('widget embed', () => {
+  it('keeps the bucket private, TLS-only, and reachable only through CloudFront origin access control', () => {
+    template.hasResourceProperties('AWS::S3::Bucket', {
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+    });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+    template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    template.hasResourceProperties('AWS::CloudFront::Distribution', {
+      DistributionConfig: Match.objectLike({
+        DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'redirect-to-https' }),
+        CacheBehaviors: [Match.objectLike({ PathPattern: '/v1/*' })],
+      }),
+    });
+  });
+
+  it('outputs the API, embed and (when the chat handler exists) chat URLs', () => {
+    const outputs = template.toJSON().Outputs as Record<string, unknown>;
+    expect(Object.keys(outputs)).toEqual(expect.arrayContaining(['ApiUrl', 'EmbedUrl']));
+    expect(JSON.stringify(outputs.EmbedUrl)).toContain('/embed/loader.js');
+    expect('ChatUrl' in outputs).toBe(stack.functions.has('Chat'));
+  });
+});
