@@ -1,0 +1,65 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createBus } from '../../src/core/bus';
+import { normalizeConfig, DEFAULT_CONFIG } from '../../src/core/config';
+
+describe('event bus', () => {
+  it('queues inbound commands until the widget is ready, then replays them in order', () => {
+    const bus = createBus();
+    bus.emit('open');
+    bus.emit('badge', { count: 2 });
+    const seen: string[] = [];
+    bus.on('open', () => seen.push('open'));
+    bus.on('badge', (payload) => seen.push(`badge ${payload.count}`));
+    expect(seen).toEqual([]);
+    bus.markReady();
+    expect(seen).toEqual(['open', 'badge 2']);
+    bus.emit('open');
+    expect(seen).toEqual(['open', 'badge 2', 'open']);
+  });
+
+  it('delivers outbound events at once, counts listeners, unsubscribes, survives a throwing listener', () => {
+    const bus = createBus();
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const handler = vi.fn();
+    bus.on('navigate', () => {
+      throw new Error('host bug');
+    });
+    const off = bus.on('navigate', handler);
+    expect(bus.listenerCount).toBe(2);
+    expect(bus.hasListeners('navigate')).toBe(true);
+    bus.emit('navigate', { href: '/x' });
+    expect(handler).toHaveBeenCalledWith({ href: '/x' });
+    off();
+    expect(bus.listenerCount).toBe(1);
+    expect(error).toHaveBeenCalled();
+    error.mockRestore();
+  });
+
+  it('logs every event when debug is on', () => {
+    const bus = createBus();
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => undefined);
+    bus.debug(true);
+    bus.emit('widgetOpened');
+    bus.debug(false);
+    bus.emit('widgetClosed');
+    expect(debug).toHaveBeenCalledTimes(1);
+    debug.mockRestore();
+  });
+});
+
+describe('widget configuration', () => {
+  it('keeps valid fields and replaces malformed ones with defaults', () => {
+    const config = normalizeConfig({
+      agent: { name: 'Ada', avatarUrl: 'javascript:alert(1)' },
+      branding: { primaryColor: 'red;background:url(x)', gradientFrom: '#123456' },
+      widget: { showDelay: -5, teaserDelay: 100 },
+    });
+    expect(config.agent.name).toBe('Ada');
+    expect(config.agent.avatarUrl).toBe('');
+    expect(config.branding.primaryColor).toBe(DEFAULT_CONFIG.branding.primaryColor);
+    expect(config.branding.gradientFrom).toBe('#123456');
+    expect(config.widget.showDelay).toBe(2000);
+    expect(config.widget.teaserDelay).toBe(100);
+    expect(normalizeConfig('nonsense')).toEqual(DEFAULT_CONFIG);
+  });
+});
