@@ -1,6 +1,6 @@
 import { randomBase62 } from '@service/shared';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createQueuedRun, findRun } from '../lambdas/src/domain/runs';
+import { enqueueNewRun, findRun } from '../lambdas/src/domain/runs';
 import { startPlatform } from '../lambdas/src/local/platform';
 import { formatFigures, type Figures } from './measure';
 
@@ -12,8 +12,7 @@ export async function benchRunner(count = 300): Promise<string[]> {
     const { deps } = platform;
     const runIds: string[] = [];
     for (let index = 0; index < count; index += 1) {
-      const run = await createQueuedRun(deps, { workspaceId: platform.demo.workspaceId, agentId: platform.demo.agentId, instruction: `Please add Person ${index} (p${index}@example.com) to my contacts.`, autonomy: 'full' });
-      await deps.queue.send('runs', { runId: run.runId });
+      const run = await enqueueNewRun(deps, { workspaceId: platform.demo.workspaceId, agentId: platform.demo.agentId, instruction: `Please add Person ${index} (p${index}@example.com) to my contacts.`, autonomy: 'full' });
       runIds.push(run.runId);
     }
     const started = Date.now();

@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, findPreset, newUuid, type AgentPreset } from '@service/shared';
 import type { Deps } from '../deps';
+import { cached } from './short-cache';
 
 export interface StoredAgent {
   workspaceId: string;
@@ -98,6 +99,13 @@ export async function getAgent(deps: Deps, workspaceId: string, agentId: string)
   if (!result.Item) throw new ApiError('AGENT_NOT_FOUND', `No agent ${agentId} in this workspace`, { field: 'agent_id' });
   return result.Item as StoredAgent;
 }
+
+/** An agent's identity for commands; agents are never deleted, so who they are can be kept for a minute per container. */
+export const getAgentIdentity = (deps: Deps, workspaceId: string, agentId: string): Promise<Pick<StoredAgent, 'id' | 'name'>> =>
+  cached(deps, `agent:${workspaceId}:${agentId}`, 60_000, async () => {
+    const { id, name } = await getAgent(deps, workspaceId, agentId);
+    return { id, name };
+  });
 
 /** Looks an agent up by its public UUID alone (the widget knows nothing else). */
 export async function findAgentById(deps: Deps, agentId: string): Promise<StoredAgent | undefined> {

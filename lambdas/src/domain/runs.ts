@@ -47,11 +47,10 @@ export function toRunResponse(run: StoredRun): z.input<typeof schemas.Run> {
   };
 }
 
-export async function createQueuedRun(
-  deps: Deps,
-  input: { workspaceId: string; agentId: string; instruction: string; autonomy?: Autonomy; data?: Record<string, unknown>; schema?: Record<string, unknown> },
-): Promise<StoredRun> {
-  const run: StoredRun = {
+type NewRun = { workspaceId: string; agentId: string; instruction: string; autonomy?: Autonomy; data?: Record<string, unknown>; schema?: Record<string, unknown> };
+
+function newRun(deps: Deps, input: NewRun): StoredRun {
+  return {
     runId: newRunId(),
     workspaceId: input.workspaceId,
     agentId: input.agentId,
@@ -63,7 +62,24 @@ export async function createQueuedRun(
     usage: { inputTokens: 0, outputTokens: 0 },
     createdAt: deps.now().toISOString(),
   };
-  await deps.store.doc.send(new PutCommand({ TableName: deps.store.table('runs'), Item: run, ConditionExpression: 'attribute_not_exists(runId)' }));
+}
+
+const putRun = (deps: Deps, run: StoredRun) =>
+  deps.store.doc.send(new PutCommand({ TableName: deps.store.table('runs'), Item: run, ConditionExpression: 'attribute_not_exists(runId)' }));
+
+/**
+ * Stores the run as `queued` and puts it on the runs queue, both at once (the runner retries a message that arrives
+ * before its run is readable). If either write fails the caller gets an error and the run, if stored, is failed
+ * with the reason: a run is never left queued with no message behind it.
+ */
+export async function enqueueNewRun(deps: Deps, input: NewRun): Promise<StoredRun> {
+  const run = newRun(deps, input);
+  const [stored, queued] = await Promise.allSettled([putRun(deps, run), deps.queue.send('runs', { runId: run.runId })]);
+  if (stored.status === 'rejected') throw stored.reason;
+  if (queued.status === 'rejected') {
+    await failRun(deps, run.runId, 'The run could not be queued');
+    throw queued.reason;
+  }
   return run;
 }
 

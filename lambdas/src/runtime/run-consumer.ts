@@ -1,6 +1,7 @@
 import type { LanguageModel } from 'ai';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import { findAgentById } from '../domain/agents';
@@ -47,16 +48,30 @@ async function followUps(deps: Deps, run: StoredRun, agentName: string): Promise
   await markFollowUpsDone(deps, run.runId);
 }
 
+/** The message and the run are written at once, so the message may arrive a moment before the run is readable. */
+async function findRunSoon(deps: Deps, runId: string): Promise<StoredRun | undefined> {
+  for (let wait = 0; wait < 5; wait += 1) {
+    const run = await findRun(deps, runId);
+    if (run) return run;
+    await sleep(20 * (wait + 1));
+  }
+  return undefined;
+}
+
 async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQSRecord): Promise<void> {
   const { runId } = RunMessage.parse(JSON.parse(record.body));
-  const run = await findRun(deps, runId);
-  if (!run) return;
+  const attempt = Number(record.attributes.ApproximateReceiveCount || '1');
+  const run = await findRunSoon(deps, runId);
+  // The message and the run are written at once; one that never finds its run is dropped after the last attempt.
+  if (!run) {
+    if (attempt < MAX_RUN_ATTEMPTS) throw new Error(`run ${runId} is not readable yet`);
+    return;
+  }
   const agent = await findAgentById(deps, run.agentId);
   const finished = run.status === 'completed' || run.status === 'failed';
   if (finished && !run.followUpsDone) return followUps(deps, run, agent?.name ?? '');
   if (finished || run.status === 'cancelled') return;
 
-  const attempt = Number(record.attributes.ApproximateReceiveCount || '1');
   try {
     if (!agent) throw new Error(`The agent ${run.agentId} no longer exists`);
     if (!(await markRunning(deps, runId))) return;

@@ -1,7 +1,7 @@
 import { AGENT_PRESETS, ApiError, checkOutputSchema } from '@service/shared';
-import { buildAgent, getAgent, listAgents, putAgent, toAgentResponse } from '../../domain/agents';
+import { buildAgent, getAgent, getAgentIdentity, listAgents, putAgent, toAgentResponse } from '../../domain/agents';
 import { assertWithinTokenLimit } from '../../domain/usage';
-import { cancelRun, createQueuedRun, getRun, listRuns, toRunResponse } from '../../domain/runs';
+import { cancelRun, enqueueNewRun, getRun, listRuns, toRunResponse } from '../../domain/runs';
 import type { EndpointHandlers } from './types';
 
 type AgentEndpoints = 'agentsList' | 'agentsGet' | 'agentsCreate' | 'agentsPresets' | 'agentsCommand' | 'agentsCommandStatus' | 'agentsCommandCancel' | 'agentsRuns';
@@ -26,9 +26,8 @@ export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
       const check = checkOutputSchema(body.schema);
       if (!check.ok) throw new ApiError('SCHEMA_INVALID', check.message, { field: check.path });
     }
-    const agent = await getAgent(deps, workspace.id, body.agent_id);
-    await assertWithinTokenLimit(deps, workspace);
-    const run = await createQueuedRun(deps, {
+    const [agent] = await Promise.all([getAgentIdentity(deps, workspace.id, body.agent_id), assertWithinTokenLimit(deps, workspace)]);
+    const run = await enqueueNewRun(deps, {
       workspaceId: workspace.id,
       agentId: agent.id,
       instruction: body.instruction,
@@ -36,7 +35,6 @@ export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
       ...(body.data ? { data: body.data } : {}),
       ...(body.schema ? { schema: body.schema } : {}),
     });
-    await deps.queue.send('runs', { runId: run.runId });
     return {
       data: { run: { run_id: run.runId, status: run.status, autonomy: run.autonomy, agent_id: agent.id, created_at: run.createdAt } },
       msg: `Command queued for ${agent.name}; poll agents/command_status with run_id ${run.runId}`,
