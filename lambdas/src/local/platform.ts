@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { configFromEnv } from '../config';
 import type { Deps } from '../deps';
-import { LocalQueue } from '../queue/local';
+import { LocalQueue, type LocalQueueOptions } from '../queue/local';
 import { ensureTables } from '../store/bootstrap';
 import { createStore } from '../store/dynamo';
 import { resolveModel } from '../model';
@@ -23,6 +23,8 @@ export interface PlatformOptions {
   env?: Record<string, string | undefined>;
   /** Overrides the MODEL setting, e.g. with the AI SDK's mock model in a test. */
   model?: LanguageModel;
+  /** Queue timing, e.g. a short visibility timeout so a test sees retries quickly. */
+  queue?: LocalQueueOptions;
 }
 
 export interface RunningPlatform {
@@ -41,7 +43,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const config = { ...configFromEnv(env), dynamoEndpoint: dynamo.endpoint };
   const store = createStore({ tablePrefix: config.tablePrefix, region: config.region, endpoint: dynamo.endpoint });
   await ensureTables(store.raw, config.tablePrefix);
-  const queue = new LocalQueue(store, { visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000 } });
+  const queue = new LocalQueue(store, { visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000 }, ...options.queue });
   const deps: Deps = { store, queue, config, now: () => new Date() };
   const seed = await seedDemo(deps, env.SERVICE_DEMO_API_KEY);
   attachConsumers(queue, deps, { model: options.model ?? resolveModel(config.model, env) });

@@ -12,10 +12,9 @@ describe('a run that crashes the runner', () => {
       throw new Error('model endpoint unreachable');
     },
   });
-  const ctx = usePlatform({ model: crashingModel });
+  const ctx = usePlatform({ model: crashingModel, queue: { visibilityTimeoutMs: { runs: 50 } } });
 
   it('is retried by the queue and ends failed with the reason, never stuck queued', async () => {
-    ctx.platform.queue['options'].visibilityTimeoutMs = { runs: 50 };
     const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Do something' });
     const run = await waitForRun(ctx.api, runId, 20_000);
     expect(run.status).toBe('failed');
