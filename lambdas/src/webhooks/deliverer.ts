@@ -5,7 +5,7 @@ import type { QueueConsumer } from '../queue/queue';
 import { claimAttempt, getDelivery, logAttempt, settleAttempt, type StoredDelivery } from './deliveries';
 import { enqueueWakeUp, nextAttemptDueAt, WakeUpMessage } from './schedule';
 import { createWebhookSender, type WebhookSender } from './send';
-import { countFailure, getSubscription, MAX_CONSECUTIVE_FAILURES, resetFailureCount } from './subscriptions';
+import { countFailure, getSubscription, MAX_CONSECUTIVE_FAILURES, resetFailureCount, type StoredSubscription } from './subscriptions';
 
 /** How long a claimed attempt belongs to its sender: well past the 5 s timeout, below the queue's visibility timeout. */
 const ATTEMPT_LEASE_MS = 20_000;
@@ -45,6 +45,15 @@ function parseMessage(record: SQSRecord): WakeUpMessage | undefined {
 async function handleWakeUp(deps: Deps, sender: WebhookSender, record: SQSRecord): Promise<void> {
   const message = parseMessage(record);
   if (!message) return;
+  const token = randomUUID();
+  // The common case first: the attempt is due and free. The subscription is read alongside (a plain read).
+  const [claimed, subscription] = await Promise.all([
+    claimAttempt(deps, message, token, ATTEMPT_LEASE_MS),
+    getSubscription(deps, message.workspaceId, message.subscriptionId),
+  ]);
+  if (claimed) return attempt(deps, sender, claimed, token, subscription);
+
+  // Not claimable: the delivery record says why.
   const delivery = await getDelivery(deps, message.subscriptionId, message.deliveryId);
   if (!delivery || delivery.state === 'delivered' || delivery.state === 'failed' || delivery.state === 'cancelled') return;
   if (message.attempt !== delivery.attempt) {
@@ -53,32 +62,29 @@ async function handleWakeUp(deps: Deps, sender: WebhookSender, record: SQSRecord
     if (message.attempt === delivery.attempt - 1 && delivery.state === 'pending') await enqueueWakeUp(deps, delivery);
     return;
   }
-  const now = deps.now().getTime();
-  if (delivery.state === 'pending' && delivery.dueAt > now) return enqueueWakeUp(deps, delivery);
+  // Early (a hop of a delay longer than the queue allows): send it on with the remaining delay.
+  if (delivery.state === 'pending') return enqueueWakeUp(deps, delivery);
   // Another sender holds this attempt: look again when its lease ends (it settles it, or it died and we take over).
-  if (delivery.state === 'sending' && (delivery.leaseUntil ?? 0) >= now) return enqueueWakeUp(deps, delivery, delivery.leaseUntil);
-  const token = randomUUID();
-  if (!(await claimAttempt(deps, delivery, token, ATTEMPT_LEASE_MS))) return;
-  await attempt(deps, sender, delivery, token);
+  if (delivery.state === 'sending') return enqueueWakeUp(deps, delivery, delivery.leaseUntil);
 }
 
-async function attempt(deps: Deps, sender: WebhookSender, delivery: StoredDelivery, token: string): Promise<void> {
-  const subscription = await getSubscription(deps, delivery.workspaceId, delivery.subscriptionId);
+async function attempt(deps: Deps, sender: WebhookSender, delivery: StoredDelivery, token: string, subscription: StoredSubscription | undefined): Promise<void> {
   if (!subscription || !subscription.active) {
     await settleAttempt(deps, delivery, token, { state: 'cancelled', error: subscription ? 'subscription disabled' : 'subscription deleted' });
     return;
   }
   const attemptedAt = deps.now();
   const result = await sender.send({ url: subscription.url, event: delivery.event, payload: delivery.payload, signingSecret: subscription.signingSecret, signedAt: attemptedAt });
-  await logAttempt(deps, delivery, { attemptedAt, ...result });
+  const logged = logAttempt(deps, delivery, { attemptedAt, ...result });
 
   if (result.ok) {
-    await settleAttempt(deps, delivery, token, { state: 'delivered' });
-    await resetFailureCount(deps, subscription);
+    // Only a counter that is not already zero needs the write (it was read at the start of this attempt).
+    const reset = subscription.failureCount > 0 ? resetFailureCount(deps, subscription) : undefined;
+    await Promise.all([logged, settleAttempt(deps, delivery, token, { state: 'delivered' }), reset]);
     return;
   }
   const error = result.error ?? 'failed';
-  const { disabled } = await countFailure(deps, subscription);
+  const [, { disabled }] = await Promise.all([logged, countFailure(deps, subscription)]);
   const dueAt = disabled ? undefined : nextAttemptDueAt(delivery.attempt, deps.now(), deps.config.webhookRetryScale);
   if (dueAt === undefined) {
     const reason = disabled ? `${error}; subscription disabled after ${MAX_CONSECUTIVE_FAILURES} consecutive failures` : `${error}; no attempts left`;

@@ -101,26 +101,32 @@ export async function getDelivery(deps: Deps, subscriptionId: string, deliveryId
 }
 
 /**
- * Claims `attempt` for sending: succeeds for exactly one caller while it is pending, or when a previous sender's lease
- * ran out (that sender died mid-attempt). This conditional write is what keeps a redelivered message from sending an
- * attempt twice.
+ * Claims an attempt for sending: succeeds for exactly one caller while the attempt is pending and due, or when a
+ * previous sender's lease ran out (that sender died mid-attempt). This conditional write is what keeps a redelivered
+ * message from sending an attempt twice. Returns the claimed delivery, or undefined when it is not claimable now.
  */
-export async function claimAttempt(deps: Deps, delivery: StoredDelivery, token: string, leaseMs: number): Promise<boolean> {
+export async function claimAttempt(
+  deps: Deps,
+  key: { subscriptionId: string; deliveryId: string; attempt: number },
+  token: string,
+  leaseMs: number,
+): Promise<StoredDelivery | undefined> {
   const now = deps.now().getTime();
   try {
-    await deps.store.doc.send(
+    const result = await deps.store.doc.send(
       new UpdateCommand({
         TableName: table(deps),
-        Key: { subscriptionId: delivery.subscriptionId, deliveryId: delivery.deliveryId },
+        Key: { subscriptionId: key.subscriptionId, deliveryId: key.deliveryId },
         UpdateExpression: 'SET #state = :sending, claimToken = :token, leaseUntil = :lease',
-        ConditionExpression: 'attempt = :attempt AND (#state = :pending OR (#state = :sending AND leaseUntil < :now))',
+        ConditionExpression: 'attempt = :attempt AND ((#state = :pending AND dueAt <= :now) OR (#state = :sending AND leaseUntil < :now))',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':sending': 'sending', ':pending': 'pending', ':token': token, ':lease': now + leaseMs, ':attempt': delivery.attempt, ':now': now },
+        ExpressionAttributeValues: { ':sending': 'sending', ':pending': 'pending', ':token': token, ':lease': now + leaseMs, ':attempt': key.attempt, ':now': now },
+        ReturnValues: 'ALL_NEW',
       }),
     );
-    return true;
+    return result.Attributes as StoredDelivery;
   } catch (error) {
-    if (isConditionFailure(error)) return false;
+    if (isConditionFailure(error)) return undefined;
     throw error;
   }
 }
