@@ -1,8 +1,9 @@
 /**
  * Tool calls per second and p50/p99 latency through startSkill, against a bare official-SDK stateless
  * server (node:http + StreamableHTTPServerTransport, a fresh McpServer per request) with the same tool,
- * in the same process. startSkill is measured on its production path: bearer check and turn-token
- * verification on every call. Rounds alternate between the two servers so drift hits both alike.
+ * in the same process. startSkill is measured on its production path: the bearer on every call and a fresh
+ * turn token every 4 calls (a turn lists the tools and calls a few with one token). Rounds alternate between
+ * the two servers so drift on a busy machine hits both alike.
  *
  *   npx tsx skill-sdk/bench/tool-calls.ts
  */
@@ -56,12 +57,19 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-async function drive(url: string, headers: Record<string, string>, calls: number, concurrency: number) {
+type HeadersFor = () => Record<string, string>;
+
+const WARM_UP = 300;
+const CALLS_PER_TURN = 4;
+
+async function drive(url: string, headersFor: HeadersFor, calls: number, concurrency: number) {
   const latencies: number[] = [];
   let next = 0;
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'bench__echo', arguments: { text: 'hello' } } });
   const worker = async () => {
-    while (next++ < calls) {
+    while (next < calls) {
+      next++;
+      const headers = headersFor();
       const started = performance.now();
       const response = await fetch(url, {
         method: 'POST',
@@ -88,7 +96,7 @@ function figures(runs: { elapsedMs: number; latencies: number[] }[]): ServerFigu
   };
 }
 
-export async function benchToolCalls({ calls = 500, rounds = 4, concurrency = 4 }: ToolCallsBenchOptions = {}): Promise<ToolCallsBench> {
+export async function benchToolCalls({ calls = 200, rounds = 10, concurrency = 4 }: ToolCallsBenchOptions = {}): Promise<ToolCallsBench> {
   const bearer = 'bench-bearer';
   const secret = 'bench-turn-token-key-0123456789abcdefgh';
   const skill = defineSkill({
@@ -99,13 +107,24 @@ export async function benchToolCalls({ calls = 500, rounds = 4, concurrency = 4 
   });
   const running = await startSkill(skill, { port: 0, bearer, turnTokenSecret: secret, log: { error: console.error, warn: () => undefined } });
   const bare = await startBareServer();
-  const token = await mintTurnToken({ accountId: '3c1f2e4d-5a6b-4c7d-8e9f-0a1b2c3d4e5f', capabilities: ['bench.echo'] }, { secret });
-  const skillTarget = [`${running.url}/mcp`, { authorization: `Bearer ${bearer}`, 'x-service-turn-token': token, 'x-service-language': 'en' }] as const;
-  const bareTarget = [`http://127.0.0.1:${(bare.address() as AddressInfo).port}/mcp`, {}] as const;
+  // Distinct tokens for every turn of the whole run, minted up front so minting is not measured.
+  const tokens = await Promise.all(
+    Array.from({ length: Math.ceil((WARM_UP + rounds * calls) / CALLS_PER_TURN) }, () =>
+      mintTurnToken({ accountId: '3c1f2e4d-5a6b-4c7d-8e9f-0a1b2c3d4e5f', capabilities: ['bench.echo'] }, { secret }),
+    ),
+  );
+  let skillCalls = 0;
+  const skillHeaders: HeadersFor = () => ({
+    authorization: `Bearer ${bearer}`,
+    'x-service-turn-token': tokens[Math.floor(skillCalls++ / CALLS_PER_TURN)] as string,
+    'x-service-language': 'en',
+  });
+  const skillTarget = [`${running.url}/mcp`, skillHeaders] as const;
+  const bareTarget = [`http://127.0.0.1:${(bare.address() as AddressInfo).port}/mcp`, () => ({})] as const;
   try {
     // Warm up both (JIT, connection pools) before measuring.
-    await drive(...skillTarget, 300, concurrency);
-    await drive(...bareTarget, 300, concurrency);
+    await drive(...skillTarget, WARM_UP, concurrency);
+    await drive(...bareTarget, WARM_UP, concurrency);
     const skillRuns = [];
     const bareRuns = [];
     for (let round = 0; round < rounds; round++) {

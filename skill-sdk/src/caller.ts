@@ -3,7 +3,7 @@ import type { Skill } from './define-skill';
 import { normalizeLanguage } from './language';
 import { httpApiCaller } from './service-api';
 import { createTranslator } from './translate';
-import { TURN_TOKEN_HEADER, verifyTurnToken, type VerifiedTurnToken } from './turn-token';
+import { TURN_TOKEN_HEADER, type VerifiedTurnToken } from './turn-token';
 
 /** Who is calling, from the trusted headers the platform sends. */
 export interface Caller {
@@ -13,10 +13,14 @@ export interface Caller {
 }
 
 /** Reads the language and verifies the turn token (throws TurnTokenError when one is sent and is not valid). */
-export async function resolveCaller(headers: Headers, skill: Skill, secret: string | undefined): Promise<Caller> {
+export async function resolveCaller(
+  headers: Headers,
+  skill: Skill,
+  verify: (token: string) => Promise<VerifiedTurnToken>,
+): Promise<Caller> {
   const language = normalizeLanguage(headers.get('x-service-language'), skill.defaultLocale);
   const turnToken = headers.get(TURN_TOKEN_HEADER) ?? undefined;
-  const verified = turnToken ? await verifyTurnToken(turnToken, { secret, skill: skill.code }) : undefined;
+  const verified = turnToken ? await verify(turnToken) : undefined;
   return { language, turnToken, verified };
 }
 

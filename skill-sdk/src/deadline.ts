@@ -11,8 +11,12 @@ export interface Deadline {
 
 export function createDeadline(timeoutMs: number, outer?: AbortSignal): Deadline {
   const controller = new AbortController();
+  // Linked by hand: AbortSignal.any costs more than a whole tool call's own work here.
+  const forward = () => controller.abort(outer?.reason);
+  if (outer?.aborted) forward();
+  else outer?.addEventListener('abort', forward, { once: true });
   return {
-    signal: outer ? AbortSignal.any([outer, controller.signal]) : controller.signal,
+    signal: controller.signal,
     async race(work) {
       let timer: NodeJS.Timeout | undefined;
       const expired = new Promise<typeof TIMED_OUT>((resolve) => {
@@ -26,6 +30,7 @@ export function createDeadline(timeoutMs: number, outer?: AbortSignal): Deadline
         return outcome;
       } finally {
         clearTimeout(timer);
+        outer?.removeEventListener('abort', forward);
       }
     },
   };

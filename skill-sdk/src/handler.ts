@@ -9,6 +9,7 @@ import { buildManifest } from './manifest';
 import { handleMcp, listTools } from './mcp';
 import { missingTranslations } from './self-test';
 import { TurnTokenError } from './turn-token';
+import { turnTokenVerifier } from './verified-tokens';
 import { SDK_VERSION } from './version';
 
 /** A host-neutral HTTP request: node:http (startSkill) and a Lambda Function URL adapter both map onto it. */
@@ -65,10 +66,11 @@ export function createSkillHandler(skill: Skill, options: SkillServerOptions = {
   const manifest = JSON.stringify(buildManifest(skill, limits));
   const mcpRuntime = { skill, limits, log, toolList: listTools(skill) };
   const translationGaps = missingTranslations(skill);
+  const verifyToken = turnTokenVerifier(skill.code, turnTokenSecret);
 
   async function callerOf(headers: Headers): Promise<Caller | TurnTokenError> {
     try {
-      return await resolveCaller(headers, skill, turnTokenSecret);
+      return await resolveCaller(headers, skill, verifyToken);
     } catch (error) {
       if (error instanceof TurnTokenError) return error;
       throw error;

@@ -52,6 +52,7 @@ export async function handleMcp(
   try {
     return await transport.handleRequest(request, { parsedBody: body });
   } finally {
-    await mcp.close();
+    // The JSON response is complete here; closing need not delay it.
+    void mcp.close();
   }
 }

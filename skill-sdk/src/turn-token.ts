@@ -86,18 +86,23 @@ const claims = z.object({
   exp: z.number(),
 });
 
-function keyFrom(secret: string | undefined): Uint8Array {
+// Imported HMAC keys by secret: importing costs as much as verifying, and a process uses one or two secrets.
+const importedKeys = new Map<string, Promise<CryptoKey>>();
+
+function keyFrom(secret: string | undefined): Promise<CryptoKey> {
   const value = secret ?? process.env.SKILL_TURN_TOKEN_SECRET;
   if (!value) {
     throw new TurnTokenError('TURN_TOKEN_SECRET_MISSING', 'No turn-token key: set SKILL_TURN_TOKEN_SECRET');
   }
   if (value.length < MIN_SECRET_LENGTH) {
-    throw new TurnTokenError(
-      'TURN_TOKEN_SECRET_MISSING',
-      `The turn-token key must be at least ${MIN_SECRET_LENGTH} characters`,
-    );
+    throw new TurnTokenError('TURN_TOKEN_SECRET_MISSING', `The turn-token key must be at least ${MIN_SECRET_LENGTH} characters`);
   }
-  return new TextEncoder().encode(value);
+  let key = importedKeys.get(value);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', new TextEncoder().encode(value), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    importedKeys.set(value, key);
+  }
+  return key;
 }
 
 /** Mints a turn token for one turn of one caller (the platform calls this). */
@@ -121,7 +126,7 @@ export async function mintTurnToken(subject: TurnTokenSubject, options: TurnToke
     .setExpirationTime(now + TURN_TOKEN_TTL_SECONDS)
     .setJti(randomUUID());
   if (skill) jwt.setAudience(skill);
-  return jwt.sign(keyFrom(options.secret));
+  return jwt.sign(await keyFrom(options.secret));
 }
 
 /**
@@ -132,7 +137,7 @@ export async function verifyTurnToken(
   token: string,
   options: TurnTokenOptions & { skill?: string } = {},
 ): Promise<VerifiedTurnToken> {
-  const key = keyFrom(options.secret);
+  const key = await keyFrom(options.secret);
   let payload: Record<string, unknown>;
   try {
     ({ payload } = await jwtVerify(token, key, {

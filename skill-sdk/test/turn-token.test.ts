@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mintTurnToken, TURN_TOKEN_TTL_SECONDS, verifyTurnToken } from '../src/index';
+import { turnTokenVerifier } from '../src/verified-tokens';
 
 const secret = 'another-turn-token-key-0123456789abcdef';
 const accountId = '2f1c7a52-9b0e-4d5a-8c3e-7d6f5a4b3c2d';
@@ -75,5 +76,19 @@ describe('turn tokens', () => {
       .setExpirationTime(now + 60)
       .sign(new TextEncoder().encode(secret));
     expect(await verifyTurnToken(token, { secret, now })).toMatchObject({ accountId, companyId: undefined, userId: undefined });
+  });
+});
+
+describe('the skill-side verifier', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('remembers a verified token only until it expires, and never a bad one', async () => {
+    const verify = turnTokenVerifier('crm', secret);
+    const issued = Math.floor(Date.now() / 1000) - 100; // 20 s left
+    const token = await mintTurnToken({ accountId }, { secret, now: issued });
+    await expect(verify(token)).resolves.toMatchObject({ accountId });
+    await expect(verify(`${token}x`)).rejects.toMatchObject({ code: 'TURN_TOKEN_INVALID' });
+    vi.useFakeTimers({ now: (issued + 130) * 1000, toFake: ['Date'] });
+    await expect(verify(token)).rejects.toMatchObject({ code: 'TURN_TOKEN_EXPIRED' });
   });
 });
