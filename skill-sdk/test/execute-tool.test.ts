@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { defineSkill, serviceApi, SkillError, z } from '../src/index';
 import { createMockContext, executeTool, TEST_IDS } from '../src/test';
 
+let slowSawAbort = false;
+
 const tasks = defineSkill({
   code: 'tasks',
   version: '1.0.0',
@@ -49,7 +51,12 @@ const tasks = defineSkill({
     slow: {
       description: 'Waits for its signal',
       handler: (_input, ctx) =>
-        new Promise<object>((resolve) => ctx.signal.addEventListener('abort', () => resolve({ aborted: true }))),
+        new Promise<object>((resolve) =>
+          ctx.signal.addEventListener('abort', () => {
+            slowSawAbort = true;
+            resolve({ aborted: true });
+          }),
+        ),
     },
     huge: {
       description: 'Returns a large result',
@@ -114,6 +121,7 @@ describe('executeTool', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ error: { code: 'TOOL_TIMEOUT' } });
+    expect(slowSawAbort).toBe(true);
   });
 
   it('caps the response size', async () => {
