@@ -1,5 +1,7 @@
+import { rmSync } from 'node:fs';
+import { Stage } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { physicalTableName } from '@service/shared';
 import { FUNCTIONS, QUEUE_URL_ENV, type PlatformFunction, type QueueName } from '../lib/functions';
 import { PlatformStack } from '../lib/platform-stack';
@@ -28,6 +30,7 @@ beforeAll(() => {
   template = Template.fromStack(stack);
   resources = template.toJSON().Resources;
 });
+afterAll(() => rmSync(Stage.of(stack)!.outdir, { recursive: true, force: true }));
 
 const functionId = (id: string) => stack.getLogicalId(stack.functions.get(id)!.node.defaultChild as never);
 const environmentOf = (id: string): Record<string, unknown> => resources[functionId(id)].Properties.Environment.Variables;

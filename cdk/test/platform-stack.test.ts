@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES, physicalTableName, type TableDefinition } from '@service/shared';
 import { PlatformStack } from '../lib/platform-stack';
 import { DEPLOYED_TABLES } from '../lib/tables';
@@ -18,6 +18,7 @@ let stack: PlatformStack;
 let template: Template;
 let assemblyDir: string;
 
+const dockerBefore = process.env.CDK_DOCKER;
 beforeAll(() => {
   // Any attempt to bundle in Docker would run this non-existent binary and fail the synth.
   process.env.CDK_DOCKER = '/nonexistent/docker-must-not-be-used';
@@ -26,6 +27,11 @@ beforeAll(() => {
   template = Template.fromStack(stack);
   assemblyDir = app.synth().directory;
 }, 240_000);
+afterAll(() => {
+  rmSync(assemblyDir, { recursive: true, force: true });
+  if (dockerBefore === undefined) delete process.env.CDK_DOCKER;
+  else process.env.CDK_DOCKER = dockerBefore;
+});
 
 const tableId = (name: (typeof DEPLOYED_TABLES)[number]) =>
   logicalIdsWhere(template, 'AWS::DynamoDB::GlobalTable', (p) => p.TableName === physicalTableName(PREFIX, name))[0]!;

@@ -1,7 +1,8 @@
-import { Stack } from 'aws-cdk-lib';
+import { Stack, Stage } from 'aws-cdk-lib';
+import { rmSync } from 'node:fs';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
-import { beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createNodeFunction } from '../lib/node-function';
 import { generatedSecret } from '../lib/secrets';
 import { SKILL_SECRET_ENV, SkillFunction } from '../lib/skill-function';
@@ -25,6 +26,7 @@ beforeAll(() => {
   template = Template.fromStack(stack);
   skillEnv = template.toJSON().Resources[stack.getLogicalId(skill.function.node.defaultChild as never)].Properties.Environment.Variables;
 });
+afterAll(() => rmSync(Stage.of(stack)!.outdir, { recursive: true, force: true }));
 
 const id = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as never);
 

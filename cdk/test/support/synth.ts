@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, type Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
@@ -17,6 +18,7 @@ export function cdkJsonContext(): Record<string, unknown> {
  */
 export function testApp(options: { full: boolean }): App {
   return new App({
+    outdir: mkdtempSync(join(tmpdir(), 'cdk-test-')),
     context: { ...cdkJsonContext(), ...(options.full ? {} : { 'aws:cdk:bundling-stacks': [] }) },
     builtinCloudFormationValidation: options.full,
   });
