@@ -5,6 +5,23 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * Header `X-Service-Signature: t=<unix seconds>,v1=<hex>`, where v1 is HMAC-SHA256 of `t + "." + rawBody` keyed with
  * the subscription's signing secret: the same scheme as Stripe's. Always verify the raw bytes as received: a body that
  * a framework parsed and re-serialized no longer matches.
+ *
+ * Express (raw body on the webhook route, before any JSON parser):
+ *   app.post('/hooks', express.raw({ type: 'application/json' }), (req, res) => {
+ *     const event = verifyExpressRequest(req, process.env.SIGNING_SECRET!); // throws WebhookVerificationError
+ *     res.sendStatus(204);
+ *   });
+ * AWS Lambda (API Gateway or Function URL; base64 bodies handled):
+ *   export const handler = async (event) => {
+ *     const delivery = verifyLambdaEvent(event, process.env.SIGNING_SECRET!);
+ *     return { statusCode: 204 };
+ *   };
+ * Web-standard Request (Next.js route handler, Hono, Bun, Deno, Workers):
+ *   export async function POST(request: Request) {
+ *     const event = await verifyRequest(request, process.env.SIGNING_SECRET!);
+ *     return new Response(null, { status: 204 });
+ *   }
+ * Answer 2xx quickly (within 5 s) and deduplicate on `event.id`: a delivery may arrive more than once.
  */
 export const SIGNATURE_HEADER = 'X-Service-Signature';
 export const EVENT_HEADER = 'X-Service-Event';
