@@ -431,6 +431,8 @@ describe('configuration, isolation and robustness', () => {
     await ready(page);
     await page.tap(W.fab);
     await page.waitForSelector(W.panel);
+    // Let the slide-in animation finish before measuring.
+    await page.$eval(W.panel, (panel) => Promise.all(panel.getAnimations().map((animation) => animation.finished)));
     const box = await page.locator(W.panel).boundingBox();
     expect(box).toMatchObject({ x: 0, y: 0, width: 390, height: 844 });
     await page.waitForTimeout(300);
