@@ -1,10 +1,13 @@
 import { benchApiCommand } from './api-command';
 import { benchRunner } from './runner';
+import { benchToolCalls } from '../skill-sdk/bench/tool-calls';
 
 /** `npm run bench`: every benchmark, each printing measured figures and ratios against a baseline run in the same process. */
 const sections: [string, () => Promise<string[]>][] = [
   ['REST API: agents/command vs a bare conditional PutItem', () => benchApiCommand()],
   ['Agent runs', () => benchRunner()],
+  // benchToolCalls prints its own figures and ratio (startSkill vs a bare official-SDK stateless server).
+  ['Skill tool calls: startSkill vs a bare MCP SDK server', async () => (await benchToolCalls(), [])],
 ];
 
 for (const [title, run] of sections) {
