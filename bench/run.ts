@@ -1,6 +1,7 @@
 import { benchApiCommand } from './api-command';
 import { benchRunner } from './runner';
 import { benchToolCalls } from '../skill-sdk/bench/tool-calls';
+import { benchWidget } from '../embed/bench/widget';
 
 /** `npm run bench`: every benchmark, each printing measured figures and ratios against a baseline run in the same process. */
 const sections: [string, () => Promise<string[]>][] = [
@@ -8,6 +9,8 @@ const sections: [string, () => Promise<string[]>][] = [
   ['Agent runs', () => benchRunner()],
   // benchToolCalls prints its own figures and ratio (startSkill vs a bare official-SDK stateless server).
   ['Skill tool calls: startSkill vs a bare MCP SDK server', async () => (await benchToolCalls(), [])],
+  // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time.
+  ['Chat widget: sizes and time to an interactive FAB', async () => (await benchWidget(), [])],
 ];
 
 for (const [title, run] of sections) {

@@ -4,6 +4,7 @@
  * - TOKEN_LIMIT_REACHED 402: the plan's token allowance is used up (payment or an upgrade resolves it);
  * - PLAN_REQUIRED 403: the workspace is not on a plan that includes the API;
  * - SKILL_OAUTH_REQUIRED 409: the skill needs an OAuth connection the company has not made yet.
+ * ORIGIN_NOT_ALLOWED 403 is ours too: the widget chat was called from a page origin the agent does not allow.
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -12,6 +13,7 @@ export const ERROR_STATUS = {
   API_KEY_INVALID: 401,
   TOKEN_LIMIT_REACHED: 402,
   PLAN_REQUIRED: 403,
+  ORIGIN_NOT_ALLOWED: 403,
   AGENT_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
   NOT_FOUND: 404,

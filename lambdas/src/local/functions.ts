@@ -3,7 +3,7 @@ import { createApiHandler } from '../api/handler';
 import type { Deps } from '../deps';
 import type { HttpEvent, HttpResult } from '../http/event';
 import type { StreamingHandler } from '../http/streaming';
-import { resolveModel } from '../model';
+import type { LanguageModel } from 'ai';
 import { createWidgetChatHandler } from '../widget/chat-handler';
 import { createWidgetConfigHandler } from '../widget/config-handler';
 import { isWidgetChatPath, isWidgetConfigPath } from '../widget/paths';
@@ -16,10 +16,10 @@ export type LocalFunction =
   | { name: string; match: (path: string) => boolean; kind: 'buffered'; handler: (event: HttpEvent, context: Context) => Promise<HttpResult> }
   | { name: string; match: (path: string) => boolean; kind: 'streaming'; handler: StreamingHandler };
 
-export function createLocalFunctions(deps: Deps): LocalFunction[] {
+export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel }): LocalFunction[] {
   return [
     { name: 'api', kind: 'buffered', match: (path) => /^\/[a-z]{2}\/api\//.test(path), handler: createApiHandler(deps) },
     { name: 'widget-config', kind: 'buffered', match: isWidgetConfigPath, handler: createWidgetConfigHandler(deps) },
-    { name: 'widget-chat', kind: 'streaming', match: isWidgetChatPath, handler: createWidgetChatHandler(deps, { model: resolveModel() }) },
+    { name: 'widget-chat', kind: 'streaming', match: isWidgetChatPath, handler: createWidgetChatHandler(deps, { model: runtime.model }) },
   ];
 }

@@ -46,10 +46,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const queue = new LocalQueue(store, { visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000 }, ...options.queue });
   const deps: Deps = { store, queue, config, now: () => new Date() };
   const seed = await seedDemo(deps, env.SERVICE_DEMO_API_KEY);
-  attachConsumers(queue, deps, { model: options.model ?? resolveModel(config.model, env) });
+  const model = options.model ?? resolveModel(config.model, env);
+  attachConsumers(queue, deps, { model });
   queue.start();
 
-  const server: Server = createLocalServer(createLocalFunctions(deps));
+  const server: Server = createLocalServer(createLocalFunctions(deps, { model }));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());

@@ -50,7 +50,12 @@ export function createLocalServer(functions: LocalFunction[]): Server {
       if (!fn) {
         const file = request.method === 'GET' || request.method === 'HEAD' ? await readStaticFile(url.pathname) : undefined;
         if (!file) return sendJsonFailure(response, 404, 'NOT_FOUND', `Nothing at ${url.pathname}`);
-        response.writeHead(200, { 'content-type': file.contentType, 'cache-control': file.cacheControl, 'x-content-type-options': 'nosniff' });
+        response.writeHead(200, {
+          'content-type': file.contentType,
+          'cache-control': file.cacheControl,
+          'x-content-type-options': 'nosniff',
+          ...(file.crossOrigin ? { 'access-control-allow-origin': '*' } : {}),
+        });
         return void response.end(request.method === 'HEAD' ? undefined : file.body);
       }
       const body = await readBody(request);

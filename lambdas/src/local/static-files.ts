@@ -15,15 +15,17 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /** URL prefixes served from folders of the repository: the widget build and the demo host pages. */
-const MOUNTS: { prefix: string; dir: string; cache: string }[] = [
-  { prefix: '/embed/', dir: join(REPO_ROOT, 'embed/dist'), cache: 'public, max-age=300' },
-  { prefix: '/demo/', dir: join(REPO_ROOT, 'lambdas/src/local/demo'), cache: 'no-cache' },
+/** The widget files are loaded by other sites' pages (widget.js as an ES module, which needs CORS); the demo pages are ours. */
+const MOUNTS: { prefix: string; dir: string; cache: string; crossOrigin: boolean }[] = [
+  { prefix: '/embed/', dir: join(REPO_ROOT, 'embed/dist'), cache: 'public, max-age=300', crossOrigin: true },
+  { prefix: '/demo/', dir: join(REPO_ROOT, 'lambdas/src/local/demo'), cache: 'no-cache', crossOrigin: false },
 ];
 
 export interface StaticFile {
   body: Buffer;
   contentType: string;
   cacheControl: string;
+  crossOrigin: boolean;
 }
 
 /** The file behind a GET path, or undefined; never leaves the mounted folder. */
@@ -34,7 +36,7 @@ export async function readStaticFile(pathname: string): Promise<StaticFile | und
   const file = normalize(join(mount.dir, decodeURIComponent(path.slice(mount.prefix.length))));
   if (!file.startsWith(mount.dir + sep)) return undefined;
   try {
-    return { body: await readFile(file), contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', cacheControl: mount.cache };
+    return { body: await readFile(file), contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', cacheControl: mount.cache, crossOrigin: mount.crossOrigin };
   } catch {
     return undefined;
   }

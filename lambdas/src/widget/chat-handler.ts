@@ -80,7 +80,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       if (event.requestContext.http.method !== 'POST') throw new ApiError('METHOD_NOT_ALLOWED', 'Use POST');
       // Browsers send Origin on cross-origin POSTs; an origin the agent does not allow gets no model time.
       if (origin && !originAllowed(origin, agent.allowedOrigins)) {
-        throw new ApiError('AGENT_NOT_FOUND', `This agent is not available on ${origin}`, { field: 'origin' });
+        throw new ApiError('ORIGIN_NOT_ALLOWED', `This agent is not available on ${origin}`, { field: 'origin' });
       }
       body = parseBody(event, maxBodyBytes);
       await hitRateLimit(deps, `widget-visitor#${agent.id}#${event.requestContext.http.sourceIp}`, visitorLimit);

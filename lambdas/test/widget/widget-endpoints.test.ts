@@ -114,7 +114,8 @@ describe('POST /v1/agents/{agentId}/chat', () => {
       expect((await response.json()).error.code).toBe('VALIDATION_ERROR');
     }
     const foreign = await post(chatBody('hello'), 'https://evil.example');
-    expect(foreign.status).toBe(404);
+    expect(foreign.status).toBe(403);
+    expect((await foreign.json()).error.code).toBe('ORIGIN_NOT_ALLOWED');
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
   });
 
