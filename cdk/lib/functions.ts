@@ -38,7 +38,9 @@ export interface PlatformFunction {
 
 /**
  * Every Lambda of the platform, one entry each. Adding a handler is one entry here; the stack derives the
- * function, its trigger, its environment and its least-privilege grants from it.
+ * function, its trigger, its environment and its least-privilege grants from it. cdk/test/grants-match-code.test.ts
+ * checks the tables and queues of each existing handler against what its code uses; entries for handlers not
+ * written yet are the plan, checked once the file exists.
  */
 export const FUNCTIONS: readonly PlatformFunction[] = [
   {
@@ -47,9 +49,10 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     trigger: { kind: 'http', routes: [{ path: '/{lang}/api/v1/{proxy+}', methods: ['ANY'] }] },
     timeoutSeconds: 29,
     memoryMb: 1024,
-    reads: ['workspaces', 'webhookDeliveries'],
-    writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'rateLimits', 'webhookSubscriptions', 'records', 'usage', 'skills'],
-    sendsTo: ['runs'],
+    reads: ['workspaces'],
+    writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage'],
+    // agents/command enqueues runs; redelivering a webhook event enqueues a delivery.
+    sendsTo: ['runs', 'webhooks'],
     turnTokens: true,
     model: false,
   },
@@ -59,7 +62,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     trigger: { kind: 'queue', queue: 'runs', batchSize: 5 },
     timeoutSeconds: 300,
     memoryMb: 1024,
-    reads: ['workspaces', 'agents', 'skills', 'webhookSubscriptions'],
+    reads: ['agents', 'webhookSubscriptions'],
     writes: ['runs', 'usage', 'records', 'webhookDeliveries'],
     sendsTo: ['webhooks'],
     turnTokens: true,

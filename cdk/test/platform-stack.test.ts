@@ -166,17 +166,17 @@ describe('least privilege of the API function', () => {
     expect(actionsOn(statementsOfApi(), tableId('conversations')).size).toBe(0);
   });
 
-  it('may send to the runs queue but not receive from it, and has no access to the webhook queue', () => {
-    const runsQueueId = stack.getLogicalId(stack.queues.runs.queue.node.defaultChild as never);
-    const onRuns = actionsOn(statementsOfApi(), runsQueueId);
-    expect(onRuns).toContain('sqs:SendMessage');
-    expect(onRuns).not.toContain('sqs:ReceiveMessage');
-    expect(onRuns).not.toContain('sqs:DeleteMessage');
-    const webhookQueueId = stack.getLogicalId(stack.queues.webhooks.queue.node.defaultChild as never);
-    expect(actionsOn(statementsOfApi(), webhookQueueId).size).toBe(0);
+  it('may send to the queues it feeds but never receive from them, and cannot reach the dead-letter queues', () => {
+    for (const queue of [stack.queues.runs, stack.queues.webhooks]) {
+      const queueId = stack.getLogicalId(queue.queue.node.defaultChild as never);
+      const actions = actionsOn(statementsOfApi(), queueId);
+      expect(actions).toContain('sqs:SendMessage');
+      expect(actions).not.toContain('sqs:ReceiveMessage');
+      expect(actions).not.toContain('sqs:DeleteMessage');
+      expect(actionsOn(statementsOfApi(), stack.getLogicalId(queue.deadLetterQueue.node.defaultChild as never)).size).toBe(0);
+    }
     const env = template.toJSON().Resources[stack.getLogicalId(stack.functions.get('Api')!.node.defaultChild as never)].Properties.Environment.Variables;
-    expect(env.RUNS_QUEUE_URL).toEqual({ Ref: runsQueueId });
-    expect(env.WEBHOOK_QUEUE_URL).toBeUndefined();
+    expect(env.RUNS_QUEUE_URL).toEqual({ Ref: stack.getLogicalId(stack.queues.runs.queue.node.defaultChild as never) });
   });
 });
 
