@@ -2,7 +2,7 @@ import type { SQSBatchItemFailure, SQSRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../deps';
 import type { QueueConsumer } from '../queue/queue';
-import { claimAttempt, getDelivery, logAttempt, settleAttempt, type StoredDelivery } from './deliveries';
+import { claimAttempt, getDelivery, logAttempt, settleAttempt, takeHop, type StoredDelivery } from './deliveries';
 import { enqueueWakeUp, nextAttemptDueAt, WakeUpMessage } from './schedule';
 import { createWebhookSender, type WebhookSender } from './send';
 import { countFailure, getSubscription, MAX_CONSECUTIVE_FAILURES, resetFailureCount, type StoredSubscription } from './subscriptions';
@@ -51,24 +51,35 @@ async function handleWakeUp(deps: Deps, sender: WebhookSender, record: SQSRecord
     claimAttempt(deps, message, token, ATTEMPT_LEASE_MS),
     getSubscription(deps, message.workspaceId, message.subscriptionId),
   ]);
-  if (claimed) return attempt(deps, sender, claimed, token, subscription);
+  if (claimed) return attempt(deps, sender, claimed, token, subscription, record.messageId);
 
   // Not claimable: the delivery record says why.
   const delivery = await getDelivery(deps, message.subscriptionId, message.deliveryId);
   if (!delivery || delivery.state === 'delivered' || delivery.state === 'failed' || delivery.state === 'cancelled') return;
   if (message.attempt !== delivery.attempt) {
-    // A wake-up for the attempt before: its handler settled the delivery but may have died before enqueueing this
-    // attempt's wake-up. Enqueue it again (a duplicate is harmless); any other stale message is simply dropped.
-    if (message.attempt === delivery.attempt - 1 && delivery.state === 'pending') await enqueueWakeUp(deps, delivery);
+    // The redelivery of the message that scheduled the current attempt: its handler may have died between settling the
+    // delivery and enqueueing the wake-up, so enqueue it again (a duplicate is harmless). Other stale messages are
+    // dropped, so duplicates never multiply.
+    if (delivery.state === 'pending' && delivery.settledBy === record.messageId) await enqueueWakeUp(deps, delivery);
     return;
   }
   // Early (a hop of a delay longer than the queue allows): send it on with the remaining delay.
-  if (delivery.state === 'pending') return enqueueWakeUp(deps, delivery);
+  if (delivery.state === 'pending') {
+    if (await takeHop(deps, delivery, message.hop, record.messageId)) await enqueueWakeUp(deps, delivery, { hop: message.hop + 1 });
+    return;
+  }
   // Another sender holds this attempt: look again when its lease ends (it settles it, or it died and we take over).
-  if (delivery.state === 'sending') return enqueueWakeUp(deps, delivery, delivery.leaseUntil);
+  if (delivery.state === 'sending') return enqueueWakeUp(deps, delivery, { dueAt: delivery.leaseUntil, hop: message.hop });
 }
 
-async function attempt(deps: Deps, sender: WebhookSender, delivery: StoredDelivery, token: string, subscription: StoredSubscription | undefined): Promise<void> {
+async function attempt(
+  deps: Deps,
+  sender: WebhookSender,
+  delivery: StoredDelivery,
+  token: string,
+  subscription: StoredSubscription | undefined,
+  messageId: string,
+): Promise<void> {
   if (!subscription || !subscription.active) {
     await settleAttempt(deps, delivery, token, { state: 'cancelled', error: subscription ? 'subscription disabled' : 'subscription deleted' });
     return;
@@ -91,6 +102,6 @@ async function attempt(deps: Deps, sender: WebhookSender, delivery: StoredDelive
     await settleAttempt(deps, delivery, token, { state: 'failed', error: reason });
     return;
   }
-  const next = { state: 'pending' as const, attempt: delivery.attempt + 1, dueAt, error };
+  const next = { state: 'pending' as const, attempt: delivery.attempt + 1, dueAt, error, settledBy: messageId };
   if (await settleAttempt(deps, delivery, token, next)) await enqueueWakeUp(deps, { ...delivery, ...next });
 }

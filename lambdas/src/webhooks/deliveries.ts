@@ -31,6 +31,11 @@ export interface StoredDelivery {
   /** Who is sending `attempt` and until when (a crashed sender's lease expires and another may take over). */
   claimToken?: string;
   leaseUntil?: number;
+  /** The queue message whose handler scheduled the current attempt (only its redelivery re-sends the wake-up). */
+  settledBy?: string;
+  /** Hops taken towards `dueAt` by the current attempt's wake-up, and the message that took the last one. */
+  hop: number;
+  hopBy?: string;
   lastError?: string;
   createdAt: string;
   expiresAtEpoch: number;
@@ -78,6 +83,7 @@ export function newDelivery(
     redelivery: input.seq !== FIRST_DELIVERY_SEQ,
     attempt: 1,
     state: 'pending',
+    hop: 0,
     dueAt: now.getTime(),
     createdAt: now.toISOString(),
     expiresAtEpoch: expiresAt(now),
@@ -118,7 +124,7 @@ export async function claimAttempt(
         TableName: table(deps),
         Key: { subscriptionId: key.subscriptionId, deliveryId: key.deliveryId },
         UpdateExpression: 'SET #state = :sending, claimToken = :token, leaseUntil = :lease',
-        ConditionExpression: 'attempt = :attempt AND ((#state = :pending AND dueAt <= :now) OR (#state = :sending AND leaseUntil < :now))',
+        ConditionExpression: 'attempt = :attempt AND ((#state = :pending AND dueAt <= :now) OR (#state = :sending AND leaseUntil <= :now))',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: { ':sending': 'sending', ':pending': 'pending', ':token': token, ':lease': now + leaseMs, ':attempt': key.attempt, ':now': now },
         ReturnValues: 'ALL_NEW',
@@ -139,13 +145,13 @@ export async function settleAttempt(
   deps: Deps,
   delivery: StoredDelivery,
   token: string,
-  next: { state: 'pending'; attempt: number; dueAt: number; error: string } | { state: 'delivered' } | { state: 'failed' | 'cancelled'; error: string },
+  next: { state: 'pending'; attempt: number; dueAt: number; error: string; settledBy: string } | { state: 'delivered' } | { state: 'failed' | 'cancelled'; error: string },
 ): Promise<boolean> {
   const values: Record<string, unknown> = { ':state': next.state, ':token': token };
   let update = 'SET #state = :state REMOVE claimToken, leaseUntil';
   if (next.state === 'pending') {
-    update = 'SET #state = :state, attempt = :attempt, dueAt = :dueAt, lastError = :error REMOVE claimToken, leaseUntil';
-    Object.assign(values, { ':attempt': next.attempt, ':dueAt': next.dueAt, ':error': next.error });
+    update = 'SET #state = :state, attempt = :attempt, dueAt = :dueAt, lastError = :error, settledBy = :settledBy, hop = :zero REMOVE claimToken, leaseUntil, hopBy';
+    Object.assign(values, { ':attempt': next.attempt, ':dueAt': next.dueAt, ':error': next.error, ':settledBy': next.settledBy, ':zero': 0 });
   } else if (next.state !== 'delivered') {
     update = 'SET #state = :state, lastError = :error REMOVE claimToken, leaseUntil';
     values[':error'] = next.error;
@@ -159,6 +165,30 @@ export async function settleAttempt(
         ConditionExpression: 'claimToken = :token',
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: values,
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Takes hop number `hop` of a wake-up that arrived early. Only one copy of a duplicated message may continue the chain
+ * (else duplicates would double at every hop); the redelivery of the message that took the hop may take it again,
+ * in case its handler died before sending the next hop.
+ */
+export async function takeHop(deps: Deps, delivery: StoredDelivery, hop: number, messageId: string): Promise<boolean> {
+  try {
+    await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: table(deps),
+        Key: { subscriptionId: delivery.subscriptionId, deliveryId: delivery.deliveryId },
+        UpdateExpression: 'SET hop = :next, hopBy = :message',
+        ConditionExpression: 'attempt = :attempt AND #state = :pending AND (hop = :hop OR (hop = :next AND hopBy = :message))',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':next': hop + 1, ':message': messageId, ':attempt': delivery.attempt, ':pending': 'pending', ':hop': hop },
       }),
     );
     return true;

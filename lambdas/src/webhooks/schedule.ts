@@ -21,6 +21,8 @@ export const WakeUpMessage = z.object({
   deliveryId: z.string(),
   attempt: z.number().int().min(1),
   dueAt: z.number(),
+  /** How many early arrivals this wake-up has already been through. */
+  hop: z.number().int().min(0).default(0),
 });
 export type WakeUpMessage = z.infer<typeof WakeUpMessage>;
 
@@ -28,13 +30,15 @@ export type WakeUpMessage = z.infer<typeof WakeUpMessage>;
  * Enqueues the wake-up for a delivery's current attempt. Queue delays are capped (SQS: 900 s), so a far due time
  * arrives early and the consumer sends it on again with the remaining delay: 30 min is 2 hops, 2 h is 8.
  */
-export async function enqueueWakeUp(deps: Deps, delivery: StoredDelivery, dueAt = delivery.dueAt): Promise<void> {
+export async function enqueueWakeUp(deps: Deps, delivery: StoredDelivery, options: { dueAt?: number; hop?: number } = {}): Promise<void> {
+  const dueAt = options.dueAt ?? delivery.dueAt;
   const message: WakeUpMessage = {
     workspaceId: delivery.workspaceId,
     subscriptionId: delivery.subscriptionId,
     deliveryId: delivery.deliveryId,
     attempt: delivery.attempt,
     dueAt,
+    hop: options.hop ?? 0,
   };
   const remainingSeconds = (dueAt - deps.now().getTime()) / 1000;
   await deps.queue.send('webhooks', message, { delaySeconds: Math.min(SQS_MAX_DELAY_SECONDS, Math.max(0, remainingSeconds)) });
