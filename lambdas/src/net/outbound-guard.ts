@@ -118,6 +118,8 @@ export function checkOutboundUrl(raw: string, policy: OutboundPolicy): URL {
   if (url.username || url.password) throw new OutboundBlockedError('url must not embed credentials');
   if (!url.hostname) throw new OutboundBlockedError('url must name a host');
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  // Names that always mean this machine (RFC 6761) are refused early; every other name is checked when resolved.
+  if (!policy.allowLocal && (host === 'localhost' || host.endsWith('.localhost'))) throw new OutboundBlockedError('url points to a loopback host, which is not allowed');
   if (isIP(host)) {
     const reason = blockedAddressReason(host, policy);
     if (reason) throw new OutboundBlockedError(`url points to a ${reason} address, which is not allowed`);

@@ -72,6 +72,8 @@ describe('outbound guard: URLs', () => {
     expect(() => checkOutboundUrl('https://2130706433/', strict)).toThrow(/loopback/);
     expect(() => checkOutboundUrl('https://0x7f.1/', strict)).toThrow(/loopback/);
     expect(() => checkOutboundUrl('not a url', strict)).toThrow(OutboundBlockedError);
+    expect(() => checkOutboundUrl('https://localhost/x', strict)).toThrow(/loopback host/);
+    expect(() => checkOutboundUrl('https://api.localhost/x', strict)).toThrow(/loopback host/);
   });
 });
 
