@@ -95,11 +95,15 @@ async function attempt(
     return;
   }
   const error = result.error ?? 'failed';
-  const [, { disabled }] = await Promise.all([logged, countFailure(deps, subscription)]);
-  const dueAt = disabled ? undefined : nextAttemptDueAt(delivery.attempt, deps.now(), deps.config.webhookRetryScale);
+  const [, counted] = await Promise.all([logged, countFailure(deps, subscription)]);
+  const dueAt = counted === 'counted' ? nextAttemptDueAt(delivery.attempt, deps.now(), deps.config.webhookRetryScale) : undefined;
   if (dueAt === undefined) {
-    const reason = disabled ? `${error}; subscription disabled after ${MAX_CONSECUTIVE_FAILURES} consecutive failures` : `${error}; no attempts left`;
-    await settleAttempt(deps, delivery, token, { state: 'failed', error: reason });
+    const reason = {
+      counted: 'no attempts left',
+      disabled: `subscription disabled after ${MAX_CONSECUTIVE_FAILURES} consecutive failures`,
+      deleted: 'subscription deleted',
+    }[counted];
+    await settleAttempt(deps, delivery, token, { state: 'failed', error: `${error}; ${reason}` });
     return;
   }
   const next = { state: 'pending' as const, attempt: delivery.attempt + 1, dueAt, error, settledBy: messageId };

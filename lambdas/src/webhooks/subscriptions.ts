@@ -89,23 +89,23 @@ export async function resetFailureCount(deps: Deps, subscription: StoredSubscrip
 
 /**
  * A delivery attempt failed: one atomic increment; the attempt that reaches the limit disables the subscription
- * (conditional on it still being active, so it happens once). Returns whether the subscription is now disabled.
+ * (conditional on it still being active, so it happens once). Says whether deliveries to it may go on.
  */
-export async function countFailure(deps: Deps, subscription: StoredSubscription): Promise<{ disabled: boolean }> {
+export async function countFailure(deps: Deps, subscription: StoredSubscription): Promise<'counted' | 'disabled' | 'deleted'> {
   const updated = await updateIfExists(deps, subscription, {
     UpdateExpression: 'ADD failureCount :one',
     ExpressionAttributeValues: { ':one': 1 },
     ReturnValues: 'ALL_NEW',
   });
-  if (!updated) return { disabled: true };
-  if (!updated.active) return { disabled: true };
-  if (updated.failureCount < MAX_CONSECUTIVE_FAILURES) return { disabled: false };
+  if (!updated) return 'deleted';
+  if (!updated.active) return 'disabled';
+  if (updated.failureCount < MAX_CONSECUTIVE_FAILURES) return 'counted';
   await updateIfExists(deps, subscription, {
     UpdateExpression: 'SET active = :false, disabledAt = :now',
     ConditionExpression: 'attribute_exists(id) AND active = :true',
     ExpressionAttributeValues: { ':false': false, ':true': true, ':now': deps.now().toISOString() },
   });
-  return { disabled: true };
+  return 'disabled';
 }
 
 /** A conditional update; undefined when the subscription is gone or the condition failed, else the item (with ReturnValues). */
