@@ -59,7 +59,8 @@ function summary(label: string, count: number, seconds: number, latencies: numbe
 
 /**
  * Signed webhook deliveries per second to a loopback receiver that verifies each signature:
- * - end to end on the local platform (emit -> delivery record -> durable queue -> deliverer -> receiver);
+ * - end to end on the local platform (emit -> delivery record -> durable queue -> deliverer -> receiver), all emitted
+ *   at once (latency includes the wait in the queue), then one at a time (latency of a lone delivery);
  * - the sender alone (sign + POST through the outbound guard), 16 at a time.
  * Returns printable lines.
  */
@@ -89,6 +90,17 @@ export async function benchWebhooks(options: { deliveries?: number } = {}): Prom
       const seconds = (Math.max(...receiver.arrivals.values()) - started) / 1000;
       const latencies = [...receiver.arrivals].map(([id, at]) => at - (emittedAt.get(id) ?? at));
       lines.push(summary('webhooks end to end (local platform, durable queue)', count, seconds, latencies));
+
+      // One at a time: the latency of a single delivery when nothing queues in front of it.
+      const single: number[] = [];
+      for (let i = 0; i < 30; i += 1) {
+        const at = performance.now();
+        const data = { run_id: newRunId(), agent_id: platform.demo.agentId, agent_name: 'Support', status: 'completed', instruction: 'bench', result_text: 'ok' };
+        await emitWebhookEvent(platform.deps, workspaceId, 'agent.command.completed', data);
+        await receiver.until(count + i + 1, 30_000);
+        single.push(performance.now() - at);
+      }
+      lines.push(summary('webhooks one at a time (emit to arrival)', single.length, single.reduce((a, b) => a + b, 0) / 1000, single));
 
       const sender = createWebhookSender({ allowLocal: true });
       const payloads = Array.from({ length: count }, (_, i) => JSON.stringify({ id: `evt_bench${String(i).padStart(16, '0')}`, event: 'agent.command.completed', created_at: new Date().toISOString(), data: {} }));
