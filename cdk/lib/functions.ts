@@ -50,7 +50,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 29,
     memoryMb: 1024,
     reads: ['workspaces'],
-    writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage'],
+    writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills'],
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery.
     sendsTo: ['runs', 'webhooks'],
     turnTokens: true,
@@ -63,7 +63,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 300,
     memoryMb: 1024,
     reads: ['agents', 'webhookSubscriptions'],
-    writes: ['runs', 'usage', 'records', 'webhookDeliveries'],
+    // skills: installed skills and grants are read, each turn is recorded.
+    writes: ['runs', 'usage', 'webhookDeliveries', 'skills'],
     sendsTo: ['webhooks'],
     turnTokens: true,
     model: true,

@@ -24,9 +24,10 @@ beforeAll(() => {
   // Any attempt to bundle in Docker would run this non-existent binary and fail the synth.
   process.env.CDK_DOCKER = '/nonexistent/docker-must-not-be-used';
   const app = testApp({ full: true });
+  assemblyDir = app.outdir;
   stack = new PlatformStack(app, 'Platform', { tablePrefix: PREFIX });
   template = Template.fromStack(stack);
-  assemblyDir = app.synth().directory;
+  app.synth();
 }, 240_000);
 afterAll(() => {
   rmSync(assemblyDir, { recursive: true, force: true });
