@@ -7,7 +7,8 @@ export interface SkillEntry {
 }
 
 /**
- * Skills to deploy, one line each, e.g. `{ id: 'Hello', entry: 'skill-sdk/examples/hello/lambda.ts' }`.
- * Empty until skill-sdk/examples has a Lambda entry; the built-in skills run inside the platform's own functions.
+ * Skills to deploy, one line each. The built-in skills run inside the platform's own functions; these are separate
+ * services. The loyalty example deploys once skill-sdk/examples/loyalty has its Lambda entry (a Function URL
+ * adapter around createSkillHandler that reads its secrets by ARN; see SKILL_SECRET_ENV).
  */
-export const SKILLS: readonly SkillEntry[] = [];
+export const SKILLS: readonly SkillEntry[] = [{ id: 'Loyalty', entry: 'skill-sdk/examples/loyalty/lambda.ts' }];
