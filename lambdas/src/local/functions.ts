@@ -4,6 +4,8 @@ import type { Deps } from '../deps';
 import type { HttpEvent, HttpResult } from '../http/event';
 import type { StreamingHandler } from '../http/streaming';
 import type { LanguageModel } from 'ai';
+import { createSkillApiHandler } from '../skill-api/handler';
+import { isSkillApiPath } from '../skill-api/paths';
 import { createWidgetChatHandler } from '../widget/chat-handler';
 import { createWidgetConfigHandler } from '../widget/config-handler';
 import { isWidgetChatPath, isWidgetConfigPath } from '../widget/paths';
@@ -18,6 +20,7 @@ export type LocalFunction =
 
 export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel }): LocalFunction[] {
   return [
+    { name: 'skill-api', kind: 'buffered', match: isSkillApiPath, handler: createSkillApiHandler(deps) },
     { name: 'api', kind: 'buffered', match: (path) => /^\/[a-z]{2}\/api\//.test(path), handler: createApiHandler(deps) },
     { name: 'widget-config', kind: 'buffered', match: isWidgetConfigPath, handler: createWidgetConfigHandler(deps) },
     { name: 'widget-chat', kind: 'streaming', match: isWidgetChatPath, handler: createWidgetChatHandler(deps, { model: runtime.model }) },

@@ -11,6 +11,8 @@ import { startEmbeddedDynamo } from './embedded-dynamo';
 import { attachConsumers } from './consumers';
 import { createLocalFunctions } from './functions';
 import { seedDemo, type DemoSeed } from './seed';
+import { attachSkillHost, type SkillHost } from '../skills/host';
+import { startBuiltinSkills } from '../skills/local-builtins';
 import { createLocalServer } from './server';
 
 export interface PlatformOptions {
@@ -33,6 +35,8 @@ export interface RunningPlatform {
   demo: DemoSeed & { agentId: string };
   deps: Deps;
   queue: LocalQueue;
+  /** The built-in skills' endpoints and the platform's skill secrets for this start (never printed). */
+  skillHost: SkillHost;
   stop(): Promise<void>;
 }
 
@@ -47,8 +51,6 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const deps: Deps = { store, queue, config, now: () => new Date() };
   const seed = await seedDemo(deps, env.SERVICE_DEMO_API_KEY);
   const model = options.model ?? resolveModel(config.model, env);
-  attachConsumers(queue, deps, { model });
-  queue.start();
 
   const server: Server = createLocalServer(createLocalFunctions(deps, { model }));
   await new Promise<void>((resolve, reject) => {
@@ -57,16 +59,23 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   });
   const { port } = server.address() as AddressInfo;
   const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  // The built-in skills call back into this server, so they start once it listens, and runs start after them.
+  const skills = await startBuiltinSkills(`${url}/en/api/v1`, env.SERVICE_MASTER_KEY);
+  attachSkillHost(deps, skills.host);
+  attachConsumers(queue, deps, { model });
+  queue.start();
   return {
     url,
     apiBaseUrl: `${url}/en/api/v1`,
     demo: { ...seed, agentId: seed.agentIds[0]! },
     deps,
     queue,
+    skillHost: skills.host,
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await queue.stop();
+      await skills.close();
       store.raw.destroy();
       await dynamo.stop();
     },

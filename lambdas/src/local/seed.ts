@@ -3,6 +3,7 @@ import { buildAgent, putAgent } from '../domain/agents';
 import { createApiKey, hashApiKey, listApiKeys } from '../domain/api-keys';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { PLANS, putWorkspaceIfAbsent } from '../domain/workspaces';
+import { seedBuiltinGrants } from '../skills/seed-grants';
 
 /** Fixed ids, so the demo page's embed tag and the README's examples work on every machine. */
 export const DEMO_WORKSPACE_ID = '5eed0000-0000-4000-8000-000000000001';
@@ -16,7 +17,7 @@ export interface DemoSeed {
   createdApiKey?: string;
 }
 
-/** Seeds, idempotently, the demo workspace on the partner plan, two agents hired from presets, and an API key. */
+/** Seeds, idempotently, the demo workspace on the partner plan, two agents hired from presets, built-in skill grants, and an API key. */
 export async function seedDemo(deps: Deps, demoApiKey?: string): Promise<DemoSeed> {
   await putWorkspaceIfAbsent(deps, {
     id: DEMO_WORKSPACE_ID,
@@ -28,6 +29,7 @@ export async function seedDemo(deps: Deps, demoApiKey?: string): Promise<DemoSee
   for (const [preset, id] of Object.entries(DEMO_AGENT_IDS)) {
     await putAgent(deps, buildAgent(deps, DEMO_WORKSPACE_ID, { preset, id, companyName: 'Demo Company', allowedOrigins: LOCALHOST_ORIGINS }), true);
   }
+  await seedBuiltinGrants(deps, DEMO_WORKSPACE_ID);
   const createdApiKey = await ensureDemoKey(deps, demoApiKey);
   return { workspaceId: DEMO_WORKSPACE_ID, agentIds: Object.values(DEMO_AGENT_IDS), ...(createdApiKey ? { createdApiKey } : {}) };
 }

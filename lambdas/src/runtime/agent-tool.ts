@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { JSONSchema7 } from 'ai';
 import type { Deps } from '../deps';
 import type { StoredAgent } from '../domain/agents';
 
@@ -21,6 +21,7 @@ export interface AgentTool {
   capability: string;
   description: string;
   effect: 'read' | 'act';
-  input: z.ZodObject;
+  /** JSON Schema of the input, as the skill lists it over MCP. */
+  inputSchema: JSONSchema7;
   execute(input: Record<string, unknown>, context: ToolContext): Promise<unknown>;
 }

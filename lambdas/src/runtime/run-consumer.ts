@@ -9,8 +9,8 @@ import { completeRun, failRun, findRun, markFollowUpsDone, markRunning, type Sto
 import { recordUsage } from '../domain/usage';
 import type { QueueConsumer } from '../queue/queue';
 import { emitWebhookEvent } from '../webhooks/emit';
-import type { AgentTool } from './agent-tool';
 import { toolsOfAgent } from './agent-tools';
+import type { Toolbox } from './skill-toolbox';
 import { executeRun } from './execute-run';
 
 /** A run whose attempts keep crashing ends `failed` on this receive, before the queue would dead-letter it. */
@@ -22,7 +22,8 @@ const eventIdFor = (runId: string, event: string) => `evt_${createHash('sha256')
 
 export interface RunConsumerOptions {
   model: LanguageModel;
-  toolsFor?: (agent: NonNullable<Awaited<ReturnType<typeof findAgentById>>>) => AgentTool[];
+  /** The tools of a run; default: the agent's installed skills over MCP. */
+  toolsFor?: (deps: Deps, agent: NonNullable<Awaited<ReturnType<typeof findAgentById>>>, runId: string) => Promise<Toolbox>;
 }
 
 /** Usage and the webhook of a finished run; safe to repeat (stable event id). */
@@ -75,7 +76,8 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
   try {
     if (!agent) throw new Error(`The agent ${run.agentId} no longer exists`);
     if (!(await markRunning(deps, runId))) return;
-    const outcome = await executeRun({ deps, run, agent, model: options.model, tools: (options.toolsFor ?? toolsOfAgent)(agent) });
+    const toolbox = await (options.toolsFor ?? toolsOfAgent)(deps, agent, runId);
+    const outcome = await executeRun({ deps, run, agent, model: options.model, tools: toolbox.tools }).finally(() => toolbox.close());
     if (await completeRun(deps, runId, outcome)) {
       await followUps(deps, { ...run, status: 'completed', ...outcome, output: outcome.output ?? undefined }, agent.name);
     }

@@ -1,4 +1,4 @@
-import { tool, type ToolSet } from 'ai';
+import { jsonSchema, tool, type ToolSet } from 'ai';
 import type { schemas } from '@service/shared';
 import type { AgentTool, ToolContext } from './agent-tool';
 
@@ -30,7 +30,7 @@ export function recordedTools(tools: AgentTool[], context: ToolContext, autonomy
   for (const agentTool of tools) {
     toolSet[agentTool.name] = tool({
       description: agentTool.description,
-      inputSchema: agentTool.input,
+      inputSchema: jsonSchema<Record<string, unknown>>(agentTool.inputSchema),
       execute: async (input: Record<string, unknown>) => {
         if (autonomy === 'read_only' && agentTool.effect === 'act') {
           facts.pending.push({ capability: agentTool.capability, input });

@@ -1,59 +1,83 @@
-/** The built-in skills every workspace can install. Each tool's capability is `code.action`; the model sees `code__action`. */
+import type { Skill } from '@service/skill-sdk';
+import type { Deps } from '../deps';
+import { BUILTIN_INFO, BUILTIN_SKILLS } from './builtin';
+import { findRegisteredSkill, listRegisteredSkills, type RegisteredSkill } from './registry';
+
+/** One tool of a skill as the platform knows it. */
+export interface CatalogTool {
+  /** Action name; the model sees `code__action`, grants name `code.action`. */
+  action: string;
+  name: string;
+  capability: string;
+  /** The tool's name on its MCP server (a Path B server may not use `code__action`). */
+  mcpName: string;
+  description: string;
+  /** Standalone fallback roles from the manifest; apply only when the workspace granted nothing for the skill. */
+  roles?: string[];
+}
+
 export interface CatalogSkill {
   code: string;
   name: string;
   description: string;
   version: string;
-  tools: { action: string; description: string }[];
+  source: 'builtin' | 'registered';
+  tools: CatalogTool[];
+  /** The OAuth provider whose connection the skill needs before it can be installed or used. */
+  oauthProvider?: string;
 }
 
-export const BUILTIN_SKILLS: readonly CatalogSkill[] = [
-  {
-    code: 'contacts',
-    name: 'Contacts',
-    description: 'Create and look up contacts of the workspace',
-    version: '1.0.0',
-    tools: [
-      { action: 'create', description: 'Create a contact with a name and optional e-mail, phone and company' },
-      { action: 'search', description: 'Find contacts by name or e-mail' },
-    ],
-  },
-  {
-    code: 'calendar',
-    name: 'Calendar',
-    description: 'Book and list calendar events',
-    version: '1.0.0',
-    tools: [
-      { action: 'create_event', description: 'Book a calendar event with a title, start, end and attendees' },
-      { action: 'list_events', description: 'List upcoming calendar events' },
-    ],
-  },
-  {
-    code: 'tasks',
-    name: 'Tasks',
-    description: 'Create and list tasks',
-    version: '1.0.0',
-    tools: [
-      { action: 'create', description: 'Create a task with a title and an optional due date' },
-      { action: 'list', description: 'List open tasks' },
-    ],
-  },
-  {
-    code: 'email',
-    name: 'E-mail',
-    description: "Send e-mail from the agent's own address",
-    version: '1.0.0',
-    tools: [{ action: 'send', description: 'Send an e-mail to a recipient with a subject and a body' }],
-  },
-];
+export const toolOf = (code: string, action: string, mcpName: string, description: string, roles?: readonly string[]): CatalogTool => ({
+  action,
+  name: `${code}__${action}`,
+  capability: `${code}.${action}`,
+  mcpName,
+  description,
+  ...(roles ? { roles: [...roles] } : {}),
+});
 
-export const findCatalogSkill = (code: string) => BUILTIN_SKILLS.find((skill) => skill.code === code);
+function builtinEntry(skill: Skill): CatalogSkill {
+  const info = BUILTIN_INFO[skill.code] ?? { name: skill.code, description: '' };
+  return {
+    code: skill.code,
+    ...info,
+    version: skill.version,
+    source: 'builtin',
+    tools: [...skill.tools.values()].map((tool) => toolOf(skill.code, tool.action, tool.name, tool.description, tool.roles)),
+  };
+}
+
+const BUILTIN_CATALOG: readonly CatalogSkill[] = [...BUILTIN_SKILLS.values()].map(builtinEntry);
+
+const registeredEntry = ({ code, name, description, version, tools, oauthProvider }: RegisteredSkill): CatalogSkill => ({
+  code,
+  name,
+  description,
+  version,
+  source: 'registered',
+  tools,
+  ...(oauthProvider ? { oauthProvider } : {}),
+});
+
+export const isBuiltinSkill = (code: string) => BUILTIN_SKILLS.has(code);
+
+/** Every skill the workspace can install: the built-in ones, then those it registered. */
+export async function listSkills(deps: Deps, workspaceId: string): Promise<CatalogSkill[]> {
+  return [...BUILTIN_CATALOG, ...(await listRegisteredSkills(deps, workspaceId)).map(registeredEntry)];
+}
+
+export async function findSkill(deps: Deps, workspaceId: string, code: string): Promise<CatalogSkill | undefined> {
+  const builtin = BUILTIN_CATALOG.find((skill) => skill.code === code);
+  if (builtin) return builtin;
+  const registered = await findRegisteredSkill(deps, workspaceId, code);
+  return registered && registeredEntry(registered);
+}
 
 export const toSkillResponse = (skill: CatalogSkill) => ({
   code: skill.code,
   name: skill.name,
   description: skill.description,
   version: skill.version,
-  source: 'builtin' as const,
-  tools: skill.tools.map((tool) => ({ name: `${skill.code}__${tool.action}`, capability: `${skill.code}.${tool.action}`, description: tool.description })),
+  source: skill.source,
+  tools: skill.tools.map((tool) => ({ name: tool.name, capability: tool.capability, description: tool.description })),
 });

@@ -3,6 +3,7 @@ import * as a from './agents';
 import * as r from './records';
 import * as acc from './account';
 import { WEBHOOK_DELIVERY_ENDPOINTS } from './webhook-deliveries';
+import { SKILL_ACCESS_ENDPOINTS } from './skills';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -46,6 +47,7 @@ export const ENDPOINTS = {
   skillsList: contract({ path: 'skills/list', method: 'GET', summary: 'The skill catalog', data: z.object({ skills: z.array(acc.Skill) }), status: 200 }),
   skillsInstall: contract({ path: 'skills/install', method: 'POST', summary: 'Install a skill on an agent', body: acc.SkillInstallBody, data: acc.SkillInstallation, status: 200 }),
   skillsUninstall: contract({ path: 'skills/uninstall', method: 'POST', summary: 'Remove a skill from an agent', body: acc.SkillInstallBody, data: acc.SkillInstallation, status: 200 }),
+  ...SKILL_ACCESS_ENDPOINTS,
   contactsCreate: contract({ path: 'contacts/create', method: 'POST', summary: 'Create a contact', body: r.CreateContactBody, data: z.object({ contact: r.Contact }), status: 201, idempotent: true }),
   contactsList: contract({ path: 'contacts/list', method: 'GET', summary: 'List contacts, newest first', query: r.ListQuery, data: z.object({ contacts: z.array(r.Contact), ...r.Page }), status: 200 }),
   calendarEventCreate: contract({ path: 'calendar/event_create', method: 'POST', summary: 'Create a calendar event', body: r.CreateEventBody, data: z.object({ event: r.CalendarEvent }), status: 201, idempotent: true }),

@@ -2,9 +2,10 @@ import type { EndpointName } from '@service/shared';
 import { accountEndpoints } from './account';
 import { agentEndpoints } from './agents';
 import { recordEndpoints } from './records';
+import { skillAccessEndpoints } from './skills-access';
 import { skillEndpoints } from './skills';
 import type { EndpointHandlers } from './types';
 import { webhookDeliveryEndpoints } from './webhook-deliveries';
 
 /** Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing). */
-export const ENDPOINT_HANDLERS: EndpointHandlers<EndpointName> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<EndpointName> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints };

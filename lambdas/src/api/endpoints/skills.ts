@@ -1,14 +1,18 @@
 import { ApiError } from '@service/shared';
 import { getAgent, setAgentSkills } from '../../domain/agents';
-import { BUILTIN_SKILLS, findCatalogSkill, toSkillResponse } from '../../skills/catalog';
+import { findSkill, listSkills, toSkillResponse } from '../../skills/catalog';
+import { oauthMissing } from '../../skills/oauth';
 import type { EndpointHandlers } from './types';
 
 export const skillEndpoints: EndpointHandlers<'skillsList' | 'skillsInstall' | 'skillsUninstall'> = {
-  skillsList: async () => ({ data: { skills: BUILTIN_SKILLS.map(toSkillResponse) } }),
+  skillsList: async ({ deps, workspace }) => ({ data: { skills: (await listSkills(deps, workspace.id)).map(toSkillResponse) } }),
 
   skillsInstall: async ({ deps, workspace, body }) => {
-    if (!findCatalogSkill(body.skill_code)) throw new ApiError('NOT_FOUND', `No skill ${body.skill_code} in the catalog; see skills/list`, { field: 'skill_code' });
+    const skill = await findSkill(deps, workspace.id, body.skill_code);
+    if (!skill) throw new ApiError('NOT_FOUND', `No skill ${body.skill_code} in the catalog; see skills/list`, { field: 'skill_code' });
     const agent = await getAgent(deps, workspace.id, body.agent_id);
+    const oauth = await oauthMissing(deps, workspace.id, skill);
+    if (oauth) throw oauth;
     if (!agent.skills.includes(body.skill_code)) await setAgentSkills(deps, agent, [...agent.skills, body.skill_code]);
     return { data: { agent_id: agent.id, skill_code: body.skill_code, installed: true }, msg: `${body.skill_code} installed on ${agent.name}` };
   },

@@ -1,38 +1,35 @@
-import { z } from 'zod';
-import { createRecord, listRecords } from '../../domain/records';
-import type { AgentTool } from '../../runtime/agent-tool';
+import { defineSkill, serviceApi, z } from '@service/skill-sdk';
 
-export const calendarTools: AgentTool[] = [
-  {
-    name: 'calendar__create_event',
-    capability: 'calendar.create_event',
-    description: 'Book a calendar event (a meeting, call or demo) with a title, start and end time and attendees',
-    effect: 'act',
-    input: z.object({
-      title: z.string().min(1).max(200),
-      starts_at: z.iso.datetime({ offset: true }).describe('Start, ISO 8601 with offset'),
-      ends_at: z.iso.datetime({ offset: true }).optional().describe('End; defaults to 30 minutes after the start'),
-      attendees: z.array(z.email()).max(100).optional(),
-    }),
-    execute: async (input, { deps, workspaceId }) => {
-      const startsAt = String(input.starts_at);
-      const endsAt = (input.ends_at as string | undefined) ?? new Date(Date.parse(startsAt) + 30 * 60_000).toISOString();
-      return createRecord(deps, workspaceId, 'event', {
-        title: String(input.title),
-        starts_at: startsAt,
-        ends_at: endsAt,
-        attendees: (input.attendees as string[] | undefined) ?? [],
-        location: null,
-        description: null,
-      });
+export const calendarSkill = defineSkill({
+  code: 'calendar',
+  version: '1.0.0',
+  defaultLocale: 'en',
+  locales: {
+    en: { booked: '{title} booked for {starts_at}', listed: '{count} events' },
+    tr: { booked: '{title}, {starts_at} için planlandı', listed: '{count} etkinlik' },
+  },
+  tools: {
+    create_event: {
+      description: 'Book a calendar event (a meeting, call or demo) with a title, start and end time and attendees',
+      input: {
+        title: z.string().min(1).max(200),
+        starts_at: z.iso.datetime({ offset: true }).describe('Start, ISO 8601 with offset'),
+        ends_at: z.iso.datetime({ offset: true }).optional().describe('End; defaults to 30 minutes after the start'),
+        attendees: z.array(z.email()).max(100).optional(),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false },
+      handler: async (input, ctx) => {
+        const event = await serviceApi<{ title: string; starts_at: string }>(ctx, 'skills/calendar/create_event', input);
+        return { event, message: ctx.t('booked', { title: event.title, starts_at: event.starts_at }) };
+      },
+    },
+    list_events: {
+      description: 'List the calendar events of the workspace',
+      annotations: { readOnlyHint: true },
+      handler: async (_input, ctx) => {
+        const { events } = await serviceApi<{ events: unknown[] }>(ctx, 'skills/calendar/list_events');
+        return { events, message: ctx.t('listed', { count: events.length }) };
+      },
     },
   },
-  {
-    name: 'calendar__list_events',
-    capability: 'calendar.list_events',
-    description: 'List the calendar events of the workspace',
-    effect: 'read',
-    input: z.object({}),
-    execute: async (_input, { deps, workspaceId }) => ({ events: (await listRecords(deps, workspaceId, 'event', { limit: 50 })).items }),
-  },
-];
+});

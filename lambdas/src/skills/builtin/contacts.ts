@@ -1,38 +1,37 @@
-import { z } from 'zod';
-import { createRecord, listRecords } from '../../domain/records';
-import type { AgentTool } from '../../runtime/agent-tool';
+import { defineSkill, serviceApi, z } from '@service/skill-sdk';
 
-export const contactTools: AgentTool[] = [
-  {
-    name: 'contacts__create',
-    capability: 'contacts.create',
-    description: 'Create a contact in the workspace address book',
-    effect: 'act',
-    input: z.object({
-      name: z.string().min(1).max(200).describe('Full name of the person'),
-      email: z.email().optional().describe('E-mail address'),
-      phone: z.string().max(30).optional(),
-      company: z.string().max(200).optional(),
-    }),
-    execute: async (input, { deps, workspaceId }) =>
-      createRecord(deps, workspaceId, 'contact', {
-        name: String(input.name),
-        email: (input.email as string | undefined) ?? null,
-        phone: (input.phone as string | undefined) ?? null,
-        company: (input.company as string | undefined) ?? null,
-        notes: null,
-      }),
+/** The workspace address book. Records live on the platform; the skill reaches them with serviceApi. */
+export const contactsSkill = defineSkill({
+  code: 'contacts',
+  version: '1.0.0',
+  defaultLocale: 'en',
+  locales: {
+    en: { created: 'Contact {name} saved', found: '{count} contacts found' },
+    tr: { created: '{name} kişisi kaydedildi', found: '{count} kişi bulundu' },
   },
-  {
-    name: 'contacts__search',
-    capability: 'contacts.search',
-    description: 'Find contacts by name or e-mail',
-    effect: 'read',
-    input: z.object({ query: z.string().min(1).max(200).describe('Part of a name or e-mail') }),
-    execute: async (input, { deps, workspaceId }) => {
-      const query = String(input.query).toLowerCase();
-      const { items } = await listRecords<{ name: string; email: string | null }>(deps, workspaceId, 'contact', { limit: 100 });
-      return { contacts: items.filter((contact) => `${contact.name} ${contact.email ?? ''}`.toLowerCase().includes(query)) };
+  tools: {
+    create: {
+      description: 'Create a contact in the workspace address book',
+      input: {
+        name: z.string().min(1).max(200).describe('Full name of the person'),
+        email: z.email().optional().describe('E-mail address'),
+        phone: z.string().max(30).optional(),
+        company: z.string().max(200).optional(),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false },
+      handler: async (input, ctx) => {
+        const contact = await serviceApi<{ name: string }>(ctx, 'skills/contacts/create', input);
+        return { contact, message: ctx.t('created', { name: contact.name }) };
+      },
+    },
+    search: {
+      description: 'Find contacts by name or e-mail',
+      input: { query: z.string().min(1).max(200).describe('Part of a name or e-mail') },
+      annotations: { readOnlyHint: true },
+      handler: async (input, ctx) => {
+        const { contacts } = await serviceApi<{ contacts: unknown[] }>(ctx, 'skills/contacts/search', input);
+        return { contacts, message: ctx.t('found', { count: contacts.length }) };
+      },
     },
   },
-];
+});

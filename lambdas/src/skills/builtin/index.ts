@@ -1,13 +1,16 @@
-import type { AgentTool } from '../../runtime/agent-tool';
-import { calendarTools } from './calendar';
-import { contactTools } from './contacts';
-import { emailTools } from './email';
-import { taskTools } from './tasks';
+import type { Skill } from '@service/skill-sdk';
+import { calendarSkill } from './calendar';
+import { contactsSkill } from './contacts';
+import { emailSkill } from './email';
+import { tasksSkill } from './tasks';
 
-/** The tools of each built-in skill, by skill code. */
-export const BUILTIN_TOOLS: Record<string, AgentTool[]> = {
-  contacts: contactTools,
-  calendar: calendarTools,
-  tasks: taskTools,
-  email: emailTools,
+/** The built-in skills, written with the SDK like any third-party skill, by code. */
+export const BUILTIN_SKILLS: ReadonlyMap<string, Skill> = new Map([contactsSkill, calendarSkill, tasksSkill, emailSkill].map((skill) => [skill.code, skill]));
+
+/** Display names and descriptions for the catalog (a skill definition carries only code and tools). */
+export const BUILTIN_INFO: Readonly<Record<string, { name: string; description: string }>> = {
+  contacts: { name: 'Contacts', description: 'Create and look up contacts of the workspace' },
+  calendar: { name: 'Calendar', description: 'Book and list calendar events' },
+  tasks: { name: 'Tasks', description: 'Create and list tasks' },
+  email: { name: 'E-mail', description: "Send e-mail from the agent's own address" },
 };

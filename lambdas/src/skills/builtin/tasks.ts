@@ -1,33 +1,34 @@
-import { z } from 'zod';
-import { createRecord, listRecords } from '../../domain/records';
-import type { AgentTool } from '../../runtime/agent-tool';
+import { defineSkill, serviceApi, z } from '@service/skill-sdk';
 
-export const taskTools: AgentTool[] = [
-  {
-    name: 'tasks__create',
-    capability: 'tasks.create',
-    description: 'Create a task (a to-do) with a title and an optional due date',
-    effect: 'act',
-    input: z.object({
-      title: z.string().min(1).max(200),
-      due_at: z.iso.datetime({ offset: true }).optional(),
-      description: z.string().max(4000).optional(),
-    }),
-    execute: async (input, { deps, workspaceId, agent }) =>
-      createRecord(deps, workspaceId, 'task', {
-        title: String(input.title),
-        description: (input.description as string | undefined) ?? null,
-        due_at: (input.due_at as string | undefined) ?? null,
-        agent_id: agent.id,
-        status: 'open' as const,
-      }),
+export const tasksSkill = defineSkill({
+  code: 'tasks',
+  version: '1.0.0',
+  defaultLocale: 'en',
+  locales: {
+    en: { created: 'Task {title} created', listed: '{count} open tasks' },
+    tr: { created: '{title} görevi oluşturuldu', listed: '{count} açık görev' },
   },
-  {
-    name: 'tasks__list',
-    capability: 'tasks.list',
-    description: 'List the open tasks of the workspace',
-    effect: 'read',
-    input: z.object({}),
-    execute: async (_input, { deps, workspaceId }) => ({ tasks: (await listRecords(deps, workspaceId, 'task', { limit: 50 })).items }),
+  tools: {
+    create: {
+      description: 'Create a task (a to-do) with a title and an optional due date',
+      input: {
+        title: z.string().min(1).max(200),
+        due_at: z.iso.datetime({ offset: true }).optional(),
+        description: z.string().max(4000).optional(),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false },
+      handler: async (input, ctx) => {
+        const task = await serviceApi<{ title: string }>(ctx, 'skills/tasks/create', input);
+        return { task, message: ctx.t('created', { title: task.title }) };
+      },
+    },
+    list: {
+      description: 'List the open tasks of the workspace',
+      annotations: { readOnlyHint: true },
+      handler: async (_input, ctx) => {
+        const { tasks } = await serviceApi<{ tasks: unknown[] }>(ctx, 'skills/tasks/list');
+        return { tasks, message: ctx.t('listed', { count: tasks.length }) };
+      },
+    },
   },
-];
+});

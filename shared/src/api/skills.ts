@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import type { EndpointContract } from './endpoints';
+import { Skill } from './account';
+import { isoDateTime, text } from './primitives';
+
+/** A role name: built-in (owner, admin, member, public) or one the company created. */
+const roleName = z
+  .string({ error: 'role is required' })
+  .regex(/^[a-z][a-z0-9_-]{1,39}$/, { error: 'a role name is 2-40 lowercase letters, digits, _ or -, starting with a letter' });
+/** A capability `code.action`: the unit of grants. */
+const capability = z
+  .string({ error: 'capability is required' })
+  .regex(/^[a-z][a-z0-9_-]{0,62}\.[a-z0-9_-]{1,64}$/, { error: 'capability must look like code.action, e.g. contacts.create' });
+
+export const SkillRegisterBody = z
+  .object({
+    url: z.url({ error: 'url must be an absolute URL' }).max(2048).meta({ description: 'The MCP endpoint (https in production), or the base URL of a skill that serves GET /manifest' }),
+    code: z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, { error: 'code must be lowercase letters, digits, _ or -' }).optional().meta({ description: 'Skill code when the server has no manifest' }),
+    name: text(80).optional(),
+    bearer: z.string().min(1).max(512).optional().meta({ description: "The skill's own bearer, sent to it on every MCP request" }),
+  })
+  .strict();
+
+export const Role = z
+  .object({ name: z.string(), description: z.string(), builtin: z.boolean(), created_at: isoDateTime.nullable() })
+  .meta({ id: 'Role' });
+export const RoleCreateBody = z.object({ name: roleName, description: z.string().trim().max(200).default('') }).strict();
+
+export const Grant = z.object({ role: z.string(), capability: z.string(), created_at: isoDateTime }).meta({ id: 'Grant' });
+export const GrantBody = z.object({ role: roleName, capability }).strict();
+export const GrantsQuery = z.object({ role: roleName.optional() });
+
+/** Registering skills, roles and capability grants ("Company, Roles & Access"); spread into ENDPOINTS. */
+export const SKILL_ACCESS_ENDPOINTS = {
+  skillsRegister: {
+    path: 'skills/register',
+    method: 'POST',
+    summary: 'Register an MCP server by URL as a skill of the workspace (reads its manifest or tools/list); its turn-token key is returned once',
+    body: SkillRegisterBody,
+    data: z.object({ skill: Skill, turn_token_secret: z.string() }),
+    status: 201,
+    idempotent: true,
+  },
+  rolesList: { path: 'roles/list', method: 'GET', summary: 'Built-in and company-defined roles', data: z.object({ roles: z.array(Role) }), status: 200 },
+  rolesCreate: { path: 'roles/create', method: 'POST', summary: 'Define a company role', body: RoleCreateBody, data: z.object({ role: Role }), status: 201, idempotent: true },
+  grantsList: { path: 'grants/list', method: 'GET', summary: 'Capabilities granted to roles', query: GrantsQuery, data: z.object({ grants: z.array(Grant) }), status: 200 },
+  grantsCreate: {
+    path: 'grants/create',
+    method: 'POST',
+    summary: 'Grant a capability code.action to a role; the tool becomes visible to agents acting for that role',
+    body: GrantBody,
+    data: z.object({ grant: Grant }),
+    status: 201,
+    idempotent: true,
+  },
+  grantsRevoke: {
+    path: 'grants/revoke',
+    method: 'POST',
+    summary: 'Revoke a capability from a role',
+    body: GrantBody,
+    data: z.object({ revoked: z.literal(true), role: z.string(), capability: z.string() }),
+    status: 200,
+  },
+} as const satisfies Record<string, EndpointContract>;
