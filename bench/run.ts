@@ -1,5 +1,6 @@
 import { benchApiCommand } from './api-command';
 import { benchRunner } from './runner';
+import { benchWebhooks } from './webhooks';
 import { benchToolCalls } from '../skill-sdk/bench/tool-calls';
 import { benchWidget } from '../embed/bench/widget';
 
@@ -7,6 +8,7 @@ import { benchWidget } from '../embed/bench/widget';
 const sections: [string, () => Promise<string[]>][] = [
   ['REST API: agents/command vs a bare conditional PutItem', () => benchApiCommand()],
   ['Agent runs', () => benchRunner()],
+  ['Signed webhook deliveries to a loopback receiver', () => benchWebhooks()],
   // benchToolCalls prints its own figures and ratio (startSkill vs a bare official-SDK stateless server).
   ['Skill tool calls: startSkill vs a bare MCP SDK server', async () => (await benchToolCalls(), [])],
   // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time.

@@ -32,7 +32,8 @@ export class LocalQueue implements QueueSender {
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
-  private polling = false;
+  /** The poll under way, so stop() can wait for it before the store closes. */
+  private poll: Promise<void> | undefined;
 
   constructor(
     private readonly store: Store,
@@ -58,6 +59,7 @@ export class LocalQueue implements QueueSender {
   async stop(): Promise<void> {
     this.running = false;
     clearTimeout(this.timer);
+    await this.poll;
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -76,23 +78,25 @@ export class LocalQueue implements QueueSender {
   private schedule(delayMs: number): void {
     if (!this.running) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.pollAll(), delayMs);
+    this.timer = setTimeout(() => {
+      this.poll ??= this.pollAll().finally(() => {
+        this.poll = undefined;
+      });
+    }, delayMs);
   }
 
   private async pollAll(): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
     let claimedAny = false;
     try {
       for (const [queue, consumer] of this.consumers) {
         const capacity = (this.options.concurrency ?? 16) - this.inFlight.size;
-        if (capacity <= 0) break;
-        const due = await this.due(queue, capacity);
-        for (const message of due) {
-          const claimed = await this.claim(message);
-          if (!claimed) continue;
+        if (capacity <= 0 || !this.running) break;
+        // Claims of one batch go out together: one at a time, the store's round trips would cap the throughput.
+        const claimed = await Promise.all((await this.due(queue, capacity)).map((message) => this.claim(message)));
+        for (const message of claimed) {
+          if (!message) continue;
           claimedAny = true;
-          const work = this.deliver(queue, consumer, claimed).finally(() => {
+          const work = this.deliver(queue, consumer, message).finally(() => {
             this.inFlight.delete(work);
             this.schedule(0);
           });
@@ -102,7 +106,6 @@ export class LocalQueue implements QueueSender {
     } catch (error) {
       if (this.running) console.error('local queue poll failed', error);
     } finally {
-      this.polling = false;
       this.schedule(claimedAny ? 0 : (this.options.pollIntervalMs ?? 25));
     }
   }

@@ -1,5 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { ENDPOINTS, type EndpointName } from '@service/shared';
+import { SKILL_ACCESS_ENDPOINTS } from '../../../shared/src/api/skills';
+import { WEBHOOK_DELIVERY_ENDPOINTS } from '../../../shared/src/api/webhook-deliveries';
 import { describe, expect, it } from 'vitest';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
@@ -111,6 +113,7 @@ describe('every endpoint answers as its OpenAPI document says', () => {
   });
 
   it('covered every endpoint of the contract', () => {
-    expect([...checked].sort()).toEqual((Object.keys(ENDPOINTS) as EndpointName[]).filter((name) => !name.startsWith('webhooksDeliver') && !name.startsWith('webhooksRedeliver')).sort());
+    const checkedInTheirOwnSuites = new Set<string>([...Object.keys(WEBHOOK_DELIVERY_ENDPOINTS), ...Object.keys(SKILL_ACCESS_ENDPOINTS)]);
+    expect([...checked].sort()).toEqual((Object.keys(ENDPOINTS) as EndpointName[]).filter((name) => !checkedInTheirOwnSuites.has(name)).sort());
   });
 });
