@@ -1,0 +1,50 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+
+export interface BareServer {
+  url: string;
+  /** Headers of every tools/call the server answered. */
+  calls: { headers: IncomingHttpHeaders; args: unknown }[];
+  close(): Promise<void>;
+}
+
+/**
+ * A Path B skill as anyone would write it with the official SDK alone: stateless streamable HTTP (a fresh server and
+ * transport per request), one tool `forecast`, no manifest unless `manifest` is given.
+ */
+export async function startBareMcpServer(options: { manifest?: object } = {}): Promise<BareServer> {
+  const calls: BareServer['calls'] = [];
+  const server = createServer(async (req, res) => {
+    if (req.method === 'GET' && req.url === '/manifest' && options.manifest) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(options.manifest));
+      return;
+    }
+    if (req.method !== 'POST' || req.url !== '/mcp') return void res.writeHead(req.url === '/mcp' ? 405 : 404).end();
+    const chunks: Buffer[] = [];
+    for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
+    const body: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const mcp = new McpServer({ name: 'Weather Station', version: '2.1.0' });
+    mcp.registerTool('forecast', { description: 'Weather forecast for a city', inputSchema: { city: z.string().min(1) }, annotations: { readOnlyHint: true } }, async ({ city }) => {
+      calls.push({ headers: req.headers, args: { city } });
+      return { content: [{ type: 'text', text: `Sunny in ${city}` }], structuredContent: { city, summary: 'sunny' } };
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => void mcp.close());
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res, body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    calls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
