@@ -2,7 +2,8 @@ import { verifyTurnToken } from '@service/skill-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_WORKSPACE_ID } from '../../src/local/seed';
 import { scriptedModel } from '../../src/model/scripted-model';
-import { usePlatform } from '../support/platform';
+import { openApiProblems } from '../support/openapi';
+import { usePlatform, type ApiResponse } from '../support/platform';
 import { command, waitForRun } from '../support/runs';
 import { startBareMcpServer, type BareServer } from './bare-mcp-server';
 import { envelopeTurn, offeredTools } from './helpers';
@@ -35,6 +36,7 @@ describe('Path B: a bare official-SDK MCP server registered by URL', () => {
       body: { url: bare.url, code: 'weather', bearer: 'weather-bearer-0123456789' },
     });
     expect(registered.status).toBe(201);
+    expect(openApiProblems('skillsRegister', registered as ApiResponse<unknown>)).toEqual([]);
     expect(registered.body.data.skill).toMatchObject({ code: 'weather', source: 'registered', tools: [{ name: 'weather__forecast', capability: 'weather.forecast' }] });
     turnTokenSecret = registered.body.data.turn_token_secret;
     expect(turnTokenSecret).not.toBe(ctx.platform.skillHost.turnTokenSecret);
