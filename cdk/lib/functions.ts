@@ -34,6 +34,10 @@ export interface PlatformFunction {
   turnTokens: boolean;
   /** Calls the language model on Amazon Bedrock. */
   model: boolean;
+  /** Calls the built-in skills: gets BUILTIN_SKILL_URLS and their shared bearer (SKILL_BEARER_SECRET_ARN). */
+  builtinSkills?: true;
+  /** Serves the administrative routes: gets MASTER_KEY_SECRET_ARN. */
+  masterKey?: true;
 }
 
 /**
@@ -53,7 +57,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills'],
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery.
     sendsTo: ['runs', 'webhooks'],
-    turnTokens: true,
+    turnTokens: false,
     model: false,
   },
   {
@@ -67,6 +71,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     writes: ['runs', 'usage', 'webhookDeliveries', 'skills'],
     sendsTo: ['webhooks'],
     turnTokens: true,
+    builtinSkills: true,
     model: true,
   },
   {
@@ -81,6 +86,26 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     sendsTo: ['webhooks'],
     turnTokens: false,
     model: false,
+  },
+  {
+    id: 'SkillApi',
+    entry: 'lambdas/src/handlers/skill-api.ts',
+    // serviceApi calls of skills (turn token only) and the operators' administrative routes (master key only).
+    trigger: {
+      kind: 'http',
+      routes: [
+        { path: '/{lang}/api/v1/skills/{code}/{proxy+}', methods: ['POST'] },
+        { path: '/{lang}/api/v1/admin/{proxy+}', methods: ['POST'] },
+      ],
+    },
+    timeoutSeconds: 15,
+    memoryMb: 512,
+    reads: ['agents', 'workspaces'],
+    writes: ['records', 'skills'],
+    sendsTo: [],
+    turnTokens: true,
+    model: false,
+    masterKey: true,
   },
   {
     id: 'Widget',

@@ -13,7 +13,7 @@ import { createNodeFunction } from './node-function';
 import { existingRepoFile } from './repo-paths';
 import { generatedSecret } from './secrets';
 import { SkillFunction } from './skill-function';
-import { SKILLS, type SkillEntry } from './skills';
+import { BUILTIN_SKILLS, SKILLS, type SkillEntry } from './skills';
 import { PlatformTables } from './tables';
 import { WorkQueue } from './work-queue';
 
@@ -51,6 +51,12 @@ export class PlatformStack extends Stack {
   readonly queues: Record<QueueName, WorkQueue>;
   readonly api: HttpApi;
   readonly turnTokenKey: Secret;
+  /** Shared by the built-in skills; only the functions that call them can read it. */
+  readonly builtinSkillBearer: Secret;
+  /** Opens the administrative routes of the skill API. */
+  readonly masterKey: Secret;
+  /** Built-in skill code -> its MCP endpoint. */
+  private readonly builtinSkillUrls: Record<string, string> = {};
   readonly functions = new Map<string, NodejsFunction>();
   readonly skills = new Map<string, SkillFunction>();
   readonly embed: EmbedSite;
@@ -69,6 +75,25 @@ export class PlatformStack extends Stack {
     };
     this.turnTokenKey = generatedSecret(this, 'TurnTokenKey', 'HMAC-SHA256 key signing the turn tokens the platform sends to skills');
     this.api = new HttpApi(this, 'HttpApi', { description: 'REST API, widget configuration and MCP access point' });
+    this.builtinSkillBearer = generatedSecret(this, 'BuiltinSkillBearer', 'Bearer the platform sends to its built-in skills');
+    this.masterKey = generatedSecret(this, 'MasterKey', 'Master system key of the administrative routes (never sent to a skill)');
+
+    // Built-in skills first: the functions that call them learn their URLs.
+    for (const skill of BUILTIN_SKILLS) {
+      const entry = resolveEntry(skill.entry);
+      if (!entry) {
+        this.missingEntries.push(skill.entry);
+        continue;
+      }
+      const deployed = new SkillFunction(this, skill.id, {
+        entry,
+        turnTokenKey: this.turnTokenKey,
+        bearer: this.builtinSkillBearer,
+        environment: { SERVICE_API_URL: `${this.api.apiEndpoint}/en/api/v1` },
+      });
+      this.skills.set(skill.id, deployed);
+      this.builtinSkillUrls[skill.code] = `${deployed.functionUrl.url}mcp`;
+    }
 
     let chatUrl: FunctionUrl | undefined;
     for (const definition of functions) {
@@ -119,6 +144,11 @@ export class PlatformStack extends Stack {
     for (const queue of definition.sendsTo) environment[QUEUE_URL_ENV[queue]] = this.queues[queue].queue.queueUrl;
     if (definition.turnTokens) environment.TURN_TOKEN_SECRET_ARN = this.turnTokenKey.secretArn;
     if (definition.model && props.model) environment.MODEL = props.model;
+    if (definition.builtinSkills) {
+      environment.BUILTIN_SKILL_URLS = this.toJsonString(this.builtinSkillUrls);
+      environment.SKILL_BEARER_SECRET_ARN = this.builtinSkillBearer.secretArn;
+    }
+    if (definition.masterKey) environment.MASTER_KEY_SECRET_ARN = this.masterKey.secretArn;
 
     const fn = createNodeFunction(this, definition.id, {
       entry,
@@ -130,6 +160,8 @@ export class PlatformStack extends Stack {
     for (const table of definition.writes) this.tables.get(table).grantReadWriteData(fn);
     for (const queue of definition.sendsTo) this.queues[queue].queue.grantSendMessages(fn);
     if (definition.turnTokens) this.turnTokenKey.grantRead(fn);
+    if (definition.builtinSkills) this.builtinSkillBearer.grantRead(fn);
+    if (definition.masterKey) this.masterKey.grantRead(fn);
     if (definition.model) {
       fn.addToRolePolicy(
         new PolicyStatement({

@@ -17,6 +17,8 @@ export interface SkillFunctionProps {
   entry: string;
   /** The platform's turn-token signing key; the skill verifies turn tokens with it. */
   turnTokenKey: ISecret;
+  /** The bearer to guard the skill with; by default one is generated for this skill alone. */
+  bearer?: Secret;
   timeoutSeconds?: number;
   memoryMb?: number;
   /** Non-secret settings, e.g. SERVICE_API_URL. */
@@ -35,7 +37,7 @@ export class SkillFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: SkillFunctionProps) {
     super(scope, id);
-    this.bearer = generatedSecret(this, 'Bearer', `Bearer guarding the /mcp and /events routes of skill ${id}`);
+    this.bearer = props.bearer ?? generatedSecret(this, 'Bearer', `Bearer guarding the /mcp and /events routes of skill ${id}`);
     this.function = createNodeFunction(this, 'Function', {
       entry: props.entry,
       timeoutSeconds: props.timeoutSeconds ?? 30,

@@ -6,9 +6,15 @@ export interface SkillEntry {
   entry: string;
 }
 
-/**
- * Skills to deploy, one line each. The built-in skills run inside the platform's own functions; these are separate
- * services. The loyalty example deploys once skill-sdk/examples/loyalty has its Lambda entry (a Function URL
- * adapter around createSkillHandler that reads its secrets by ARN; see SKILL_SECRET_ENV).
- */
+/** Example and third-party skills deployed beside the platform, each with its own generated bearer. */
 export const SKILLS: readonly SkillEntry[] = [{ id: 'Loyalty', entry: 'skill-sdk/examples/loyalty/lambda.ts' }];
+
+/**
+ * The platform's own capabilities, each a skill service of its own (made with the SDK). They share one bearer the
+ * platform holds, and act through the skill API with the turn tokens the runner mints.
+ */
+export const BUILTIN_SKILLS: readonly (SkillEntry & { code: string })[] = ['contacts', 'calendar', 'tasks', 'email'].map((code) => ({
+  id: `Builtin${code[0]!.toUpperCase()}${code.slice(1)}`,
+  code,
+  entry: `lambdas/src/handlers/skill-${code}.ts`,
+}));

@@ -183,13 +183,31 @@ describe('least privilege of the API function', () => {
   });
 });
 
+const environmentOf = (id: string): Record<string, unknown> =>
+  template.toJSON().Resources[stack.getLogicalId(stack.functions.get(id)!.node.defaultChild as never)].Properties.Environment.Variables;
+
 describe('secrets', () => {
   it('generates the turn-token key in Secrets Manager and hands functions only its ARN', () => {
     const keyId = stack.getLogicalId(stack.turnTokenKey.node.defaultChild as never);
     template.hasResourceProperties('AWS::SecretsManager::Secret', { GenerateSecretString: Match.objectLike({ PasswordLength: 64 }) });
-    const env = template.toJSON().Resources[stack.getLogicalId(stack.functions.get('Api')!.node.defaultChild as never)].Properties.Environment.Variables;
+    const env = environmentOf('Runner');
     expect(env.TURN_TOKEN_SECRET_ARN).toEqual({ Ref: keyId });
-    expect(actionsOn(roleStatements(template, stack, stack.functions.get('Api')!), keyId)).toContain('secretsmanager:GetSecretValue');
+    expect(actionsOn(roleStatements(template, stack, stack.functions.get('Runner')!), keyId)).toContain('secretsmanager:GetSecretValue');
+  });
+
+  it('gives the built-in skills’ bearer and URLs only to the runner, and the master key only to the skill API', () => {
+    const bearerId = stack.getLogicalId(stack.builtinSkillBearer.node.defaultChild as never);
+    const masterId = stack.getLogicalId(stack.masterKey.node.defaultChild as never);
+    expect(environmentOf('Runner').SKILL_BEARER_SECRET_ARN).toEqual({ Ref: bearerId });
+    expect(JSON.stringify(environmentOf('Runner').BUILTIN_SKILL_URLS)).toMatch(/contacts.*calendar.*tasks.*email/);
+    expect(environmentOf('SkillApi').MASTER_KEY_SECRET_ARN).toEqual({ Ref: masterId });
+    for (const other of ['Api', 'WebhookDeliverer', 'Widget', 'Chat']) {
+      const env = environmentOf(other);
+      expect(env.SKILL_BEARER_SECRET_ARN).toBeUndefined();
+      expect(env.MASTER_KEY_SECRET_ARN).toBeUndefined();
+      expect([...actionsOn(roleStatements(template, stack, stack.functions.get(other)!), masterId)]).toEqual([]);
+    }
+    for (const code of ['Contacts', 'Calendar', 'Tasks', 'Email']) expect(stack.skills.get(`Builtin${code}`)!.bearer).toBe(stack.builtinSkillBearer);
   });
 
   it('puts no secret value into any environment variable', () => {

@@ -1,10 +1,12 @@
 import { configFromEnv } from './config';
 import type { Deps } from './deps';
 import { createSqsSender } from './queue/sqs';
+import { loadSecretsIntoEnv } from './secrets';
 import { createStore } from './store/dynamo';
 
-/** Production wiring: DynamoDB and SQS as the CDK stack configured them through the environment. */
-export function depsFromEnv(): Deps {
+/** Production wiring at cold start: secrets from Secrets Manager, then DynamoDB and SQS as the CDK stack configured them. */
+export async function depsFromEnv(): Promise<Deps> {
+  await loadSecretsIntoEnv();
   const config = configFromEnv();
   return {
     config,

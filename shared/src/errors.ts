@@ -4,6 +4,7 @@
  * - TOKEN_LIMIT_REACHED 402: the plan's token allowance is used up (payment or an upgrade resolves it);
  * - PLAN_REQUIRED 403: the workspace is not on a plan that includes the API;
  * - SKILL_OAUTH_REQUIRED 409: the skill needs an OAuth connection the company has not made yet.
+ * The skill-facing routes (serviceApi) add TURN_TOKEN_* and MASTER_KEY_* (401) and FORBIDDEN (403: the turn's role lacks the capability).
  * ORIGIN_NOT_ALLOWED 403 is ours too: the widget chat was called from a page origin the agent does not allow.
  */
 export const ERROR_STATUS = {
@@ -11,8 +12,14 @@ export const ERROR_STATUS = {
   SCHEMA_INVALID: 400,
   API_KEY_REQUIRED: 401,
   API_KEY_INVALID: 401,
+  TURN_TOKEN_REQUIRED: 401,
+  TURN_TOKEN_INVALID: 401,
+  TURN_TOKEN_EXPIRED: 401,
+  MASTER_KEY_REQUIRED: 401,
+  MASTER_KEY_INVALID: 401,
   TOKEN_LIMIT_REACHED: 402,
   PLAN_REQUIRED: 403,
+  FORBIDDEN: 403,
   ORIGIN_NOT_ALLOWED: 403,
   AGENT_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,

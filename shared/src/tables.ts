@@ -64,7 +64,8 @@ export const TABLES = {
   },
   records: { name: 'records', partitionKey: s('workspaceId'), sortKey: s('sk') },
   usage: { name: 'usage', partitionKey: s('workspaceId'), sortKey: s('sk') },
-  skills: { name: 'skills', partitionKey: s('workspaceId'), sortKey: s('sk') },
+  /** Installed and registered skills, roles, grants, and short-lived `turn#` records (swept by TTL, expiry checked in code). */
+  skills: { name: 'skills', partitionKey: s('workspaceId'), sortKey: s('sk'), ttlAttribute: 'expiresAtEpoch' },
   localQueue: { name: 'local-queue', partitionKey: s('queue'), sortKey: s('sk'), localOnly: true },
 } as const satisfies Record<string, TableDefinition>;
 

@@ -6,7 +6,7 @@ import type { SkillServerOptions } from './config';
 /** Reads a secret's value by ARN; the default asks AWS Secrets Manager. */
 export type SecretReader = (arn: string) => Promise<string>;
 
-async function readFromSecretsManager(arn: string): Promise<string> {
+export async function readFromSecretsManager(arn: string): Promise<string> {
   const { SecretsManagerClient, GetSecretValueCommand } = await import('@aws-sdk/client-secrets-manager');
   const { SecretString } = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: arn }));
   if (!SecretString) throw new Error(`The secret ${arn} has no string value`);

@@ -4,5 +4,5 @@ import { resolveModel } from '../model';
 import { createWidgetChatHandler } from '../widget/chat-handler';
 
 /** Lambda entry of the widget chat: a Function URL with RESPONSE_STREAM, answering in server-sent events. */
-const deps = depsFromEnv();
+const deps = await depsFromEnv();
 export const handler = toLambdaStreamingHandler(createWidgetChatHandler(deps, { model: resolveModel(deps.config.model) }));

@@ -3,5 +3,5 @@ import { resolveModel } from '../model';
 import { createRunConsumer } from '../runtime/run-consumer';
 
 /** Lambda entry of the `runs` queue consumer. */
-const deps = depsFromEnv();
+const deps = await depsFromEnv();
 export const handler = createRunConsumer(deps, { model: resolveModel(deps.config.model) });

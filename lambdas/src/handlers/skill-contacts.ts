@@ -1,5 +1,5 @@
 import { contactsSkill } from '../skills/builtin/contacts';
-import { skillFunctionUrlHandler } from '../skills/function-url';
+import { skillLambdaHandler } from '@service/skill-sdk/lambda';
 
 /** Lambda entry of the built-in contacts skill (a Function URL; the platform calls its POST /mcp). */
-export const handler = skillFunctionUrlHandler(contactsSkill);
+export const handler = skillLambdaHandler(contactsSkill);

@@ -1,5 +1,5 @@
 import { emailSkill } from '../skills/builtin/email';
-import { skillFunctionUrlHandler } from '../skills/function-url';
+import { skillLambdaHandler } from '@service/skill-sdk/lambda';
 
 /** Lambda entry of the built-in email skill (a Function URL; the platform calls its POST /mcp). */
-export const handler = skillFunctionUrlHandler(emailSkill);
+export const handler = skillLambdaHandler(emailSkill);

@@ -2,4 +2,4 @@ import { depsFromEnv } from '../deps-from-env';
 import { createWebhookConsumer } from '../webhooks/deliverer';
 
 /** Lambda entry of the webhook deliverer (SQS event source on the webhook queue, with ReportBatchItemFailures). */
-export const handler = createWebhookConsumer(depsFromEnv());
+export const handler = createWebhookConsumer(await depsFromEnv());

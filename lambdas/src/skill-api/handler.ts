@@ -3,7 +3,7 @@ import type { Deps } from '../deps';
 import { successResult, type HttpEvent, type HttpResult } from '../http/event';
 import { ADMIN_ROUTES, assertWorkspace } from './admin';
 import { parseBody } from './body';
-import { failureOf, SkillApiError } from './errors';
+import { failureOf } from './errors';
 import { authenticateMaster } from './master-auth';
 import { SKILL_METHODS } from './methods';
 import { matchSkillApiPath } from './paths';
@@ -15,7 +15,7 @@ async function serviceCall(deps: Deps, event: HttpEvent, skill: string, name: st
   const { caller, turn } = await authenticateTurn(deps, event, skill);
   // The skill already checked the tool's grant; the platform checks it again for the method it serves.
   if (caller.capabilities && !caller.capabilities.includes(`${skill}.${name}`)) {
-    throw new SkillApiError('FORBIDDEN', `The capability ${skill}.${name} is not granted to this caller`);
+    throw new ApiError('FORBIDDEN', `The capability ${skill}.${name} is not granted to this caller`);
   }
   const params = parseBody(event, method.params, deps.config.maxBodyBytes);
   const data = await method.run(params, { deps, workspaceId: caller.accountId, turn });

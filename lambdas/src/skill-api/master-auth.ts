@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps';
 import { header, type HttpEvent } from '../http/event';
 import { skillHostOf } from '../skills/host';
-import { SkillApiError } from './errors';
+import { ApiError } from '@service/shared';
 import { refuseTurnToken } from './turn-auth';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
@@ -11,8 +11,8 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 export function authenticateMaster(deps: Deps, event: HttpEvent): void {
   refuseTurnToken(event);
   const expected = skillHostOf(deps).masterKey;
-  if (!expected) throw new SkillApiError('MASTER_KEY_REQUIRED', 'Administrative routes are closed: the platform has no SERVICE_MASTER_KEY');
+  if (!expected) throw new ApiError('MASTER_KEY_REQUIRED', 'Administrative routes are closed: the platform has no SERVICE_MASTER_KEY');
   const presented = header(event, 'x-service-master-key')?.trim() ?? header(event, 'authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  if (!presented) throw new SkillApiError('MASTER_KEY_REQUIRED', 'Send the master key in X-Service-Master-Key');
-  if (!timingSafeEqual(digest(presented), digest(expected))) throw new SkillApiError('MASTER_KEY_INVALID', 'The master key is not valid');
+  if (!presented) throw new ApiError('MASTER_KEY_REQUIRED', 'Send the master key in X-Service-Master-Key');
+  if (!timingSafeEqual(digest(presented), digest(expected))) throw new ApiError('MASTER_KEY_INVALID', 'The master key is not valid');
 }

@@ -3,7 +3,7 @@ import type { Deps } from '../deps';
 import { header, type HttpEvent } from '../http/event';
 import { skillHostOf } from '../skills/host';
 import { findTurn, turnTokenId, type Turn } from '../skills/turns';
-import { SkillApiError } from './errors';
+import { ApiError } from '@service/shared';
 
 export const TURN_TOKEN_HEADER = 'x-service-turn-token';
 
@@ -21,22 +21,22 @@ function audienceOf(token: string): unknown {
  */
 export async function authenticateTurn(deps: Deps, event: HttpEvent, skill: string): Promise<{ caller: VerifiedTurnToken; turn: Turn }> {
   const token = header(event, TURN_TOKEN_HEADER)?.trim();
-  if (!token) throw new SkillApiError('TURN_TOKEN_REQUIRED', 'Send the turn token the platform gave this call in X-Service-Turn-Token');
+  if (!token) throw new ApiError('TURN_TOKEN_REQUIRED', 'Send the turn token the platform gave this call in X-Service-Turn-Token');
   let caller: VerifiedTurnToken;
   try {
     caller = await verifyTurnToken(token, { secret: skillHostOf(deps).turnTokenSecret, skill });
   } catch (error) {
-    if (error instanceof TurnTokenError && error.code === 'TURN_TOKEN_EXPIRED') throw new SkillApiError('TURN_TOKEN_EXPIRED', error.message);
-    throw new SkillApiError('TURN_TOKEN_INVALID', error instanceof TurnTokenError ? error.message : 'The turn token is invalid');
+    if (error instanceof TurnTokenError && error.code === 'TURN_TOKEN_EXPIRED') throw new ApiError('TURN_TOKEN_EXPIRED', error.message);
+    throw new ApiError('TURN_TOKEN_INVALID', error instanceof TurnTokenError ? error.message : 'The turn token is invalid');
   }
-  if (audienceOf(token) !== skill) throw new SkillApiError('TURN_TOKEN_INVALID', `The turn token was not issued for the skill ${skill}`);
+  if (audienceOf(token) !== skill) throw new ApiError('TURN_TOKEN_INVALID', `The turn token was not issued for the skill ${skill}`);
   const jti = turnTokenId(token);
   const turn = jti ? await findTurn(deps, caller.accountId, jti) : undefined;
-  if (!turn || turn.skill !== skill) throw new SkillApiError('TURN_TOKEN_INVALID', 'The turn token belongs to no live turn of this platform');
+  if (!turn || turn.skill !== skill) throw new ApiError('TURN_TOKEN_INVALID', 'The turn token belongs to no live turn of this platform');
   return { caller, turn };
 }
 
 /** Administrative routes take the master key only: a turn token on them is refused outright. */
 export function refuseTurnToken(event: HttpEvent): void {
-  if (header(event, TURN_TOKEN_HEADER)) throw new SkillApiError('MASTER_KEY_REQUIRED', 'Administrative routes do not accept turn tokens; send the master key');
+  if (header(event, TURN_TOKEN_HEADER)) throw new ApiError('MASTER_KEY_REQUIRED', 'Administrative routes do not accept turn tokens; send the master key');
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { HttpEvent } from '../../src/http/event';
 import { contactsSkill } from '../../src/skills/builtin/contacts';
 import { emailSkill } from '../../src/skills/builtin/email';
-import { skillFunctionUrlHandler } from '../../src/skills/function-url';
+import { skillLambdaHandler } from '@service/skill-sdk/lambda';
 
 const event = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
   ({ rawPath: path, rawQueryString: '', headers, requestContext: { http: { method } }, ...(body ? { body, isBase64Encoded: false } : {}) }) as unknown as HttpEvent;
@@ -19,7 +19,7 @@ describe('the built-in skills, written with the SDK', () => {
   });
 
   it('serve the SDK routes from a Function URL event: manifest open, /mcp behind the bearer', async () => {
-    const handler = skillFunctionUrlHandler(contactsSkill, { bearer: 'b'.repeat(32), production: false, log: { warn: () => undefined, error: () => undefined } });
+    const handler = skillLambdaHandler(contactsSkill, { bearer: 'b'.repeat(32), production: false, log: { warn: () => undefined, error: () => undefined } });
     const manifest = await handler(event('GET', '/manifest'));
     expect(manifest.statusCode).toBe(200);
     const tools = (JSON.parse(String(manifest.body)) as { tools: { name: string; annotations?: { readOnlyHint?: boolean } }[] }).tools;
