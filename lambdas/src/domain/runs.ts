@@ -141,19 +141,37 @@ async function transition(deps: Deps, runId: string, from: RunStatus[], to: RunS
 
 export const markRunning = (deps: Deps, runId: string) => transition(deps, runId, ['queued', 'running'], 'running', { startedAt: deps.now().toISOString() });
 
-export const completeRun = (
-  deps: Deps,
-  runId: string,
-  outcome: { resultText: string; output: Record<string, unknown> | null; outputError: string | null; usage: StoredRun['usage'] },
-) =>
-  transition(deps, runId, ['running'], 'completed', {
-    resultText: outcome.resultText,
-    output: outcome.output,
-    outputError: outcome.outputError,
-    usage: outcome.usage,
+/**
+ * What a model writes is unbounded; the run item is not (DynamoDB: 400 KB). With the request capped at 100 KB,
+ * these bounds keep every finished run writable.
+ */
+export const RESULT_TEXT_MAX_CHARS = 32_000;
+export const OUTPUT_MAX_BYTES = 128 * 1024;
+
+type Outcome = { resultText: string; output: Record<string, unknown> | null; outputError: string | null; usage: StoredRun['usage'] };
+
+function bounded(outcome: Outcome): Outcome {
+  const resultText = outcome.resultText.length > RESULT_TEXT_MAX_CHARS ? `${outcome.resultText.slice(0, RESULT_TEXT_MAX_CHARS)}… [truncated]` : outcome.resultText;
+  const tooLarge = outcome.output !== null && Buffer.byteLength(JSON.stringify(outcome.output)) > OUTPUT_MAX_BYTES;
+  return tooLarge
+    ? { ...outcome, resultText, output: null, outputError: `The output was larger than ${OUTPUT_MAX_BYTES / 1024} KB` }
+    : { ...outcome, resultText };
+}
+
+/** Stores the outcome (bounded) and returns what was stored, or undefined when the run was no longer running. */
+export async function completeRun(deps: Deps, runId: string, outcome: Outcome): Promise<Outcome | undefined> {
+  const stored = bounded(outcome);
+  const { resultText, output, outputError, usage } = stored;
+  const done = await transition(deps, runId, ['running'], 'completed', {
+    resultText,
+    output,
+    outputError,
+    usage,
     completedAt: deps.now().toISOString(),
     followUpsDone: false,
   });
+  return done ? stored : undefined;
+}
 
 export const failRun = (deps: Deps, runId: string, reason: string) =>
   transition(deps, runId, ['queued', 'running'], 'failed', { error: reason, completedAt: deps.now().toISOString(), followUpsDone: false });

@@ -78,9 +78,8 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
     if (!(await markRunning(deps, runId))) return;
     const toolbox = await (options.toolsFor ?? toolsOfAgent)(deps, agent, runId);
     const outcome = await executeRun({ deps, run, agent, model: options.model, tools: toolbox.tools }).finally(() => toolbox.close());
-    if (await completeRun(deps, runId, outcome)) {
-      await followUps(deps, { ...run, status: 'completed', ...outcome, output: outcome.output ?? undefined }, agent.name);
-    }
+    const stored = await completeRun(deps, runId, outcome);
+    if (stored) await followUps(deps, { ...run, status: 'completed', ...stored, output: stored.output ?? undefined }, agent.name);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     if (attempt < MAX_RUN_ATTEMPTS) throw error;

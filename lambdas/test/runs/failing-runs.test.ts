@@ -1,5 +1,7 @@
 import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import { RESULT_TEXT_MAX_CHARS } from '../../src/domain/runs';
+import { scriptedModel } from '../../src/model/scripted-model';
 import { MAX_RUN_ATTEMPTS } from '../../src/runtime/run-consumer';
 import { usePlatform } from '../support/platform';
 import { command, waitForRun } from '../support/runs';
@@ -20,5 +22,17 @@ describe('a run that crashes the runner', () => {
     expect(run.status).toBe('failed');
     expect(run.error).toContain('model endpoint unreachable');
     expect(calls).toBeGreaterThanOrEqual(MAX_RUN_ATTEMPTS);
+  });
+});
+
+describe('a model that writes more than a run record can hold', () => {
+  const ctx = usePlatform({ model: scriptedModel([{ text: 'word '.repeat(20_000) }, { text: 'not json' }]) });
+
+  it('completes the run with its prose truncated, never failing at the database', async () => {
+    const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Write a very long essay' });
+    const run = await waitForRun(ctx.api, runId);
+    expect(run.status).toBe('completed');
+    expect(run.result_text!.length).toBeLessThanOrEqual(RESULT_TEXT_MAX_CHARS + 20);
+    expect(run.result_text).toMatch(/\[truncated\]$/);
   });
 });
