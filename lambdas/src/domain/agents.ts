@@ -1,6 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, findPreset, newUuid, type AgentPreset } from '@service/shared';
 import type { Deps } from '../deps';
+import { ifConditionHolds } from '../store/dynamo';
 import { cached } from './short-cache';
 
 export interface StoredAgent {
@@ -77,13 +78,8 @@ export function buildAgent(deps: Deps, workspaceId: string, options: HireOptions
 
 /** Stores a new agent; `ifAbsent` makes seeding idempotent. */
 export async function putAgent(deps: Deps, agent: StoredAgent, ifAbsent = false): Promise<void> {
-  try {
-    await deps.store.doc.send(
-      new PutCommand({ TableName: deps.store.table('agents'), Item: agent, ConditionExpression: 'attribute_not_exists(id)' }),
-    );
-  } catch (error) {
-    if (!(ifAbsent && error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
-  }
+  const put = deps.store.doc.send(new PutCommand({ TableName: deps.store.table('agents'), Item: agent, ConditionExpression: 'attribute_not_exists(id)' }));
+  await (ifAbsent ? ifConditionHolds(put) : put);
 }
 
 export async function listAgents(deps: Deps, workspaceId: string): Promise<StoredAgent[]> {

@@ -2,7 +2,7 @@ import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, newKeyId, randomBase62 } from '@service/shared';
 import { createHash } from 'node:crypto';
 import type { Deps } from '../deps';
-import { isConditionFailure } from '../store/dynamo';
+import { ifConditionHolds } from '../store/dynamo';
 
 export const API_KEY_PREFIX = 'sk_live_';
 const API_KEY_PATTERN = /^sk_live_[0-9A-Za-z]{32,128}$/;
@@ -97,8 +97,8 @@ type MeteredKey = StoredApiKey & { rlWindow?: number; rlCount?: number };
 const LIVE_KEY = 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt)';
 
 async function meteredUpdate(deps: Deps, keyHash: string, update: string, condition: string, values: Record<string, unknown>): Promise<MeteredKey | undefined> {
-  try {
-    const result = await deps.store.doc.send(
+  const result = await ifConditionHolds(
+    deps.store.doc.send(
       new UpdateCommand({
         TableName: deps.store.table('apiKeys'),
         Key: { keyHash },
@@ -107,12 +107,9 @@ async function meteredUpdate(deps: Deps, keyHash: string, update: string, condit
         ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
       }),
-    );
-    return result.Attributes as MeteredKey;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+    ),
+  );
+  return result?.Attributes as MeteredKey | undefined;
 }
 
 /** The common case: the key is live and already counting in this window. */
@@ -156,8 +153,8 @@ export async function revokeApiKey(deps: Deps, workspaceId: string, keyId: strin
   if (!key) throw new ApiError('NOT_FOUND', `No API key ${keyId} in this workspace`, { field: 'key_id' });
   if (key.revokedAt) return key;
   const revokedAt = deps.now().toISOString();
-  try {
-    await deps.store.doc.send(
+  await ifConditionHolds(
+    deps.store.doc.send(
       new UpdateCommand({
         TableName: deps.store.table('apiKeys'),
         Key: { keyHash: key.keyHash },
@@ -165,9 +162,7 @@ export async function revokeApiKey(deps: Deps, workspaceId: string, keyId: strin
         ConditionExpression: 'workspaceId = :w AND attribute_not_exists(revokedAt)',
         ExpressionAttributeValues: { ':at': revokedAt, ':w': workspaceId },
       }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+    ),
+  );
   return { ...key, revokedAt: key.revokedAt ?? revokedAt };
 }

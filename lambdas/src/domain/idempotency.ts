@@ -3,7 +3,7 @@ import { ApiError } from '@service/shared';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Deps } from '../deps';
-import { isConditionFailure } from '../store/dynamo';
+import { ifConditionHolds } from '../store/dynamo';
 
 /**
  * Stripe-style idempotency on one item per key: a single conditional put claims the key (it succeeds only if no
@@ -49,8 +49,8 @@ export async function claimIdempotencyKey(deps: Deps, workspaceId: string, key: 
       expiresAtEpoch: Math.ceil((now + IDEMPOTENCY_RETENTION_MS) / 1000),
       lockedUntil: now + LOCK_MS,
     };
-    try {
-      await deps.store.doc.send(
+    const claimed = await ifConditionHolds(
+      deps.store.doc.send(
         new PutCommand({
           TableName: deps.store.table('idempotency'),
           Item: record,
@@ -58,11 +58,9 @@ export async function claimIdempotencyKey(deps: Deps, workspaceId: string, key: 
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: { ':now': now, ':progress': 'in_progress' },
         }),
-      );
-      return { kind: 'claimed', scopedKey, requestHash };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
+    if (claimed) return { kind: 'claimed', scopedKey, requestHash };
     const existing = (
       await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('idempotency'), Key: { scopedKey }, ConsistentRead: true }))
     ).Item as IdempotencyRecord | undefined;
@@ -92,8 +90,8 @@ export async function completeIdempotencyKey(deps: Deps, claim: { scopedKey: str
 
 /** Frees the key after a failed attempt so that the caller may retry it. */
 export async function releaseIdempotencyKey(deps: Deps, claim: { scopedKey: string; requestHash: string }): Promise<void> {
-  try {
-    await deps.store.doc.send(
+  await ifConditionHolds(
+    deps.store.doc.send(
       new DeleteCommand({
         TableName: deps.store.table('idempotency'),
         Key: { scopedKey: claim.scopedKey },
@@ -101,8 +99,6 @@ export async function releaseIdempotencyKey(deps: Deps, claim: { scopedKey: stri
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: { ':progress': 'in_progress', ':hash': claim.requestHash },
       }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-  }
+    ),
+  );
 }

@@ -2,7 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { ApiError, newRunId, type schemas } from '@service/shared';
 import type { z } from 'zod';
 import type { Deps } from '../deps';
-import { isConditionFailure } from '../store/dynamo';
+import { ifConditionHolds } from '../store/dynamo';
 
 type RunStatus = (typeof schemas.RUN_STATUSES)[number];
 type Autonomy = (typeof schemas.AUTONOMY_LEVELS)[number];
@@ -121,8 +121,8 @@ async function transition(deps: Deps, runId: string, from: RunStatus[], to: RunS
     assignments.push(`#f${index} = :v${index}`);
   });
   from.forEach((status, index) => (values[`:from${index}`] = status));
-  try {
-    await deps.store.doc.send(
+  const applied = await ifConditionHolds(
+    deps.store.doc.send(
       new UpdateCommand({
         TableName: deps.store.table('runs'),
         Key: { runId },
@@ -131,12 +131,9 @@ async function transition(deps: Deps, runId: string, from: RunStatus[], to: RunS
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
+  return applied !== undefined;
 }
 
 export const markRunning = (deps: Deps, runId: string) => transition(deps, runId, ['queued', 'running'], 'running', { startedAt: deps.now().toISOString() });

@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../deps';
+import { ifConditionHolds } from '../store/dynamo';
 
 export type Plan = 'partner' | 'starter';
 
@@ -25,11 +26,5 @@ export async function getWorkspace(deps: Deps, id: string): Promise<Workspace | 
 
 /** Creates the workspace unless it exists (seeding is idempotent). */
 export async function putWorkspaceIfAbsent(deps: Deps, workspace: Workspace): Promise<void> {
-  try {
-    await deps.store.doc.send(
-      new PutCommand({ TableName: deps.store.table('workspaces'), Item: workspace, ConditionExpression: 'attribute_not_exists(id)' }),
-    );
-  } catch (error) {
-    if (!(error instanceof Error && error.name === 'ConditionalCheckFailedException')) throw error;
-  }
+  await ifConditionHolds(deps.store.doc.send(new PutCommand({ TableName: deps.store.table('workspaces'), Item: workspace, ConditionExpression: 'attribute_not_exists(id)' })));
 }

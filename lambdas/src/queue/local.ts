@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { isConditionFailure, type Store } from '../store/dynamo';
+import { ifConditionHolds, type Store } from '../store/dynamo';
 import type { QueueConsumer, QueueName, QueueSender } from './queue';
 
 /**
@@ -132,12 +132,10 @@ export class LocalQueue implements QueueSender {
         ? { ...message, queue: `${message.queue}-dlq`, sk: sortKey(Date.now(), message.id) }
         : { ...message, sk: sortKey(Date.now() + (this.options.visibilityTimeoutMs?.[queue] ?? 30_000), message.id), receiveCount: message.receiveCount + 1 };
     await this.put(moved);
-    try {
-      await this.store.doc.send(
-        new DeleteCommand({ TableName: this.table, Key: { queue: message.queue, sk: message.sk }, ConditionExpression: 'attribute_exists(sk)' }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
+    const won = await ifConditionHolds(
+      this.store.doc.send(new DeleteCommand({ TableName: this.table, Key: { queue: message.queue, sk: message.sk }, ConditionExpression: 'attribute_exists(sk)' })),
+    );
+    if (!won) {
       await this.remove(moved);
       return undefined;
     }

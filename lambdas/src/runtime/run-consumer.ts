@@ -28,23 +28,12 @@ export interface RunConsumerOptions {
 
 /** Usage and the webhook of a finished run; safe to repeat (stable event id). */
 async function followUps(deps: Deps, run: StoredRun, agentName: string): Promise<void> {
+  const common = { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: run.status, instruction: run.instruction };
   if (run.status === 'completed') {
     await recordUsage(deps, run.workspaceId, run.agentId, run.usage);
-    await emitWebhookEvent(
-      deps,
-      run.workspaceId,
-      'agent.command.completed',
-      { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: run.status, instruction: run.instruction, result_text: run.resultText ?? '' },
-      { eventId: eventIdFor(run.runId, 'completed') },
-    );
+    await emitWebhookEvent(deps, run.workspaceId, 'agent.command.completed', { ...common, result_text: run.resultText ?? '' }, { eventId: eventIdFor(run.runId, 'completed') });
   } else if (run.status === 'failed') {
-    await emitWebhookEvent(
-      deps,
-      run.workspaceId,
-      'agent.command.failed',
-      { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: run.status, instruction: run.instruction, error: run.error ?? 'unknown error' },
-      { eventId: eventIdFor(run.runId, 'failed') },
-    );
+    await emitWebhookEvent(deps, run.workspaceId, 'agent.command.failed', { ...common, error: run.error ?? 'unknown error' }, { eventId: eventIdFor(run.runId, 'failed') });
   }
   await markFollowUpsDone(deps, run.runId);
 }

@@ -21,6 +21,19 @@ export function createStore(options: { tablePrefix: string; region: string; endp
   return { doc, raw, table: (name) => physicalTableName(options.tablePrefix, name) };
 }
 
+/**
+ * Awaits a conditional write: its output, or undefined when its condition did not hold (any other failure is thrown).
+ * Every invariant here is kept by conditional writes (no transactions), so "did it apply?" is a value, not a catch block.
+ */
+export async function ifConditionHolds<T>(write: Promise<T>): Promise<T | undefined> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
 /** True when a conditional write lost its condition (the item exists, or changed under us). */
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';

@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBase62 } from '@service/shared';
 import type { Deps } from '../deps';
-import { isConditionFailure } from '../store/dynamo';
+import { ifConditionHolds } from '../store/dynamo';
 import type { EventType } from './subscriptions';
 
 /**
@@ -92,13 +92,8 @@ export function newDelivery(
 
 /** Stores a new delivery; returns the stored one when a delivery with that key already exists (a repeated emit). */
 export async function putDelivery(deps: Deps, delivery: StoredDelivery): Promise<StoredDelivery> {
-  try {
-    await deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: delivery, ConditionExpression: 'attribute_not_exists(deliveryId)' }));
-    return delivery;
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
-    return (await getDelivery(deps, delivery.subscriptionId, delivery.deliveryId)) ?? delivery;
-  }
+  const stored = await ifConditionHolds(deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: delivery, ConditionExpression: 'attribute_not_exists(deliveryId)' })));
+  return stored ? delivery : ((await getDelivery(deps, delivery.subscriptionId, delivery.deliveryId)) ?? delivery);
 }
 
 export async function getDelivery(deps: Deps, subscriptionId: string, deliveryId: string): Promise<StoredDelivery | undefined> {
@@ -118,8 +113,8 @@ export async function claimAttempt(
   leaseMs: number,
 ): Promise<StoredDelivery | undefined> {
   const now = deps.now().getTime();
-  try {
-    const result = await deps.store.doc.send(
+  const result = await ifConditionHolds(
+    deps.store.doc.send(
       new UpdateCommand({
         TableName: table(deps),
         Key: { subscriptionId: key.subscriptionId, deliveryId: key.deliveryId },
@@ -129,12 +124,9 @@ export async function claimAttempt(
         ExpressionAttributeValues: { ':sending': 'sending', ':pending': 'pending', ':token': token, ':lease': now + leaseMs, ':attempt': key.attempt, ':now': now },
         ReturnValues: 'ALL_NEW',
       }),
-    );
-    return result.Attributes as StoredDelivery;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+    ),
+  );
+  return result?.Attributes as StoredDelivery | undefined;
 }
 
 /**
@@ -156,8 +148,8 @@ export async function settleAttempt(
     update = 'SET #state = :state, lastError = :error REMOVE claimToken, leaseUntil';
     values[':error'] = next.error;
   }
-  try {
-    await deps.store.doc.send(
+  const applied = await ifConditionHolds(
+    deps.store.doc.send(
       new UpdateCommand({
         TableName: table(deps),
         Key: { subscriptionId: delivery.subscriptionId, deliveryId: delivery.deliveryId },
@@ -166,12 +158,9 @@ export async function settleAttempt(
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: values,
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
+  return applied !== undefined;
 }
 
 /**
@@ -180,8 +169,8 @@ export async function settleAttempt(
  * in case its handler died before sending the next hop.
  */
 export async function takeHop(deps: Deps, delivery: StoredDelivery, hop: number, messageId: string): Promise<boolean> {
-  try {
-    await deps.store.doc.send(
+  const applied = await ifConditionHolds(
+    deps.store.doc.send(
       new UpdateCommand({
         TableName: table(deps),
         Key: { subscriptionId: delivery.subscriptionId, deliveryId: delivery.deliveryId },
@@ -190,12 +179,9 @@ export async function takeHop(deps: Deps, delivery: StoredDelivery, hop: number,
         ExpressionAttributeNames: { '#state': 'state' },
         ExpressionAttributeValues: { ':next': hop + 1, ':message': messageId, ':attempt': delivery.attempt, ':pending': 'pending', ':hop': hop },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
+  return applied !== undefined;
 }
 
 export async function logAttempt(

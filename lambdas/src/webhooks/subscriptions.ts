@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } fr
 import { ApiError, newSubscriptionId, randomBase62, type schemas } from '@service/shared';
 import type { Deps } from '../deps';
 import { checkOutboundUrl, OutboundBlockedError } from '../net/outbound-guard';
-import { isConditionFailure } from '../store/dynamo';
+import { ifConditionHolds } from '../store/dynamo';
 
 export type EventType = (typeof schemas.EVENT_TYPES)[number];
 
@@ -64,14 +64,10 @@ export async function listSubscriptions(deps: Deps, workspaceId: string): Promis
 }
 
 export async function deleteSubscription(deps: Deps, workspaceId: string, id: string): Promise<void> {
-  try {
-    await deps.store.doc.send(
-      new DeleteCommand({ TableName: deps.store.table('webhookSubscriptions'), Key: { workspaceId, id }, ConditionExpression: 'attribute_exists(id)' }),
-    );
-  } catch (error) {
-    if (isConditionFailure(error)) throw new ApiError('NOT_FOUND', `No webhook subscription ${id} in this workspace`, { field: 'webhook_id' });
-    throw error;
-  }
+  const deleted = await ifConditionHolds(
+    deps.store.doc.send(new DeleteCommand({ TableName: deps.store.table('webhookSubscriptions'), Key: { workspaceId, id }, ConditionExpression: 'attribute_exists(id)' })),
+  );
+  if (!deleted) throw new ApiError('NOT_FOUND', `No webhook subscription ${id} in this workspace`, { field: 'webhook_id' });
 }
 
 export async function getSubscription(deps: Deps, workspaceId: string, id: string): Promise<StoredSubscription | undefined> {
@@ -114,18 +110,15 @@ async function updateIfExists(
   subscription: StoredSubscription,
   update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown>; ConditionExpression?: string; ReturnValues?: 'ALL_NEW' },
 ): Promise<StoredSubscription | undefined> {
-  try {
-    const result = await deps.store.doc.send(
+  const result = await ifConditionHolds(
+    deps.store.doc.send(
       new UpdateCommand({
         TableName: deps.store.table('webhookSubscriptions'),
         Key: { workspaceId: subscription.workspaceId, id: subscription.id },
         ConditionExpression: 'attribute_exists(id)',
         ...update,
       }),
-    );
-    return result.Attributes as StoredSubscription | undefined;
-  } catch (error) {
-    if (isConditionFailure(error)) return undefined;
-    throw error;
-  }
+    ),
+  );
+  return result?.Attributes as StoredSubscription | undefined;
 }
