@@ -60,7 +60,7 @@ export async function executeRun(input: { deps: Deps; run: StoredRun; agent: Sto
     abortSignal: AbortSignal.timeout(RUN_TIMEOUT_MS),
   });
   const resultText = acted.text;
-  const messages: ModelMessage[] = [{ role: 'user', content: run.instruction }, ...acted.response.messages];
+  const messages: ModelMessage[] = [{ role: 'user', content: run.instruction }, ...acted.responseMessages];
   const acting = tokens(acted.totalUsage);
 
   const check = run.schema ? checkOutputSchema(run.schema) : undefined;

@@ -26,6 +26,8 @@ describe('agent runs with the offline model', () => {
     const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Send an email "Welcome aboard" to bob@example.com.', autonomy: 'full' });
     const run = await waitForRun(ctx.api, runId);
     expect(run.output).toMatchObject({ result: 'ok', actions: ['email.send'] });
+    // The shaping call sees the whole run (tool calls and results), so the summary speaks of what was done.
+    expect(run.output!.summary).toContain('email__send');
     const outbox = await ctx.api<{ emails: { from: string; to: string; run_id: string }[] }>('email/outbox/');
     expect(outbox.body.data.emails).toContainEqual(expect.objectContaining({ from: 'ada.5eed0000@agents.service.local', to: 'bob@example.com', run_id: runId }));
   });
