@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -18,6 +19,12 @@ export interface McpRuntime {
   /** tools/list answer, computed once per process. */
   toolList: Tool[];
 }
+
+/**
+ * Every protocol Server builds its own Ajv instance unless given a validator, and a stateless skill builds a server
+ * per request: one shared validator keeps that (about a sixth of a tool call's CPU) out of every call.
+ */
+const sharedJsonSchemaValidator = new AjvJsonSchemaValidator();
 
 export function listTools(skill: Skill): Tool[] {
   return [...skill.tools.values()].map((tool) => ({
@@ -40,7 +47,7 @@ export async function handleMcp(
   contextFor: (signal: AbortSignal) => SkillContext,
 ): Promise<Response> {
   const { skill, limits, log, toolList } = runtime;
-  const mcp = new McpServer({ name: skill.code, version: skill.version }, { capabilities: { tools: {} } });
+  const mcp = new McpServer({ name: skill.code, version: skill.version }, { capabilities: { tools: {} }, jsonSchemaValidator: sharedJsonSchemaValidator });
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
   mcp.server.setRequestHandler(CallToolRequestSchema, (call, extra) => {
     const tool = skill.tools.get(call.params.name);
