@@ -1,11 +1,13 @@
-import { ApiError, ENDPOINTS, schemas } from '@service/shared';
-import type { z } from 'zod';
+import { ApiError, ENDPOINTS, newUuid, schemas } from '@service/shared';
+import { z } from 'zod';
 import type { Deps } from '../deps';
-import { getWorkspace } from '../domain/workspaces';
+import { createApiKey, toApiKeyResponse } from '../domain/api-keys';
+import { getWorkspace, PLANS, putWorkspaceIfAbsent, type Plan } from '../domain/workspaces';
 import { findSkill, toSkillResponse } from '../skills/catalog';
 import { createGrant, revokeGrant } from '../skills/grants';
 import { registerSkill } from '../skills/registry';
 import { createRole } from '../skills/roles';
+import { seedBuiltinGrants } from '../skills/seed-grants';
 
 interface AdminRoute<S extends z.ZodType> {
   body: S;
@@ -38,6 +40,34 @@ export const ADMIN_ROUTES: Readonly<Record<string, AdminRoute<z.ZodType>>> = {
     return { data: { revoked: true, role: body.role, capability: body.capability }, msg: `${body.capability} revoked from ${body.role}` };
   }),
 };
+
+const ProvisionBody = z
+  .object({
+    name: z.string().trim().min(1).max(120),
+    plan: z.enum(Object.keys(PLANS) as [Plan, ...Plan[]]).default('partner'),
+  })
+  .strict();
+
+/**
+ * Provisioning a new company (a deployment has no other way to create its first workspace): the workspace, the
+ * starting grants of the built-in skills, and its first API key, shown once.
+ */
+export async function provisionWorkspace(deps: Deps, input: z.output<typeof ProvisionBody>) {
+  const workspace = { id: newUuid(), name: input.name, plan: input.plan, tokenLimit: PLANS[input.plan].tokenLimit, createdAt: deps.now().toISOString() };
+  await putWorkspaceIfAbsent(deps, workspace);
+  await seedBuiltinGrants(deps, workspace.id);
+  const { key, secret } = await createApiKey(deps, workspace.id, 'First key');
+  return {
+    data: {
+      workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan, token_limit: workspace.tokenLimit, created_at: workspace.createdAt },
+      key: toApiKeyResponse(key),
+      secret,
+    },
+    msg: `Workspace ${workspace.name} created; copy the API key now, it is not shown again`,
+  };
+}
+
+export const PROVISION_ROUTE = { name: 'workspaces/create', body: ProvisionBody } as const;
 
 export async function assertWorkspace(deps: Deps, workspaceId: string): Promise<void> {
   if (!(await getWorkspace(deps, workspaceId))) throw new ApiError('NOT_FOUND', `No workspace ${workspaceId}`, { field: 'workspace_id' });

@@ -1,7 +1,7 @@
 import { ApiError } from '@service/shared';
 import type { Deps } from '../deps';
 import { successResult, type HttpEvent, type HttpResult } from '../http/event';
-import { ADMIN_ROUTES, assertWorkspace } from './admin';
+import { ADMIN_ROUTES, assertWorkspace, PROVISION_ROUTE, provisionWorkspace } from './admin';
 import { parseBody } from './body';
 import { failureOf } from './errors';
 import { authenticateMaster } from './master-auth';
@@ -24,6 +24,10 @@ async function serviceCall(deps: Deps, event: HttpEvent, skill: string, name: st
 
 async function adminCall(deps: Deps, event: HttpEvent, name: string): Promise<HttpResult> {
   authenticateMaster(deps, event);
+  if (name === PROVISION_ROUTE.name) {
+    const { data, msg } = await provisionWorkspace(deps, parseBody(event, PROVISION_ROUTE.body, deps.config.maxBodyBytes));
+    return successResult(201, data, msg);
+  }
   const route = ADMIN_ROUTES[name];
   if (!route) throw new ApiError('NOT_FOUND', `No administrative route admin/${name}`);
   const body = parseBody(event, route.body, deps.config.maxBodyBytes) as { workspace_id: string };
