@@ -25,6 +25,8 @@ export interface PlatformOptions {
   env?: Record<string, string | undefined>;
   /** Overrides the MODEL setting, e.g. with the AI SDK's mock model in a test. */
   model?: LanguageModel;
+  /** The platform's clock (records, rate-limit windows); tests pin it to make windows deterministic. */
+  now?: () => Date;
   /** Queue timing, e.g. a short visibility timeout so a test sees retries quickly. */
   queue?: LocalQueueOptions;
 }
@@ -48,7 +50,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const store = createStore({ tablePrefix: config.tablePrefix, region: config.region, endpoint: dynamo.endpoint });
   await ensureTables(store.raw, config.tablePrefix);
   const queue = new LocalQueue(store, { visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000 }, ...options.queue });
-  const deps: Deps = { store, queue, config, now: () => new Date() };
+  const deps: Deps = { store, queue, config, now: options.now ?? (() => new Date()) };
   const seed = await seedDemo(deps, env.SERVICE_DEMO_API_KEY);
   const model = options.model ?? resolveModel(config.model, env);
 
