@@ -133,7 +133,9 @@ describe('POST /v1/agents/{agentId}/chat', () => {
     // A fresh agent, so the other tests' messages do not count against its budget.
     const agent = buildAgent(platform.deps, platform.demo.workspaceId, { preset: 'support' });
     await putAgent(platform.deps, agent);
-    const handler = createWidgetChatHandler(platform.deps, { model: createOfflineModel(), visitorLimitPerMinute: 2, agentLimitPerMinute: 3 });
+    // A clock pinned mid-minute keeps all five messages in one rate-limit window.
+    const pinned = { ...platform.deps, now: () => new Date('2026-11-22T10:00:30Z') };
+    const handler = createWidgetChatHandler(pinned, { model: createOfflineModel(), visitorLimitPerMinute: 2, agentLimitPerMinute: 3 });
     const call = async (ip: string) => {
       const event = toApiGatewayEvent(
         { method: 'POST', headers: { 'content-type': 'application/json' }, socket: { remoteAddress: ip } } as never,
@@ -151,7 +153,7 @@ describe('POST /v1/agents/{agentId}/chat', () => {
     const visitorLimited = await call('10.0.0.1');
     expect(visitorLimited.status).toBe(429);
     expect(JSON.parse(visitorLimited.text).error.code).toBe('RATE_LIMITED');
-    expect(Number(visitorLimited.headers['Retry-After'])).toBeGreaterThan(0);
+    expect(visitorLimited.headers['Retry-After']).toBe('30');
     expect((await call('10.0.0.2')).status).toBe(200); // another visitor; the agent's 3rd message
     expect((await call('10.0.0.3')).status).toBe(429); // the agent's budget is spent
   });
