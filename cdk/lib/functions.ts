@@ -100,8 +100,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     },
     timeoutSeconds: 15,
     memoryMb: 512,
-    reads: ['agents', 'workspaces'],
-    writes: ['records', 'skills'],
+    reads: ['agents'],
+    // Provisioning (admin/workspaces/create) creates the workspace and its first key.
+    writes: ['records', 'skills', 'workspaces', 'apiKeys'],
     sendsTo: [],
     turnTokens: true,
     model: false,
