@@ -45,7 +45,11 @@ export const TABLES = {
   runs: {
     name: 'runs',
     partitionKey: s('runId'),
-    indexes: [{ name: 'byAgent', partitionKey: s('agentId'), sortKey: s('createdAt') }],
+    indexes: [
+      { name: 'byAgent', partitionKey: s('agentId'), sortKey: s('createdAt') },
+      /** Sparse: only runs still `queued` or `running` carry `pendingStatus`, so the sweeper reads just those. */
+      { name: 'pending', partitionKey: s('pendingStatus'), sortKey: s('createdAt') },
+    ],
   },
   idempotency: { name: 'idempotency', partitionKey: s('scopedKey'), ttlAttribute: 'expiresAtEpoch' },
   rateLimits: { name: 'rate-limits', partitionKey: s('bucket'), ttlAttribute: 'expiresAtEpoch' },

@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import type { EndpointContract, EndpointName } from '@service/shared';
 import type { StoredApiKey, RateLimitState } from '../domain/api-keys';
+import type { Action } from '../domain/idempotency';
 import type { Workspace } from '../domain/workspaces';
 import type { HttpEvent, HttpResult } from '../http/event';
 
@@ -14,6 +15,8 @@ export interface ApiRequestState {
   rate?: RateLimitState;
   body?: unknown;
   query?: unknown;
+  /** Set by an Idempotency-Key claim: the identity a retry of the same request reuses. */
+  action?: Action;
 }
 
 export type ApiContext = Context & { api?: ApiRequestState };

@@ -37,6 +37,7 @@ export function createApiHandler(deps: Deps) {
       lang: state.lang,
       body: state.body as never,
       query: state.query as never,
+      action: state.action ?? { at: deps.now() },
     });
     return successResult(state.endpoint.status, data, msg ?? 'OK');
   };

@@ -35,16 +35,17 @@ export function toApiKeyResponse(key: StoredApiKey) {
 }
 
 /** Stores a key by its hash only; the secret is returned to be shown once. */
-export async function createApiKey(deps: Deps, workspaceId: string, name: string, secret = generateApiKeySecret()) {
+export async function createApiKey(deps: Deps, workspaceId: string, name: string, options: { secret?: string; id?: string; createdAt?: Date } = {}) {
+  const secret = options.secret ?? generateApiKeySecret();
   if (!API_KEY_PATTERN.test(secret)) throw new Error(`API keys must be ${API_KEY_PREFIX} followed by at least 32 base62 characters`);
   const key: StoredApiKey = {
     keyHash: hashApiKey(secret),
-    id: newKeyId(),
+    id: options.id ?? newKeyId(),
     workspaceId,
     name,
     prefix: secret.slice(0, API_KEY_PREFIX.length + 4),
     last4: secret.slice(-4),
-    createdAt: deps.now().toISOString(),
+    createdAt: (options.createdAt ?? deps.now()).toISOString(),
   };
   await deps.store.doc.send(
     new PutCommand({ TableName: deps.store.table('apiKeys'), Item: key, ConditionExpression: 'attribute_not_exists(keyHash)' }),

@@ -7,12 +7,17 @@ import { ifConditionHolds } from '../store/dynamo';
 
 /**
  * Stripe-style idempotency on one item per key: a single conditional put claims the key (it succeeds only if no
- * record exists, the record expired, or an in-progress claim outlived its lock), the response is stored on success,
- * and a repeat replays it. A concurrent repeat waits for the first to finish, then replays.
+ * record exists or the record expired), the response is stored on success, and a repeat replays it. A concurrent
+ * repeat waits for the first to finish, then replays.
+ *
+ * Crash safety: the claim fixes the action's identity (`Action`: its time and a seed its ids derive from). When an
+ * attempt dies after acting but before storing its response, the retry resumes the claim once its lock lapsed and
+ * runs the endpoint with the same identity: every create writes under the derived id only if absent and otherwise
+ * answers with what the first attempt wrote, so the action happens once.
  */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
-const LOCK_MS = 30_000;
+export const IDEMPOTENCY_LOCK_MS = 30_000;
 const WAIT_FOR_CONCURRENT_MS = 10_000;
 
 export interface StoredResponse {
@@ -21,46 +26,83 @@ export interface StoredResponse {
   headers: Record<string, string>;
 }
 
+/** Who an action is: its time, and (with an Idempotency-Key) the seed its new ids derive from. */
+export interface Action {
+  at: Date;
+  seed?: string;
+}
+
 interface IdempotencyRecord {
   scopedKey: string;
   requestHash: string;
   state: 'in_progress' | 'completed';
   response?: StoredResponse;
+  actionAt: string;
   expiresAt: number;
   expiresAtEpoch: number;
   lockedUntil: number;
 }
 
-export type IdempotencyClaim = { kind: 'claimed'; scopedKey: string; requestHash: string } | { kind: 'replay'; response: StoredResponse };
+export interface IdempotencyClaimed {
+  kind: 'claimed';
+  scopedKey: string;
+  requestHash: string;
+  action: Action;
+}
+export type IdempotencyClaim = IdempotencyClaimed | { kind: 'replay'; response: StoredResponse };
 
 export const requestFingerprint = (method: string, path: string, body: unknown): string =>
   createHash('sha256').update(JSON.stringify([method, path, body ?? null])).digest('hex');
+
+const claimedFrom = (record: Pick<IdempotencyRecord, 'scopedKey' | 'requestHash' | 'actionAt'>): IdempotencyClaimed => ({
+  kind: 'claimed',
+  scopedKey: record.scopedKey,
+  requestHash: record.requestHash,
+  action: { at: new Date(record.actionAt), seed: `${record.scopedKey}#${record.actionAt}` },
+});
+
+/** A new key, or one whose record expired: a new action. */
+async function claimFresh(deps: Deps, scopedKey: string, requestHash: string, now: number): Promise<IdempotencyClaimed | undefined> {
+  const record: IdempotencyRecord = {
+    scopedKey,
+    requestHash,
+    state: 'in_progress',
+    actionAt: new Date(now).toISOString(),
+    expiresAt: now + IDEMPOTENCY_RETENTION_MS,
+    expiresAtEpoch: Math.ceil((now + IDEMPOTENCY_RETENTION_MS) / 1000),
+    lockedUntil: now + IDEMPOTENCY_LOCK_MS,
+  };
+  const put = new PutCommand({
+    TableName: deps.store.table('idempotency'),
+    Item: record,
+    ConditionExpression: 'attribute_not_exists(scopedKey) OR expiresAt < :now',
+    ExpressionAttributeValues: { ':now': now },
+  });
+  return (await ifConditionHolds(deps.store.doc.send(put))) ? claimedFrom(record) : undefined;
+}
+
+/** An identical request whose attempt stopped (crashed) without an answer: the same action, resumed. */
+async function resumeAbandoned(deps: Deps, scopedKey: string, requestHash: string, now: number): Promise<IdempotencyClaimed | undefined> {
+  const update = new UpdateCommand({
+    TableName: deps.store.table('idempotency'),
+    Key: { scopedKey },
+    UpdateExpression: 'SET lockedUntil = :lock',
+    ConditionExpression: '#state = :progress AND lockedUntil < :now AND expiresAt >= :now AND requestHash = :hash',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':lock': now + IDEMPOTENCY_LOCK_MS, ':now': now, ':progress': 'in_progress', ':hash': requestHash },
+    ReturnValues: 'ALL_NEW',
+  });
+  const resumed = await ifConditionHolds(deps.store.doc.send(update));
+  return resumed?.Attributes ? claimedFrom(resumed.Attributes as IdempotencyRecord) : undefined;
+}
 
 export async function claimIdempotencyKey(deps: Deps, workspaceId: string, key: string, requestHash: string): Promise<IdempotencyClaim> {
   const scopedKey = `${workspaceId}#${key}`;
   const deadline = Date.now() + WAIT_FOR_CONCURRENT_MS;
   for (;;) {
     const now = deps.now().getTime();
-    const record: IdempotencyRecord = {
-      scopedKey,
-      requestHash,
-      state: 'in_progress',
-      expiresAt: now + IDEMPOTENCY_RETENTION_MS,
-      expiresAtEpoch: Math.ceil((now + IDEMPOTENCY_RETENTION_MS) / 1000),
-      lockedUntil: now + LOCK_MS,
-    };
-    const claimed = await ifConditionHolds(
-      deps.store.doc.send(
-        new PutCommand({
-          TableName: deps.store.table('idempotency'),
-          Item: record,
-          ConditionExpression: 'attribute_not_exists(scopedKey) OR expiresAt < :now OR (#state = :progress AND lockedUntil < :now)',
-          ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':now': now, ':progress': 'in_progress' },
-        }),
-      ),
-    );
-    if (claimed) return { kind: 'claimed', scopedKey, requestHash };
+    const claimed = (await claimFresh(deps, scopedKey, requestHash, now)) ?? (await resumeAbandoned(deps, scopedKey, requestHash, now));
+    if (claimed) return claimed;
     const existing = (
       await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('idempotency'), Key: { scopedKey }, ConsistentRead: true }))
     ).Item as IdempotencyRecord | undefined;
@@ -74,7 +116,6 @@ export async function claimIdempotencyKey(deps: Deps, workspaceId: string, key: 
     await sleep(25);
   }
 }
-
 export async function completeIdempotencyKey(deps: Deps, claim: { scopedKey: string; requestHash: string }, response: StoredResponse): Promise<void> {
   await deps.store.doc.send(
     new UpdateCommand({

@@ -1,6 +1,8 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, newRecordId } from '@service/shared';
 import type { Deps } from '../deps';
+import { createOrFind } from '../store/dynamo';
+import type { Action } from './idempotency';
 
 /**
  * Contacts, calendar events and tasks of a workspace share one table: sk `<kind>#<created_at>#<id>`,
@@ -16,20 +18,28 @@ export interface StoredRecord<T> {
   fields: T & { id: string; created_at: string };
 }
 
-export async function createRecord<T extends object>(deps: Deps, workspaceId: string, kind: RecordKind, fields: T): Promise<T & { id: string; created_at: string }> {
-  const id = newRecordId(ID_PREFIX[kind]);
-  const createdAt = deps.now().toISOString();
+export async function createRecord<T extends object>(
+  deps: Deps,
+  workspaceId: string,
+  kind: RecordKind,
+  fields: T,
+  action: Action = { at: deps.now() },
+): Promise<T & { id: string; created_at: string }> {
+  const id = newRecordId(ID_PREFIX[kind], action.seed);
+  const createdAt = action.at.toISOString();
   const record: StoredRecord<T> = { workspaceId, sk: `${kind}#${createdAt}#${id}`, kind, fields: { ...fields, id, created_at: createdAt } };
-  await deps.store.doc.send(new PutCommand({ TableName: deps.store.table('records'), Item: record, ConditionExpression: 'attribute_not_exists(sk)' }));
-  return record.fields;
+  return (await createOrFind(deps.store, 'records', record, { workspaceId, sk: record.sk })).item.fields;
 }
 
 const encodeCursor = (key: Record<string, unknown>) => Buffer.from(JSON.stringify({ sk: key.sk })).toString('base64url');
 
+/** `<kind>#<ISO time>#<prefix>_<id>`: the only sort keys this list hands out, and far below DynamoDB's 1,024 bytes. */
+const cursorKey = (kind: RecordKind) => new RegExp(`^${kind}#\\d{4}-\\d{2}-\\d{2}T[0-9:.]{8,16}Z#${ID_PREFIX[kind]}_[0-9A-Za-z]{1,32}$`);
+
 function decodeCursor(cursor: string, workspaceId: string, kind: RecordKind): Record<string, unknown> {
   try {
     const { sk } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { sk: unknown };
-    if (typeof sk === 'string' && sk.startsWith(`${kind}#`)) return { workspaceId, sk };
+    if (typeof sk === 'string' && cursorKey(kind).test(sk)) return { workspaceId, sk };
   } catch {
     // falls through to the validation error
   }

@@ -1,8 +1,9 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, newRunId, type schemas } from '@service/shared';
 import type { z } from 'zod';
 import type { Deps } from '../deps';
-import { ifConditionHolds } from '../store/dynamo';
+import { createOrFind, ifConditionHolds } from '../store/dynamo';
+import type { Action } from './idempotency';
 
 type RunStatus = (typeof schemas.RUN_STATUSES)[number];
 type Autonomy = (typeof schemas.AUTONOMY_LEVELS)[number];
@@ -26,6 +27,36 @@ export interface StoredRun {
   completedAt?: string;
   /** False while usage and webhooks of a finished run are still to be recorded. */
   followUpsDone?: boolean;
+  /** Set once the run's queue message was sent; a queued run without it is the sweeper's to enqueue. */
+  enqueuedAt?: string;
+}
+
+/**
+ * The stored form: caller JSON (`data`, `schema`) and the model's `output` are kept as JSON text, so any key
+ * (`constructor`, `__proto__`) and any depth the API accepted is stored as is, never marshalled as nested maps.
+ * `pendingStatus` mirrors `status` while the run is queued or running (the sweeper's sparse index).
+ */
+type RunItem = Omit<StoredRun, 'data' | 'schema' | 'output'> & { dataJson?: string; schemaJson?: string; outputJson?: string | null; pendingStatus?: RunStatus };
+
+const PENDING: RunStatus[] = ['queued', 'running'];
+
+function toItem({ data, schema, output, ...run }: StoredRun): RunItem {
+  return {
+    ...run,
+    ...(data ? { dataJson: JSON.stringify(data) } : {}),
+    ...(schema ? { schemaJson: JSON.stringify(schema) } : {}),
+    ...(output !== undefined ? { outputJson: output === null ? null : JSON.stringify(output) } : {}),
+    ...(PENDING.includes(run.status) ? { pendingStatus: run.status } : {}),
+  };
+}
+
+function fromItem({ dataJson, schemaJson, outputJson, pendingStatus: _pending, ...run }: RunItem): StoredRun {
+  return {
+    ...run,
+    ...(dataJson ? { data: JSON.parse(dataJson) as Record<string, unknown> } : {}),
+    ...(schemaJson ? { schema: JSON.parse(schemaJson) as Record<string, unknown> } : {}),
+    ...(outputJson !== undefined ? { output: outputJson === null ? null : (JSON.parse(outputJson) as Record<string, unknown>) } : {}),
+  };
 }
 
 export const DEFAULT_AUTONOMY: Autonomy = 'read_only';
@@ -49,9 +80,9 @@ export function toRunResponse(run: StoredRun): z.input<typeof schemas.Run> {
 
 type NewRun = { workspaceId: string; agentId: string; instruction: string; autonomy?: Autonomy; data?: Record<string, unknown>; schema?: Record<string, unknown> };
 
-function newRun(deps: Deps, input: NewRun): StoredRun {
+function newRun(input: NewRun, action: Action): StoredRun {
   return {
-    runId: newRunId(),
+    runId: newRunId(action.seed),
     workspaceId: input.workspaceId,
     agentId: input.agentId,
     status: 'queued',
@@ -60,32 +91,39 @@ function newRun(deps: Deps, input: NewRun): StoredRun {
     ...(input.data ? { data: input.data } : {}),
     ...(input.schema ? { schema: input.schema } : {}),
     usage: { inputTokens: 0, outputTokens: 0 },
-    createdAt: deps.now().toISOString(),
+    createdAt: action.at.toISOString(),
   };
 }
 
-const putRun = (deps: Deps, run: StoredRun) =>
-  deps.store.doc.send(new PutCommand({ TableName: deps.store.table('runs'), Item: run, ConditionExpression: 'attribute_not_exists(runId)' }));
-
 /**
- * Stores the run as `queued` and puts it on the runs queue, both at once (the runner retries a message that arrives
- * before its run is readable). If either write fails the caller gets an error and the run, if stored, is failed
- * with the reason: a run is never left queued with no message behind it.
+ * Sends the message of a queued run that has none yet, then marks it sent. The run is always written first: a
+ * message never points at nothing, and a crash between the two leaves a queued run without `enqueuedAt`, which a
+ * retry of the same command or the sweeper sends. If the send fails the run is failed with the reason.
  */
-export async function enqueueNewRun(deps: Deps, input: NewRun): Promise<StoredRun> {
-  const run = newRun(deps, input);
-  const [stored, queued] = await Promise.allSettled([putRun(deps, run), deps.queue.send('runs', { runId: run.runId })]);
-  if (stored.status === 'rejected') throw stored.reason;
-  if (queued.status === 'rejected') {
+export async function ensureEnqueued(deps: Deps, run: StoredRun): Promise<StoredRun> {
+  if (run.status !== 'queued' || run.enqueuedAt) return run;
+  try {
+    await deps.queue.send('runs', { runId: run.runId });
+  } catch (error) {
     await failRun(deps, run.runId, 'The run could not be queued');
-    throw queued.reason;
+    throw error;
   }
-  return run;
+  const enqueuedAt = deps.now().toISOString();
+  await deps.store.doc.send(
+    new UpdateCommand({ TableName: deps.store.table('runs'), Key: { runId: run.runId }, UpdateExpression: 'SET enqueuedAt = :at', ExpressionAttributeValues: { ':at': enqueuedAt } }),
+  );
+  return { ...run, enqueuedAt };
+}
+
+/** Stores the run as `queued` (or finds the one an earlier attempt of the same action stored), then enqueues it. */
+export async function enqueueNewRun(deps: Deps, input: NewRun, action: Action = { at: deps.now() }): Promise<StoredRun> {
+  const run = newRun(input, action);
+  const { item } = await createOrFind(deps.store, 'runs', toItem(run), { runId: run.runId });
+  return ensureEnqueued(deps, fromItem(item));
 }
 
 export async function getRun(deps: Deps, workspaceId: string, runId: string): Promise<StoredRun> {
-  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('runs'), Key: { runId }, ConsistentRead: true }));
-  const run = result.Item as StoredRun | undefined;
+  const run = await findRun(deps, runId);
   if (!run || run.workspaceId !== workspaceId) throw new ApiError('RUN_NOT_FOUND', `No run ${runId} in this workspace`, { field: 'run_id' });
   return run;
 }
@@ -101,20 +139,34 @@ export async function listRuns(deps: Deps, workspaceId: string, agentId: string,
       Limit: limit,
     }),
   );
-  return ((result.Items ?? []) as StoredRun[]).filter((run) => run.workspaceId === workspaceId);
+  return ((result.Items ?? []) as RunItem[]).filter((run) => run.workspaceId === workspaceId).map(fromItem);
 }
 
 /** Reads a run by id alone: the queue consumer has no workspace to scope by (the message came from our own queue). */
 export async function findRun(deps: Deps, runId: string): Promise<StoredRun | undefined> {
   const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('runs'), Key: { runId }, ConsistentRead: true }));
-  return result.Item as StoredRun | undefined;
+  return result.Item ? fromItem(result.Item as RunItem) : undefined;
+}
+
+/** Runs still `status` (queued or running) created before `before`, oldest first: the sweeper's candidates. */
+export async function listPendingRuns(deps: Deps, status: 'queued' | 'running', before: Date, limit: number): Promise<StoredRun[]> {
+  const result = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: deps.store.table('runs'),
+      IndexName: 'pending',
+      KeyConditionExpression: 'pendingStatus = :s AND createdAt < :before',
+      ExpressionAttributeValues: { ':s': status, ':before': before.toISOString() },
+      Limit: limit,
+    }),
+  );
+  return ((result.Items ?? []) as RunItem[]).map(fromItem);
 }
 
 /** Moves a run to `to` only from one of `from`; false when it was not in such a state (cancelled, finished). */
 async function transition(deps: Deps, runId: string, from: RunStatus[], to: RunStatus, set: Record<string, unknown> = {}): Promise<boolean> {
   const names: Record<string, string> = { '#status': 'status' };
   const values: Record<string, unknown> = { ':to': to };
-  const assignments = ['#status = :to'];
+  const assignments = ['#status = :to', ...(PENDING.includes(to) ? ['pendingStatus = :to'] : [])];
   Object.entries(set).forEach(([field, value], index) => {
     names[`#f${index}`] = field;
     values[`:v${index}`] = value;
@@ -126,7 +178,7 @@ async function transition(deps: Deps, runId: string, from: RunStatus[], to: RunS
       new UpdateCommand({
         TableName: deps.store.table('runs'),
         Key: { runId },
-        UpdateExpression: `SET ${assignments.join(', ')}`,
+        UpdateExpression: `SET ${assignments.join(', ')}${PENDING.includes(to) ? '' : ' REMOVE pendingStatus'}`,
         ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
@@ -161,7 +213,7 @@ export async function completeRun(deps: Deps, runId: string, outcome: Outcome): 
   const { resultText, output, outputError, usage } = stored;
   const done = await transition(deps, runId, ['running'], 'completed', {
     resultText,
-    output,
+    outputJson: output === null ? null : JSON.stringify(output),
     outputError,
     usage,
     completedAt: deps.now().toISOString(),

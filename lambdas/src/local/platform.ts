@@ -13,6 +13,7 @@ import { createLocalFunctions } from './functions';
 import { seedDemo, type DemoSeed } from './seed';
 import { attachSkillHost, type SkillHost } from '../skills/host';
 import { startBuiltinSkills } from '../skills/local-builtins';
+import { sweepRuns } from '../runtime/run-sweeper';
 import { createLocalServer } from './server';
 
 export interface PlatformOptions {
@@ -42,6 +43,8 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
+const SWEEP_INTERVAL_MS = 30_000;
+
 /** The whole platform in one process: embedded DynamoDB, the durable local queue and its consumers, and one HTTP server. */
 export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
   const env = { ...process.env, ...options.env };
@@ -66,6 +69,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   attachSkillHost(deps, skills.host);
   attachConsumers(queue, deps, { model });
   queue.start();
+  // What an EventBridge schedule does in AWS: finish runs a crash left queued or running.
+  const sweeper = setInterval(() => void sweepRuns(deps).catch((error: unknown) => console.error('run sweeper failed', error)), SWEEP_INTERVAL_MS);
+  sweeper.unref();
   return {
     url,
     apiBaseUrl: `${url}/en/api/v1`,
@@ -74,6 +80,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     queue,
     skillHost: skills.host,
     async stop() {
+      clearInterval(sweeper);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await queue.stop();

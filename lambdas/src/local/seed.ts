@@ -38,7 +38,7 @@ async function ensureDemoKey(deps: Deps, demoApiKey?: string): Promise<string | 
   if (demoApiKey) {
     const existing = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('apiKeys'), Key: { keyHash: hashApiKey(demoApiKey) } }));
     if (existing.Item) return undefined;
-    return (await createApiKey(deps, DEMO_WORKSPACE_ID, 'Demo key (SERVICE_DEMO_API_KEY)', demoApiKey)).secret;
+    return (await createApiKey(deps, DEMO_WORKSPACE_ID, 'Demo key (SERVICE_DEMO_API_KEY)', { secret: demoApiKey })).secret;
   }
   const live = (await listApiKeys(deps, DEMO_WORKSPACE_ID)).filter((key) => !key.revokedAt);
   if (live.length > 0) return undefined;

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { physicalTableName, type TableName } from '@service/shared';
 
 /** The document client plus the physical table names of this deployment. */
@@ -37,3 +37,20 @@ export async function ifConditionHolds<T>(write: Promise<T>): Promise<T | undefi
 /** True when a conditional write lost its condition (the item exists, or changed under us). */
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+/**
+ * An idempotent create: writes `item` unless its key is taken, else answers the item stored under that key (what an
+ * earlier attempt of the same action wrote, its id derived from the same Idempotency-Key).
+ */
+export async function createOrFind<T extends object>(store: Store, table: TableName, item: T, key: Record<string, string>): Promise<{ item: T; created: boolean }> {
+  const put = new PutCommand({
+    TableName: store.table(table),
+    Item: item,
+    ConditionExpression: 'attribute_not_exists(#key)',
+    ExpressionAttributeNames: { '#key': Object.keys(key)[0]! },
+  });
+  if (await ifConditionHolds(store.doc.send(put))) return { item, created: true };
+  const existing = await store.doc.send(new GetCommand({ TableName: store.table(table), Key: key, ConsistentRead: true }));
+  if (!existing.Item) throw new Error(`${table}: the item under ${JSON.stringify(key)} exists and does not`);
+  return { item: existing.Item as T, created: false };
+}

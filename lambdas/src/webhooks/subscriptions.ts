@@ -1,8 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, newSubscriptionId, randomBase62, type schemas } from '@service/shared';
 import type { Deps } from '../deps';
 import { checkOutboundUrl, OutboundBlockedError } from '../net/outbound-guard';
-import { ifConditionHolds } from '../store/dynamo';
+import type { Action } from '../domain/idempotency';
+import { createOrFind, ifConditionHolds } from '../store/dynamo';
 
 export type EventType = (typeof schemas.EVENT_TYPES)[number];
 
@@ -39,21 +40,18 @@ export function assertSubscribableUrl(url: string, allowLocal: boolean): void {
   }
 }
 
-export async function createSubscription(deps: Deps, workspaceId: string, input: { url: string; events: EventType[] }): Promise<StoredSubscription> {
+export async function createSubscription(deps: Deps, workspaceId: string, input: { url: string; events: EventType[] }, action: Action = { at: deps.now() }): Promise<StoredSubscription> {
   const subscription: StoredSubscription = {
     workspaceId,
-    id: newSubscriptionId(),
+    id: newSubscriptionId(action.seed),
     url: input.url,
     events: [...new Set(input.events)],
     signingSecret: `whsec_${randomBase62(32)}`,
     active: true,
     failureCount: 0,
-    createdAt: deps.now().toISOString(),
+    createdAt: action.at.toISOString(),
   };
-  await deps.store.doc.send(
-    new PutCommand({ TableName: deps.store.table('webhookSubscriptions'), Item: subscription, ConditionExpression: 'attribute_not_exists(id)' }),
-  );
-  return subscription;
+  return (await createOrFind(deps.store, 'webhookSubscriptions', subscription, { workspaceId, id: subscription.id })).item;
 }
 
 export async function listSubscriptions(deps: Deps, workspaceId: string): Promise<StoredSubscription[]> {

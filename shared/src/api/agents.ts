@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { jsonObject } from './json-input';
 import { isoDateTime, limitParam, runId, text, uuid } from './primitives';
 
 export const AUTONOMY_LEVELS = ['full', 'read_only'] as const;
@@ -35,9 +36,9 @@ export const CommandBody = z
   .object({
     agent_id: uuid('agent_id'),
     instruction: text(10_000),
-    data: z.record(z.string(), z.unknown()).optional(),
+    data: jsonObject().optional(),
     autonomy: z.enum(AUTONOMY_LEVELS).optional(),
-    schema: z.record(z.string(), z.unknown()).optional(),
+    schema: jsonObject().optional(),
   })
   .strict();
 

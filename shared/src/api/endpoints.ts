@@ -4,6 +4,7 @@ import * as r from './records';
 import * as acc from './account';
 import { WEBHOOK_DELIVERY_ENDPOINTS } from './webhook-deliveries';
 import { SKILL_ACCESS_ENDPOINTS } from './skills';
+import { secretAlreadyShown, secretShownOnce } from './primitives';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -18,6 +19,8 @@ export interface EndpointContract {
   status: 200 | 201 | 202;
   /** Accepts an Idempotency-Key header (every create and agents/command). */
   idempotent?: boolean;
+  /** The field of `data` holding a secret shown once: a replay answers it as null with `secret_already_shown: true`. */
+  secretField?: string;
 }
 
 const contract = <T extends EndpointContract>(endpoint: T): T => endpoint;
@@ -69,14 +72,15 @@ export const ENDPOINTS = {
     method: 'POST',
     summary: 'Subscribe an https URL to events; the signing secret is returned once',
     body: acc.WebhookCreateBody,
-    data: z.object({ subscription: acc.WebhookSubscription, signing_secret: z.string() }),
+    data: z.object({ subscription: acc.WebhookSubscription, signing_secret: secretShownOnce, secret_already_shown: secretAlreadyShown }),
     status: 201,
     idempotent: true,
+    secretField: 'signing_secret',
   }),
   webhooksList: contract({ path: 'webhooks/list', method: 'GET', summary: 'List subscriptions with their state', data: z.object({ subscriptions: z.array(acc.WebhookSubscription) }), status: 200 }),
   webhooksDelete: contract({ path: 'webhooks/delete', method: 'POST', summary: 'Delete a subscription', body: acc.WebhookIdBody, data: z.object({ deleted: z.literal(true), webhook_id: z.string() }), status: 200 }),
   ...WEBHOOK_DELIVERY_ENDPOINTS,
-  keysCreate: contract({ path: 'keys/create', method: 'POST', summary: 'Create an API key; the key is returned once', body: acc.KeyCreateBody, data: z.object({ key: acc.ApiKey, secret: z.string() }), status: 201, idempotent: true }),
+  keysCreate: contract({ path: 'keys/create', method: 'POST', summary: 'Create an API key; the key is returned once', body: acc.KeyCreateBody, data: z.object({ key: acc.ApiKey, secret: secretShownOnce, secret_already_shown: secretAlreadyShown }), status: 201, idempotent: true, secretField: 'secret' }),
   keysList: contract({ path: 'keys/list', method: 'GET', summary: 'List API keys (never the keys themselves)', data: z.object({ keys: z.array(acc.ApiKey) }), status: 200 }),
   keysRevoke: contract({ path: 'keys/revoke', method: 'POST', summary: 'Revoke an API key at once', body: acc.KeyIdBody, data: z.object({ key: acc.ApiKey }), status: 200 }),
 } as const satisfies Record<string, EndpointContract>;

@@ -76,7 +76,7 @@ function checkObject(node: Record<string, unknown>, path: string, depth: number,
   if (node.required !== undefined) {
     if (!Array.isArray(node.required)) throw new SchemaProblem(`${path}.required`, 'must be an array of property names');
     node.required.forEach((name, index) => {
-      if (typeof name !== 'string' || !(name in properties)) throw new SchemaProblem(`${path}.required.${index}`, `names no property of this object: ${JSON.stringify(name)}`);
+      if (typeof name !== 'string' || !Object.hasOwn(properties, name)) throw new SchemaProblem(`${path}.required.${index}`, `names no property of this object: ${JSON.stringify(name)}`);
     });
   }
 }

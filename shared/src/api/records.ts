@@ -64,7 +64,7 @@ export const Task = z
   })
   .meta({ id: 'Task' });
 
-export const ListQuery = z.object({ limit: limitParam, cursor: z.string().max(2000).optional() });
+export const ListQuery = z.object({ limit: limitParam, cursor: z.string().max(256).optional() });
 export const Page = { next_cursor: z.string().nullable() };
 
 export const OutboxEmail = z

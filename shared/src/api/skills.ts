@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EndpointContract } from './endpoints';
 import { Skill } from './account';
-import { isoDateTime, text } from './primitives';
+import { isoDateTime, secretAlreadyShown, secretShownOnce, text } from './primitives';
 
 /** A role name: built-in (owner, admin, member, public) or one the company created. */
 const roleName = z
@@ -37,9 +37,10 @@ export const SKILL_ACCESS_ENDPOINTS = {
     method: 'POST',
     summary: 'Register an MCP server by URL as a skill of the workspace (reads its manifest or tools/list); its turn-token key is returned once',
     body: SkillRegisterBody,
-    data: z.object({ skill: Skill, turn_token_secret: z.string() }),
+    data: z.object({ skill: Skill, turn_token_secret: secretShownOnce, secret_already_shown: secretAlreadyShown }),
     status: 201,
     idempotent: true,
+    secretField: 'turn_token_secret',
   },
   rolesList: { path: 'roles/list', method: 'GET', summary: 'Built-in and company-defined roles', data: z.object({ roles: z.array(Role) }), status: 200 },
   rolesCreate: { path: 'roles/create', method: 'POST', summary: 'Define a company role', body: RoleCreateBody, data: z.object({ role: Role }), status: 201, idempotent: true },

@@ -1,4 +1,4 @@
-import { ApiError } from '@service/shared';
+import { ApiError, newKeyId } from '@service/shared';
 import { createApiKey, listApiKeys, revokeApiKey, toApiKeyResponse } from '../../domain/api-keys';
 import { billingPeriod, monthToDate, usageReport } from '../../domain/usage';
 import { assertSubscribableUrl, createSubscription, deleteSubscription, listSubscriptions, toSubscriptionResponse } from '../../webhooks/subscriptions';
@@ -23,11 +23,11 @@ export const accountEndpoints: EndpointHandlers<AccountEndpoints> = {
     };
   },
 
-  webhooksCreate: async ({ deps, workspace, body }) => {
+  webhooksCreate: async ({ deps, workspace, body, action }) => {
     assertSubscribableUrl(body.url, deps.config.webhookAllowLocal);
-    const subscription = await createSubscription(deps, workspace.id, body);
+    const subscription = await createSubscription(deps, workspace.id, body, action);
     return {
-      data: { subscription: toSubscriptionResponse(subscription), signing_secret: subscription.signingSecret },
+      data: { subscription: toSubscriptionResponse(subscription), signing_secret: subscription.signingSecret, secret_already_shown: false },
       msg: 'Subscription created; store the signing secret now, it is not shown again',
     };
   },
@@ -39,9 +39,15 @@ export const accountEndpoints: EndpointHandlers<AccountEndpoints> = {
     return { data: { deleted: true as const, webhook_id: body.webhook_id }, msg: 'Subscription deleted' };
   },
 
-  keysCreate: async ({ deps, workspace, body }) => {
-    const { key, secret } = await createApiKey(deps, workspace.id, body.name);
-    return { data: { key: toApiKeyResponse(key), secret }, msg: 'Key created; copy it now, it is not shown again' };
+  keysCreate: async ({ deps, workspace, body, action }) => {
+    const id = newKeyId(action.seed);
+    // A retry after a crash finds the key its first attempt made; only its hash was kept, so the secret is gone.
+    const earlier = action.seed ? (await listApiKeys(deps, workspace.id)).find((key) => key.id === id) : undefined;
+    if (earlier) {
+      return { data: { key: toApiKeyResponse(earlier), secret: null, secret_already_shown: true }, msg: 'This key was created by an earlier attempt; revoke it and create another if you lack the secret' };
+    }
+    const { key, secret } = await createApiKey(deps, workspace.id, body.name, { id, createdAt: action.at });
+    return { data: { key: toApiKeyResponse(key), secret, secret_already_shown: false }, msg: 'Key created; copy it now, it is not shown again' };
   },
 
   keysList: async ({ deps, workspace }) => ({ data: { keys: (await listApiKeys(deps, workspace.id)).map(toApiKeyResponse) } }),

@@ -1,5 +1,6 @@
-import { AGENT_PRESETS, ApiError, checkOutputSchema } from '@service/shared';
-import { buildAgent, getAgent, getAgentIdentity, listAgents, putAgent, toAgentResponse } from '../../domain/agents';
+import { AGENT_PRESETS, ApiError, checkOutputSchema, newUuid } from '@service/shared';
+import { buildAgent, getAgent, getAgentIdentity, listAgents, toAgentResponse } from '../../domain/agents';
+import { createOrFind } from '../../store/dynamo';
 import { assertWithinTokenLimit } from '../../domain/usage';
 import { cancelRun, enqueueNewRun, getRun, listRuns, toRunResponse } from '../../domain/runs';
 import type { EndpointHandlers } from './types';
@@ -11,9 +12,9 @@ export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
 
   agentsGet: async ({ deps, workspace, query }) => ({ data: { agent: toAgentResponse(await getAgent(deps, workspace.id, query.agent_id)) } }),
 
-  agentsCreate: async ({ deps, workspace, body }) => {
-    const agent = buildAgent(deps, workspace.id, { ...body, companyName: workspace.name });
-    await putAgent(deps, agent);
+  agentsCreate: async ({ deps, workspace, body, action }) => {
+    const built = buildAgent(deps, workspace.id, { ...body, companyName: workspace.name, id: newUuid(action.seed) });
+    const { item: agent } = await createOrFind(deps.store, 'agents', built, { workspaceId: workspace.id, id: built.id });
     return { data: { agent: toAgentResponse(agent) }, msg: `Hired ${agent.name} (${agent.role})` };
   },
 
@@ -21,7 +22,7 @@ export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
     data: { presets: AGENT_PRESETS.map(({ id, name, role, description, skills }) => ({ id, name, role, description, skills })) },
   }),
 
-  agentsCommand: async ({ deps, workspace, body }) => {
+  agentsCommand: async ({ deps, workspace, body, action }) => {
     if (body.schema !== undefined) {
       const check = checkOutputSchema(body.schema);
       if (!check.ok) throw new ApiError('SCHEMA_INVALID', check.message, { field: check.path });
@@ -34,7 +35,7 @@ export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
       ...(body.autonomy ? { autonomy: body.autonomy } : {}),
       ...(body.data ? { data: body.data } : {}),
       ...(body.schema ? { schema: body.schema } : {}),
-    });
+    }, action);
     return {
       data: { run: { run_id: run.runId, status: run.status, autonomy: run.autonomy, agent_id: agent.id, created_at: run.createdAt } },
       msg: `Command queued for ${agent.name}; poll agents/command_status with run_id ${run.runId}`,

@@ -15,7 +15,7 @@ export const skillAccessEndpoints: EndpointHandlers<SkillAccessEndpoints> = {
     const registered = await registerSkill(deps, workspace.id, body, { allowLocal: deps.config.webhookAllowLocal });
     const skill = (await findSkill(deps, workspace.id, registered.code))!;
     return {
-      data: { skill: toSkillResponse(skill), turn_token_secret: registered.turnTokenSecret },
+      data: { skill: toSkillResponse(skill), turn_token_secret: registered.turnTokenSecret, secret_already_shown: false },
       msg: `Skill ${skill.code} registered with ${skill.tools.length} tools; give it the turn-token key now (it is not shown again), then grant its capabilities`,
     };
   },

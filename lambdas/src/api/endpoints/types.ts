@@ -1,6 +1,7 @@
 import type { BodyOf, DataOf, EndpointName, QueryOf } from '@service/shared';
 import type { Deps } from '../../deps';
 import type { StoredApiKey } from '../../domain/api-keys';
+import type { Action } from '../../domain/idempotency';
 import type { Workspace } from '../../domain/workspaces';
 
 export interface EndpointInput<N extends EndpointName> {
@@ -10,6 +11,8 @@ export interface EndpointInput<N extends EndpointName> {
   lang: string;
   body: BodyOf<N>;
   query: QueryOf<N>;
+  /** A create names what it writes after this, so that a retry after a crash finds it instead of writing again. */
+  action: Action;
 }
 
 export type EndpointHandler<N extends EndpointName> = (input: EndpointInput<N>) => Promise<{ data: DataOf<N>; msg?: string }>;

@@ -13,10 +13,18 @@ import { apiState, type ApiRequest } from '../context';
 const REPLAY_HEADER = 'Idempotent-Replayed';
 const claims = new WeakMap<object, { scopedKey: string; requestHash: string }>();
 
+/** The copy kept for replays: a secret shown once is stored as null, with `secret_already_shown: true`. */
+function replayableBody(body: string, secretField: string | undefined): string {
+  if (!secretField) return body;
+  const envelope = JSON.parse(body) as { data?: Record<string, unknown> };
+  if (!envelope.data || !Object.hasOwn(envelope.data, secretField)) return body;
+  return JSON.stringify({ ...envelope, data: { ...envelope.data, [secretField]: null, secret_already_shown: true } });
+}
+
 /**
  * Idempotency-Key on create endpoints and agents/command: the first request claims the key, its response is stored
- * (status and body), an identical repeat replays it with `Idempotent-Replayed: true`, another payload is 409.
- * A failed attempt releases the key so it can be retried.
+ * (status and body, never a secret), an identical repeat replays it with `Idempotent-Replayed: true`, another
+ * payload is 409. A failed attempt releases the key so it can be retried.
  */
 export const idempotency = (deps: Deps) => ({
   before: async (request: ApiRequest) => {
@@ -32,13 +40,15 @@ export const idempotency = (deps: Deps) => ({
       return { ...claim.response, headers: { ...claim.response.headers, [REPLAY_HEADER]: 'true' } };
     }
     claims.set(request.context, claim);
+    state.action = claim.action;
     return undefined;
   },
   after: async (request: ApiRequest) => {
     const claim = claims.get(request.context);
     if (!claim || !request.response) return;
     const { statusCode = 200, body = '', headers } = request.response;
-    await completeIdempotencyKey(deps, claim, { statusCode, body, headers: { 'content-type': headers['content-type'] ?? 'application/json' } });
+    const stored = replayableBody(body, apiState(request).endpoint.secretField);
+    await completeIdempotencyKey(deps, claim, { statusCode, body: stored, headers: { 'content-type': headers['content-type'] ?? 'application/json' } });
     request.response.headers[REPLAY_HEADER] = 'false';
   },
   onError: async (request: ApiRequest) => {

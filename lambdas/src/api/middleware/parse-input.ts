@@ -1,6 +1,7 @@
 import { ApiError } from '@service/shared';
 import type { z } from 'zod';
 import { header, rawBody, rawBodyBytes } from '../../http/event';
+import { parseJsonBody } from '../../http/json-body';
 import { apiState, type ApiRequest } from '../context';
 
 /** The first problem of a zod failure, as `field: message` with the field's dotted path. */
@@ -19,11 +20,7 @@ function parseJson(request: ApiRequest, maxBodyBytes: number): unknown {
   }
   const text = rawBody(request.event);
   if (text.trim() === '') throw new ApiError('VALIDATION_ERROR', 'The request needs a JSON body', { field: 'body' });
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ApiError('VALIDATION_ERROR', 'The body is not valid JSON', { field: 'body' });
-  }
+  return parseJsonBody(text);
 }
 
 /** Parses the JSON body (size and media type checked first) and validates body and query against the endpoint's schemas. */
