@@ -23,7 +23,7 @@ async function serviceCall(deps: Deps, event: HttpEvent, skill: string, name: st
 }
 
 async function adminCall(deps: Deps, event: HttpEvent, name: string): Promise<HttpResult> {
-  authenticateMaster(deps, event);
+  await authenticateMaster(deps, event);
   if (name === PROVISION_ROUTE.name) {
     const { data, msg } = await provisionWorkspace(deps, parseBody(event, PROVISION_ROUTE.body, deps.config.maxBodyBytes));
     return successResult(201, data, msg);

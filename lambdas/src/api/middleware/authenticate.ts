@@ -1,6 +1,7 @@
 import { ApiError } from '@service/shared';
 import type { Deps } from '../../deps';
 import { authenticateAndMeter, rateLimitHeaders } from '../../domain/api-keys';
+import { guardCredential } from '../../domain/credential-failures';
 import { getWorkspaceCached } from '../../domain/workspace-cache';
 import { PLANS } from '../../domain/workspaces';
 import { header } from '../../http/event';
@@ -15,13 +16,18 @@ export function presentedApiKey(request: ApiRequest): string | undefined {
   return bearer || undefined;
 }
 
-/** API key, per-key rate limit and plan gate; adds the RateLimit headers to every authenticated answer. */
+/** API key (under progressive delays for failures), per-key rate limit and plan gate; adds the RateLimit headers to every authenticated answer. */
 export const authenticate = (deps: Deps) => ({
   before: async (request: ApiRequest) => {
     const state = apiState(request);
     const secret = presentedApiKey(request);
     if (!secret) throw new ApiError('API_KEY_REQUIRED', 'Send your API key in the X-Service-Api-Key header');
-    const { key, rate } = await authenticateAndMeter(deps, secret, deps.config.rateLimitPerMinute);
+    const { key, rate } = await guardCredential(
+      deps,
+      { kind: 'api-key', sourceIp: request.event.requestContext.http.sourceIp, presented: secret },
+      () => authenticateAndMeter(deps, secret, deps.config.rateLimitPerMinute),
+      (error) => error instanceof ApiError && error.code === 'API_KEY_INVALID',
+    );
     const workspace = await getWorkspaceCached(deps, key.workspaceId);
     if (!workspace) throw new ApiError('API_KEY_INVALID', 'The API key belongs to no workspace');
     if (!PLANS[workspace.plan].apiAccess) throw new ApiError('PLAN_REQUIRED', 'The API is available on the partner plan; upgrade the workspace to use it');
