@@ -129,7 +129,26 @@ export async function completeIdempotencyKey(deps: Deps, claim: { scopedKey: str
   );
 }
 
-/** Frees the key after a failed attempt so that the caller may retry it. */
+/**
+ * After an unexpected failure the attempt may have acted in part: the claim is kept (its action identity with it)
+ * and only unlocked, so that the same request retried at once resumes that action instead of starting another.
+ */
+export async function unlockIdempotencyKey(deps: Deps, claim: { scopedKey: string; requestHash: string }): Promise<void> {
+  await ifConditionHolds(
+    deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.table('idempotency'),
+        Key: { scopedKey: claim.scopedKey },
+        UpdateExpression: 'SET lockedUntil = :unlocked',
+        ConditionExpression: '#state = :progress AND requestHash = :hash',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':unlocked': 0, ':progress': 'in_progress', ':hash': claim.requestHash },
+      }),
+    ),
+  );
+}
+
+/** Frees the key after a refused attempt (an API error: nothing was done) so that the caller may retry it. */
 export async function releaseIdempotencyKey(deps: Deps, claim: { scopedKey: string; requestHash: string }): Promise<void> {
   await ifConditionHolds(
     deps.store.doc.send(

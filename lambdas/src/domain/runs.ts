@@ -188,7 +188,32 @@ async function transition(deps: Deps, runId: string, from: RunStatus[], to: RunS
   return applied !== undefined;
 }
 
-export const markRunning = (deps: Deps, runId: string) => transition(deps, runId, ['queued', 'running'], 'running', { startedAt: deps.now().toISOString() });
+/**
+ * How long a runner owns a running run (the runner's own timeout). Messages are delivered at least once and a
+ * crash may send one twice, so a second delivery takes a run over only once the owner must be gone.
+ */
+export const RUN_LEASE_MS = 5 * 60_000;
+
+/** Takes the run for this delivery: false when it is finished, cancelled, or another runner holds its lease. */
+export async function markRunning(deps: Deps, runId: string): Promise<boolean> {
+  const now = deps.now();
+  const taken = await ifConditionHolds(
+    deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.table('runs'),
+        Key: { runId },
+        UpdateExpression: 'SET #status = :running, pendingStatus = :running, startedAt = :now',
+        ConditionExpression: '#status = :queued OR (#status = :running AND startedAt < :leaseStart)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued', ':now': now.toISOString(), ':leaseStart': new Date(now.getTime() - RUN_LEASE_MS).toISOString() },
+      }),
+    ),
+  );
+  return taken !== undefined;
+}
+
+/** A failed attempt gives the run back, so that the queue's next delivery may take it at once. */
+export const requeueRun = (deps: Deps, runId: string) => transition(deps, runId, ['running'], 'queued');
 
 /**
  * What a model writes is unbounded; the run item is not (DynamoDB: 400 KB). With the request capped at 100 KB,

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Deps } from '../deps';
 import { findAgentById } from '../domain/agents';
-import { completeRun, failRun, findRun, markFollowUpsDone, markRunning, type StoredRun } from '../domain/runs';
+import { completeRun, failRun, findRun, markFollowUpsDone, markRunning, requeueRun, type StoredRun } from '../domain/runs';
 import { recordUsage } from '../domain/usage';
 import type { QueueConsumer } from '../queue/queue';
 import { emitWebhookEvent } from '../webhooks/emit';
@@ -38,7 +38,7 @@ async function followUps(deps: Deps, run: StoredRun, agentName: string): Promise
   await markFollowUpsDone(deps, run.runId);
 }
 
-/** The message and the run are written at once, so the message may arrive a moment before the run is readable. */
+/** The run is written before its message; a short wait still covers a store that is slow to show it. */
 async function findRunSoon(deps: Deps, runId: string): Promise<StoredRun | undefined> {
   for (let wait = 0; wait < 5; wait += 1) {
     const run = await findRun(deps, runId);
@@ -52,7 +52,7 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
   const { runId } = RunMessage.parse(JSON.parse(record.body));
   const attempt = Number(record.attributes.ApproximateReceiveCount || '1');
   const run = await findRunSoon(deps, runId);
-  // The message and the run are written at once; one that never finds its run is dropped after the last attempt.
+  // A message whose run never shows up is dropped after the last attempt.
   if (!run) {
     if (attempt < MAX_RUN_ATTEMPTS) throw new Error(`run ${runId} is not readable yet`);
     return;
@@ -71,7 +71,10 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
     if (stored) await followUps(deps, { ...run, status: 'completed', ...stored, output: stored.output ?? undefined }, agent.name);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    if (attempt < MAX_RUN_ATTEMPTS) throw error;
+    if (attempt < MAX_RUN_ATTEMPTS) {
+      await requeueRun(deps, runId);
+      throw error;
+    }
     console.error(`run ${runId} failed after ${attempt} attempts`, { reason });
     if (await failRun(deps, runId, reason)) await followUps(deps, { ...run, status: 'failed', error: reason }, agent?.name ?? '');
   }

@@ -6,6 +6,7 @@ import {
   completeIdempotencyKey,
   releaseIdempotencyKey,
   requestFingerprint,
+  unlockIdempotencyKey,
 } from '../../domain/idempotency';
 import { header } from '../../http/event';
 import { apiState, type ApiRequest } from '../context';
@@ -24,7 +25,8 @@ function replayableBody(body: string, secretField: string | undefined): string {
 /**
  * Idempotency-Key on create endpoints and agents/command: the first request claims the key, its response is stored
  * (status and body, never a secret), an identical repeat replays it with `Idempotent-Replayed: true`, another
- * payload is 409. A failed attempt releases the key so it can be retried.
+ * payload is 409. A refused attempt (an API error) releases the key; an unexpected failure only unlocks it, so the
+ * retry resumes the same action (see domain/idempotency).
  */
 export const idempotency = (deps: Deps) => ({
   before: async (request: ApiRequest) => {
@@ -53,6 +55,7 @@ export const idempotency = (deps: Deps) => ({
   },
   onError: async (request: ApiRequest) => {
     const claim = claims.get(request.context);
-    if (claim) await releaseIdempotencyKey(deps, claim);
+    if (!claim) return;
+    await (request.error instanceof ApiError ? releaseIdempotencyKey(deps, claim) : unlockIdempotencyKey(deps, claim));
   },
 });
