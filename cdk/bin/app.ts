@@ -3,7 +3,8 @@ import { PlatformStack } from '../lib/platform-stack';
 
 /**
  * The CDK app. Context (cdk.json or `-c key=value`): `stackName` (default ServicePlatform), `tablePrefix`
- * (default service-), `model` (MODEL of the model-using functions, e.g. bedrock:<model id>).
+ * (default service-), `model` (MODEL of the model-using functions, e.g. bedrock:<model id>), `alarmEmail` (subscribed
+ * to the alarm topic).
  */
 const app = new App();
 const context = (key: string): string | undefined => {
@@ -11,9 +12,11 @@ const context = (key: string): string | undefined => {
   return typeof value === 'string' && value !== '' ? value : undefined;
 };
 const model = context('model');
+const alarmEmail = context('alarmEmail');
 
 new PlatformStack(app, context('stackName') ?? 'ServicePlatform', {
   tablePrefix: context('tablePrefix') ?? 'service-',
   ...(model ? { model } : {}),
+  ...(alarmEmail ? { alarmEmail } : {}),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

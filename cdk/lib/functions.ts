@@ -132,23 +132,4 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     turnTokens: false,
     model: true,
   },
-  {
-    id: 'Mcp',
-    entry: 'lambdas/src/handlers/mcp.ts',
-    trigger: {
-      kind: 'http',
-      routes: [
-        { path: '/mcp', methods: ['ANY'] },
-        // OAuth protected-resource and authorization-server metadata (RFC 9728, RFC 8414).
-        { path: '/.well-known/{proxy+}', methods: ['GET', 'OPTIONS'] },
-      ],
-    },
-    timeoutSeconds: 30,
-    memoryMb: 1024,
-    reads: ['workspaces'],
-    writes: ['agents', 'runs', 'idempotency', 'rateLimits', 'records', 'usage', 'skills'],
-    sendsTo: ['runs'],
-    turnTokens: true,
-    model: false,
-  },
 ];

@@ -1,12 +1,15 @@
-import { Annotations, CfnOutput, Duration, Stack, type StackProps } from 'aws-cdk-lib';
-import { HttpApi, HttpMethod } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import { HttpApi, HttpMethod, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
-import { FunctionUrlAuthType, HttpMethod as UrlMethod, InvokeMode, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
+import { FunctionUrlAuthType, HttpMethod as UrlMethod, InvokeMode, type FunctionUrl, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { PlatformAlarms } from './alarms';
+import { grantBedrockModel } from './bedrock-access';
 import { EmbedSite, EMBED_PREFIX } from './embed-site';
 import { FUNCTIONS, QUEUE_URL_ENV, type PlatformFunction, type QueueName, type Trigger } from './functions';
 import { createNodeFunction } from './node-function';
@@ -30,7 +33,28 @@ export interface PlatformStackProps extends StackProps {
   resolveEntry?: (entry: string) => string | undefined;
   /** The built widget. Default: embed/dist if it exists. */
   embedDistDir?: string | undefined;
+  /** Subscribes this e-mail address to the alarm topic. Default: no subscription (subscribe to `AlarmTopicArn` yourself). */
+  alarmEmail?: string;
 }
+
+/**
+ * One JSON line per request. No header, query or body is logged: API keys travel in headers, and identifiers in the
+ * query may be customers'.
+ */
+const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: '$context.requestId',
+    time: '$context.requestTime',
+    ip: '$context.identity.sourceIp',
+    method: '$context.httpMethod',
+    path: '$context.path',
+    route: '$context.routeKey',
+    status: '$context.status',
+    bytes: '$context.responseLength',
+    latencyMs: '$context.responseLatency',
+    integrationError: '$context.integrationErrorMessage',
+  }),
+);
 
 const API_METHODS = { ANY: HttpMethod.ANY, GET: HttpMethod.GET, POST: HttpMethod.POST, OPTIONS: HttpMethod.OPTIONS } as const;
 
@@ -60,6 +84,7 @@ export class PlatformStack extends Stack {
   readonly functions = new Map<string, NodejsFunction>();
   readonly skills = new Map<string, SkillFunction>();
   readonly embed: EmbedSite;
+  readonly alarms: PlatformAlarms;
   /** Entries of the function and skill lists whose files do not exist yet, so they were left out. */
   readonly missingEntries: string[] = [];
 
@@ -74,7 +99,7 @@ export class PlatformStack extends Stack {
       webhooks: new WorkQueue(this, 'WebhookDeliveriesQueue', { consumerTimeoutSeconds: consumerTimeoutSeconds(functions, 'webhooks') }),
     };
     this.turnTokenKey = generatedSecret(this, 'TurnTokenKey', 'HMAC-SHA256 key signing the turn tokens the platform sends to skills');
-    this.api = new HttpApi(this, 'HttpApi', { description: 'REST API, widget configuration and MCP access point' });
+    this.api = this.createHttpApi();
     this.builtinSkillBearer = generatedSecret(this, 'BuiltinSkillBearer', 'Bearer the platform sends to its built-in skills');
     this.masterKey = generatedSecret(this, 'MasterKey', 'Master system key of the administrative routes (never sent to a skill)');
 
@@ -128,15 +153,42 @@ export class PlatformStack extends Stack {
       apiDomain: `${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
     });
 
+    this.alarms = new PlatformAlarms(this, 'Alarms', {
+      functions: new Map<string, IFunction>([...this.functions, ...[...this.skills].map(([id, skill]): [string, IFunction] => [id, skill.function])]),
+      deadLetterQueues: { Runs: this.queues.runs.deadLetterQueue, WebhookDeliveries: this.queues.webhooks.deadLetterQueue },
+      webhookQueue: this.queues.webhooks.queue,
+      ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
+    });
+
     for (const missing of this.missingEntries) {
       Annotations.of(this).addWarningV2('service:missing-entry', `${missing} does not exist yet: left out of this synth`);
     }
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/en/api/v1`, description: 'REST API base URL (also /tr/api/v1)' });
     if (chatUrl) new CfnOutput(this, 'ChatUrl', { value: chatUrl.url, description: 'Chat endpoint of the widget (streaming Function URL)' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'Operator alarms: subscribe to this SNS topic' });
     new CfnOutput(this, 'EmbedUrl', {
       value: `https://${this.embed.distribution.distributionDomainName}/${EMBED_PREFIX}loader.js`,
       description: 'The one-line embed: <script src="..." data-agent-id="{uuid}" async>',
     });
+  }
+
+  /**
+   * The HTTP API with access logs on its default stage. API Gateway authorizes nothing itself: every route's handler
+   * authenticates (API key, turn token, master key) or is public by design (the widget configuration).
+   */
+  private createHttpApi(): HttpApi {
+    const api = new HttpApi(this, 'HttpApi', { description: 'REST API, skill API and widget configuration', createDefaultStage: false });
+    const accessLogs = new LogGroup(this, 'HttpApiAccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
+    api.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      accessLogSettings: { destination: new LogGroupLogDestination(accessLogs), format: ACCESS_LOG_FORMAT },
+    });
+    Validations.of(api).acknowledge({
+      id: 'AwsSolutions-APIG4',
+      reason: 'Authorization is the handlers\' own: API keys (hashed, revocable at once, rate-limited), skill turn tokens and the master key; the widget configuration is public by design',
+    });
+    return api;
   }
 
   private createPlatformFunction(definition: PlatformFunction, entry: string, props: PlatformStackProps): NodejsFunction {
@@ -156,23 +208,13 @@ export class PlatformStack extends Stack {
       memoryMb: definition.memoryMb,
       environment,
     });
-    for (const table of definition.reads) this.tables.get(table).grantReadData(fn);
-    for (const table of definition.writes) this.tables.get(table).grantReadWriteData(fn);
+    for (const table of definition.reads) this.tables.grantRead(table, fn);
+    for (const table of definition.writes) this.tables.grantReadWrite(table, fn);
     for (const queue of definition.sendsTo) this.queues[queue].queue.grantSendMessages(fn);
     if (definition.turnTokens) this.turnTokenKey.grantRead(fn);
     if (definition.builtinSkills) this.builtinSkillBearer.grantRead(fn);
     if (definition.masterKey) this.masterKey.grantRead(fn);
-    if (definition.model) {
-      fn.addToRolePolicy(
-        new PolicyStatement({
-          actions: ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'],
-          resources: [
-            `arn:${this.partition}:bedrock:*::foundation-model/*`,
-            `arn:${this.partition}:bedrock:${this.region}:${this.account}:inference-profile/*`,
-          ],
-        }),
-      );
-    }
+    if (definition.model) grantBedrockModel(fn, props.model);
     return fn;
   }
 

@@ -1,4 +1,5 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
+import { Grant, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { AttributeType, Billing, TableEncryptionV2, TableV2, type Attribute } from 'aws-cdk-lib/aws-dynamodb';
 import { Construct } from 'constructs';
 import { TABLES, physicalTableName, type KeyDefinition, type TableDefinition, type TableName } from '@service/shared';
@@ -9,6 +10,20 @@ const attribute = (key: KeyDefinition): Attribute => ({
 });
 
 const definitionOf = (name: TableName): TableDefinition => TABLES[name];
+
+/** What a reader may do: the actions of CDK's own grantReadData, listed here so the resources can be narrowed. */
+const READ_ACTIONS = [
+  'dynamodb:BatchGetItem',
+  'dynamodb:ConditionCheckItem',
+  'dynamodb:DescribeTable',
+  'dynamodb:GetItem',
+  'dynamodb:GetRecords',
+  'dynamodb:GetShardIterator',
+  'dynamodb:Query',
+  'dynamodb:Scan',
+];
+/** What a writer may do besides reading (CDK's grantWriteData). */
+const WRITE_ACTIONS = ['dynamodb:BatchWriteItem', 'dynamodb:DeleteItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem'];
 
 /** The tables deployed to AWS: every shared definition except those only the local platform needs. */
 export const DEPLOYED_TABLES = (Object.keys(TABLES) as TableName[]).filter((name) => !definitionOf(name).localOnly);
@@ -42,6 +57,22 @@ export class PlatformTables extends Construct {
       });
       this.tables.set(name, table);
     }
+  }
+
+  /** Read access to a table and to each of its indexes by name (CDK's own grants use `<table>/index/*`). */
+  grantRead(name: TableName, grantee: IGrantable): Grant {
+    return this.grant(name, grantee, READ_ACTIONS);
+  }
+
+  /** Read and write access to a table and to each of its indexes by name. */
+  grantReadWrite(name: TableName, grantee: IGrantable): Grant {
+    return this.grant(name, grantee, [...READ_ACTIONS, ...WRITE_ACTIONS]);
+  }
+
+  private grant(name: TableName, grantee: IGrantable, actions: string[]): Grant {
+    const { tableArn } = this.get(name);
+    const indexArns = (definitionOf(name).indexes ?? []).map((index) => `${tableArn}/index/${index.name}`);
+    return Grant.addToPrincipal({ grantee, actions, resourceArns: [tableArn, ...indexArns] });
   }
 
   /** The deployed table for a shared definition; asking for a local-only table is a wiring mistake. */

@@ -112,8 +112,7 @@ describe('HTTP API routes', () => {
     ['ANY /{lang}/api/v1/{proxy+}', 'Api'],
     ['GET /v1/agents/{agentId}/widget-config', 'Widget'],
     ['OPTIONS /v1/agents/{agentId}/widget-config', 'Widget'],
-    ['ANY /mcp', 'Mcp'],
-    ['GET /.well-known/{proxy+}', 'Mcp'],
+    ['POST /{lang}/api/v1/admin/{proxy+}', 'SkillApi'],
   ])('%s goes to %s', (routeKey, id) => {
     const [route] = Object.values(template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } }));
     expect(route, routeKey).toBeDefined();

@@ -159,7 +159,9 @@ describe('least privilege of the API function', () => {
     expect(onAgents).toContain('dynamodb:UpdateItem');
     expect(onAgents).toContain('dynamodb:Query');
     const agentResources = statementsOfApi().flatMap((s) => [s.Resource].flat()).map((r) => JSON.stringify(r));
-    expect(agentResources.some((r) => r.includes(tableId('agents')) && r.includes('/index/*'))).toBe(true);
+    // Each index by name, never `index/*`.
+    expect(agentResources.some((r) => r.includes(tableId('agents')) && r.includes('/index/byId'))).toBe(true);
+    expect(agentResources.some((r) => r.includes('/index/*'))).toBe(false);
   });
 
   it('only reads the workspaces table and cannot touch the conversations table', () => {

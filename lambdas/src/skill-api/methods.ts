@@ -55,10 +55,10 @@ export const SKILL_METHODS: Readonly<Record<string, Method<z.ZodType>>> = {
       createRecord(deps, workspaceId, 'task', { title: p.title, description: p.description ?? null, due_at: p.due_at ?? null, agent_id: turn.agentId, status: 'open' as const }),
   ),
   'tasks/list': method(z.object({}).strict(), async (_p, { deps, workspaceId }) => ({ tasks: (await listRecords(deps, workspaceId, 'task', { limit: LIST_LIMIT })).items })),
-  'email/send': method(z.object({ to: z.email(), subject: z.string().min(1).max(200), body: z.string().max(20_000).optional() }).strict(), async (p, { deps, workspaceId, turn }) => {
+  'email/send': method(z.object({ to: z.email(), subject: z.string().min(1).max(200), body: z.string().min(1).max(20_000) }).strict(), async (p, { deps, workspaceId, turn }) => {
     const agent = await findAgentById(deps, turn.agentId);
     if (!agent || agent.workspaceId !== workspaceId) throw new ApiError('AGENT_NOT_FOUND', 'The agent of this turn no longer exists');
-    const message = await createRecord(deps, workspaceId, 'email', { from: agent.email, to: p.to, subject: p.subject, body: p.body ?? '', run_id: turn.runId, agent_id: agent.id });
+    const message = await createRecord(deps, workspaceId, 'email', { from: agent.email, to: p.to, subject: p.subject, body: p.body, run_id: turn.runId, agent_id: agent.id });
     return { message_id: message.id, from: agent.email, to: message.to };
   }),
 };

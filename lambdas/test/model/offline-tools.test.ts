@@ -158,6 +158,15 @@ describe('offline model: tool calls', () => {
     expect(calls).toEqual([]);
   });
 
+  it('never chooses a tool that changes something on its subject alone; a reading tool it may', async () => {
+    const { calls, tools } = recordingTools();
+    const summary = await generateText({ model: createOfflineModel(), tools, stopWhen: stepCountIs(5), prompt: 'Summarise the contact.' });
+    expect(summary.toolCalls).toEqual([]);
+    expect(summary.text).not.toMatch(/contacts__create/);
+    await generateText({ model: createOfflineModel(), tools, stopWhen: stepCountIs(5), prompt: 'Which tasks are open?' });
+    expect(calls.map((call) => call.tool)).toEqual(['tasks__list']);
+  });
+
   it('calls the forced tool when toolChoice names one', async () => {
     const { calls, tools } = recordingTools();
     await generateText({

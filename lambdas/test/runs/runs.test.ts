@@ -28,8 +28,10 @@ describe('agent runs with the offline model', () => {
     expect(run.output).toMatchObject({ result: 'ok', actions: ['email.send'] });
     // The shaping call sees the whole run (tool calls and results), so the summary speaks of what was done.
     expect(run.output!.summary).toContain('email__send');
-    const outbox = await ctx.api<{ emails: { from: string; to: string; run_id: string }[] }>('email/outbox/');
-    expect(outbox.body.data.emails).toContainEqual(expect.objectContaining({ from: 'ada.5eed0000@agents.service.local', to: 'bob@example.com', run_id: runId }));
+    const outbox = await ctx.api<{ emails: { from: string; to: string; run_id: string; body: string }[] }>('email/outbox/');
+    expect(outbox.body.data.emails).toContainEqual(
+      expect.objectContaining({ from: 'ada.5eed0000@agents.service.local', to: 'bob@example.com', run_id: runId, subject: 'Welcome aboard', body: expect.stringMatching(/\S/) }),
+    );
   });
 
   it('with autonomy read_only (the default) performs nothing and answers needs_input with the pending action', async () => {
@@ -62,6 +64,9 @@ describe('agent runs with the offline model', () => {
     expect(run.status).toBe('completed');
     expect(run.output).toEqual({ company: 'Acme GmbH', email: 'buyer@acme.example', budget: null, address: { city: null } });
     expect(run.output_error).toBeNull();
+    // A summary asks for no action: the prose reports what it read, not a tool it could not use.
+    expect(run.result_text).toMatch(/company/);
+    expect(run.result_text).not.toMatch(/need|failed|not run/);
   });
 
   it('keeps the prose and completes when shaping fails, with output null and output_error saying why', async () => {

@@ -11,11 +11,13 @@ const event = (method: string, path: string, headers: Record<string, string> = {
 describe('the built-in skills, written with the SDK', () => {
   it('answer in the caller’s language and act only through serviceApi', async () => {
     const sent = { message_id: 'msg_1', from: 'ada@agents.service.local', to: 'bob@example.com' };
-    const result = await executeTool(emailSkill, 'send', { to: 'bob@example.com', subject: 'Hi' }, { language: 'tr', api: { 'skills/email/send': sent } });
+    const result = await executeTool(emailSkill, 'send', { to: 'bob@example.com', subject: 'Hi', body: 'Hello Bob' }, { language: 'tr', api: { 'skills/email/send': sent } });
     expect(result.isError).toBeUndefined();
     expect(result.structuredContent).toMatchObject({ status: 'sent', ...sent, message: 'bob@example.com adresine ada@agents.service.local adresinden e-posta gönderildi' });
-    const invalid = await executeTool(emailSkill, 'send', { to: 'not an address', subject: 'Hi' });
+    const invalid = await executeTool(emailSkill, 'send', { to: 'not an address', subject: 'Hi', body: 'Hello' });
     expect(invalid.isError).toBe(true);
+    const withoutBody = await executeTool(emailSkill, 'send', { to: 'bob@example.com', subject: 'Hi' });
+    expect(withoutBody.isError).toBe(true);
   });
 
   it('serve the SDK routes from a Function URL event: manifest open, /mcp behind the bearer', async () => {

@@ -38,12 +38,17 @@ export async function startReceiver(respond: Responder = () => 200) {
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     requests,
-    /** Resolves once `predicate` holds (checked after every request), or rejects after `timeoutMs`. */
-    async waitFor(predicate: (requests: ReceivedRequest[]) => boolean, timeoutMs = 20_000): Promise<void> {
-      const deadline = Date.now() + timeoutMs;
+    /**
+     * Resolves once `predicate` holds (checked after every request). Rejects after `timeoutMs`, counted from the
+     * call, or with `{ idle: true }` from the latest request: a long delivery on a busy machine keeps waiting while
+     * requests keep arriving, and only a sender that stopped fails.
+     */
+    async waitFor(predicate: (requests: ReceivedRequest[]) => boolean, timeoutMs = 20_000, options: { idle?: boolean } = {}): Promise<void> {
+      const since = Date.now();
+      const from = () => (options.idle ? Math.max(since, requests.at(-1)?.at ?? since) : since);
       while (!predicate(requests)) {
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`receiver: condition not met after ${timeoutMs} ms (${requests.length} requests)`);
+        const left = from() + timeoutMs - Date.now();
+        if (left <= 0) throw new Error(`receiver: condition not met after ${timeoutMs} ms${options.idle ? ' without a request' : ''} (${requests.length} requests)`);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, Math.min(left, 250));
           waiters.push(() => {

@@ -7,7 +7,7 @@ const EVENTS = 1_000;
 const context = usePlatform({ env: { WEBHOOK_ALLOW_LOCAL: '1', WEBHOOK_RETRY_SCALE: '0.001' } });
 
 describe('webhook deliveries at volume', () => {
-  it(`delivers ${EVENTS} events to a receiver that fails half of the requests, none acknowledged twice`, { timeout: 120_000 }, async () => {
+  it(`delivers ${EVENTS} events to a receiver that fails half of the requests, none acknowledged twice`, { timeout: 900_000 }, async () => {
     // Every other request fails, but never more than twice for one event: so every event can be delivered
     // within its 5 attempts, and failures never run 20 in a row (which would rightly disable the subscription).
     const failuresByEvent = new Map<string, number>();
@@ -25,7 +25,9 @@ describe('webhook deliveries at volume', () => {
         emitted.push(...results.map((result) => result.eventId));
       }
       const acknowledged = () => hook.requests.filter((request) => request.answered === 200);
-      await hook.waitFor(() => acknowledged().length >= EVENTS, 90_000);
+      // How long 1,000 deliveries take depends on the machine (80 s with two CPU hogs beside the suite); what must
+      // hold is that they keep arriving until all are acknowledged. The test timeout is only a backstop.
+      await hook.waitFor(() => acknowledged().length >= EVENTS, 30_000, { idle: true });
       await sleep(1_000); // a duplicate acknowledgement would arrive here
 
       const acks = new Map<string, number>();

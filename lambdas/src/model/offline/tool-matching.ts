@@ -6,7 +6,7 @@ import { identifierWords, wordMatches, wordsOf } from './words';
 // and Turkish. Words outside the table stand for themselves ("weather__forecast" needs "weather", "forecast").
 
 const CONCEPTS: Readonly<Record<string, readonly string[]>> = {
-  create: ['create', 'add', 'new', 'save', 'make', 'register', 'book', 'schedule', 'ekle', 'oluştur', 'kaydet', 'yeni', 'planla'],
+  create: ['create', 'add', 'new', 'save', 'make', 'register', 'book', 'schedule', 'remind', 'ekle', 'oluştur', 'kaydet', 'yeni', 'planla', 'hatırlat'],
   send: ['send', 'write', 'deliver', 'gönder', 'yolla', 'yaz'],
   email: ['email', 'mail', 'eposta', 'posta'],
   contact: ['contact', 'person', 'people', 'customer', 'lead', 'kişi', 'müşteri', 'rehber'],
@@ -19,6 +19,9 @@ const CONCEPTS: Readonly<Record<string, readonly string[]>> = {
 
 // Verbs: a tool is never chosen on its verb alone ("show me pricing" must not pick `contacts__list`).
 const ACTION_CONCEPTS = new Set(['create', 'send', 'list', 'update', 'delete']);
+// Verbs that change the world: a tool is never chosen without its own ("summarise the lead" must not pick
+// `contacts__create`), only a reading tool may be chosen on its subject alone.
+const CHANGING_CONCEPTS = new Set(['create', 'send', 'update', 'delete']);
 
 // Name words that say nothing about what a tool does.
 const NEUTRAL_WORDS = new Set(['builtin', 'skill', 'tool', 'api', 'mcp', 'service', 'do', 'run']);
@@ -39,7 +42,7 @@ interface ToolMatch {
   tool: LanguageModelV4FunctionTool;
   /** Every concept of the tool's name is in the request. */
   complete: boolean;
-  /** At least half of the name's concepts are in the request, one of them not a verb. */
+  /** At least half of the name's concepts are in the request, one of them not a verb, and its changing verb if it has one. */
   partial: boolean;
   score: number;
 }
@@ -53,24 +56,33 @@ function scoreTool(tool: LanguageModelV4FunctionTool, requestConcepts: ReadonlyS
   return {
     tool,
     complete: nameConcepts.length > 0 && nameHits === nameConcepts.length,
-    partial: 2 * nameHits >= nameConcepts.length && hits.some((concept) => !ACTION_CONCEPTS.has(concept)),
+    partial:
+      2 * nameHits >= nameConcepts.length &&
+      hits.some((concept) => !ACTION_CONCEPTS.has(concept)) &&
+      nameConcepts.every((concept) => !CHANGING_CONCEPTS.has(concept) || requestConcepts.has(concept)),
     score: nameConcepts.length === 0 ? 0 : (2 * nameHits + descriptionHits) / (2 * nameConcepts.length),
   };
 }
 
+export interface MatchedTool {
+  tool: LanguageModelV4FunctionTool;
+  /** Chosen on part of its name: worth calling when its input is at hand, not worth asking the user for it. */
+  guessed: boolean;
+}
+
 /**
  * The tools a request asks for: every tool whose whole name is in the request; failing that, the one best
- * tool that has at least half of its name in it, not only its verb. Ties go to the tool offered first.
+ * tool that has at least half of its name in it, not only its verb (a guess). Ties go to the tool offered first.
  */
-export function matchTools(request: string, tools: readonly LanguageModelV4FunctionTool[]): LanguageModelV4FunctionTool[] {
+export function matchTools(request: string, tools: readonly LanguageModelV4FunctionTool[]): MatchedTool[] {
   const requestConcepts = conceptsOf(wordsOf(request));
   const matches = tools.map((tool) => scoreTool(tool, requestConcepts));
   const complete = matches.filter((match) => match.complete);
-  if (complete.length > 0) return complete.map((match) => match.tool);
+  if (complete.length > 0) return complete.map((match) => ({ tool: match.tool, guessed: false }));
   const best = matches
     .filter((match) => match.partial)
     .reduce<ToolMatch | undefined>((top, match) => (match.score > (top?.score ?? 0) ? match : top), undefined);
-  return best ? [best.tool] : [];
+  return best ? [{ tool: best.tool, guessed: true }] : [];
 }
 
 /** The best tool regardless of thresholds (for `toolChoice: required`): the first offered when nothing matches. */

@@ -42,12 +42,15 @@ function planTools(view: PromptView, knowledge: Knowledge, tools: LanguageModelV
   const pending: PendingTool[] = [];
   const generic = available.filter((tool) => !WIDGET_TOOL_NAMES.has(tool.name));
   let chosen = matchTools(view.request, generic);
-  if (forced && calls.length === 0 && chosen.length === 0) chosen = [bestTool(view.request, available)].filter((tool) => tool !== undefined);
-  for (const tool of chosen) {
+  if (forced && calls.length === 0 && chosen.length === 0) {
+    chosen = [bestTool(view.request, available)].flatMap((tool) => (tool ? [{ tool, guessed: false }] : []));
+  }
+  for (const { tool, guessed } of chosen) {
     const { input, missing } = toolInputFor(tool.inputSchema, knowledge);
-    // A forced call goes out even when incomplete; otherwise the model asks for what it lacks.
+    // A forced call goes out even when incomplete; otherwise the model asks for what it lacks, unless the tool
+    // was only a guess ("summarise the lead" may search contacts, but is no request to name one).
     if (missing.length === 0 || forced) calls.push({ toolName: tool.name, input });
-    else pending.push({ toolName: tool.name, missing });
+    else if (!guessed) pending.push({ toolName: tool.name, missing });
   }
   return { calls, pending };
 }

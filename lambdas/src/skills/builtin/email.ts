@@ -18,7 +18,8 @@ export const emailSkill = defineSkill({
       input: {
         to: z.email().describe('Recipient address'),
         subject: z.string().min(1).max(200),
-        body: z.string().max(20_000).optional(),
+        // Required: an e-mail is its body, and a model offered an optional one may leave it out.
+        body: z.string().min(1).max(20_000).describe('The text of the e-mail'),
       },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
       handler: async (input, ctx) => {
