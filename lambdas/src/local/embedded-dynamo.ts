@@ -3,11 +3,16 @@ import { mkdir } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { lockDataDir } from './data-dir-lock';
 
-/** dynalite, a real DynamoDB API on LevelDB: persisted under `dataDir`, or in memory for tests. */
+/**
+ * dynalite, a real DynamoDB API on LevelDB: persisted under `dataDir`, or in memory for tests. A data folder is
+ * locked for this process while the store is open (a second platform on it fails at once, in one clear line).
+ */
 export async function startEmbeddedDynamo(dataDir?: string): Promise<{ endpoint: string; stop: () => Promise<void> }> {
   const path = dataDir ? join(dataDir, 'dynamodb') : undefined;
   if (path) await mkdir(path, { recursive: true });
+  const unlock = dataDir ? await lockDataDir(dataDir) : async () => undefined;
   const server: Server = dynalite({ ...(path ? { path } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -17,6 +22,9 @@ export async function startEmbeddedDynamo(dataDir?: string): Promise<{ endpoint:
   return {
     endpoint: `http://127.0.0.1:${port}`,
     // dynalite closes its LevelDB when its server closes, so a later start on the same folder opens cleanly.
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await unlock();
+    },
   };
 }

@@ -1,16 +1,29 @@
 import { z } from 'zod';
 import { startPlatform } from './platform';
+import { StartupError } from './startup-error';
 
 /** `npm start`: the whole platform on this machine, data kept under DATA_DIR across restarts. */
-const env = z
+const parsed = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(8787),
     HOST: z.string().default('127.0.0.1'),
     DATA_DIR: z.string().default('.data'),
   })
-  .parse(process.env);
+  .safeParse(process.env);
 
-const platform = await startPlatform({ port: env.PORT, host: env.HOST, dataDir: env.DATA_DIR });
+/** A mistake the user can fix: one line on stderr, exit code 1. */
+function refuse(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+if (!parsed.success) refuse(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
+const env = parsed.data;
+
+const platform = await startPlatform({ port: env.PORT, host: env.HOST, dataDir: env.DATA_DIR }).catch((error: unknown) => {
+  if (error instanceof StartupError) refuse(error.message);
+  throw error;
+});
 const key = platform.demo.createdApiKey;
 
 console.log(`

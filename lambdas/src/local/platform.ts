@@ -15,6 +15,7 @@ import { attachSkillHost, type SkillHost } from '../skills/host';
 import { startBuiltinSkills } from '../skills/local-builtins';
 import { sweepRuns } from '../runtime/run-sweeper';
 import { createLocalServer } from './server';
+import { listenError } from './startup-error';
 
 export interface PlatformOptions {
   /** 0 picks a free port. */
@@ -58,12 +59,19 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const model = options.model ?? resolveModel(config.model, env);
 
   const server: Server = createLocalServer(createLocalFunctions(deps, { model }));
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-  });
+  const host = options.host ?? '127.0.0.1';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+  } catch (error) {
+    store.raw.destroy();
+    await dynamo.stop();
+    throw listenError(error, host, options.port ?? 0);
+  }
   const { port } = server.address() as AddressInfo;
-  const url = `http://${options.host ?? '127.0.0.1'}:${port}`;
+  const url = `http://${host}:${port}`;
   // The built-in skills call back into this server, so they start once it listens, and runs start after them.
   const skills = await startBuiltinSkills(`${url}/en/api/v1`, env.SERVICE_MASTER_KEY);
   attachSkillHost(deps, skills.host);
