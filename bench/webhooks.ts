@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { newRunId } from '@service/shared';
-import { verify } from '@service/shared/webhook-verify';
+import { verify } from '@service/webhooks';
 import { startPlatform } from '../lambdas/src/local/platform';
 import { emitWebhookEvent } from '../lambdas/src/webhooks/emit';
 import { createWebhookSender } from '../lambdas/src/webhooks/send';

@@ -1,9 +1,9 @@
-import { createContext, type SkillContext } from './context';
-import type { Skill } from './define-skill';
-import { normalizeLanguage } from './language';
-import { httpApiCaller } from './service-api';
-import { createTranslator } from './translate';
-import { TURN_TOKEN_HEADER, type VerifiedTurnToken } from './turn-token';
+import { createContext, type SkillContext } from './context.js';
+import type { Skill } from './define-skill.js';
+import { normalizeLanguage } from './language.js';
+import { httpApiCaller } from './service-api.js';
+import { createTranslator } from './translate.js';
+import { TURN_TOKEN_HEADER, type VerifiedTurnToken } from './turn-token.js';
 
 /** Who is calling, from the trusted headers the platform sends. */
 export interface Caller {

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, type Logger, type ToolLimits } from './run-tool';
+import { DEFAULT_LIMITS, type Logger, type ToolLimits } from './run-tool.js';
 
 export interface SkillServerOptions {
   /** 0 picks a free port. Default: env PORT, else 0. */

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { bearerGuard } from './bearer';
-import { callContext, resolveCaller, type Caller } from './caller';
-import { resolveConfig, type SkillServerOptions } from './config';
-import type { Skill } from './define-skill';
-import { createDeadline, TIMED_OUT } from './deadline';
-import { formatIssues, SkillError } from './errors';
-import { buildManifest } from './manifest';
-import { handleMcp, listTools } from './mcp';
-import { missingTranslations } from './self-test';
-import { TurnTokenError } from './turn-token';
-import { turnTokenVerifier } from './verified-tokens';
-import { SDK_VERSION } from './version';
+import { bearerGuard } from './bearer.js';
+import { callContext, resolveCaller, type Caller } from './caller.js';
+import { resolveConfig, type SkillServerOptions } from './config.js';
+import type { Skill } from './define-skill.js';
+import { createDeadline, TIMED_OUT } from './deadline.js';
+import { formatIssues, SkillError } from './errors.js';
+import { buildManifest } from './manifest.js';
+import { handleMcp, listTools } from './mcp.js';
+import { missingTranslations } from './self-test.js';
+import { TurnTokenError } from './turn-token.js';
+import { turnTokenVerifier } from './verified-tokens.js';
+import { SDK_VERSION } from './version.js';
 
 /** A host-neutral HTTP request: node:http (startSkill) and a Lambda Function URL adapter both map onto it. */
 export interface SkillHttpRequest {

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SkillServerOptions } from './config';
-import type { Skill } from './define-skill';
-import { createSkillHandler } from './handler';
+import type { SkillServerOptions } from './config.js';
+import type { Skill } from './define-skill.js';
+import { createSkillHandler } from './handler.js';
 
 /** Request bodies above this are refused with 413 before they are read into memory. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;

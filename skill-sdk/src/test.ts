@@ -1,12 +1,12 @@
 /**
  * Test helpers, imported from `@service/skill-sdk/test`: run tools directly, with no HTTP server.
  */
-import { createContext, type SkillContext } from './context';
-import { findTool, type Skill } from './define-skill';
-import { normalizeLanguage } from './language';
-import { DEFAULT_LIMITS, runTool, type Logger, type ToolLimits, type ToolResult } from './run-tool';
-import { ServiceApiError } from './service-api';
-import { createTranslator } from './translate';
+import { createContext, type SkillContext } from './context.js';
+import { findTool, type Skill } from './define-skill.js';
+import { normalizeLanguage } from './language.js';
+import { DEFAULT_LIMITS, runTool, type Logger, type ToolLimits, type ToolResult } from './run-tool.js';
+import { ServiceApiError } from './service-api.js';
+import { createTranslator } from './translate.js';
 
 /** Identifiers of the mock caller (UUIDs, like the platform's). */
 export const TEST_IDS = Object.freeze({

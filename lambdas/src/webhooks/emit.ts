@@ -1,31 +1,10 @@
 import { ApiError, newEventId } from '@service/shared';
+import type { WebhookEventData } from '@service/webhooks';
 import type { Deps } from '../deps';
 import { deliveryKey, FIRST_DELIVERY_SEQ, getDelivery, newDelivery, newRedeliverySeq, putDelivery, type StoredDelivery } from './deliveries';
 import { enqueueWakeUp } from './schedule';
 import { getSubscription, listSubscriptions, type EventType } from './subscriptions';
 
-export interface CommandCompletedData {
-  run_id: string;
-  agent_id: string;
-  agent_name: string;
-  status: string;
-  instruction: string;
-  result_text: string;
-}
-
-export interface CommandFailedData {
-  run_id: string;
-  agent_id: string;
-  agent_name: string;
-  status: string;
-  instruction: string;
-  error: string;
-}
-
-export interface EventData {
-  'agent.command.completed': CommandCompletedData;
-  'agent.command.failed': CommandFailedData;
-}
 
 const EVENT_ID_PATTERN = /^evt_[0-9A-Za-z]{8,64}$/;
 
@@ -38,7 +17,7 @@ export async function emitWebhookEvent<E extends EventType>(
   deps: Deps,
   workspaceId: string,
   event: E,
-  data: EventData[E],
+  data: WebhookEventData[E],
   options: { eventId?: string } = {},
 ): Promise<{ eventId: string; deliveries: number }> {
   const eventId = options.eventId ?? newEventId();

@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { EVENT_HEADER, SIGNATURE_HEADER, signatureHeader } from '@service/shared/webhook-verify';
+import { EVENT_HEADER, SIGNATURE_HEADER, signatureHeader } from '@service/webhooks';
 import { checkOutboundUrl, createGuardedAgents, OutboundBlockedError, type OutboundPolicy } from '../net/outbound-guard';
 
 export interface AttemptResult {

@@ -1,4 +1,4 @@
-import { verify } from '@service/shared/webhook-verify';
+import { verify } from '@service/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { emitWebhookEvent } from '../../src/webhooks/emit';
 import { openApiProblems } from '../support/openapi';

@@ -1,7 +1,8 @@
 import { newRunId } from '@service/shared';
 import { expect } from 'vitest';
 import type { RunningPlatform } from '../../src/local/platform';
-import { emitWebhookEvent, type CommandCompletedData } from '../../src/webhooks/emit';
+import type { CommandCompletedData } from '@service/webhooks';
+import { emitWebhookEvent } from '../../src/webhooks/emit';
 import type { ApiCall } from '../support/platform';
 
 export type Subscription = { id: string; secret: string };
