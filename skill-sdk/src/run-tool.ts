@@ -23,6 +23,8 @@ export interface ToolResult {
 export interface Logger {
   error(message: string, detail?: unknown): void;
   warn(message: string): void;
+  /** Startup lines (where the skill listens, which tools it serves); console.log when absent. */
+  info?(message: string): void;
 }
 
 export function toolError(code: string, message: string): ToolResult {
