@@ -1,6 +1,7 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError, newRecordId } from '@service/shared';
 import type { Deps } from '../deps';
+import { emitEvent, eventIdFrom } from '../webhooks/emit';
 
 /**
  * Contacts, calendar events and tasks of a workspace share one table: sk `<kind>#<created_at>#<id>`,
@@ -8,6 +9,8 @@ import type { Deps } from '../deps';
  */
 export type RecordKind = 'contact' | 'event' | 'task' | 'email';
 const ID_PREFIX = { contact: 'con', event: 'cal', task: 'tsk', email: 'msg' } as const;
+/** The workspace event each new record emits (to skills that declare it). */
+const CREATED_EVENT = { contact: 'contact.created', event: 'calendar.event_created', task: 'task.created', email: undefined } as const;
 
 export interface StoredRecord<T> {
   workspaceId: string;
@@ -21,6 +24,8 @@ export async function createRecord<T extends object>(deps: Deps, workspaceId: st
   const createdAt = deps.now().toISOString();
   const record: StoredRecord<T> = { workspaceId, sk: `${kind}#${createdAt}#${id}`, kind, fields: { ...fields, id, created_at: createdAt } };
   await deps.store.doc.send(new PutCommand({ TableName: deps.store.table('records'), Item: record, ConditionExpression: 'attribute_not_exists(sk)' }));
+  const event = CREATED_EVENT[kind];
+  if (event) await emitEvent(deps, workspaceId, event, record.fields, { eventId: eventIdFrom(id) });
   return record.fields;
 }
 
