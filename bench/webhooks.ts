@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { newRunId } from '@service/shared';
-import { verify } from '@service/shared/webhook-verify';
+import { verify } from '@service/webhooks';
 import { startPlatform } from '../lambdas/src/local/platform';
-import { emitWebhookEvent } from '../lambdas/src/webhooks/emit';
+import { emitEvent } from '../lambdas/src/webhooks/emit';
 import { createWebhookSender } from '../lambdas/src/webhooks/send';
 import { createSubscription } from '../lambdas/src/webhooks/subscriptions';
 
@@ -81,7 +81,7 @@ export async function benchWebhooks(options: { deliveries?: number } = {}): Prom
           Array.from({ length: Math.min(50, count - batch) }, async () => {
             const at = performance.now();
             const data = { run_id: newRunId(), agent_id: platform.demo.agentId, agent_name: 'Support', status: 'completed', instruction: 'bench', result_text: 'ok' };
-            const { eventId } = await emitWebhookEvent(platform.deps, workspaceId, 'agent.command.completed', data);
+            const { eventId } = await emitEvent(platform.deps, workspaceId, 'agent.command.completed', data);
             emittedAt.set(eventId, at);
           }),
         );
@@ -96,7 +96,7 @@ export async function benchWebhooks(options: { deliveries?: number } = {}): Prom
       for (let i = 0; i < 30; i += 1) {
         const at = performance.now();
         const data = { run_id: newRunId(), agent_id: platform.demo.agentId, agent_name: 'Support', status: 'completed', instruction: 'bench', result_text: 'ok' };
-        await emitWebhookEvent(platform.deps, workspaceId, 'agent.command.completed', data);
+        await emitEvent(platform.deps, workspaceId, 'agent.command.completed', data);
         await receiver.until(count + i + 1, 30_000);
         single.push(performance.now() - at);
       }

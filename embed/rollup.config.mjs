@@ -1,6 +1,7 @@
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
+import { dts } from 'rollup-plugin-dts';
 import { readFileSync } from 'node:fs';
 
 /** Static files the widget links to (the default avatar), copied next to the chunks. */
@@ -15,6 +16,9 @@ const compile = () =>
   esbuild({ target: 'es2020', jsx: 'automatic', jsxImportSource: 'preact', tsconfig: '../tsconfig.json' });
 const minify = () => terser({ ecma: 2020, module: true, compress: { passes: 1 }, format: { comments: false } });
 
+const NPM_ENTRIES = { index: 'src/index.ts', react: 'src/react/index.ts' };
+const NPM_EXTERNAL = (id) => /^(preact|@preact\/signals|react|react-dom|lucide-react|eventsource-parser)(\/|$)/.test(id);
+
 export default [
   // The script-tag loader: a classic script, so a plain IIFE.
   {
@@ -28,11 +32,25 @@ export default [
     output: { file: 'dist/widget.js', format: 'es' },
     plugins: [nodeResolve({ browser: true }), compile(), minify(), copyPublic(['avatar.svg'])],
   },
-  // The npm package: ESM for bundlers, dependencies and peers left external.
+  // The npm package: ESM for bundlers, dependencies and peers left external. The React entry is a client module for
+  // React Server Components; the widget UI it imports lazily becomes a chunk of its own.
   {
-    input: { index: 'src/index.ts', react: 'src/react/index.ts' },
-    output: { dir: 'dist/npm', format: 'es', entryFileNames: '[name].js', chunkFileNames: 'shared-[hash].js' },
-    external: (id) => /^(preact|@preact\/signals|react|react-dom|lucide-react|eventsource-parser)(\/|$)/.test(id),
+    input: NPM_ENTRIES,
+    output: {
+      dir: 'dist/npm',
+      format: 'es',
+      entryFileNames: '[name].js',
+      chunkFileNames: '[name]-[hash].js',
+      banner: (chunk) => (chunk.isEntry && chunk.name === 'react' ? '"use client";' : ''),
+    },
+    external: NPM_EXTERNAL,
     plugins: [compile()],
+  },
+  // Its declarations, bundled per entry so every import inside them resolves under node16, nodenext and bundler.
+  {
+    input: NPM_ENTRIES,
+    output: { dir: 'dist/types', format: 'es', entryFileNames: '[name].d.ts', chunkFileNames: '[name]-[hash].d.ts' },
+    external: NPM_EXTERNAL,
+    plugins: [dts({ compilerOptions: { allowImportingTsExtensions: false, noEmit: false } })],
   },
 ];

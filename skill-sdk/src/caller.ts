@@ -1,9 +1,9 @@
-import { createContext, type SkillContext } from './context';
-import type { Skill } from './define-skill';
-import { normalizeLanguage } from './language';
-import { httpApiCaller } from './service-api';
-import { createTranslator } from './translate';
-import { TURN_TOKEN_HEADER, type VerifiedTurnToken } from './turn-token';
+import { createContext, type SkillContext } from './context.js';
+import type { Skill } from './define-skill.js';
+import { normalizeLanguage } from './language.js';
+import { httpApiCaller } from './service-api.js';
+import { createTranslator } from './translate.js';
+import { TURN_TOKEN_HEADER, type VerifiedTurnToken } from './turn-token.js';
 
 /** Who is calling, from the trusted headers the platform sends. */
 export interface Caller {
@@ -12,15 +12,19 @@ export interface Caller {
   verified: VerifiedTurnToken | undefined;
 }
 
-/** Reads the language and verifies the turn token (throws TurnTokenError when one is sent and is not valid). */
+/**
+ * Reads the language and verifies the turn token (throws TurnTokenError when one is sent and is not valid).
+ * `withoutToken` is who calls when no token is sent (development mode's mock caller); by default nobody.
+ */
 export async function resolveCaller(
   headers: Headers,
   skill: Skill,
   verify: (token: string) => Promise<VerifiedTurnToken>,
+  withoutToken?: VerifiedTurnToken,
 ): Promise<Caller> {
   const language = normalizeLanguage(headers.get('x-service-language'), skill.defaultLocale);
   const turnToken = headers.get(TURN_TOKEN_HEADER) ?? undefined;
-  const verified = turnToken ? await verify(turnToken) : undefined;
+  const verified = turnToken ? await verify(turnToken) : withoutToken;
   return { language, turnToken, verified };
 }
 

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, type Logger, type ToolLimits } from './run-tool';
+import { DEFAULT_LIMITS, type Logger, type ToolLimits } from './run-tool.js';
 
 export interface SkillServerOptions {
   /** 0 picks a free port. Default: env PORT, else 0. */
@@ -19,6 +19,8 @@ export interface SkillServerOptions {
 
 export interface SkillConfig {
   bearer: string;
+  /** No bearer outside production: tools may be called without a turn token, as a mock caller. */
+  devMode: boolean;
   turnTokenSecret: string | undefined;
   apiUrl: string | undefined;
   limits: ToolLimits;
@@ -26,10 +28,15 @@ export interface SkillConfig {
   warnings: string[];
 }
 
-const consoleLogger: Logger = {
+export const consoleLogger: Logger = {
   error: (message, detail) => console.error(`[skill] ${message}`, detail ?? ''),
   warn: (message) => console.warn(`[skill] ${message}`),
+  info: (message) => console.log(`[skill] ${message}`),
 };
+
+export const DEV_MODE_WARNING =
+  'DEVELOPMENT MODE (SKILL_BEARER is empty, NODE_ENV is not production): /mcp and /events accept any caller, and a call ' +
+  'without a turn token runs as a mock caller holding every capability of this skill. Never deploy a skill like this.';
 
 function positive(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
@@ -45,14 +52,16 @@ export function resolveConfig(options: SkillServerOptions, env: NodeJS.ProcessEn
   const log = options.log ?? consoleLogger;
   if (production && !bearer) throw new Error('SKILL_BEARER is required in production: refusing to start an unguarded skill');
   if (production && !turnTokenSecret) throw new Error('SKILL_TURN_TOKEN_SECRET is required in production: callers could not be verified');
+  const devMode = !production && !bearer;
   const warnings: string[] = [];
-  if (!bearer) warnings.push('SKILL_BEARER is empty: /mcp and /events accept any caller (development only)');
-  if (!turnTokenSecret) warnings.push('SKILL_TURN_TOKEN_SECRET is not set: calls with a turn token are refused');
+  if (devMode) warnings.push(DEV_MODE_WARNING);
+  if (!turnTokenSecret) warnings.push('SKILL_TURN_TOKEN_SECRET is not set: calls with a turn token are refused until it is set (setTurnTokenSecret)');
   const apiUrl = options.apiUrl ?? env.SERVICE_API_URL ?? undefined;
   if (apiUrl !== undefined && !URL.canParse(apiUrl)) throw new Error(`SERVICE_API_URL is not a URL: ${apiUrl}`);
   for (const warning of warnings) log.warn(warning);
   return {
     bearer,
+    devMode,
     turnTokenSecret,
     apiUrl,
     limits: {

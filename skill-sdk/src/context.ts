@@ -1,5 +1,5 @@
-import type { Translate } from './translate';
-import { uuidOrUndefined } from './uuid';
+import type { Translate } from './translate.js';
+import { uuidOrUndefined } from './uuid.js';
 
 /** Performs a platform API call for serviceApi; real contexts call over HTTP, mock contexts record and answer. */
 export type ApiCaller = (method: string, params: Record<string, unknown>) => Promise<unknown>;

@@ -1,4 +1,4 @@
-import { SkillError } from './errors';
+import { SkillError } from './errors.js';
 
 export const TIMED_OUT = Symbol('timed out');
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { SkillContext } from './context';
-import { formatIssues } from './errors';
-import { isLanguageTag } from './language';
-import { localesSchema, normalizeLocales, readLocalesDir } from './locales';
-import type { Locales, Messages } from './translate';
+import type { SkillContext } from './context.js';
+import { formatIssues } from './errors.js';
+import { isLanguageTag } from './language.js';
+import { localesSchema, normalizeLocales, readLocalesDir } from './locales.js';
+import type { Locales, Messages } from './translate.js';
 
 export type InputShape = Record<string, z.ZodType>;
 export type ToolInput<S extends InputShape> = z.output<z.ZodObject<S>>;

@@ -1,16 +1,17 @@
 import { z } from 'zod';
-import { bearerGuard } from './bearer';
-import { callContext, resolveCaller, type Caller } from './caller';
-import { resolveConfig, type SkillServerOptions } from './config';
-import type { Skill } from './define-skill';
-import { createDeadline, TIMED_OUT } from './deadline';
-import { formatIssues, SkillError } from './errors';
-import { buildManifest } from './manifest';
-import { handleMcp, listTools } from './mcp';
-import { missingTranslations } from './self-test';
-import { TurnTokenError } from './turn-token';
-import { turnTokenVerifier } from './verified-tokens';
-import { SDK_VERSION } from './version';
+import { bearerGuard } from './bearer.js';
+import { callContext, resolveCaller, type Caller } from './caller.js';
+import { resolveConfig, type SkillServerOptions } from './config.js';
+import type { Skill } from './define-skill.js';
+import { createDeadline, TIMED_OUT } from './deadline.js';
+import { formatIssues, SkillError } from './errors.js';
+import { buildManifest } from './manifest.js';
+import { handleMcp, listTools } from './mcp.js';
+import { devIdentity } from './mock-identity.js';
+import { missingTranslations } from './self-test.js';
+import { TurnTokenError } from './turn-token.js';
+import { turnTokenVerifier } from './verified-tokens.js';
+import { SDK_VERSION } from './version.js';
 
 /** A host-neutral HTTP request: node:http (startSkill) and a Lambda Function URL adapter both map onto it. */
 export interface SkillHttpRequest {
@@ -25,7 +26,11 @@ export interface SkillHttpResponse {
   headers: Record<string, string>;
   body: string;
 }
-export type SkillHttpHandler = (request: SkillHttpRequest) => Promise<SkillHttpResponse>;
+export interface SkillHttpHandler {
+  (request: SkillHttpRequest): Promise<SkillHttpResponse>;
+  /** Sets (or replaces) the turn-token key while running, e.g. once the platform answered the registration. */
+  setTurnTokenSecret(secret: string): void;
+}
 
 const eventSchema = z.object({ type: z.string().min(1), id: z.string().optional(), data: z.unknown().optional() });
 
@@ -36,6 +41,11 @@ const CORS = {
     'Authorization, Content-Type, Accept, Mcp-Protocol-Version, X-Service-Language, X-Service-Turn-Token',
   'access-control-expose-headers': 'Mcp-Session-Id',
 };
+/**
+ * No `WWW-Authenticate: Bearer` challenge: OAuth-capable MCP clients (the Inspector among them) read one as "start an
+ * authorization flow", and a skill has no authorization server. The bearer is a shared secret the platform holds.
+ */
+const UNAUTHORIZED = 'Unauthorized: send Authorization: Bearer <SKILL_BEARER> (the skill uses a shared bearer, not OAuth)';
 const ROUTES: Record<string, string> = { '/mcp': 'POST', '/events': 'POST', '/test': 'POST', '/health': 'GET', '/manifest': 'GET' };
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): SkillHttpResponse {
@@ -61,16 +71,17 @@ function parseJson(body: string | undefined): { ok: true; value: unknown } | { o
  */
 export function createSkillHandler(skill: Skill, options: SkillServerOptions = {}): SkillHttpHandler {
   const config = resolveConfig(options);
-  const { limits, log, apiUrl, turnTokenSecret } = config;
+  const { limits, log, apiUrl } = config;
   const authorized = bearerGuard(config.bearer);
   const manifest = JSON.stringify(buildManifest(skill, limits));
   const mcpRuntime = { skill, limits, log, toolList: listTools(skill) };
   const translationGaps = missingTranslations(skill);
-  const verifyToken = turnTokenVerifier(skill.code, turnTokenSecret);
+  let verifyToken = turnTokenVerifier(skill.code, config.turnTokenSecret);
+  const withoutToken = config.devMode ? devIdentity(skill) : undefined;
 
   async function callerOf(headers: Headers): Promise<Caller | TurnTokenError> {
     try {
-      return await resolveCaller(headers, skill, verifyToken);
+      return await resolveCaller(headers, skill, verifyToken, withoutToken);
     } catch (error) {
       if (error instanceof TurnTokenError) return error;
       throw error;
@@ -79,7 +90,7 @@ export function createSkillHandler(skill: Skill, options: SkillServerOptions = {
 
   async function mcp(request: SkillHttpRequest): Promise<SkillHttpResponse> {
     if (!authorized(request.headers.get('authorization'))) {
-      return rpcFailure(401, -32001, 'Unauthorized: a valid bearer is required', { 'www-authenticate': 'Bearer' });
+      return rpcFailure(401, -32001, UNAUTHORIZED);
     }
     const body = parseJson(request.body);
     if (!body.ok) return rpcFailure(400, -32700, 'Parse error: the body is not JSON');
@@ -96,7 +107,7 @@ export function createSkillHandler(skill: Skill, options: SkillServerOptions = {
 
   async function events(request: SkillHttpRequest): Promise<SkillHttpResponse> {
     if (!authorized(request.headers.get('authorization'))) {
-      return failure(401, 'UNAUTHORIZED', 'A valid bearer is required', { 'www-authenticate': 'Bearer' });
+      return failure(401, 'UNAUTHORIZED', UNAUTHORIZED);
     }
     const body = parseJson(request.body);
     const event = eventSchema.safeParse(body.ok ? body.value : undefined);
@@ -135,6 +146,7 @@ export function createSkillHandler(skill: Skill, options: SkillServerOptions = {
       code: skill.code,
       version: skill.version,
       sdkVersion: SDK_VERSION,
+      devMode: config.devMode,
       request: {
         bearer,
         turnToken,
@@ -165,7 +177,7 @@ export function createSkillHandler(skill: Skill, options: SkillServerOptions = {
     }
   }
 
-  return async (request) => {
+  const handler = async (request: SkillHttpRequest) => {
     try {
       return await route(request);
     } catch (error) {
@@ -173,4 +185,10 @@ export function createSkillHandler(skill: Skill, options: SkillServerOptions = {
       return failure(500, 'INTERNAL_ERROR', 'The skill could not handle the request');
     }
   };
+  return Object.assign(handler, {
+    setTurnTokenSecret(secret: string) {
+      if (secret.length < 32) throw new Error('The turn-token key must be at least 32 characters');
+      verifyToken = turnTokenVerifier(skill.code, secret);
+    },
+  });
 }

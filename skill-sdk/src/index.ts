@@ -1,14 +1,14 @@
 export { z } from 'zod';
-export { defineSkill } from './define-skill';
-export type { InputShape, Skill, SkillDefinition, SkillTool, ToolAnnotations, ToolDefinition, ToolInput, EventHandler } from './define-skill';
-export { startSkill, type RunningSkill } from './server';
-export { createSkillHandler, type SkillHttpHandler, type SkillHttpRequest, type SkillHttpResponse } from './handler';
-export type { SkillServerOptions } from './config';
-export type { SkillContext } from './context';
-export type { Translate, Messages, Locales } from './translate';
-export { serviceApi, ServiceApiError } from './service-api';
-export { SkillError } from './errors';
-export { DEFAULT_LIMITS, type ToolLimits, type ToolResult, type Logger } from './run-tool';
+export { defineSkill } from './define-skill.js';
+export type { InputShape, Skill, SkillDefinition, SkillTool, ToolAnnotations, ToolDefinition, ToolInput, EventHandler } from './define-skill.js';
+export { startSkill, type RunningSkill } from './server.js';
+export { createSkillHandler, type SkillHttpHandler, type SkillHttpRequest, type SkillHttpResponse } from './handler.js';
+export type { SkillServerOptions } from './config.js';
+export type { SkillContext } from './context.js';
+export type { Translate, Messages, Locales } from './translate.js';
+export { serviceApi, ServiceApiError } from './service-api.js';
+export { SkillError } from './errors.js';
+export { DEFAULT_LIMITS, type ToolLimits, type ToolResult, type Logger } from './run-tool.js';
 export {
   mintTurnToken,
   verifyTurnToken,
@@ -17,6 +17,6 @@ export {
   type TurnTokenSubject,
   type TurnTokenOptions,
   type VerifiedTurnToken,
-} from './turn-token';
-export { manifestSchema, type SkillManifest } from './manifest';
-export { SDK_VERSION } from './version';
+} from './turn-token.js';
+export { manifestSchema, type SkillManifest } from './manifest.js';
+export { SDK_VERSION } from './version.js';

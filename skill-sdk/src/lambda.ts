@@ -1,7 +1,22 @@
-import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { Skill } from './define-skill';
-import { createSkillHandler, type SkillHttpHandler } from './handler';
-import type { SkillServerOptions } from './config';
+import type { Skill } from './define-skill.js';
+import { createSkillHandler, type SkillHttpHandler } from './handler.js';
+import type { SkillServerOptions } from './config.js';
+
+/** The fields a Function URL (or API Gateway HTTP API, payload 2.0) event carries that a skill reads. */
+export interface FunctionUrlEvent {
+  rawPath: string;
+  rawQueryString?: string;
+  headers?: Record<string, string | undefined>;
+  body?: string;
+  isBase64Encoded?: boolean;
+  requestContext: { http: { method: string } };
+}
+
+export interface FunctionUrlResult {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
 
 /** Reads a secret's value by ARN; the default asks AWS Secrets Manager. */
 export type SecretReader = (arn: string) => Promise<string>;
@@ -36,7 +51,7 @@ export function skillLambdaHandler(skill: Skill, options: SkillLambdaOptions = {
     });
   }
 
-  return async (event: APIGatewayProxyEventV2): Promise<APIGatewayProxyStructuredResultV2> => {
+  return async (event: FunctionUrlEvent): Promise<FunctionUrlResult> => {
     handler ??= coldStart().catch((error: unknown) => {
       handler = undefined;
       throw error;

@@ -2,9 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { formatIssues } from './errors';
-import { normalizeLanguage } from './language';
-import type { Locales, Messages } from './translate';
+import { formatIssues } from './errors.js';
+import { normalizeLanguage } from './language.js';
+import type { Locales, Messages } from './translate.js';
 
 const messagesSchema: z.ZodType<Messages> = z.lazy(() => z.record(z.string(), z.union([z.string(), messagesSchema])));
 export const localesSchema = z.record(z.string(), messagesSchema);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Skill } from './define-skill';
-import type { ToolLimits } from './run-tool';
-import { SDK_NAME, SDK_VERSION } from './version';
+import type { Skill } from './define-skill.js';
+import type { ToolLimits } from './run-tool.js';
+import { SDK_NAME, SDK_VERSION } from './version.js';
 
 /**
  * GET /manifest: the contract a skill declares. The platform parses it with this schema when a skill is

@@ -8,9 +8,9 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { SkillContext } from './context';
-import type { Skill } from './define-skill';
-import { runTool, type Logger, type ToolLimits } from './run-tool';
+import type { SkillContext } from './context.js';
+import type { Skill } from './define-skill.js';
+import { runTool, type Logger, type ToolLimits } from './run-tool.js';
 
 export interface McpRuntime {
   skill: Skill;

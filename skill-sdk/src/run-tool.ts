@@ -1,8 +1,8 @@
-import { mayCall } from './access';
-import type { SkillContext } from './context';
-import { createDeadline, TIMED_OUT } from './deadline';
-import type { SkillTool } from './define-skill';
-import { formatIssues, SkillError } from './errors';
+import { mayCall } from './access.js';
+import type { SkillContext } from './context.js';
+import { createDeadline, TIMED_OUT } from './deadline.js';
+import type { SkillTool } from './define-skill.js';
+import { formatIssues, SkillError } from './errors.js';
 
 export interface ToolLimits {
   /** Handler deadline; on expiry the handler's signal aborts and the call gives an isError result. */
@@ -23,6 +23,8 @@ export interface ToolResult {
 export interface Logger {
   error(message: string, detail?: unknown): void;
   warn(message: string): void;
+  /** Startup lines (where the skill listens, which tools it serves); console.log when absent. */
+  info?(message: string): void;
 }
 
 export function toolError(code: string, message: string): ToolResult {

@@ -1,5 +1,5 @@
-import type { Skill } from './define-skill';
-import type { Messages } from './translate';
+import type { Skill } from './define-skill.js';
+import type { Messages } from './translate.js';
 
 function keysOf(messages: Messages, prefix = ''): string[] {
   return Object.entries(messages).flatMap(([key, value]) =>

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SkillServerOptions } from './config';
-import type { Skill } from './define-skill';
-import { createSkillHandler } from './handler';
+import { consoleLogger, type SkillServerOptions } from './config.js';
+import type { Skill } from './define-skill.js';
+import { createSkillHandler } from './handler.js';
 
 /** Request bodies above this are refused with 413 before they are read into memory. */
 const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -12,6 +12,8 @@ export interface RunningSkill {
   url: string;
   port: number;
   close(): Promise<void>;
+  /** Sets (or replaces) the turn-token key without a restart, e.g. from the answer of skills/register. */
+  setTurnTokenSecret(secret: string): void;
   [Symbol.asyncDispose](): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ function headersOf(req: IncomingMessage): Headers {
 
 /** Serves the skill over node:http. Port 0 (the default without env PORT) picks a free port. */
 export async function startSkill(skill: Skill, options: SkillServerOptions = {}): Promise<RunningSkill> {
+  const log = options.log ?? consoleLogger;
   const handle = createSkillHandler(skill, options);
   const server = createServer(async (req, res) => {
     let body: string | undefined;
@@ -68,5 +71,9 @@ export async function startSkill(skill: Skill, options: SkillServerOptions = {})
       server.close((error) => (error ? reject(error) : resolve()));
       server.closeAllConnections();
     });
-  return { url: `http://${shownHost}:${bound}`, port: bound, close, [Symbol.asyncDispose]: close };
+  const url = `http://${shownHost}:${bound}`;
+  const info = log.info ?? console.log;
+  info(`${skill.code} ${skill.version} listening on ${url} (MCP: ${url}/mcp, manifest: ${url}/manifest)`);
+  info(`tools: ${[...skill.tools.values()].map((tool) => tool.name + (tool.annotations?.readOnlyHint ? ' (read-only)' : '')).join(', ')}`);
+  return { url, port: bound, close, setTurnTokenSecret: handle.setTurnTokenSecret, [Symbol.asyncDispose]: close };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { API_CALLER, type ApiCaller, type SkillContext } from './context';
-import { SkillError } from './errors';
-import { TURN_TOKEN_HEADER } from './turn-token';
+import { API_CALLER, type ApiCaller, type SkillContext } from './context.js';
+import { SkillError } from './errors.js';
+import { TURN_TOKEN_HEADER } from './turn-token.js';
 
 /** A platform API call failed; `code` is the envelope's error.code (e.g. SKILL_OAUTH_REQUIRED). */
 export class ServiceApiError extends SkillError {

@@ -1,19 +1,16 @@
 /**
  * Test helpers, imported from `@service/skill-sdk/test`: run tools directly, with no HTTP server.
  */
-import { createContext, type SkillContext } from './context';
-import { findTool, type Skill } from './define-skill';
-import { normalizeLanguage } from './language';
-import { DEFAULT_LIMITS, runTool, type Logger, type ToolLimits, type ToolResult } from './run-tool';
-import { ServiceApiError } from './service-api';
-import { createTranslator } from './translate';
+import { createContext, type SkillContext } from './context.js';
+import { findTool, type Skill } from './define-skill.js';
+import { normalizeLanguage } from './language.js';
+import { DEFAULT_LIMITS, runTool, type Logger, type ToolLimits, type ToolResult } from './run-tool.js';
+import { ServiceApiError } from './service-api.js';
+import { createTranslator } from './translate.js';
 
-/** Identifiers of the mock caller (UUIDs, like the platform's). */
-export const TEST_IDS = Object.freeze({
-  accountId: '00000000-0000-4000-8000-00000000a001',
-  companyId: '00000000-0000-4000-8000-00000000c001',
-  userId: '00000000-0000-4000-8000-00000000b001',
-});
+import { TEST_IDS } from './mock-identity.js';
+
+export { TEST_IDS };
 /** The mock caller's role unless overridden. */
 export const TEST_ROLES: readonly string[] = Object.freeze(['member']);
 

@@ -1,4 +1,4 @@
-import { primaryLanguage } from './language';
+import { primaryLanguage } from './language.js';
 
 /** Nested message templates: `{ errors: { not_found: 'No {item} found' } }`. */
 export interface Messages {

@@ -21,8 +21,8 @@
 import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
-import { formatIssues } from './errors';
-import { uuidOrUndefined } from './uuid';
+import { formatIssues } from './errors.js';
+import { uuidOrUndefined } from './uuid.js';
 
 export const TURN_TOKEN_TTL_SECONDS = 120;
 export const TURN_TOKEN_HEADER = 'x-service-turn-token';

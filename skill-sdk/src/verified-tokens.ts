@@ -1,4 +1,4 @@
-import { verifyTurnToken, type VerifiedTurnToken } from './turn-token';
+import { verifyTurnToken, type VerifiedTurnToken } from './turn-token.js';
 
 const MAX_ENTRIES = 1000;
 

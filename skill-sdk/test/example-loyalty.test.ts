@@ -1,3 +1,8 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { ServiceApiError } from '@service/skill-sdk';
 import { executeTool } from '@service/skill-sdk/test';
@@ -53,5 +58,30 @@ describe('example: loyalty skill', () => {
 
   it('ranks tiers by points', () => {
     expect([0, 249, 250, 999, 1000].map(tierOf)).toEqual(['bronze', 'bronze', 'silver', 'silver', 'gold']);
+  });
+
+  it('survives bundling: its Lambda bundle imports and answers without the source tree beside it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'loyalty-bundle-'));
+    try {
+      // As the CDK bundles a Lambda: one ESM file, the AWS SDK left to the runtime.
+      await build({
+        entryPoints: [new URL('../examples/loyalty/lambda.ts', import.meta.url).pathname],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        outfile: join(dir, 'index.mjs'),
+        external: ['@aws-sdk/*'],
+        banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+        logLevel: 'silent',
+      });
+      process.env.SKILL_BEARER = 'loyalty-bundle-bearer';
+      const { handler } = (await import(pathToFileURL(join(dir, 'index.mjs')).href)) as { handler: (event: unknown) => Promise<{ statusCode: number; body: string }> };
+      const response = await handler({ rawPath: '/manifest', headers: {}, requestContext: { http: { method: 'GET' } } });
+      expect(response.statusCode).toBe(200);
+      expect(JSON.parse(response.body)).toMatchObject({ code: 'loyalty', locales: ['en', 'tr'] });
+    } finally {
+      delete process.env.SKILL_BEARER;
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { mintTurnToken } from '@service/skill-sdk';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { afterEach, describe, expect, it } from 'vitest';
-import { skillLambdaHandler } from '../src/lambda';
+import { skillLambdaHandler } from '@service/skill-sdk/lambda';
 import { loyalty } from '../examples/loyalty/skill';
 
 const SECRETS: Record<string, string> = { 'arn:bearer': 'bearer-from-secrets-manager', 'arn:turn': 'turn-token-key-from-secrets-manager-0123' };

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineSkill, manifestSchema, mintTurnToken, startSkill, z, type Logger, type RunningSkill } from '../src/index';
+import { TEST_IDS } from '../src/test';
 
 const BEARER = 'bearer-for-the-start-skill-test';
 const SECRET = 'turn-token-key-for-tests-0123456789abcdef';
@@ -85,7 +86,10 @@ describe('startSkill with the official MCP client', () => {
 
   it('refuses a request without the bearer with 401', async () => {
     await expect(connect({})).rejects.toMatchObject({ code: 401, message: expect.stringContaining('Unauthorized') });
-    expect((await rpc({})).status).toBe(401);
+    const refused = await rpc({});
+    expect(refused.status).toBe(401);
+    // No bare Bearer challenge: OAuth-capable clients would start an authorization flow the skill does not offer.
+    expect(refused.headers.get('www-authenticate')).toBeNull();
     expect((await rpc({ authorization: 'Bearer wrong' })).status).toBe(401);
     const events = await fetch(`${running.url}/events`, { method: 'POST', body: '{"type":"contact.created"}' });
     expect(events.status).toBe(401);
@@ -207,19 +211,44 @@ describe('startup rules', () => {
     await expect(startSkill(weather, { production: true, bearer: '', turnTokenSecret: SECRET, log })).rejects.toThrow(/SKILL_BEARER is required/);
   });
 
-  it('starts without a bearer outside production, with a warning, and then admits any caller', async () => {
+  it('runs in development mode without a bearer: announced, and a call without a turn token gets a mock caller', async () => {
     const warnings: string[] = [];
-    const dev = await startSkill(weather, { bearer: '', turnTokenSecret: SECRET, log: { error: () => undefined, warn: (m) => warnings.push(m) } });
+    const info: string[] = [];
+    const dev = await startSkill(weather, { bearer: '', log: { error: () => undefined, warn: (m) => warnings.push(m), info: (m) => info.push(m) } });
     try {
-      expect(warnings.join('\n')).toMatch(/SKILL_BEARER is empty/);
+      expect(warnings.join('\n')).toMatch(/DEVELOPMENT MODE/);
+      expect(info.join('\n')).toContain(`listening on ${dev.url}`);
+      expect(info.join('\n')).toContain('tools: weather__forecast');
       const response = await fetch(`${dev.url}/mcp`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'weather__forecast', arguments: { city: 'Oslo' } } }),
       });
       expect(response.status).toBe(200);
+      const { result } = (await response.json()) as { result: { isError?: boolean; structuredContent: unknown } };
+      expect(result.isError).toBeUndefined();
+      expect(result.structuredContent).toEqual({ text: 'Sunny in Oslo', account: TEST_IDS.accountId });
     } finally {
       await dev.close();
+    }
+  });
+
+  it('takes a turn-token key while running, without a restart', async () => {
+    const quiet: Logger = { error: () => undefined, warn: () => undefined, info: () => undefined };
+    const late = await startSkill(weather, { bearer: BEARER, turnTokenSecret: '', log: quiet });
+    const call = async () =>
+      fetch(`${late.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${BEARER}`, 'x-service-turn-token': await token({ roles: ['member'] }) },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'weather__forecast', arguments: { city: 'Oslo' } } }),
+      });
+    try {
+      expect((await call()).status).toBe(401);
+      late.setTurnTokenSecret(SECRET);
+      expect((await call()).status).toBe(200);
+      expect(() => late.setTurnTokenSecret('short')).toThrow(/32 characters/);
+    } finally {
+      await late.close();
     }
   });
 });

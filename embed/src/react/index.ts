@@ -1,5 +1,6 @@
 // @service/chat-widget/react: thin React adapters over the same core. SSR-safe: nothing touches window or document
-// until an effect runs in the browser.
+// until an effect runs in the browser. The widget UI (Preact) is imported only inside ChatWidget's effect, so it loads
+// lazily as its own chunk, as with the script tag, and stays out of the host app's main bundle.
 import { createElement, useEffect, useMemo, useRef } from 'react';
 import type { ReactNode } from 'react';
 import { CircleHelp, MessageCircle } from 'lucide-react';
@@ -12,7 +13,6 @@ import { richCss } from '../core/rich-css';
 import { overlayCss, runUiAction } from '../core/overlay';
 import { adoptCss } from '../core/styles';
 import { runTrigger } from '../core/trigger';
-import { mountWidget } from '../widget/mount';
 import { triggerCss } from './trigger-css';
 import type { ConfigOverrides } from '../core/config';
 import type { ChatEvents, Locale, Marker, OutboundEventName } from '../core/events';
@@ -53,14 +53,17 @@ export function ChatWidget({ agentId, config, apiUrl }: ChatWidgetProps) {
       if (bus.mounted) console.warn('[service-chat] a chat widget is already mounted on this page');
       return;
     }
-    return mountWidget({
-      host: host.current,
-      agentId,
-      apiUrl: apiUrl ?? location.origin,
-      bus,
-      config: configRef.current,
-      pointerOverlay: false,
+    const element = host.current;
+    let unmount: (() => void) | undefined;
+    let cancelled = false;
+    void import('../widget/mount').then(({ mountWidget }) => {
+      if (cancelled) return;
+      unmount = mountWidget({ host: element, agentId, apiUrl: apiUrl ?? location.origin, bus, config: configRef.current, pointerOverlay: false });
     });
+    return () => {
+      cancelled = true;
+      unmount?.();
+    };
   }, [agentId, apiUrl]);
   return createElement('div', { ref: host, 'data-service-chat': '' });
 }

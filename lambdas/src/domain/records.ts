@@ -3,6 +3,7 @@ import { ApiError, newRecordId } from '@service/shared';
 import type { Deps } from '../deps';
 import { createOrFind } from '../store/dynamo';
 import type { Action } from './idempotency';
+import { emitEvent, eventIdFrom } from '../webhooks/emit';
 
 /**
  * Contacts, calendar events and tasks of a workspace share one table: sk `<kind>#<created_at>#<id>`,
@@ -10,6 +11,8 @@ import type { Action } from './idempotency';
  */
 export type RecordKind = 'contact' | 'event' | 'task' | 'email';
 const ID_PREFIX = { contact: 'con', event: 'cal', task: 'tsk', email: 'msg' } as const;
+/** The workspace event each new record emits (to skills that declare it). */
+const CREATED_EVENT = { contact: 'contact.created', event: 'calendar.event_created', task: 'task.created', email: undefined } as const;
 
 export interface StoredRecord<T> {
   workspaceId: string;
@@ -28,7 +31,10 @@ export async function createRecord<T extends object>(
   const id = newRecordId(ID_PREFIX[kind], action.seed);
   const createdAt = action.at.toISOString();
   const record: StoredRecord<T> = { workspaceId, sk: `${kind}#${createdAt}#${id}`, kind, fields: { ...fields, id, created_at: createdAt } };
-  return (await createOrFind(deps.store, 'records', record, { workspaceId, sk: record.sk })).item.fields;
+  const stored = (await createOrFind(deps.store, 'records', record, { workspaceId, sk: record.sk })).item.fields;
+  const event = CREATED_EVENT[kind];
+  if (event) await emitEvent(deps, workspaceId, event, stored, { eventId: eventIdFrom(stored.id) });
+  return stored;
 }
 
 const encodeCursor = (key: Record<string, unknown>) => Buffer.from(JSON.stringify({ sk: key.sk })).toString('base64url');

@@ -8,7 +8,7 @@ import { findAgentById } from '../domain/agents';
 import { completeRun, failRun, findRun, markFollowUpsDone, markRunning, requeueRun, type StoredRun } from '../domain/runs';
 import { recordUsage } from '../domain/usage';
 import type { QueueConsumer } from '../queue/queue';
-import { emitWebhookEvent } from '../webhooks/emit';
+import { emitEvent } from '../webhooks/emit';
 import { toolsOfAgent } from './agent-tools';
 import type { Toolbox } from './skill-toolbox';
 import { executeRun } from './execute-run';
@@ -31,9 +31,9 @@ async function followUps(deps: Deps, run: StoredRun, agentName: string): Promise
   const common = { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: run.status, instruction: run.instruction };
   if (run.status === 'completed') {
     await recordUsage(deps, run.workspaceId, run.agentId, run.usage);
-    await emitWebhookEvent(deps, run.workspaceId, 'agent.command.completed', { ...common, result_text: run.resultText ?? '' }, { eventId: eventIdFor(run.runId, 'completed') });
+    await emitEvent(deps, run.workspaceId, 'agent.command.completed', { ...common, result_text: run.resultText ?? '' }, { eventId: eventIdFor(run.runId, 'completed') });
   } else if (run.status === 'failed') {
-    await emitWebhookEvent(deps, run.workspaceId, 'agent.command.failed', { ...common, error: run.error ?? 'unknown error' }, { eventId: eventIdFor(run.runId, 'failed') });
+    await emitEvent(deps, run.workspaceId, 'agent.command.failed', { ...common, error: run.error ?? 'unknown error' }, { eventId: eventIdFor(run.runId, 'failed') });
   }
   await markFollowUpsDone(deps, run.runId);
 }

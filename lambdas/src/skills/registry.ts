@@ -24,6 +24,9 @@ export interface RegisteredSkill {
   turnTokenSecret: string;
   oauthProvider?: string;
   tools: CatalogTool[];
+  /** Where the skill takes inbound events (its manifest's endpoints.events), and the event types it declares. */
+  eventsUrl?: string;
+  events?: string[];
   createdAt: string;
 }
 
@@ -32,6 +35,8 @@ export interface RegisterInput {
   code?: string;
   name?: string;
   bearer?: string;
+  /** The key the skill already runs with; generated when absent. */
+  turn_token_secret?: string;
 }
 
 const CODE = /^[a-z][a-z0-9_-]{0,62}$/;
@@ -87,7 +92,7 @@ const unreachable = (url: string, error: unknown) =>
 
 /**
  * Registers (or refreshes) a Path B skill: reads GET /manifest if the server has one, lists its tools over MCP
- * (initialize + tools/list), and stores the skill with a fresh turn-token key. Every request goes through the guard.
+ * (initialize + tools/list), and stores the skill with its turn-token key (given, or fresh). Every request goes through the guard.
  */
 export async function registerSkill(deps: Deps, workspaceId: string, input: RegisterInput, guard: OutboundPolicy): Promise<RegisteredSkill> {
   let given: URL;
@@ -123,9 +128,12 @@ export async function registerSkill(deps: Deps, workspaceId: string, input: Regi
     url: input.url,
     mcpUrl: given.href,
     ...(input.bearer ? { bearer: input.bearer } : {}),
-    turnTokenSecret: randomBase62(48),
+    turnTokenSecret: input.turn_token_secret ?? randomBase62(48),
     ...(read?.extras.oauth ? { oauthProvider: read.extras.oauth.provider } : {}),
     tools,
+    ...(read && read.manifest.events.length > 0
+      ? { eventsUrl: new URL(read.manifest.endpoints.events.replace(/^\//, ''), baseOf(given)).href, events: read.manifest.events }
+      : {}),
     createdAt: deps.now().toISOString(),
   };
   await putSkillItem(deps, workspaceId, `registered#${code}`, skill);

@@ -5,7 +5,8 @@ import type { QueueConsumer } from '../queue/queue';
 import { claimAttempt, getDelivery, logAttempt, settleAttempt, takeHop, type StoredDelivery } from './deliveries';
 import { enqueueWakeUp, nextAttemptDueAt, WakeUpMessage } from './schedule';
 import { createWebhookSender, type WebhookSender } from './send';
-import { countFailure, getSubscription, MAX_CONSECUTIVE_FAILURES, resetFailureCount, type StoredSubscription } from './subscriptions';
+import { MAX_CONSECUTIVE_FAILURES } from './subscriptions';
+import { resolveTarget, type ClosedTarget, type DeliveryTarget } from './targets';
 
 /** How long a claimed attempt belongs to its sender: well past the 5 s timeout, below the queue's visibility timeout. */
 const ATTEMPT_LEASE_MS = 20_000;
@@ -46,12 +47,12 @@ async function handleWakeUp(deps: Deps, sender: WebhookSender, record: SQSRecord
   const message = parseMessage(record);
   if (!message) return;
   const token = randomUUID();
-  // The common case first: the attempt is due and free. The subscription is read alongside (a plain read).
-  const [claimed, subscription] = await Promise.all([
+  // The common case first: the attempt is due and free. Its target (subscription or skill) is read alongside.
+  const [claimed, target] = await Promise.all([
     claimAttempt(deps, message, token, ATTEMPT_LEASE_MS),
-    getSubscription(deps, message.workspaceId, message.subscriptionId),
+    resolveTarget(deps, message.workspaceId, message.subscriptionId),
   ]);
-  if (claimed) return attempt(deps, sender, claimed, token, subscription, record.messageId);
+  if (claimed) return attempt(deps, sender, claimed, token, target, record.messageId);
 
   // Not claimable: the delivery record says why.
   const delivery = await getDelivery(deps, message.subscriptionId, message.deliveryId);
@@ -77,25 +78,23 @@ async function attempt(
   sender: WebhookSender,
   delivery: StoredDelivery,
   token: string,
-  subscription: StoredSubscription | undefined,
+  target: DeliveryTarget | ClosedTarget,
   messageId: string,
 ): Promise<void> {
-  if (!subscription || !subscription.active) {
-    await settleAttempt(deps, delivery, token, { state: 'cancelled', error: subscription ? 'subscription disabled' : 'subscription deleted' });
+  if ('closed' in target) {
+    await settleAttempt(deps, delivery, token, { state: 'cancelled', error: target.closed });
     return;
   }
   const attemptedAt = deps.now();
-  const result = await sender.send({ url: subscription.url, event: delivery.event, payload: delivery.payload, signingSecret: subscription.signingSecret, signedAt: attemptedAt });
+  const result = await sender.send(await target.request(delivery, attemptedAt));
   const logged = logAttempt(deps, delivery, { attemptedAt, ...result });
 
   if (result.ok) {
-    // Only a counter that is not already zero needs the write (it was read at the start of this attempt).
-    const reset = subscription.failureCount > 0 ? resetFailureCount(deps, subscription) : undefined;
-    await Promise.all([logged, settleAttempt(deps, delivery, token, { state: 'delivered' }), reset]);
+    await Promise.all([logged, settleAttempt(deps, delivery, token, { state: 'delivered' }), target.succeeded()]);
     return;
   }
   const error = result.error ?? 'failed';
-  const [, counted] = await Promise.all([logged, countFailure(deps, subscription)]);
+  const [, counted] = await Promise.all([logged, target.failed()]);
   const dueAt = counted === 'counted' ? nextAttemptDueAt(delivery.attempt, deps.now(), deps.config.webhookRetryScale) : undefined;
   if (dueAt === undefined) {
     const reason = {

@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { randomBase62 } from '@service/shared';
 import type { Deps } from '../deps';
 import { ifConditionHolds } from '../store/dynamo';
+import type { PlatformEvent } from './events';
 import type { EventType } from './subscriptions';
 
 /**
@@ -19,7 +20,7 @@ export interface StoredDelivery {
   kind: 'delivery';
   workspaceId: string;
   eventId: string;
-  event: EventType;
+  event: PlatformEvent;
   /** The exact body every attempt sends (same event id and bytes each time; only the signature is fresh). */
   payload: string;
   redelivery: boolean;
@@ -41,12 +42,12 @@ export interface StoredDelivery {
   expiresAtEpoch: number;
 }
 
-export interface AttemptLogEntry {
+export interface AttemptLogEntry<E extends PlatformEvent = EventType> {
   subscriptionId: string;
   deliveryId: string;
   kind: 'attempt';
   eventId: string;
-  event: EventType;
+  event: E;
   redelivery: boolean;
   attempt: number;
   attemptedAt: string;
@@ -69,7 +70,7 @@ const table = (deps: Deps) => deps.store.table('webhookDeliveries');
 
 export function newDelivery(
   deps: Deps,
-  input: { workspaceId: string; subscriptionId: string; eventId: string; event: EventType; payload: string; seq: string },
+  input: { workspaceId: string; subscriptionId: string; eventId: string; event: PlatformEvent; payload: string; seq: string },
 ): StoredDelivery {
   const now = deps.now();
   return {
@@ -190,7 +191,7 @@ export async function logAttempt(
   attempt: { attemptedAt: Date; httpStatus?: number; durationMs: number; error?: string; ok: boolean },
 ): Promise<void> {
   const seq = delivery.deliveryId.slice(delivery.deliveryId.lastIndexOf('#') + 1);
-  const entry: AttemptLogEntry = {
+  const entry: AttemptLogEntry<PlatformEvent> = {
     subscriptionId: delivery.subscriptionId,
     deliveryId: `att#${String(attempt.attemptedAt.getTime()).padStart(15, '0')}#${delivery.eventId}#${seq}#${delivery.attempt}`,
     kind: 'attempt',
@@ -208,16 +209,19 @@ export async function logAttempt(
   await deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: entry }));
 }
 
-/** The most recent attempts to a subscription, newest first. */
-export async function listAttempts(deps: Deps, subscriptionId: string, limit: number): Promise<AttemptLogEntry[]> {
+/**
+ * The most recent attempts to a target, newest first. A webhook subscription's log holds only the webhook events it
+ * subscribed to (the default type); a skill's (`skill#…`) holds any platform event.
+ */
+export async function listAttempts<E extends PlatformEvent = EventType>(deps: Deps, targetId: string, limit: number): Promise<AttemptLogEntry<E>[]> {
   const result = await deps.store.doc.send(
     new QueryCommand({
       TableName: table(deps),
       KeyConditionExpression: 'subscriptionId = :s AND begins_with(deliveryId, :prefix)',
-      ExpressionAttributeValues: { ':s': subscriptionId, ':prefix': 'att#' },
+      ExpressionAttributeValues: { ':s': targetId, ':prefix': 'att#' },
       ScanIndexForward: false,
       Limit: limit,
     }),
   );
-  return (result.Items ?? []) as AttemptLogEntry[];
+  return (result.Items ?? []) as AttemptLogEntry<E>[];
 }

@@ -1,57 +1,47 @@
 import { ApiError, newEventId } from '@service/shared';
 import type { Deps } from '../deps';
 import { deliveryKey, FIRST_DELIVERY_SEQ, getDelivery, newDelivery, newRedeliverySeq, putDelivery, type StoredDelivery } from './deliveries';
+import type { PlatformEvent, PlatformEventData } from './events';
 import { enqueueWakeUp } from './schedule';
-import { getSubscription, listSubscriptions, type EventType } from './subscriptions';
-
-export interface CommandCompletedData {
-  run_id: string;
-  agent_id: string;
-  agent_name: string;
-  status: string;
-  instruction: string;
-  result_text: string;
-}
-
-export interface CommandFailedData {
-  run_id: string;
-  agent_id: string;
-  agent_name: string;
-  status: string;
-  instruction: string;
-  error: string;
-}
-
-export interface EventData {
-  'agent.command.completed': CommandCompletedData;
-  'agent.command.failed': CommandFailedData;
-}
+import { skillsListening, skillTargetId } from './skill-targets';
+import { getSubscription, listSubscriptions } from './subscriptions';
 
 const EVENT_ID_PATTERN = /^evt_[0-9A-Za-z]{8,64}$/;
 
+/** A stable event id from a record or run id (a repeated emit for the same fact is then a no-op). */
+export const eventIdFrom = (id: string) => `evt_${id.replace(/[^0-9A-Za-z]/g, '')}`;
+
 /**
- * Emits an event to every active subscription of the workspace that wants it: each delivery is stored first, then
- * its first attempt is enqueued (the queue is durable), so once this resolves no delivery can be lost.
- * Pass a stable `eventId` (e.g. derived from the run id) to make a repeated emit after a crash a no-op.
+ * Emits a workspace event to every active webhook subscription that wants it and to every installed skill whose
+ * manifest declares it (`also`: a skill that receives it even when no agent has it installed any more, as on its own
+ * uninstall). Each delivery is stored first, then its first attempt is enqueued (the queue is durable), so once this
+ * resolves no delivery can be lost. Pass a stable `eventId` to make a repeated emit after a crash a no-op.
  */
-export async function emitWebhookEvent<E extends EventType>(
+export async function emitEvent<E extends PlatformEvent>(
   deps: Deps,
   workspaceId: string,
   event: E,
-  data: EventData[E],
-  options: { eventId?: string } = {},
+  data: PlatformEventData[E],
+  options: { eventId?: string; also?: string } = {},
 ): Promise<{ eventId: string; deliveries: number }> {
   const eventId = options.eventId ?? newEventId();
   if (!EVENT_ID_PATTERN.test(eventId)) throw new Error(`eventId must match ${EVENT_ID_PATTERN}`);
-  const subscriptions = (await listSubscriptions(deps, workspaceId)).filter((subscription) => subscription.active && subscription.events.includes(event));
-  if (subscriptions.length === 0) return { eventId, deliveries: 0 };
-  const payload = JSON.stringify({ id: eventId, event, created_at: deps.now().toISOString(), data });
+  const [subscriptions, skills] = await Promise.all([
+    listSubscriptions(deps, workspaceId).then((all) => all.filter((subscription) => subscription.active && (subscription.events as string[]).includes(event))),
+    skillsListening(deps, workspaceId, event, options.also),
+  ]);
+  const createdAt = deps.now().toISOString();
+  const deliveries = [
+    // Webhooks: {id, event, created_at, data}, as @service/webhooks types it; skills: {type, id, created_at, data}, as POST /events reads it.
+    ...subscriptions.map((subscription) => ({ target: subscription.id, payload: JSON.stringify({ id: eventId, event, created_at: createdAt, data }) })),
+    ...skills.map((skill) => ({ target: skillTargetId(workspaceId, skill.code), payload: JSON.stringify({ type: event, id: eventId, created_at: createdAt, data }) })),
+  ];
   await Promise.all(
-    subscriptions.map((subscription) =>
-      storeAndEnqueue(deps, newDelivery(deps, { workspaceId, subscriptionId: subscription.id, eventId, event, payload, seq: FIRST_DELIVERY_SEQ })),
+    deliveries.map(({ target, payload }) =>
+      storeAndEnqueue(deps, newDelivery(deps, { workspaceId, subscriptionId: target, eventId, event, payload, seq: FIRST_DELIVERY_SEQ })),
     ),
   );
-  return { eventId, deliveries: subscriptions.length };
+  return { eventId, deliveries: deliveries.length };
 }
 
 async function storeAndEnqueue(deps: Deps, delivery: StoredDelivery): Promise<void> {

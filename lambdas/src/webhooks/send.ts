@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { EVENT_HEADER, SIGNATURE_HEADER, signatureHeader } from '@service/shared/webhook-verify';
+import { EVENT_HEADER, SIGNATURE_HEADER, signatureHeader } from '@service/webhooks';
 import { checkOutboundUrl, createGuardedAgents, OutboundBlockedError, type OutboundPolicy } from '../net/outbound-guard';
 
 export interface AttemptResult {
@@ -18,6 +18,8 @@ export interface SignedDelivery {
   signingSecret: string;
   /** Signing time; each attempt passes its own, so every attempt carries a fresh signature. */
   signedAt: Date;
+  /** Further headers (a skill's bearer and turn token). */
+  headers?: Record<string, string>;
 }
 
 export interface WebhookSender {
@@ -67,6 +69,7 @@ export function createWebhookSender(policy: OutboundPolicy, timeoutMs = DELIVERY
             method: 'POST',
             agent: agents.for(url),
             headers: {
+              ...delivery.headers,
               'content-type': 'application/json',
               'content-length': String(body.length),
               'user-agent': 'Service-Webhooks/1',

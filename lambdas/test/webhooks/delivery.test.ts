@@ -1,6 +1,6 @@
-import { verify } from '@service/shared/webhook-verify';
+import { verify } from '@service/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { emitWebhookEvent } from '../../src/webhooks/emit';
+import { emitEvent } from '../../src/webhooks/emit';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform } from '../support/platform';
 import { completedData, deliveryLog, emitCompleted, signatureTimestamp, sleep, subscribe, subscriptionState } from './helpers';
@@ -46,7 +46,7 @@ describe('webhook deliveries', () => {
     await subscribe(context.api, failedOnly.url, ['agent.command.failed']);
     await emitCompleted(context.platform);
     const failed = { run_id: 'cmd_x', agent_id: 'a', agent_name: 'Support', status: 'failed', instruction: 'Do it', error: 'The model did not answer' };
-    await emitWebhookEvent(context.platform.deps, context.platform.demo.workspaceId, 'agent.command.failed', failed);
+    await emitEvent(context.platform.deps, context.platform.demo.workspaceId, 'agent.command.failed', failed);
     await failedOnly.waitFor((requests) => requests.length === 1);
     await sleep(300);
     expect(failedOnly.requests.map((request) => request.event.event)).toEqual(['agent.command.failed']);

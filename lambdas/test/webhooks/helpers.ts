@@ -1,7 +1,8 @@
 import { newRunId } from '@service/shared';
 import { expect } from 'vitest';
 import type { RunningPlatform } from '../../src/local/platform';
-import { emitWebhookEvent, type CommandCompletedData } from '../../src/webhooks/emit';
+import type { CommandCompletedData } from '@service/webhooks';
+import { emitEvent } from '../../src/webhooks/emit';
 import type { ApiCall } from '../support/platform';
 
 export type Subscription = { id: string; secret: string };
@@ -24,7 +25,7 @@ export const completedData = (instruction = 'Summarise the inbox'): CommandCompl
 
 /** Until the runner emits events itself, tests trigger them the way it will. */
 export const emitCompleted = (platform: RunningPlatform, data = completedData()) =>
-  emitWebhookEvent(platform.deps, platform.demo.workspaceId, 'agent.command.completed', data);
+  emitEvent(platform.deps, platform.demo.workspaceId, 'agent.command.completed', data);
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -5,7 +5,7 @@ import type { Deps } from '../../src/deps';
 import { SQS_MAX_DELAY_SECONDS, type QueueSender } from '../../src/queue/queue';
 import { claimAttempt, listAttempts } from '../../src/webhooks/deliveries';
 import { createWebhookConsumer } from '../../src/webhooks/deliverer';
-import { emitWebhookEvent } from '../../src/webhooks/emit';
+import { emitEvent } from '../../src/webhooks/emit';
 import { createSubscription } from '../../src/webhooks/subscriptions';
 import { usePlatform } from '../support/platform';
 import { createWorkspace } from '../support/workspaces';
@@ -63,7 +63,7 @@ describe('webhook retry schedule through SQS limits', () => {
     const deps: Deps = { ...context.platform.deps, queue: sqs, now: () => new Date(sqs.clock) };
     const { workspaceId } = await createWorkspace(deps);
     const subscription = await createSubscription(deps, workspaceId, { url: receiver.url, events: ['agent.command.completed'] });
-    await emitWebhookEvent(deps, workspaceId, 'agent.command.completed', completedData());
+    await emitEvent(deps, workspaceId, 'agent.command.completed', completedData());
     return { sqs, deps, subscription, start: sqs.clock, consumer: createWebhookConsumer(deps) };
   };
   const attemptOffsets = async (deps: Deps, subscriptionId: string, start: number) =>

@@ -18,6 +18,12 @@ export const SkillRegisterBody = z
     code: z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, { error: 'code must be lowercase letters, digits, _ or -' }).optional().meta({ description: 'Skill code when the server has no manifest' }),
     name: text(80).optional(),
     bearer: z.string().min(1).max(512).optional().meta({ description: "The skill's own bearer, sent to it on every MCP request" }),
+    turn_token_secret: z
+      .string()
+      .min(32)
+      .max(512)
+      .optional()
+      .meta({ description: 'The turn-token key the skill already runs with (its SKILL_TURN_TOKEN_SECRET); without it the platform generates one and returns it' }),
   })
   .strict();
 

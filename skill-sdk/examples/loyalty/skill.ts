@@ -1,8 +1,11 @@
 /**
  * Example skill: a loyalty programme. The points live on the platform (reached with serviceApi); the skill
- * adds the rules (tiers) and speaks the customer's language (locales/en.json, locales/tr.json).
+ * adds the rules (tiers) and speaks the customer's language (locales/en.json, locales/tr.json, imported as JSON modules).
  */
 import { defineSkill, serviceApi, SkillError, z } from '@service/skill-sdk';
+// Locales as JSON modules, not a localesDir: a bundler (the Lambda build) inlines them, a directory would not exist there.
+import en from './locales/en.json' with { type: 'json' };
+import tr from './locales/tr.json' with { type: 'json' };
 
 const TIERS = [
   { tier: 'gold', from: 1000 },
@@ -20,7 +23,7 @@ export const loyalty = defineSkill({
   code: 'loyalty',
   version: '1.0.0',
   defaultLocale: 'en',
-  localesDir: new URL('./locales', import.meta.url),
+  locales: { en, tr },
   tools: {
     balance: {
       description: "The customer's loyalty points and tier",

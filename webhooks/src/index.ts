@@ -1,7 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { WebhookEvent } from './events.js';
+
+export type { CommandCompletedData, CommandFailedData, WebhookEvent, WebhookEventData, WebhookEventType } from './events.js';
 
 /**
- * Signing and verification of webhook deliveries, for the platform (sign) and for receivers (verify).
+ * @service/webhooks: signing and verification of the platform's webhook deliveries (the platform signs with this
+ * package, receivers verify with it).
  * Header `X-Service-Signature: t=<unix seconds>,v1=<hex>`, where v1 is HMAC-SHA256 of `t + "." + rawBody` keyed with
  * the subscription's signing secret: the same scheme as Stripe's. Always verify the raw bytes as received: a body that
  * a framework parsed and re-serialized no longer matches.
@@ -9,6 +13,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * Express (raw body on the webhook route, before any JSON parser):
  *   app.post('/hooks', express.raw({ type: 'application/json' }), (req, res) => {
  *     const event = verifyExpressRequest(req, process.env.SIGNING_SECRET!); // throws WebhookVerificationError
+ *     if (event.event === 'agent.command.completed') console.log(event.data.result_text);
  *     res.sendStatus(204);
  *   });
  * AWS Lambda (API Gateway or Function URL; base64 bodies handled):
@@ -27,14 +32,8 @@ export const SIGNATURE_HEADER = 'X-Service-Signature';
 export const EVENT_HEADER = 'X-Service-Event';
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-export type RawBody = string | Buffer | Uint8Array;
-
-export interface WebhookEvent<D = Record<string, unknown>> {
-  id: string;
-  event: string;
-  created_at: string;
-  data: D;
-}
+/** The body exactly as received: a string, or bytes (a Node.js Buffer is a Uint8Array). */
+export type RawBody = string | Uint8Array;
 
 export type VerificationFailure = 'missing_header' | 'malformed_header' | 'timestamp_out_of_tolerance' | 'signature_mismatch' | 'invalid_body';
 
@@ -84,7 +83,7 @@ function parseHeader(header: string): { timestamp: number; signatures: string[] 
  * Verifies a delivery and returns its parsed event. Throws WebhookVerificationError when the header is missing or
  * malformed, t is further than the tolerance from now (either way), or no v1 matches (constant-time comparison).
  */
-export function verify<D = Record<string, unknown>>(rawBody: RawBody, header: string | null | undefined, secret: string, options: VerifyOptions = {}): WebhookEvent<D> {
+export function verify(rawBody: RawBody, header: string | null | undefined, secret: string, options: VerifyOptions = {}): WebhookEvent {
   if (!header) throw new WebhookVerificationError('missing_header', `The ${SIGNATURE_HEADER} header is missing`);
   const { timestamp, signatures } = parseHeader(header);
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
@@ -96,39 +95,45 @@ export function verify<D = Record<string, unknown>>(rawBody: RawBody, header: st
   const matches = signatures.some((candidate) => timingSafeEqual(expected, Buffer.from(candidate, 'hex')));
   if (!matches) throw new WebhookVerificationError('signature_mismatch', 'The signature does not match the body (verify the raw body, with the right secret)');
   try {
-    return JSON.parse(toBuffer(rawBody).toString('utf8')) as WebhookEvent<D>;
+    return JSON.parse(toBuffer(rawBody).toString('utf8')) as WebhookEvent;
   } catch {
     throw new WebhookVerificationError('invalid_body', 'The signed body is not JSON');
   }
 }
 
 /** Express (4 or 5) with `express.raw({ type: 'application/json' })` on the route, so `req.body` is the raw Buffer. */
-export function verifyExpressRequest<D = Record<string, unknown>>(
+export function verifyExpressRequest(
   request: { body: unknown; get(name: string): string | undefined },
   secret: string,
   options?: VerifyOptions,
-): WebhookEvent<D> {
+): WebhookEvent {
   const body = request.body;
   if (!(body instanceof Uint8Array) && typeof body !== 'string') {
     throw new WebhookVerificationError('invalid_body', 'req.body is not the raw body: mount express.raw({ type: "application/json" }) on the webhook route, before any JSON parser');
   }
-  return verify<D>(body, request.get(SIGNATURE_HEADER), secret, options);
+  return verify(body, request.get(SIGNATURE_HEADER), secret, options);
 }
 
 /** AWS Lambda behind API Gateway or a Function URL: the body may arrive base64-encoded (isBase64Encoded). */
-export function verifyLambdaEvent<D = Record<string, unknown>>(
+export function verifyLambdaEvent(
   event: { body?: string | null; isBase64Encoded?: boolean; headers?: Record<string, string | undefined> | null },
   secret: string,
   options?: VerifyOptions,
-): WebhookEvent<D> {
+): WebhookEvent {
   const raw = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64') : (event.body ?? '');
   const name = SIGNATURE_HEADER.toLowerCase();
   const header = Object.entries(event.headers ?? {}).find(([key]) => key.toLowerCase() === name)?.[1];
-  return verify<D>(raw, header, secret, options);
+  return verify(raw, header, secret, options);
+}
+
+/** The part of a web-standard Request the verifier reads (typed structurally: no DOM or Node.js types needed). */
+export interface WebRequestLike {
+  headers: { get(name: string): string | null };
+  arrayBuffer(): Promise<ArrayBuffer>;
 }
 
 /** A web-standard Request (Next.js route handlers, Hono, Deno, Bun, Cloudflare Workers): reads the body as bytes. */
-export async function verifyRequest<D = Record<string, unknown>>(request: Request, secret: string, options?: VerifyOptions): Promise<WebhookEvent<D>> {
+export async function verifyRequest(request: WebRequestLike, secret: string, options?: VerifyOptions): Promise<WebhookEvent> {
   const raw = new Uint8Array(await request.arrayBuffer());
-  return verify<D>(raw, request.headers.get(SIGNATURE_HEADER), secret, options);
+  return verify(raw, request.headers.get(SIGNATURE_HEADER), secret, options);
 }

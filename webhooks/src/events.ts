@@ -1,0 +1,32 @@
+/** The data of `agent.command.completed`: a command run finished with a result. */
+export interface CommandCompletedData {
+  run_id: string;
+  agent_id: string;
+  agent_name: string;
+  status: string;
+  instruction: string;
+  result_text: string;
+}
+
+/** The data of `agent.command.failed`: a command run ended without a result; `error` says why. */
+export interface CommandFailedData {
+  run_id: string;
+  agent_id: string;
+  agent_name: string;
+  status: string;
+  instruction: string;
+  error: string;
+}
+
+/** Event type -> its `data`. */
+export interface WebhookEventData {
+  'agent.command.completed': CommandCompletedData;
+  'agent.command.failed': CommandFailedData;
+}
+
+export type WebhookEventType = keyof WebhookEventData;
+
+/** One delivery's body. A union over the event types: narrow on `event` to get the matching `data`. */
+export type WebhookEvent<E extends WebhookEventType = WebhookEventType> = {
+  [K in E]: { id: string; event: K; created_at: string; data: WebhookEventData[K] };
+}[E];
