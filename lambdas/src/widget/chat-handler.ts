@@ -151,7 +151,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       const messageId = await appendMessage(deps, body.conversationId, 'assistant', reply);
       send('done', { conversationId: body.conversationId, messageId });
       // A reply cut at its length limit was aborted: its usage may never arrive.
-      const usage = await result.totalUsage.catch(() => undefined);
+      const usage = await Promise.resolve(result.totalUsage).catch(() => undefined);
       if (usage) await recordUsage(deps, agent.workspaceId, agent.id, { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 });
     } catch (error) {
       if (deadline.aborted) {
