@@ -7,6 +7,7 @@ const SLUG = /^[\w-]{1,100}$/;
 const UI_ACTIONS: readonly string[] = ['pointer', 'highlight', 'scroll'] satisfies UiActionName[];
 
 // Control characters (the URL parser silently drops tab, CR and LF: "/\t/evil.example" is "//evil.example").
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 // Bidi overrides and invisible characters: they let a label read "invoice.pdf" while it says something else.
 const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;

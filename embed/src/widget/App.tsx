@@ -1,6 +1,6 @@
 import { h } from 'preact';
 import type { VNode } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { renderIcon, renderMarker, renderRich } from '../core/render-rich';
 import { handleMarkerClick } from '../core/navigate';
 import type { ChatMessage, WidgetStore } from './store';
@@ -65,19 +65,24 @@ function fitInput(field: HTMLTextAreaElement): void {
 function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) {
   const input = useRef<HTMLTextAreaElement>(null);
   const log = useRef<HTMLDivElement>(null);
-  // Follow new text only while the visitor is at the bottom; reading further up is never interrupted.
+  // Follow new text only while the visitor is at the bottom; reading further up is never interrupted. A scroll event
+  // may arrive after more text grew the log: only a position above where the widget last scrolled to is the visitor's.
   const following = useRef(true);
+  const autoTop = useRef(0);
   const fullScreen = useMedia('(max-width: 640px)');
   const messages = store.messages.value;
   const { t } = store;
 
   useEffect(() => input.current?.focus(), []);
-  useEffect(() => {
-    if (following.current) log.current?.scrollTo({ top: log.current.scrollHeight });
+  useLayoutEffect(() => {
+    const el = log.current;
+    if (!el || !following.current) return;
+    el.scrollTo({ top: el.scrollHeight });
+    autoTop.current = el.scrollTop;
   }, [messages]);
   const onScroll = () => {
     const el = log.current;
-    if (el) following.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+    if (el) following.current = el.scrollTop >= autoTop.current - 1 || el.scrollHeight - el.scrollTop - el.clientHeight < 24;
   };
 
   const submit = (event: Event) => {

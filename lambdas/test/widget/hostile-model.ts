@@ -2,7 +2,8 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // A hostile OpenAI-compatible model on 127.0.0.1 (MODEL=openai:<url>#hostile): what it does depends on a word in the
-// visitor's last message. "navigate": ten navigate tool calls, off-site and destructive; "tabs": links hidden behind
+// visitor's last message. "navigate": ten navigate tool calls, off-site and destructive; "delete": one navigation to
+// /en/account/delete; "tabs": links hidden behind
 // tab characters; "long": a 5,000-character reply; "hang": one word, then a stream that never ends.
 
 export const HOSTILE = {
@@ -24,8 +25,8 @@ function text(response: ServerResponse, content: string, pieces = 10): void {
   response.end(chunk({}, 'stop') + 'data: [DONE]\n\n');
 }
 
-function toolCalls(response: ServerResponse): void {
-  HOSTILE.navigations.forEach((href, index) =>
+function toolCalls(response: ServerResponse, hrefs: string[]): void {
+  hrefs.forEach((href, index) =>
     response.write(chunk({ tool_calls: [{ index, id: `call_${index}`, type: 'function', function: { name: 'navigate', arguments: JSON.stringify({ href }) } }] })),
   );
   response.end(chunk({}, 'tool_calls') + 'data: [DONE]\n\n');
@@ -35,7 +36,8 @@ function reply(request: ChatCompletionRequest, response: ServerResponse): void {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   if (request.messages.some((message) => message.role === 'tool')) return text(response, 'I opened the pages for you.', 1);
   const last = String(request.messages.filter((message) => message.role === 'user').at(-1)?.content ?? '');
-  if (last.includes('navigate')) return toolCalls(response);
+  if (last.includes('navigate')) return toolCalls(response, HOSTILE.navigations);
+  if (last.includes('delete')) return toolCalls(response, ['/en/account/delete']);
   if (last.includes('tabs')) return text(response, HOSTILE.tabLinks, 1);
   if (last.includes('long')) return text(response, HOSTILE.longReply);
   if (last.includes('hang')) return void response.write(chunk({ content: 'Thinking' }));
