@@ -1,12 +1,13 @@
 // The one-line embed: <script src="{origin}/embed/loader.js" data-agent-id="{uuid}" async></script>
 // Tiny and framework-free: creates the bus at once (commands sent before the widget loads are queued and replayed),
 // one host element with a shadow root, and imports the widget chunk lazily. Nothing else touches the host page.
-import { createBus } from './core/bus';
+import { adoptBus } from './core/bus';
+import { pinHost } from './core/host';
 import type { ConfigOverrides } from './core/config';
 import type { MountOptions } from './widget/mount';
 
 const script = document.currentScript as HTMLScriptElement | null;
-const bus = (window.__service_chat ??= createBus());
+const bus = (window.__service_chat = adoptBus(window.__service_chat));
 
 function numberAttr(value: string | undefined): number | undefined {
   const parsed = value === undefined || value === '' ? NaN : Number(value);
@@ -17,7 +18,7 @@ function start(source: HTMLScriptElement): void {
   const data = source.dataset;
   const host = document.createElement('div');
   host.id = 'service-chat';
-  document.body.append(host);
+  pinHost(host);
   host.attachShadow({ mode: 'open' });
   const config: ConfigOverrides = {
     showDelay: numberAttr(data.showDelay),

@@ -74,3 +74,27 @@ export function createBus(): ChatBus {
     },
   };
 }
+
+const isBus = (value: unknown): value is ChatBus =>
+  typeof value === 'object' && value !== null && ['emit', 'on', 'markReady'].every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+
+/** The calls a queue stub recorded: the stub itself as an array, or its `q` array; each entry an argument list. */
+function stubCalls(stub: unknown): unknown[][] {
+  const queue = Array.isArray(stub) ? stub : (stub as { q?: unknown } | null | undefined)?.q;
+  return Array.isArray(queue) ? queue.slice(0, QUEUE_LIMIT).map((entry) => Array.from(entry as ArrayLike<unknown>)) : [];
+}
+
+/**
+ * The page's bus: the existing one if `window.__service_chat` is already ours, else a new one that takes over a
+ * queue stub the page defined first (`{ q: [["open"], ["send", {...}], ["on", "navigate", fn]] }`, or an array of
+ * such calls) and replays its calls in order.
+ */
+export function adoptBus(existing: unknown): ChatBus {
+  if (isBus(existing)) return existing;
+  const bus = createBus();
+  for (const [name, first, second] of stubCalls(existing)) {
+    if (name === 'on' && typeof first === 'string' && typeof second === 'function') bus.on(first as ChatEventName, second as ChatEventHandler<ChatEventName>);
+    else if (typeof name === 'string') bus.emit(name as ChatEventName, first as never);
+  }
+  return bus;
+}

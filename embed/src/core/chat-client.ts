@@ -1,17 +1,8 @@
 import { createParser } from 'eventsource-parser';
-import type { Locale, UiActionRequest } from './events';
+import type { ChatRequest } from '@service/shared/widget-protocol';
+import type { UiActionRequest } from './events';
 
-/** The body of `POST {chat url}`: the panel's whole request to the chat endpoint. */
-export interface ChatRequest {
-  conversationId: string;
-  visitorId: string;
-  locale: Locale;
-  /** The visible transcript, oldest first; the last entry is the visitor's new message. */
-  messages: { role: 'user' | 'assistant'; content: string }[];
-  /** Hidden context: `system` prompts and `setContext` data. The visitor never sees it. */
-  context: { system: string[]; data: Record<string, unknown> };
-  page?: { url: string; title: string };
-}
+export type { ChatRequest };
 
 export interface ChatStreamHandlers {
   onDelta(text: string): void;
@@ -41,9 +32,27 @@ function parseJson(data: string): Record<string, unknown> {
 
 /**
  * POST the conversation and consume the server-sent events of the reply.
- * Resolves with the full reply text once the server sends `done`; rejects with a ChatError otherwise.
+ * Resolves with the full reply text once the server sends `done`; rejects with a ChatError otherwise, also when
+ * nothing (not even the server's keep-alive) arrives for `idleTimeoutMs`.
  */
-export async function streamChat(url: string, request: ChatRequest, handlers: ChatStreamHandlers, signal?: AbortSignal): Promise<string> {
+export async function streamChat(url: string, request: ChatRequest, handlers: ChatStreamHandlers, idleTimeoutMs: number, signal: AbortSignal): Promise<string> {
+  const idle = new AbortController();
+  let timer = setTimeout(() => idle.abort(), idleTimeoutMs);
+  const stillAlive = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => idle.abort(), idleTimeoutMs);
+  };
+  try {
+    return await consume(url, request, handlers, AbortSignal.any([signal, idle.signal]), stillAlive);
+  } catch (error) {
+    if (idle.signal.aborted && !signal.aborted) throw new ChatError('REPLY_TIMEOUT', 'The reply stalled');
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function consume(url: string, request: ChatRequest, handlers: ChatStreamHandlers, signal: AbortSignal, stillAlive: () => void): Promise<string> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -95,6 +104,7 @@ export async function streamChat(url: string, request: ChatRequest, handlers: Ch
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
+    stillAlive();
     parser.feed(value);
   }
   if (failure) throw failure;

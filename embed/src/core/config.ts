@@ -1,11 +1,15 @@
+import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import { session } from './storage';
 
 export interface WidgetConfig {
   agent: { name: string; role: string; avatarUrl: string; avatarExpressions: string[] };
   branding: { companyName: string; primaryColor: string; gradientFrom: string; gradientTo: string };
   widget: { showDelay: number; teaserDelay: number; idleNudgeDelay: number; teaserHighlightWord: string; locale: string };
-  /** Where the panel streams the conversation from; defaults to `{apiUrl}/v1/agents/{agentId}/chat`. */
-  chat: { url: string };
+  /**
+   * Where the panel streams the conversation from (defaults to `{apiUrl}/v1/agents/{agentId}/chat`), and how long a
+   * reply may stay silent before the panel gives it up.
+   */
+  chat: { url: string; idleTimeoutMs: number };
 }
 
 /** The `config` prop / data-* overrides: they win over the API's values. */
@@ -20,7 +24,7 @@ export const DEFAULT_CONFIG: WidgetConfig = {
   agent: { name: '', role: '', avatarUrl: '', avatarExpressions: [] },
   branding: { companyName: '', primaryColor: '#2563eb', gradientFrom: '#3b82f6', gradientTo: '#4f46e5' },
   widget: { showDelay: 2000, teaserDelay: 5000, idleNudgeDelay: 30000, teaserHighlightWord: '', locale: 'en' },
-  chat: { url: '' },
+  chat: { url: '', idleTimeoutMs: CHAT_LIMITS.idleTimeoutMs },
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -65,7 +69,7 @@ export function normalizeConfig(input: unknown): WidgetConfig {
       teaserHighlightWord: str(widget.teaserHighlightWord, d.widget.teaserHighlightWord, 40),
       locale: str(widget.locale, d.widget.locale, 10),
     },
-    chat: { url: url(record(root.chat).url, d.chat.url) },
+    chat: { url: url(record(root.chat).url, d.chat.url), idleTimeoutMs: Math.max(1000, ms(record(root.chat).idleTimeoutMs, d.chat.idleTimeoutMs)) },
   };
 }
 
@@ -88,6 +92,8 @@ export interface LoadConfigOptions {
   agentId: string;
   /** Waits between attempts: one retry per entry (the spec: 3 retries, exponential backoff). */
   retryDelays?: readonly number[];
+  /** The longest the whole load may take, retries included: a request that never answers ends in defaults. */
+  deadlineMs?: number;
   fetch?: typeof fetch;
 }
 
@@ -97,7 +103,7 @@ class PermanentError extends Error {}
 
 /** GET widget-config once per session: cached in sessionStorage, retried on network failure, defaults as last resort. */
 export async function loadWidgetConfig(options: LoadConfigOptions): Promise<{ config: WidgetConfig; source: ConfigSource }> {
-  const { apiUrl, agentId, retryDelays = [400, 800, 1600], fetch: fetchImpl = fetch } = options;
+  const { apiUrl, agentId, retryDelays = [400, 800, 1600], deadlineMs = 6000, fetch: fetchImpl = fetch } = options;
   if (!isUuid(agentId)) {
     console.warn(`[service-chat] agent id "${String(agentId).slice(0, 60)}" is not a UUID; using generic defaults`);
     return { config: DEFAULT_CONFIG, source: 'defaults' };
@@ -107,9 +113,10 @@ export async function loadWidgetConfig(options: LoadConfigOptions): Promise<{ co
   if (cached) return { config: normalizeConfig(cached), source: 'cache' };
 
   const endpoint = `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/widget-config`;
+  const deadline = AbortSignal.timeout(deadlineMs);
   for (let attempt = 0; ; attempt++) {
     try {
-      const response = await fetchImpl(endpoint, { headers: { accept: 'application/json' }, credentials: 'omit' });
+      const response = await fetchImpl(endpoint, { headers: { accept: 'application/json' }, credentials: 'omit', signal: deadline });
       // 4xx will not get better by asking again; 5xx and 429 may.
       if (response.status >= 400 && response.status < 500 && response.status !== 429) {
         throw new PermanentError(`widget-config answered ${response.status}`);
@@ -120,7 +127,7 @@ export async function loadWidgetConfig(options: LoadConfigOptions): Promise<{ co
       return { config: normalizeConfig(body), source: 'api' };
     } catch (error) {
       const delay = retryDelays[attempt];
-      if (error instanceof PermanentError || delay === undefined) {
+      if (error instanceof PermanentError || delay === undefined || deadline.aborted) {
         console.warn('[service-chat] could not load the widget configuration; using generic defaults:', String(error));
         return { config: DEFAULT_CONFIG, source: 'defaults' };
       }

@@ -27,6 +27,8 @@ export const STRINGS = {
     unread: '{count} unread',
     defaultName: 'Assistant',
     defaultRole: 'Online',
+    openTarget: 'Open {target}',
+    timeout: 'The reply took too long. Please try again.',
   },
   tr: {
     openChat: '{name} ile sohbeti aç',
@@ -47,6 +49,8 @@ export const STRINGS = {
     unread: '{count} okunmamış',
     defaultName: 'Asistan',
     defaultRole: 'Çevrimiçi',
+    openTarget: '{target} adresini aç',
+    timeout: 'Yanıt çok uzun sürdü. Lütfen tekrar deneyin.',
   },
 } satisfies Record<Locale, Record<string, string>>;
 

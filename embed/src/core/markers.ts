@@ -6,30 +6,54 @@ const MARKER_PATTERN = /\[(Skill|Agent|Page|Link|Action):([^[\]\n]{1,300})\]/g;
 const SLUG = /^[\w-]{1,100}$/;
 const UI_ACTIONS: readonly string[] = ['pointer', 'highlight', 'scroll'] satisfies UiActionName[];
 
+// Control characters (the URL parser silently drops tab, CR and LF: "/\t/evil.example" is "//evil.example").
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+// Bidi overrides and invisible characters: they let a label read "invoice.pdf" while it says something else.
+const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+const SCHEME = /^[a-z][a-z\d+.-]*:/i;
+const PROTOCOLS: readonly string[] = ['http:', 'https:', 'mailto:', 'tel:'];
+
+const pageOrigin = (): string => (typeof location !== 'undefined' && location.origin !== 'null' ? location.origin : 'http://localhost');
+
+/** A label as a visitor should read it: no direction overrides, no invisible characters. */
+export const visibleText = (text: string): string => text.replace(INVISIBLE, '').trim();
+
 /**
- * Only these link forms are ever rendered or navigated to: site-relative paths, fragments and http(s)/mailto/tel URLs.
- * Everything else (javascript:, data:, protocol-relative //host, ...) is refused.
+ * The only link forms ever rendered or navigated to: a path or fragment of this site (returned as `/path?query#hash`,
+ * checked by parsing against `origin` and comparing origins) or an absolute http(s), mailto or tel URL (returned as
+ * the parser's `href`). Everything else (javascript:, data:, protocol-relative, hidden control characters) is null.
  */
-export function safeHref(href: string): string | null {
-  const value = href.trim();
-  if (/^\/(?![/\\])/.test(value) || value.startsWith('#')) return value;
-  if (/^(https?:\/\/|mailto:|tel:)[^\s]+$/i.test(value)) return value;
-  return null;
+export function safeHref(href: string, origin: string = pageOrigin()): string | null {
+  const value = href.replace(CONTROL, '').trim();
+  if (value.startsWith('#')) return value;
+  let url: URL;
+  try {
+    url = new URL(value, origin);
+  } catch {
+    return null;
+  }
+  if (!PROTOCOLS.includes(url.protocol)) return null;
+  if (SCHEME.test(value)) return url.href;
+  return value.startsWith('/') && url.origin === origin ? url.pathname + url.search + url.hash : null;
 }
 
 function toMarker(type: MarkerType, body: string, raw: string): Marker | null {
   const parts = body.split('|').map((part) => part.trim());
   if (parts.length > 3 || parts.some((part) => part === '')) return null;
   const [first = '', second, extra] = parts;
-  const label = first;
+  const label = visibleText(first);
   const value = second ?? first;
+  if (!label) return null;
   switch (type) {
     case 'Skill':
     case 'Agent':
       return SLUG.test(value) ? { type, label, value, raw } : null;
     case 'Page':
-    case 'Link':
-      return safeHref(value) ? { type, label, value, raw } : null;
+    case 'Link': {
+      const href = safeHref(value);
+      return href ? { type, label, value: href, raw } : null;
+    }
     case 'Action':
       return UI_ACTIONS.includes(value) && extra ? { type, label, value, extra, raw } : null;
   }

@@ -5,21 +5,35 @@ import type { Locale, Marker } from './events';
 export type Navigation = { kind: 'internal'; path: string } | { kind: 'external'; url: string };
 
 const LOCALE_PREFIX = /^\/(en|tr)(\/|$|[?#])/;
+// Paths a model must never send a visitor to without a click.
+const DESTRUCTIVE = /(^|[/?#&=_.-])(delete|remove|destroy|erase|wipe|purge|logout|log-out|signout|sign-out|unsubscribe|cancel|deactivate|close-account|terminate|revoke|reset)([/?#&=_.-]|$)/i;
 
 /**
  * How the spec's host layout handles a navigate request: internal links get the current locale prefix,
- * external URLs open in a new tab. Unsafe hrefs give null.
+ * external URLs open in a new tab. Origins are compared after parsing; unsafe hrefs give null.
  */
 export function resolveNavigation(href: string, locale: Locale, currentOrigin: string): Navigation | null {
-  const safe = safeHref(href);
+  const safe = safeHref(href, currentOrigin);
   if (!safe) return null;
-  if (/^(https?:|mailto:|tel:)/i.test(safe)) {
+  if (!safe.startsWith('/') && !safe.startsWith('#')) {
     const url = new URL(safe);
     if (url.origin !== currentOrigin) return { kind: 'external', url: safe };
     return resolveNavigation(url.pathname + url.search + url.hash, locale, currentOrigin);
   }
   if (safe.startsWith('#') || LOCALE_PREFIX.test(safe)) return { kind: 'internal', path: safe };
   return { kind: 'internal', path: `/${locale}${safe}` };
+}
+
+/** Whether a navigation the model asked for may happen without a click: same site, nothing destructive-looking. */
+export function mayNavigateUnasked(target: Navigation | null): boolean {
+  if (target?.kind !== 'internal') return false;
+  let path = target.path;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // a malformed escape stays as written
+  }
+  return !DESTRUCTIVE.test(path);
 }
 
 /** The widget's own navigate handling, used when no host listener handles `navigate`. */
@@ -35,8 +49,10 @@ export function navigateSelf(href: string, locale: Locale): void {
 
 /** Emit `navigate`; when no host listener handles it, navigate the way the spec's host layout does. */
 export function requestNavigation(bus: ChatBus, href: string, locale: Locale): void {
-  bus.emit('navigate', { href });
-  if (!bus.hasListeners('navigate')) navigateSelf(href, locale);
+  const safe = safeHref(href);
+  if (!safe) return console.warn('[service-chat] refused to navigate to an unsafe address');
+  bus.emit('navigate', { href: safe });
+  if (!bus.hasListeners('navigate')) navigateSelf(safe, locale);
 }
 
 /** A click on a rendered marker: UI actions and navigation go through the bus; external links open natively. */

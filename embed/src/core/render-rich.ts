@@ -39,7 +39,8 @@ function renderInline<Node>(h: CreateElement<Node>, text: string, keyPrefix: str
 
 const CARD: Record<'Skill' | 'Agent' | 'Page', string> = { Skill: 'scw-card-skill', Agent: 'scw-card-agent', Page: 'scw-card-page' };
 
-function renderMarker<Node>(h: CreateElement<Node>, marker: Marker, handlers: RichHandlers, key: string): Node {
+/** One marker as its card, link or button. */
+export function renderMarker<Node>(h: CreateElement<Node>, marker: Marker, handlers: RichHandlers, key: string): Node {
   const onClick = (event: Event) => handlers.onMarker(marker, event);
   switch (marker.type) {
     case 'Link': {

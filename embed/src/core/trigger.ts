@@ -44,14 +44,52 @@ export function triggerOptionsFromElement(element: HTMLElement): TriggerOptions 
   };
 }
 
-/** Clicks on any `[data-chat-trigger]` element run the trigger sequence. Returns the uninstall function. */
+const TRIGGER = '[data-chat-trigger]';
+// Elements a keyboard can already focus and press.
+const NATIVE = 'button, a[href], input, select, textarea, summary';
+
+/** A trigger written as a span or div gets what a button has: a tab stop and the button role. */
+function makeOperable(element: Element): void {
+  if (!(element instanceof HTMLElement) || element.matches(NATIVE)) return;
+  if (!element.hasAttribute('tabindex')) element.tabIndex = 0;
+  if (!element.hasAttribute('role')) element.setAttribute('role', 'button');
+}
+
+/**
+ * Clicks on any `[data-chat-trigger]` element run the trigger sequence; triggers that are not buttons or links are
+ * made focusable and run on Enter and Space as a button does. Returns the uninstall function.
+ */
 export function installDeclarativeTriggers(bus: ChatBus, root: Document = document): () => void {
+  const triggerOf = (event: Event) => {
+    const element = (event.target as Element | null)?.closest?.(TRIGGER);
+    return element instanceof HTMLElement ? element : null;
+  };
   const onClick = (event: MouseEvent) => {
-    const element = (event.target as Element | null)?.closest?.('[data-chat-trigger]');
-    if (!(element instanceof HTMLElement)) return;
+    const element = triggerOf(event);
+    if (!element) return;
     event.preventDefault();
     void runTrigger(bus, triggerOptionsFromElement(element));
   };
+  const onKeyDown = (event: KeyboardEvent) => {
+    const element = triggerOf(event);
+    if (!element || element.matches(NATIVE) || (event.key !== 'Enter' && event.key !== ' ')) return;
+    event.preventDefault();
+    void runTrigger(bus, triggerOptionsFromElement(element));
+  };
+  root.querySelectorAll(TRIGGER).forEach(makeOperable);
+  const observer = new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (node instanceof Element) [node, ...node.querySelectorAll(TRIGGER)].filter((el) => el.matches(TRIGGER)).forEach(makeOperable);
+      }
+    }
+  });
+  observer.observe(root.documentElement, { childList: true, subtree: true });
   root.addEventListener('click', onClick);
-  return () => root.removeEventListener('click', onClick);
+  root.addEventListener('keydown', onKeyDown);
+  return () => {
+    observer.disconnect();
+    root.removeEventListener('click', onClick);
+    root.removeEventListener('keydown', onKeyDown);
+  };
 }

@@ -1,7 +1,7 @@
 import { h } from 'preact';
 import type { VNode } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
-import { renderIcon, renderRich } from '../core/render-rich';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { renderIcon, renderMarker, renderRich } from '../core/render-rich';
 import { handleMarkerClick } from '../core/navigate';
 import type { ChatMessage, WidgetStore } from './store';
 import type { Marker } from '../core/events';
@@ -33,36 +33,73 @@ function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }
           <i />
         </span>
       ) : (
-        <div class="scw-bubble scw-rich">{message.role === 'bot' ? renderRich(create, message.text, { onMarker }) : message.text}</div>
+        <div class="scw-bubble scw-rich">
+          {message.role === 'bot' ? renderRich(create, message.text, { onMarker }) : message.text}
+          {message.offer && <div class="scw-offer">{renderMarker(create, message.offer, { onMarker }, 'offer')}</div>}
+        </div>
       )}
     </div>
   );
 }
 
+/** Whether a media query matches, live. */
+function useMedia(query: string): boolean {
+  const [matches, setMatches] = useState(() => matchMedia(query).matches);
+  useEffect(() => {
+    const list = matchMedia(query);
+    const onChange = () => setMatches(list.matches);
+    list.addEventListener('change', onChange);
+    return () => list.removeEventListener('change', onChange);
+  }, [query]);
+  return matches;
+}
+
+const INPUT_MAX_PX = 120;
+
+/** The textarea grows with its text up to INPUT_MAX_PX, then scrolls. */
+function fitInput(field: HTMLTextAreaElement): void {
+  field.style.height = 'auto';
+  field.style.height = `${Math.min(field.scrollHeight + 2, INPUT_MAX_PX)}px`;
+}
+
 function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) {
   const input = useRef<HTMLTextAreaElement>(null);
   const log = useRef<HTMLDivElement>(null);
+  // Follow new text only while the visitor is at the bottom; reading further up is never interrupted. A scroll event
+  // may arrive after more text grew the log: only a position above where the widget last scrolled to is the visitor's.
+  const following = useRef(true);
+  const autoTop = useRef(0);
+  const fullScreen = useMedia('(max-width: 640px)');
   const messages = store.messages.value;
   const { t } = store;
 
   useEffect(() => input.current?.focus(), []);
-  useEffect(() => {
-    log.current?.scrollTo({ top: log.current.scrollHeight });
+  useLayoutEffect(() => {
+    const el = log.current;
+    if (!el || !following.current) return;
+    el.scrollTo({ top: el.scrollHeight });
+    autoTop.current = el.scrollTop;
   }, [messages]);
+  const onScroll = () => {
+    const el = log.current;
+    if (el) following.current = el.scrollTop >= autoTop.current - 1 || el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+  };
 
   const submit = (event: Event) => {
     event.preventDefault();
     const field = input.current;
     if (!field || store.streaming.value) return;
+    following.current = true;
     void store.send(field.value);
     field.value = '';
+    fitInput(field);
   };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) submit(event);
   };
 
   return (
-    <section class="scw-panel" role="dialog" aria-label={`${t('conversation')}: ${store.agentName.value}`}>
+    <section class="scw-panel" role="dialog" aria-modal={fullScreen ? 'true' : undefined} aria-label={`${t('conversation')}: ${store.agentName.value}`}>
       <div class="scw-header">
         <Avatar store={store} />
         <div class="scw-title">
@@ -76,7 +113,7 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
           {icon('close')}
         </button>
       </div>
-      <div class="scw-log" role="log" aria-live="off" ref={log}>
+      <div class="scw-log" role="log" aria-live="off" ref={log} onScroll={onScroll}>
         {messages.length === 0 && (
           <div class="scw-msg scw-bot">
             <div class="scw-bubble">{t('welcome')}</div>
@@ -87,7 +124,7 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
         ))}
       </div>
       <form class="scw-form" onSubmit={submit}>
-        <textarea ref={input} rows={1} maxLength={4000} aria-label={t('inputLabel')} placeholder={t('placeholder')} onKeyDown={onKeyDown} />
+        <textarea ref={input} rows={1} maxLength={4000} aria-label={t('inputLabel')} placeholder={t('placeholder')} onKeyDown={onKeyDown} onInput={(event) => fitInput(event.currentTarget)} />
         <button type="submit" class="scw-send" aria-label={t('send')} disabled={store.streaming.value}>
           {icon('send')}
         </button>
@@ -96,15 +133,22 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
   );
 }
 
+/** The teaser's words, with the configured highlight word (else the default word) picked out where it occurs. */
+function teaserParts(text: string, highlight: string, fallback: string): [string, string, string] {
+  const word = highlight && text.includes(highlight) ? highlight : fallback;
+  const at = text.indexOf(word);
+  if (!word || at < 0) return [text, '', ''];
+  return [text.slice(0, at), word, text.slice(at + word.length)];
+}
+
 function Teaser({ store }: { store: WidgetStore }) {
   const { t } = store;
-  const word = store.config.value.widget.teaserHighlightWord || t('teaserWord');
-  const [before = '', after = ''] = t('teaser', { word: '\u0000' }).split('\u0000');
+  const [before, word, after] = teaserParts(t('teaser', { word: t('teaserWord') }), store.config.value.widget.teaserHighlightWord, t('teaserWord'));
   return (
     <div class="scw-teaser" role="status">
       <button type="button" class="scw-teaser-text" onClick={() => store.setOpen(true)}>
         {before}
-        <strong class="scw-hl">{word}</strong>
+        {word && <strong class="scw-hl">{word}</strong>}
         {after}
       </button>
       <button type="button" class="scw-icon-btn scw-dismiss" aria-label={t('dismiss')} onClick={store.dismissTeaser}>
@@ -137,7 +181,7 @@ export function App({ store, dark }: { store: WidgetStore; dark: { value: boolea
 
   return (
     <div class={`scw-root${dark.value ? ' dark' : ''}${open ? ' scw-open' : ''}`} style={style} onKeyDown={onKeyDown} lang={store.locale.value}>
-      {store.teaserVisible.value && !open && store.fabVisible.value && <Teaser store={store} />}
+      {store.teaserVisible.value && !store.nudgeText.value && !open && store.fabVisible.value && <Teaser store={store} />}
       {store.nudgeText.value && !open && store.fabVisible.value && (
         <div class="scw-nudge" role="status">
           {store.nudgeText.value}

@@ -7,6 +7,7 @@ import { adoptCss } from '../core/styles';
 import { richCss } from '../core/rich-css';
 import { overlayCss, runUiAction } from '../core/overlay';
 import { installDeclarativeTriggers } from '../core/trigger';
+import { pinHost } from '../core/host';
 import type { ChatBus } from '../core/bus';
 import type { ConfigOverrides } from '../core/config';
 
@@ -22,7 +23,7 @@ export interface MountOptions {
   pointerOverlay?: boolean;
   /** Handle `[data-chat-trigger]` clicks on the page (default true). */
   declarativeTriggers?: boolean;
-  /** Put the host back if a single-page app's re-render removes it from <body> (the loader sets this). */
+  /** Put the host back if a single-page app's re-render removes it (the loader sets this). */
   keepAttached?: boolean;
 }
 
@@ -52,11 +53,11 @@ function trackVisualViewport(host: HTMLElement): () => void {
   };
 }
 
-function keepInBody(host: HTMLElement): () => void {
+function keepPinned(host: HTMLElement): () => void {
   const observer = new MutationObserver(() => {
-    if (!host.isConnected) document.body.append(host);
+    if (!host.isConnected) pinHost(host);
   });
-  observer.observe(document.body, { childList: true });
+  observer.observe(document.documentElement, { childList: true });
   return () => observer.disconnect();
 }
 
@@ -81,7 +82,7 @@ export function mountWidget(options: MountOptions): () => void {
     watchDarkClass(host, (value) => (dark.value = value)),
     trackVisualViewport(host),
     options.declarativeTriggers === false ? () => undefined : installDeclarativeTriggers(bus),
-    options.keepAttached ? keepInBody(host) : () => undefined,
+    options.keepAttached ? keepPinned(host) : () => undefined,
   ];
   render(h(App, { store, dark }), container);
   cleanups.push(store.start());

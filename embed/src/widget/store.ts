@@ -1,14 +1,15 @@
 import { batch, computed, signal } from '@preact/signals';
+import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import { streamChat, ChatError } from '../core/chat-client';
 import { applyOverrides, DEFAULT_CONFIG, loadWidgetConfig } from '../core/config';
 import { isLocale, resolveLocale, translate } from '../core/locale';
-import { parseMarkers, parseRichText } from '../core/markers';
-import { requestNavigation } from '../core/navigate';
+import { parseMarkers, parseRichText, safeHref } from '../core/markers';
+import { mayNavigateUnasked, requestNavigation, resolveNavigation } from '../core/navigate';
 import { session } from '../core/storage';
 import type { ChatBus } from '../core/bus';
 import type { ChatRequest } from '../core/chat-client';
 import type { ConfigOverrides, WidgetConfig } from '../core/config';
-import type { InboundEvents, Locale, UiActionRequest } from '../core/events';
+import type { InboundEvents, Locale, Marker, UiActionRequest } from '../core/events';
 import type { StringKey } from '../core/locale';
 
 export interface ChatMessage {
@@ -17,6 +18,10 @@ export interface ChatMessage {
   text: string;
   done: boolean;
   error?: boolean;
+  /** When it was written (ms since the epoch), shown on hover. */
+  at?: number;
+  /** A page the model asked to open that needs the visitor's click (off-site or destructive-looking). */
+  offer?: Marker;
 }
 
 export interface StoreOptions {
@@ -38,11 +43,15 @@ interface Persisted {
   teaserSeen: boolean;
 }
 
-// Bounds on what a host page or visitor can push into the conversation.
-const MAX_MESSAGE = 4000;
-const MAX_HISTORY = 30;
-const MAX_SYSTEM = 20;
-const MAX_CONTEXT_JSON = 8000;
+// Bounds on what a host page or visitor can push into the conversation: the chat endpoint's own limits.
+const MAX_MESSAGE = CHAT_LIMITS.messageChars;
+const MAX_HISTORY = CHAT_LIMITS.messages;
+const MAX_SYSTEM = CHAT_LIMITS.systemPrompts;
+const MAX_CONTEXT_JSON = CHAT_LIMITS.contextJsonChars;
+// Host `send` commands that arrive while a reply streams wait their turn, up to this many.
+const MAX_QUEUED_SENDS = 5;
+// What the live region reads out of one message.
+const ANNOUNCE_CHARS = 240;
 const FAB_HIGHLIGHT_MS = 3000;
 const NUDGE_MS = 6000;
 
@@ -56,6 +65,21 @@ export function spokenText(text: string): string {
     .map((segment) => (segment.kind === 'text' ? segment.text : segment.marker.label))
     .join('')
     .replace(/[*`]/g, '');
+}
+
+/** The live region's share of a message: its beginning, so a long reply is not read out whole. */
+export function announcementOf(text: string): string {
+  const spoken = spokenText(text.slice(0, ANNOUNCE_CHARS * 4)).replace(/\s+/g, ' ').trim();
+  return spoken.length > ANNOUNCE_CHARS ? `${spoken.slice(0, ANNOUNCE_CHARS).trimEnd()}…` : spoken;
+}
+
+/** The card offering a navigation the model may not perform unasked. */
+function navigationOffer(href: string, label: (place: string) => string): Marker | undefined {
+  const safe = safeHref(href);
+  if (!safe) return undefined;
+  const external = !safe.startsWith('/') && !safe.startsWith('#');
+  const place = external ? safe.replace(/^[a-z]+:(\/\/)?/i, '') : safe;
+  return { type: external ? 'Link' : 'Page', label: label(place.slice(0, 60)), value: safe, raw: '' };
 }
 
 export type WidgetStore = ReturnType<typeof createStore>;
@@ -122,29 +146,46 @@ export function createStore(options: StoreOptions) {
   /** A completed bot message: tell the host page (with its markers) and screen readers. */
   function delivered(text: string): void {
     bus.emit('botResponse', { raw: text, markers: parseMarkers(text) });
-    announcement.value = spokenText(text);
+    announcement.value = announcementOf(text);
     persist();
   }
 
   function botSays(text: string): void {
-    messages.value = [...messages.value, { id: newId(), role: 'bot', text, done: true }];
+    messages.value = [...messages.value, { id: newId(), role: 'bot', text, done: true, at: Date.now() }];
     delivered(text);
   }
 
   const navigate = (href: string) => requestNavigation(bus, href, locale.value);
 
+  /** The transcript within the endpoint's limits: the latest messages, each cut to the message length. */
   function historyForRequest(): ChatRequest['messages'] {
     return messages.value
-      .filter((message) => message.done && !message.error && message.text)
+      .filter((message) => message.done && !message.error && message.text.trim())
       .slice(-MAX_HISTORY)
-      .map((message) => ({ role: message.role === 'user' ? 'user' : 'assistant', content: message.text }));
+      .map((message) => ({ role: message.role === 'user' ? 'user' : 'assistant', content: message.text.trim().slice(0, MAX_MESSAGE) }));
   }
+
+  /** After a complete reply: at most one navigation, and only a harmless one on this site without a click. */
+  function followNavigation(replyId: string, href: string | undefined): void {
+    if (href === undefined) return;
+    const target = resolveNavigation(href, locale.value, location.origin);
+    if (mayNavigateUnasked(target)) return navigate(href);
+    const offer = target && navigationOffer(href, (place) => t('openTarget', { target: place }));
+    if (offer) update(replyId, { offer });
+  }
+
+  const queuedSends: string[] = [];
 
   async function send(raw: string): Promise<void> {
     const text = raw.trim().slice(0, MAX_MESSAGE);
-    // One reply at a time: a second send while streaming would double the model's work.
-    if (!text || streaming.value) return;
-    messages.value = [...messages.value, { id: newId(), role: 'user', text, done: true }];
+    if (!text) return;
+    // One reply at a time: a send while streaming waits for the reply to finish.
+    if (streaming.value) {
+      if (queuedSends.length < MAX_QUEUED_SENDS) queuedSends.push(text);
+      else console.warn('[service-chat] ignored "send": too many messages waiting');
+      return;
+    }
+    messages.value = [...messages.value, { id: newId(), role: 'user', text, done: true, at: Date.now() }];
     bus.emit('userMessage', { text });
     persist();
     const replyId = newId();
@@ -157,7 +198,8 @@ export function createStore(options: StoreOptions) {
     messages.value = [...messages.value, { id: replyId, role: 'bot', text: '', done: false }];
     streaming.value = true;
     abort = new AbortController();
-    const after: (() => void)[] = [];
+    const uiActions: UiActionRequest[] = [];
+    let navigation: string | undefined;
     let reply = '';
     try {
       const url = config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`;
@@ -169,28 +211,34 @@ export function createStore(options: StoreOptions) {
             reply += delta;
             update(replyId, { text: reply });
           },
-          // Navigation and UI actions wait until the reply is complete and readable.
-          onNavigate: (href) => after.push(() => navigate(href)),
-          onUiAction: (action) => after.push(() => bus.emit('uiAction', action)),
+          // Navigation and UI actions wait until the reply is complete and readable; one reply gets a bounded few.
+          onNavigate: (href) => (navigation ??= href),
+          onUiAction: (action) => uiActions.push(action),
         },
+        config.value.chat.idleTimeoutMs,
         abort.signal,
       );
-      update(replyId, { done: true });
+      update(replyId, { done: true, at: Date.now() });
       delivered(reply);
-      for (const action of after) action();
+      for (const action of uiActions.slice(0, CHAT_LIMITS.uiActionsPerReply)) bus.emit('uiAction', action);
+      followNavigation(replyId, navigation);
     } catch (error) {
       if (abort?.signal.aborted) return;
-      const key: StringKey = error instanceof ChatError && error.code === 'RATE_LIMITED' ? 'rateLimited' : 'error';
+      const code = error instanceof ChatError ? error.code : '';
+      const key: StringKey = code === 'RATE_LIMITED' ? 'rateLimited' : code === 'REPLY_TIMEOUT' ? 'timeout' : 'error';
       update(replyId, { text: t(key), done: true, error: true });
       announcement.value = t(key);
     } finally {
       streaming.value = false;
       abort = null;
     }
+    const next = queuedSends.shift();
+    if (next !== undefined) void send(next);
   }
 
   function clear(): void {
     abort?.abort();
+    queuedSends.length = 0;
     batch(() => {
       messages.value = [];
       streaming.value = false;

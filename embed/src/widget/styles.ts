@@ -1,6 +1,12 @@
-/** The widget's own styles, adopted into its shadow root. `:host` resets what the host page would otherwise inherit. */
+/**
+ * The widget's own styles, adopted into its shadow root. `:host` resets what the host page would otherwise inherit;
+ * its declarations are !important because important declarations of a shadow tree win over the page's, even over
+ * `div{display:none!important}` (the cascade's context rule).
+ */
 export const widgetCss = `
-:host{all:initial;position:fixed;top:0;left:0;width:0;height:0;z-index:2147483647;display:block}
+:host{all:initial!important;display:block!important;position:fixed!important;inset:0 auto auto 0!important;width:0!important;
+  height:0!important;margin:0!important;padding:0!important;border:0!important;overflow:visible!important;background:none!important;
+  z-index:2147483647!important;visibility:visible!important;opacity:1!important;transform:none!important;pointer-events:auto!important}
 .scw-root{--scw-bg:#fff;--scw-fg:#0f172a;--scw-muted:#475569;--scw-line:#e2e8f0;--scw-bot:#eff6ff;--scw-bot-fg:#1e3a8a;
   --scw-field:#f8fafc;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--scw-fg);
   -webkit-font-smoothing:antialiased;text-align:left;letter-spacing:normal;word-spacing:normal;text-transform:none}
@@ -33,7 +39,8 @@ button{font:inherit;color:inherit}
 .scw-avatar img{width:100%;height:100%;object-fit:cover}
 .scw-title{flex:1;min-width:0}
 .scw-name{font-weight:700;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-.scw-role{font-size:12px;color:var(--scw-muted)}
+.scw-role{font-size:12px;color:var(--scw-muted);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.scw-offer{margin-top:6px}
 .scw-icon-btn{width:32px;height:32px;flex:none;border:0;border-radius:8px;background:none;cursor:pointer;display:grid;place-items:center;color:var(--scw-muted)}
 .scw-icon-btn:hover{background:var(--scw-field);color:var(--scw-fg)}
 .scw-dismiss{width:24px;height:24px}

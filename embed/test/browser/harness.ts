@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { startPlatform, type RunningPlatform } from '../../../lambdas/src/local/platform';
+import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../../lambdas/src/local/platform';
 import { launchChromium } from './chromium';
 
 export const ARTIFACTS = resolve(import.meta.dirname, '../../../test-artifacts');
@@ -25,8 +25,8 @@ export interface TestPage {
   warnings: string[];
 }
 
-export async function startHarness(): Promise<Harness> {
-  const [platform, browser] = await Promise.all([startPlatform({ port: 0 }), launchChromium()]);
+export async function startHarness(options: PlatformOptions = {}): Promise<Harness> {
+  const [platform, browser] = await Promise.all([startPlatform({ port: 0, ...options }), launchChromium()]);
   mkdirSync(ARTIFACTS, { recursive: true });
   return {
     platform,

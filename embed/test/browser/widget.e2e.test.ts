@@ -297,7 +297,7 @@ describe('bus: inbound commands and outbound events', () => {
     expect(await page.textContent(`${W.botDone} .scw-bubble`)).toContain('[Link:Bad|javascript:alert(1)]');
     const link = page.locator('#service-chat [data-marker=Link]');
     expect(await link.count()).toBe(1);
-    expect(await link.getAttribute('href')).toBe('https://example.com');
+    expect(await link.getAttribute('href')).toBe('https://example.com/');
     expect(await link.getAttribute('target')).toBe('_blank');
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
 

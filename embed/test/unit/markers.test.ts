@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { markerIntent, parseMarkers, parseRichText, safeHref, skillIcon } from '../../src/core/markers';
 import { parseInline } from '../../src/core/markdown';
-import { resolveNavigation } from '../../src/core/navigate';
+import { mayNavigateUnasked, resolveNavigation } from '../../src/core/navigate';
 import { resolveLocale, STRINGS } from '../../src/core/locale';
 
 describe('rich markers', () => {
@@ -26,6 +26,29 @@ describe('rich markers', () => {
     }
     expect(safeHref(' JavaScript:alert(1)')).toBeNull();
     expect(safeHref('/ok')).toBe('/ok');
+  });
+
+  it('checks links after removing control characters, by parsing against the page origin', () => {
+    const origin = 'https://site.test';
+    for (const sneaky of ['/\t/evil.example/tab', '/\r\n/evil.example', '/\\evil.example', '\u0000//evil.example', 'java\tscript:alert(1)', '//evil.example']) {
+      expect(safeHref(sneaky, origin)).toBeNull();
+    }
+    expect(safeHref('/pri\tcing?a=1#top', origin)).toBe('/pricing?a=1#top');
+    expect(safeHref('HTTPS://Example.com/a b', origin)).toBe('https://example.com/a%20b');
+    expect(parseMarkers('[Link:x|/\t/evil.example/tab] [Page:y|/\t/evil.example/docs]')).toEqual([]);
+    expect(resolveNavigation('/\t/evil.example/docs', 'en', origin)).toBeNull();
+  });
+
+  it('strips direction overrides and invisible characters from labels; an invisible label is no marker', () => {
+    expect(parseMarkers('[Link:\u202Efdp.exe|https://example.com/x]')[0]?.label).toBe('fdp.exe');
+    expect(parseMarkers('[Page:\u200b\u200c\u2060|/pricing]')).toEqual([]);
+  });
+
+  it('lets the model navigate without a click only inside the site and never to destructive-looking paths', () => {
+    const at = (href: string) => mayNavigateUnasked(resolveNavigation(href, 'en', 'https://site.test'));
+    expect(at('/pricing')).toBe(true);
+    expect(at('https://site.test/docs')).toBe(true);
+    for (const href of ['/en/account/delete', '/logout', '/settings?action=remove', '/x/%64elete', 'https://evil.example/', 'mailto:a@b.test']) expect(at(href)).toBe(false);
   });
 
   it('chooses the skill icon by keyword', () => {

@@ -20,6 +20,8 @@ export interface StoredAgent {
   widget: { showDelay: number; teaserDelay: number; idleNudgeDelay: number; teaserHighlightWord: string };
   /** Origins allowed to embed the widget; `http://localhost:*` style wildcards are allowed for ports. */
   allowedOrigins: string[];
+  /** Lets the widget chat answer requests without an `Origin` header (a server calling it); off unless set. */
+  widgetServerSide?: boolean;
   createdAt: string;
 }
 

@@ -6,7 +6,9 @@ import { findAgentById, type StoredAgent } from '../domain/agents';
 import { recordUsage } from '../domain/usage';
 import { header, rawBody, type HttpEvent } from '../http/event';
 import type { ResponseSink, StreamingHandler } from '../http/streaming';
+import { CHAT_LIMITS, type ChatStreamEvents } from '@service/shared/widget-protocol';
 import { ChatRequestSchema, type ChatRequestBody } from './chat-request';
+import { createReplyBudget } from './reply-budget';
 import { appendMessage, openConversation } from './conversations';
 import { corsHeaders, originAllowed } from './origins';
 import { agentIdFromPath } from './paths';
@@ -20,6 +22,8 @@ export interface WidgetChatOptions {
   /** Messages per minute to one agent from all visitors together. */
   agentLimitPerMinute?: number;
   maxBodyBytes?: number;
+  /** The longest one reply may stream (the model may never finish). */
+  replyMs?: number;
 }
 
 const METHODS = 'POST, OPTIONS';
@@ -77,10 +81,11 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
         sink.start(204, cors);
         return sink.end();
       }
-      if (event.requestContext.http.method !== 'POST') throw new ApiError('METHOD_NOT_ALLOWED', 'Use POST');
-      // Browsers send Origin on cross-origin POSTs; an origin the agent does not allow gets no model time.
-      if (origin && !originAllowed(origin, agent.allowedOrigins)) {
-        throw new ApiError('ORIGIN_NOT_ALLOWED', `This agent is not available on ${origin}`, { field: 'origin' });
+      if (event.requestContext.http.method !== 'POST') throw new ApiError('METHOD_NOT_ALLOWED', 'Use POST', { headers: { Allow: METHODS } });
+      // Browsers send Origin on every POST from a page; an origin the agent does not allow gets no model time, and
+      // neither does a request without one (a script, not a page) unless the agent allows server-side use.
+      if (origin ? !originAllowed(origin, agent.allowedOrigins) : agent.widgetServerSide !== true) {
+        throw new ApiError('ORIGIN_NOT_ALLOWED', origin ? `This agent is not available on ${origin}` : 'The request has no Origin', { field: 'origin' });
       }
       body = parseBody(event, maxBodyBytes);
       await hitRateLimit(deps, `widget-visitor#${agent.id}#${event.requestContext.http.sourceIp}`, visitorLimit);
@@ -93,19 +98,25 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     }
 
     sink.start(200, { ...SSE_HEADERS, ...cors });
-    const send = (name: string, data: unknown) => sink.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    const send = <N extends keyof ChatStreamEvents>(name: N, data: ChatStreamEvents[N]) => sink.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    // A comment line keeps proxies and the widget's idle timer from giving up while the model thinks.
+    const keepAlive = setInterval(() => sink.write(': keep-alive\n\n'), CHAT_LIMITS.keepAliveMs);
+    const deadline = AbortSignal.timeout(options.replyMs ?? CHAT_LIMITS.replyMs);
+    const stop = new AbortController();
+    const budget = createReplyBudget();
     try {
       const result = streamText({
         model: options.model,
         system: widgetSystemPrompt(agent, body),
         messages: body.messages,
-        abortSignal: sink.signal,
+        abortSignal: AbortSignal.any([sink.signal, deadline, stop.signal]),
         stopWhen: stepCountIs(3),
         tools: {
           navigate: tool({
-            description: 'Open a page for the visitor: a path of this site such as /pricing, or an external https URL',
+            description: 'Open a page for the visitor: a path of this site such as /pricing, or an external https URL. Once per reply.',
             inputSchema: z.object({ href: z.string().min(1).max(2000) }),
             execute: async ({ href }) => {
+              if (!budget.navigation()) return { requested: false, reason: 'one navigation per reply' };
               send('navigate', { href });
               return { requested: true };
             },
@@ -114,6 +125,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
             description: 'Point at, highlight or scroll to an element of the page the visitor is on (CSS selector or data-chat-target value)',
             inputSchema: z.object({ action: z.enum(['pointer', 'highlight', 'scroll']), target: z.string().min(1).max(300) }),
             execute: async (input) => {
+              if (!budget.uiAction()) return { requested: false, reason: `at most ${CHAT_LIMITS.uiActionsPerReply} per reply` };
               send('uiAction', input);
               return { requested: true };
             },
@@ -123,22 +135,33 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       let reply = '';
       for await (const part of result.fullStream) {
         if (part.type === 'text-delta') {
-          reply += part.text;
-          send('delta', { text: part.text });
+          const text = budget.text(part.text);
+          if (text) send('delta', { text });
+          reply += text;
+          if (budget.full) {
+            stop.abort();
+            break;
+          }
         } else if (part.type === 'error') {
           throw part.error;
         }
       }
+      // An aborted stream ends quietly (an `abort` part); past the deadline the reply is a failure.
+      if (deadline.aborted) throw deadline.reason;
       const messageId = await appendMessage(deps, body.conversationId, 'assistant', reply);
       send('done', { conversationId: body.conversationId, messageId });
-      const usage = await result.totalUsage;
-      await recordUsage(deps, agent.workspaceId, agent.id, { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 });
+      // A reply cut at its length limit was aborted: its usage may never arrive.
+      const usage = await Promise.resolve(result.totalUsage).catch(() => undefined);
+      if (usage) await recordUsage(deps, agent.workspaceId, agent.id, { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 });
     } catch (error) {
-      if (!sink.signal.aborted) {
+      if (deadline.aborted) {
+        send('error', { code: 'REPLY_TIMEOUT', message: 'The reply took too long; please try again' });
+      } else if (!sink.signal.aborted) {
         console.error('widget chat failed', { agentId: agent.id, error: error instanceof Error ? error.message : String(error) });
         send('error', { code: 'INTERNAL_ERROR', message: 'The assistant could not answer; please try again' });
       }
     } finally {
+      clearInterval(keepAlive);
       sink.end();
     }
   };

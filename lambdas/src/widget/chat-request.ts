@@ -1,9 +1,7 @@
 import { z } from 'zod';
+import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 
-/** Bounds of what one chat request may carry. */
-export const CHAT_LIMITS = { messageChars: 4000, messages: 30, systemPrompts: 20, contextJsonChars: 8000 } as const;
-
-/** The body of POST /v1/agents/{agentId}/chat, as the widget panel sends it. */
+/** The body of POST /v1/agents/{agentId}/chat, as the widget panel sends it (the type: ChatRequest in shared). */
 export const ChatRequestSchema = z
   .object({
     conversationId: z.uuid(),

@@ -37,7 +37,7 @@ export function createWidgetConfigHandler(deps: Deps, options: WidgetConfigOptio
     if (!agent) return failureResult(404, 'AGENT_NOT_FOUND', `No agent ${agentId}`, 'agentId', { vary: 'Origin' });
     const cors = corsHeaders(origin, agent.allowedOrigins, METHODS);
     if (method === 'OPTIONS') return { statusCode: 204, headers: cors, body: '' };
-    if (method !== 'GET') return failureResult(405, 'METHOD_NOT_ALLOWED', 'Use GET', undefined, cors);
+    if (method !== 'GET') return failureResult(405, 'METHOD_NOT_ALLOWED', 'Use GET', undefined, { ...cors, allow: METHODS });
     const base = options.chatBaseUrl ?? `${header(event, 'x-forwarded-proto') ?? 'http'}://${header(event, 'host') ?? 'localhost'}`;
     const chatUrl = `${base.replace(/\/$/, '')}/v1/agents/${agent.id}/chat`;
     const body = widgetConfigOf(agent, chatUrl);

@@ -122,7 +122,7 @@ describe('POST /v1/agents/{agentId}/chat', () => {
   it('refuses a conversation id presented by another visitor', async () => {
     const first = chatBody('hello');
     const post = (body: unknown) =>
-      fetch(`${platform.url}/v1/agents/${platform.demo.agentId}/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${platform.url}/v1/agents/${platform.demo.agentId}/chat`, { method: 'POST', headers: { 'content-type': 'application/json', origin: LOCAL }, body: JSON.stringify(body) });
     expect((await post(first)).status).toBe(200);
     const hijack = await post({ ...first, visitorId: crypto.randomUUID() });
     expect(hijack.status).toBe(400);
@@ -131,14 +131,14 @@ describe('POST /v1/agents/{agentId}/chat', () => {
 
   it('rate-limits per visitor and per agent with 429 RATE_LIMITED and Retry-After', async () => {
     // A fresh agent, so the other tests' messages do not count against its budget.
-    const agent = buildAgent(platform.deps, platform.demo.workspaceId, { preset: 'support' });
+    const agent = buildAgent(platform.deps, platform.demo.workspaceId, { preset: 'support', allowedOrigins: [LOCAL] });
     await putAgent(platform.deps, agent);
     // A clock pinned mid-minute keeps all five messages in one rate-limit window.
     const pinned = { ...platform.deps, now: () => new Date('2026-11-22T10:00:30Z') };
     const handler = createWidgetChatHandler(pinned, { model: createOfflineModel(), visitorLimitPerMinute: 2, agentLimitPerMinute: 3 });
     const call = async (ip: string) => {
       const event = toApiGatewayEvent(
-        { method: 'POST', headers: { 'content-type': 'application/json' }, socket: { remoteAddress: ip } } as never,
+        { method: 'POST', headers: { 'content-type': 'application/json', origin: LOCAL }, socket: { remoteAddress: ip } } as never,
         new URL(`${platform.url}/v1/agents/${agent.id}/chat`),
         Buffer.from(JSON.stringify(chatBody('hello'))),
       );

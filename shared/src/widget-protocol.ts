@@ -1,0 +1,46 @@
+// The widget chat contract, defined once. The browser widget imports from this module (it has no dependencies);
+// the endpoint validates requests against these limits (lambdas/src/widget/chat-request.ts).
+
+/** Bounds of one chat request and of one streamed reply. */
+export const CHAT_LIMITS = {
+  /** Characters of one message, the visitor's or the assistant's; a longer reply is cut by the server. */
+  messageChars: 4000,
+  /** Messages of history one request may carry (the last one is the visitor's new message). */
+  messages: 30,
+  systemPrompts: 20,
+  contextJsonChars: 8000,
+  /** Navigations one reply may request; the widget follows at most this many too. */
+  navigationsPerReply: 1,
+  /** UI actions (pointer, highlight, scroll) one reply may request. */
+  uiActionsPerReply: 3,
+  /** The longest a reply may stream before the server ends it with an error. */
+  replyMs: 60_000,
+  /** The server sends an SSE comment at least this often while the model is quiet. */
+  keepAliveMs: 5_000,
+  /** The widget gives a reply up after this long without a byte (the default of `chat.idleTimeoutMs`). */
+  idleTimeoutMs: 20_000,
+} as const;
+
+export type ChatLocale = 'en' | 'tr';
+export type UiActionName = 'pointer' | 'highlight' | 'scroll';
+
+/** The body of `POST {chat.url}`: the panel's whole request to the chat endpoint. */
+export interface ChatRequest {
+  conversationId: string;
+  visitorId: string;
+  locale: ChatLocale;
+  /** The visible transcript, oldest first; the last entry is the visitor's new message. */
+  messages: { role: 'user' | 'assistant'; content: string }[];
+  /** Hidden context: `system` prompts and `setContext` data. The visitor never sees it. */
+  context: { system: string[]; data: Record<string, unknown> };
+  page?: { url: string; title: string };
+}
+
+/** The server-sent events of a reply, by event name. A reply ends with `done` or `error`. */
+export interface ChatStreamEvents {
+  delta: { text: string };
+  navigate: { href: string };
+  uiAction: { action: UiActionName; target: string };
+  done: { conversationId: string; messageId: string };
+  error: { code: string; message: string };
+}
