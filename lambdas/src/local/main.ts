@@ -35,7 +35,8 @@ Local platform running (data in ${env.DATA_DIR})
   Demo API key   ${key ? `${key}   (shown once; only its hash is stored)` : 'created on the first start; set SERVICE_DEMO_API_KEY=sk_live_… to register a key of your choice'}
 
 Try:
-  curl -s ${platform.apiBaseUrl}/agents/list/ -H "X-Service-Api-Key: ${key ?? '$SERVICE_API_KEY'}"
+  curl -s ${platform.apiBaseUrl}/agents/list/ -H "X-Service-Api-Key: ${key ?? '$KEY'}"
+  or the README's "Try it" script, with KEY=<this key> BASE=${platform.apiBaseUrl}
 `);
 
 const shutdown = async () => {

@@ -1,0 +1,127 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startPlatform, type RunningPlatform } from '../../src/local/platform';
+import { newDemoKey } from '../support/platform';
+
+/**
+ * The README's "Try it" script, run as written with bash against a fresh platform started the way the README says
+ * (its own demo key, loopback webhooks allowed), on free ports. Every step must show what it promises.
+ */
+const README = readFileSync(resolve(import.meta.dirname, '../../../README.md'), 'utf8');
+const KEY = newDemoKey();
+const AGENT = '5eed0000-0000-4000-8000-0000000000a1';
+
+/** The `sh try-it` blocks of the "Try it" section, in order. */
+function tryItScript(): string {
+  const section = README.slice(README.indexOf('\n## Try it\n'), README.indexOf('\n## ', README.indexOf('\n## Try it\n') + 1));
+  const blocks = [...section.matchAll(/^```sh try-it\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+  expect(blocks.length, 'README "Try it" has no ```sh try-it block').toBeGreaterThan(0);
+  return blocks.join('\n');
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+/** Runs the script in its own process group, so a receiver it left behind dies with it. */
+function runBash(script: string, env: Record<string, string>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn('bash', ['-eu', '-o', 'pipefail', '-c', script], { cwd,
+      env: { PATH: process.env.PATH!, ...env },
+      detached: true,
+      // No terminal, no socket on stdin: bash reads no startup file.
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (code) => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // the group is gone already
+      }
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+interface Envelope {
+  status: boolean;
+  code: number;
+  data: Record<string, unknown>;
+}
+
+let platform: RunningPlatform;
+let workDir: string;
+let result: { code: number | null; stdout: string; stderr: string };
+let answers: Envelope[];
+
+beforeAll(async () => {
+  platform = await startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: KEY, WEBHOOK_ALLOW_LOCAL: '1' } });
+  workDir = mkdtempSync(join(tmpdir(), 'try-it-'));
+  result = await runBash(tryItScript(), { KEY, BASE: platform.apiBaseUrl, HOOK_PORT: String(await freePort()) }, workDir);
+  answers = result.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Envelope);
+}, 120_000);
+afterAll(async () => {
+  await platform.stop();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+type Run = { run_id: string; status: string; instruction: string; result_text: string | null; output: Record<string, unknown> | null; output_error: string | null };
+const runs = () => answers.map((answer) => answer.data as Partial<Run>).filter((data) => typeof data.run_id === 'string' && 'result_text' in data) as Run[];
+
+it('runs top to bottom without an error, every answer a success', () => {
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+  expect(answers.length).toBeGreaterThanOrEqual(8);
+  for (const answer of answers) expect(answer, JSON.stringify(answer)).toMatchObject({ status: true });
+});
+
+it('lists the agents and gets Ada with the key as a bearer', () => {
+  const listed = answers.find((answer) => Array.isArray(answer.data.agents))!;
+  expect(listed.data.agents).toContainEqual(expect.objectContaining({ id: AGENT, name: 'Ada' }));
+  expect(answers).toContainEqual(expect.objectContaining({ data: expect.objectContaining({ agent: expect.objectContaining({ id: AGENT }) }) }));
+});
+
+it('waits for the e-mail command to complete, and the outbox has the e-mail with the body the agent wrote', () => {
+  const welcome = runs().find((run) => run.instruction.includes('Welcome'))!;
+  expect(welcome.status).toBe('completed');
+  expect(welcome.output).toMatchObject({ result: 'ok', actions: ['email.send'] });
+  const outbox = answers.find((answer) => Array.isArray(answer.data.emails))!;
+  expect(outbox.data.emails).toContainEqual(
+    expect.objectContaining({ to: 'bob@example.com', subject: 'Welcome', run_id: welcome.run_id, body: expect.stringMatching(/\S/) }),
+  );
+});
+
+it('returns the structured output in the asked shape, with prose that does not read like a failure', () => {
+  const summary = runs().find((run) => run.instruction === 'Summarise the lead')!;
+  expect(summary.status).toBe('completed');
+  expect(summary.output).toEqual({ company: 'Acme', budget: null });
+  expect(summary.output_error).toBeNull();
+  expect(summary.result_text).not.toMatch(/need|fail|not run|error|could not/i);
+});
+
+it('delivers a signed webhook to the local receiver, and the delivery log shows it', () => {
+  expect(result.stdout).toMatch(/^receiver got agent\.command\.completed \{"id":"evt_/m);
+  const log = answers.find((answer) => Array.isArray(answer.data.attempts))!;
+  expect(log.data.attempts).toContainEqual(expect.objectContaining({ event: 'agent.command.completed', http_status: 200, success: true }));
+  const subscriptions = answers.find((answer) => Array.isArray(answer.data.subscriptions))!;
+  expect(subscriptions.data.subscriptions).toContainEqual(expect.objectContaining({ active: true, failure_count: 0 }));
+});
+
+it('fetches the OpenAPI 3.0 document', () => {
+  expect(result.stdout.trim().split('\n').at(-1)).toMatch(/^3\.0\.\d+$/);
+});
