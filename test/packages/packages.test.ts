@@ -108,10 +108,11 @@ describe('@service/skill-sdk from its tarball', () => {
 });
 
 describe('type-checking consumers with tsc --strict and skipLibCheck: false', () => {
-  it.each(RESOLUTIONS)('skill-sdk and webhooks under moduleResolution %s: zero errors', async (resolution) => {
+  it.each(RESOLUTIONS)('the README hello world, skill-sdk and webhooks under moduleResolution %s: zero errors', async (resolution) => {
+    await writeFile(join(nodeProject, 'hello.ts'), await readmeHelloWorld());
     await writeFile(join(nodeProject, 'skill.ts'), SKILL_CONSUMER);
     await writeFile(join(nodeProject, 'receiver.ts'), WEBHOOKS_CONSUMER);
-    await writeFile(join(nodeProject, `tsconfig.${resolution}.json`), tsconfig(resolution, ['skill.ts', 'receiver.ts'], { types: ['node'], lib: ['es2023', 'dom'] }));
+    await writeFile(join(nodeProject, `tsconfig.${resolution}.json`), tsconfig(resolution, ['hello.ts', 'skill.ts', 'receiver.ts'], { types: ['node'], lib: ['es2023', 'dom'] }));
     const checked = await run(join(BIN, 'tsc'), ['-p', `tsconfig.${resolution}.json`], { cwd: nodeProject });
     expect(checked.stdout + checked.stderr).toBe('');
   });
