@@ -88,6 +88,12 @@ describe('@service/skill-sdk from its tarball', () => {
     }
   });
 
+  it('loads from CommonJS too, through require() of ES modules (Node.js 20.19 and later)', async () => {
+    const script = "const { defineSkill } = require('@service/skill-sdk'); const { executeTool } = require('@service/skill-sdk/test'); console.log(typeof defineSkill, typeof executeTool);";
+    const loaded = await run(process.execPath, ['-e', script], { cwd: nodeProject });
+    expect(loaded.stdout.trim(), loaded.stderr).toBe('function function');
+  });
+
   it('lists and calls the hello-world tool from the MCP Inspector CLI in development mode', async () => {
     await writeFile(join(nodeProject, 'hello.js'), await readmeHelloWorld());
     const skill = await startUntil(process.execPath, ['hello.js'], { cwd: nodeProject, env: { PORT: '0', NODE_ENV: 'development' } }, /tools: .*\n/);
