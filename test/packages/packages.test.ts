@@ -156,6 +156,11 @@ describe('@service/webhooks from its tarball', () => {
 });
 
 describe('@service/chat-widget/react in a host app', () => {
+  it('is a client module for React Server Components', async () => {
+    const entry = await readFile(join(reactProject, 'node_modules/@service/chat-widget/dist/npm/react.js'), 'utf8');
+    expect(entry.startsWith('"use client";')).toBe(true);
+  });
+
   it('adds at most 3 KB gzip to the main chunk: the widget UI loads lazily', async () => {
     const mainChunkGzip = async (name: string, withWidget: boolean) => {
       await writeFile(join(reactProject, `${name}.tsx`), reactApp(withWidget));
