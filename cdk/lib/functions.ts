@@ -80,7 +80,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10 },
     timeoutSeconds: 60,
     memoryMb: 512,
-    reads: [],
+    // skills: a skill's inbound events go to its registered events URL.
+    reads: ['skills'],
     writes: ['webhookSubscriptions', 'webhookDeliveries'],
     // Retries longer than SQS's 15-minute delay limit re-enqueue themselves in hops.
     sendsTo: ['webhooks'],
@@ -100,10 +101,11 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     },
     timeoutSeconds: 15,
     memoryMb: 512,
-    reads: ['agents'],
-    // Provisioning (admin/workspaces/create) creates the workspace and its first key.
-    writes: ['records', 'skills', 'workspaces', 'apiKeys'],
-    sendsTo: [],
+    reads: ['agents', 'webhookSubscriptions'],
+    // Provisioning (admin/workspaces/create) creates the workspace and its first key; a record a skill creates emits
+    // its event (contact.created, …) to webhooks and skills.
+    writes: ['records', 'skills', 'workspaces', 'apiKeys', 'webhookDeliveries'],
+    sendsTo: ['webhooks'],
     turnTokens: true,
     model: false,
     masterKey: true,

@@ -74,6 +74,10 @@ export async function startSkill(skill: Skill, options: SkillServerOptions = {})
   const url = `http://${shownHost}:${bound}`;
   const info = log.info ?? console.log;
   info(`${skill.code} ${skill.version} listening on ${url} (MCP: ${url}/mcp, manifest: ${url}/manifest)`);
-  info(`tools: ${[...skill.tools.values()].map((tool) => tool.name + (tool.annotations?.readOnlyHint ? ' (read-only)' : '')).join(', ')}`);
+  const tools = [...skill.tools.values()];
+  info(`tools: ${tools.map((tool) => `${tool.name}${tool.annotations?.readOnlyHint ? ' (read-only)' : ' (action)'}`).join(', ')}`);
+  if (tools.some((tool) => !tool.annotations)) {
+    info('tools without annotations count as actions: a read_only agent run asks before calling them. Mark tools that only read with annotations: { readOnlyHint: true }');
+  }
   return { url, port: bound, close, setTurnTokenSecret: handle.setTurnTokenSecret, [Symbol.asyncDispose]: close };
 }

@@ -218,7 +218,8 @@ describe('startup rules', () => {
     try {
       expect(warnings.join('\n')).toMatch(/DEVELOPMENT MODE/);
       expect(info.join('\n')).toContain(`listening on ${dev.url}`);
-      expect(info.join('\n')).toContain('tools: weather__forecast');
+      expect(info.join('\n')).toContain('tools: weather__forecast (action)');
+      expect(info.join('\n')).toMatch(/Mark tools that only read with annotations: \{ readOnlyHint: true \}/);
       const response = await fetch(`${dev.url}/mcp`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

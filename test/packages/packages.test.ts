@@ -88,6 +88,12 @@ describe('@service/skill-sdk from its tarball', () => {
     }
   });
 
+  it('loads from CommonJS too, through require() of ES modules (Node.js 20.19 and later)', async () => {
+    const script = "const { defineSkill } = require('@service/skill-sdk'); const { executeTool } = require('@service/skill-sdk/test'); console.log(typeof defineSkill, typeof executeTool);";
+    const loaded = await run(process.execPath, ['-e', script], { cwd: nodeProject });
+    expect(loaded.stdout.trim(), loaded.stderr).toBe('function function');
+  });
+
   it('lists and calls the hello-world tool from the MCP Inspector CLI in development mode', async () => {
     await writeFile(join(nodeProject, 'hello.js'), await readmeHelloWorld());
     const skill = await startUntil(process.execPath, ['hello.js'], { cwd: nodeProject, env: { PORT: '0', NODE_ENV: 'development' } }, /tools: .*\n/);
@@ -108,10 +114,11 @@ describe('@service/skill-sdk from its tarball', () => {
 });
 
 describe('type-checking consumers with tsc --strict and skipLibCheck: false', () => {
-  it.each(RESOLUTIONS)('skill-sdk and webhooks under moduleResolution %s: zero errors', async (resolution) => {
+  it.each(RESOLUTIONS)('the README hello world, skill-sdk and webhooks under moduleResolution %s: zero errors', async (resolution) => {
+    await writeFile(join(nodeProject, 'hello.ts'), await readmeHelloWorld());
     await writeFile(join(nodeProject, 'skill.ts'), SKILL_CONSUMER);
     await writeFile(join(nodeProject, 'receiver.ts'), WEBHOOKS_CONSUMER);
-    await writeFile(join(nodeProject, `tsconfig.${resolution}.json`), tsconfig(resolution, ['skill.ts', 'receiver.ts'], { types: ['node'], lib: ['es2023', 'dom'] }));
+    await writeFile(join(nodeProject, `tsconfig.${resolution}.json`), tsconfig(resolution, ['hello.ts', 'skill.ts', 'receiver.ts'], { types: ['node'], lib: ['es2023', 'dom'] }));
     const checked = await run(join(BIN, 'tsc'), ['-p', `tsconfig.${resolution}.json`], { cwd: nodeProject });
     expect(checked.stdout + checked.stderr).toBe('');
   });
@@ -149,6 +156,11 @@ describe('@service/webhooks from its tarball', () => {
 });
 
 describe('@service/chat-widget/react in a host app', () => {
+  it('is a client module for React Server Components', async () => {
+    const entry = await readFile(join(reactProject, 'node_modules/@service/chat-widget/dist/npm/react.js'), 'utf8');
+    expect(entry.startsWith('"use client";')).toBe(true);
+  });
+
   it('adds at most 3 KB gzip to the main chunk: the widget UI loads lazily', async () => {
     const mainChunkGzip = async (name: string, withWidget: boolean) => {
       await writeFile(join(reactProject, `${name}.tsx`), reactApp(withWidget));

@@ -15,10 +15,12 @@ const codeOf = (targetId: string) => targetId.slice(targetId.lastIndexOf('#') + 
 
 /** Registered skills installed on an agent of the workspace (or named in `also`) whose manifest declares the event. */
 export async function skillsListening(deps: Deps, workspaceId: string, event: string, also?: string): Promise<RegisteredSkill[]> {
-  const [skills, agents] = await Promise.all([listRegisteredSkills(deps, workspaceId), listAgents(deps, workspaceId)]);
-  const installed = new Set(agents.flatMap((agent) => agent.skills));
+  const declaring = (await listRegisteredSkills(deps, workspaceId)).filter((skill) => skill.eventsUrl && skill.events?.includes(event));
+  // Most workspaces have no skill that takes this event: one read, and the agents are not read at all.
+  if (declaring.length === 0) return [];
+  const installed = new Set((await listAgents(deps, workspaceId)).flatMap((agent) => agent.skills));
   if (also) installed.add(also);
-  return skills.filter((skill) => skill.eventsUrl && skill.events?.includes(event) && installed.has(skill.code));
+  return declaring.filter((skill) => installed.has(skill.code));
 }
 
 export const findSkillTarget = (deps: Deps, workspaceId: string, targetId: string) => findRegisteredSkill(deps, workspaceId, codeOf(targetId));

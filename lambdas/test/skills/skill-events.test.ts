@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { startSkill, defineSkill, z, type RunningSkill } from '@service/skill-sdk';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_WORKSPACE_ID } from '../../src/local/seed';
-import { listAttempts } from '../../src/webhooks/deliveries';
-import { skillTargetId } from '../../src/webhooks/skill-targets';
-import { usePlatform } from '../support/platform';
+import { eventIdFrom } from '../../src/webhooks/emit';
+import { openApiProblems } from '../support/openapi';
+import { usePlatform, type ApiResponse } from '../support/platform';
 
 // Retries after 0.6 s, 3 s, 9 s and 36 s.
 const ctx = usePlatform({ env: { WEBHOOK_ALLOW_LOCAL: '1', WEBHOOK_RETRY_SCALE: '0.005' } });
@@ -34,6 +34,7 @@ const createContact = async (name: string) => {
   expect(created.status).toBe(201);
   return created.body.data.contact.id;
 };
+type Attempt = { event_id: string; event: string; success: boolean; http_status: number | null };
 const contactEvents = () => received.filter((event) => event.type === 'contact.created');
 
 describe('inbound events reach installed skills', () => {
@@ -56,12 +57,16 @@ describe('inbound events reach installed skills', () => {
     const port = skill.port;
     await skill.close();
     const id = await createContact('Linus');
-    const log = () => listAttempts(ctx.platform.deps, skillTargetId(DEMO_WORKSPACE_ID, 'crm'), 20);
-    // Down across a retry: two attempts failed before it comes back.
-    await vi.waitFor(async () => expect((await log()).filter((attempt) => !attempt.ok).length).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
+    const log = async () => (await ctx.api<{ attempts: Attempt[] }>('skills/deliveries/?skill_code=crm')).body.data.attempts;
+    // Down across a retry: two attempts failed before it comes back; the skill's delivery log shows them.
+    await vi.waitFor(async () => expect((await log()).filter((attempt) => attempt.event_id === eventIdFrom(id) && !attempt.success).length).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
     expect(contactEvents().map((event) => event.contactId)).not.toContain(id);
     skill = await start(port);
     await vi.waitFor(() => expect(contactEvents().map((event) => event.contactId)).toContain(id), { timeout: 15_000 });
     expect(contactEvents().filter((event) => event.contactId === id)).toHaveLength(1);
+    const logged = await ctx.api<{ attempts: Attempt[] }>('skills/deliveries/?skill_code=crm');
+    expect(openApiProblems('skillsDeliveries', logged as ApiResponse<unknown>)).toEqual([]);
+    expect(logged.body.data.attempts[0]).toMatchObject({ event: 'contact.created', success: true, http_status: 200 });
+    expect((await ctx.api('skills/deliveries/?skill_code=nobody')).status).toBe(404);
   });
 });

@@ -22,9 +22,19 @@ export const WebhookAttempt = z
   })
   .meta({ id: 'WebhookAttempt' });
 
+/** What installed skills receive at POST /events: the webhook events and the events only skills get. */
+export const SKILL_EVENT_TYPES = [...EVENT_TYPES, 'contact.created', 'calendar.event_created', 'task.created', 'skill.installed', 'skill.uninstalled'] as const;
+
+export const SkillDeliveriesQuery = z.object({
+  skill_code: z.string({ error: 'skill_code is required' }).regex(/^[a-z][a-z0-9_-]{0,62}$/, { error: 'skill_code must be lowercase letters, digits, _ or -' }),
+  limit: limitParam,
+});
+
+export const SkillEventAttempt = WebhookAttempt.extend({ event: z.enum(SKILL_EVENT_TYPES) }).meta({ id: 'SkillEventAttempt' });
+
 export const WebhookRedeliverBody = z.object({ webhook_id: webhookId, event_id: eventId }).strict();
 
-/** The delivery log and redelivery of a subscription; spread into ENDPOINTS. */
+/** The delivery logs (of a subscription, of a skill's inbound events) and redelivery; spread into ENDPOINTS. */
 export const WEBHOOK_DELIVERY_ENDPOINTS = {
   webhooksDeliveries: {
     path: 'webhooks/deliveries',
@@ -32,6 +42,14 @@ export const WEBHOOK_DELIVERY_ENDPOINTS = {
     summary: 'Recent delivery attempts of a subscription, newest first',
     query: WebhookDeliveriesQuery,
     data: z.object({ attempts: z.array(WebhookAttempt) }),
+    status: 200,
+  },
+  skillsDeliveries: {
+    path: 'skills/deliveries',
+    method: 'GET',
+    summary: "Recent deliveries of the workspace's events to a registered skill (POST /events), newest first",
+    query: SkillDeliveriesQuery,
+    data: z.object({ attempts: z.array(SkillEventAttempt) }),
     status: 200,
   },
   webhooksRedeliver: {
