@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { orphanRunMessages } from '../support/orphans';
+import { scriptedModel } from '../../src/model/scripted-model';
 import { usePlatform } from '../support/platform';
 import { command, waitForRun } from '../support/runs';
 
@@ -62,5 +63,20 @@ describe('input is normalised at the boundary: bounded, and every key is data', 
   it('leaves no queue message without its run', async () => {
     await command(ctx.api, { agent_id: ctx.agentId, instruction: 'one more' });
     expect(await orphanRunMessages(ctx.platform.deps)).toEqual([]);
+  });
+});
+
+describe('a schema whose property names Object.prototype also holds', () => {
+  // The model sees constructor_ and __proto___ (no parser or validator on the way can mistake them) and answers so.
+  const answer = '{"constructor_":"Williams","__proto___":"Ada","prototype":"kept","toString_":null}';
+  const ctx = usePlatform({ model: scriptedModel([{ text: 'Done.' }, { text: answer }]) });
+
+  it('comes back under the caller\'s names, each with the value the model produced', async () => {
+    const properties = '{"constructor":{"type":"string"},"__proto__":{"type":"string"},"prototype":{"type":"string"},"toString":{"type":"string"}}';
+    const body = `{"agent_id":"${ctx.agentId}","instruction":"Name them","schema":{"type":"object","properties":${properties},"required":["constructor"]}}`;
+    const accepted = await ctx.api<{ run: { run_id: string } }>('agents/command/', { rawBody: body });
+    const run = await waitForRun(ctx.api, accepted.body.data.run.run_id);
+    expect(run.output_error).toBeNull();
+    expect(JSON.stringify(run.output)).toBe('{"constructor":"Williams","__proto__":"Ada","prototype":"kept","toString":null}');
   });
 });
