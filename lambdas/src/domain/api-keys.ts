@@ -113,9 +113,12 @@ async function meteredUpdate(deps: Deps, keyHash: string, update: string, condit
   return result?.Attributes as MeteredKey | undefined;
 }
 
-/** The common case: the key is live and already counting in this window. */
+/**
+ * The common case: the key is live and already counting in this window. A later stored window means another
+ * instance's clock crossed the minute first; the request counts there rather than failing a valid key.
+ */
 const countInWindow = (deps: Deps, keyHash: string, window: number, nowMs: number) =>
-  meteredUpdate(deps, keyHash, 'SET rlCount = rlCount + :one, lastUsedAt = :now', 'rlWindow = :w', {
+  meteredUpdate(deps, keyHash, 'SET rlCount = rlCount + :one, lastUsedAt = :now', 'rlWindow >= :w', {
     ':one': 1,
     ':w': window,
     ':now': new Date(nowMs).toISOString(),

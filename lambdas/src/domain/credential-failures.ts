@@ -1,4 +1,4 @@
-import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ApiError } from '@service/shared';
 import type { Deps } from '../deps';
 import { ifConditionHolds } from '../store/dynamo';
@@ -48,9 +48,12 @@ function waitSeconds(item: FailureItem | undefined, freeFailures: number, nowMs:
 const rateLimited = (seconds: number) =>
   new ApiError('RATE_LIMITED', `Too many failed credentials; retry after ${seconds} s`, { headers: { 'Retry-After': String(seconds) } });
 
-async function readWait(deps: Deps, bucket: Bucket, nowMs: number): Promise<number> {
-  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('rateLimits'), Key: { bucket: bucket.id }, ConsistentRead: true }));
-  return waitSeconds(result.Item as FailureItem | undefined, bucket.freeFailures, nowMs);
+/** The longest wait any of the buckets imposes now, read in one round trip. */
+async function readWait(deps: Deps, buckets: Bucket[], nowMs: number): Promise<number> {
+  const table = deps.store.table('rateLimits');
+  const result = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: buckets.map((bucket) => ({ bucket: bucket.id })), ConsistentRead: true } } }));
+  const items = new Map(((result.Responses?.[table] ?? []) as (FailureItem & { bucket: string })[]).map((item) => [item.bucket, item]));
+  return Math.max(0, ...buckets.map((bucket) => waitSeconds(items.get(bucket.id), bucket.freeFailures, nowMs)));
 }
 
 async function countFailure(deps: Deps, bucket: Bucket, nowMs: number): Promise<FailureItem> {
@@ -80,11 +83,13 @@ async function countFailure(deps: Deps, bucket: Bucket, nowMs: number): Promise<
 export async function guardCredential<T>(deps: Deps, attempt: CredentialAttempt, verify: () => Promise<T>, isFailure: (error: unknown) => boolean): Promise<T> {
   const nowMs = deps.now().getTime();
   const buckets = bucketsOf(attempt);
-  const [waits, verified] = await Promise.all([Promise.all(buckets.map((bucket) => readWait(deps, bucket, nowMs))), verify().then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  )]);
-  const wait = Math.max(...waits);
+  const [wait, verified] = await Promise.all([
+    readWait(deps, buckets, nowMs),
+    verify().then(
+      (value) => ({ ok: true as const, value }),
+      (error: unknown) => ({ ok: false as const, error }),
+    ),
+  ]);
   if (wait > 0) throw rateLimited(wait);
   if (verified.ok) return verified.value;
   if (!isFailure(verified.error)) throw verified.error;

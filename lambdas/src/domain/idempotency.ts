@@ -50,6 +50,7 @@ export interface IdempotencyClaimed {
   action: Action;
 }
 export type IdempotencyClaim = IdempotencyClaimed | { kind: 'replay'; response: StoredResponse };
+type ClaimRef = Pick<IdempotencyClaimed, 'scopedKey' | 'requestHash'>;
 
 export const requestFingerprint = (method: string, path: string, body: unknown): string =>
   createHash('sha256').update(JSON.stringify([method, path, body ?? null])).digest('hex');
@@ -116,7 +117,7 @@ export async function claimIdempotencyKey(deps: Deps, workspaceId: string, key: 
     await sleep(25);
   }
 }
-export async function completeIdempotencyKey(deps: Deps, claim: { scopedKey: string; requestHash: string }, response: StoredResponse): Promise<void> {
+export async function completeIdempotencyKey(deps: Deps, claim: ClaimRef, response: StoredResponse): Promise<void> {
   await deps.store.doc.send(
     new UpdateCommand({
       TableName: deps.store.table('idempotency'),
@@ -129,36 +130,26 @@ export async function completeIdempotencyKey(deps: Deps, claim: { scopedKey: str
   );
 }
 
+/** Addresses the claim's own record while still in progress: a completed record, or another request's, is left alone. */
+const ownInProgress = (deps: Deps, claim: ClaimRef) => ({
+  TableName: deps.store.table('idempotency'),
+  Key: { scopedKey: claim.scopedKey },
+  ConditionExpression: '#state = :progress AND requestHash = :hash',
+  ExpressionAttributeNames: { '#state': 'state' },
+  ExpressionAttributeValues: { ':progress': 'in_progress', ':hash': claim.requestHash },
+});
+
 /**
  * After an unexpected failure the attempt may have acted in part: the claim is kept (its action identity with it)
  * and only unlocked, so that the same request retried at once resumes that action instead of starting another.
  */
-export async function unlockIdempotencyKey(deps: Deps, claim: { scopedKey: string; requestHash: string }): Promise<void> {
-  await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.table('idempotency'),
-        Key: { scopedKey: claim.scopedKey },
-        UpdateExpression: 'SET lockedUntil = :unlocked',
-        ConditionExpression: '#state = :progress AND requestHash = :hash',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':unlocked': 0, ':progress': 'in_progress', ':hash': claim.requestHash },
-      }),
-    ),
-  );
+export async function unlockIdempotencyKey(deps: Deps, claim: ClaimRef): Promise<void> {
+  const own = ownInProgress(deps, claim);
+  const unlock = new UpdateCommand({ ...own, UpdateExpression: 'SET lockedUntil = :unlocked', ExpressionAttributeValues: { ...own.ExpressionAttributeValues, ':unlocked': 0 } });
+  await ifConditionHolds(deps.store.doc.send(unlock));
 }
 
 /** Frees the key after a refused attempt (an API error: nothing was done) so that the caller may retry it. */
-export async function releaseIdempotencyKey(deps: Deps, claim: { scopedKey: string; requestHash: string }): Promise<void> {
-  await ifConditionHolds(
-    deps.store.doc.send(
-      new DeleteCommand({
-        TableName: deps.store.table('idempotency'),
-        Key: { scopedKey: claim.scopedKey },
-        ConditionExpression: '#state = :progress AND requestHash = :hash',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':progress': 'in_progress', ':hash': claim.requestHash },
-      }),
-    ),
-  );
+export async function releaseIdempotencyKey(deps: Deps, claim: ClaimRef): Promise<void> {
+  await ifConditionHolds(deps.store.doc.send(new DeleteCommand(ownInProgress(deps, claim))));
 }

@@ -68,6 +68,8 @@ function add(totals: Totals, item: UsageItem): Totals {
 export async function usageReport(deps: Deps, workspaceId: string, query: { from?: string; to?: string; agent_id?: string }) {
   const to = query.to ?? day(deps.now());
   const from = query.from ?? `${to.slice(0, 8)}01`;
+  // `to` may be the default (today), so the schema alone cannot see a `from` in the future.
+  if (from > to) throw new ApiError('VALIDATION_ERROR', `from (${from}) must not be after to (${to})`, { field: 'from' });
   const items = (await usageItems(deps, workspaceId, from, to)).filter((item) => !query.agent_id || item.sk.endsWith(`#agent#${query.agent_id}`));
   const byDay = new Map<string, Totals>();
   const byAgent = new Map<string, Totals>();

@@ -2,8 +2,21 @@ import type { OutputSchema } from '@service/shared';
 import { z } from 'zod';
 
 /**
- * Turns the caller's `schema` into the zod schema the model's structured answer is checked against.
- * Descriptions travel with it (the model reads them); a property not in `required` may be null.
+ * The name a property travels under between us and the model. Validators and the AI SDK's JSON parser look names
+ * up on plain objects (a missing `constructor` reads as Object's; a `__proto__` key is refused), so a name that
+ * Object.prototype also holds gets one more trailing underscore: `constructor` → `constructor_`, `constructor_` →
+ * `constructor__`, reversible, and every other name is untouched.
+ */
+export function modelKey(name: string): string {
+  for (let stem = name; ; stem = stem.slice(0, -1)) {
+    if (Object.hasOwn(Object.prototype, stem)) return `${name}_`;
+    if (!stem.endsWith('_')) return name;
+  }
+}
+
+/**
+ * Turns the caller's `schema` into the zod schema the model's structured answer is checked against, under the
+ * model's property names. Descriptions travel with it (the model reads them); a property not in `required` may be null.
  */
 export function zodFromOutputSchema(schema: OutputSchema): z.ZodType {
   const described = <T extends z.ZodType>(type: T): T => (schema.description ? type.describe(schema.description) : type);
@@ -27,7 +40,7 @@ export function zodFromOutputSchema(schema: OutputSchema): z.ZodType {
       const shape = Object.fromEntries(
         Object.entries(schema.properties ?? {}).map(([name, child]) => {
           const type = zodFromOutputSchema(child);
-          return [name, required.has(name) ? type : type.nullable().optional()];
+          return [modelKey(name), required.has(name) ? type : type.nullable().optional()];
         }),
       );
       return described(z.object(shape));
@@ -35,11 +48,16 @@ export function zodFromOutputSchema(schema: OutputSchema): z.ZodType {
   }
 }
 
-/** Every property of every object in the schema present, null where the run did not produce it. */
+/** The model's answer under the caller's names: every property of every object present, null where the run did not produce it. */
 export function withNullsFilled(schema: OutputSchema, value: unknown): unknown {
   if (schema.type === 'object' && value && typeof value === 'object' && !Array.isArray(value)) {
     const record = value as Record<string, unknown>;
-    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, child]) => [name, record[name] == null ? null : withNullsFilled(child, record[name])]));
+    return Object.fromEntries(
+      Object.entries(schema.properties ?? {}).map(([name, child]) => {
+        const produced = Object.hasOwn(record, modelKey(name)) ? record[modelKey(name)] : undefined;
+        return [name, produced == null ? null : withNullsFilled(child, produced)];
+      }),
+    );
   }
   if (schema.type === 'array' && Array.isArray(value) && schema.items) return value.map((item) => withNullsFilled(schema.items!, item));
   return value;

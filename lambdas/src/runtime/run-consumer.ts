@@ -17,6 +17,8 @@ import { executeRun } from './execute-run';
 export const MAX_RUN_ATTEMPTS = 3;
 const RunMessage = z.object({ runId: z.string() });
 
+class HeldElsewhere extends Error {}
+
 /** The same event id on every emit of a run's outcome, so an emit repeated after a crash delivers nothing twice. */
 const eventIdFor = (runId: string, event: string) => `evt_${createHash('sha256').update(`${runId}:${event}`).digest('base64url').replace(/[-_]/g, '').slice(0, 24)}`;
 
@@ -64,12 +66,17 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
 
   try {
     if (!agent) throw new Error(`The agent ${run.agentId} no longer exists`);
-    if (!(await markRunning(deps, runId))) return;
+    if (!(await markRunning(deps, runId))) {
+      // A second delivery of a run another runner holds comes back later instead of vanishing (its owner may give it back).
+      if ((await findRun(deps, runId))?.status === 'running') throw new HeldElsewhere(`run ${runId} is held by another runner`);
+      return;
+    }
     const toolbox = await (options.toolsFor ?? toolsOfAgent)(deps, agent, runId);
     const outcome = await executeRun({ deps, run, agent, model: options.model, tools: toolbox.tools }).finally(() => toolbox.close());
     const stored = await completeRun(deps, runId, outcome);
     if (stored) await followUps(deps, { ...run, status: 'completed', ...stored, output: stored.output ?? undefined }, agent.name);
   } catch (error) {
+    if (error instanceof HeldElsewhere) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     if (attempt < MAX_RUN_ATTEMPTS) {
       await requeueRun(deps, runId);

@@ -14,7 +14,7 @@ describe('a run that crashes the runner', () => {
       throw new Error('model endpoint unreachable');
     },
   });
-  const ctx = usePlatform({ model: crashingModel, queue: { visibilityTimeoutMs: { runs: 50 } } });
+  const ctx = usePlatform({ model: crashingModel, queue: { visibilityTimeoutMs: { runs: 500 } } });
 
   it('is retried by the queue and ends failed with the reason, never stuck queued', async () => {
     const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Do something' });

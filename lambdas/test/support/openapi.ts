@@ -26,10 +26,24 @@ ajv.addSchema(document, 'openapi');
 
 const pointer = (...parts: string[]) => parts.map((part) => part.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 
+function problemsAt(ref: string, value: unknown): string[] {
+  const validate = ajv.compile({ $ref: `openapi#/${ref}` });
+  return validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+}
+
 /** Checks a live response against the OpenAPI document's schema for that endpoint and status; returns the problems. */
 export function openApiProblems(name: EndpointName, response: ApiResponse<unknown>): string[] {
   const endpoint = ENDPOINTS[name];
-  const ref = `openapi#/${pointer('paths', `/${endpoint.path}/`, endpoint.method.toLowerCase(), 'responses', String(response.status), 'content', 'application/json', 'schema')}`;
-  const validate = ajv.compile({ $ref: ref });
-  return validate(response.body) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+  return problemsAt(pointer('paths', `/${endpoint.path}/`, endpoint.method.toLowerCase(), 'responses', String(response.status), 'content', 'application/json', 'schema'), response.body);
+}
+
+/** Checks a request body, or one query parameter, against what the published document says the endpoint accepts. */
+export function openApiRequestProblems(name: EndpointName, request: { body: unknown } | { query: string; value: string }): string[] {
+  const endpoint = ENDPOINTS[name];
+  const operation = ['paths', `/${endpoint.path}/`, endpoint.method.toLowerCase()];
+  if ('body' in request) return problemsAt(pointer(...operation, 'requestBody', 'content', 'application/json', 'schema'), request.body);
+  const parameters = (document as { paths: Record<string, Record<string, { parameters?: { name: string }[] }>> }).paths[`/${endpoint.path}/`]![endpoint.method.toLowerCase()]!.parameters ?? [];
+  const index = parameters.findIndex((parameter) => parameter.name === request.query);
+  if (index < 0) return [`${endpoint.path} takes no query parameter ${request.query}`];
+  return problemsAt(pointer(...operation, 'parameters', String(index), 'schema'), request.value);
 }

@@ -1,0 +1,71 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import type { Deps } from '../../src/deps';
+import { enqueueNewRun, findRun, listRuns, markRunning, type StoredRun } from '../../src/domain/runs';
+import { listRecords } from '../../src/domain/records';
+import { DEFAULT_SWEEP_BOUNDS, sweepRuns } from '../../src/runtime/run-sweeper';
+import { orphanRunMessages } from '../support/orphans';
+import { usePlatform } from '../support/platform';
+
+const later = (deps: Deps, ms: number): Deps => ({ ...deps, now: () => new Date(Date.now() + ms) });
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await sleep(25);
+  }
+}
+
+describe('a run and its queue message never exist one without the other; the sweeper finishes what a crash left', () => {
+  // A held run's second delivery comes back after the visibility timeout; short here so the test sees it end.
+  const ctx = usePlatform({ queue: { visibilityTimeoutMs: { runs: 500 } } });
+  const newRun = (deps: Deps, instruction: string) => enqueueNewRun(deps, { workspaceId: ctx.platform.demo.workspaceId, agentId: ctx.agentId, instruction, autonomy: 'full' });
+  const finished = (run: StoredRun | undefined) => run?.status === 'completed' || run?.status === 'failed';
+
+  it('enqueues a run whose process died between writing it and sending its message, and the run completes', async () => {
+    const { deps } = ctx.platform;
+    const crashing: Deps = { ...deps, queue: { send: () => new Promise<void>(() => undefined) } };
+    const instruction = 'Please add Stranded Sam (sam@example.com) to my contacts.';
+    void newRun(crashing, instruction);
+    const runs = await until(
+      () => listRuns(deps, ctx.platform.demo.workspaceId, ctx.agentId, 100),
+      (listed) => listed.some((run) => run.instruction === instruction),
+    );
+    const stranded = runs.find((run) => run.instruction === instruction)!.runId;
+    expect(await orphanRunMessages(deps)).toEqual([]);
+    expect((await sweepRuns(deps)).enqueued).not.toContain(stranded);
+    expect((await sweepRuns(later(deps, DEFAULT_SWEEP_BOUNDS.unsentAfterMs + 1_000))).enqueued).toContain(stranded);
+    expect((await until(() => findRun(deps, stranded), finished))?.status).toBe('completed');
+    expect(await orphanRunMessages(deps)).toEqual([]);
+  });
+
+  it('fails, with the reason and its failed follow-ups, a run left running by a runner that died', async () => {
+    const { deps } = ctx.platform;
+    await ctx.platform.queue.stop();
+    const run = await newRun(deps, 'Say hello');
+    // A runner took it, then died: the run stays running under a lease nobody renews.
+    expect(await markRunning(deps, run.runId)).toBe(true);
+    expect((await sweepRuns(deps)).failed).not.toContain(run.runId);
+    const report = await sweepRuns(later(deps, DEFAULT_SWEEP_BOUNDS.stalledAfterMs + 60_000));
+    expect(report.failed).toContain(run.runId);
+    ctx.platform.queue.start();
+    const failed = await until(() => findRun(deps, run.runId), (stored) => stored?.followUpsDone === true);
+    expect(failed).toMatchObject({ status: 'failed', error: 'The runner stopped before finishing the run' });
+    await until(() => ctx.platform.queue.depth('runs'), (depth) => depth === 0);
+  });
+
+  it('runs a run once when its message arrives twice', async () => {
+    const { deps } = ctx.platform;
+    await ctx.platform.queue.stop();
+    const run = await newRun(deps, 'Please add Twice Tia (tia@example.com) to my contacts.');
+    await deps.queue.send('runs', { runId: run.runId });
+    ctx.platform.queue.start();
+    await until(() => findRun(deps, run.runId), finished);
+    await until(() => ctx.platform.queue.depth('runs'), (depth) => depth === 0);
+    const contacts = await listRecords<{ name: string }>(deps, ctx.platform.demo.workspaceId, 'contact', { limit: 100 });
+    expect(contacts.items.filter((contact) => contact.name === 'Twice Tia')).toHaveLength(1);
+  });
+});
