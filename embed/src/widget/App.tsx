@@ -1,6 +1,6 @@
 import { h } from 'preact';
 import type { VNode } from 'preact';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
 import { renderIcon, renderMarker, renderRich } from '../core/render-rich';
 import { handleMarkerClick } from '../core/navigate';
 import type { ChatMessage, WidgetStore } from './store';
@@ -73,7 +73,7 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
   const messages = store.messages.value;
   const { t } = store;
 
-  useEffect(() => input.current?.focus(), []);
+  useLayoutEffect(() => input.current?.focus(), []);
   useLayoutEffect(() => {
     const el = log.current;
     if (!el || !following.current) return;
@@ -158,7 +158,10 @@ function Teaser({ store }: { store: WidgetStore }) {
   );
 }
 
-export function App({ store, dark }: { store: WidgetStore; dark: { value: boolean } }) {
+export function App({ store }: { store: WidgetStore }) {
+  const [, rerender] = useReducer((count: number) => count + 1, 0);
+  // Subscribed during the first commit, before the store starts: no change is missed.
+  useLayoutEffect(() => store.subscribe(() => rerender(undefined)), [store]);
   const fab = useRef<HTMLButtonElement>(null);
   const open = store.open.value;
   const { t } = store;
@@ -180,7 +183,7 @@ export function App({ store, dark }: { store: WidgetStore; dark: { value: boolea
   const style = { '--scw-primary': branding.primaryColor, '--scw-from': branding.gradientFrom, '--scw-to': branding.gradientTo };
 
   return (
-    <div class={`scw-root${dark.value ? ' dark' : ''}${open ? ' scw-open' : ''}`} style={style} onKeyDown={onKeyDown} lang={store.locale.value}>
+    <div class={`scw-root${store.dark.value ? ' dark' : ''}${open ? ' scw-open' : ''}`} style={style} onKeyDown={onKeyDown} lang={store.locale.value}>
       {store.teaserVisible.value && !store.nudgeText.value && !open && store.fabVisible.value && <Teaser store={store} />}
       {store.nudgeText.value && !open && store.fabVisible.value && (
         <div class="scw-nudge" role="status">
