@@ -9,6 +9,7 @@ import { pinHost } from '../core/host';
 import type { ChatBus } from '../core/bus';
 import type { ConfigOverrides } from '../core/config';
 import type { UiActionRequest } from '../core/events';
+import type * as Overlay from '../core/overlay';
 
 export interface MountOptions {
   /** The host element; the widget attaches (or reuses) its open shadow root. */
@@ -64,7 +65,7 @@ function keepPinned(host: HTMLElement): () => void {
 
 /** Runs UI actions in the pointer overlay, whose code (and styles) load with the first action: opening needs neither. */
 function lazyOverlay(shadow: ShadowRoot): (request: UiActionRequest) => void {
-  let overlay: Promise<typeof import('../core/overlay')> | undefined;
+  let overlay: Promise<typeof Overlay> | undefined;
   return (request) => {
     overlay ??= import('../core/overlay').then((module) => {
       adoptCss(shadow, module.overlayCss);

@@ -7,6 +7,7 @@ import { session } from '../core/storage';
 import { createState } from './state';
 import type { ChatBus } from '../core/bus';
 import type { ChatRequest } from '../core/chat-client';
+import type * as ChatClient from '../core/chat-client';
 import type { ConfigOverrides, WidgetConfig } from '../core/config';
 import type { InboundEvents, Locale, Marker, UiActionRequest } from '../core/events';
 import type { StringKey } from '../core/locale';
@@ -60,7 +61,7 @@ const newId = () => crypto.randomUUID();
 
 // The chat client (fetch, the SSE parser) is its own chunk: opening the panel does not wait for it; opening starts
 // loading it, and the first send waits for it.
-let chatClient: Promise<typeof import('../core/chat-client')> | undefined;
+let chatClient: Promise<typeof ChatClient> | undefined;
 const loadChatClient = () => (chatClient ??= import('../core/chat-client'));
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
