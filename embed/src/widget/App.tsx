@@ -1,7 +1,8 @@
 import { h } from 'preact';
 import type { VNode } from 'preact';
-import { useEffect, useLayoutEffect, useReducer, useRef, useState } from 'preact/hooks';
-import { renderIcon, renderMarker, renderRich } from '../core/render-rich';
+import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
+import { renderIcon, renderMarker, renderSegments } from '../core/render-rich';
+import { parseRichText } from '../core/markers';
 import { handleMarkerClick } from '../core/navigate';
 import type { ChatMessage, WidgetStore } from './store';
 import type { Marker } from '../core/events';
@@ -21,6 +22,21 @@ function Avatar({ store }: { store: WidgetStore }) {
   );
 }
 
+// A message with many markers renders in steps of this many segments, one step per frame: no long task on the page.
+const SEGMENTS_PER_FRAME = 20;
+
+/** Bot text, rendered a step per frame when it is long. */
+function RichText({ text, onMarker }: { text: string; onMarker: (marker: Marker, event: Event) => void }) {
+  const segments = useMemo(() => parseRichText(text), [text]);
+  const [shown, setShown] = useState(SEGMENTS_PER_FRAME);
+  useEffect(() => {
+    if (shown >= segments.length) return;
+    const frame = requestAnimationFrame(() => setShown(shown + SEGMENTS_PER_FRAME));
+    return () => cancelAnimationFrame(frame);
+  }, [shown, segments]);
+  return <>{renderSegments(create, segments.slice(0, shown), { onMarker })}</>;
+}
+
 function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }) {
   const onMarker = (marker: Marker, event: Event) => handleMarkerClick(store.bus, marker, event, store.locale.value);
   const typing = message.role === 'bot' && !message.done && !message.text;
@@ -34,7 +50,7 @@ function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }
         </span>
       ) : (
         <div class="scw-bubble scw-rich">
-          {message.role === 'bot' ? renderRich(create, message.text, { onMarker }) : message.text}
+          {message.role === 'bot' ? <RichText text={message.text} onMarker={onMarker} /> : message.text}
           {message.offer && <div class="scw-offer">{renderMarker(create, message.offer, { onMarker }, 'offer')}</div>}
         </div>
       )}
