@@ -40,8 +40,11 @@ function RichText({ text, onMarker }: { text: string; onMarker: (marker: Marker,
 function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }) {
   const onMarker = (marker: Marker, event: Event) => handleMarkerClick(store.bus, marker, event, store.locale.value);
   const typing = message.role === 'bot' && !message.done && !message.text;
+  // Shown on hover by CSS (attr()), so the message's text stays its text.
+  const time = message.at ? new Date(message.at).toLocaleTimeString(store.locale.value, { hour: '2-digit', minute: '2-digit' }) : undefined;
   return (
-    <div class={`scw-msg scw-${message.role}${message.error ? ' scw-error' : ''}`} data-role={message.role} data-done={String(message.done)}>
+    <div class={`scw-msg scw-${message.role}${message.error ? ' scw-error' : ''}`} data-role={message.role} data-done={String(message.done)} data-time={time}>
+      {message.role === 'bot' && <Avatar store={store} />}
       {typing ? (
         <span class="scw-typing" role="img" aria-label={store.t('typing')}>
           <i />

@@ -242,6 +242,22 @@ describe('what a visitor sees', () => {
     await t.context.close();
   });
 
+  it('bot messages carry the avatar beside them; hovering a message shows its time', async () => {
+    const { page, context } = await widgetPage();
+    await ask(page, 'hello there', 1);
+    const bot = lastBot(page);
+    expect(await bot.locator('.scw-avatar').count()).toBe(1);
+    expect(await page.locator(`${W.userMsg} .scw-avatar`).count()).toBe(0);
+    const time = await bot.getAttribute('data-time');
+    expect(time).toMatch(/\d{1,2}[:.]\d{2}/);
+    const shown = () => bot.evaluate((el) => getComputedStyle(el, '::after').content);
+    expect(await shown()).toBe('none');
+    await bot.hover();
+    expect(await shown()).toBe(`"${time}"`);
+    await screenshot(page, 'bot-avatar-and-time-on-hover');
+    await context.close();
+  });
+
   it('the mobile full-screen panel is modal; the desktop panel is not', async () => {
     const mobile = await widgetPage({ viewport: { width: 390, height: 844 } });
     await busEmit(mobile.page, 'open');
