@@ -14,7 +14,7 @@ const copyPublic = (files) => ({
 
 const compile = () =>
   esbuild({ target: 'es2020', jsx: 'automatic', jsxImportSource: 'preact', tsconfig: '../tsconfig.json' });
-const minify = () => terser({ ecma: 2020, module: true, compress: { passes: 1 }, format: { comments: false } });
+const minify = () => terser({ ecma: 2020, module: true, compress: { passes: 2 }, format: { comments: false } });
 
 const NPM_ENTRIES = { index: 'src/index.ts', react: 'src/react/index.ts' };
 const NPM_EXTERNAL = (id) => /^(preact|@preact\/signals|react|react-dom|lucide-react|eventsource-parser)(\/|$)/.test(id);
@@ -26,10 +26,13 @@ export default [
     output: { file: 'dist/loader.js', format: 'iife' },
     plugins: [nodeResolve({ browser: true }), compile(), minify()],
   },
-  // The widget chunk the loader imports: Preact and everything else bundled into one ES module.
+  // The widget chunk the loader imports: Preact and everything needed to open the panel in one ES module; the pointer
+  // overlay in its own chunk, loaded with the first UI action.
   {
     input: 'src/widget/entry.ts',
-    output: { file: 'dist/widget.js', format: 'es' },
+    // The overlay chunk may import shared code from widget.js itself (no third file on the way to the panel).
+    preserveEntrySignatures: 'allow-extension',
+    output: { dir: 'dist', entryFileNames: 'widget.js', chunkFileNames: 'widget-[name]-[hash].js', format: 'es' },
     plugins: [nodeResolve({ browser: true }), compile(), minify(), copyPublic(['avatar.svg'])],
   },
   // The npm package: ESM for bundlers, dependencies and peers left external. The React entry is a client module for

@@ -3,11 +3,17 @@
 // one host element with a shadow root, and imports the widget chunk lazily. Nothing else touches the host page.
 import { adoptBus } from './core/bus';
 import { pinHost } from './core/host';
+import { paintStaticFab } from './core/static-fab';
 import type { ConfigOverrides } from './core/config';
 import type { MountOptions } from './widget/mount';
 
 const script = document.currentScript as HTMLScriptElement | null;
 const bus = (window.__service_chat = adoptBus(window.__service_chat));
+
+// The spec's default; a different showDelay from the API applies once the widget runs.
+const DEFAULT_SHOW_DELAY = 2000;
+// The longest the widget code waits for an idle moment when the visitor shows no intent.
+const IDLE_LOAD_MS = 1500;
 
 function numberAttr(value: string | undefined): number | undefined {
   const parsed = value === undefined || value === '' ? NaN : Number(value);
@@ -19,9 +25,10 @@ function start(source: HTMLScriptElement): void {
   const host = document.createElement('div');
   host.id = 'service-chat';
   pinHost(host);
-  host.attachShadow({ mode: 'open' });
+  const shadow = host.attachShadow({ mode: 'open' });
+  const showDelay = numberAttr(data.showDelay);
   const config: ConfigOverrides = {
-    showDelay: numberAttr(data.showDelay),
+    showDelay,
     teaserDelay: numberAttr(data.teaserDelay),
     idleNudgeDelay: numberAttr(data.idleNudgeDelay),
   };
@@ -33,10 +40,31 @@ function start(source: HTMLScriptElement): void {
     config,
     keepAttached: true,
   };
-  import(new URL('widget.js', source.src).href).then(
-    (chunk: { mountWidget(options: MountOptions): void }) => chunk.mountWidget(options),
-    (error: unknown) => console.error('[service-chat] could not load the widget:', error),
-  );
+  let loading: Promise<void> | undefined;
+  const load = () =>
+    (loading ??= import(new URL('widget.js', source.src).href).then(
+      (chunk: { mountWidget(options: MountOptions): void }) => {
+        mounted = true;
+        chunk.mountWidget({ ...options, staticFab });
+      },
+      (error: unknown) => console.error('[service-chat] could not load the widget:', error),
+    ));
+  let staticFab: HTMLElement | undefined;
+  let mounted = false;
+  // A FAB the visitor can press at once; the widget code loads on intent (pointer, focus, touch), on a press, and
+  // otherwise once the page is idle (the teaser and host commands need it).
+  setTimeout(() => {
+    if (!mounted) {
+      staticFab = paintStaticFab(shadow, () => {
+        bus.emit('open');
+        void load();
+      });
+    }
+  }, showDelay ?? DEFAULT_SHOW_DELAY);
+  for (const intent of ['pointerover', 'focusin', 'touchstart']) host.addEventListener(intent, () => void load(), { once: true, passive: true });
+  const idle = () => void load();
+  if ('requestIdleCallback' in window) requestIdleCallback(idle, { timeout: IDLE_LOAD_MS });
+  else setTimeout(idle, IDLE_LOAD_MS);
 }
 
 if (script && !bus.mounted) {

@@ -1,5 +1,5 @@
-import { createParser } from 'eventsource-parser';
 import type { ChatRequest } from '@service/shared/widget-protocol';
+import { createSseParser } from './sse';
 import type { UiActionRequest } from './events';
 
 export type { ChatRequest };
@@ -73,32 +73,30 @@ async function consume(url: string, request: ChatRequest, handlers: ChatStreamHa
   let text = '';
   let finished = false;
   let failure: ChatError | null = null;
-  const parser = createParser({
-    onEvent(event) {
-      const data = parseJson(event.data);
-      switch (event.event) {
-        case 'delta':
-          if (typeof data.text === 'string') {
-            text += data.text;
-            handlers.onDelta(data.text);
-          }
-          break;
-        case 'navigate':
-          if (typeof data.href === 'string') handlers.onNavigate(data.href);
-          break;
-        case 'uiAction':
-          if (typeof data.action === 'string' && typeof data.target === 'string') {
-            handlers.onUiAction({ action: data.action as UiActionRequest['action'], target: data.target });
-          }
-          break;
-        case 'done':
-          finished = true;
-          break;
-        case 'error':
-          failure = new ChatError(String(data.code ?? 'STREAM_ERROR'), String(data.message ?? 'The reply failed'));
-          break;
-      }
-    },
+  const parser = createSseParser((event) => {
+    const data = parseJson(event.data);
+    switch (event.event) {
+      case 'delta':
+        if (typeof data.text === 'string') {
+          text += data.text;
+          handlers.onDelta(data.text);
+        }
+        break;
+      case 'navigate':
+        if (typeof data.href === 'string') handlers.onNavigate(data.href);
+        break;
+      case 'uiAction':
+        if (typeof data.action === 'string' && typeof data.target === 'string') {
+          handlers.onUiAction({ action: data.action as UiActionRequest['action'], target: data.target });
+        }
+        break;
+      case 'done':
+        finished = true;
+        break;
+      case 'error':
+        failure = new ChatError(String(data.code ?? 'STREAM_ERROR'), String(data.message ?? 'The reply failed'));
+        break;
+    }
   });
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   for (;;) {

@@ -4,6 +4,9 @@ type IconNode = [tag: string, attrs: Record<string, string>][];
 
 const p = (d: string): [string, Record<string, string>] => ['path', { d }];
 
+/** The chat bubble of the FAB (the loader paints it too, before the widget loads). */
+export const CHAT_PATH = 'M2.992 16.342a2 2 0 0 1 .094 1.167l-1.065 3.29a1 1 0 0 0 1.236 1.168l3.413-.998a2 2 0 0 1 1.099.092 10 10 0 1 0-4.777-4.719';
+
 // Outline icons from lucide (ISC licence), copied as data so the widget chunk does not need the icon library.
 export const ICONS: Record<IconName, IconNode> = {
   calendar: [p('M8 2v3'), p('M16 2v3'), ['rect', { x: '3', y: '3', width: '18', height: '18', rx: '2' }], p('M3 9h18')],
@@ -37,7 +40,7 @@ export const ICONS: Record<IconName, IconNode> = {
     p('M14.536 21.686a.5.5 0 0 0 .937-.024l6.5-19a.496.496 0 0 0-.635-.635l-19 6.5a.5.5 0 0 0-.024.937l7.93 3.18a2 2 0 0 1 1.112 1.11z'),
     p('m21.854 2.147-10.94 10.939'),
   ],
-  chat: [p('M2.992 16.342a2 2 0 0 1 .094 1.167l-1.065 3.29a1 1 0 0 0 1.236 1.168l3.413-.998a2 2 0 0 1 1.099.092 10 10 0 1 0-4.777-4.719')],
+  chat: [p(CHAT_PATH)],
   trash: [p('M10 11v6'), p('M14 11v6'), p('M19 6v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6'), p('M3 6h18'), p('M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2')],
   pointer: [
     p('M22 14a8 8 0 0 1-8 8'), p('M18 11v-1a2 2 0 0 0-2-2a2 2 0 0 0-2 2'), p('M14 10V9a2 2 0 0 0-2-2a2 2 0 0 0-2 2v1'),

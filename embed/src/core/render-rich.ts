@@ -1,7 +1,7 @@
 import { ICONS } from './icons';
 import { parseInline } from './markdown';
 import { parseRichText, safeHref, skillIcon } from './markers';
-import type { IconName } from './markers';
+import type { IconName, RichSegment } from './markers';
 import type { Marker } from './events';
 
 /**
@@ -68,7 +68,12 @@ export function renderMarker<Node>(h: CreateElement<Node>, marker: Marker, handl
 
 /** Render bot text: inline markdown subset for text, cards, links and buttons for markers. */
 export function renderRich<Node>(h: CreateElement<Node>, text: string, handlers: RichHandlers): (Node | string)[] {
-  return parseRichText(text).flatMap((segment, index) =>
+  return renderSegments(h, parseRichText(text), handlers);
+}
+
+/** Render parsed bot text (a caller may pass a prefix of the segments to render a long message in steps). */
+export function renderSegments<Node>(h: CreateElement<Node>, segments: RichSegment[], handlers: RichHandlers): (Node | string)[] {
+  return segments.flatMap((segment, index) =>
     segment.kind === 'text'
       ? renderInline(h, segment.text, String(index))
       : [renderMarker(h, segment.marker, handlers, `m${index}`)],

@@ -1,7 +1,8 @@
 import { h } from 'preact';
 import type { VNode } from 'preact';
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { renderIcon, renderMarker, renderRich } from '../core/render-rich';
+import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
+import { renderIcon, renderMarker, renderSegments } from '../core/render-rich';
+import { parseRichText } from '../core/markers';
 import { handleMarkerClick } from '../core/navigate';
 import type { ChatMessage, WidgetStore } from './store';
 import type { Marker } from '../core/events';
@@ -21,11 +22,29 @@ function Avatar({ store }: { store: WidgetStore }) {
   );
 }
 
+// A message with many markers renders in steps of this many segments, one step per frame: no long task on the page.
+const SEGMENTS_PER_FRAME = 20;
+
+/** Bot text, rendered a step per frame when it is long. */
+function RichText({ text, onMarker }: { text: string; onMarker: (marker: Marker, event: Event) => void }) {
+  const segments = useMemo(() => parseRichText(text), [text]);
+  const [shown, setShown] = useState(SEGMENTS_PER_FRAME);
+  useEffect(() => {
+    if (shown >= segments.length) return;
+    const frame = requestAnimationFrame(() => setShown(shown + SEGMENTS_PER_FRAME));
+    return () => cancelAnimationFrame(frame);
+  }, [shown, segments]);
+  return <>{renderSegments(create, segments.slice(0, shown), { onMarker })}</>;
+}
+
 function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }) {
   const onMarker = (marker: Marker, event: Event) => handleMarkerClick(store.bus, marker, event, store.locale.value);
   const typing = message.role === 'bot' && !message.done && !message.text;
+  // Shown on hover by CSS (attr()), so the message's text stays its text.
+  const time = message.at ? new Date(message.at).toLocaleTimeString(store.locale.value, { hour: '2-digit', minute: '2-digit' }) : undefined;
   return (
-    <div class={`scw-msg scw-${message.role}${message.error ? ' scw-error' : ''}`} data-role={message.role} data-done={String(message.done)}>
+    <div class={`scw-msg scw-${message.role}${message.error ? ' scw-error' : ''}`} data-role={message.role} data-done={String(message.done)} data-time={time}>
+      {message.role === 'bot' && <Avatar store={store} />}
       {typing ? (
         <span class="scw-typing" role="img" aria-label={store.t('typing')}>
           <i />
@@ -34,7 +53,7 @@ function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }
         </span>
       ) : (
         <div class="scw-bubble scw-rich">
-          {message.role === 'bot' ? renderRich(create, message.text, { onMarker }) : message.text}
+          {message.role === 'bot' ? <RichText text={message.text} onMarker={onMarker} /> : message.text}
           {message.offer && <div class="scw-offer">{renderMarker(create, message.offer, { onMarker }, 'offer')}</div>}
         </div>
       )}
@@ -73,7 +92,7 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
   const messages = store.messages.value;
   const { t } = store;
 
-  useEffect(() => input.current?.focus(), []);
+  useLayoutEffect(() => input.current?.focus(), []);
   useLayoutEffect(() => {
     const el = log.current;
     if (!el || !following.current) return;
@@ -158,7 +177,10 @@ function Teaser({ store }: { store: WidgetStore }) {
   );
 }
 
-export function App({ store, dark }: { store: WidgetStore; dark: { value: boolean } }) {
+export function App({ store }: { store: WidgetStore }) {
+  const [, rerender] = useReducer((count: number) => count + 1, 0);
+  // Subscribed during the first commit, before the store starts: no change is missed.
+  useLayoutEffect(() => store.subscribe(() => rerender(undefined)), [store]);
   const fab = useRef<HTMLButtonElement>(null);
   const open = store.open.value;
   const { t } = store;
@@ -180,7 +202,7 @@ export function App({ store, dark }: { store: WidgetStore; dark: { value: boolea
   const style = { '--scw-primary': branding.primaryColor, '--scw-from': branding.gradientFrom, '--scw-to': branding.gradientTo };
 
   return (
-    <div class={`scw-root${dark.value ? ' dark' : ''}${open ? ' scw-open' : ''}`} style={style} onKeyDown={onKeyDown} lang={store.locale.value}>
+    <div class={`scw-root${store.dark.value ? ' dark' : ''}${open ? ' scw-open' : ''}`} style={style} onKeyDown={onKeyDown} lang={store.locale.value}>
       {store.teaserVisible.value && !store.nudgeText.value && !open && store.fabVisible.value && <Teaser store={store} />}
       {store.nudgeText.value && !open && store.fabVisible.value && (
         <div class="scw-nudge" role="status">

@@ -1,15 +1,15 @@
 import { h, render } from 'preact';
-import { signal } from '@preact/signals';
 import { App } from './App';
 import { createStore } from './store';
 import { widgetCss } from './styles';
 import { adoptCss } from '../core/styles';
 import { richCss } from '../core/rich-css';
-import { overlayCss, runUiAction } from '../core/overlay';
 import { installDeclarativeTriggers } from '../core/trigger';
 import { pinHost } from '../core/host';
 import type { ChatBus } from '../core/bus';
 import type { ConfigOverrides } from '../core/config';
+import type { UiActionRequest } from '../core/events';
+import type * as Overlay from '../core/overlay';
 
 export interface MountOptions {
   /** The host element; the widget attaches (or reuses) its open shadow root. */
@@ -25,6 +25,8 @@ export interface MountOptions {
   declarativeTriggers?: boolean;
   /** Put the host back if a single-page app's re-render removes it (the loader sets this). */
   keepAttached?: boolean;
+  /** The FAB the loader painted before the widget loaded: replaced (keeping focus), and the FAB shows at once. */
+  staticFab?: HTMLElement;
 }
 
 /** Follows a `dark` class on any ancestor of the host, live. */
@@ -61,11 +63,23 @@ function keepPinned(host: HTMLElement): () => void {
   return () => observer.disconnect();
 }
 
+/** Runs UI actions in the pointer overlay, whose code (and styles) load with the first action: opening needs neither. */
+function lazyOverlay(shadow: ShadowRoot): (request: UiActionRequest) => void {
+  let overlay: Promise<typeof Overlay> | undefined;
+  return (request) => {
+    overlay ??= import('../core/overlay').then((module) => {
+      adoptCss(shadow, module.overlayCss);
+      return module;
+    });
+    void overlay.then((module) => module.runUiAction(shadow, request));
+  };
+}
+
 /** Mount the widget into `host`'s shadow root. Returns the unmount function. */
 export function mountWidget(options: MountOptions): () => void {
   const { host, bus } = options;
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
-  adoptCss(shadow, widgetCss + richCss + overlayCss);
+  adoptCss(shadow, widgetCss + richCss);
   const container = document.createElement('div');
   shadow.append(container);
 
@@ -75,16 +89,21 @@ export function mountWidget(options: MountOptions): () => void {
     agentId: options.agentId,
     apiUrl: options.apiUrl,
     config: options.config,
-    runUiAction: overlay ? (request) => void runUiAction(shadow, request) : undefined,
+    fabShown: options.staticFab !== undefined,
+    runUiAction: overlay ? lazyOverlay(shadow) : undefined,
   });
-  const dark = signal(false);
   const cleanups = [
-    watchDarkClass(host, (value) => (dark.value = value)),
+    watchDarkClass(host, (value) => (store.dark.value = value)),
     trackVisualViewport(host),
     options.declarativeTriggers === false ? () => undefined : installDeclarativeTriggers(bus),
     options.keepAttached ? keepPinned(host) : () => undefined,
   ];
-  render(h(App, { store, dark }), container);
+  render(h(App, { store }), container);
+  if (options.staticFab) {
+    const focused = shadow.activeElement === options.staticFab;
+    options.staticFab.remove();
+    if (focused) shadow.querySelector<HTMLElement>('.scw-fab')?.focus();
+  }
   cleanups.push(store.start());
   bus.mounted = true;
 

@@ -1,13 +1,13 @@
-import { batch, computed, signal } from '@preact/signals';
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
-import { streamChat, ChatError } from '../core/chat-client';
 import { applyOverrides, DEFAULT_CONFIG, loadWidgetConfig } from '../core/config';
 import { isLocale, resolveLocale, translate } from '../core/locale';
 import { parseMarkers, parseRichText, safeHref } from '../core/markers';
 import { mayNavigateUnasked, requestNavigation, resolveNavigation } from '../core/navigate';
 import { session } from '../core/storage';
+import { createState } from './state';
 import type { ChatBus } from '../core/bus';
 import type { ChatRequest } from '../core/chat-client';
+import type * as ChatClient from '../core/chat-client';
 import type { ConfigOverrides, WidgetConfig } from '../core/config';
 import type { InboundEvents, Locale, Marker, UiActionRequest } from '../core/events';
 import type { StringKey } from '../core/locale';
@@ -29,6 +29,8 @@ export interface StoreOptions {
   agentId: string;
   apiUrl: string;
   config?: ConfigOverrides;
+  /** The FAB is already on screen (the loader painted it): show the widget's own at once. */
+  fabShown?: boolean;
   /** Runs a UI action (the overlay); omitted when a separate ChatPointerOverlay handles them. */
   runUiAction?: (request: UiActionRequest) => void;
 }
@@ -56,6 +58,11 @@ const FAB_HIGHLIGHT_MS = 3000;
 const NUDGE_MS = 6000;
 
 const newId = () => crypto.randomUUID();
+
+// The chat client (fetch, the SSE parser) is its own chunk: opening the panel does not wait for it; opening starts
+// loading it, and the first send waits for it.
+let chatClient: Promise<typeof ChatClient> | undefined;
+const loadChatClient = () => (chatClient ??= import('../core/chat-client'));
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -89,6 +96,7 @@ export function createStore(options: StoreOptions) {
   const overrides = options.config ?? {};
   const storageKey = `service-chat:conversation:${agentId}`;
   const restored = session.read<Persisted>(storageKey);
+  const { signal, computed, batch, subscribe } = createState();
 
   const config = signal<WidgetConfig>(applyOverrides(DEFAULT_CONFIG, overrides));
   const loading = signal(true);
@@ -96,12 +104,14 @@ export function createStore(options: StoreOptions) {
   const messages = signal<ChatMessage[]>(Array.isArray(restored?.messages) ? restored.messages.filter((m) => m.done) : []);
   const streaming = signal(false);
   const badge = signal<number | null>(null);
-  const fabVisible = signal(false);
+  const fabVisible = signal(options.fabShown === true);
   const fabHighlight = signal(false);
   const teaserVisible = signal(false);
   const nudgeText = signal<string | null>(null);
   const announcement = signal('');
   const explicitLocale = signal<Locale | null>(null);
+  /** A `dark` class on an ancestor of the host (mount watches it). */
+  const dark = signal(false);
   let conversationId = restored?.conversationId ?? newId();
   const visitorId = restored?.visitorId ?? newId();
   let system: string[] = Array.isArray(restored?.system) ? restored.system : [];
@@ -127,6 +137,7 @@ export function createStore(options: StoreOptions) {
 
   function setOpen(next: boolean): void {
     if (open.value === next) return;
+    if (next) void loadChatClient();
     batch(() => {
       open.value = next;
       if (next) {
@@ -203,6 +214,7 @@ export function createStore(options: StoreOptions) {
     let reply = '';
     try {
       const url = config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`;
+      const { streamChat } = await loadChatClient();
       await streamChat(
         url,
         request,
@@ -224,7 +236,7 @@ export function createStore(options: StoreOptions) {
       followNavigation(replyId, navigation);
     } catch (error) {
       if (abort?.signal.aborted) return;
-      const code = error instanceof ChatError ? error.code : '';
+      const code = error instanceof Error && 'code' in error ? error.code : '';
       const key: StringKey = code === 'RATE_LIMITED' ? 'rateLimited' : code === 'REPLY_TIMEOUT' ? 'timeout' : 'error';
       update(replyId, { text: t(key), done: true, error: true });
       announcement.value = t(key);
@@ -374,8 +386,8 @@ export function createStore(options: StoreOptions) {
 
   return {
     config, loading, open, messages, streaming, badge, fabVisible, fabHighlight, teaserVisible, nudgeText,
-    announcement, locale, agentName, t,
-    bus, setOpen, send, clear, start,
+    announcement, locale, agentName, dark, t,
+    bus, setOpen, send, clear, start, subscribe,
     dismissTeaser() {
       teaserVisible.value = false;
       teaserSeen = true;

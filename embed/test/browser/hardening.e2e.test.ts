@@ -242,6 +242,22 @@ describe('what a visitor sees', () => {
     await t.context.close();
   });
 
+  it('bot messages carry the avatar beside them; hovering a message shows its time', async () => {
+    const { page, context } = await widgetPage();
+    await ask(page, 'hello there', 1);
+    const bot = lastBot(page);
+    expect(await bot.locator('.scw-avatar').count()).toBe(1);
+    expect(await page.locator(`${W.userMsg} .scw-avatar`).count()).toBe(0);
+    const time = await bot.getAttribute('data-time');
+    expect(time).toMatch(/\d{1,2}[:.]\d{2}/);
+    const shown = () => bot.evaluate((el) => getComputedStyle(el, '::after').content);
+    expect(await shown()).toBe('none');
+    await bot.hover();
+    expect(await shown()).toBe(`"${time}"`);
+    await screenshot(page, 'bot-avatar-and-time-on-hover');
+    await context.close();
+  });
+
   it('the mobile full-screen panel is modal; the desktop panel is not', async () => {
     const mobile = await widgetPage({ viewport: { width: 390, height: 844 } });
     await busEmit(mobile.page, 'open');
@@ -310,6 +326,39 @@ describe('a hostile host page', () => {
     expect(await page.locator('#service-chat [data-marker=Link]').textContent()).toBe('fdp.exe');
     expect(await page.locator('#service-chat [data-marker=Page]').count()).toBe(0);
     expect(await shadow(page, (root) => root.querySelectorAll('.scw-card').length)).toBe(0);
+    await context.close();
+  });
+});
+
+describe('lighter and faster', () => {
+  it('the loader paints a FAB at once; a press before the widget code arrived opens the panel when it does', async () => {
+    const t = await h.open(null);
+    // Hold the widget code until the test lets it through, as a slow network would.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await t.page.route('**/embed/widget.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const html = `<!doctype html><html lang="en"><head><title>x</title></head><body>${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0' })}</body></html>`;
+    await hostPage(t.page, `${h.platform.url}/test/static-fab.html`, html);
+    await t.page.waitForSelector(`${W.fab}.scw-static`);
+    expect(await t.page.getAttribute(W.fab, 'aria-label')).toBe('Open chat');
+    await t.page.click(W.fab);
+    release();
+    await t.page.waitForSelector(W.panel);
+    expect(await t.page.locator(W.fab).count()).toBe(1);
+    expect(await t.page.getAttribute(W.fab, 'aria-label')).toBe('Close chat');
+    expect(t.errors).toEqual([]);
+    await t.context.close();
+  });
+
+  it('a reply of 5,000 markers is cut at the message limit and rendered a step per frame, all cards in the end', async () => {
+    const { page, context } = await widgetPage();
+    const text = Array.from({ length: 5000 }, (_, i) => `[Page:P${i}|/p/${i}]`).join(' ');
+    await busEmit(page, 'botMessage', { text, openFirst: true });
+    const expected = Math.floor(4000 / '[Page:P0000|/p/0000] '.length);
+    await page.waitForFunction((count) => document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('[data-marker=Page]').length >= count, expected);
     await context.close();
   });
 });

@@ -9,6 +9,8 @@ import type { ResponseSink, StreamingHandler } from '../http/streaming';
 import { CHAT_LIMITS, type ChatStreamEvents } from '@service/shared/widget-protocol';
 import { ChatRequestSchema, type ChatRequestBody } from './chat-request';
 import { createReplyBudget } from './reply-budget';
+import { uiMessageEncoding, widgetEncoding, type ReplyEncoding } from './reply-encoding';
+import { fromUiMessageRequest, isUiMessageRequest } from './ui-message-request';
 import { appendMessage, openConversation } from './conversations';
 import { corsHeaders, originAllowed } from './origins';
 import { agentIdFromPath } from './paths';
@@ -27,7 +29,6 @@ export interface WidgetChatOptions {
 }
 
 const METHODS = 'POST, OPTIONS';
-const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no' };
 
 function sendFailure(sink: ResponseSink, error: ApiError, cors: Record<string, string>): void {
   sink.start(error.status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...cors, ...error.details.headers });
@@ -35,7 +36,8 @@ function sendFailure(sink: ResponseSink, error: ApiError, cors: Record<string, s
   sink.end();
 }
 
-function parseBody(event: HttpEvent, maxBytes: number): ChatRequestBody {
+/** The request, in the widget's shape or as `useChat` sends it; the reply answers in the same protocol. */
+function parseBody(event: HttpEvent, maxBytes: number): { body: ChatRequestBody; encoding: ReplyEncoding } {
   const text = rawBody(event);
   if (Buffer.byteLength(text) > maxBytes) throw new ApiError('VALIDATION_ERROR', `The request is limited to ${maxBytes} bytes`);
   let json: unknown;
@@ -44,12 +46,13 @@ function parseBody(event: HttpEvent, maxBytes: number): ChatRequestBody {
   } catch {
     throw new ApiError('VALIDATION_ERROR', 'The body must be JSON');
   }
-  const parsed = ChatRequestSchema.safeParse(json);
+  const fromUseChat = isUiMessageRequest(json) ? fromUiMessageRequest(json) : undefined;
+  const parsed = ChatRequestSchema.safeParse(fromUseChat ?? json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ApiError('VALIDATION_ERROR', issue?.message ?? 'Invalid chat request', { field: issue?.path.join('.') });
   }
-  return parsed.data;
+  return { body: parsed.data, encoding: fromUseChat ? uiMessageEncoding() : widgetEncoding() };
 }
 
 async function resolveAgent(deps: Deps, event: HttpEvent): Promise<StoredAgent> {
@@ -62,7 +65,8 @@ async function resolveAgent(deps: Deps, event: HttpEvent): Promise<StoredAgent> 
 
 /**
  * POST /v1/agents/{agentId}/chat: one visitor turn, the reply streamed as server-sent events:
- * `delta` {text}, `navigate` {href}, `uiAction` {action, target}, then `done` {messageId} or `error` {code, message}.
+ * `delta` {text}, `navigate` {href}, `uiAction` {action, target}, then `done` {messageId} or `error` {code, message};
+ * or, for a request as the AI SDK's `useChat` sends it, as its UI message stream.
  */
 export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions): StreamingHandler {
   const visitorLimit = options.visitorLimitPerMinute ?? 20;
@@ -74,6 +78,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     let cors: Record<string, string> = { vary: 'Origin' };
     let agent: StoredAgent;
     let body: ChatRequestBody;
+    let encoding: ReplyEncoding;
     try {
       agent = await resolveAgent(deps, event);
       cors = corsHeaders(origin, agent.allowedOrigins, METHODS);
@@ -87,7 +92,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       if (origin ? !originAllowed(origin, agent.allowedOrigins) : agent.widgetServerSide !== true) {
         throw new ApiError('ORIGIN_NOT_ALLOWED', origin ? `This agent is not available on ${origin}` : 'The request has no Origin', { field: 'origin' });
       }
-      body = parseBody(event, maxBodyBytes);
+      ({ body, encoding } = parseBody(event, maxBodyBytes));
       await hitRateLimit(deps, `widget-visitor#${agent.id}#${event.requestContext.http.sourceIp}`, visitorLimit);
       await hitRateLimit(deps, `widget-agent#${agent.id}`, agentLimit);
       await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale });
@@ -97,8 +102,8 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       throw error;
     }
 
-    sink.start(200, { ...SSE_HEADERS, ...cors });
-    const send = <N extends keyof ChatStreamEvents>(name: N, data: ChatStreamEvents[N]) => sink.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    sink.start(200, { ...encoding.headers, ...cors });
+    const send = <N extends keyof ChatStreamEvents>(name: N, data: ChatStreamEvents[N]) => sink.write(encoding.encode(name, data));
     // A comment line keeps proxies and the widget's idle timer from giving up while the model thinks.
     const keepAlive = setInterval(() => sink.write(': keep-alive\n\n'), CHAT_LIMITS.keepAliveMs);
     const deadline = AbortSignal.timeout(options.replyMs ?? CHAT_LIMITS.replyMs);
