@@ -78,8 +78,17 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   attachConsumers(queue, deps, { model });
   queue.start();
   // What an EventBridge schedule does in AWS: finish runs a crash left queued or running.
-  const sweeper = setInterval(() => void sweepRuns(deps).catch((error: unknown) => console.error('run sweeper failed', error)), SWEEP_INTERVAL_MS);
+  const sweeper = setInterval(() => void sweepRuns(deps).catch(sweepFailed), SWEEP_INTERVAL_MS);
   sweeper.unref();
+  function sweepFailed(error: unknown): void {
+    // dynalite cannot add an index to an existing table: a data dir from before the sweeper keeps working without it.
+    if (error instanceof Error && /does not have the specified index/.test(error.message)) {
+      clearInterval(sweeper);
+      console.warn(`run sweeper off: the runs table in ${options.dataDir} predates its pending index; a fresh DATA_DIR enables it`);
+      return;
+    }
+    console.error('run sweeper failed', error);
+  }
   return {
     url,
     apiBaseUrl: `${url}/en/api/v1`,

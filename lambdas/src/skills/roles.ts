@@ -1,5 +1,6 @@
 import { ApiError } from '@service/shared';
 import type { Deps } from '../deps';
+import type { Action } from '../domain/idempotency';
 import { getSkillItem, putSkillItem, querySkillItems } from './table';
 
 /** Roles every workspace has. `public` is an anonymous widget visitor. */
@@ -31,11 +32,14 @@ export async function listRoles(deps: Deps, workspaceId: string): Promise<Role[]
   ];
 }
 
-export async function createRole(deps: Deps, workspaceId: string, name: string, description: string): Promise<Role> {
+/** Creates a role; the retry of an idempotent create whose first attempt wrote it (same action time) answers that role. */
+export async function createRole(deps: Deps, workspaceId: string, name: string, description: string, action: Action = { at: deps.now() }): Promise<Role> {
   if (isBuiltin(name)) throw new ApiError('VALIDATION_ERROR', `${name} is a built-in role`, { field: 'name' });
-  const createdAt = deps.now().toISOString();
+  const createdAt = action.at.toISOString();
   if (!(await putSkillItem(deps, workspaceId, `role#${name}`, { name, description, createdAt }, true))) {
-    throw new ApiError('VALIDATION_ERROR', `The role ${name} already exists`, { field: 'name' });
+    const existing = action.seed ? await getSkillItem<{ description: string; createdAt: string }>(deps, workspaceId, `role#${name}`) : undefined;
+    if (existing?.createdAt !== createdAt) throw new ApiError('VALIDATION_ERROR', `The role ${name} already exists`, { field: 'name' });
+    return { name, description: existing.description, builtin: false, createdAt };
   }
   return { name, description, builtin: false, createdAt };
 }

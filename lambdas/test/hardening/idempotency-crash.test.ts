@@ -6,6 +6,8 @@ import { listAgents } from '../../src/domain/agents';
 import { listApiKeys } from '../../src/domain/api-keys';
 import { IDEMPOTENCY_LOCK_MS } from '../../src/domain/idempotency';
 import { listRuns } from '../../src/domain/runs';
+import { listGrants } from '../../src/skills/grants';
+import { createRole, listRoles } from '../../src/skills/roles';
 import { listSubscriptions } from '../../src/webhooks/subscriptions';
 import { apiEvent, faultyDeps, invoke, type FaultMode } from '../support/faults';
 import { usePlatform } from '../support/platform';
@@ -13,6 +15,8 @@ import { usePlatform } from '../support/platform';
 /** What one request creates, counted in the store by the unique label the test gave it. */
 interface Create {
   path: string;
+  /** What must exist before the request (e.g. the role a grant is for). */
+  prepare?: (deps: Deps, workspaceId: string, label: string) => Promise<void>;
   body: (label: string) => Record<string, unknown>;
   count: (deps: Deps, workspaceId: string, label: string) => Promise<number>;
 }
@@ -65,6 +69,17 @@ describe('Idempotency-Key: a crash or a failure at any step, then the retry, per
       body: (label) => ({ url: `https://example.com/${label}`, events: ['agent.command.completed'] }),
       count: async (deps, workspaceId, label) => (await listSubscriptions(deps, workspaceId)).filter((sub) => sub.url.endsWith(`/${label}`)).length,
     },
+    'roles/create': {
+      path: 'roles/create',
+      body: (label) => ({ name: label }),
+      count: async (deps, workspaceId, label) => (await listRoles(deps, workspaceId)).filter((role) => role.name === label).length,
+    },
+    'grants/create': {
+      path: 'grants/create',
+      prepare: async (deps, workspaceId, label) => void (await createRole(deps, workspaceId, label, 'crash test')),
+      body: (label) => ({ role: label, capability: 'contacts.create' }),
+      count: async (deps, workspaceId, label) => (await listGrants(deps, workspaceId)).filter((grant) => grant.role === label).length,
+    },
     'keys/create': {
       path: 'keys/create',
       body: (label) => ({ name: label }),
@@ -76,6 +91,7 @@ describe('Idempotency-Key: a crash or a failure at any step, then the retry, per
   async function failThenRetry(create: Create, step: number | undefined, mode: FaultMode) {
     serial += 1;
     const label = `crash-${mode}-${serial}`;
+    await create.prepare?.(ctx.platform.deps, ctx.platform.demo.workspaceId, label);
     const event = () => apiEvent('POST', create.path, { body: create.body(label), headers: { 'x-service-api-key': ctx.key, 'idempotency-key': label } });
     const attempt = faultyDeps(ctx.platform.deps, step, mode);
     const first = invoke(createApiHandler(attempt.deps), event());

@@ -24,10 +24,10 @@ export function faultyDeps(deps: Deps, faultAt: number | undefined, mode: FaultM
     fire();
     return mode === 'crash' ? new Promise<T>(() => undefined) : Promise.reject(new Error(`injected fault at ${step}`));
   };
-  const send = ((command: { constructor: { name: string }; input: { TableName?: string } }) =>
-    gate(`${command.constructor.name}:${tableOf.get(command.input.TableName ?? '') ?? command.input.TableName}`, () =>
-      deps.store.doc.send(command as never),
-    )) as Deps['store']['doc']['send'];
+  const send = ((command: { constructor: { name: string }; input: { TableName?: string; RequestItems?: Record<string, unknown> } }) => {
+    const physical = command.input.TableName ?? Object.keys(command.input.RequestItems ?? {})[0] ?? '';
+    return gate(`${command.constructor.name}:${tableOf.get(physical) ?? physical}`, () => deps.store.doc.send(command as never));
+  }) as Deps['store']['doc']['send'];
   const faulty: Deps = {
     ...deps,
     now: () => new Date(Date.now() + shiftMs),

@@ -22,8 +22,8 @@ export const skillAccessEndpoints: EndpointHandlers<SkillAccessEndpoints> = {
 
   rolesList: async ({ deps, workspace }) => ({ data: { roles: (await listRoles(deps, workspace.id)).map(toRoleResponse) } }),
 
-  rolesCreate: async ({ deps, workspace, body }) => {
-    const role = await createRole(deps, workspace.id, body.name, body.description);
+  rolesCreate: async ({ deps, workspace, body, action }) => {
+    const role = await createRole(deps, workspace.id, body.name, body.description, action);
     return { data: { role: toRoleResponse(role) }, msg: `Role ${role.name} created` };
   },
 
