@@ -15,7 +15,9 @@ export type Trigger =
   /** An SQS event source mapping with partial batch responses (ReportBatchItemFailures). */
   | { kind: 'queue'; queue: QueueName; batchSize: number }
   /** A public Lambda Function URL streaming its response (RESPONSE_STREAM), CORS open to any origin. */
-  | { kind: 'streaming-url' };
+  | { kind: 'streaming-url' }
+  /** An EventBridge rule invoking the function at a fixed rate. */
+  | { kind: 'schedule'; everyMinutes: number };
 
 export interface PlatformFunction {
   /** Construct id, also the key of the function in stack.functions. */
@@ -54,7 +56,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 29,
     memoryMb: 1024,
     reads: ['workspaces'],
-    writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills'],
+    // rateLimits: failed credentials are counted per source and key prefix (progressive delays).
+    writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills', 'rateLimits'],
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery.
     sendsTo: ['runs', 'webhooks'],
     turnTokens: false,
@@ -103,12 +106,25 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     memoryMb: 512,
     reads: ['agents', 'webhookSubscriptions'],
     // Provisioning (admin/workspaces/create) creates the workspace and its first key; a record a skill creates emits
-    // its event (contact.created, …) to webhooks and skills.
-    writes: ['records', 'skills', 'workspaces', 'apiKeys', 'webhookDeliveries'],
+    // its event (contact.created, …) to webhooks and skills; failed master keys are counted (rateLimits).
+    writes: ['records', 'skills', 'workspaces', 'apiKeys', 'webhookDeliveries', 'rateLimits'],
     sendsTo: ['webhooks'],
     turnTokens: true,
     model: false,
     masterKey: true,
+  },
+  {
+    id: 'RunSweeper',
+    entry: 'lambdas/src/handlers/run-sweeper.ts',
+    // Re-sends the message of a run a crash left unsent and fails runs abandoned past their bound.
+    trigger: { kind: 'schedule', everyMinutes: 1 },
+    timeoutSeconds: 60,
+    memoryMb: 512,
+    reads: [],
+    writes: ['runs'],
+    sendsTo: ['runs'],
+    turnTokens: false,
+    model: false,
   },
   {
     id: 'Widget',

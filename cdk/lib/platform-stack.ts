@@ -2,6 +2,8 @@ import { Annotations, CfnOutput, Duration, RemovalPolicy, Stack, Validations, ty
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { HttpApi, HttpMethod, LogGroupLogDestination } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { FunctionUrlAuthType, HttpMethod as UrlMethod, InvokeMode, type FunctionUrl, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -230,6 +232,9 @@ export class PlatformStack extends Stack {
       }
       case 'queue':
         fn.addEventSource(new SqsEventSource(this.queues[trigger.queue].queue, { batchSize: trigger.batchSize, reportBatchItemFailures: true }));
+        return undefined;
+      case 'schedule':
+        new Rule(this, `${id}Schedule`, { schedule: Schedule.rate(Duration.minutes(trigger.everyMinutes)), targets: [new LambdaFunction(fn)] });
         return undefined;
       case 'streaming-url':
         return fn.addFunctionUrl({

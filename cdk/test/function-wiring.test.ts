@@ -121,6 +121,15 @@ describe('HTTP API routes', () => {
   });
 });
 
+describe('run sweeper', () => {
+  it('runs every minute on an EventBridge schedule', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 minute)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId('RunSweeper'), 'Arn'] } })],
+    });
+  });
+});
+
 describe('chat', () => {
   it('streams through a public Function URL with CORS', () => {
     template.hasResourceProperties('AWS::Lambda::Url', {
