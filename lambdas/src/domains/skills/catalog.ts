@@ -1,20 +1,8 @@
 import type { Skill } from '@service/skill-sdk';
 import type { Deps } from '../../infra/deps';
 import { BUILTIN_INFO, BUILTIN_SKILLS } from './builtin';
+import { toolOf, type CatalogTool } from './catalog-tool';
 import { findRegisteredSkill, listRegisteredSkills, type RegisteredSkill } from './registry';
-
-/** One tool of a skill as the platform knows it. */
-export interface CatalogTool {
-  /** Action name; the model sees `code__action`, grants name `code.action`. */
-  action: string;
-  name: string;
-  capability: string;
-  /** The tool's name on its MCP server (a Path B server may not use `code__action`). */
-  mcpName: string;
-  description: string;
-  /** Standalone fallback roles from the manifest; apply only when the workspace granted nothing for the skill. */
-  roles?: string[];
-}
 
 export interface CatalogSkill {
   code: string;
@@ -26,15 +14,6 @@ export interface CatalogSkill {
   /** The OAuth provider whose connection the skill needs before it can be installed or used. */
   oauthProvider?: string;
 }
-
-export const toolOf = (code: string, action: string, mcpName: string, description: string, roles?: readonly string[]): CatalogTool => ({
-  action,
-  name: `${code}__${action}`,
-  capability: `${code}.${action}`,
-  mcpName,
-  description,
-  ...(roles ? { roles: [...roles] } : {}),
-});
 
 function builtinEntry(skill: Skill): CatalogSkill {
   const info = BUILTIN_INFO[skill.code] ?? { name: skill.code, description: '' };
@@ -58,8 +37,6 @@ const registeredEntry = ({ code, name, description, version, tools, oauthProvide
   tools,
   ...(oauthProvider ? { oauthProvider } : {}),
 });
-
-export const isBuiltinSkill = (code: string) => BUILTIN_SKILLS.has(code);
 
 /** Every skill the workspace can install: the built-in ones, then those it registered. */
 export async function listSkills(deps: Deps, workspaceId: string): Promise<CatalogSkill[]> {

@@ -6,7 +6,8 @@ import type { Deps } from '../../infra/deps';
 import { checkOutboundUrl, OutboundBlockedError, type OutboundPolicy } from '../../infra/net/outbound-guard';
 import { listSkillTools, SKILL_TIMEOUT_MS, type SkillTarget } from './skill-client';
 import { skillFetch } from './skill-fetch';
-import { isBuiltinSkill, toolOf, type CatalogTool } from './catalog';
+import { isBuiltinSkill } from './builtin';
+import { toolOf, type CatalogTool } from './catalog-tool';
 import { getSkillItem, putSkillItem, querySkillItems } from './table';
 
 /** A Path B skill: any standards-compliant MCP server a workspace registered by URL. */

@@ -7,6 +7,8 @@ import { tasksSkill } from './tasks';
 /** The built-in skills, written with the SDK like any third-party skill, by code. */
 export const BUILTIN_SKILLS: ReadonlyMap<string, Skill> = new Map([contactsSkill, calendarSkill, tasksSkill, emailSkill].map((skill) => [skill.code, skill]));
 
+export const isBuiltinSkill = (code: string): boolean => BUILTIN_SKILLS.has(code);
+
 /** Display names and descriptions for the catalog (a skill definition carries only code and tools). */
 export const BUILTIN_INFO: Readonly<Record<string, { name: string; description: string }>> = {
   contacts: { name: 'Contacts', description: 'Create and look up contacts of the workspace' },
