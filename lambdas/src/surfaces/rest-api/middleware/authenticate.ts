@@ -26,7 +26,7 @@ export const authenticate = (deps: Deps) => ({
     Object.assign(state, { apiKey: key, workspace, rate });
   },
   after: (request: ApiRequest) => {
-    const rate = request.context.api?.rate;
+    const rate = request.internal.api?.rate;
     if (rate && request.response) Object.assign(request.response.headers, rateLimitHeaders(rate));
   },
 });

@@ -29,6 +29,6 @@ export const router = () => ({
       const allowed = names.map((candidate) => ENDPOINTS[candidate].method);
       throw methodNotAllowed(`${method} is not allowed on ${matched.path}; use ${allowed.join(', ')}`, allowed);
     }
-    request.context.api = { lang: matched.lang, endpointName: name, endpoint: ENDPOINTS[name] };
+    request.internal.api = { lang: matched.lang, endpointName: name, endpoint: ENDPOINTS[name] };
   },
 });
