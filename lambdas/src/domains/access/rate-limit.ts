@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '@service/shared';
+import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { isConditionFailure } from '../../infra/store/dynamo';
 
@@ -26,6 +26,6 @@ export async function hitRateLimit(deps: Deps, bucket: string, limitPerMinute: n
   } catch (error) {
     if (!isConditionFailure(error)) throw error;
     const retryAfter = Math.max(1, Math.ceil((windowEndsMs - nowMs) / 1000));
-    throw new ApiError('RATE_LIMITED', `Too many messages; retry after ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
+    throw new DomainError('RATE_LIMITED', `Too many messages; retry after ${retryAfter} s`, { retryAfterSeconds: retryAfter });
   }
 }

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError, findPreset, newUuid, type AgentPreset } from '@service/shared';
+import { DomainError, findPreset, newUuid, type AgentPreset } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { ifConditionHolds } from '../../infra/store/dynamo';
 import { cached } from '../../infra/cache/short-cache';
@@ -57,7 +57,7 @@ export interface HireOptions {
 
 export function buildAgent(deps: Deps, workspaceId: string, options: HireOptions): StoredAgent {
   const preset: AgentPreset | undefined = findPreset(options.preset);
-  if (!preset) throw new ApiError('VALIDATION_ERROR', `Unknown preset ${JSON.stringify(options.preset)}; see agents/presets`, { field: 'preset' });
+  if (!preset) throw new DomainError('VALIDATION_ERROR', `Unknown preset ${JSON.stringify(options.preset)}; see agents/presets`, { field: 'preset' });
   const id = options.id ?? newUuid();
   const name = options.name ?? preset.name;
   return {
@@ -94,7 +94,7 @@ export async function listAgents(deps: Deps, workspaceId: string): Promise<Store
 /** The agent of this workspace; another workspace's agent is as unknown as a missing one. */
 export async function getAgent(deps: Deps, workspaceId: string, agentId: string): Promise<StoredAgent> {
   const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('agents'), Key: { workspaceId, id: agentId } }));
-  if (!result.Item) throw new ApiError('AGENT_NOT_FOUND', `No agent ${agentId} in this workspace`, { field: 'agent_id' });
+  if (!result.Item) throw new DomainError('AGENT_NOT_FOUND', `No agent ${agentId} in this workspace`, { field: 'agent_id' });
   return result.Item as StoredAgent;
 }
 

@@ -1,5 +1,5 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '@service/shared';
+import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { isConditionFailure } from '../../infra/store/dynamo';
 
@@ -41,7 +41,7 @@ export async function openConversation(deps: Deps, start: ConversationStart): Pr
       }),
     );
   } catch (error) {
-    if (isConditionFailure(error)) throw new ApiError('VALIDATION_ERROR', 'This conversation id belongs to another conversation', { field: 'conversationId' });
+    if (isConditionFailure(error)) throw new DomainError('VALIDATION_ERROR', 'This conversation id belongs to another conversation', { field: 'conversationId' });
     throw error;
   }
 }
