@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError, findPreset, newUuid, type AgentPreset } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds } from '../../infra/store/dynamo';
+import { createOrFind, ifConditionHolds } from '../../infra/store/dynamo';
 import { cached } from '../../infra/cache/short-cache';
 
 export interface StoredAgent {
@@ -79,6 +79,12 @@ export function buildAgent(deps: Deps, workspaceId: string, options: HireOptions
 }
 
 /** Stores a new agent; `ifAbsent` makes seeding idempotent. */
+/** Hires an agent under the id its options name; a retry of the same action finds the agent it already hired. */
+export async function hireAgent(deps: Deps, workspaceId: string, options: HireOptions): Promise<StoredAgent> {
+  const built = buildAgent(deps, workspaceId, options);
+  return (await createOrFind(deps.store, 'agents', built, { workspaceId, id: built.id })).item;
+}
+
 export async function putAgent(deps: Deps, agent: StoredAgent, ifAbsent = false): Promise<void> {
   const put = deps.store.doc.send(new PutCommand({ TableName: deps.store.table('agents'), Item: agent, ConditionExpression: 'attribute_not_exists(id)' }));
   await (ifAbsent ? ifConditionHolds(put) : put);
