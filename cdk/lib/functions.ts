@@ -1,9 +1,9 @@
-import type { TableName } from '@service/shared';
+import { ROUTES, type TableName } from '@service/shared';
 
 /** The two work queues of ARCHITECTURE.md ("Queues (SQS)"); each gets a dead-letter queue. */
 export type QueueName = 'runs' | 'webhooks';
 
-/** The environment variable through which a function learns a queue's URL (read by lambdas/src/config.ts). */
+/** The environment variable through which a function learns a queue's URL (read by lambdas/src/infra/config/config.ts). */
 export const QUEUE_URL_ENV: Record<QueueName, string> = { runs: 'RUNS_QUEUE_URL', webhooks: 'WEBHOOK_QUEUE_URL' };
 
 export type HttpMethodName = 'ANY' | 'GET' | 'POST' | 'OPTIONS';
@@ -51,8 +51,8 @@ export interface PlatformFunction {
 export const FUNCTIONS: readonly PlatformFunction[] = [
   {
     id: 'Api',
-    entry: 'lambdas/src/handlers/api.ts',
-    trigger: { kind: 'http', routes: [{ path: '/{lang}/api/v1/{proxy+}', methods: ['ANY'] }] },
+    entry: 'lambdas/src/entries/lambda/api.ts',
+    trigger: { kind: 'http', routes: [{ path: ROUTES.restApi, methods: ['ANY'] }] },
     timeoutSeconds: 29,
     memoryMb: 1024,
     reads: ['workspaces'],
@@ -65,7 +65,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   },
   {
     id: 'Runner',
-    entry: 'lambdas/src/handlers/runner.ts',
+    entry: 'lambdas/src/entries/lambda/runner.ts',
     trigger: { kind: 'queue', queue: 'runs', batchSize: 5 },
     timeoutSeconds: 300,
     memoryMb: 1024,
@@ -79,7 +79,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   },
   {
     id: 'WebhookDeliverer',
-    entry: 'lambdas/src/handlers/webhook-deliverer.ts',
+    entry: 'lambdas/src/entries/lambda/webhook-deliverer.ts',
     trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10 },
     timeoutSeconds: 60,
     memoryMb: 512,
@@ -93,13 +93,13 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   },
   {
     id: 'SkillApi',
-    entry: 'lambdas/src/handlers/skill-api.ts',
+    entry: 'lambdas/src/entries/lambda/skill-api.ts',
     // serviceApi calls of skills (turn token only) and the operators' administrative routes (master key only).
     trigger: {
       kind: 'http',
       routes: [
-        { path: '/{lang}/api/v1/skills/{code}/{proxy+}', methods: ['POST'] },
-        { path: '/{lang}/api/v1/admin/{proxy+}', methods: ['POST'] },
+        { path: ROUTES.skillCallbacks, methods: ['POST'] },
+        { path: ROUTES.operatorApi, methods: ['POST'] },
       ],
     },
     timeoutSeconds: 15,
@@ -128,8 +128,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   },
   {
     id: 'Widget',
-    entry: 'lambdas/src/handlers/widget.ts',
-    trigger: { kind: 'http', routes: [{ path: '/v1/agents/{agentId}/widget-config', methods: ['GET', 'OPTIONS'] }] },
+    entry: 'lambdas/src/entries/lambda/widget.ts',
+    trigger: { kind: 'http', routes: [{ path: ROUTES.widgetConfig, methods: ['GET', 'OPTIONS'] }] },
     timeoutSeconds: 10,
     memoryMb: 512,
     reads: ['agents'],
@@ -140,7 +140,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   },
   {
     id: 'Chat',
-    entry: 'lambdas/src/handlers/chat.ts',
+    entry: 'lambdas/src/entries/lambda/chat.ts',
     trigger: { kind: 'streaming-url' },
     timeoutSeconds: 120,
     memoryMb: 1024,

@@ -1,0 +1,56 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { physicalTableName, type TableName } from '@service/shared';
+
+/** The document client plus the physical table names of this deployment. */
+export interface Store {
+  doc: DynamoDBDocumentClient;
+  raw: DynamoDBClient;
+  table(name: TableName): string;
+}
+
+export function createStore(options: { tablePrefix: string; region: string; endpoint?: string }): Store {
+  const raw = new DynamoDBClient({
+    region: options.region,
+    ...(options.endpoint
+      ? // dynalite accepts any credentials; never let the SDK go looking for real ones locally.
+        { endpoint: options.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+  });
+  const doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+  return { doc, raw, table: (name) => physicalTableName(options.tablePrefix, name) };
+}
+
+/** True when a conditional write lost its condition (the item exists, or changed under us). */
+const isConditionFailure = (error: unknown): boolean =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
+/**
+ * Awaits a conditional write: its output, or undefined when its condition did not hold (any other failure is thrown).
+ * Every invariant here is kept by conditional writes (no transactions), so "did it apply?" is a value, not a catch block.
+ */
+export async function ifConditionHolds<T>(write: Promise<T>): Promise<T | undefined> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isConditionFailure(error)) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * An idempotent create: writes `item` unless its key is taken, else answers the item stored under that key (what an
+ * earlier attempt of the same action wrote, its id derived from the same Idempotency-Key).
+ */
+export async function createOrFind<T extends object>(store: Store, table: TableName, item: T, key: Record<string, string>): Promise<{ item: T; created: boolean }> {
+  const put = new PutCommand({
+    TableName: store.table(table),
+    Item: item,
+    ConditionExpression: 'attribute_not_exists(#key)',
+    ExpressionAttributeNames: { '#key': Object.keys(key)[0]! },
+  });
+  if (await ifConditionHolds(store.doc.send(put))) return { item, created: true };
+  const existing = await store.doc.send(new GetCommand({ TableName: store.table(table), Key: key, ConsistentRead: true }));
+  if (!existing.Item) throw new Error(`${table}: the item under ${JSON.stringify(key)} exists and does not`);
+  return { item: existing.Item as T, created: false };
+}

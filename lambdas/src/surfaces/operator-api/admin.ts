@@ -1,0 +1,61 @@
+import { ApiError, ENDPOINTS, newUuid, schemas, type EndpointName } from '@service/shared';
+import { z } from 'zod';
+import type { Deps } from '../../infra/deps';
+import { createApiKey, toApiKeyResponse } from '../../domains/access/api-keys';
+import { getWorkspace, PLANS, putWorkspaceIfAbsent, type Plan } from '../../domains/access/workspaces';
+import { seedBuiltinGrants } from '../../domains/skills/seed-grants';
+import { ENDPOINT_HANDLERS } from '../rest-api/endpoints';
+import type { EndpointHandler } from '../rest-api/endpoints/types';
+
+/** The company endpoints an operator may call for any workspace, named by `workspace_id` in the body. */
+const OPERATOR_ENDPOINTS = ['skillsRegister', 'rolesCreate', 'grantsCreate', 'grantsRevoke'] as const satisfies readonly EndpointName[];
+
+export interface AdminRoute {
+  endpoint: (typeof OPERATOR_ENDPOINTS)[number];
+  body: z.ZodType<{ workspace_id: string }>;
+}
+
+/**
+ * Platform-level administration with the master system key (operators and provisioning, never skills): the REST
+ * endpoints themselves, at the same `<resource>/<action>`, with the workspace named in the body.
+ */
+export const ADMIN_ROUTES: ReadonlyMap<string, AdminRoute> = new Map(
+  OPERATOR_ENDPOINTS.map((endpoint) => [ENDPOINTS[endpoint].path, { endpoint, body: ENDPOINTS[endpoint].body.extend({ workspace_id: schemas.uuid('workspace_id') }) }]),
+);
+
+/** Runs the route's REST endpoint in the named workspace (NOT_FOUND on field workspace_id when there is none). */
+export async function runAdminRoute(deps: Deps, lang: string, route: AdminRoute, body: { workspace_id: string }) {
+  const workspace = await getWorkspace(deps, body.workspace_id);
+  if (!workspace) throw new ApiError('NOT_FOUND', `No workspace ${body.workspace_id}`, { field: 'workspace_id' });
+  const handle = ENDPOINT_HANDLERS[route.endpoint] as EndpointHandler<AdminRoute['endpoint']>;
+  const { data, msg } = await handle({ deps, workspace, lang, body: body as never, query: undefined, action: { at: deps.now() } });
+  return { status: ENDPOINTS[route.endpoint].status, data, msg: msg ?? 'OK' };
+}
+
+const ProvisionBody = z
+  .object({
+    name: z.string().trim().min(1).max(120),
+    plan: z.enum(Object.keys(PLANS) as [Plan, ...Plan[]]).default('partner'),
+  })
+  .strict();
+
+/**
+ * Provisioning a new company (a deployment has no other way to create its first workspace): the workspace, the
+ * starting grants of the built-in skills, and its first API key, shown once.
+ */
+export async function provisionWorkspace(deps: Deps, input: z.output<typeof ProvisionBody>) {
+  const workspace = { id: newUuid(), name: input.name, plan: input.plan, tokenLimit: PLANS[input.plan].tokenLimit, createdAt: deps.now().toISOString() };
+  await putWorkspaceIfAbsent(deps, workspace);
+  await seedBuiltinGrants(deps, workspace.id);
+  const { key, secret } = await createApiKey(deps, workspace.id, 'First key');
+  return {
+    data: {
+      workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan, token_limit: workspace.tokenLimit, created_at: workspace.createdAt },
+      key: toApiKeyResponse(key),
+      secret,
+    },
+    msg: `Workspace ${workspace.name} created; copy the API key now, it is not shown again`,
+  };
+}
+
+export const PROVISION_ROUTE = { name: 'workspaces/create', body: ProvisionBody } as const;
