@@ -115,7 +115,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   },
   {
     id: 'RunSweeper',
-    entry: 'lambdas/src/handlers/run-sweeper.ts',
+    entry: 'lambdas/src/entries/lambda/run-sweeper.ts',
     // Re-sends the message of a run a crash left unsent and fails runs abandoned past their bound.
     trigger: { kind: 'schedule', everyMinutes: 1 },
     timeoutSeconds: 60,

@@ -4,10 +4,13 @@ import type { Deps } from '../../infra/deps';
 import { createApiKey, toApiKeyResponse } from '../../domains/access/api-keys';
 import { getWorkspace, PLANS, putWorkspaceIfAbsent, type Plan } from '../../domains/access/workspaces';
 import { seedBuiltinGrants } from '../../domains/skills/seed-grants';
-import { ENDPOINT_HANDLERS } from '../rest-api/endpoints';
+import { skillAccessEndpoints } from '../rest-api/endpoints/skills-access';
 import type { EndpointHandler } from '../rest-api/endpoints/types';
 
-/** The company endpoints an operator may call for any workspace, named by `workspace_id` in the body. */
+/**
+ * The company endpoints an operator may call for any workspace, named by `workspace_id` in the body. Their handlers
+ * are taken from their own module, so this Lambda bundles only what they reach.
+ */
 const OPERATOR_ENDPOINTS = ['skillsRegister', 'rolesCreate', 'grantsCreate', 'grantsRevoke'] as const satisfies readonly EndpointName[];
 
 export interface AdminRoute {
@@ -27,7 +30,7 @@ export const ADMIN_ROUTES: ReadonlyMap<string, AdminRoute> = new Map(
 export async function runAdminRoute(deps: Deps, lang: string, route: AdminRoute, body: { workspace_id: string }) {
   const workspace = await getWorkspace(deps, body.workspace_id);
   if (!workspace) throw new ApiError('NOT_FOUND', `No workspace ${body.workspace_id}`, { field: 'workspace_id' });
-  const handle = ENDPOINT_HANDLERS[route.endpoint] as EndpointHandler<AdminRoute['endpoint']>;
+  const handle = skillAccessEndpoints[route.endpoint] as EndpointHandler<AdminRoute['endpoint']>;
   const { data, msg } = await handle({ deps, workspace, lang, body: body as never, query: undefined, action: { at: deps.now() } });
   return { status: ENDPOINTS[route.endpoint].status, data, msg: msg ?? 'OK' };
 }
