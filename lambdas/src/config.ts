@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Settings shared by every handler, read once from the environment (CDK sets them in AWS; the local platform sets them itself). */
 const ConfigSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SkillContext } from './context.js';
 import { formatIssues } from './errors.js';
 import { isLanguageTag } from './language.js';

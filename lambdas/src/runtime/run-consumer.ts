@@ -2,7 +2,7 @@ import type { LanguageModel } from 'ai';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../deps';
 import { findAgentById } from '../domain/agents';
 import { completeRun, failRun, findRun, markFollowUpsDone, markRunning, requeueRun, type StoredRun } from '../domain/runs';

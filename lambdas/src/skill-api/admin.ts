@@ -1,5 +1,5 @@
 import { ApiError, ENDPOINTS, newUuid, schemas } from '@service/shared';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../deps';
 import { createApiKey, toApiKeyResponse } from '../domain/api-keys';
 import { getWorkspace, PLANS, putWorkspaceIfAbsent, type Plan } from '../domain/workspaces';

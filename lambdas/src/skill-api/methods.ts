@@ -1,5 +1,5 @@
 import { ApiError } from '@service/shared';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../deps';
 import { findAgentById } from '../domain/agents';
 import { createRecord, listRecords } from '../domain/records';

@@ -1,7 +1,7 @@
 import { ApiError, randomBase62 } from '@service/shared';
 import { manifestSchema, type SkillManifest } from '@service/skill-sdk';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../deps';
 import { checkOutboundUrl, OutboundBlockedError, type OutboundPolicy } from '../net/outbound-guard';
 import { listSkillTools, SKILL_TIMEOUT_MS, type SkillTarget } from '../runtime/skill-client';

@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERROR_CODES } from '../errors';
 import { ENDPOINTS, SUPPORTED_LANGUAGES, type EndpointContract } from './endpoints';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EndpointContract } from './endpoints';
 import { Skill } from './account';
 import { isoDateTime, secretAlreadyShown, secretShownOnce, text } from './primitives';

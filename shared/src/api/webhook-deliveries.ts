@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EndpointContract } from './endpoints';
 import { EVENT_TYPES } from './account';
 import { isoDateTime, limitParam } from './primitives';

@@ -1,4 +1,5 @@
-import { defineSkill, serviceApi, z } from '@service/skill-sdk';
+import { defineSkill, serviceApi } from '@service/skill-sdk';
+import * as z from 'zod';
 
 /** The workspace address book. Records live on the platform; the skill reaches them with serviceApi. */
 export const contactsSkill = defineSkill({
