@@ -6,5 +6,4 @@ export * from './presets';
 export * from './api/endpoints';
 export * from './api/output-schema';
 export * as schemas from './api/schemas';
-export { buildOpenApiDocument } from './api/openapi';
 export { JSON_INPUT_LIMITS, jsonInputProblem } from './api/json-input';

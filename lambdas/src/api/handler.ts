@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import { buildOpenApiDocument } from '@service/shared';
+import { buildOpenApiDocument } from '@service/shared/openapi';
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../deps';
 import { jsonResult, successResult, type HttpEvent, type HttpResult } from '../http/event';
