@@ -17,6 +17,8 @@ export interface ApiRequestState {
   query?: unknown;
   /** Set by an Idempotency-Key claim: the identity a retry of the same request reuses. */
   action?: Action;
+  /** The workspace's token use this month, read ahead by the authentication of a token-gated endpoint. */
+  tokensUsed?: Promise<number>;
 }
 
 export type ApiContext = Context & { api?: ApiRequestState };

@@ -38,6 +38,7 @@ export function createApiHandler(deps: Deps) {
       body: state.body as never,
       query: state.query as never,
       action: state.action ?? { at: deps.now() },
+      ...(state.tokensUsed ? { tokensUsed: state.tokensUsed } : {}),
     });
     return successResult(state.endpoint.status, data, msg ?? 'OK');
   };
