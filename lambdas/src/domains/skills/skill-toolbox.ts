@@ -12,6 +12,7 @@ import { findRegisteredSkill } from './registry';
 import { mintTurn, type TurnCaller } from './turns';
 import type { AgentTool } from '../runs/runtime/agent-tool';
 import { callSkillTool, connectSkill, listSkillTools, type SkillTarget } from './skill-client';
+import { logger } from '../../infra/logger';
 
 /** Who a run acts as, toward skills. */
 export interface SkillCaller {
@@ -60,7 +61,7 @@ async function resolveInstalled(deps: Deps, agent: StoredAgent, code: string): P
     const host = skillHostOf(deps);
     const endpoint = host.builtins[code];
     if (!endpoint) {
-      console.warn(`built-in skill ${code} has no endpoint configured; its tools are not offered`);
+      logger.warn('built-in skill has no endpoint configured; its tools are not offered', { skill: code });
       return undefined;
     }
     return { skill, target: { mcpUrl: endpoint.mcpUrl, bearer: endpoint.bearer }, turnTokenSecret: host.turnTokenSecret, builtin: true };
@@ -142,7 +143,7 @@ export async function skillToolbox(deps: Deps, caller: SkillCaller): Promise<Too
       try {
         listed = await cachedToolList(installed.target, caller.language);
       } catch (error) {
-        console.warn(`skill ${code} could not be listed; its tools are not offered`, { error: error instanceof Error ? error.message : String(error) });
+        logger.warn('skill could not be listed; its tools are not offered', { skill: code, workspaceId: agent.workspaceId, runId: caller.runId, error });
         return [];
       }
       const oauth = await oauthMissing(deps, agent.workspaceId, installed.skill);

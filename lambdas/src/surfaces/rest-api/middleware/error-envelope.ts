@@ -1,6 +1,7 @@
 import { ApiError } from '@service/shared';
 import { failureResult } from '../../../infra/http/event';
 import type { ApiRequest } from '../context';
+import { logger } from '../../../infra/logger';
 
 /** Turns any failure into the envelope with its real status; an unexpected error is logged and becomes a 500 without details. */
 export const errorEnvelope = () => ({
@@ -10,7 +11,7 @@ export const errorEnvelope = () => ({
       request.response = failureResult(error.status, error.code, error.message, error.details.field, error.details.headers);
       return;
     }
-    console.error('unhandled error', { path: request.event.rawPath, error });
+    logger.error('unhandled error', { requestId: request.context.awsRequestId, workspaceId: request.context.api?.workspace?.id, path: request.event.rawPath, error });
     request.response = failureResult(500, 'INTERNAL_ERROR', 'Something went wrong on our side; the request was not completed');
   },
 });
