@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONSchema7 } from 'ai';
+import { LRUCache } from 'lru-cache';
 import type { Deps } from '../../infra/deps';
 import type { StoredAgent } from '../agents/agents';
 import type { CatalogSkill } from './catalog';
@@ -42,14 +43,15 @@ const TOOL_LIST_TTL_MS = 30_000;
 /** A turn token is renewed when less than this remains of its 120 s. */
 const TOKEN_RENEW_MARGIN_S = 30;
 
-const toolLists = new Map<string, { until: number; tools: Promise<Tool[]> }>();
+/** Skill -> its tool list being or having been read; bounded, so a warm runner never grows without limit. */
+const toolLists = new LRUCache<string, Promise<Tool[]>>({ max: 1_000, ttl: TOOL_LIST_TTL_MS });
 
 function cachedToolList(target: SkillTarget, language: string): Promise<Tool[]> {
   const key = `${target.mcpUrl}\n${target.bearer ?? ''}`;
   const hit = toolLists.get(key);
-  if (hit && hit.until > Date.now()) return hit.tools;
+  if (hit) return hit;
   const tools = listSkillTools(target, language).then((listing) => listing.tools);
-  toolLists.set(key, { until: Date.now() + TOOL_LIST_TTL_MS, tools });
+  toolLists.set(key, tools);
   tools.catch(() => toolLists.delete(key));
   return tools;
 }
