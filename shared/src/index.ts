@@ -7,3 +7,4 @@ export * from './api/endpoints';
 export * from './api/output-schema';
 export * as schemas from './api/schemas';
 export { JSON_INPUT_LIMITS, jsonInputProblem } from './api/json-input';
+export { ROUTES, type RouteName } from './routes';

@@ -5,17 +5,8 @@ import { guardCredential } from '../../../domains/access/credential-failures';
 import { getWorkspaceCached } from '../../../domains/access/workspace-cache';
 import { PLANS } from '../../../domains/access/workspaces';
 import { tokensUsedThisMonth } from '../../../domains/usage/usage';
-import { header } from '../../../infra/http/event';
+import { presentedCredential } from '../../../infra/http/credentials';
 import { apiState, type ApiRequest } from '../context';
-
-/** The key travels in X-Service-Api-Key (primary) or Authorization: Bearer (accepted). */
-export function presentedApiKey(request: ApiRequest): string | undefined {
-  const primary = header(request.event, 'x-service-api-key')?.trim();
-  if (primary) return primary;
-  const authorization = header(request.event, 'authorization')?.trim();
-  const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  return bearer || undefined;
-}
 
 /** Endpoints that start work billed in tokens: the token gate's read starts beside the key check. */
 const TOKEN_GATED: ReadonlySet<string> = new Set(['agentsCommand']);
@@ -40,7 +31,8 @@ function readTokensAhead(deps: Deps, endpointName: string, secret: string): { wo
 export const authenticate = (deps: Deps) => ({
   before: async (request: ApiRequest) => {
     const state = apiState(request);
-    const secret = presentedApiKey(request);
+    // The key travels in X-Service-Api-Key (primary) or Authorization: Bearer (accepted).
+    const secret = presentedCredential(request.event, 'x-service-api-key');
     if (!secret) throw new ApiError('API_KEY_REQUIRED', 'Send your API key in the X-Service-Api-Key header');
     const tokensAhead = readTokensAhead(deps, state.endpointName, secret);
     const { key, rate } = await guardCredential(
@@ -56,7 +48,7 @@ export const authenticate = (deps: Deps) => ({
     if (tokensAhead?.workspaceId === workspace.id) state.tokensUsed = tokensAhead.used;
   },
   after: (request: ApiRequest) => {
-    const rate = request.context.api?.rate;
+    const rate = request.internal.api?.rate;
     if (rate && request.response) Object.assign(request.response.headers, rateLimitHeaders(rate));
   },
 });
