@@ -2,6 +2,8 @@ export * from './errors';
 export * from './envelope';
 export * from './ids';
 export * from './tables';
+export * from './queues';
+export * from './builtin-skills';
 export * from './presets';
 export * from './api/endpoints';
 export * from './api/output-schema';
