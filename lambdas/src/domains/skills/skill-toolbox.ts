@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONSchema7 } from 'ai';
 import { LRUCache } from 'lru-cache';
+import { TURN_TOKEN_HEADER } from '@service/skill-sdk';
 import type { Deps } from '../../infra/deps';
 import type { StoredAgent } from '../agents/agents';
 import type { CatalogSkill } from './catalog';
@@ -99,7 +100,7 @@ class SkillSession {
   }
 
   async call(mcpName: string, input: Record<string, unknown>): Promise<CallToolResult> {
-    this.client ??= connectSkill(this.installed.target, async () => ({ 'x-service-language': this.language, 'x-service-turn-token': await this.turnToken() }));
+    this.client ??= connectSkill(this.installed.target, async () => ({ 'x-service-language': this.language, [TURN_TOKEN_HEADER]: await this.turnToken() }));
     this.client.catch(() => (this.client = undefined));
     return callSkillTool(await this.client, mcpName, input);
   }
