@@ -10,3 +10,4 @@ export * from './api/output-schema';
 export * as schemas from './api/schemas';
 export { JSON_INPUT_LIMITS, jsonInputProblem } from './api/json-input';
 export { ROUTES, type RouteName } from './routes';
+export { DomainError } from './domain-error';

@@ -1,5 +1,5 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '@service/shared';
+import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import type { Workspace } from '../access/workspaces';
 
@@ -69,7 +69,7 @@ export async function usageReport(deps: Deps, workspaceId: string, query: { from
   const to = query.to ?? day(deps.now());
   const from = query.from ?? `${to.slice(0, 8)}01`;
   // `to` may be the default (today), so the schema alone cannot see a `from` in the future.
-  if (from > to) throw new ApiError('VALIDATION_ERROR', `from (${from}) must not be after to (${to})`, { field: 'from' });
+  if (from > to) throw new DomainError('VALIDATION_ERROR', `from (${from}) must not be after to (${to})`, { field: 'from' });
   const items = (await usageItems(deps, workspaceId, from, to)).filter((item) => !query.agent_id || item.sk.endsWith(`#agent#${query.agent_id}`));
   const byDay = new Map<string, Totals>();
   const byAgent = new Map<string, Totals>();
@@ -107,6 +107,6 @@ export const tokensUsedThisMonth = async (deps: Deps, workspaceId: string): Prom
 export async function assertWithinTokenLimit(deps: Deps, workspace: Workspace, used: Promise<number> = tokensUsedThisMonth(deps, workspace.id)): Promise<void> {
   const tokens = await used;
   if (tokens >= workspace.tokenLimit) {
-    throw new ApiError('TOKEN_LIMIT_REACHED', `The workspace used ${tokens} of its ${workspace.tokenLimit} tokens this month; upgrade the plan or wait for the next period`);
+    throw new DomainError('TOKEN_LIMIT_REACHED', `The workspace used ${tokens} of its ${workspace.tokenLimit} tokens this month; upgrade the plan or wait for the next period`);
   }
 }

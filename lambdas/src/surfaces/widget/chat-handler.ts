@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Deps } from '../../infra/deps';
 import type { StoredAgent } from '../../domains/agents/agents';
 import { recordUsage } from '../../domains/usage/usage';
-import { errorResult, requireMethod } from '../../infra/http/errors';
+import { errorResult, isRefusal, requireMethod } from '../../infra/http/errors';
 import { header, type HttpEvent } from '../../infra/http/event';
 import { readJsonBody, validated } from '../../infra/http/json-body';
 import { SSE_KEEP_ALIVE } from '../../infra/http/sse';
@@ -75,7 +75,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale });
       await appendMessage(deps, body.conversationId, 'user', body.messages.at(-1)?.content ?? '');
     } catch (error) {
-      if (error instanceof ApiError) return writeResult(sink, errorResult(error, event.rawPath, cors));
+      if (isRefusal(error)) return writeResult(sink, errorResult(error, event.rawPath, cors));
       throw error;
     }
 
