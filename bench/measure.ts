@@ -33,10 +33,10 @@ export function formatFigures(figures: Figures): string {
   return `${figures.label.padEnd(48)} ${figures.perSecond.toFixed(0).padStart(7)}/s   p50 ${figures.p50Ms.toFixed(2).padStart(7)} ms   p99 ${figures.p99Ms.toFixed(2).padStart(7)} ms   (n=${figures.count})`;
 }
 
-/** How many times the candidate costs the baseline, by throughput and by median latency. */
-export function formatRatio(name: string, candidate: Figures, baseline: Figures, target?: number): string {
+/** How many times the candidate costs the baseline, by throughput and by median latency, each against its target. */
+export function formatRatio(name: string, candidate: Figures, baseline: Figures, targets: { throughput: number; p50: number }): string {
   const byThroughput = baseline.perSecond / candidate.perSecond;
   const byLatency = candidate.p50Ms / baseline.p50Ms;
-  const verdict = target === undefined ? '' : byThroughput <= target ? `  within target ${target}x` : `  OVER target ${target}x`;
-  return `${name}: costs ${byThroughput.toFixed(2)}x the baseline by throughput, ${byLatency.toFixed(2)}x by p50 latency${verdict}`;
+  const verdict = (ratio: number, target: number) => `${ratio.toFixed(2)}x (target ${target}x: ${ratio <= target ? 'met' : 'NOT met'})`;
+  return `${name}: costs ${verdict(byThroughput, targets.throughput)} the baseline by throughput, ${verdict(byLatency, targets.p50)} by p50 latency`;
 }

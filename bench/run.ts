@@ -1,4 +1,5 @@
 import { benchApiCommand } from './api-command';
+import { benchLambdas } from './lambdas';
 import { benchRunner } from './runner';
 import { benchWebhooks } from './webhooks';
 import { benchToolCalls } from '../skill-sdk/bench/tool-calls';
@@ -6,6 +7,7 @@ import { benchWidget } from '../embed/bench/widget';
 
 /** `npm run bench`: every benchmark, each printing measured figures and ratios against a baseline run in the same process. */
 const sections: [string, () => Promise<string[]>][] = [
+  ['Lambda bundles: size and cold import in a fresh Node process', () => benchLambdas()],
   ['REST API: agents/command vs a bare conditional PutItem', () => benchApiCommand()],
   ['Agent runs', () => benchRunner()],
   ['Signed webhook deliveries to a loopback receiver', () => benchWebhooks()],

@@ -6,6 +6,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { LAMBDA_BUNDLING } from './lambda-bundling';
 import { REPO_ROOT } from './repo-paths';
 
 export interface NodeFunctionProps {
@@ -37,7 +38,7 @@ export const NODE_RUNTIME_PINNED = 'Pinned to nodejs22.x, the Node version the b
 
 /**
  * A Lambda in the platform's one shape: Node.js 22 on arm64, bundled by the local esbuild into one minified ESM file
- * with a source map. The AWS SDK is bundled too, so production runs the SDK version the tests ran, not the runtime's.
+ * with a source map, as LAMBDA_BUNDLING says (the AWS SDK inside).
  */
 export function createNodeFunction(scope: Construct, id: string, props: NodeFunctionProps): NodejsFunction {
   assertLocalEsbuild();
@@ -59,13 +60,12 @@ export function createNodeFunction(scope: Construct, id: string, props: NodeFunc
     bundling: {
       forceDockerBundling: false,
       format: OutputFormat.ESM,
-      target: 'node22',
-      mainFields: ['module', 'main'],
+      target: LAMBDA_BUNDLING.target,
+      mainFields: [...LAMBDA_BUNDLING.mainFields],
       externalModules: [],
-      minify: true,
+      minify: LAMBDA_BUNDLING.minify,
       sourceMap: true,
-      // Some CommonJS dependencies call require() for Node built-ins; an ES module has no require of its own.
-      banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      banner: LAMBDA_BUNDLING.banner,
     },
     logGroup,
     role,

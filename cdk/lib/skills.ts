@@ -1,3 +1,5 @@
+import { BUILTIN_SKILL_CODES, type BuiltinSkillCode } from '@service/shared';
+
 /** A skill service deployed beside the platform as a SkillFunction. */
 export interface SkillEntry {
   /** Construct id; also names the stack output `<id>SkillUrl`. */
@@ -13,7 +15,7 @@ export const SKILLS: readonly SkillEntry[] = [{ id: 'Loyalty', entry: 'skill-sdk
  * The platform's own capabilities, each a skill service of its own (made with the SDK). They share one bearer the
  * platform holds, and act through the skill API with the turn tokens the runner mints.
  */
-export const BUILTIN_SKILLS: readonly (SkillEntry & { code: string })[] = ['contacts', 'calendar', 'tasks', 'email'].map((code) => ({
+export const BUILTIN_SKILLS: readonly (SkillEntry & { code: BuiltinSkillCode })[] = BUILTIN_SKILL_CODES.map((code) => ({
   id: `Builtin${code[0]!.toUpperCase()}${code.slice(1)}`,
   code,
   entry: `lambdas/src/entries/lambda/skill-${code}.ts`,

@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES, physicalTableName, type TableDefinition } from '@service/shared';
 import { FUNCTIONS } from '../lib/functions';
+import { bundleBudgetBytes } from '../lib/lambda-bundling';
+import { BUILTIN_SKILLS } from '../lib/skills';
 import { PlatformStack } from '../lib/platform-stack';
 import { DEPLOYED_TABLES } from '../lib/tables';
 import { actionsOn, logicalIdsWhere, roleStatements, testApp } from './support/synth';
@@ -34,6 +37,10 @@ afterAll(() => {
   if (dockerBefore === undefined) delete process.env.CDK_DOCKER;
   else process.env.CDK_DOCKER = dockerBefore;
 });
+
+/** The asset of a function's code, named by its hash in the cloud assembly. */
+const assetHashOf = (fn: IFunction): string =>
+  (template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as never)].Properties.Code.S3Key as string).replace(/\.zip$/, '');
 
 const tableId = (name: (typeof DEPLOYED_TABLES)[number]) =>
   logicalIdsWhere(template, 'AWS::DynamoDB::GlobalTable', (p) => p.TableName === physicalTableName(PREFIX, name))[0]!;
@@ -121,8 +128,7 @@ describe('functions', () => {
   });
 
   it('bundles the API into a loadable ES module that answers on Node 22', async () => {
-    const api = template.toJSON().Resources[stack.getLogicalId(stack.functions.get('Api')!.node.defaultChild as never)];
-    const bundleDir = join(assemblyDir, `asset.${(api.Properties.Code.S3Key as string).replace(/\.zip$/, '')}`);
+    const bundleDir = join(assemblyDir, `asset.${assetHashOf(stack.functions.get('Api')!)}`);
     expect(existsSync(join(bundleDir, 'index.mjs.map'))).toBe(true);
     // A child process: the bundle runs as Lambda would run it, outside vitest's module system.
     const script = `
@@ -138,6 +144,18 @@ describe('functions', () => {
     const answers = JSON.parse(stdout.trim().split('\n').at(-1)!) as { doc: { status: number; openapi: string }; noKey: { status: number; code: string } };
     expect(answers.doc).toEqual({ status: 200, openapi: expect.stringMatching(/^3\.0\./) });
     expect(answers.noKey).toEqual({ status: 401, code: 'API_KEY_REQUIRED' });
+  });
+
+  it('keeps every platform Lambda bundle within its budget', () => {
+    const builtins = [...stack.skills].filter(([id]) => BUILTIN_SKILLS.some((skill) => skill.id === id));
+    const deployed = [...stack.functions, ...builtins.map(([id, skill]) => [id, skill.function] as const)];
+    expect(deployed).toHaveLength(FUNCTIONS.length + BUILTIN_SKILLS.length);
+    const overBudget = deployed.flatMap(([id, fn]) => {
+      const bytes = statSync(join(assemblyDir, `asset.${assetHashOf(fn)}`, 'index.mjs')).size;
+      const budget = bundleBudgetBytes(id);
+      return bytes > budget ? [`${id}: ${Math.round(bytes / 1024)} KB, budget ${Math.round(budget / 1024)} KB`] : [];
+    });
+    expect(overBudget).toEqual([]);
   });
 
   it('routes ANY /{lang}/api/v1/{proxy+} of the HTTP API to the API function', () => {

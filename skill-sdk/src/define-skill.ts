@@ -1,9 +1,10 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SkillContext } from './context.js';
 import { formatIssues } from './errors.js';
 import { isLanguageTag } from './language.js';
 import { localesSchema, normalizeLocales, readLocalesDir } from './locales.js';
 import type { Locales, Messages } from './translate.js';
+import { SKILL_NAME_PATTERN, capabilityOf, toolNameOf } from './naming.js';
 
 export type InputShape = Record<string, z.ZodType>;
 export type ToolInput<S extends InputShape> = z.output<z.ZodObject<S>>;
@@ -70,10 +71,8 @@ export interface Skill {
   readonly events: Readonly<Record<string, EventHandler>>;
 }
 
-// `__` separates code and action in tool names and `.` in capabilities, so neither may appear inside a name.
-const NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 const name = (what: string) =>
-  z.string().regex(NAME, `${what} must be lowercase letters, digits, _ or -, starting with a letter`)
+  z.string().regex(SKILL_NAME_PATTERN, `${what} must be lowercase letters, digits, _ or -, starting with a letter`)
     .refine((value) => !value.includes('__'), `${what} must not contain "__"`);
 const isFunction = (value: unknown) => typeof value === 'function';
 
@@ -115,8 +114,8 @@ function toTool(code: string, action: string, tool: z.output<typeof definitionSc
   const { $schema: _drop, ...inputJsonSchema } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
   return Object.freeze({
     action,
-    name: `${code}__${action}`,
-    capability: `${code}.${action}`,
+    name: toolNameOf(code, action),
+    capability: capabilityOf(code, action),
     description: tool.description,
     schema,
     inputJsonSchema,
@@ -142,12 +141,12 @@ export function defineSkill<T extends Record<string, unknown>>(definition: Skill
     version,
     defaultLocale,
     locales,
-    tools: new Map(Object.entries(tools).map(([action, tool]) => [`${code}__${action}`, toTool(code, action, tool)])),
+    tools: new Map(Object.entries(tools).map(([action, tool]) => [toolNameOf(code, action), toTool(code, action, tool)])),
     events: Object.freeze({ ...events }),
   });
 }
 
 /** Finds a tool by model-facing name (`code__action`) or by action name. */
 export function findTool(skill: Skill, toolName: string): SkillTool | undefined {
-  return skill.tools.get(toolName) ?? skill.tools.get(`${skill.code}__${toolName}`);
+  return skill.tools.get(toolName) ?? skill.tools.get(toolNameOf(skill.code, toolName));
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { bearerGuard } from './bearer.js';
 import { callContext, resolveCaller, type Caller } from './caller.js';
 import { resolveConfig, type SkillServerOptions } from './config.js';

@@ -9,7 +9,9 @@ export type { Translate, Messages, Locales } from './translate.js';
 export { serviceApi, ServiceApiError } from './service-api.js';
 export { SkillError } from './errors.js';
 export { DEFAULT_LIMITS, type ToolLimits, type ToolResult, type Logger } from './run-tool.js';
+export { SKILL_NAME_PATTERN, isSkillName, toolNameOf, capabilityOf } from './naming.js';
 export {
+  TURN_TOKEN_HEADER,
   mintTurnToken,
   verifyTurnToken,
   TurnTokenError,

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatIssues } from './errors.js';
 import { normalizeLanguage } from './language.js';
 import type { Locales, Messages } from './translate.js';

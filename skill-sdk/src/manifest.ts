@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Skill } from './define-skill.js';
 import type { ToolLimits } from './run-tool.js';
 import { SDK_NAME, SDK_VERSION } from './version.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { API_CALLER, type ApiCaller, type SkillContext } from './context.js';
 import { SkillError } from './errors.js';
 import { TURN_TOKEN_HEADER } from './turn-token.js';

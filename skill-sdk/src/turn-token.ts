@@ -20,7 +20,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatIssues } from './errors.js';
 import { uuidOrUndefined } from './uuid.js';
 

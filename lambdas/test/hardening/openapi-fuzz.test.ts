@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from '@service/shared';
+import { buildOpenApiDocument } from '@service/shared/openapi';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiHandler } from '../../src/surfaces/rest-api/handler';

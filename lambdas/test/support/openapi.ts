@@ -1,4 +1,5 @@
-import { buildOpenApiDocument, ENDPOINTS, type EndpointName } from '@service/shared';
+import { ENDPOINTS, type EndpointName } from '@service/shared';
+import { buildOpenApiDocument } from '@service/shared/openapi';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { ApiResponse } from './platform';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoDate, isoDateTime, text, uuid } from './primitives';
 
 export const EVENT_TYPES = ['agent.command.completed', 'agent.command.failed'] as const;

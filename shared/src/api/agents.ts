@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { jsonObject } from './json-input';
 import { isoDateTime, limitParam, runId, text, uuid } from './primitives';
 

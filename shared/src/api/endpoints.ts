@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import * as a from './agents';
 import * as r from './records';
 import * as acc from './account';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Caller-supplied JSON (agents/command `data` and `schema`) is data, never code: any key is accepted, including

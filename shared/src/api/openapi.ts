@@ -1,5 +1,5 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERROR_CODES } from '../errors';
 import { ENDPOINTS, SUPPORTED_LANGUAGES, type EndpointContract } from './endpoints';
 
@@ -47,8 +47,7 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointContract): void {
   });
 }
 
-/** The OpenAPI 3.0 document of the REST API, generated from the same zod schemas that validate requests. */
-export function buildOpenApiDocument(serverUrl: string) {
+function generateDocument() {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-Service-Api-Key' });
   registry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer' });
@@ -60,6 +59,18 @@ export function buildOpenApiDocument(serverUrl: string) {
       version: '1.0.0',
       description: `Company REST API. Every response is the envelope {status, code, title, data, msg, error?}. Languages: ${SUPPORTED_LANGUAGES.join(', ')}.`,
     },
-    servers: [{ url: serverUrl }],
+    servers: [],
   });
+}
+
+let generated: ReturnType<typeof generateDocument> | undefined;
+
+/**
+ * The OpenAPI 3.0 document of the REST API, generated from the same zod schemas that validate requests: once per
+ * container, on first use, then served with the caller's server URL. Imported from `@service/shared/openapi` by the
+ * one handler that serves it, so the generator rides in no other bundle.
+ */
+export function buildOpenApiDocument(serverUrl: string) {
+  generated ??= generateDocument();
+  return { ...generated, servers: [{ url: serverUrl }] };
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RUN_ID_MAX_LENGTH, UUID_PATTERN } from '../ids';
 
 export const uuid = (what: string) => z.string({ error: `${what} is required` }).regex(UUID_PATTERN, { error: `${what} must be a UUID (8-4-4-4-12 hex)` });

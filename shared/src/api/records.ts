@@ -1,14 +1,19 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { email, isoDateTime, limitParam, text } from './primitives';
 
+/**
+ * What creating a contact takes, one definition for every way in: the REST API (below, plus notes), the skills'
+ * `contacts/create` method and the built-in contacts skill's tool.
+ */
+export const ContactFields = {
+  name: text(200),
+  email: email.optional(),
+  phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,30}$/, { error: 'phone must be digits, spaces and + ( ) -' }).optional(),
+  company: text(200).optional(),
+};
+
 export const CreateContactBody = z
-  .object({
-    name: text(200),
-    email: email.optional(),
-    phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,30}$/, { error: 'phone must be digits, spaces and + ( ) -' }).optional(),
-    company: text(200).optional(),
-    notes: text(4000).optional(),
-  })
+  .object({ ...ContactFields, notes: text(4000).optional() })
   .strict();
 
 export const CreateEventBody = z

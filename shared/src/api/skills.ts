@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EndpointContract } from './contract';
 import { Skill } from './account';
 import { isoDateTime, secretAlreadyShown, secretShownOnce, text } from './primitives';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EndpointContract } from './contract';
 import { EVENT_TYPES } from './account';
 import { isoDateTime, limitParam } from './primitives';

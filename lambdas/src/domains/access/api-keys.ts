@@ -1,5 +1,6 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError, newKeyId, randomBase62 } from '@service/shared';
+import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../infra/deps';
 import { ifConditionHolds } from '../../infra/store/dynamo';
@@ -20,6 +21,17 @@ export interface StoredApiKey {
 }
 
 export const hashApiKey = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+/**
+ * Key hash -> its workspace, as seen at the last successful authentication. A key never changes workspace, so this
+ * only lets a request start workspace reads (the token gate) while its key is still being checked; it authorises
+ * nothing: revocation and the rate limit are always read fresh.
+ */
+const workspaceOfKey = new LRUCache<string, string>({ max: 10_000 });
+
+/** The workspace a key authenticated for before, if this container saw it. */
+export const knownWorkspaceOfKey = (secret: string): string | undefined =>
+  API_KEY_PATTERN.test(secret) ? workspaceOfKey.get(hashApiKey(secret)) : undefined;
 export const generateApiKeySecret = (): string => `${API_KEY_PREFIX}${randomBase62(40)}`;
 
 export function toApiKeyResponse(key: StoredApiKey) {
@@ -84,6 +96,7 @@ export async function authenticateAndMeter(deps: Deps, secret: string, limitPerM
     windowSeconds: RATE_WINDOW_MS / 1000,
     exceeded: count > limitPerMinute,
   };
+  workspaceOfKey.set(keyHash, key.workspaceId);
   return { key, rate };
 }
 

@@ -1,3 +1,5 @@
+import { capabilityOf, toolNameOf } from '@service/skill-sdk';
+
 /** One tool of a skill as the platform knows it. */
 export interface CatalogTool {
   /** Action name; the model sees `code__action`, grants name `code.action`. */
@@ -13,8 +15,8 @@ export interface CatalogTool {
 
 export const toolOf = (code: string, action: string, mcpName: string, description: string, roles?: readonly string[]): CatalogTool => ({
   action,
-  name: `${code}__${action}`,
-  capability: `${code}.${action}`,
+  name: toolNameOf(code, action),
+  capability: capabilityOf(code, action),
   mcpName,
   description,
   ...(roles ? { roles: [...roles] } : {}),

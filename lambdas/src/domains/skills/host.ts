@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../../infra/deps';
 
 /** Where the platform reaches one of its own (built-in) skills. */

@@ -1,7 +1,7 @@
 import { DomainError, randomBase62 } from '@service/shared';
-import { manifestSchema, type SkillManifest } from '@service/skill-sdk';
+import { isSkillName, manifestSchema, type SkillManifest } from '@service/skill-sdk';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../../infra/deps';
 import { checkOutboundUrl, OutboundBlockedError, type OutboundPolicy } from '../../infra/net/outbound-guard';
 import { listSkillTools, SKILL_TIMEOUT_MS, type SkillTarget } from './skill-client';
@@ -40,8 +40,6 @@ export interface RegisterInput {
   turn_token_secret?: string;
 }
 
-const CODE = /^[a-z][a-z0-9_-]{0,62}$/;
-const validCode = (code: string) => CODE.test(code) && !code.includes('__');
 
 /** What a manifest may add beyond the SDK's shape: the OAuth connection the skill needs. */
 const manifestExtras = z.object({ name: z.string().optional(), description: z.string().optional(), oauth: z.object({ provider: z.string().min(1) }).optional() });
@@ -117,7 +115,7 @@ export async function registerSkill(deps: Deps, workspaceId: string, input: Regi
   if (input.code && read && input.code !== read.manifest.code) {
     throw new DomainError('VALIDATION_ERROR', `The manifest declares the code ${read.manifest.code}, not ${input.code}`, { field: 'code' });
   }
-  if (!validCode(code)) throw new DomainError('VALIDATION_ERROR', `${JSON.stringify(code)} is not a usable skill code; give one in code`, { field: 'code' });
+  if (!isSkillName(code)) throw new DomainError('VALIDATION_ERROR', `${JSON.stringify(code)} is not a usable skill code; give one in code`, { field: 'code' });
   if (isBuiltinSkill(code)) throw new DomainError('VALIDATION_ERROR', `${code} is a built-in skill; register under another code`, { field: 'code' });
   const tools = catalogTools(code, listing.tools, read?.manifest);
   if (tools.length === 0) throw new DomainError('VALIDATION_ERROR', `The MCP server at ${input.url} lists no tools`, { field: 'url' });

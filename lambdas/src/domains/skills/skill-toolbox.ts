@@ -1,6 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONSchema7 } from 'ai';
+import { LRUCache } from 'lru-cache';
+import { TURN_TOKEN_HEADER } from '@service/skill-sdk';
 import type { Deps } from '../../infra/deps';
 import type { StoredAgent } from '../agents/agents';
 import type { CatalogSkill } from './catalog';
@@ -12,6 +14,7 @@ import { findRegisteredSkill } from './registry';
 import { mintTurn, type TurnCaller } from './turns';
 import type { AgentTool } from '../runs/runtime/agent-tool';
 import { callSkillTool, connectSkill, listSkillTools, type SkillTarget } from './skill-client';
+import { logger } from '../../infra/logger';
 
 /** Who a run acts as, toward skills. */
 export interface SkillCaller {
@@ -41,14 +44,15 @@ const TOOL_LIST_TTL_MS = 30_000;
 /** A turn token is renewed when less than this remains of its 120 s. */
 const TOKEN_RENEW_MARGIN_S = 30;
 
-const toolLists = new Map<string, { until: number; tools: Promise<Tool[]> }>();
+/** Skill -> its tool list being or having been read; bounded, so a warm runner never grows without limit. */
+const toolLists = new LRUCache<string, Promise<Tool[]>>({ max: 1_000, ttl: TOOL_LIST_TTL_MS });
 
 function cachedToolList(target: SkillTarget, language: string): Promise<Tool[]> {
   const key = `${target.mcpUrl}\n${target.bearer ?? ''}`;
   const hit = toolLists.get(key);
-  if (hit && hit.until > Date.now()) return hit.tools;
+  if (hit) return hit;
   const tools = listSkillTools(target, language).then((listing) => listing.tools);
-  toolLists.set(key, { until: Date.now() + TOOL_LIST_TTL_MS, tools });
+  toolLists.set(key, tools);
   tools.catch(() => toolLists.delete(key));
   return tools;
 }
@@ -60,7 +64,7 @@ async function resolveInstalled(deps: Deps, agent: StoredAgent, code: string): P
     const host = skillHostOf(deps);
     const endpoint = host.builtins[code];
     if (!endpoint) {
-      console.warn(`built-in skill ${code} has no endpoint configured; its tools are not offered`);
+      logger.warn('built-in skill has no endpoint configured; its tools are not offered', { skill: code });
       return undefined;
     }
     return { skill, target: { mcpUrl: endpoint.mcpUrl, bearer: endpoint.bearer }, turnTokenSecret: host.turnTokenSecret, builtin: true };
@@ -96,7 +100,7 @@ class SkillSession {
   }
 
   async call(mcpName: string, input: Record<string, unknown>): Promise<CallToolResult> {
-    this.client ??= connectSkill(this.installed.target, async () => ({ 'x-service-language': this.language, 'x-service-turn-token': await this.turnToken() }));
+    this.client ??= connectSkill(this.installed.target, async () => ({ 'x-service-language': this.language, [TURN_TOKEN_HEADER]: await this.turnToken() }));
     this.client.catch(() => (this.client = undefined));
     return callSkillTool(await this.client, mcpName, input);
   }
@@ -142,7 +146,7 @@ export async function skillToolbox(deps: Deps, caller: SkillCaller): Promise<Too
       try {
         listed = await cachedToolList(installed.target, caller.language);
       } catch (error) {
-        console.warn(`skill ${code} could not be listed; its tools are not offered`, { error: error instanceof Error ? error.message : String(error) });
+        logger.warn('skill could not be listed; its tools are not offered', { skill: code, workspaceId: agent.workspaceId, runId: caller.runId, error });
         return [];
       }
       const oauth = await oauthMissing(deps, agent.workspaceId, installed.skill);

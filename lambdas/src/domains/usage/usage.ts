@@ -100,10 +100,13 @@ export async function monthToDate(deps: Deps, workspaceId: string): Promise<Tota
   return (await usageItems(deps, workspaceId, period.start, period.end)).reduce(add, emptyTotals());
 }
 
-/** A workspace that used its plan's monthly tokens cannot start more runs. */
-export async function assertWithinTokenLimit(deps: Deps, workspace: Workspace): Promise<void> {
-  const used = (await monthToDate(deps, workspace.id)).total_tokens;
-  if (used >= workspace.tokenLimit) {
-    throw new DomainError('TOKEN_LIMIT_REACHED', `The workspace used ${used} of its ${workspace.tokenLimit} tokens this month; upgrade the plan or wait for the next period`);
+/** Tokens the workspace used this billing month. */
+export const tokensUsedThisMonth = async (deps: Deps, workspaceId: string): Promise<number> => (await monthToDate(deps, workspaceId)).total_tokens;
+
+/** A workspace that used its plan's monthly tokens cannot start more runs; `used` may have been read ahead. */
+export async function assertWithinTokenLimit(deps: Deps, workspace: Workspace, used: Promise<number> = tokensUsedThisMonth(deps, workspace.id)): Promise<void> {
+  const tokens = await used;
+  if (tokens >= workspace.tokenLimit) {
+    throw new DomainError('TOKEN_LIMIT_REACHED', `The workspace used ${tokens} of its ${workspace.tokenLimit} tokens this month; upgrade the plan or wait for the next period`);
   }
 }

@@ -7,6 +7,7 @@ import { enqueueWakeUp, nextAttemptDueAt, WakeUpMessage } from './schedule';
 import { createWebhookSender, type WebhookSender } from './send';
 import { MAX_CONSECUTIVE_FAILURES } from './subscriptions';
 import { resolveTarget, type ClosedTarget, type DeliveryTarget } from './targets';
+import { logger } from '../../infra/logger';
 
 /** How long a claimed attempt belongs to its sender: well past the 5 s timeout, below the queue's visibility timeout. */
 const ATTEMPT_LEASE_MS = 20_000;
@@ -23,7 +24,7 @@ export function createWebhookConsumer(deps: Deps, sender: WebhookSender = create
         try {
           await handleWakeUp(deps, sender, record);
         } catch (error) {
-          console.error('webhook delivery failed to process; the queue will retry it', error);
+          logger.error('webhook delivery failed to process; the queue will retry it', { messageId: record.messageId, error });
           failures.push({ itemIdentifier: record.messageId });
         }
       }),
@@ -39,7 +40,7 @@ function parseMessage(record: SQSRecord): WakeUpMessage | undefined {
   } catch {
     // fall through: not JSON
   }
-  console.error(`webhooks queue: dropping malformed message ${record.messageId}`);
+  logger.error('webhooks queue: dropping a malformed message', { messageId: record.messageId });
   return undefined;
 }
 

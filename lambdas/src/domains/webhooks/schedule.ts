@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../../infra/deps';
 import { SQS_MAX_DELAY_SECONDS } from '../../infra/queue/queue';
 import type { StoredDelivery } from './deliveries';

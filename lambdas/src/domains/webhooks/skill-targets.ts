@@ -1,4 +1,4 @@
-import { mintTurnToken } from '@service/skill-sdk';
+import { mintTurnToken, TURN_TOKEN_HEADER } from '@service/skill-sdk';
 import type { Deps } from '../../infra/deps';
 import { listAgents } from '../agents/agents';
 import { findRegisteredSkill, listRegisteredSkills, type RegisteredSkill } from '../skills/registry';
@@ -30,7 +30,7 @@ export async function skillEventHeaders(workspaceId: string, skill: RegisteredSk
   const turnToken = await mintTurnToken({ accountId: workspaceId, companyId: workspaceId, skill: skill.code, roles: ['admin'] }, { secret: skill.turnTokenSecret });
   return {
     ...(skill.bearer ? { authorization: `Bearer ${skill.bearer}` } : {}),
-    'x-service-turn-token': turnToken,
+    [TURN_TOKEN_HEADER]: turnToken,
     'x-service-language': 'en',
   };
 }

@@ -1,10 +1,11 @@
 import { depsFromEnv } from './deps-from-env';
 import { sweepRuns } from '../../domains/runs/runtime/run-sweeper';
+import { logger } from '../../infra/logger';
 
 /** Lambda entry of the run sweeper, invoked every minute by an EventBridge schedule. */
 const deps = await depsFromEnv();
 export const handler = async () => {
   const report = await sweepRuns(deps);
-  if (report.enqueued.length + report.failed.length > 0) console.warn('run sweeper finished stranded runs', report);
+  if (report.enqueued.length + report.failed.length > 0) logger.warn('run sweeper finished stranded runs', { enqueued: report.enqueued, failed: report.failed });
   return report;
 };

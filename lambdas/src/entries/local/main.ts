@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { startPlatform } from './platform';
 import { StartupError } from './startup-error';
 

@@ -1,12 +1,13 @@
-import { z } from 'zod';
+import { QUEUE_URL_ENV } from '@service/shared';
+import * as z from 'zod';
 
 /** Settings shared by every handler, read once from the environment (CDK sets them in AWS; the local platform sets them itself). */
 const ConfigSchema = z.object({
   TABLE_PREFIX: z.string().default('service-'),
   DYNAMODB_ENDPOINT: z.url().optional(),
   AWS_REGION: z.string().default('us-east-1'),
-  RUNS_QUEUE_URL: z.string().optional(),
-  WEBHOOK_QUEUE_URL: z.string().optional(),
+  [QUEUE_URL_ENV.runs]: z.string().optional(),
+  [QUEUE_URL_ENV.webhooks]: z.string().optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(100 * 1024),
   WEBHOOK_ALLOW_LOCAL: z.enum(['0', '1', 'true', 'false', '']).default('0'),
@@ -35,7 +36,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     tablePrefix: parsed.TABLE_PREFIX,
     ...(parsed.DYNAMODB_ENDPOINT ? { dynamoEndpoint: parsed.DYNAMODB_ENDPOINT } : {}),
     region: parsed.AWS_REGION,
-    queueUrls: { runs: parsed.RUNS_QUEUE_URL, webhooks: parsed.WEBHOOK_QUEUE_URL },
+    queueUrls: { runs: parsed[QUEUE_URL_ENV.runs], webhooks: parsed[QUEUE_URL_ENV.webhooks] },
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     maxBodyBytes: parsed.MAX_BODY_BYTES,
     webhookAllowLocal: parsed.WEBHOOK_ALLOW_LOCAL === '1' || parsed.WEBHOOK_ALLOW_LOCAL === 'true',

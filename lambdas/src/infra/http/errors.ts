@@ -1,4 +1,5 @@
 import { ApiError, DomainError } from '@service/shared';
+import { logger } from '../logger';
 import { failureResult, type HttpEvent, type HttpResult } from './event';
 
 /** A domain error as the API's: the code keeps its documented status; a wait becomes Retry-After. */
@@ -12,12 +13,13 @@ export const isRefusal = (error: unknown): error is ApiError | DomainError => er
 
 /**
  * Any failure as the error envelope with its documented code and real status (plus the error's own headers, such as
- * Allow or Retry-After); anything unexpected is logged and answers 500 INTERNAL_ERROR without details.
+ * Allow or Retry-After); anything unexpected is logged, with what the request is about (`about`: request id,
+ * workspace), and answers 500 INTERNAL_ERROR without details.
  */
-export function errorResult(error: unknown, path: string, headers: Record<string, string> = {}): HttpResult {
+export function errorResult(error: unknown, path: string, headers: Record<string, string> = {}, about: Record<string, unknown> = {}): HttpResult {
   if (error instanceof DomainError) error = fromDomainError(error);
   if (error instanceof ApiError) return failureResult(error.status, error.code, error.message, error.details.field, { ...headers, ...error.details.headers });
-  console.error('unhandled error', { path, error });
+  logger.error('unhandled error', { ...about, path, error });
   return failureResult(500, 'INTERNAL_ERROR', 'Something went wrong on our side; the request was not completed', undefined, headers);
 }
 

@@ -3,6 +3,7 @@ import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { ifConditionHolds, type Store } from '../store/dynamo';
 import type { QueueConsumer, QueueName, QueueSender } from './queue';
+import { logger } from '../logger';
 
 /**
  * A durable work queue kept in the embedded DynamoDB, with SQS semantics: per-message delays, a visibility timeout
@@ -104,7 +105,7 @@ export class LocalQueue implements QueueSender {
         }
       }
     } catch (error) {
-      if (this.running) console.error('local queue poll failed', error);
+      if (this.running) logger.error('local queue poll failed', { error });
     } finally {
       this.schedule(claimedAny ? 0 : (this.options.pollIntervalMs ?? 25));
     }
@@ -140,7 +141,7 @@ export class LocalQueue implements QueueSender {
       return undefined;
     }
     if (moved.queue !== message.queue) {
-      console.error(`local queue: message ${message.id} moved to ${moved.queue} after ${message.receiveCount} receives`);
+      logger.error('local queue: message dead-lettered', { messageId: message.id, deadLetterQueue: moved.queue, receiveCount: message.receiveCount });
       return undefined;
     }
     return moved;
@@ -153,7 +154,7 @@ export class LocalQueue implements QueueSender {
       if (!failed) await this.remove(message);
     } catch (error) {
       // Left hidden: it comes back after the visibility timeout, as on SQS.
-      console.error(`local queue: consumer of ${queue} threw`, error);
+      logger.error('local queue: consumer threw', { queue, error });
     }
   }
 

@@ -1,6 +1,8 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 
-export type QueueName = 'runs' | 'webhooks';
+import type { QueueName } from '@service/shared';
+
+export type { QueueName };
 
 /** Sends messages to a work queue: SQS in AWS, the durable local queue on a laptop. */
 export interface QueueSender {

@@ -1,5 +1,5 @@
 import { ApiError, ENDPOINTS, newUuid, schemas, type EndpointName } from '@service/shared';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../../infra/deps';
 import { createApiKey, toApiKeyResponse } from '../../domains/access/api-keys';
 import { getWorkspace, PLANS, putWorkspaceIfAbsent, type Plan } from '../../domains/access/workspaces';

@@ -18,6 +18,8 @@ export interface ApiRequestState {
   query?: unknown;
   /** Set by an Idempotency-Key claim: the identity a retry of the same request reuses. */
   action?: Action;
+  /** The workspace's token use this month, read ahead by the authentication of a token-gated endpoint. */
+  tokensUsed?: Promise<number>;
 }
 
 /** A claimed Idempotency-Key: what completing, releasing or unlocking it needs. */

@@ -1,5 +1,5 @@
 import middy from '@middy/core';
-import { buildOpenApiDocument } from '@service/shared';
+import { buildOpenApiDocument } from '@service/shared/openapi';
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../../infra/deps';
 import { jsonResult, type HttpEvent, type HttpResult } from '../../infra/http/event';

@@ -1,5 +1,5 @@
-import { ApiError } from '@service/shared';
-import { z } from 'zod';
+import { ApiError, schemas } from '@service/shared';
+import * as z from 'zod';
 import type { Deps } from '../../infra/deps';
 import { findAgentById } from '../../domains/agents/agents';
 import { createRecord, listRecords } from '../../domains/records/records';
@@ -28,7 +28,7 @@ const LIST_LIMIT = 50;
  */
 export const SKILL_METHODS: Readonly<Record<string, Method<z.ZodType>>> = {
   'contacts/create': method(
-    z.object({ name: z.string().min(1).max(200), email: z.email().optional(), phone: z.string().max(30).optional(), company: z.string().max(200).optional() }).strict(),
+    z.object(schemas.ContactFields).strict(),
     (p, { deps, workspaceId }) => createRecord(deps, workspaceId, 'contact', { name: p.name, email: p.email ?? null, phone: p.phone ?? null, company: p.company ?? null, notes: null }),
   ),
   'contacts/search': method(z.object({ query: z.string().min(1).max(200) }).strict(), async (p, { deps, workspaceId }) => {

@@ -1,11 +1,9 @@
-import { TurnTokenError, verifyTurnToken, type VerifiedTurnToken } from '@service/skill-sdk';
+import { TURN_TOKEN_HEADER, TurnTokenError, verifyTurnToken, type VerifiedTurnToken } from '@service/skill-sdk';
 import type { Deps } from '../../infra/deps';
 import { header, type HttpEvent } from '../../infra/http/event';
 import { skillHostOf } from '../../domains/skills/host';
 import { findTurn, turnTokenId, type Turn } from '../../domains/skills/turns';
 import { ApiError } from '@service/shared';
-
-export const TURN_TOKEN_HEADER = 'x-service-turn-token';
 
 function audienceOf(token: string): unknown {
   try {

@@ -1,5 +1,5 @@
 import type { OutputSchema } from '@service/shared';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The name a property travels under between us and the model. Validators and the AI SDK's JSON parser look names

@@ -2,7 +2,7 @@ import type { LanguageModel } from 'ai';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Deps } from '../../../infra/deps';
 import { findAgentById } from '../../agents/agents';
 import { completeRun, failRun, findRun, markFollowUpsDone, markRunning, requeueRun, type StoredRun } from '../runs';
@@ -12,6 +12,7 @@ import { emitEvent } from '../../webhooks/emit';
 import { toolsOfAgent } from './agent-tools';
 import type { Toolbox } from '../../skills/skill-toolbox';
 import { executeRun } from './execute-run';
+import { logger } from '../../../infra/logger';
 
 /** A run whose attempts keep crashing ends `failed` on this receive, before the queue would dead-letter it. */
 export const MAX_RUN_ATTEMPTS = 3;
@@ -82,7 +83,7 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
       await requeueRun(deps, runId);
       throw error;
     }
-    console.error(`run ${runId} failed after ${attempt} attempts`, { reason });
+    logger.error('run failed after its last attempt', { runId, workspaceId: run.workspaceId, attempt, reason });
     if (await failRun(deps, runId, reason)) await followUps(deps, { ...run, status: 'failed', error: reason }, agent?.name ?? '');
   }
 }
@@ -95,7 +96,7 @@ export function createRunConsumer(deps: Deps, options: RunConsumerOptions): Queu
       try {
         await processRecord(deps, options, record);
       } catch (error) {
-        console.error('run attempt failed; the queue will retry it', { messageId: record.messageId, error: error instanceof Error ? error.message : error });
+        logger.error('run attempt failed; the queue will retry it', { messageId: record.messageId, error });
         failures.push({ itemIdentifier: record.messageId });
       }
     }

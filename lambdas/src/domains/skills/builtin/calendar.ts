@@ -1,4 +1,5 @@
-import { defineSkill, serviceApi, z } from '@service/skill-sdk';
+import { defineSkill, serviceApi } from '@service/skill-sdk';
+import * as z from 'zod';
 
 export const calendarSkill = defineSkill({
   code: 'calendar',

@@ -1,4 +1,6 @@
-import { defineSkill, serviceApi, z } from '@service/skill-sdk';
+import { schemas } from '@service/shared';
+import { defineSkill, serviceApi } from '@service/skill-sdk';
+import * as z from 'zod';
 
 /** The workspace address book. Records live on the platform; the skill reaches them with serviceApi. */
 export const contactsSkill = defineSkill({
@@ -13,10 +15,9 @@ export const contactsSkill = defineSkill({
     create: {
       description: 'Create a contact in the workspace address book',
       input: {
-        name: z.string().min(1).max(200).describe('Full name of the person'),
-        email: z.email().optional().describe('E-mail address'),
-        phone: z.string().max(30).optional(),
-        company: z.string().max(200).optional(),
+        ...schemas.ContactFields,
+        name: schemas.ContactFields.name.describe('Full name of the person'),
+        email: schemas.ContactFields.email.describe('E-mail address'),
       },
       annotations: { readOnlyHint: false, destructiveHint: false },
       handler: async (input, ctx) => {

@@ -1,4 +1,5 @@
-import { defineSkill, serviceApi, z } from '@service/skill-sdk';
+import { defineSkill, serviceApi } from '@service/skill-sdk';
+import * as z from 'zod';
 
 /**
  * Sends from the agent's own address: the platform knows the agent from the turn, so no address travels in the

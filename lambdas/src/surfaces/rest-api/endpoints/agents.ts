@@ -20,12 +20,12 @@ export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
     data: { presets: AGENT_PRESETS.map(({ id, name, role, description, skills }) => ({ id, name, role, description, skills })) },
   }),
 
-  agentsCommand: async ({ deps, workspace, body, action }) => {
+  agentsCommand: async ({ deps, workspace, body, action, tokensUsed }) => {
     if (body.schema !== undefined) {
       const check = checkOutputSchema(body.schema);
       if (!check.ok) throw new ApiError('SCHEMA_INVALID', check.message, { field: check.path });
     }
-    const [agent] = await Promise.all([getAgentIdentity(deps, workspace.id, body.agent_id), assertWithinTokenLimit(deps, workspace)]);
+    const [agent] = await Promise.all([getAgentIdentity(deps, workspace.id, body.agent_id), assertWithinTokenLimit(deps, workspace, tokensUsed)]);
     const run = await enqueueNewRun(deps, {
       workspaceId: workspace.id,
       agentId: agent.id,

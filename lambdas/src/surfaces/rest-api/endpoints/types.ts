@@ -14,6 +14,8 @@ export interface EndpointInput<N extends EndpointName> {
   query: QueryOf<N>;
   /** A create names what it writes after this, so that a retry after a crash finds it instead of writing again. */
   action: Action;
+  /** The month's token use, when the authentication already read it (token-gated endpoints). */
+  tokensUsed?: Promise<number>;
 }
 
 export type EndpointHandler<N extends EndpointName> = (input: EndpointInput<N>) => Promise<{ data: DataOf<N>; msg?: string }>;

@@ -1,9 +1,10 @@
 import { ApiError, DomainError } from '@service/shared';
 import type { Deps } from '../../../infra/deps';
-import { authenticateAndMeter, type RateLimitState } from '../../../domains/access/api-keys';
+import { authenticateAndMeter, knownWorkspaceOfKey, type RateLimitState } from '../../../domains/access/api-keys';
 import { guardCredential } from '../../../domains/access/credential-failures';
 import { getWorkspaceCached } from '../../../domains/access/workspace-cache';
 import { PLANS } from '../../../domains/access/workspaces';
+import { tokensUsedThisMonth } from '../../../domains/usage/usage';
 import { presentedCredential } from '../../../infra/http/credentials';
 import { apiState, type ApiRequest } from '../context';
 
@@ -14,13 +15,33 @@ const rateLimitHeaders = (rate: RateLimitState): Record<string, string> => ({
   'RateLimit-Policy': `${rate.limit};w=${rate.windowSeconds}`,
 });
 
-/** API key (under progressive delays for failures), per-key rate limit and plan gate; adds the RateLimit headers to every authenticated answer. */
+/** Endpoints that start work billed in tokens: the token gate's read starts beside the key check. */
+const TOKEN_GATED: ReadonlySet<string> = new Set(['agentsCommand']);
+
+/**
+ * The month's token use of the workspace a key authenticated for before, read while the key is checked (two round
+ * trips at once instead of one after the other). Used only if the key turns out to belong to that workspace; an
+ * unused read's failure is ignored.
+ */
+function readTokensAhead(deps: Deps, endpointName: string, secret: string): { workspaceId: string; used: Promise<number> } | undefined {
+  const workspaceId = TOKEN_GATED.has(endpointName) ? knownWorkspaceOfKey(secret) : undefined;
+  if (!workspaceId) return undefined;
+  const used = tokensUsedThisMonth(deps, workspaceId);
+  used.catch(() => undefined);
+  return { workspaceId, used };
+}
+
+/**
+ * API key (under progressive delays for failures), per-key rate limit and plan gate; adds the RateLimit headers to
+ * every authenticated answer. For a token-gated endpoint it hands the endpoint the month's token use, read ahead.
+ */
 export const authenticate = (deps: Deps) => ({
   before: async (request: ApiRequest) => {
     const state = apiState(request);
     // The key travels in X-Service-Api-Key (primary) or Authorization: Bearer (accepted).
     const secret = presentedCredential(request.event, 'x-service-api-key');
     if (!secret) throw new ApiError('API_KEY_REQUIRED', 'Send your API key in the X-Service-Api-Key header');
+    const tokensAhead = readTokensAhead(deps, state.endpointName, secret);
     const { key, rate } = await guardCredential(
       deps,
       { kind: 'api-key', sourceIp: request.event.requestContext.http.sourceIp, presented: secret },
@@ -36,6 +57,7 @@ export const authenticate = (deps: Deps) => ({
     if (!workspace) throw new ApiError('API_KEY_INVALID', 'The API key belongs to no workspace');
     if (!PLANS[workspace.plan].apiAccess) throw new ApiError('PLAN_REQUIRED', 'The API is available on the partner plan; upgrade the workspace to use it');
     Object.assign(state, { apiKey: key, workspace, rate });
+    if (tokensAhead?.workspaceId === workspace.id) state.tokensUsed = tokensAhead.used;
   },
   after: (request: ApiRequest) => {
     const rate = request.internal.api?.rate;

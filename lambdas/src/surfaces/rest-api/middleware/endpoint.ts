@@ -20,6 +20,7 @@ export const endpoint = (deps: Deps) => ({
       body: state.body as never,
       query: state.query as never,
       action: state.action ?? { at: deps.now() },
+      ...(state.tokensUsed ? { tokensUsed: state.tokensUsed } : {}),
     });
     request.response = successResult(state.endpoint.status, data, msg ?? 'OK');
   },
