@@ -18,24 +18,23 @@ export const LAMBDA_BUNDLING = {
 export const BUNDLE_BUDGET_BYTES = 500 * 1024;
 
 const KB = 1024;
-/** The AWS SDK's share of a bundle: DynamoDB, SQS and Secrets Manager clients with the credential chain. */
-const SDK = 'the pinned AWS SDK (about 300 KB: clients, smithy core, credential chain)';
+/** The AWS SDK's share of a bundle: its clients with smithy core and the credential chain. */
+const SDK = 'the pinned AWS SDK (300 to 380 KB: clients, smithy core, credential chain)';
 /** The MCP SDK with the ajv validator its client and server construct by default. */
 const MCP = 'the MCP SDK with its default ajv validator (about 300 KB)';
 
 /**
- * Bundles over the budget today, each with what weighs and a ceiling it may not grow past (issue 10's 500 KB is
- * met by the others). Taking one off this list is the way to record progress.
+ * Bundles over the budget today, each with what weighs and a ceiling it may not grow past (issue 10's 500 KB is met
+ * by the widget-config function only). Taking one off this list is the way to record progress.
  */
 const OVER_BUDGET: Record<string, { ceilingBytes: number; why: string }> = {
-  Api: { ceilingBytes: 930 * KB, why: `${SDK}; ${MCP} (skills/register reads a server's tools/list)` },
-  SkillApi: { ceilingBytes: 900 * KB, why: `${SDK}; ${MCP} (admin skill registration)` },
-  WebhookDeliverer: { ceilingBytes: 710 * KB, why: `${SDK}; ajv, reached through the skill SDK's event helpers` },
-  Widget: { ceilingBytes: 510 * KB, why: `${SDK}, of which SQS and Secrets Manager it never calls` },
-  Runner: { ceilingBytes: 1850 * KB, why: `${SDK}; ${MCP}; the AI SDK with Bedrock (whose anthropic and zod/v4 imports keep all of zod's locales), gateway and OpenAI-compatible providers` },
-  Chat: { ceilingBytes: 1550 * KB, why: `${SDK}; the AI SDK with its providers, as the runner` },
+  Api: { ceilingBytes: 980 * KB, why: `${SDK}; ${MCP} (skills/register reads a server's tools/list)` },
+  SkillApi: { ceilingBytes: 960 * KB, why: `${SDK}; ${MCP} (admin skill registration)` },
+  WebhookDeliverer: { ceilingBytes: 740 * KB, why: `${SDK}; ajv, reached through the skill SDK's event helpers` },
+  Runner: { ceilingBytes: 1900 * KB, why: `${SDK}; ${MCP}; the AI SDK with Bedrock (whose anthropic and zod/v4 imports keep all of zod's locales), gateway and OpenAI-compatible providers` },
+  Chat: { ceilingBytes: 1520 * KB, why: `${SDK}; the AI SDK with its providers, as the runner` },
   ...Object.fromEntries(
-    ['Contacts', 'Calendar', 'Tasks', 'Email'].map((code) => [`Builtin${code}`, { ceilingBytes: 850 * KB, why: `${SDK} (Secrets Manager only); ${MCP}` }]),
+    ['Contacts', 'Calendar', 'Tasks', 'Email'].map((code) => [`Builtin${code}`, { ceilingBytes: 870 * KB, why: `${SDK} (Secrets Manager only); ${MCP}` }]),
   ),
 };
 
