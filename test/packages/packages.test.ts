@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createWebhookSender } from '../../lambdas/src/domains/webhooks/send';
 import { CJS_RECEIVER, ESM_RECEIVER, reactApp, SKILL_CONSUMER, tsconfig, WEBHOOKS_CONSUMER, WIDGET_CONSUMER } from './consumers';
 import { run, startUntil, stop } from './processes';
@@ -145,7 +145,8 @@ describe('@service/webhooks from its tarball', () => {
       const url = `http://127.0.0.1:${receiver.match[1]}/hooks`;
       const sent = await sender.send({ url, event: 'agent.command.completed', payload, signingSecret: secret, signedAt: new Date() });
       expect(sent).toMatchObject({ ok: true, httpStatus: 204 });
-      expect(receiver.output()).toContain('verified evt_packagestest0001 agent.command.completed');
+      // The receiver logs before it answers, but its stdout reaches this process through a pipe that may lag the HTTP answer.
+      await vi.waitFor(() => expect(receiver.output()).toContain('verified evt_packagestest0001 agent.command.completed'), { timeout: 10_000 });
       const forged = await sender.send({ url, event: 'agent.command.completed', payload, signingSecret: `${secret}x`, signedAt: new Date() });
       expect(forged).toMatchObject({ ok: false, httpStatus: 400 });
     } finally {
