@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBase62 } from '@service/shared';
-import { startPlatform } from '../lambdas/src/local/platform';
+import { startPlatform } from '../lambdas/src/entries/local/platform';
 import { formatFigures, formatRatio, measure } from './measure';
 
 /**

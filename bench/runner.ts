@@ -1,7 +1,7 @@
 import { randomBase62 } from '@service/shared';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { enqueueNewRun, findRun } from '../lambdas/src/domain/runs';
-import { startPlatform } from '../lambdas/src/local/platform';
+import { enqueueNewRun, findRun } from '../lambdas/src/domains/runs/runs';
+import { startPlatform } from '../lambdas/src/entries/local/platform';
 import { formatFigures, type Figures } from './measure';
 
 /** Runs per second through the runner with the offline model: queue N runs, start the consumer, time each to completion. */

@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { newRunId } from '@service/shared';
 import { verify } from '@service/webhooks';
-import { startPlatform } from '../lambdas/src/local/platform';
-import { emitEvent } from '../lambdas/src/webhooks/emit';
-import { createWebhookSender } from '../lambdas/src/webhooks/send';
-import { createSubscription } from '../lambdas/src/webhooks/subscriptions';
+import { startPlatform } from '../lambdas/src/entries/local/platform';
+import { emitEvent } from '../lambdas/src/domains/webhooks/emit';
+import { createWebhookSender } from '../lambdas/src/domains/webhooks/send';
+import { createSubscription } from '../lambdas/src/domains/webhooks/subscriptions';
 
 /** A loopback receiver that verifies every signature and notes when each event arrived. */
 async function startVerifyingReceiver() {

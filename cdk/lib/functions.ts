@@ -49,7 +49,7 @@ export interface PlatformFunction {
 export const FUNCTIONS: readonly PlatformFunction[] = [
   {
     id: 'Api',
-    entry: 'lambdas/src/handlers/api.ts',
+    entry: 'lambdas/src/entries/lambda/api.ts',
     trigger: { kind: 'http', routes: [{ path: '/{lang}/api/v1/{proxy+}', methods: ['ANY'] }] },
     timeoutSeconds: 29,
     memoryMb: 1024,
@@ -62,7 +62,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   },
   {
     id: 'Runner',
-    entry: 'lambdas/src/handlers/runner.ts',
+    entry: 'lambdas/src/entries/lambda/runner.ts',
     trigger: { kind: 'queue', queue: 'runs', batchSize: 5 },
     timeoutSeconds: 300,
     memoryMb: 1024,
@@ -76,7 +76,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   },
   {
     id: 'WebhookDeliverer',
-    entry: 'lambdas/src/handlers/webhook-deliverer.ts',
+    entry: 'lambdas/src/entries/lambda/webhook-deliverer.ts',
     trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10 },
     timeoutSeconds: 60,
     memoryMb: 512,
@@ -90,7 +90,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   },
   {
     id: 'SkillApi',
-    entry: 'lambdas/src/handlers/skill-api.ts',
+    entry: 'lambdas/src/entries/lambda/skill-api.ts',
     // serviceApi calls of skills (turn token only) and the operators' administrative routes (master key only).
     trigger: {
       kind: 'http',
@@ -112,7 +112,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   },
   {
     id: 'Widget',
-    entry: 'lambdas/src/handlers/widget.ts',
+    entry: 'lambdas/src/entries/lambda/widget.ts',
     trigger: { kind: 'http', routes: [{ path: '/v1/agents/{agentId}/widget-config', methods: ['GET', 'OPTIONS'] }] },
     timeoutSeconds: 10,
     memoryMb: 512,
@@ -124,7 +124,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   },
   {
     id: 'Chat',
-    entry: 'lambdas/src/handlers/chat.ts',
+    entry: 'lambdas/src/entries/lambda/chat.ts',
     trigger: { kind: 'streaming-url' },
     timeoutSeconds: 120,
     memoryMb: 1024,

@@ -16,5 +16,5 @@ export const SKILLS: readonly SkillEntry[] = [{ id: 'Loyalty', entry: 'skill-sdk
 export const BUILTIN_SKILLS: readonly (SkillEntry & { code: string })[] = ['contacts', 'calendar', 'tasks', 'email'].map((code) => ({
   id: `Builtin${code[0]!.toUpperCase()}${code.slice(1)}`,
   code,
-  entry: `lambdas/src/handlers/skill-${code}.ts`,
+  entry: `lambdas/src/entries/lambda/skill-${code}.ts`,
 }));

@@ -3,9 +3,9 @@
 // while the widget loads, opens and shows a bot message of 5,000 markers (headless chromium, the demo page).
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { startPlatform } from '../../lambdas/src/local/platform';
+import { startPlatform } from '../../lambdas/src/entries/local/platform';
 import { launchChromium } from '../test/browser/chromium';
-import { BUDGETS, measureSizes } from '../src/size';
+import { BUDGETS, measureSizes } from './size';
 
 const RUNS = 7;
 const GOALS = { fabMs: 50, longestTaskMs: 50 };

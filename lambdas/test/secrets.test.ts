@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadSecretsIntoEnv } from '../src/secrets';
+import { loadSecretsIntoEnv } from '../src/infra/secrets/secrets';
 
 describe('secrets at cold start', () => {
   it('reads each secret the stack names by ARN into its setting, and never overrides a setting given directly', async () => {

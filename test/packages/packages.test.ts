@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookSender } from '../../lambdas/src/webhooks/send';
+import { createWebhookSender } from '../../lambdas/src/domains/webhooks/send';
 import { CJS_RECEIVER, ESM_RECEIVER, reactApp, SKILL_CONSUMER, tsconfig, WEBHOOKS_CONSUMER, WIDGET_CONSUMER } from './consumers';
 import { run, startUntil, stop } from './processes';
 

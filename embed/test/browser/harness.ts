@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../../lambdas/src/local/platform';
+import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../../lambdas/src/entries/local/platform';
 import { launchChromium } from './chromium';
 
 export const ARTIFACTS = resolve(import.meta.dirname, '../../../test-artifacts');

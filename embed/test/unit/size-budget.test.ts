@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUDGETS, measureSizes } from '../../src/size';
+import { BUDGETS, measureSizes } from '../../bench/size';
 
 const dist = resolve(import.meta.dirname, '../../dist');
 

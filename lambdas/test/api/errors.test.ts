@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordUsage } from '../../src/domain/usage';
+import { recordUsage } from '../../src/domains/usage/usage';
 import { apiClient, usePlatform } from '../support/platform';
 import { createWorkspace } from '../support/workspaces';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startPlatform } from '../../src/local/platform';
+import { startPlatform } from '../../src/entries/local/platform';
 import { apiClient, newDemoKey } from '../support/platform';
 
 describe('the local platform keeps its data across a restart', () => {

@@ -1,7 +1,7 @@
 import { randomBase62 } from '@service/shared';
 import { describe, expect, it } from 'vitest';
-import { createApiHandler } from '../../src/api/handler';
-import { FREE_FAILURES } from '../../src/domain/credential-failures';
+import { createApiHandler } from '../../src/surfaces/rest-api/handler';
+import { FREE_FAILURES } from '../../src/domains/access/credential-failures';
 import { apiEvent, invoke } from '../support/faults';
 import { usePlatform } from '../support/platform';
 

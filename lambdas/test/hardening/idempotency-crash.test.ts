@@ -1,12 +1,12 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Deps } from '../../src/deps';
-import { createApiHandler } from '../../src/api/handler';
-import { listAgents } from '../../src/domain/agents';
-import { listApiKeys } from '../../src/domain/api-keys';
-import { IDEMPOTENCY_LOCK_MS } from '../../src/domain/idempotency';
-import { listRuns } from '../../src/domain/runs';
-import { listSubscriptions } from '../../src/webhooks/subscriptions';
+import type { Deps } from '../../src/infra/deps';
+import { createApiHandler } from '../../src/surfaces/rest-api/handler';
+import { listAgents } from '../../src/domains/agents/agents';
+import { listApiKeys } from '../../src/domains/access/api-keys';
+import { IDEMPOTENCY_LOCK_MS } from '../../src/infra/store/idempotency';
+import { listRuns } from '../../src/domains/runs/runs';
+import { listSubscriptions } from '../../src/domains/webhooks/subscriptions';
 import { apiEvent, faultyDeps, invoke, type FaultMode } from '../support/faults';
 import { usePlatform } from '../support/platform';
 

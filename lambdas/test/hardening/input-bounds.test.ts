@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { orphanRunMessages } from '../support/orphans';
-import { scriptedModel } from '../../src/model/scripted-model';
+import { scriptedModel } from '../support/scripted-model';
 import { usePlatform } from '../support/platform';
 import { command, waitForRun } from '../support/runs';
 

@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { TABLES, type TableName } from '@service/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Deps } from '../../src/deps';
+import type { Deps } from '../../src/infra/deps';
 import { startBareMcpServer, type BareServer } from '../skills/bare-mcp-server';
 import { usePlatform } from '../support/platform';
 

@@ -1,7 +1,7 @@
 import { buildOpenApiDocument } from '@service/shared';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { createApiHandler } from '../../src/api/handler';
+import { createApiHandler } from '../../src/surfaces/rest-api/handler';
 import { apiEvent, invoke } from '../support/faults';
 import { orphanRunMessages } from '../support/orphans';
 import { usePlatform } from '../support/platform';

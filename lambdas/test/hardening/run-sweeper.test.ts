@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import type { Deps } from '../../src/deps';
-import { enqueueNewRun, findRun, listRuns, markRunning, type StoredRun } from '../../src/domain/runs';
-import { listRecords } from '../../src/domain/records';
-import { DEFAULT_SWEEP_BOUNDS, sweepRuns } from '../../src/runtime/run-sweeper';
+import type { Deps } from '../../src/infra/deps';
+import { enqueueNewRun, findRun, listRuns, markRunning, type StoredRun } from '../../src/domains/runs/runs';
+import { listRecords } from '../../src/domains/records/records';
+import { DEFAULT_SWEEP_BOUNDS, sweepRuns } from '../../src/domains/runs/runtime/run-sweeper';
 import { orphanRunMessages } from '../support/orphans';
 import { usePlatform } from '../support/platform';
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_LOCK_MS } from '../../src/domain/idempotency';
+import { IDEMPOTENCY_LOCK_MS } from '../../src/infra/store/idempotency';
 import { apiClient, newDemoKey } from '../support/platform';
 
 const CHILD = new URL('../support/crash-child.ts', import.meta.url).pathname;

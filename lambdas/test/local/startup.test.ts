@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../../src/local/platform';
+import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
 
 /** `npm start` beside a platform that already runs: one clear line and a non-zero exit, never a stack trace. */
-const MAIN = resolve(import.meta.dirname, '../../src/local/main.ts');
+const MAIN = resolve(import.meta.dirname, '../../src/entries/local/main.ts');
 const folders: string[] = [];
 const folder = () => {
   const path = mkdtempSync(join(tmpdir(), 'startup-'));

@@ -1,7 +1,7 @@
 import { generateText, Output, stepCountIs, streamText, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ModelSettingError, parseModelSetting, resolveModel } from '../../src/model';
+import { ModelSettingError, parseModelSetting, resolveModel } from '../../src/infra/model';
 import { jsonReply, sseReply, startLoopbackServer, type LoopbackServer } from './loopback-server';
 
 // resolveModel's three kinds; the hosted ones spoken to over their real wire protocols by a loopback server.

@@ -1,7 +1,7 @@
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { scriptedModel } from '../../src/model/scripted-model';
+import { scriptedModel } from '../support/scripted-model';
 
 describe('scriptedModel', () => {
   const lookup = () => {

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../../src/local/platform';
+import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
 import { newDemoKey } from '../support/platform';
 
 /**

@@ -1,8 +1,8 @@
 import { executeTool } from '@service/skill-sdk/test';
 import { describe, expect, it } from 'vitest';
-import type { HttpEvent } from '../../src/http/event';
-import { contactsSkill } from '../../src/skills/builtin/contacts';
-import { emailSkill } from '../../src/skills/builtin/email';
+import type { HttpEvent } from '../../src/infra/http/event';
+import { contactsSkill } from '../../src/domains/skills/builtin/contacts';
+import { emailSkill } from '../../src/domains/skills/builtin/email';
 import { skillLambdaHandler } from '@service/skill-sdk/lambda';
 
 const event = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>

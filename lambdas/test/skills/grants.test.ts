@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scriptedModel } from '../../src/model/scripted-model';
+import { scriptedModel } from '../support/scripted-model';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
 import { command, waitForRun } from '../support/runs';

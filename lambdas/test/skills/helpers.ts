@@ -1,4 +1,4 @@
-import type { ScriptedTurn } from '../../src/model/scripted-model';
+import type { ScriptedTurn } from '../support/scripted-model';
 
 /** The shaping call that follows every run without a schema: the model's part of the default envelope. */
 export const envelopeTurn = (summary: string): ScriptedTurn => ({ text: JSON.stringify({ result: 'ok', summary, follow_up: null }) });

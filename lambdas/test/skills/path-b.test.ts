@@ -1,7 +1,7 @@
 import { verifyTurnToken } from '@service/skill-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_WORKSPACE_ID } from '../../src/local/seed';
-import { scriptedModel } from '../../src/model/scripted-model';
+import { DEMO_WORKSPACE_ID } from '../../src/entries/local/seed';
+import { scriptedModel } from '../support/scripted-model';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
 import { command, waitForRun } from '../support/runs';

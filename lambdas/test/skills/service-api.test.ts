@@ -1,7 +1,7 @@
 import { mintTurnToken } from '@service/skill-sdk';
 import { describe, expect, it } from 'vitest';
-import { DEMO_AGENT_IDS, DEMO_WORKSPACE_ID } from '../../src/local/seed';
-import { mintTurn } from '../../src/skills/turns';
+import { DEMO_AGENT_IDS, DEMO_WORKSPACE_ID } from '../../src/entries/local/seed';
+import { mintTurn } from '../../src/domains/skills/turns';
 import { usePlatform } from '../support/platform';
 import { createWorkspace } from '../support/workspaces';
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { startSkill, defineSkill, z, type RunningSkill } from '@service/skill-sdk';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { DEMO_WORKSPACE_ID } from '../../src/local/seed';
-import { eventIdFrom } from '../../src/webhooks/emit';
+import { DEMO_WORKSPACE_ID } from '../../src/entries/local/seed';
+import { eventIdFrom } from '../../src/domains/webhooks/emit';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
 

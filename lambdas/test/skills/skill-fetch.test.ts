@@ -1,8 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OutboundBlockedError } from '../../src/net/outbound-guard';
-import { skillFetch, SkillResponseTooLargeError } from '../../src/runtime/skill-fetch';
+import { OutboundBlockedError } from '../../src/infra/net/outbound-guard';
+import { skillFetch, SkillResponseTooLargeError } from '../../src/domains/skills/skill-fetch';
 
 describe('the fetch the runtime reaches skills with', () => {
   const server = createServer((req, res) => {

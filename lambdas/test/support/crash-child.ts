@@ -4,7 +4,7 @@
  * machine losing power would; CLOCK_SHIFT_MS moves its clock (a retry after the idempotency lock lapsed).
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { startPlatform } from '../../src/local/platform';
+import { startPlatform } from '../../src/entries/local/platform';
 
 const crashAt = process.env.CRASH_AT?.split(':');
 const shift = Number(process.env.CLOCK_SHIFT_MS ?? 0);

@@ -1,8 +1,8 @@
 import { TABLES, type TableName } from '@service/shared';
 import type { Context } from 'aws-lambda';
-import type { Deps } from '../../src/deps';
-import type { HttpEvent, HttpResult } from '../../src/http/event';
-import { localContext } from '../../src/local/lambda-event';
+import type { Deps } from '../../src/infra/deps';
+import type { HttpEvent, HttpResult } from '../../src/infra/http/event';
+import { localContext } from '../../src/entries/local/lambda-event';
 
 /** One store or queue operation, named `<Command>:<table>` or `send:<queue>`, e.g. `PutCommand:runs`. */
 export type Step = string;

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Deps } from '../../src/deps';
-import { findRun } from '../../src/domain/runs';
+import type { Deps } from '../../src/infra/deps';
+import { findRun } from '../../src/domains/runs/runs';
 
 /** Run ids of messages waiting in the runs queue (or its dead-letter queue) whose run does not exist. */
 export async function orphanRunMessages(deps: Deps): Promise<string[]> {

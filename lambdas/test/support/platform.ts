@@ -1,6 +1,6 @@
 import { randomBase62 } from '@service/shared';
 import { afterAll, beforeAll } from 'vitest';
-import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../src/local/platform';
+import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../src/entries/local/platform';
 
 export const newDemoKey = () => `sk_live_${randomBase62(40)}`;
 

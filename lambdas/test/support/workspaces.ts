@@ -1,8 +1,8 @@
 import { newUuid } from '@service/shared';
-import type { Deps } from '../../src/deps';
-import { buildAgent, putAgent } from '../../src/domain/agents';
-import { createApiKey } from '../../src/domain/api-keys';
-import { PLANS, putWorkspaceIfAbsent, type Plan } from '../../src/domain/workspaces';
+import type { Deps } from '../../src/infra/deps';
+import { buildAgent, putAgent } from '../../src/domains/agents/agents';
+import { createApiKey } from '../../src/domains/access/api-keys';
+import { PLANS, putWorkspaceIfAbsent, type Plan } from '../../src/domains/access/workspaces';
 
 /** A second company on the same platform, with one agent and one key (what the dashboard would create). */
 export async function createWorkspace(deps: Deps, plan: Plan = 'partner', tokenLimit = PLANS[plan].tokenLimit) {

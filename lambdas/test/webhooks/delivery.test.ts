@@ -1,6 +1,6 @@
 import { verify } from '@service/webhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { emitEvent } from '../../src/webhooks/emit';
+import { emitEvent } from '../../src/domains/webhooks/emit';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform } from '../support/platform';
 import { completedData, deliveryLog, emitCompleted, signatureTimestamp, sleep, subscribe, subscriptionState } from './helpers';

@@ -1,8 +1,8 @@
 import { newRunId } from '@service/shared';
 import { expect } from 'vitest';
-import type { RunningPlatform } from '../../src/local/platform';
+import type { RunningPlatform } from '../../src/entries/local/platform';
 import type { CommandCompletedData } from '@service/webhooks';
-import { emitEvent } from '../../src/webhooks/emit';
+import { emitEvent } from '../../src/domains/webhooks/emit';
 import type { ApiCall } from '../support/platform';
 
 export type Subscription = { id: string; secret: string };

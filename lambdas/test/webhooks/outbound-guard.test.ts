@@ -1,7 +1,7 @@
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blockedAddressReason, checkOutboundUrl, createGuardedAgents, OutboundBlockedError } from '../../src/net/outbound-guard';
+import { blockedAddressReason, checkOutboundUrl, createGuardedAgents, OutboundBlockedError } from '../../src/infra/net/outbound-guard';
 
 const strict = { allowLocal: false };
 const local = { allowLocal: true };

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../../src/local/platform';
+import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
 import { apiClient, newDemoKey } from '../support/platform';
 import { deliveryLog, emitCompleted, sleep, subscribe } from './helpers';
 import { startReceiver } from './receiver';

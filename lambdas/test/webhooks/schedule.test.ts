@@ -1,12 +1,12 @@
 import type { SQSEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Deps } from '../../src/deps';
-import { SQS_MAX_DELAY_SECONDS, type QueueSender } from '../../src/queue/queue';
-import { claimAttempt, listAttempts } from '../../src/webhooks/deliveries';
-import { createWebhookConsumer } from '../../src/webhooks/deliverer';
-import { emitEvent } from '../../src/webhooks/emit';
-import { createSubscription } from '../../src/webhooks/subscriptions';
+import type { Deps } from '../../src/infra/deps';
+import { SQS_MAX_DELAY_SECONDS, type QueueSender } from '../../src/infra/queue/queue';
+import { claimAttempt, listAttempts } from '../../src/domains/webhooks/deliveries';
+import { createWebhookConsumer } from '../../src/domains/webhooks/deliverer';
+import { emitEvent } from '../../src/domains/webhooks/emit';
+import { createSubscription } from '../../src/domains/webhooks/subscriptions';
 import { usePlatform } from '../support/platform';
 import { createWorkspace } from '../support/workspaces';
 import { completedData } from './helpers';

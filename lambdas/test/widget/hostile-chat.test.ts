@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParser } from 'eventsource-parser';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
-import { startPlatform, type RunningPlatform } from '../../src/local/platform';
-import { createWidgetChatHandler } from '../../src/widget/chat-handler';
-import { toApiGatewayEvent } from '../../src/local/lambda-event';
-import { resolveModel } from '../../src/model';
+import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
+import { createWidgetChatHandler } from '../../src/surfaces/widget/chat-handler';
+import { toApiGatewayEvent } from '../../src/entries/local/lambda-event';
+import { resolveModel } from '../../src/infra/model';
 import { HOSTILE, startHostileModel, type HostileModel } from './hostile-model';
 
 // The chat endpoint against a hostile OpenAI-compatible model on loopback, and the request guards of issue 9.

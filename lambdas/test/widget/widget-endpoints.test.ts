@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParser } from 'eventsource-parser';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { startPlatform, type RunningPlatform } from '../../src/local/platform';
-import { createWidgetChatHandler } from '../../src/widget/chat-handler';
-import { createOfflineModel } from '../../src/model';
-import { toApiGatewayEvent } from '../../src/local/lambda-event';
-import { originAllowed } from '../../src/widget/origins';
-import { buildAgent, putAgent } from '../../src/domain/agents';
+import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
+import { createWidgetChatHandler } from '../../src/surfaces/widget/chat-handler';
+import { createOfflineModel } from '../../src/infra/model';
+import { toApiGatewayEvent } from '../../src/entries/local/lambda-event';
+import { originAllowed } from '../../src/surfaces/widget/origins';
+import { buildAgent, putAgent } from '../../src/domains/agents/agents';
 
 let platform: RunningPlatform;
 beforeAll(async () => {

@@ -4,24 +4,10 @@ import * as r from './records';
 import * as acc from './account';
 import { WEBHOOK_DELIVERY_ENDPOINTS } from './webhook-deliveries';
 import { SKILL_ACCESS_ENDPOINTS } from './skills';
+import type { EndpointContract } from './contract';
 import { secretAlreadyShown, secretShownOnce } from './primitives';
 
-export type HttpMethod = 'GET' | 'POST';
-
-/** One REST endpoint: its path `<resource>/<action>`, inputs and the shape of `data` on success. */
-export interface EndpointContract {
-  path: string;
-  method: HttpMethod;
-  summary: string;
-  query?: z.ZodType;
-  body?: z.ZodType;
-  data: z.ZodType;
-  status: 200 | 201 | 202;
-  /** Accepts an Idempotency-Key header (every create and agents/command). */
-  idempotent?: boolean;
-  /** The field of `data` holding a secret shown once: a replay answers it as null with `secret_already_shown: true`. */
-  secretField?: string;
-}
+export type { EndpointContract, HttpMethod } from './contract';
 
 const contract = <T extends EndpointContract>(endpoint: T): T => endpoint;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EndpointContract } from './endpoints';
+import type { EndpointContract } from './contract';
 import { Skill } from './account';
 import { isoDateTime, secretAlreadyShown, secretShownOnce, text } from './primitives';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EndpointContract } from './endpoints';
+import type { EndpointContract } from './contract';
 import { EVENT_TYPES } from './account';
 import { isoDateTime, limitParam } from './primitives';
 

@@ -1,0 +1,172 @@
+import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ApiError, newKeyId, randomBase62 } from '@service/shared';
+import { createHash } from 'node:crypto';
+import type { Deps } from '../../infra/deps';
+import { ifConditionHolds } from '../../infra/store/dynamo';
+
+export const API_KEY_PREFIX = 'sk_live_';
+const API_KEY_PATTERN = /^sk_live_[0-9A-Za-z]{32,128}$/;
+
+export interface StoredApiKey {
+  keyHash: string;
+  id: string;
+  workspaceId: string;
+  name: string;
+  prefix: string;
+  last4: string;
+  createdAt: string;
+  lastUsedAt?: string;
+  revokedAt?: string;
+}
+
+export const hashApiKey = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+export const generateApiKeySecret = (): string => `${API_KEY_PREFIX}${randomBase62(40)}`;
+
+export function toApiKeyResponse(key: StoredApiKey) {
+  return {
+    id: key.id,
+    name: key.name,
+    prefix: key.prefix,
+    last4: key.last4,
+    created_at: key.createdAt,
+    last_used_at: key.lastUsedAt ?? null,
+    revoked_at: key.revokedAt ?? null,
+  };
+}
+
+/** Stores a key by its hash only; the secret is returned to be shown once. */
+export async function createApiKey(deps: Deps, workspaceId: string, name: string, options: { secret?: string; id?: string; createdAt?: Date } = {}) {
+  const secret = options.secret ?? generateApiKeySecret();
+  if (!API_KEY_PATTERN.test(secret)) throw new Error(`API keys must be ${API_KEY_PREFIX} followed by at least 32 base62 characters`);
+  const key: StoredApiKey = {
+    keyHash: hashApiKey(secret),
+    id: options.id ?? newKeyId(),
+    workspaceId,
+    name,
+    prefix: secret.slice(0, API_KEY_PREFIX.length + 4),
+    last4: secret.slice(-4),
+    createdAt: (options.createdAt ?? deps.now()).toISOString(),
+  };
+  await deps.store.doc.send(
+    new PutCommand({ TableName: deps.store.table('apiKeys'), Item: key, ConditionExpression: 'attribute_not_exists(keyHash)' }),
+  );
+  return { key, secret };
+}
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+}
+
+const RATE_WINDOW_MS = 60_000;
+
+/**
+ * Authenticates a presented secret and counts the request against its per-minute quota in one conditional update
+ * of the key's own item (fixed window stored with the key, so every Lambda instance shares it and a revoked key
+ * fails at once). Unknown, malformed or revoked keys are API_KEY_INVALID; over quota is RATE_LIMITED.
+ */
+export async function authenticateAndMeter(deps: Deps, secret: string, limitPerMinute: number): Promise<{ key: StoredApiKey; rate: RateLimitState }> {
+  if (!API_KEY_PATTERN.test(secret)) throw new ApiError('API_KEY_INVALID', 'The API key is not valid');
+  const keyHash = hashApiKey(secret);
+  const nowMs = deps.now().getTime();
+  const window = Math.floor(nowMs / RATE_WINDOW_MS);
+  const key = (await countInWindow(deps, keyHash, window, nowMs)) ?? (await startWindow(deps, keyHash, window, nowMs)) ?? (await countAfterRace(deps, keyHash, window, nowMs));
+  const count = key.rlCount ?? 1;
+  const rate: RateLimitState = {
+    limit: limitPerMinute,
+    remaining: Math.max(0, limitPerMinute - count),
+    resetSeconds: Math.max(1, Math.ceil(((window + 1) * RATE_WINDOW_MS - nowMs) / 1000)),
+  };
+  if (count > limitPerMinute) {
+    throw new ApiError('RATE_LIMITED', `Rate limit of ${limitPerMinute} requests per minute exceeded; retry after ${rate.resetSeconds} s`, {
+      headers: { 'Retry-After': String(rate.resetSeconds), ...rateLimitHeaders(rate) },
+    });
+  }
+  return { key, rate };
+}
+
+export const rateLimitHeaders = (rate: RateLimitState): Record<string, string> => ({
+  'RateLimit-Limit': String(rate.limit),
+  'RateLimit-Remaining': String(rate.remaining),
+  'RateLimit-Reset': String(rate.resetSeconds),
+  'RateLimit-Policy': `${rate.limit};w=${RATE_WINDOW_MS / 1000}`,
+});
+
+type MeteredKey = StoredApiKey & { rlWindow?: number; rlCount?: number };
+const LIVE_KEY = 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt)';
+
+async function meteredUpdate(deps: Deps, keyHash: string, update: string, condition: string, values: Record<string, unknown>): Promise<MeteredKey | undefined> {
+  const result = await ifConditionHolds(
+    deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.table('apiKeys'),
+        Key: { keyHash },
+        UpdateExpression: update,
+        ConditionExpression: `${LIVE_KEY} AND ${condition}`,
+        ExpressionAttributeValues: values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return result?.Attributes as MeteredKey | undefined;
+}
+
+/**
+ * The common case: the key is live and already counting in this window. A later stored window means another
+ * instance's clock crossed the minute first; the request counts there rather than failing a valid key.
+ */
+const countInWindow = (deps: Deps, keyHash: string, window: number, nowMs: number) =>
+  meteredUpdate(deps, keyHash, 'SET rlCount = rlCount + :one, lastUsedAt = :now', 'rlWindow >= :w', {
+    ':one': 1,
+    ':w': window,
+    ':now': new Date(nowMs).toISOString(),
+  });
+
+/** First request of a window (or of the key). */
+const startWindow = (deps: Deps, keyHash: string, window: number, nowMs: number) =>
+  meteredUpdate(deps, keyHash, 'SET rlWindow = :w, rlCount = :one, lastUsedAt = :now', '(attribute_not_exists(rlWindow) OR rlWindow < :w)', {
+    ':one': 1,
+    ':w': window,
+    ':now': new Date(nowMs).toISOString(),
+  });
+
+/** Both updates failed: either the key is not live, or a concurrent request opened the window between them. */
+async function countAfterRace(deps: Deps, keyHash: string, window: number, nowMs: number): Promise<MeteredKey> {
+  const counted = await countInWindow(deps, keyHash, window, nowMs);
+  if (counted) return counted;
+  throw new ApiError('API_KEY_INVALID', 'The API key is not valid or was revoked');
+}
+
+export async function listApiKeys(deps: Deps, workspaceId: string): Promise<StoredApiKey[]> {
+  const result = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: deps.store.table('apiKeys'),
+      IndexName: 'byWorkspace',
+      KeyConditionExpression: 'workspaceId = :w',
+      ExpressionAttributeValues: { ':w': workspaceId },
+      ScanIndexForward: false,
+    }),
+  );
+  return (result.Items ?? []) as StoredApiKey[];
+}
+
+export async function revokeApiKey(deps: Deps, workspaceId: string, keyId: string): Promise<StoredApiKey> {
+  const key = (await listApiKeys(deps, workspaceId)).find((candidate) => candidate.id === keyId);
+  if (!key) throw new ApiError('NOT_FOUND', `No API key ${keyId} in this workspace`, { field: 'key_id' });
+  if (key.revokedAt) return key;
+  const revokedAt = deps.now().toISOString();
+  await ifConditionHolds(
+    deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.table('apiKeys'),
+        Key: { keyHash: key.keyHash },
+        UpdateExpression: 'SET revokedAt = :at',
+        ConditionExpression: 'workspaceId = :w AND attribute_not_exists(revokedAt)',
+        ExpressionAttributeValues: { ':at': revokedAt, ':w': workspaceId },
+      }),
+    ),
+  );
+  return { ...key, revokedAt: key.revokedAt ?? revokedAt };
+}

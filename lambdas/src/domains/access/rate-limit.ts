@@ -1,0 +1,31 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ApiError } from '@service/shared';
+import type { Deps } from '../../infra/deps';
+import { isConditionFailure } from '../../infra/store/dynamo';
+
+const WINDOW_MS = 60_000;
+
+/**
+ * Counts one hit in a fixed one-minute window: one conditional update of the window's own item, so concurrent
+ * Lambda instances share the count and no transaction is needed. Throws RATE_LIMITED (with Retry-After) when full.
+ */
+export async function hitRateLimit(deps: Deps, bucket: string, limitPerMinute: number): Promise<void> {
+  const nowMs = deps.now().getTime();
+  const window = Math.floor(nowMs / WINDOW_MS);
+  const windowEndsMs = (window + 1) * WINDOW_MS;
+  try {
+    await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.table('rateLimits'),
+        Key: { bucket: `${bucket}#${window}` },
+        UpdateExpression: 'ADD hits :one SET expiresAtEpoch = :expires',
+        ConditionExpression: 'attribute_not_exists(hits) OR hits < :limit',
+        ExpressionAttributeValues: { ':one': 1, ':limit': limitPerMinute, ':expires': Math.ceil(windowEndsMs / 1000) + 60 },
+      }),
+    );
+  } catch (error) {
+    if (!isConditionFailure(error)) throw error;
+    const retryAfter = Math.max(1, Math.ceil((windowEndsMs - nowMs) / 1000));
+    throw new ApiError('RATE_LIMITED', `Too many messages; retry after ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
+  }
+}

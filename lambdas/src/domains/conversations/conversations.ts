@@ -1,0 +1,80 @@
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ApiError } from '@service/shared';
+import type { Deps } from '../../infra/deps';
+import { isConditionFailure } from '../../infra/store/dynamo';
+
+/** Widget conversations are kept for 30 days (expiry checked by the TTL sweep in AWS; nothing reads them back past it). */
+const RETENTION_SECONDS = 30 * 24 * 3600;
+
+export interface ConversationStart {
+  conversationId: string;
+  agentId: string;
+  workspaceId: string;
+  visitorId: string;
+  locale: string;
+}
+
+/**
+ * Creates the conversation's `meta` item, or touches it when it exists. A conversation id belongs to one agent
+ * and one visitor; anyone else presenting it is refused (one conditional write, no read-then-write race).
+ */
+export async function openConversation(deps: Deps, start: ConversationStart): Promise<void> {
+  const now = deps.now();
+  try {
+    await deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.table('conversations'),
+        Key: { conversationId: start.conversationId, sk: 'meta' },
+        UpdateExpression:
+          'SET agentId = :agent, workspaceId = :ws, visitorId = :visitor, locale = :locale, updatedAt = :now, ' +
+          'createdAt = if_not_exists(createdAt, :now), messageCount = if_not_exists(messageCount, :zero), expiresAtEpoch = :expires',
+        ConditionExpression: 'attribute_not_exists(conversationId) OR (agentId = :agent AND visitorId = :visitor)',
+        ExpressionAttributeValues: {
+          ':agent': start.agentId,
+          ':ws': start.workspaceId,
+          ':visitor': start.visitorId,
+          ':locale': start.locale,
+          ':now': now.toISOString(),
+          ':zero': 0,
+          ':expires': Math.floor(now.getTime() / 1000) + RETENTION_SECONDS,
+        },
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) throw new ApiError('VALIDATION_ERROR', 'This conversation id belongs to another conversation', { field: 'conversationId' });
+    throw error;
+  }
+}
+
+/** Appends one message as its own item, keyed by time and a sequence so messages sort in order. */
+export async function appendMessage(deps: Deps, conversationId: string, role: 'user' | 'assistant', content: string): Promise<string> {
+  const now = deps.now();
+  const counter = await deps.store.doc.send(
+    new UpdateCommand({
+      TableName: deps.store.table('conversations'),
+      Key: { conversationId, sk: 'meta' },
+      UpdateExpression: 'ADD messageCount :one',
+      ConditionExpression: 'attribute_exists(conversationId)',
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  const sequence = Number(counter.Attributes?.messageCount ?? 0);
+  const messageId = `msg_${String(sequence).padStart(6, '0')}`;
+  await deps.store.doc.send(
+    new PutCommand({
+      TableName: deps.store.table('conversations'),
+      Item: {
+        conversationId,
+        sk: `message#${messageId}`,
+        messageId,
+        role,
+        content,
+        createdAt: now.toISOString(),
+        expiresAtEpoch: Math.floor(now.getTime() / 1000) + RETENTION_SECONDS,
+      },
+      ConditionExpression: 'attribute_not_exists(sk)',
+    }),
+  );
+  return messageId;
+}

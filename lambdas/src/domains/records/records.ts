@@ -1,0 +1,70 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { ApiError, newRecordId } from '@service/shared';
+import type { Deps } from '../../infra/deps';
+import { createOrFind } from '../../infra/store/dynamo';
+import type { Action } from '../../infra/store/idempotency';
+import { emitEvent, eventIdFrom } from '../webhooks/emit';
+
+/**
+ * Contacts, calendar events and tasks of a workspace share one table: sk `<kind>#<created_at>#<id>`,
+ * so a kind lists newest first with one Query and pages with an opaque cursor.
+ */
+export type RecordKind = 'contact' | 'event' | 'task' | 'email';
+const ID_PREFIX = { contact: 'con', event: 'cal', task: 'tsk', email: 'msg' } as const;
+/** The workspace event each new record emits (to skills that declare it). */
+const CREATED_EVENT = { contact: 'contact.created', event: 'calendar.event_created', task: 'task.created', email: undefined } as const;
+
+export interface StoredRecord<T> {
+  workspaceId: string;
+  sk: string;
+  kind: RecordKind;
+  fields: T & { id: string; created_at: string };
+}
+
+export async function createRecord<T extends object>(
+  deps: Deps,
+  workspaceId: string,
+  kind: RecordKind,
+  fields: T,
+  action: Action = { at: deps.now() },
+): Promise<T & { id: string; created_at: string }> {
+  const id = newRecordId(ID_PREFIX[kind], action.seed);
+  const createdAt = action.at.toISOString();
+  const record: StoredRecord<T> = { workspaceId, sk: `${kind}#${createdAt}#${id}`, kind, fields: { ...fields, id, created_at: createdAt } };
+  const stored = (await createOrFind(deps.store, 'records', record, { workspaceId, sk: record.sk })).item.fields;
+  const event = CREATED_EVENT[kind];
+  if (event) await emitEvent(deps, workspaceId, event, stored, { eventId: eventIdFrom(stored.id) });
+  return stored;
+}
+
+const encodeCursor = (key: Record<string, unknown>) => Buffer.from(JSON.stringify({ sk: key.sk })).toString('base64url');
+
+/** `<kind>#<ISO time>#<prefix>_<id>`: the only sort keys this list hands out, and far below DynamoDB's 1,024 bytes. */
+const cursorKey = (kind: RecordKind) => new RegExp(`^${kind}#\\d{4}-\\d{2}-\\d{2}T[0-9:.]{8,16}Z#${ID_PREFIX[kind]}_[0-9A-Za-z]{1,32}$`);
+
+function decodeCursor(cursor: string, workspaceId: string, kind: RecordKind): Record<string, unknown> {
+  try {
+    const { sk } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { sk: unknown };
+    if (typeof sk === 'string' && cursorKey(kind).test(sk)) return { workspaceId, sk };
+  } catch {
+    // falls through to the validation error
+  }
+  throw new ApiError('VALIDATION_ERROR', 'cursor is not one this list returned', { field: 'cursor' });
+}
+
+export async function listRecords<T>(deps: Deps, workspaceId: string, kind: RecordKind, page: { limit: number; cursor?: string }) {
+  const result = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: deps.store.table('records'),
+      KeyConditionExpression: 'workspaceId = :w AND begins_with(sk, :kind)',
+      ExpressionAttributeValues: { ':w': workspaceId, ':kind': `${kind}#` },
+      ScanIndexForward: false,
+      Limit: page.limit,
+      ...(page.cursor ? { ExclusiveStartKey: decodeCursor(page.cursor, workspaceId, kind) } : {}),
+    }),
+  );
+  return {
+    items: ((result.Items ?? []) as StoredRecord<T>[]).map((record) => record.fields),
+    nextCursor: result.LastEvaluatedKey ? encodeCursor(result.LastEvaluatedKey) : null,
+  };
+}

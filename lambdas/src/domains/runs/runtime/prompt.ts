@@ -1,0 +1,20 @@
+import type { StoredAgent } from '../../agents/agents';
+import type { StoredRun } from '../runs';
+
+const AUTONOMY_RULES = {
+  full: 'You may perform real actions with your tools (send e-mail, create records) when the instruction asks for them.',
+  read_only:
+    'You may read and answer, but actions that change something are not performed in this run: when you call such a tool it ' +
+    'comes back as pending approval, and you say what you would do.',
+} as const;
+
+/** The system prompt of a run: persona, role, autonomy, today, and the caller's `data` as a JSON context block. */
+export function runSystemPrompt(agent: StoredAgent, run: StoredRun, now: Date): string {
+  return [
+    agent.persona,
+    `You are ${agent.name}, ${agent.role}. Your own e-mail address is ${agent.email}.`,
+    `Autonomy: ${run.autonomy}. ${AUTONOMY_RULES[run.autonomy]}`,
+    `Today is ${now.toISOString().slice(0, 10)}. Answer in the language of the instruction.`,
+    ...(run.data ? [`Context data supplied by the caller (JSON): ${JSON.stringify(run.data)}`] : []),
+  ].join('\n');
+}

@@ -1,0 +1,104 @@
+import type { LanguageModel } from 'ai';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod';
+import type { Deps } from '../../../infra/deps';
+import { findAgentById } from '../../agents/agents';
+import { completeRun, failRun, findRun, markFollowUpsDone, markRunning, requeueRun, type StoredRun } from '../runs';
+import { recordUsage } from '../../usage/usage';
+import type { QueueConsumer } from '../../../infra/queue/queue';
+import { emitEvent } from '../../webhooks/emit';
+import { toolsOfAgent } from './agent-tools';
+import type { Toolbox } from '../../skills/skill-toolbox';
+import { executeRun } from './execute-run';
+
+/** A run whose attempts keep crashing ends `failed` on this receive, before the queue would dead-letter it. */
+export const MAX_RUN_ATTEMPTS = 3;
+const RunMessage = z.object({ runId: z.string() });
+
+class HeldElsewhere extends Error {}
+
+/** The same event id on every emit of a run's outcome, so an emit repeated after a crash delivers nothing twice. */
+const eventIdFor = (runId: string, event: string) => `evt_${createHash('sha256').update(`${runId}:${event}`).digest('base64url').replace(/[-_]/g, '').slice(0, 24)}`;
+
+export interface RunConsumerOptions {
+  model: LanguageModel;
+  /** The tools of a run; default: the agent's installed skills over MCP. */
+  toolsFor?: (deps: Deps, agent: NonNullable<Awaited<ReturnType<typeof findAgentById>>>, runId: string) => Promise<Toolbox>;
+}
+
+/** Usage and the webhook of a finished run; safe to repeat (stable event id). */
+async function followUps(deps: Deps, run: StoredRun, agentName: string): Promise<void> {
+  const common = { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: run.status, instruction: run.instruction };
+  if (run.status === 'completed') {
+    await recordUsage(deps, run.workspaceId, run.agentId, run.usage);
+    await emitEvent(deps, run.workspaceId, 'agent.command.completed', { ...common, result_text: run.resultText ?? '' }, { eventId: eventIdFor(run.runId, 'completed') });
+  } else if (run.status === 'failed') {
+    await emitEvent(deps, run.workspaceId, 'agent.command.failed', { ...common, error: run.error ?? 'unknown error' }, { eventId: eventIdFor(run.runId, 'failed') });
+  }
+  await markFollowUpsDone(deps, run.runId);
+}
+
+/** The run is written before its message; a short wait still covers a store that is slow to show it. */
+async function findRunSoon(deps: Deps, runId: string): Promise<StoredRun | undefined> {
+  for (let wait = 0; wait < 5; wait += 1) {
+    const run = await findRun(deps, runId);
+    if (run) return run;
+    await sleep(20 * (wait + 1));
+  }
+  return undefined;
+}
+
+async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQSRecord): Promise<void> {
+  const { runId } = RunMessage.parse(JSON.parse(record.body));
+  const attempt = Number(record.attributes.ApproximateReceiveCount || '1');
+  const run = await findRunSoon(deps, runId);
+  // A message whose run never shows up is dropped after the last attempt.
+  if (!run) {
+    if (attempt < MAX_RUN_ATTEMPTS) throw new Error(`run ${runId} is not readable yet`);
+    return;
+  }
+  const agent = await findAgentById(deps, run.agentId);
+  const finished = run.status === 'completed' || run.status === 'failed';
+  if (finished && !run.followUpsDone) return followUps(deps, run, agent?.name ?? '');
+  if (finished || run.status === 'cancelled') return;
+
+  try {
+    if (!agent) throw new Error(`The agent ${run.agentId} no longer exists`);
+    if (!(await markRunning(deps, runId))) {
+      // A second delivery of a run another runner holds comes back later instead of vanishing (its owner may give it back).
+      if ((await findRun(deps, runId))?.status === 'running') throw new HeldElsewhere(`run ${runId} is held by another runner`);
+      return;
+    }
+    const toolbox = await (options.toolsFor ?? toolsOfAgent)(deps, agent, runId);
+    const outcome = await executeRun({ deps, run, agent, model: options.model, tools: toolbox.tools }).finally(() => toolbox.close());
+    const stored = await completeRun(deps, runId, outcome);
+    if (stored) await followUps(deps, { ...run, status: 'completed', ...stored, output: stored.output ?? undefined }, agent.name);
+  } catch (error) {
+    if (error instanceof HeldElsewhere) throw error;
+    const reason = error instanceof Error ? error.message : String(error);
+    if (attempt < MAX_RUN_ATTEMPTS) {
+      await requeueRun(deps, runId);
+      throw error;
+    }
+    console.error(`run ${runId} failed after ${attempt} attempts`, { reason });
+    if (await failRun(deps, runId, reason)) await followUps(deps, { ...run, status: 'failed', error: reason }, agent?.name ?? '');
+  }
+}
+
+/** The `runs` queue consumer (SQS event source mapping with ReportBatchItemFailures; the local queue calls it the same way). */
+export function createRunConsumer(deps: Deps, options: RunConsumerOptions): QueueConsumer {
+  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
+    const failures: SQSBatchResponse['batchItemFailures'] = [];
+    for (const record of event.Records) {
+      try {
+        await processRecord(deps, options, record);
+      } catch (error) {
+        console.error('run attempt failed; the queue will retry it', { messageId: record.messageId, error: error instanceof Error ? error.message : error });
+        failures.push({ itemIdentifier: record.messageId });
+      }
+    }
+    return { batchItemFailures: failures };
+  };
+}

@@ -1,0 +1,176 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONSchema7 } from 'ai';
+import type { Deps } from '../../infra/deps';
+import type { StoredAgent } from '../agents/agents';
+import type { CatalogSkill } from './catalog';
+import { findSkill } from './catalog';
+import { accessTo, listGrants, mayUse } from './grants';
+import { skillHostOf } from './host';
+import { oauthMissing } from './oauth';
+import { findRegisteredSkill } from './registry';
+import { mintTurn, type TurnCaller } from './turns';
+import type { AgentTool } from '../runs/runtime/agent-tool';
+import { callSkillTool, connectSkill, listSkillTools, type SkillTarget } from './skill-client';
+
+/** Who a run acts as, toward skills. */
+export interface SkillCaller {
+  agent: StoredAgent;
+  runId: string;
+  roles: readonly string[];
+  /** Conversation language, sent as X-Service-Language. */
+  language: string;
+}
+
+/** The tools a run may offer the model, and the skill sessions to close when the run ends. */
+export interface Toolbox {
+  tools: AgentTool[];
+  close(): Promise<void>;
+}
+
+interface InstalledSkill {
+  skill: CatalogSkill;
+  target: SkillTarget;
+  turnTokenSecret: string;
+  /** The platform's own skills call its serviceApi routes, which need to know the turn. */
+  builtin: boolean;
+}
+
+/** Tool lists change rarely: each skill is listed at most once per this period per process, not on every call. */
+const TOOL_LIST_TTL_MS = 30_000;
+/** A turn token is renewed when less than this remains of its 120 s. */
+const TOKEN_RENEW_MARGIN_S = 30;
+
+const toolLists = new Map<string, { until: number; tools: Promise<Tool[]> }>();
+
+function cachedToolList(target: SkillTarget, language: string): Promise<Tool[]> {
+  const key = `${target.mcpUrl}\n${target.bearer ?? ''}`;
+  const hit = toolLists.get(key);
+  if (hit && hit.until > Date.now()) return hit.tools;
+  const tools = listSkillTools(target, language).then((listing) => listing.tools);
+  toolLists.set(key, { until: Date.now() + TOOL_LIST_TTL_MS, tools });
+  tools.catch(() => toolLists.delete(key));
+  return tools;
+}
+
+async function resolveInstalled(deps: Deps, agent: StoredAgent, code: string): Promise<InstalledSkill | undefined> {
+  const skill = await findSkill(deps, agent.workspaceId, code);
+  if (!skill) return undefined;
+  if (skill.source === 'builtin') {
+    const host = skillHostOf(deps);
+    const endpoint = host.builtins[code];
+    if (!endpoint) {
+      console.warn(`built-in skill ${code} has no endpoint configured; its tools are not offered`);
+      return undefined;
+    }
+    return { skill, target: { mcpUrl: endpoint.mcpUrl, bearer: endpoint.bearer }, turnTokenSecret: host.turnTokenSecret, builtin: true };
+  }
+  const registered = await findRegisteredSkill(deps, agent.workspaceId, code);
+  if (!registered) return undefined;
+  return {
+    skill,
+    target: { mcpUrl: registered.mcpUrl, guard: { allowLocal: deps.config.webhookAllowLocal }, ...(registered.bearer ? { bearer: registered.bearer } : {}) },
+    turnTokenSecret: registered.turnTokenSecret,
+    builtin: false,
+  };
+}
+
+/** One MCP session with one skill for the length of a run, opened on the first call, with a turn token renewed as needed. */
+class SkillSession {
+  private client: Promise<Client> | undefined;
+  private token: Promise<{ token: string; expiresAtEpoch: number }> | undefined;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly installed: InstalledSkill,
+    private readonly caller: TurnCaller,
+    private readonly language: string,
+  ) {}
+
+  private async turnToken(): Promise<string> {
+    const current = await this.token;
+    if (!current || current.expiresAtEpoch - Date.now() / 1000 < TOKEN_RENEW_MARGIN_S) {
+      this.token = mintTurn(this.deps, this.installed.turnTokenSecret, this.installed.skill.code, this.caller, this.installed.builtin);
+    }
+    return (await this.token!).token;
+  }
+
+  async call(mcpName: string, input: Record<string, unknown>): Promise<CallToolResult> {
+    this.client ??= connectSkill(this.installed.target, async () => ({ 'x-service-language': this.language, 'x-service-turn-token': await this.turnToken() }));
+    this.client.catch(() => (this.client = undefined));
+    return callSkillTool(await this.client, mcpName, input);
+  }
+
+  async close(): Promise<void> {
+    const client = await this.client?.catch(() => undefined);
+    await client?.close();
+  }
+}
+
+const textOf = (result: CallToolResult) =>
+  result.content
+    .filter((part): part is { type: 'text'; text: string } => part.type === 'text')
+    .map((part) => part.text)
+    .join('\n');
+
+/** A failed call (isError) becomes an error for the run's record; a success gives the model the structured result. */
+function outcomeOf(result: CallToolResult): unknown {
+  if (result.isError) {
+    const error = (result.structuredContent as { error?: { code?: string; message?: string } } | undefined)?.error;
+    throw new Error(error?.code ? `${error.code}: ${error.message ?? textOf(result)}` : textOf(result) || 'The skill reported an error');
+  }
+  return result.structuredContent ?? { text: textOf(result) };
+}
+
+/**
+ * The tools of the agent's installed skills that the caller's roles may use, listed over MCP (cached briefly).
+ * Deny by default: an ungranted tool is not offered to the model at all. A skill that cannot be listed is left
+ * out of the run with a warning, so one broken skill does not stop the agent.
+ */
+export async function skillToolbox(deps: Deps, caller: SkillCaller): Promise<Toolbox> {
+  const { agent } = caller;
+  const grants = await listGrants(deps, agent.workspaceId);
+  const sessions: SkillSession[] = [];
+  const perSkill = await Promise.all(
+    agent.skills.map(async (code): Promise<AgentTool[]> => {
+      const installed = await resolveInstalled(deps, agent, code);
+      if (!installed) return [];
+      const access = accessTo(grants, code, caller.roles);
+      const usable = installed.skill.tools.filter((tool) => mayUse(tool, access, caller.roles));
+      if (usable.length === 0) return [];
+      let listed: Tool[];
+      try {
+        listed = await cachedToolList(installed.target, caller.language);
+      } catch (error) {
+        console.warn(`skill ${code} could not be listed; its tools are not offered`, { error: error instanceof Error ? error.message : String(error) });
+        return [];
+      }
+      const oauth = await oauthMissing(deps, agent.workspaceId, installed.skill);
+      const session = new SkillSession(deps, installed, { workspaceId: agent.workspaceId, agentId: agent.id, runId: caller.runId, roles: caller.roles, capabilities: access.granted }, caller.language);
+      sessions.push(session);
+      return usable.flatMap((tool) => {
+        const live = listed.find((candidate) => candidate.name === tool.mcpName);
+        if (!live) return [];
+        return [
+          {
+            name: tool.name,
+            capability: tool.capability,
+            description: live.description ?? tool.description,
+            effect: live.annotations?.readOnlyHint ? 'read' : 'act',
+            inputSchema: live.inputSchema as JSONSchema7,
+            execute: async (input) => {
+              if (oauth) throw new Error(`${oauth.code}: ${oauth.message}`);
+              return outcomeOf(await session.call(tool.mcpName, input));
+            },
+          } satisfies AgentTool,
+        ];
+      });
+    }),
+  );
+  return {
+    tools: perSkill.flat(),
+    close: async () => {
+      await Promise.all(sessions.map((session) => session.close()));
+    },
+  };
+}

@@ -1,0 +1,52 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../infra/deps';
+
+/**
+ * The `skills` table holds everything a workspace decides about skills, one item per fact, keyed by sk prefix:
+ * `role#<name>`, `grant#<role>#<capability>`, `registered#<code>`, `connection#<provider>`, `turn#<jti>`.
+ */
+export type SkillItemKind = 'role' | 'grant' | 'registered' | 'connection' | 'turn';
+
+const table = (deps: Deps) => deps.store.table('skills');
+
+export async function putSkillItem(deps: Deps, workspaceId: string, sk: string, item: object, onlyIfAbsent = false): Promise<boolean> {
+  try {
+    await deps.store.doc.send(
+      new PutCommand({ TableName: table(deps), Item: { ...item, workspaceId, sk }, ...(onlyIfAbsent ? { ConditionExpression: 'attribute_not_exists(sk)' } : {}) }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+export async function getSkillItem<T>(deps: Deps, workspaceId: string, sk: string): Promise<T | undefined> {
+  const result = await deps.store.doc.send(new GetCommand({ TableName: table(deps), Key: { workspaceId, sk }, ConsistentRead: true }));
+  return result.Item as T | undefined;
+}
+
+/** Deletes an item; false when there was none. */
+export async function deleteSkillItem(deps: Deps, workspaceId: string, sk: string): Promise<boolean> {
+  const result = await deps.store.doc.send(new DeleteCommand({ TableName: table(deps), Key: { workspaceId, sk }, ReturnValues: 'ALL_OLD' }));
+  return result.Attributes !== undefined;
+}
+
+export async function querySkillItems<T>(deps: Deps, workspaceId: string, kind: SkillItemKind): Promise<T[]> {
+  const items: T[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await deps.store.doc.send(
+      new QueryCommand({
+        TableName: table(deps),
+        KeyConditionExpression: 'workspaceId = :w AND begins_with(sk, :prefix)',
+        ExpressionAttributeValues: { ':w': workspaceId, ':prefix': `${kind}#` },
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    items.push(...((page.Items ?? []) as T[]));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}

@@ -1,0 +1,109 @@
+import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ApiError } from '@service/shared';
+import type { Deps } from '../../infra/deps';
+import type { Workspace } from '../access/workspaces';
+
+/**
+ * Token usage, one counter item per workspace, day and agent (sk `day#YYYY-MM-DD#agent#<id>`), incremented with ADD
+ * so concurrent runs never lose a count. Reports and the plan's monthly allowance read ranges of these items.
+ */
+interface UsageItem {
+  sk: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  runs?: number;
+}
+
+export interface Totals {
+  input_tokens: number;
+  output_tokens: number;
+  total_tokens: number;
+  runs: number;
+}
+
+const day = (date: Date) => date.toISOString().slice(0, 10);
+const usageKey = (date: string, agentId: string) => `day#${date}#agent#${agentId}`;
+const emptyTotals = (): Totals => ({ input_tokens: 0, output_tokens: 0, total_tokens: 0, runs: 0 });
+
+export async function recordUsage(deps: Deps, workspaceId: string, agentId: string, tokens: { inputTokens: number; outputTokens: number }): Promise<void> {
+  await deps.store.doc.send(
+    new UpdateCommand({
+      TableName: deps.store.table('usage'),
+      Key: { workspaceId, sk: usageKey(day(deps.now()), agentId) },
+      UpdateExpression: 'ADD inputTokens :in, outputTokens :out, runs :one',
+      ExpressionAttributeValues: { ':in': tokens.inputTokens, ':out': tokens.outputTokens, ':one': 1 },
+    }),
+  );
+}
+
+async function usageItems(deps: Deps, workspaceId: string, from: string, to: string): Promise<UsageItem[]> {
+  const items: UsageItem[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await deps.store.doc.send(
+      new QueryCommand({
+        TableName: deps.store.table('usage'),
+        KeyConditionExpression: 'workspaceId = :w AND sk BETWEEN :from AND :to',
+        ExpressionAttributeValues: { ':w': workspaceId, ':from': `day#${from}`, ':to': `day#${to}#~` },
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...((page.Items ?? []) as UsageItem[]));
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+function add(totals: Totals, item: UsageItem): Totals {
+  const input = item.inputTokens ?? 0;
+  const output = item.outputTokens ?? 0;
+  return {
+    input_tokens: totals.input_tokens + input,
+    output_tokens: totals.output_tokens + output,
+    total_tokens: totals.total_tokens + input + output,
+    runs: totals.runs + (item.runs ?? 0),
+  };
+}
+
+export async function usageReport(deps: Deps, workspaceId: string, query: { from?: string; to?: string; agent_id?: string }) {
+  const to = query.to ?? day(deps.now());
+  const from = query.from ?? `${to.slice(0, 8)}01`;
+  // `to` may be the default (today), so the schema alone cannot see a `from` in the future.
+  if (from > to) throw new ApiError('VALIDATION_ERROR', `from (${from}) must not be after to (${to})`, { field: 'from' });
+  const items = (await usageItems(deps, workspaceId, from, to)).filter((item) => !query.agent_id || item.sk.endsWith(`#agent#${query.agent_id}`));
+  const byDay = new Map<string, Totals>();
+  const byAgent = new Map<string, Totals>();
+  let total = emptyTotals();
+  for (const item of items) {
+    const [, date, , agentId] = item.sk.split('#') as [string, string, string, string];
+    byDay.set(date, add(byDay.get(date) ?? emptyTotals(), item));
+    byAgent.set(agentId, add(byAgent.get(agentId) ?? emptyTotals(), item));
+    total = add(total, item);
+  }
+  return {
+    from,
+    to,
+    total,
+    by_day: [...byDay].sort(([a], [b]) => a.localeCompare(b)).map(([date, totals]) => ({ date, ...totals })),
+    by_agent: [...byAgent].map(([agent_id, totals]) => ({ agent_id, ...totals })),
+  };
+}
+
+export function billingPeriod(now: Date): { start: string; end: string } {
+  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 0));
+  return { start: day(start), end: day(end) };
+}
+
+export async function monthToDate(deps: Deps, workspaceId: string): Promise<Totals> {
+  const period = billingPeriod(deps.now());
+  return (await usageItems(deps, workspaceId, period.start, period.end)).reduce(add, emptyTotals());
+}
+
+/** A workspace that used its plan's monthly tokens cannot start more runs. */
+export async function assertWithinTokenLimit(deps: Deps, workspace: Workspace): Promise<void> {
+  const used = (await monthToDate(deps, workspace.id)).total_tokens;
+  if (used >= workspace.tokenLimit) {
+    throw new ApiError('TOKEN_LIMIT_REACHED', `The workspace used ${used} of its ${workspace.tokenLimit} tokens this month; upgrade the plan or wait for the next period`);
+  }
+}

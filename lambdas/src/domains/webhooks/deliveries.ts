@@ -1,0 +1,227 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { randomBase62 } from '@service/shared';
+import type { Deps } from '../../infra/deps';
+import { ifConditionHolds } from '../../infra/store/dynamo';
+import type { PlatformEvent } from './events';
+import type { EventType } from './subscriptions';
+
+/**
+ * The webhookDeliveries table holds two kinds of items per subscription (partition `subscriptionId`):
+ * - a delivery (`deliveryId` = `dlv#<eventId>#<seq>`, seq `0` for the first, `r…` for each redelivery): the event's
+ *   signed-once body and the state machine of its attempts. It is the source of truth; queue messages only wake it up.
+ * - an attempt log entry (`deliveryId` = `att#<time>#<eventId>#<seq>#<attempt>`): one per HTTP attempt made, so the
+ *   delivery log is one Query, newest first.
+ */
+export type DeliveryState = 'pending' | 'sending' | 'delivered' | 'failed' | 'cancelled';
+
+export interface StoredDelivery {
+  subscriptionId: string;
+  deliveryId: string;
+  kind: 'delivery';
+  workspaceId: string;
+  eventId: string;
+  event: PlatformEvent;
+  /** The exact body every attempt sends (same event id and bytes each time; only the signature is fresh). */
+  payload: string;
+  redelivery: boolean;
+  /** The attempt that is due (pending), in flight (sending), or was the last one. 1-based. */
+  attempt: number;
+  state: DeliveryState;
+  /** Epoch ms when `attempt` is due. */
+  dueAt: number;
+  /** Who is sending `attempt` and until when (a crashed sender's lease expires and another may take over). */
+  claimToken?: string;
+  leaseUntil?: number;
+  /** The queue message whose handler scheduled the current attempt (only its redelivery re-sends the wake-up). */
+  settledBy?: string;
+  /** Hops taken towards `dueAt` by the current attempt's wake-up, and the message that took the last one. */
+  hop: number;
+  hopBy?: string;
+  lastError?: string;
+  createdAt: string;
+  expiresAtEpoch: number;
+}
+
+export interface AttemptLogEntry<E extends PlatformEvent = EventType> {
+  subscriptionId: string;
+  deliveryId: string;
+  kind: 'attempt';
+  eventId: string;
+  event: E;
+  redelivery: boolean;
+  attempt: number;
+  attemptedAt: string;
+  httpStatus?: number;
+  durationMs: number;
+  error?: string;
+  ok: boolean;
+  expiresAtEpoch: number;
+}
+
+/** Delivery records and their log are kept 30 days (TTL sweeps them in AWS; nothing relies on it). */
+const RETENTION_SECONDS = 30 * 24 * 3600;
+const expiresAt = (now: Date) => Math.floor(now.getTime() / 1000) + RETENTION_SECONDS;
+
+export const deliveryKey = (eventId: string, seq: string) => `dlv#${eventId}#${seq}`;
+export const FIRST_DELIVERY_SEQ = '0';
+export const newRedeliverySeq = () => `r${randomBase62(12)}`;
+
+const table = (deps: Deps) => deps.store.table('webhookDeliveries');
+
+export function newDelivery(
+  deps: Deps,
+  input: { workspaceId: string; subscriptionId: string; eventId: string; event: PlatformEvent; payload: string; seq: string },
+): StoredDelivery {
+  const now = deps.now();
+  return {
+    subscriptionId: input.subscriptionId,
+    deliveryId: deliveryKey(input.eventId, input.seq),
+    kind: 'delivery',
+    workspaceId: input.workspaceId,
+    eventId: input.eventId,
+    event: input.event,
+    payload: input.payload,
+    redelivery: input.seq !== FIRST_DELIVERY_SEQ,
+    attempt: 1,
+    state: 'pending',
+    hop: 0,
+    dueAt: now.getTime(),
+    createdAt: now.toISOString(),
+    expiresAtEpoch: expiresAt(now),
+  };
+}
+
+/** Stores a new delivery; returns the stored one when a delivery with that key already exists (a repeated emit). */
+export async function putDelivery(deps: Deps, delivery: StoredDelivery): Promise<StoredDelivery> {
+  const stored = await ifConditionHolds(deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: delivery, ConditionExpression: 'attribute_not_exists(deliveryId)' })));
+  return stored ? delivery : ((await getDelivery(deps, delivery.subscriptionId, delivery.deliveryId)) ?? delivery);
+}
+
+export async function getDelivery(deps: Deps, subscriptionId: string, deliveryId: string): Promise<StoredDelivery | undefined> {
+  const result = await deps.store.doc.send(new GetCommand({ TableName: table(deps), Key: { subscriptionId, deliveryId }, ConsistentRead: true }));
+  return result.Item as StoredDelivery | undefined;
+}
+
+/**
+ * Claims an attempt for sending: succeeds for exactly one caller while the attempt is pending and due, or when a
+ * previous sender's lease ran out (that sender died mid-attempt). This conditional write is what keeps a redelivered
+ * message from sending an attempt twice. Returns the claimed delivery, or undefined when it is not claimable now.
+ */
+export async function claimAttempt(
+  deps: Deps,
+  key: { subscriptionId: string; deliveryId: string; attempt: number },
+  token: string,
+  leaseMs: number,
+): Promise<StoredDelivery | undefined> {
+  const now = deps.now().getTime();
+  const result = await ifConditionHolds(
+    deps.store.doc.send(
+      new UpdateCommand({
+        TableName: table(deps),
+        Key: { subscriptionId: key.subscriptionId, deliveryId: key.deliveryId },
+        UpdateExpression: 'SET #state = :sending, claimToken = :token, leaseUntil = :lease',
+        ConditionExpression: 'attempt = :attempt AND ((#state = :pending AND dueAt <= :now) OR (#state = :sending AND leaseUntil <= :now))',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':sending': 'sending', ':pending': 'pending', ':token': token, ':lease': now + leaseMs, ':attempt': key.attempt, ':now': now },
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return result?.Attributes as StoredDelivery | undefined;
+}
+
+/**
+ * Records the outcome of the claimed attempt: the next attempt and when it is due, or a final state.
+ * Conditional on still holding the claim; false means another sender took over (this one overran its lease).
+ */
+export async function settleAttempt(
+  deps: Deps,
+  delivery: StoredDelivery,
+  token: string,
+  next: { state: 'pending'; attempt: number; dueAt: number; error: string; settledBy: string } | { state: 'delivered' } | { state: 'failed' | 'cancelled'; error: string },
+): Promise<boolean> {
+  const values: Record<string, unknown> = { ':state': next.state, ':token': token };
+  let update = 'SET #state = :state REMOVE claimToken, leaseUntil';
+  if (next.state === 'pending') {
+    update = 'SET #state = :state, attempt = :attempt, dueAt = :dueAt, lastError = :error, settledBy = :settledBy, hop = :zero REMOVE claimToken, leaseUntil, hopBy';
+    Object.assign(values, { ':attempt': next.attempt, ':dueAt': next.dueAt, ':error': next.error, ':settledBy': next.settledBy, ':zero': 0 });
+  } else if (next.state !== 'delivered') {
+    update = 'SET #state = :state, lastError = :error REMOVE claimToken, leaseUntil';
+    values[':error'] = next.error;
+  }
+  const applied = await ifConditionHolds(
+    deps.store.doc.send(
+      new UpdateCommand({
+        TableName: table(deps),
+        Key: { subscriptionId: delivery.subscriptionId, deliveryId: delivery.deliveryId },
+        UpdateExpression: update,
+        ConditionExpression: 'claimToken = :token',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: values,
+      }),
+    ),
+  );
+  return applied !== undefined;
+}
+
+/**
+ * Takes hop number `hop` of a wake-up that arrived early. Only one copy of a duplicated message may continue the chain
+ * (else duplicates would double at every hop); the redelivery of the message that took the hop may take it again,
+ * in case its handler died before sending the next hop.
+ */
+export async function takeHop(deps: Deps, delivery: StoredDelivery, hop: number, messageId: string): Promise<boolean> {
+  const applied = await ifConditionHolds(
+    deps.store.doc.send(
+      new UpdateCommand({
+        TableName: table(deps),
+        Key: { subscriptionId: delivery.subscriptionId, deliveryId: delivery.deliveryId },
+        UpdateExpression: 'SET hop = :next, hopBy = :message',
+        ConditionExpression: 'attempt = :attempt AND #state = :pending AND (hop = :hop OR (hop = :next AND hopBy = :message))',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':next': hop + 1, ':message': messageId, ':attempt': delivery.attempt, ':pending': 'pending', ':hop': hop },
+      }),
+    ),
+  );
+  return applied !== undefined;
+}
+
+export async function logAttempt(
+  deps: Deps,
+  delivery: StoredDelivery,
+  attempt: { attemptedAt: Date; httpStatus?: number; durationMs: number; error?: string; ok: boolean },
+): Promise<void> {
+  const seq = delivery.deliveryId.slice(delivery.deliveryId.lastIndexOf('#') + 1);
+  const entry: AttemptLogEntry<PlatformEvent> = {
+    subscriptionId: delivery.subscriptionId,
+    deliveryId: `att#${String(attempt.attemptedAt.getTime()).padStart(15, '0')}#${delivery.eventId}#${seq}#${delivery.attempt}`,
+    kind: 'attempt',
+    eventId: delivery.eventId,
+    event: delivery.event,
+    redelivery: delivery.redelivery,
+    attempt: delivery.attempt,
+    attemptedAt: attempt.attemptedAt.toISOString(),
+    ...(attempt.httpStatus !== undefined ? { httpStatus: attempt.httpStatus } : {}),
+    durationMs: attempt.durationMs,
+    ...(attempt.error !== undefined ? { error: attempt.error } : {}),
+    ok: attempt.ok,
+    expiresAtEpoch: expiresAt(attempt.attemptedAt),
+  };
+  await deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: entry }));
+}
+
+/**
+ * The most recent attempts to a target, newest first. A webhook subscription's log holds only the webhook events it
+ * subscribed to (the default type); a skill's (`skill#…`) holds any platform event.
+ */
+export async function listAttempts<E extends PlatformEvent = EventType>(deps: Deps, targetId: string, limit: number): Promise<AttemptLogEntry<E>[]> {
+  const result = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: table(deps),
+      KeyConditionExpression: 'subscriptionId = :s AND begins_with(deliveryId, :prefix)',
+      ExpressionAttributeValues: { ':s': targetId, ':prefix': 'att#' },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  return (result.Items ?? []) as AttemptLogEntry<E>[];
+}

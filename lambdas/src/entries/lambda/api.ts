@@ -1,0 +1,5 @@
+import { createApiHandler } from '../../surfaces/rest-api/handler';
+import { depsFromEnv } from './deps-from-env';
+
+/** Lambda entry of the REST API (API Gateway HTTP API route `ANY /{lang}/api/v1/{proxy+}`). */
+export const handler = createApiHandler(await depsFromEnv());

@@ -1,0 +1,11 @@
+import type { LanguageModel } from 'ai';
+import type { Deps } from '../../infra/deps';
+import type { LocalQueue } from '../../infra/queue/local';
+import { createRunConsumer } from '../../domains/runs/runtime/run-consumer';
+import { createWebhookConsumer } from '../../domains/webhooks/deliverer';
+
+/** Connects each queue to the same consumer handler its SQS event source mapping invokes in AWS. */
+export function attachConsumers(queue: LocalQueue, deps: Deps, runtime: { model: LanguageModel }): void {
+  queue.consume('runs', createRunConsumer(deps, { model: runtime.model }));
+  queue.consume('webhooks', createWebhookConsumer(deps));
+}

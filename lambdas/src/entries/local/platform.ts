@@ -1,0 +1,100 @@
+import type { LanguageModel } from 'ai';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { configFromEnv } from '../../infra/config/config';
+import type { Deps } from '../../infra/deps';
+import { LocalQueue, type LocalQueueOptions } from '../../infra/queue/local';
+import { ensureTables } from '../../infra/store/bootstrap';
+import { createStore } from '../../infra/store/dynamo';
+import { resolveModel } from '../../infra/model';
+import { startEmbeddedDynamo } from './embedded-dynamo';
+import { attachConsumers } from './consumers';
+import { createLocalFunctions } from './functions';
+import { seedDemo, type DemoSeed } from './seed';
+import { attachSkillHost, type SkillHost } from '../../domains/skills/host';
+import { startBuiltinSkills } from './builtin-skills';
+import { sweepRuns } from '../../domains/runs/runtime/run-sweeper';
+import { createLocalServer } from './server';
+import { listenError } from './startup-error';
+
+export interface PlatformOptions {
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  /** Where the embedded store keeps its files; omitted = in memory (tests). */
+  dataDir?: string;
+  /** Settings as the environment would give them (PORT, MODEL, WEBHOOK_RETRY_SCALE, …). */
+  env?: Record<string, string | undefined>;
+  /** Overrides the MODEL setting, e.g. with the AI SDK's mock model in a test. */
+  model?: LanguageModel;
+  /** The platform's clock (records, rate-limit windows); tests pin it to make windows deterministic. */
+  now?: () => Date;
+  /** Queue timing, e.g. a short visibility timeout so a test sees retries quickly. */
+  queue?: LocalQueueOptions;
+}
+
+export interface RunningPlatform {
+  url: string;
+  apiBaseUrl: string;
+  demo: DemoSeed & { agentId: string };
+  deps: Deps;
+  queue: LocalQueue;
+  /** The built-in skills' endpoints and the platform's skill secrets for this start (never printed). */
+  skillHost: SkillHost;
+  stop(): Promise<void>;
+}
+
+const SWEEP_INTERVAL_MS = 30_000;
+
+/** The whole platform in one process: embedded DynamoDB, the durable local queue and its consumers, and one HTTP server. */
+export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
+  const env = { ...process.env, ...options.env };
+  const dynamo = await startEmbeddedDynamo(options.dataDir);
+  const config = { ...configFromEnv(env), dynamoEndpoint: dynamo.endpoint };
+  const store = createStore({ tablePrefix: config.tablePrefix, region: config.region, endpoint: dynamo.endpoint });
+  await ensureTables(store.raw, config.tablePrefix);
+  const queue = new LocalQueue(store, { visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000 }, ...options.queue });
+  const deps: Deps = { store, queue, config, now: options.now ?? (() => new Date()) };
+  const seed = await seedDemo(deps, env.SERVICE_DEMO_API_KEY);
+  const model = options.model ?? resolveModel(config.model, env);
+
+  const server: Server = createLocalServer(createLocalFunctions(deps, { model }));
+  const host = options.host ?? '127.0.0.1';
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+  } catch (error) {
+    store.raw.destroy();
+    await dynamo.stop();
+    throw listenError(error, host, options.port ?? 0);
+  }
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host}:${port}`;
+  // The built-in skills call back into this server, so they start once it listens, and runs start after them.
+  const skills = await startBuiltinSkills(`${url}/en/api/v1`, env.SERVICE_MASTER_KEY);
+  attachSkillHost(deps, skills.host);
+  attachConsumers(queue, deps, { model });
+  queue.start();
+  // What an EventBridge schedule does in AWS: finish runs a crash left queued or running.
+  const sweeper = setInterval(() => void sweepRuns(deps).catch((error: unknown) => console.error('run sweeper failed', error)), SWEEP_INTERVAL_MS);
+  sweeper.unref();
+  return {
+    url,
+    apiBaseUrl: `${url}/en/api/v1`,
+    demo: { ...seed, agentId: seed.agentIds[0]! },
+    deps,
+    queue,
+    skillHost: skills.host,
+    async stop() {
+      clearInterval(sweeper);
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await queue.stop();
+      await skills.close();
+      store.raw.destroy();
+      await dynamo.stop();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { Deps } from '../../infra/deps';
+import { buildAgent, putAgent } from '../../domains/agents/agents';
+import { createApiKey, hashApiKey, listApiKeys } from '../../domains/access/api-keys';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { PLANS, putWorkspaceIfAbsent } from '../../domains/access/workspaces';
+import { seedBuiltinGrants } from '../../domains/skills/seed-grants';
+
+/** Fixed ids, so the demo page's embed tag and the README's examples work on every machine. */
+export const DEMO_WORKSPACE_ID = '5eed0000-0000-4000-8000-000000000001';
+export const DEMO_AGENT_IDS = { support: '5eed0000-0000-4000-8000-0000000000a1', sales: '5eed0000-0000-4000-8000-0000000000a2' } as const;
+const LOCALHOST_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*'];
+
+export interface DemoSeed {
+  workspaceId: string;
+  agentIds: string[];
+  /** The demo key when this start created it (shown once); undefined when it already existed. */
+  createdApiKey?: string;
+}
+
+/** Seeds, idempotently, the demo workspace on the partner plan, two agents hired from presets, built-in skill grants, and an API key. */
+export async function seedDemo(deps: Deps, demoApiKey?: string): Promise<DemoSeed> {
+  await putWorkspaceIfAbsent(deps, {
+    id: DEMO_WORKSPACE_ID,
+    name: 'Demo Company',
+    plan: 'partner',
+    tokenLimit: PLANS.partner.tokenLimit,
+    createdAt: deps.now().toISOString(),
+  });
+  for (const [preset, id] of Object.entries(DEMO_AGENT_IDS)) {
+    await putAgent(deps, buildAgent(deps, DEMO_WORKSPACE_ID, { preset, id, companyName: 'Demo Company', allowedOrigins: LOCALHOST_ORIGINS }), true);
+  }
+  await seedBuiltinGrants(deps, DEMO_WORKSPACE_ID);
+  const createdApiKey = await ensureDemoKey(deps, demoApiKey);
+  return { workspaceId: DEMO_WORKSPACE_ID, agentIds: Object.values(DEMO_AGENT_IDS), ...(createdApiKey ? { createdApiKey } : {}) };
+}
+
+async function ensureDemoKey(deps: Deps, demoApiKey?: string): Promise<string | undefined> {
+  if (demoApiKey) {
+    const existing = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('apiKeys'), Key: { keyHash: hashApiKey(demoApiKey) } }));
+    if (existing.Item) return undefined;
+    return (await createApiKey(deps, DEMO_WORKSPACE_ID, 'Demo key (SERVICE_DEMO_API_KEY)', { secret: demoApiKey })).secret;
+  }
+  const live = (await listApiKeys(deps, DEMO_WORKSPACE_ID)).filter((key) => !key.revokedAt);
+  if (live.length > 0) return undefined;
+  return (await createApiKey(deps, DEMO_WORKSPACE_ID, 'Demo key')).secret;
+}

@@ -1,0 +1,72 @@
+import { failure } from '@service/shared';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { HttpResult } from '../../infra/http/event';
+import type { ResponseSink } from '../../infra/http/streaming';
+import type { LocalFunction } from './functions';
+import { localContext, toApiGatewayEvent } from './lambda-event';
+import { readStaticFile } from './static-files';
+
+/** The largest request API Gateway and Lambda accept (6 MB payload). */
+const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
+
+function sendJsonFailure(response: ServerResponse, status: number, code: 'NOT_FOUND' | 'PAYLOAD_TOO_LARGE' | 'INTERNAL_ERROR', msg: string) {
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(failure(status, code, msg)));
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_REQUEST_BYTES) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+function writeResult(response: ServerResponse, result: HttpResult): void {
+  const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+  response.writeHead(result.statusCode ?? 200, result.headers);
+  response.end(body);
+}
+
+function sinkFor(response: ServerResponse): ResponseSink {
+  const abort = new AbortController();
+  response.on('close', () => abort.abort());
+  return {
+    start: (statusCode, headers) => void response.writeHead(statusCode, headers).flushHeaders(),
+    write: (chunk) => void response.write(chunk),
+    end: () => void response.end(),
+    signal: abort.signal,
+  };
+}
+
+/** One HTTP server for the whole local platform: requests become API Gateway v2 events for the production handlers. */
+export function createLocalServer(functions: LocalFunction[]): Server {
+  return createServer(async (request, response) => {
+    try {
+      const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
+      const fn = functions.find((candidate) => candidate.match(url.pathname));
+      if (!fn) {
+        const file = request.method === 'GET' || request.method === 'HEAD' ? await readStaticFile(url.pathname) : undefined;
+        if (!file) return sendJsonFailure(response, 404, 'NOT_FOUND', `Nothing at ${url.pathname}`);
+        response.writeHead(200, {
+          'content-type': file.contentType,
+          'cache-control': file.cacheControl,
+          'x-content-type-options': 'nosniff',
+          ...(file.crossOrigin ? { 'access-control-allow-origin': '*' } : {}),
+        });
+        return void response.end(request.method === 'HEAD' ? undefined : file.body);
+      }
+      const body = await readBody(request);
+      if (!body) return sendJsonFailure(response, 413, 'PAYLOAD_TOO_LARGE', `Requests are limited to ${MAX_REQUEST_BYTES} bytes`);
+      const event = toApiGatewayEvent(request, url, body);
+      if (fn.kind === 'streaming') return await fn.handler(event, sinkFor(response), localContext(fn.name));
+      writeResult(response, await fn.handler(event, localContext(fn.name)));
+    } catch (error) {
+      console.error('local server error', error);
+      if (!response.headersSent) sendJsonFailure(response, 500, 'INTERNAL_ERROR', 'The local platform failed to handle the request');
+      else response.end();
+    }
+  });
+}

@@ -1,5 +1,0 @@
-import { createApiHandler } from '../api/handler';
-import { depsFromEnv } from '../deps-from-env';
-
-/** Lambda entry of the REST API (API Gateway HTTP API route `ANY /{lang}/api/v1/{proxy+}`). */
-export const handler = createApiHandler(await depsFromEnv());

@@ -1,8 +1,0 @@
-import { depsFromEnv } from '../deps-from-env';
-import { toLambdaStreamingHandler } from '../http/streaming';
-import { resolveModel } from '../model';
-import { createWidgetChatHandler } from '../widget/chat-handler';
-
-/** Lambda entry of the widget chat: a Function URL with RESPONSE_STREAM, answering in server-sent events. */
-const deps = await depsFromEnv();
-export const handler = toLambdaStreamingHandler(createWidgetChatHandler(deps, { model: resolveModel(deps.config.model) }));

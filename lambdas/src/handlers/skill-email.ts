@@ -1,5 +1,0 @@
-import { emailSkill } from '../skills/builtin/email';
-import { skillLambdaHandler } from '@service/skill-sdk/lambda';
-
-/** Lambda entry of the built-in email skill (a Function URL; the platform calls its POST /mcp). */
-export const handler = skillLambdaHandler(emailSkill);

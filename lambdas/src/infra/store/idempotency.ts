@@ -1,0 +1,155 @@
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ApiError } from '@service/shared';
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Deps } from '../deps';
+import { ifConditionHolds } from './dynamo';
+
+/**
+ * Stripe-style idempotency on one item per key: a single conditional put claims the key (it succeeds only if no
+ * record exists or the record expired), the response is stored on success, and a repeat replays it. A concurrent
+ * repeat waits for the first to finish, then replays.
+ *
+ * Crash safety: the claim fixes the action's identity (`Action`: its time and a seed its ids derive from). When an
+ * attempt dies after acting but before storing its response, the retry resumes the claim once its lock lapsed and
+ * runs the endpoint with the same identity: every create writes under the derived id only if absent and otherwise
+ * answers with what the first attempt wrote, so the action happens once.
+ */
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 128;
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_LOCK_MS = 30_000;
+const WAIT_FOR_CONCURRENT_MS = 10_000;
+
+export interface StoredResponse {
+  statusCode: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** Who an action is: its time, and (with an Idempotency-Key) the seed its new ids derive from. */
+export interface Action {
+  at: Date;
+  seed?: string;
+}
+
+interface IdempotencyRecord {
+  scopedKey: string;
+  requestHash: string;
+  state: 'in_progress' | 'completed';
+  response?: StoredResponse;
+  actionAt: string;
+  expiresAt: number;
+  expiresAtEpoch: number;
+  lockedUntil: number;
+}
+
+export interface IdempotencyClaimed {
+  kind: 'claimed';
+  scopedKey: string;
+  requestHash: string;
+  action: Action;
+}
+export type IdempotencyClaim = IdempotencyClaimed | { kind: 'replay'; response: StoredResponse };
+type ClaimRef = Pick<IdempotencyClaimed, 'scopedKey' | 'requestHash'>;
+
+export const requestFingerprint = (method: string, path: string, body: unknown): string =>
+  createHash('sha256').update(JSON.stringify([method, path, body ?? null])).digest('hex');
+
+const claimedFrom = (record: Pick<IdempotencyRecord, 'scopedKey' | 'requestHash' | 'actionAt'>): IdempotencyClaimed => ({
+  kind: 'claimed',
+  scopedKey: record.scopedKey,
+  requestHash: record.requestHash,
+  action: { at: new Date(record.actionAt), seed: `${record.scopedKey}#${record.actionAt}` },
+});
+
+/** A new key, or one whose record expired: a new action. */
+async function claimFresh(deps: Deps, scopedKey: string, requestHash: string, now: number): Promise<IdempotencyClaimed | undefined> {
+  const record: IdempotencyRecord = {
+    scopedKey,
+    requestHash,
+    state: 'in_progress',
+    actionAt: new Date(now).toISOString(),
+    expiresAt: now + IDEMPOTENCY_RETENTION_MS,
+    expiresAtEpoch: Math.ceil((now + IDEMPOTENCY_RETENTION_MS) / 1000),
+    lockedUntil: now + IDEMPOTENCY_LOCK_MS,
+  };
+  const put = new PutCommand({
+    TableName: deps.store.table('idempotency'),
+    Item: record,
+    ConditionExpression: 'attribute_not_exists(scopedKey) OR expiresAt < :now',
+    ExpressionAttributeValues: { ':now': now },
+  });
+  return (await ifConditionHolds(deps.store.doc.send(put))) ? claimedFrom(record) : undefined;
+}
+
+/** An identical request whose attempt stopped (crashed) without an answer: the same action, resumed. */
+async function resumeAbandoned(deps: Deps, scopedKey: string, requestHash: string, now: number): Promise<IdempotencyClaimed | undefined> {
+  const update = new UpdateCommand({
+    TableName: deps.store.table('idempotency'),
+    Key: { scopedKey },
+    UpdateExpression: 'SET lockedUntil = :lock',
+    ConditionExpression: '#state = :progress AND lockedUntil < :now AND expiresAt >= :now AND requestHash = :hash',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':lock': now + IDEMPOTENCY_LOCK_MS, ':now': now, ':progress': 'in_progress', ':hash': requestHash },
+    ReturnValues: 'ALL_NEW',
+  });
+  const resumed = await ifConditionHolds(deps.store.doc.send(update));
+  return resumed?.Attributes ? claimedFrom(resumed.Attributes as IdempotencyRecord) : undefined;
+}
+
+export async function claimIdempotencyKey(deps: Deps, workspaceId: string, key: string, requestHash: string): Promise<IdempotencyClaim> {
+  const scopedKey = `${workspaceId}#${key}`;
+  const deadline = Date.now() + WAIT_FOR_CONCURRENT_MS;
+  for (;;) {
+    const now = deps.now().getTime();
+    const claimed = (await claimFresh(deps, scopedKey, requestHash, now)) ?? (await resumeAbandoned(deps, scopedKey, requestHash, now));
+    if (claimed) return claimed;
+    const existing = (
+      await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('idempotency'), Key: { scopedKey }, ConsistentRead: true }))
+    ).Item as IdempotencyRecord | undefined;
+    if (existing && existing.requestHash !== requestHash) {
+      throw new ApiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request', { field: 'Idempotency-Key' });
+    }
+    if (existing?.state === 'completed' && existing.response) return { kind: 'replay', response: existing.response };
+    if (Date.now() > deadline) {
+      throw new ApiError('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still in progress; retry shortly', { field: 'Idempotency-Key' });
+    }
+    await sleep(25);
+  }
+}
+export async function completeIdempotencyKey(deps: Deps, claim: ClaimRef, response: StoredResponse): Promise<void> {
+  await deps.store.doc.send(
+    new UpdateCommand({
+      TableName: deps.store.table('idempotency'),
+      Key: { scopedKey: claim.scopedKey },
+      UpdateExpression: 'SET #state = :done, #response = :response',
+      ConditionExpression: 'requestHash = :hash',
+      ExpressionAttributeNames: { '#state': 'state', '#response': 'response' },
+      ExpressionAttributeValues: { ':done': 'completed', ':response': response, ':hash': claim.requestHash },
+    }),
+  );
+}
+
+/** Addresses the claim's own record while still in progress: a completed record, or another request's, is left alone. */
+const ownInProgress = (deps: Deps, claim: ClaimRef) => ({
+  TableName: deps.store.table('idempotency'),
+  Key: { scopedKey: claim.scopedKey },
+  ConditionExpression: '#state = :progress AND requestHash = :hash',
+  ExpressionAttributeNames: { '#state': 'state' },
+  ExpressionAttributeValues: { ':progress': 'in_progress', ':hash': claim.requestHash },
+});
+
+/**
+ * After an unexpected failure the attempt may have acted in part: the claim is kept (its action identity with it)
+ * and only unlocked, so that the same request retried at once resumes that action instead of starting another.
+ */
+export async function unlockIdempotencyKey(deps: Deps, claim: ClaimRef): Promise<void> {
+  const own = ownInProgress(deps, claim);
+  const unlock = new UpdateCommand({ ...own, UpdateExpression: 'SET lockedUntil = :unlocked', ExpressionAttributeValues: { ...own.ExpressionAttributeValues, ':unlocked': 0 } });
+  await ifConditionHolds(deps.store.doc.send(unlock));
+}
+
+/** Frees the key after a refused attempt (an API error: nothing was done) so that the caller may retry it. */
+export async function releaseIdempotencyKey(deps: Deps, claim: ClaimRef): Promise<void> {
+  await ifConditionHolds(deps.store.doc.send(new DeleteCommand(ownInProgress(deps, claim))));
+}

@@ -1,0 +1,60 @@
+import { AGENT_PRESETS, ApiError, checkOutputSchema, newUuid } from '@service/shared';
+import { buildAgent, getAgent, getAgentIdentity, listAgents, toAgentResponse } from '../../../domains/agents/agents';
+import { createOrFind } from '../../../infra/store/dynamo';
+import { assertWithinTokenLimit } from '../../../domains/usage/usage';
+import { cancelRun, enqueueNewRun, getRun, listRuns, toRunResponse } from '../../../domains/runs/runs';
+import type { EndpointHandlers } from './types';
+
+type AgentEndpoints = 'agentsList' | 'agentsGet' | 'agentsCreate' | 'agentsPresets' | 'agentsCommand' | 'agentsCommandStatus' | 'agentsCommandCancel' | 'agentsRuns';
+
+export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
+  agentsList: async ({ deps, workspace }) => ({ data: { agents: (await listAgents(deps, workspace.id)).map(toAgentResponse) } }),
+
+  agentsGet: async ({ deps, workspace, query }) => ({ data: { agent: toAgentResponse(await getAgent(deps, workspace.id, query.agent_id)) } }),
+
+  agentsCreate: async ({ deps, workspace, body, action }) => {
+    const built = buildAgent(deps, workspace.id, { ...body, companyName: workspace.name, id: newUuid(action.seed) });
+    const { item: agent } = await createOrFind(deps.store, 'agents', built, { workspaceId: workspace.id, id: built.id });
+    return { data: { agent: toAgentResponse(agent) }, msg: `Hired ${agent.name} (${agent.role})` };
+  },
+
+  agentsPresets: async () => ({
+    data: { presets: AGENT_PRESETS.map(({ id, name, role, description, skills }) => ({ id, name, role, description, skills })) },
+  }),
+
+  agentsCommand: async ({ deps, workspace, body, action }) => {
+    if (body.schema !== undefined) {
+      const check = checkOutputSchema(body.schema);
+      if (!check.ok) throw new ApiError('SCHEMA_INVALID', check.message, { field: check.path });
+    }
+    const [agent] = await Promise.all([getAgentIdentity(deps, workspace.id, body.agent_id), assertWithinTokenLimit(deps, workspace)]);
+    const run = await enqueueNewRun(deps, {
+      workspaceId: workspace.id,
+      agentId: agent.id,
+      instruction: body.instruction,
+      ...(body.autonomy ? { autonomy: body.autonomy } : {}),
+      ...(body.data ? { data: body.data } : {}),
+      ...(body.schema ? { schema: body.schema } : {}),
+    }, action);
+    return {
+      data: { run: { run_id: run.runId, status: run.status, autonomy: run.autonomy, agent_id: agent.id, created_at: run.createdAt } },
+      msg: `Command queued for ${agent.name}; poll agents/command_status with run_id ${run.runId}`,
+    };
+  },
+
+  agentsCommandStatus: async ({ deps, workspace, query }) => ({ data: toRunResponse(await getRun(deps, workspace.id, query.run_id)) }),
+
+  agentsCommandCancel: async ({ deps, workspace, body }) => {
+    const run = await getRun(deps, workspace.id, body.run_id);
+    if (!(await cancelRun(deps, run.runId))) {
+      const current = await getRun(deps, workspace.id, body.run_id);
+      throw new ApiError('VALIDATION_ERROR', `Only a queued run can be cancelled; this one is ${current.status}`, { field: 'run_id' });
+    }
+    return { data: toRunResponse(await getRun(deps, workspace.id, run.runId)), msg: 'Run cancelled' };
+  },
+
+  agentsRuns: async ({ deps, workspace, query }) => {
+    await getAgent(deps, workspace.id, query.agent_id);
+    return { data: { runs: (await listRuns(deps, workspace.id, query.agent_id, query.limit)).map(toRunResponse) } };
+  },
+};

@@ -1,0 +1,40 @@
+import { ApiError } from '@service/shared';
+import type { Deps } from '../../../infra/deps';
+import { authenticateAndMeter, rateLimitHeaders } from '../../../domains/access/api-keys';
+import { guardCredential } from '../../../domains/access/credential-failures';
+import { getWorkspaceCached } from '../../../domains/access/workspace-cache';
+import { PLANS } from '../../../domains/access/workspaces';
+import { header } from '../../../infra/http/event';
+import { apiState, type ApiRequest } from '../context';
+
+/** The key travels in X-Service-Api-Key (primary) or Authorization: Bearer (accepted). */
+export function presentedApiKey(request: ApiRequest): string | undefined {
+  const primary = header(request.event, 'x-service-api-key')?.trim();
+  if (primary) return primary;
+  const authorization = header(request.event, 'authorization')?.trim();
+  const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  return bearer || undefined;
+}
+
+/** API key (under progressive delays for failures), per-key rate limit and plan gate; adds the RateLimit headers to every authenticated answer. */
+export const authenticate = (deps: Deps) => ({
+  before: async (request: ApiRequest) => {
+    const state = apiState(request);
+    const secret = presentedApiKey(request);
+    if (!secret) throw new ApiError('API_KEY_REQUIRED', 'Send your API key in the X-Service-Api-Key header');
+    const { key, rate } = await guardCredential(
+      deps,
+      { kind: 'api-key', sourceIp: request.event.requestContext.http.sourceIp, presented: secret },
+      () => authenticateAndMeter(deps, secret, deps.config.rateLimitPerMinute),
+      (error) => error instanceof ApiError && error.code === 'API_KEY_INVALID',
+    );
+    const workspace = await getWorkspaceCached(deps, key.workspaceId);
+    if (!workspace) throw new ApiError('API_KEY_INVALID', 'The API key belongs to no workspace');
+    if (!PLANS[workspace.plan].apiAccess) throw new ApiError('PLAN_REQUIRED', 'The API is available on the partner plan; upgrade the workspace to use it');
+    Object.assign(state, { apiKey: key, workspace, rate });
+  },
+  after: (request: ApiRequest) => {
+    const rate = request.context.api?.rate;
+    if (rate && request.response) Object.assign(request.response.headers, rateLimitHeaders(rate));
+  },
+});

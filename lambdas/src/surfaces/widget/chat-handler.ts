@@ -1,0 +1,173 @@
+import { stepCountIs, streamText, tool, type LanguageModel } from 'ai';
+import { ApiError, failure, isUuid } from '@service/shared';
+import { z } from 'zod';
+import type { Deps } from '../../infra/deps';
+import { findAgentById, type StoredAgent } from '../../domains/agents/agents';
+import { recordUsage } from '../../domains/usage/usage';
+import { header, rawBody, type HttpEvent } from '../../infra/http/event';
+import type { ResponseSink, StreamingHandler } from '../../infra/http/streaming';
+import { CHAT_LIMITS, type ChatStreamEvents } from '@service/shared/widget-protocol';
+import { ChatRequestSchema, type ChatRequestBody } from './chat-request';
+import { createReplyBudget } from './reply-budget';
+import { uiMessageEncoding, widgetEncoding, type ReplyEncoding } from './reply-encoding';
+import { fromUiMessageRequest, isUiMessageRequest } from './ui-message-request';
+import { appendMessage, openConversation } from '../../domains/conversations/conversations';
+import { corsHeaders, originAllowed } from './origins';
+import { agentIdFromPath } from './paths';
+import { widgetSystemPrompt } from './prompt';
+import { hitRateLimit } from '../../domains/access/rate-limit';
+
+export interface WidgetChatOptions {
+  model: LanguageModel;
+  /** Messages per minute from one visitor (by source address) to one agent. */
+  visitorLimitPerMinute?: number;
+  /** Messages per minute to one agent from all visitors together. */
+  agentLimitPerMinute?: number;
+  maxBodyBytes?: number;
+  /** The longest one reply may stream (the model may never finish). */
+  replyMs?: number;
+}
+
+const METHODS = 'POST, OPTIONS';
+
+function sendFailure(sink: ResponseSink, error: ApiError, cors: Record<string, string>): void {
+  sink.start(error.status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...cors, ...error.details.headers });
+  sink.write(JSON.stringify(failure(error.status, error.code, error.message, error.details.field)));
+  sink.end();
+}
+
+/** The request, in the widget's shape or as `useChat` sends it; the reply answers in the same protocol. */
+function parseBody(event: HttpEvent, maxBytes: number): { body: ChatRequestBody; encoding: ReplyEncoding } {
+  const text = rawBody(event);
+  if (Buffer.byteLength(text) > maxBytes) throw new ApiError('VALIDATION_ERROR', `The request is limited to ${maxBytes} bytes`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new ApiError('VALIDATION_ERROR', 'The body must be JSON');
+  }
+  const fromUseChat = isUiMessageRequest(json) ? fromUiMessageRequest(json) : undefined;
+  const parsed = ChatRequestSchema.safeParse(fromUseChat ?? json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ApiError('VALIDATION_ERROR', issue?.message ?? 'Invalid chat request', { field: issue?.path.join('.') });
+  }
+  return { body: parsed.data, encoding: fromUseChat ? uiMessageEncoding() : widgetEncoding() };
+}
+
+async function resolveAgent(deps: Deps, event: HttpEvent): Promise<StoredAgent> {
+  const agentId = agentIdFromPath(event.rawPath);
+  if (!agentId || !isUuid(agentId)) throw new ApiError('VALIDATION_ERROR', 'The agent id must be a UUID', { field: 'agentId' });
+  const agent = await findAgentById(deps, agentId);
+  if (!agent) throw new ApiError('AGENT_NOT_FOUND', `No agent ${agentId}`, { field: 'agentId' });
+  return agent;
+}
+
+/**
+ * POST /v1/agents/{agentId}/chat: one visitor turn, the reply streamed as server-sent events:
+ * `delta` {text}, `navigate` {href}, `uiAction` {action, target}, then `done` {messageId} or `error` {code, message};
+ * or, for a request as the AI SDK's `useChat` sends it, as its UI message stream.
+ */
+export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions): StreamingHandler {
+  const visitorLimit = options.visitorLimitPerMinute ?? 20;
+  const agentLimit = options.agentLimitPerMinute ?? 300;
+  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
+
+  return async (event, sink) => {
+    const origin = header(event, 'origin');
+    let cors: Record<string, string> = { vary: 'Origin' };
+    let agent: StoredAgent;
+    let body: ChatRequestBody;
+    let encoding: ReplyEncoding;
+    try {
+      agent = await resolveAgent(deps, event);
+      cors = corsHeaders(origin, agent.allowedOrigins, METHODS);
+      if (event.requestContext.http.method === 'OPTIONS') {
+        sink.start(204, cors);
+        return sink.end();
+      }
+      if (event.requestContext.http.method !== 'POST') throw new ApiError('METHOD_NOT_ALLOWED', 'Use POST', { headers: { Allow: METHODS } });
+      // Browsers send Origin on every POST from a page; an origin the agent does not allow gets no model time, and
+      // neither does a request without one (a script, not a page) unless the agent allows server-side use.
+      if (origin ? !originAllowed(origin, agent.allowedOrigins) : agent.widgetServerSide !== true) {
+        throw new ApiError('ORIGIN_NOT_ALLOWED', origin ? `This agent is not available on ${origin}` : 'The request has no Origin', { field: 'origin' });
+      }
+      ({ body, encoding } = parseBody(event, maxBodyBytes));
+      await hitRateLimit(deps, `widget-visitor#${agent.id}#${event.requestContext.http.sourceIp}`, visitorLimit);
+      await hitRateLimit(deps, `widget-agent#${agent.id}`, agentLimit);
+      await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale });
+      await appendMessage(deps, body.conversationId, 'user', body.messages.at(-1)?.content ?? '');
+    } catch (error) {
+      if (error instanceof ApiError) return sendFailure(sink, error, cors);
+      throw error;
+    }
+
+    sink.start(200, { ...encoding.headers, ...cors });
+    const send = <N extends keyof ChatStreamEvents>(name: N, data: ChatStreamEvents[N]) => sink.write(encoding.encode(name, data));
+    // A comment line keeps proxies and the widget's idle timer from giving up while the model thinks.
+    const keepAlive = setInterval(() => sink.write(': keep-alive\n\n'), CHAT_LIMITS.keepAliveMs);
+    const deadline = AbortSignal.timeout(options.replyMs ?? CHAT_LIMITS.replyMs);
+    const stop = new AbortController();
+    const budget = createReplyBudget();
+    try {
+      const result = streamText({
+        model: options.model,
+        system: widgetSystemPrompt(agent, body),
+        messages: body.messages,
+        abortSignal: AbortSignal.any([sink.signal, deadline, stop.signal]),
+        stopWhen: stepCountIs(3),
+        tools: {
+          navigate: tool({
+            description: 'Open a page for the visitor: a path of this site such as /pricing, or an external https URL. Once per reply.',
+            inputSchema: z.object({ href: z.string().min(1).max(2000) }),
+            execute: async ({ href }) => {
+              if (!budget.navigation()) return { requested: false, reason: 'one navigation per reply' };
+              send('navigate', { href });
+              return { requested: true };
+            },
+          }),
+          ui_action: tool({
+            description: 'Point at, highlight or scroll to an element of the page the visitor is on (CSS selector or data-chat-target value)',
+            inputSchema: z.object({ action: z.enum(['pointer', 'highlight', 'scroll']), target: z.string().min(1).max(300) }),
+            execute: async (input) => {
+              if (!budget.uiAction()) return { requested: false, reason: `at most ${CHAT_LIMITS.uiActionsPerReply} per reply` };
+              send('uiAction', input);
+              return { requested: true };
+            },
+          }),
+        },
+      });
+      let reply = '';
+      for await (const part of result.fullStream) {
+        if (part.type === 'text-delta') {
+          const text = budget.text(part.text);
+          if (text) send('delta', { text });
+          reply += text;
+          if (budget.full) {
+            stop.abort();
+            break;
+          }
+        } else if (part.type === 'error') {
+          throw part.error;
+        }
+      }
+      // An aborted stream ends quietly (an `abort` part); past the deadline the reply is a failure.
+      if (deadline.aborted) throw deadline.reason;
+      const messageId = await appendMessage(deps, body.conversationId, 'assistant', reply);
+      send('done', { conversationId: body.conversationId, messageId });
+      // A reply cut at its length limit was aborted: its usage may never arrive.
+      const usage = await Promise.resolve(result.totalUsage).catch(() => undefined);
+      if (usage) await recordUsage(deps, agent.workspaceId, agent.id, { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 });
+    } catch (error) {
+      if (deadline.aborted) {
+        send('error', { code: 'REPLY_TIMEOUT', message: 'The reply took too long; please try again' });
+      } else if (!sink.signal.aborted) {
+        console.error('widget chat failed', { agentId: agent.id, error: error instanceof Error ? error.message : String(error) });
+        send('error', { code: 'INTERNAL_ERROR', message: 'The assistant could not answer; please try again' });
+      }
+    } finally {
+      clearInterval(keepAlive);
+      sink.end();
+    }
+  };
+}

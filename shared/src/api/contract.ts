@@ -1,0 +1,18 @@
+import type { z } from 'zod';
+
+export type HttpMethod = 'GET' | 'POST';
+
+/** One REST endpoint: its path `<resource>/<action>`, inputs and the shape of `data` on success. */
+export interface EndpointContract {
+  path: string;
+  method: HttpMethod;
+  summary: string;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  data: z.ZodType;
+  status: 200 | 201 | 202;
+  /** Accepts an Idempotency-Key header (every create and agents/command). */
+  idempotent?: boolean;
+  /** The field of `data` holding a secret shown once: a replay answers it as null with `secret_already_shown: true`. */
+  secretField?: string;
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { importCircles, importGraph } from './import-graph';
+
+/** The source of every workspace (tests and benches may reach anywhere). */
+const SOURCES = ['shared/src', 'webhooks/src', 'skill-sdk/src', 'embed/src', 'lambdas/src', 'cdk/lib'] as const;
+
+/** The layers of lambdas/src, highest first (ARCHITECTURE.md, "Layers"): a file imports its own layer or lower ones only. */
+const LAYERS = ['entries', 'surfaces', 'domains', 'infra'] as const;
+const layerOf = (file: string): number => LAYERS.findIndex((layer) => file.startsWith(`lambdas/src/${layer}/`));
+
+const graph = importGraph(SOURCES);
+
+describe('imports', () => {
+  it('form no circle, type-only imports included', () => {
+    expect(importCircles(graph)).toEqual([]);
+  });
+
+  it('never run up a layer of lambdas/src (entries > surfaces > domains > infra)', () => {
+    const upward = [...graph].flatMap(([file, targets]) =>
+      targets.filter((target) => layerOf(target) >= 0 && layerOf(target) < layerOf(file)).map((target) => `${file} -> ${target}`),
+    );
+    expect(upward).toEqual([]);
+  });
+
+  it('place every file of lambdas/src in a layer', () => {
+    expect([...graph.keys()].filter((file) => file.startsWith('lambdas/src/') && layerOf(file) < 0)).toEqual([]);
+  });
+});
