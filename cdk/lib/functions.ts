@@ -129,9 +129,11 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 120,
     memoryMb: 1024,
     reads: ['agents'],
-    writes: ['conversations', 'rateLimits', 'usage'],
+    // skills: the visitor's (role public) granted skill tools are read and each turn is recorded.
+    writes: ['conversations', 'rateLimits', 'usage', 'skills'],
     sendsTo: [],
-    turnTokens: false,
+    turnTokens: true,
+    builtinSkills: true,
     model: true,
   },
 ];
