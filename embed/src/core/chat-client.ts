@@ -1,4 +1,4 @@
-import type { ChatRequest } from '@service/shared/widget-protocol';
+import type { ChatDecision, ChatRequest, ChatStreamEvents } from '@service/shared/widget-protocol';
 import { createSseParser } from './sse';
 import type { UiActionRequest } from './events';
 
@@ -8,6 +8,7 @@ export interface ChatStreamHandlers {
   onDelta(text: string): void;
   onNavigate(href: string): void;
   onUiAction(request: UiActionRequest): void;
+  onConfirm(request: ChatStreamEvents['confirm']): void;
 }
 
 export class ChatError extends Error {
@@ -35,7 +36,7 @@ function parseJson(data: string): Record<string, unknown> {
  * Resolves with the full reply text once the server sends `done`; rejects with a ChatError otherwise, also when
  * nothing (not even the server's keep-alive) arrives for `idleTimeoutMs`.
  */
-export async function streamChat(url: string, request: ChatRequest, handlers: ChatStreamHandlers, idleTimeoutMs: number, signal: AbortSignal): Promise<string> {
+export async function streamChat(url: string, request: ChatRequest | ChatDecision, handlers: ChatStreamHandlers, idleTimeoutMs: number, signal: AbortSignal): Promise<string> {
   const idle = new AbortController();
   let timer = setTimeout(() => idle.abort(), idleTimeoutMs);
   const stillAlive = () => {
@@ -52,7 +53,7 @@ export async function streamChat(url: string, request: ChatRequest, handlers: Ch
   }
 }
 
-async function consume(url: string, request: ChatRequest, handlers: ChatStreamHandlers, signal: AbortSignal, stillAlive: () => void): Promise<string> {
+async function consume(url: string, request: ChatRequest | ChatDecision, handlers: ChatStreamHandlers, signal: AbortSignal, stillAlive: () => void): Promise<string> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -89,6 +90,9 @@ async function consume(url: string, request: ChatRequest, handlers: ChatStreamHa
         if (typeof data.action === 'string' && typeof data.target === 'string') {
           handlers.onUiAction({ action: data.action as UiActionRequest['action'], target: data.target });
         }
+        break;
+      case 'confirm':
+        if (typeof data.actionId === 'string' && typeof data.summary === 'string') handlers.onConfirm({ actionId: data.actionId, summary: data.summary });
         break;
       case 'done':
         finished = true;
