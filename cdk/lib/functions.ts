@@ -1,4 +1,4 @@
-import type { TableName } from '@service/shared';
+import { ROUTES, type TableName } from '@service/shared';
 
 /** The two work queues of ARCHITECTURE.md ("Queues (SQS)"); each gets a dead-letter queue. */
 export type QueueName = 'runs' | 'webhooks';
@@ -50,7 +50,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   {
     id: 'Api',
     entry: 'lambdas/src/entries/lambda/api.ts',
-    trigger: { kind: 'http', routes: [{ path: '/{lang}/api/v1/{proxy+}', methods: ['ANY'] }] },
+    trigger: { kind: 'http', routes: [{ path: ROUTES.restApi, methods: ['ANY'] }] },
     timeoutSeconds: 29,
     memoryMb: 1024,
     reads: ['workspaces'],
@@ -95,8 +95,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     trigger: {
       kind: 'http',
       routes: [
-        { path: '/{lang}/api/v1/skills/{code}/{proxy+}', methods: ['POST'] },
-        { path: '/{lang}/api/v1/admin/{proxy+}', methods: ['POST'] },
+        { path: ROUTES.skillCallbacks, methods: ['POST'] },
+        { path: ROUTES.operatorApi, methods: ['POST'] },
       ],
     },
     timeoutSeconds: 15,
@@ -113,7 +113,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   {
     id: 'Widget',
     entry: 'lambdas/src/entries/lambda/widget.ts',
-    trigger: { kind: 'http', routes: [{ path: '/v1/agents/{agentId}/widget-config', methods: ['GET', 'OPTIONS'] }] },
+    trigger: { kind: 'http', routes: [{ path: ROUTES.widgetConfig, methods: ['GET', 'OPTIONS'] }] },
     timeoutSeconds: 10,
     memoryMb: 512,
     reads: ['agents'],

@@ -8,3 +8,4 @@ export * from './api/output-schema';
 export * as schemas from './api/schemas';
 export { buildOpenApiDocument } from './api/openapi';
 export { JSON_INPUT_LIMITS, jsonInputProblem } from './api/json-input';
+export { ROUTES, type RouteName } from './routes';

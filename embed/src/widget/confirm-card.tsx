@@ -1,4 +1,10 @@
-import type { ChatMessage, WidgetStore } from './store';
+import type { Locale } from '../core/events';
+
+/** What the card needs of the message and the store (structural, so the store may name the card's type). */
+interface ConfirmProps {
+  message: { id: string; text: string; confirm?: { actionId: string } };
+  store: { locale: { value: Locale }; streaming: { value: boolean }; decide(id: string, actionId: string, confirm: boolean): Promise<void> };
+}
 
 const LABELS = { en: ['Confirm', 'Decline'], tr: ['Onayla', 'Vazgeç'] } as const;
 
@@ -6,7 +12,7 @@ const LABELS = { en: ['Confirm', 'Decline'], tr: ['Onayla', 'Vazgeç'] } as cons
  * Confirm and Decline under an action the agent wants to perform for the visitor (the message's text is its
  * summary). A chunk of its own, loaded with the first action to confirm.
  */
-export function ConfirmCard({ message, store }: { message: ChatMessage; store: WidgetStore }) {
+export function ConfirmCard({ message, store }: ConfirmProps) {
   const actionId = message.confirm?.actionId;
   if (!actionId) return null;
   const [yes, no] = LABELS[store.locale.value];

@@ -5,7 +5,7 @@ import { startPlatform, type RunningPlatform } from '../../src/entries/local/pla
 import { createWidgetChatHandler } from '../../src/surfaces/widget/chat-handler';
 import { createOfflineModel } from '../../src/infra/model';
 import { toApiGatewayEvent } from '../../src/entries/local/lambda-event';
-import { originAllowed } from '../../src/surfaces/widget/origins';
+import { originAllowed } from '../../src/infra/http/cors';
 import { buildAgent, putAgent } from '../../src/domains/agents/agents';
 
 let platform: RunningPlatform;

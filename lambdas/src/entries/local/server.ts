@@ -2,6 +2,7 @@ import { failure } from '@service/shared';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { HttpResult } from '../../infra/http/event';
 import type { ResponseSink } from '../../infra/http/streaming';
+import { routeFor } from '../../infra/http/routes';
 import type { LocalFunction } from './functions';
 import { localContext, toApiGatewayEvent } from './lambda-event';
 import { readStaticFile } from './static-files';
@@ -46,7 +47,7 @@ export function createLocalServer(functions: LocalFunction[]): Server {
   return createServer(async (request, response) => {
     try {
       const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
-      const fn = functions.find((candidate) => candidate.match(url.pathname));
+      const fn = routeFor(functions, url.pathname);
       if (!fn) {
         const file = request.method === 'GET' || request.method === 'HEAD' ? await readStaticFile(url.pathname) : undefined;
         if (!file) return sendJsonFailure(response, 404, 'NOT_FOUND', `Nothing at ${url.pathname}`);

@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import type { Writable } from 'node:stream';
-import type { HttpEvent } from './event';
+import type { HttpEvent, HttpResult } from './event';
 
 /**
  * A response written in pieces (server-sent events). In AWS it is a Lambda Function URL with response streaming;
@@ -43,4 +43,11 @@ export function toLambdaStreamingHandler(handler: StreamingHandler): unknown {
       context,
     );
   });
+}
+
+/** Sends a whole buffered result (an error envelope before any event was streamed) through a sink. */
+export function writeResult(sink: ResponseSink, result: HttpResult): void {
+  sink.start(result.statusCode ?? 200, result.headers);
+  if (result.body) sink.write(result.body);
+  sink.end();
 }

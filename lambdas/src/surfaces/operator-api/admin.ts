@@ -1,45 +1,36 @@
-import { ApiError, ENDPOINTS, newUuid, schemas } from '@service/shared';
+import { ApiError, ENDPOINTS, newUuid, schemas, type EndpointName } from '@service/shared';
 import { z } from 'zod';
 import type { Deps } from '../../infra/deps';
 import { createApiKey, toApiKeyResponse } from '../../domains/access/api-keys';
 import { getWorkspace, PLANS, putWorkspaceIfAbsent, type Plan } from '../../domains/access/workspaces';
-import { findSkill, toSkillResponse } from '../../domains/skills/catalog';
-import { createGrant, revokeGrant } from '../../domains/skills/grants';
-import { registerSkill } from '../../domains/skills/registry';
-import { createRole } from '../../domains/skills/roles';
 import { seedBuiltinGrants } from '../../domains/skills/seed-grants';
+import { ENDPOINT_HANDLERS } from '../rest-api/endpoints';
+import type { EndpointHandler } from '../rest-api/endpoints/types';
 
-interface AdminRoute<S extends z.ZodType> {
-  body: S;
-  status: number;
-  run(deps: Deps, workspaceId: string, body: z.output<S>): Promise<{ data: object; msg: string }>;
+/** The company endpoints an operator may call for any workspace, named by `workspace_id` in the body. */
+const OPERATOR_ENDPOINTS = ['skillsRegister', 'rolesCreate', 'grantsCreate', 'grantsRevoke'] as const satisfies readonly EndpointName[];
+
+export interface AdminRoute {
+  endpoint: (typeof OPERATOR_ENDPOINTS)[number];
+  body: z.ZodType<{ workspace_id: string }>;
 }
-const workspaceField = { workspace_id: schemas.uuid('workspace_id') };
-const route = <S extends z.ZodType>(body: S, status: number, run: AdminRoute<S>['run']) => ({ body, status, run }) as AdminRoute<z.ZodType>;
 
 /**
- * Platform-level administration with the master system key (operators and provisioning, never skills): the same
- * actions as the company's REST endpoints, for any workspace named by `workspace_id`.
+ * Platform-level administration with the master system key (operators and provisioning, never skills): the REST
+ * endpoints themselves, at the same `<resource>/<action>`, with the workspace named in the body.
  */
-export const ADMIN_ROUTES: Readonly<Record<string, AdminRoute<z.ZodType>>> = {
-  'skills/register': route(ENDPOINTS.skillsRegister.body.extend(workspaceField), 201, async (deps, workspaceId, body) => {
-    const registered = await registerSkill(deps, workspaceId, body, { allowLocal: deps.config.webhookAllowLocal });
-    const skill = (await findSkill(deps, workspaceId, registered.code))!;
-    return { data: { skill: toSkillResponse(skill), turn_token_secret: registered.turnTokenSecret }, msg: `Skill ${skill.code} registered` };
-  }),
-  'roles/create': route(ENDPOINTS.rolesCreate.body.extend(workspaceField), 201, async (deps, workspaceId, body) => {
-    const role = await createRole(deps, workspaceId, body.name, body.description);
-    return { data: { role: { name: role.name, description: role.description, builtin: false, created_at: role.createdAt } }, msg: `Role ${role.name} created` };
-  }),
-  'grants/create': route(ENDPOINTS.grantsCreate.body.extend(workspaceField), 201, async (deps, workspaceId, body) => {
-    const { grant } = await createGrant(deps, workspaceId, body.role, body.capability);
-    return { data: { grant: { role: grant.role, capability: grant.capability, created_at: grant.createdAt } }, msg: `${body.capability} granted to ${body.role}` };
-  }),
-  'grants/revoke': route(ENDPOINTS.grantsRevoke.body.extend(workspaceField), 200, async (deps, workspaceId, body) => {
-    await revokeGrant(deps, workspaceId, body.role, body.capability);
-    return { data: { revoked: true, role: body.role, capability: body.capability }, msg: `${body.capability} revoked from ${body.role}` };
-  }),
-};
+export const ADMIN_ROUTES: ReadonlyMap<string, AdminRoute> = new Map(
+  OPERATOR_ENDPOINTS.map((endpoint) => [ENDPOINTS[endpoint].path, { endpoint, body: ENDPOINTS[endpoint].body.extend({ workspace_id: schemas.uuid('workspace_id') }) }]),
+);
+
+/** Runs the route's REST endpoint in the named workspace (NOT_FOUND on field workspace_id when there is none). */
+export async function runAdminRoute(deps: Deps, lang: string, route: AdminRoute, body: { workspace_id: string }) {
+  const workspace = await getWorkspace(deps, body.workspace_id);
+  if (!workspace) throw new ApiError('NOT_FOUND', `No workspace ${body.workspace_id}`, { field: 'workspace_id' });
+  const handle = ENDPOINT_HANDLERS[route.endpoint] as EndpointHandler<AdminRoute['endpoint']>;
+  const { data, msg } = await handle({ deps, workspace, lang, body: body as never, query: undefined, action: { at: deps.now() } });
+  return { status: ENDPOINTS[route.endpoint].status, data, msg: msg ?? 'OK' };
+}
 
 const ProvisionBody = z
   .object({
@@ -68,7 +59,3 @@ export async function provisionWorkspace(deps: Deps, input: z.output<typeof Prov
 }
 
 export const PROVISION_ROUTE = { name: 'workspaces/create', body: ProvisionBody } as const;
-
-export async function assertWorkspace(deps: Deps, workspaceId: string): Promise<void> {
-  if (!(await getWorkspace(deps, workspaceId))) throw new ApiError('NOT_FOUND', `No workspace ${workspaceId}`, { field: 'workspace_id' });
-}

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../../infra/deps';
-import { header, type HttpEvent } from '../../infra/http/event';
+import { presentedCredential } from '../../infra/http/credentials';
+import type { HttpEvent } from '../../infra/http/event';
 import { skillHostOf } from '../../domains/skills/host';
 import { ApiError } from '@service/shared';
 import { refuseTurnToken } from '../skill-callbacks/turn-auth';
@@ -13,7 +14,7 @@ export async function authenticateMaster(deps: Deps, event: HttpEvent): Promise<
   refuseTurnToken(event);
   const expected = skillHostOf(deps).masterKey;
   if (!expected) throw new ApiError('MASTER_KEY_REQUIRED', 'Administrative routes are closed: the platform has no SERVICE_MASTER_KEY');
-  const presented = header(event, 'x-service-master-key')?.trim() ?? header(event, 'authorization')?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const presented = presentedCredential(event, 'x-service-master-key');
   if (!presented) throw new ApiError('MASTER_KEY_REQUIRED', 'Send the master key in X-Service-Master-Key');
   await guardCredential(
     deps,

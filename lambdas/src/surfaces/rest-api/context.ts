@@ -1,3 +1,4 @@
+import type { Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { EndpointContract, EndpointName } from '@service/shared';
 import type { StoredApiKey, RateLimitState } from '../../domains/access/api-keys';
@@ -19,17 +20,22 @@ export interface ApiRequestState {
   action?: Action;
 }
 
-export type ApiContext = Context & { api?: ApiRequestState };
-
-export interface ApiRequest {
-  event: HttpEvent;
-  context: ApiContext;
-  response: HttpResult | null | undefined;
-  error: unknown;
+/** A claimed Idempotency-Key: what completing, releasing or unlocking it needs. */
+export interface IdempotencyClaim {
+  scopedKey: string;
+  requestHash: string;
 }
+
+/** Per-request state, in middy's `request.internal` (never on the Lambda context, never in a module-level map). */
+export interface ApiInternal extends Record<string, unknown> {
+  api?: ApiRequestState;
+  claim?: IdempotencyClaim;
+}
+
+export type ApiRequest = Request<HttpEvent, HttpResult, Error, Context, ApiInternal>;
 
 /** The state once routing ran; a middleware after the router may rely on it. */
 export function apiState(request: ApiRequest): ApiRequestState {
-  if (!request.context.api) throw new Error('router middleware must run first');
-  return request.context.api;
+  if (!request.internal.api) throw new Error('router middleware must run first');
+  return request.internal.api;
 }

@@ -2,11 +2,10 @@ import middy from '@middy/core';
 import { buildOpenApiDocument } from '@service/shared';
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../../infra/deps';
-import { jsonResult, successResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
-import { apiState, type ApiContext } from './context';
-import { ENDPOINT_HANDLERS } from './endpoints';
-import type { EndpointHandler } from './endpoints/types';
+import { jsonResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
+import type { ApiInternal } from './context';
 import { authenticate } from './middleware/authenticate';
+import { endpoint } from './middleware/endpoint';
 import { errorEnvelope } from './middleware/error-envelope';
 import { idempotency } from './middleware/idempotency';
 import { parseInput } from './middleware/parse-input';
@@ -23,30 +22,18 @@ function openApiResult(event: HttpEvent): HttpResult {
 }
 
 /**
- * The REST API Lambda: router, API key + rate limit + plan, JSON body + validation, idempotency, then the endpoint.
+ * The REST API Lambda: router, API key + rate limit + plan, JSON body + validation, idempotency, then the endpoint
+ * (the innermost middleware, so that every step reads the request's state from `request.internal`).
  * Production and the local platform both call exactly this.
  */
 export function createApiHandler(deps: Deps) {
-  const core = async (event: HttpEvent, context: Context): Promise<HttpResult> => {
-    const state = apiState({ event, context: context as ApiContext, response: undefined, error: undefined });
-    const handle = ENDPOINT_HANDLERS[state.endpointName] as EndpointHandler<typeof state.endpointName>;
-    const { data, msg } = await handle({
-      deps,
-      workspace: state.workspace!,
-      apiKey: state.apiKey!,
-      lang: state.lang,
-      body: state.body as never,
-      query: state.query as never,
-      action: state.action ?? { at: deps.now() },
-    });
-    return successResult(state.endpoint.status, data, msg ?? 'OK');
-  };
-  const pipeline = middy<HttpEvent, HttpResult, Error, ApiContext>(core)
+  const pipeline = middy<HttpEvent, HttpResult, Error, Context, ApiInternal>()
     .use(errorEnvelope())
     .use(router())
     .use(authenticate(deps))
     .use(parseInput(deps.config.maxBodyBytes))
-    .use(idempotency(deps));
+    .use(idempotency(deps))
+    .use(endpoint(deps));
   return async (event: HttpEvent, context: Context): Promise<HttpResult> =>
-    OPENAPI_PATH.test(event.rawPath) && event.requestContext.http.method === 'GET' ? openApiResult(event) : pipeline(event, context as ApiContext);
+    OPENAPI_PATH.test(event.rawPath) && event.requestContext.http.method === 'GET' ? openApiResult(event) : pipeline(event, context);
 }

@@ -1,12 +1,15 @@
 import { stepCountIs, streamText, tool, type LanguageModel } from 'ai';
-import { ApiError, failure, isUuid } from '@service/shared';
+import { ApiError, ROUTES } from '@service/shared';
 import { z } from 'zod';
 import type { Deps } from '../../infra/deps';
-import { findAgentById, type StoredAgent } from '../../domains/agents/agents';
+import type { StoredAgent } from '../../domains/agents/agents';
 import { recordUsage } from '../../domains/usage/usage';
-import { header, rawBody, type HttpEvent } from '../../infra/http/event';
-import type { ResponseSink, StreamingHandler } from '../../infra/http/streaming';
 import type { Toolbox } from '../../domains/skills/skill-toolbox';
+import { errorResult, requireMethod } from '../../infra/http/errors';
+import { header, type HttpEvent } from '../../infra/http/event';
+import { readJsonBody, validated } from '../../infra/http/json-body';
+import { SSE_KEEP_ALIVE } from '../../infra/http/sse';
+import { writeResult, type StreamingHandler } from '../../infra/http/streaming';
 import { CHAT_LIMITS, type ChatStreamEvents } from '@service/shared/widget-protocol';
 import { ChatDecisionSchema, ChatRequestSchema, type ChatDecisionBody, type ChatRequestBody } from './chat-request';
 import { decide } from './decision';
@@ -14,8 +17,8 @@ import { createReplyBudget } from './reply-budget';
 import { uiMessageEncoding, widgetEncoding, type ReplyEncoding } from './reply-encoding';
 import { fromUiMessageRequest, isUiMessageRequest } from './ui-message-request';
 import { appendMessage, openConversation } from '../../domains/conversations/conversations';
-import { corsHeaders, originAllowed } from './origins';
-import { agentIdFromPath } from './paths';
+import { corsHeaders, originAllowed } from '../../infra/http/cors';
+import { widgetAgent } from './widget-agent';
 import { widgetSystemPrompt } from './prompt';
 import { hitRateLimit } from '../../domains/access/rate-limit';
 import { replyTools, visitorToolbox, type VisitorConversation } from './visitor-tools';
@@ -31,13 +34,7 @@ export interface WidgetChatOptions {
   replyMs?: number;
 }
 
-const METHODS = 'POST, OPTIONS';
-
-function sendFailure(sink: ResponseSink, error: ApiError, cors: Record<string, string>): void {
-  sink.start(error.status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...cors, ...error.details.headers });
-  sink.write(JSON.stringify(failure(error.status, error.code, error.message, error.details.field)));
-  sink.end();
-}
+const METHODS = ['POST', 'OPTIONS'];
 
 type ParsedRequest = { kind: 'chat'; body: ChatRequestBody; encoding: ReplyEncoding } | { kind: 'decision'; body: ChatDecisionBody; encoding: ReplyEncoding };
 
@@ -46,32 +43,10 @@ type ParsedRequest = { kind: 'chat'; body: ChatRequestBody; encoding: ReplyEncod
  * protocol), or the visitor's decision on a pending action (it names an `actionId`).
  */
 function parseBody(event: HttpEvent, maxBytes: number): ParsedRequest {
-  const text = rawBody(event);
-  if (Buffer.byteLength(text) > maxBytes) throw new ApiError('VALIDATION_ERROR', `The request is limited to ${maxBytes} bytes`);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new ApiError('VALIDATION_ERROR', 'The body must be JSON');
-  }
-  if (typeof json === 'object' && json !== null && 'actionId' in json) return { kind: 'decision', body: valid(ChatDecisionSchema, json), encoding: widgetEncoding() };
+  const json = readJsonBody(event, { maxBytes });
+  if (typeof json === 'object' && json !== null && 'actionId' in json) return { kind: 'decision', body: validated(ChatDecisionSchema, json), encoding: widgetEncoding() };
   const fromUseChat = isUiMessageRequest(json) ? fromUiMessageRequest(json) : undefined;
-  return { kind: 'chat', body: valid(ChatRequestSchema, fromUseChat ?? json), encoding: fromUseChat ? uiMessageEncoding() : widgetEncoding() };
-}
-
-function valid<T>(schema: z.ZodType<T>, json: unknown): T {
-  const parsed = schema.safeParse(json);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new ApiError('VALIDATION_ERROR', issue?.message ?? 'Invalid chat request', { field: issue?.path.join('.') });
-}
-
-async function resolveAgent(deps: Deps, event: HttpEvent): Promise<StoredAgent> {
-  const agentId = agentIdFromPath(event.rawPath);
-  if (!agentId || !isUuid(agentId)) throw new ApiError('VALIDATION_ERROR', 'The agent id must be a UUID', { field: 'agentId' });
-  const agent = await findAgentById(deps, agentId);
-  if (!agent) throw new ApiError('AGENT_NOT_FOUND', `No agent ${agentId}`, { field: 'agentId' });
-  return agent;
+  return { kind: 'chat', body: validated(ChatRequestSchema, fromUseChat ?? json), encoding: fromUseChat ? uiMessageEncoding() : widgetEncoding() };
 }
 
 /**
@@ -95,13 +70,13 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     /** A decision's answer, made before the stream starts (a decision on no pending action is a 404). */
     let decided = '';
     try {
-      agent = await resolveAgent(deps, event);
-      cors = corsHeaders(origin, agent.allowedOrigins, METHODS);
+      agent = await widgetAgent(deps, event, ROUTES.widgetChat);
+      cors = corsHeaders(origin, agent.allowedOrigins, METHODS.join(', '));
       if (event.requestContext.http.method === 'OPTIONS') {
         sink.start(204, cors);
         return sink.end();
       }
-      if (event.requestContext.http.method !== 'POST') throw new ApiError('METHOD_NOT_ALLOWED', 'Use POST', { headers: { Allow: METHODS } });
+      requireMethod(event, METHODS);
       // Browsers send Origin on every POST from a page; an origin the agent does not allow gets no model time, and
       // neither does a request without one (a script, not a page) unless the agent allows server-side use.
       if (origin ? !originAllowed(origin, agent.allowedOrigins) : agent.widgetServerSide !== true) {
@@ -116,7 +91,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       if (request.kind === 'decision') decided = await decide(deps, conversation, request.body);
       else await appendMessage(deps, body.conversationId, 'user', request.body.messages.at(-1)?.content ?? '');
     } catch (error) {
-      if (error instanceof ApiError) return sendFailure(sink, error, cors);
+      if (error instanceof ApiError) return writeResult(sink, errorResult(error, event.rawPath, cors));
       throw error;
     }
 
@@ -130,7 +105,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     }
     const body = request.body;
     // A comment line keeps proxies and the widget's idle timer from giving up while the model thinks.
-    const keepAlive = setInterval(() => sink.write(': keep-alive\n\n'), CHAT_LIMITS.keepAliveMs);
+    const keepAlive = setInterval(() => sink.write(SSE_KEEP_ALIVE), CHAT_LIMITS.keepAliveMs);
     const deadline = AbortSignal.timeout(options.replyMs ?? CHAT_LIMITS.replyMs);
     const stop = new AbortController();
     const budget = createReplyBudget();

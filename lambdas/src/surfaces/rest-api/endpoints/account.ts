@@ -53,7 +53,7 @@ export const accountEndpoints: EndpointHandlers<AccountEndpoints> = {
   keysList: async ({ deps, workspace }) => ({ data: { keys: (await listApiKeys(deps, workspace.id)).map(toApiKeyResponse) } }),
 
   keysRevoke: async ({ deps, workspace, apiKey, body }) => {
-    if (body.key_id === apiKey.id && (await listApiKeys(deps, workspace.id)).filter((key) => !key.revokedAt).length === 1) {
+    if (body.key_id === apiKey?.id && (await listApiKeys(deps, workspace.id)).filter((key) => !key.revokedAt).length === 1) {
       throw new ApiError('VALIDATION_ERROR', 'This is the last live key of the workspace; create another before revoking it', { field: 'key_id' });
     }
     return { data: { key: toApiKeyResponse(await revokeApiKey(deps, workspace.id, body.key_id)) }, msg: 'Key revoked' };

@@ -7,7 +7,8 @@ import type { Workspace } from '../../../domains/access/workspaces';
 export interface EndpointInput<N extends EndpointName> {
   deps: Deps;
   workspace: Workspace;
-  apiKey: StoredApiKey;
+  /** The key the request came with; absent when an operator calls the endpoint through the operator API. */
+  apiKey?: StoredApiKey;
   lang: string;
   body: BodyOf<N>;
   query: QueryOf<N>;

@@ -4,23 +4,15 @@ import { authenticateAndMeter, rateLimitHeaders } from '../../../domains/access/
 import { guardCredential } from '../../../domains/access/credential-failures';
 import { getWorkspaceCached } from '../../../domains/access/workspace-cache';
 import { PLANS } from '../../../domains/access/workspaces';
-import { header } from '../../../infra/http/event';
+import { presentedCredential } from '../../../infra/http/credentials';
 import { apiState, type ApiRequest } from '../context';
-
-/** The key travels in X-Service-Api-Key (primary) or Authorization: Bearer (accepted). */
-export function presentedApiKey(request: ApiRequest): string | undefined {
-  const primary = header(request.event, 'x-service-api-key')?.trim();
-  if (primary) return primary;
-  const authorization = header(request.event, 'authorization')?.trim();
-  const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  return bearer || undefined;
-}
 
 /** API key (under progressive delays for failures), per-key rate limit and plan gate; adds the RateLimit headers to every authenticated answer. */
 export const authenticate = (deps: Deps) => ({
   before: async (request: ApiRequest) => {
     const state = apiState(request);
-    const secret = presentedApiKey(request);
+    // The key travels in X-Service-Api-Key (primary) or Authorization: Bearer (accepted).
+    const secret = presentedCredential(request.event, 'x-service-api-key');
     if (!secret) throw new ApiError('API_KEY_REQUIRED', 'Send your API key in the X-Service-Api-Key header');
     const { key, rate } = await guardCredential(
       deps,
@@ -34,7 +26,7 @@ export const authenticate = (deps: Deps) => ({
     Object.assign(state, { apiKey: key, workspace, rate });
   },
   after: (request: ApiRequest) => {
-    const rate = request.context.api?.rate;
+    const rate = request.internal.api?.rate;
     if (rate && request.response) Object.assign(request.response.headers, rateLimitHeaders(rate));
   },
 });

@@ -12,7 +12,6 @@ import { header } from '../../../infra/http/event';
 import { apiState, type ApiRequest } from '../context';
 
 const REPLAY_HEADER = 'Idempotent-Replayed';
-const claims = new WeakMap<object, { scopedKey: string; requestHash: string }>();
 
 /** The copy kept for replays: a secret shown once is stored as null, with `secret_already_shown: true`. */
 function replayableBody(body: string, secretField: string | undefined): string {
@@ -41,12 +40,12 @@ export const idempotency = (deps: Deps) => ({
     if (claim.kind === 'replay') {
       return { ...claim.response, headers: { ...claim.response.headers, [REPLAY_HEADER]: 'true' } };
     }
-    claims.set(request.context, claim);
+    request.internal.claim = claim;
     state.action = claim.action;
     return undefined;
   },
   after: async (request: ApiRequest) => {
-    const claim = claims.get(request.context);
+    const { claim } = request.internal;
     if (!claim || !request.response) return;
     const { statusCode = 200, body = '', headers } = request.response;
     const stored = replayableBody(body, apiState(request).endpoint.secretField);
@@ -54,7 +53,7 @@ export const idempotency = (deps: Deps) => ({
     request.response.headers[REPLAY_HEADER] = 'false';
   },
   onError: async (request: ApiRequest) => {
-    const claim = claims.get(request.context);
+    const { claim } = request.internal;
     if (!claim) return;
     await (request.error instanceof ApiError ? releaseIdempotencyKey(deps, claim) : unlockIdempotencyKey(deps, claim));
   },

@@ -1,4 +1,5 @@
 import { ApiError, ENDPOINTS, SUPPORTED_LANGUAGES, type EndpointName } from '@service/shared';
+import { methodNotAllowed } from '../../../infra/http/errors';
 import type { ApiRequest } from '../context';
 
 /** `/{lang}/api/v1/<resource>/<action>/` with the trailing slash optional. */
@@ -25,9 +26,9 @@ export const router = () => ({
     if (!matched || !names) throw new ApiError('NOT_FOUND', `No such resource: ${rawPath}`);
     const name = names.find((candidate) => ENDPOINTS[candidate].method === method);
     if (!name) {
-      const allowed = names.map((candidate) => ENDPOINTS[candidate].method).join(', ');
-      throw new ApiError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${matched.path}; use ${allowed}`, { headers: { Allow: allowed } });
+      const allowed = names.map((candidate) => ENDPOINTS[candidate].method);
+      throw methodNotAllowed(`${method} is not allowed on ${matched.path}; use ${allowed.join(', ')}`, allowed);
     }
-    request.context.api = { lang: matched.lang, endpointName: name, endpoint: ENDPOINTS[name] };
+    request.internal.api = { lang: matched.lang, endpointName: name, endpoint: ENDPOINTS[name] };
   },
 });

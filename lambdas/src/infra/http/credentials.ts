@@ -1,0 +1,8 @@
+import { header, type HttpEvent } from './event';
+
+/** A credential sent in its own header (`X-Service-Api-Key`, `X-Service-Master-Key`) or as `Authorization: Bearer`. */
+export function presentedCredential(event: HttpEvent, headerName: string): string | undefined {
+  const own = header(event, headerName)?.trim();
+  if (own) return own;
+  return header(event, 'authorization')?.trim().match(/^Bearer\s+(\S+)$/i)?.[1];
+}

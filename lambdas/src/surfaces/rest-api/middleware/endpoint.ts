@@ -1,0 +1,26 @@
+import type { Deps } from '../../../infra/deps';
+import { successResult } from '../../../infra/http/event';
+import { apiState, type ApiRequest } from '../context';
+import { ENDPOINT_HANDLERS } from '../endpoints';
+import type { EndpointHandler } from '../endpoints/types';
+
+/**
+ * The endpoint itself, as the innermost middleware: the first `after` to run, it answers from the state the earlier
+ * middlewares left in `request.internal`; the outer `after`s (idempotency, rate-limit headers) then see its response.
+ */
+export const endpoint = (deps: Deps) => ({
+  after: async (request: ApiRequest) => {
+    const state = apiState(request);
+    const handle = ENDPOINT_HANDLERS[state.endpointName] as EndpointHandler<typeof state.endpointName>;
+    const { data, msg } = await handle({
+      deps,
+      workspace: state.workspace!,
+      apiKey: state.apiKey,
+      lang: state.lang,
+      body: state.body as never,
+      query: state.query as never,
+      action: state.action ?? { at: deps.now() },
+    });
+    request.response = successResult(state.endpoint.status, data, msg ?? 'OK');
+  },
+});

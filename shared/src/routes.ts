@@ -1,0 +1,19 @@
+/**
+ * Every HTTP route of the platform, in API Gateway's path syntax (`{name}` one segment, `{name+}` the rest), by the
+ * function that serves it. The CDK stack declares exactly these routes; the local server dispatches with them.
+ * API Gateway picks the most specific route; the local server tries functions in the order of its own list.
+ */
+export const ROUTES = {
+  /** The REST API (spec 2). */
+  restApi: '/{lang}/api/v1/{proxy+}',
+  /** serviceApi calls of skills, turn token only (spec 3). */
+  skillCallbacks: '/{lang}/api/v1/skills/{code}/{proxy+}',
+  /** Operators' provisioning and administration, master key only. */
+  operatorApi: '/{lang}/api/v1/admin/{proxy+}',
+  /** The widget's public configuration (spec 1). */
+  widgetConfig: '/v1/agents/{agentId}/widget-config',
+  /** The widget's streamed conversation (spec 1); a Function URL of its own in AWS. */
+  widgetChat: '/v1/agents/{agentId}/chat',
+} as const;
+
+export type RouteName = keyof typeof ROUTES;
