@@ -123,6 +123,18 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     model: false,
   },
   {
+    id: 'WidgetHistory',
+    entry: 'lambdas/src/entries/lambda/widget-history.ts',
+    trigger: { kind: 'http', routes: [{ path: ROUTES.widgetHistory, methods: ['GET', 'OPTIONS'] }] },
+    timeoutSeconds: 10,
+    memoryMb: 512,
+    reads: ['agents', 'conversations'],
+    writes: [],
+    sendsTo: [],
+    turnTokens: false,
+    model: false,
+  },
+  {
     id: 'Chat',
     entry: 'lambdas/src/entries/lambda/chat.ts',
     trigger: { kind: 'streaming-url' },

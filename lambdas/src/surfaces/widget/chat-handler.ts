@@ -17,8 +17,8 @@ import { createReplyBudget } from './reply-budget';
 import { uiMessageEncoding, widgetEncoding, type ReplyEncoding } from './reply-encoding';
 import { fromUiMessageRequest, isUiMessageRequest } from './ui-message-request';
 import { appendMessage, openConversation } from '../../domains/conversations/conversations';
-import { corsHeaders, originAllowed } from '../../infra/http/cors';
-import { widgetAgent } from './widget-agent';
+import { corsHeaders } from '../../infra/http/cors';
+import { assertOriginAllowed, requestUser, widgetAgent } from './widget-agent';
 import { widgetSystemPrompt } from './prompt';
 import { hitRateLimit } from '../../domains/access/rate-limit';
 import { replyTools, visitorToolbox, type VisitorConversation } from './visitor-tools';
@@ -77,16 +77,14 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
         return sink.end();
       }
       requireMethod(event, METHODS);
-      // Browsers send Origin on every POST from a page; an origin the agent does not allow gets no model time, and
-      // neither does a request without one (a script, not a page) unless the agent allows server-side use.
-      if (origin ? !originAllowed(origin, agent.allowedOrigins) : agent.widgetServerSide !== true) {
-        throw new ApiError('ORIGIN_NOT_ALLOWED', origin ? `This agent is not available on ${origin}` : 'The request has no Origin', { field: 'origin' });
-      }
+      // An origin the agent does not allow gets no model time.
+      assertOriginAllowed(agent, origin);
       request = parseBody(event, maxBodyBytes);
       const { body } = request;
       await hitRateLimit(deps, `widget-visitor#${agent.id}#${event.requestContext.http.sourceIp}`, visitorLimit);
       await hitRateLimit(deps, `widget-agent#${agent.id}`, agentLimit);
-      await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale });
+      const userId = requestUser(agent, event);
+      await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale, ...(userId ? { userId } : {}) });
       conversation = { agent, conversationId: body.conversationId, locale: body.locale };
       if (request.kind === 'decision') decided = await decide(deps, conversation, request.body);
       else await appendMessage(deps, body.conversationId, 'user', request.body.messages.at(-1)?.content ?? '');
