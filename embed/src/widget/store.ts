@@ -124,6 +124,8 @@ export function createStore(options: StoreOptions) {
   let data: Record<string, unknown> = isRecord(restored?.data) ? restored.data : {};
   let teaserSeen = restored?.teaserSeen === true;
   let abort: AbortController | null = null;
+  /** The host's signed-in visitor (never stored: the host identifies them on every page). */
+  let identity: InboundEvents['identify'] | undefined;
 
   const locale = computed<Locale>(
     () =>
@@ -250,6 +252,7 @@ export function createStore(options: StoreOptions) {
         },
         config.value.chat.idleTimeoutMs,
         abort.signal,
+        identity,
       );
       update(replyId, { done: true, at: Date.now() });
       messages.value = [...messages.value, ...confirms.map((confirm) => ({ id: newId(), role: 'bot' as const, text: confirm.summary, done: true, confirm }))];
@@ -337,6 +340,16 @@ export function createStore(options: StoreOptions) {
       const value = text(payload);
       if (value === null) return warn('nudge');
       showNudge(value.slice(0, 300), isRecord(payload) && typeof payload.duration === 'number' ? payload.duration : NUDGE_MS);
+    },
+    async identify(payload) {
+      if (!isRecord(payload) || typeof payload.userId !== 'string' || typeof payload.userHash !== 'string') return warn('identify');
+      identity = { userId: payload.userId, userHash: payload.userHash };
+      // A verified visitor continues their conversation from any device; the server ignores a forged identity.
+      const found = await (await loadChatClient()).fetchHistory(`${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/history`, identity);
+      if (!found || streaming.value) return;
+      conversationId = found.conversationId;
+      messages.value = found.messages;
+      persist();
     },
     uiAction(payload) {
       if (!isRecord(payload) || typeof payload.action !== 'string' || typeof payload.target !== 'string') return warn('uiAction');
