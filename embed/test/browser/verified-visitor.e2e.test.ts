@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiClient, newDemoKey } from '../../../lambdas/test/support/platform';
 import { embedTag, hostPage, startHarness, W, type Harness } from './harness';
 
 // A host identifies its signed-in visitor (user id + the HMAC its server computed): the conversation follows the
@@ -12,9 +11,8 @@ const QUESTION = 'Where is the pricing?';
 let h: Harness;
 let secret: string;
 beforeAll(async () => {
-  const key = newDemoKey();
-  h = await startHarness({ env: { SERVICE_DEMO_API_KEY: key } });
-  const rotated = await apiClient(h.platform.apiBaseUrl, key)<{ identity_secret: string }>('agents/identity_secret/', { body: { agent_id: h.agentId } });
+  h = await startHarness();
+  const rotated = await h.api<{ identity_secret: string }>('agents/identity_secret/', { body: { agent_id: h.agentId } });
   secret = rotated.body.data.identity_secret;
 });
 afterAll(async () => {

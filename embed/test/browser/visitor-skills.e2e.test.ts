@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiClient, newDemoKey, type ApiCall } from '../../../lambdas/test/support/platform';
 import { embedTag, hostPage, screenshot, startHarness, W, type Harness } from './harness';
 
 // A visitor books an event through the skill the company granted to the public role, confirming it in the panel.
@@ -9,18 +8,15 @@ const BOOK = 'Book a demo tomorrow at 10';
 const CONFIRM = '#service-chat .scw-confirm';
 
 let h: Harness;
-let api: ApiCall;
 beforeAll(async () => {
-  const key = newDemoKey();
-  h = await startHarness({ env: { SERVICE_DEMO_API_KEY: key } });
-  api = apiClient(h.platform.apiBaseUrl, key);
-  expect((await api('skills/install/', { body: { agent_id: h.agentId, skill_code: 'calendar' } })).status).toBe(200);
+  h = await startHarness();
+  expect((await h.api('skills/install/', { body: { agent_id: h.agentId, skill_code: 'calendar' } })).status).toBe(200);
 });
 afterAll(async () => {
   await h?.stop();
 });
 
-const events = async () => (await api<{ events: { title: string; starts_at: string }[] }>('calendar/event_list/')).body.data.events;
+const events = async () => (await h.api<{ events: { title: string; starts_at: string }[] }>('calendar/event_list/')).body.data.events;
 
 /** A fresh visitor (own browser context) with the panel open and the booking request sent. */
 async function visitorAsks(): Promise<Page> {
@@ -47,7 +43,7 @@ describe('visitor skills in the widget', () => {
   });
 
   it('books the event only when the visitor confirms in the panel; a decline performs nothing', async () => {
-    expect((await api('grants/create/', { body: { role: 'public', capability: 'calendar.create_event' } })).status).toBe(201);
+    expect((await h.api('grants/create/', { body: { role: 'public', capability: 'calendar.create_event' } })).status).toBe(201);
     const before = await events();
 
     const declining = await visitorAsks();
