@@ -3,7 +3,7 @@ import { ROUTES, type TableName } from '@service/shared';
 /** The two work queues of ARCHITECTURE.md ("Queues (SQS)"); each gets a dead-letter queue. */
 export type QueueName = 'runs' | 'webhooks';
 
-/** The environment variable through which a function learns a queue's URL (read by lambdas/src/config.ts). */
+/** The environment variable through which a function learns a queue's URL (read by lambdas/src/infra/config/config.ts). */
 export const QUEUE_URL_ENV: Record<QueueName, string> = { runs: 'RUNS_QUEUE_URL', webhooks: 'WEBHOOK_QUEUE_URL' };
 
 export type HttpMethodName = 'ANY' | 'GET' | 'POST' | 'OPTIONS';

@@ -9,3 +9,4 @@ export * as schemas from './api/schemas';
 export { buildOpenApiDocument } from './api/openapi';
 export { JSON_INPUT_LIMITS, jsonInputProblem } from './api/json-input';
 export { ROUTES, type RouteName } from './routes';
+export { DomainError } from './domain-error';

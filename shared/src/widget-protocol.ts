@@ -1,5 +1,5 @@
 // The widget chat contract, defined once. The browser widget imports from this module (it has no dependencies);
-// the endpoint validates requests against these limits (lambdas/src/widget/chat-request.ts).
+// the endpoint validates requests against these limits (lambdas/src/surfaces/widget/chat-request.ts).
 
 /** Bounds of one chat request and of one streamed reply. */
 export const CHAT_LIMITS = {

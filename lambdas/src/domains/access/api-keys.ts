@@ -1,5 +1,5 @@
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError, newKeyId, randomBase62 } from '@service/shared';
+import { DomainError, newKeyId, randomBase62 } from '@service/shared';
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../infra/deps';
 import { ifConditionHolds } from '../../infra/store/dynamo';
@@ -58,6 +58,9 @@ export interface RateLimitState {
   remaining: number;
   /** Seconds until the window resets. */
   resetSeconds: number;
+  windowSeconds: number;
+  /** This request went past the limit. */
+  exceeded: boolean;
 }
 
 const RATE_WINDOW_MS = 60_000;
@@ -65,10 +68,10 @@ const RATE_WINDOW_MS = 60_000;
 /**
  * Authenticates a presented secret and counts the request against its per-minute quota in one conditional update
  * of the key's own item (fixed window stored with the key, so every Lambda instance shares it and a revoked key
- * fails at once). Unknown, malformed or revoked keys are API_KEY_INVALID; over quota is RATE_LIMITED.
+ * fails at once). Unknown, malformed or revoked keys are API_KEY_INVALID; a request over quota is `rate.exceeded`.
  */
 export async function authenticateAndMeter(deps: Deps, secret: string, limitPerMinute: number): Promise<{ key: StoredApiKey; rate: RateLimitState }> {
-  if (!API_KEY_PATTERN.test(secret)) throw new ApiError('API_KEY_INVALID', 'The API key is not valid');
+  if (!API_KEY_PATTERN.test(secret)) throw new DomainError('API_KEY_INVALID', 'The API key is not valid');
   const keyHash = hashApiKey(secret);
   const nowMs = deps.now().getTime();
   const window = Math.floor(nowMs / RATE_WINDOW_MS);
@@ -78,21 +81,11 @@ export async function authenticateAndMeter(deps: Deps, secret: string, limitPerM
     limit: limitPerMinute,
     remaining: Math.max(0, limitPerMinute - count),
     resetSeconds: Math.max(1, Math.ceil(((window + 1) * RATE_WINDOW_MS - nowMs) / 1000)),
+    windowSeconds: RATE_WINDOW_MS / 1000,
+    exceeded: count > limitPerMinute,
   };
-  if (count > limitPerMinute) {
-    throw new ApiError('RATE_LIMITED', `Rate limit of ${limitPerMinute} requests per minute exceeded; retry after ${rate.resetSeconds} s`, {
-      headers: { 'Retry-After': String(rate.resetSeconds), ...rateLimitHeaders(rate) },
-    });
-  }
   return { key, rate };
 }
-
-export const rateLimitHeaders = (rate: RateLimitState): Record<string, string> => ({
-  'RateLimit-Limit': String(rate.limit),
-  'RateLimit-Remaining': String(rate.remaining),
-  'RateLimit-Reset': String(rate.resetSeconds),
-  'RateLimit-Policy': `${rate.limit};w=${RATE_WINDOW_MS / 1000}`,
-});
 
 type MeteredKey = StoredApiKey & { rlWindow?: number; rlCount?: number };
 const LIVE_KEY = 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt)';
@@ -136,7 +129,7 @@ const startWindow = (deps: Deps, keyHash: string, window: number, nowMs: number)
 async function countAfterRace(deps: Deps, keyHash: string, window: number, nowMs: number): Promise<MeteredKey> {
   const counted = await countInWindow(deps, keyHash, window, nowMs);
   if (counted) return counted;
-  throw new ApiError('API_KEY_INVALID', 'The API key is not valid or was revoked');
+  throw new DomainError('API_KEY_INVALID', 'The API key is not valid or was revoked');
 }
 
 export async function listApiKeys(deps: Deps, workspaceId: string): Promise<StoredApiKey[]> {
@@ -154,7 +147,7 @@ export async function listApiKeys(deps: Deps, workspaceId: string): Promise<Stor
 
 export async function revokeApiKey(deps: Deps, workspaceId: string, keyId: string): Promise<StoredApiKey> {
   const key = (await listApiKeys(deps, workspaceId)).find((candidate) => candidate.id === keyId);
-  if (!key) throw new ApiError('NOT_FOUND', `No API key ${keyId} in this workspace`, { field: 'key_id' });
+  if (!key) throw new DomainError('NOT_FOUND', `No API key ${keyId} in this workspace`, { field: 'key_id' });
   if (key.revokedAt) return key;
   const revokedAt = deps.now().toISOString();
   await ifConditionHolds(

@@ -1,5 +1,5 @@
 import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '@service/shared';
+import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { ifConditionHolds } from '../../infra/store/dynamo';
 
@@ -46,7 +46,7 @@ function waitSeconds(item: FailureItem | undefined, freeFailures: number, nowMs:
 }
 
 const rateLimited = (seconds: number) =>
-  new ApiError('RATE_LIMITED', `Too many failed credentials; retry after ${seconds} s`, { headers: { 'Retry-After': String(seconds) } });
+  new DomainError('RATE_LIMITED', `Too many failed credentials; retry after ${seconds} s`, { retryAfterSeconds: seconds });
 
 /** The longest wait any of the buckets imposes now, read in one round trip. */
 async function readWait(deps: Deps, buckets: Bucket[], nowMs: number): Promise<number> {

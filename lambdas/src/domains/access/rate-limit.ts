@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '@service/shared';
+import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { isConditionFailure } from '../../infra/store/dynamo';
+import { ifConditionHolds } from '../../infra/store/dynamo';
 
 const WINDOW_MS = 60_000;
 
@@ -13,8 +13,8 @@ export async function hitRateLimit(deps: Deps, bucket: string, limitPerMinute: n
   const nowMs = deps.now().getTime();
   const window = Math.floor(nowMs / WINDOW_MS);
   const windowEndsMs = (window + 1) * WINDOW_MS;
-  try {
-    await deps.store.doc.send(
+  const counted = await ifConditionHolds(
+    deps.store.doc.send(
       new UpdateCommand({
         TableName: deps.store.table('rateLimits'),
         Key: { bucket: `${bucket}#${window}` },
@@ -22,10 +22,10 @@ export async function hitRateLimit(deps: Deps, bucket: string, limitPerMinute: n
         ConditionExpression: 'attribute_not_exists(hits) OR hits < :limit',
         ExpressionAttributeValues: { ':one': 1, ':limit': limitPerMinute, ':expires': Math.ceil(windowEndsMs / 1000) + 60 },
       }),
-    );
-  } catch (error) {
-    if (!isConditionFailure(error)) throw error;
+    ),
+  );
+  if (!counted) {
     const retryAfter = Math.max(1, Math.ceil((windowEndsMs - nowMs) / 1000));
-    throw new ApiError('RATE_LIMITED', `Too many messages; retry after ${retryAfter} s`, { headers: { 'Retry-After': String(retryAfter) } });
+    throw new DomainError('RATE_LIMITED', `Too many messages; retry after ${retryAfter} s`, { retryAfterSeconds: retryAfter });
   }
 }

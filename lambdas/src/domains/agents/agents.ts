@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError, findPreset, newUuid, type AgentPreset } from '@service/shared';
+import { DomainError, findPreset, newUuid, type AgentPreset } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds } from '../../infra/store/dynamo';
+import { createOrFind, ifConditionHolds } from '../../infra/store/dynamo';
 import { cached } from '../../infra/cache/short-cache';
 
 export interface StoredAgent {
@@ -57,7 +57,7 @@ export interface HireOptions {
 
 export function buildAgent(deps: Deps, workspaceId: string, options: HireOptions): StoredAgent {
   const preset: AgentPreset | undefined = findPreset(options.preset);
-  if (!preset) throw new ApiError('VALIDATION_ERROR', `Unknown preset ${JSON.stringify(options.preset)}; see agents/presets`, { field: 'preset' });
+  if (!preset) throw new DomainError('VALIDATION_ERROR', `Unknown preset ${JSON.stringify(options.preset)}; see agents/presets`, { field: 'preset' });
   const id = options.id ?? newUuid();
   const name = options.name ?? preset.name;
   return {
@@ -79,6 +79,12 @@ export function buildAgent(deps: Deps, workspaceId: string, options: HireOptions
 }
 
 /** Stores a new agent; `ifAbsent` makes seeding idempotent. */
+/** Hires an agent under the id its options name; a retry of the same action finds the agent it already hired. */
+export async function hireAgent(deps: Deps, workspaceId: string, options: HireOptions): Promise<StoredAgent> {
+  const built = buildAgent(deps, workspaceId, options);
+  return (await createOrFind(deps.store, 'agents', built, { workspaceId, id: built.id })).item;
+}
+
 export async function putAgent(deps: Deps, agent: StoredAgent, ifAbsent = false): Promise<void> {
   const put = deps.store.doc.send(new PutCommand({ TableName: deps.store.table('agents'), Item: agent, ConditionExpression: 'attribute_not_exists(id)' }));
   await (ifAbsent ? ifConditionHolds(put) : put);
@@ -94,7 +100,7 @@ export async function listAgents(deps: Deps, workspaceId: string): Promise<Store
 /** The agent of this workspace; another workspace's agent is as unknown as a missing one. */
 export async function getAgent(deps: Deps, workspaceId: string, agentId: string): Promise<StoredAgent> {
   const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('agents'), Key: { workspaceId, id: agentId } }));
-  if (!result.Item) throw new ApiError('AGENT_NOT_FOUND', `No agent ${agentId} in this workspace`, { field: 'agent_id' });
+  if (!result.Item) throw new DomainError('AGENT_NOT_FOUND', `No agent ${agentId} in this workspace`, { field: 'agent_id' });
   return result.Item as StoredAgent;
 }
 

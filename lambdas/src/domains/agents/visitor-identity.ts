@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '@service/shared';
+import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { isConditionFailure } from '../../infra/store/dynamo';
+import { ifConditionHolds } from '../../infra/store/dynamo';
 import type { StoredAgent } from './agents';
 
 /**
@@ -19,8 +19,8 @@ const HASH = /^[0-9a-f]{64}$/i;
 /** Issues a new identity secret for the agent (the old one stops verifying at once) and returns it, once. */
 export async function rotateIdentitySecret(deps: Deps, workspaceId: string, agentId: string): Promise<string> {
   const secret = `vis_${randomBytes(32).toString('base64url')}`;
-  try {
-    await deps.store.doc.send(
+  const stored = await ifConditionHolds(
+    deps.store.doc.send(
       new UpdateCommand({
         TableName: deps.store.table('agents'),
         Key: { workspaceId, id: agentId },
@@ -28,11 +28,9 @@ export async function rotateIdentitySecret(deps: Deps, workspaceId: string, agen
         ConditionExpression: 'attribute_exists(id)',
         ExpressionAttributeValues: { ':secret': secret },
       }),
-    );
-  } catch (error) {
-    if (isConditionFailure(error)) throw new ApiError('AGENT_NOT_FOUND', `No agent ${agentId}`, { field: 'agent_id' });
-    throw error;
-  }
+    ),
+  );
+  if (!stored) throw new DomainError('AGENT_NOT_FOUND', `No agent ${agentId}`, { field: 'agent_id' });
   return secret;
 }
 

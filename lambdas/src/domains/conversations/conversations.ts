@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '@service/shared';
+import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { isConditionFailure } from '../../infra/store/dynamo';
+import { ifConditionHolds } from '../../infra/store/dynamo';
 
 /** Widget conversations are kept for 30 days (expiry checked by the TTL sweep in AWS; nothing reads them back past it). */
 const RETENTION_SECONDS = 30 * 24 * 3600;
@@ -23,8 +23,8 @@ export interface ConversationStart {
  */
 export async function openConversation(deps: Deps, start: ConversationStart): Promise<void> {
   const now = deps.now();
-  try {
-    await deps.store.doc.send(
+  const opened = await ifConditionHolds(
+    deps.store.doc.send(
       new UpdateCommand({
         TableName: deps.store.table('conversations'),
         Key: { conversationId: start.conversationId, sk: 'meta' },
@@ -44,12 +44,10 @@ export async function openConversation(deps: Deps, start: ConversationStart): Pr
           ...(start.userId ? { ':user': start.userId } : {}),
         },
       }),
-    );
-    if (start.userId) await rememberUserConversation(deps, start.agentId, start.userId, start.conversationId, now);
-  } catch (error) {
-    if (isConditionFailure(error)) throw new ApiError('VALIDATION_ERROR', 'This conversation id belongs to another conversation', { field: 'conversationId' });
-    throw error;
-  }
+    ),
+  );
+  if (!opened) throw new DomainError('VALIDATION_ERROR', 'This conversation id belongs to another conversation', { field: 'conversationId' });
+  if (start.userId) await rememberUserConversation(deps, start.agentId, start.userId, start.conversationId, now);
 }
 
 /** Appends one message as its own item, keyed by time and a sequence so messages sort in order. */

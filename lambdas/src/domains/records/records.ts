@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError, newRecordId } from '@service/shared';
+import { DomainError, newRecordId } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { createOrFind } from '../../infra/store/dynamo';
 import type { Action } from '../../infra/store/idempotency';
@@ -49,7 +49,7 @@ function decodeCursor(cursor: string, workspaceId: string, kind: RecordKind): Re
   } catch {
     // falls through to the validation error
   }
-  throw new ApiError('VALIDATION_ERROR', 'cursor is not one this list returned', { field: 'cursor' });
+  throw new DomainError('VALIDATION_ERROR', 'cursor is not one this list returned', { field: 'cursor' });
 }
 
 export async function listRecords<T>(deps: Deps, workspaceId: string, kind: RecordKind, page: { limit: number; cursor?: string }) {

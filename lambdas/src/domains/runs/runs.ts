@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError, newRunId, type schemas } from '@service/shared';
+import { DomainError, newRunId, type schemas } from '@service/shared';
 import type { z } from 'zod';
 import type { Deps } from '../../infra/deps';
 import { createOrFind, ifConditionHolds } from '../../infra/store/dynamo';
@@ -124,7 +124,7 @@ export async function enqueueNewRun(deps: Deps, input: NewRun, action: Action = 
 
 export async function getRun(deps: Deps, workspaceId: string, runId: string): Promise<StoredRun> {
   const run = await findRun(deps, runId);
-  if (!run || run.workspaceId !== workspaceId) throw new ApiError('RUN_NOT_FOUND', `No run ${runId} in this workspace`, { field: 'run_id' });
+  if (!run || run.workspaceId !== workspaceId) throw new DomainError('RUN_NOT_FOUND', `No run ${runId} in this workspace`, { field: 'run_id' });
   return run;
 }
 

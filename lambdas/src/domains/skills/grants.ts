@@ -1,4 +1,4 @@
-import { ApiError } from '@service/shared';
+import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { findSkill } from './catalog';
 import { assertRoleExists } from './roles';
@@ -20,7 +20,7 @@ async function assertCapabilityExists(deps: Deps, workspaceId: string, capabilit
   const [code = '', action] = capability.split('.');
   const skill = await findSkill(deps, workspaceId, code);
   if (!skill || !skill.tools.some((tool) => tool.action === action)) {
-    throw new ApiError('NOT_FOUND', `No tool with the capability ${capability}; see skills/list`, { field: 'capability' });
+    throw new DomainError('NOT_FOUND', `No tool with the capability ${capability}; see skills/list`, { field: 'capability' });
   }
 }
 
@@ -37,7 +37,7 @@ export async function createGrant(deps: Deps, workspaceId: string, role: string,
 
 export async function revokeGrant(deps: Deps, workspaceId: string, role: string, capability: string): Promise<void> {
   if (!(await deleteSkillItem(deps, workspaceId, skOf(role, capability)))) {
-    throw new ApiError('NOT_FOUND', `The role ${role} holds no grant of ${capability}`, { field: 'capability' });
+    throw new DomainError('NOT_FOUND', `The role ${role} holds no grant of ${capability}`, { field: 'capability' });
   }
 }
 

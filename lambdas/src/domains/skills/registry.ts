@@ -1,4 +1,4 @@
-import { ApiError, randomBase62 } from '@service/shared';
+import { DomainError, randomBase62 } from '@service/shared';
 import { manifestSchema, type SkillManifest } from '@service/skill-sdk';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -89,7 +89,7 @@ function catalogTools(code: string, listed: Tool[], manifest: SkillManifest | un
 }
 
 const unreachable = (url: string, error: unknown) =>
-  new ApiError('VALIDATION_ERROR', error instanceof OutboundBlockedError ? error.message : `The MCP server at ${url} could not be read: ${error instanceof Error ? error.message : String(error)}`, { field: 'url' });
+  new DomainError('VALIDATION_ERROR', error instanceof OutboundBlockedError ? error.message : `The MCP server at ${url} could not be read: ${error instanceof Error ? error.message : String(error)}`, { field: 'url' });
 
 /**
  * Registers (or refreshes) a Path B skill: reads GET /manifest if the server has one, lists its tools over MCP
@@ -115,12 +115,12 @@ export async function registerSkill(deps: Deps, workspaceId: string, input: Regi
   }
   const code = read?.manifest.code ?? input.code ?? listing.serverName?.toLowerCase().replace(/[^a-z0-9_-]+/g, '-') ?? '';
   if (input.code && read && input.code !== read.manifest.code) {
-    throw new ApiError('VALIDATION_ERROR', `The manifest declares the code ${read.manifest.code}, not ${input.code}`, { field: 'code' });
+    throw new DomainError('VALIDATION_ERROR', `The manifest declares the code ${read.manifest.code}, not ${input.code}`, { field: 'code' });
   }
-  if (!validCode(code)) throw new ApiError('VALIDATION_ERROR', `${JSON.stringify(code)} is not a usable skill code; give one in code`, { field: 'code' });
-  if (isBuiltinSkill(code)) throw new ApiError('VALIDATION_ERROR', `${code} is a built-in skill; register under another code`, { field: 'code' });
+  if (!validCode(code)) throw new DomainError('VALIDATION_ERROR', `${JSON.stringify(code)} is not a usable skill code; give one in code`, { field: 'code' });
+  if (isBuiltinSkill(code)) throw new DomainError('VALIDATION_ERROR', `${code} is a built-in skill; register under another code`, { field: 'code' });
   const tools = catalogTools(code, listing.tools, read?.manifest);
-  if (tools.length === 0) throw new ApiError('VALIDATION_ERROR', `The MCP server at ${input.url} lists no tools`, { field: 'url' });
+  if (tools.length === 0) throw new DomainError('VALIDATION_ERROR', `The MCP server at ${input.url} lists no tools`, { field: 'url' });
   const skill: RegisteredSkill = {
     code,
     name: input.name ?? read?.extras.name ?? code,

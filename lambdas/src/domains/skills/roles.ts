@@ -1,4 +1,4 @@
-import { ApiError } from '@service/shared';
+import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { getSkillItem, putSkillItem, querySkillItems } from './table';
 
@@ -32,15 +32,15 @@ export async function listRoles(deps: Deps, workspaceId: string): Promise<Role[]
 }
 
 export async function createRole(deps: Deps, workspaceId: string, name: string, description: string): Promise<Role> {
-  if (isBuiltin(name)) throw new ApiError('VALIDATION_ERROR', `${name} is a built-in role`, { field: 'name' });
+  if (isBuiltin(name)) throw new DomainError('VALIDATION_ERROR', `${name} is a built-in role`, { field: 'name' });
   const createdAt = deps.now().toISOString();
   if (!(await putSkillItem(deps, workspaceId, `role#${name}`, { name, description, createdAt }, true))) {
-    throw new ApiError('VALIDATION_ERROR', `The role ${name} already exists`, { field: 'name' });
+    throw new DomainError('VALIDATION_ERROR', `The role ${name} already exists`, { field: 'name' });
   }
   return { name, description, builtin: false, createdAt };
 }
 
 export async function assertRoleExists(deps: Deps, workspaceId: string, name: string): Promise<void> {
   if (isBuiltin(name) || (await getSkillItem(deps, workspaceId, `role#${name}`))) return;
-  throw new ApiError('NOT_FOUND', `No role ${name}; see roles/list`, { field: 'role' });
+  throw new DomainError('NOT_FOUND', `No role ${name}; see roles/list`, { field: 'role' });
 }

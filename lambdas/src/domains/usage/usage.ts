@@ -1,5 +1,5 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '@service/shared';
+import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import type { Workspace } from '../access/workspaces';
 
@@ -69,7 +69,7 @@ export async function usageReport(deps: Deps, workspaceId: string, query: { from
   const to = query.to ?? day(deps.now());
   const from = query.from ?? `${to.slice(0, 8)}01`;
   // `to` may be the default (today), so the schema alone cannot see a `from` in the future.
-  if (from > to) throw new ApiError('VALIDATION_ERROR', `from (${from}) must not be after to (${to})`, { field: 'from' });
+  if (from > to) throw new DomainError('VALIDATION_ERROR', `from (${from}) must not be after to (${to})`, { field: 'from' });
   const items = (await usageItems(deps, workspaceId, from, to)).filter((item) => !query.agent_id || item.sk.endsWith(`#agent#${query.agent_id}`));
   const byDay = new Map<string, Totals>();
   const byAgent = new Map<string, Totals>();
@@ -104,6 +104,6 @@ export async function monthToDate(deps: Deps, workspaceId: string): Promise<Tota
 export async function assertWithinTokenLimit(deps: Deps, workspace: Workspace): Promise<void> {
   const used = (await monthToDate(deps, workspace.id)).total_tokens;
   if (used >= workspace.tokenLimit) {
-    throw new ApiError('TOKEN_LIMIT_REACHED', `The workspace used ${used} of its ${workspace.tokenLimit} tokens this month; upgrade the plan or wait for the next period`);
+    throw new DomainError('TOKEN_LIMIT_REACHED', `The workspace used ${used} of its ${workspace.tokenLimit} tokens this month; upgrade the plan or wait for the next period`);
   }
 }

@@ -1,4 +1,4 @@
-import { ApiError, newEventId } from '@service/shared';
+import { DomainError, newEventId } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { deliveryKey, FIRST_DELIVERY_SEQ, getDelivery, newDelivery, newRedeliverySeq, putDelivery, type StoredDelivery } from './deliveries';
 import type { PlatformEvent, PlatformEventData } from './events';
@@ -54,12 +54,12 @@ async function storeAndEnqueue(deps: Deps, delivery: StoredDelivery): Promise<vo
 /** A fresh delivery (5 attempts of its own) of an event the subscription already received, with the same body and id. */
 export async function redeliverEvent(deps: Deps, workspaceId: string, subscriptionId: string, eventId: string): Promise<void> {
   const subscription = await getSubscription(deps, workspaceId, subscriptionId);
-  if (!subscription) throw new ApiError('NOT_FOUND', `No webhook subscription ${subscriptionId} in this workspace`, { field: 'webhook_id' });
+  if (!subscription) throw new DomainError('NOT_FOUND', `No webhook subscription ${subscriptionId} in this workspace`, { field: 'webhook_id' });
   if (!subscription.active) {
-    throw new ApiError('VALIDATION_ERROR', 'The subscription is disabled after repeated failures; delete it and create it again', { field: 'webhook_id' });
+    throw new DomainError('VALIDATION_ERROR', 'The subscription is disabled after repeated failures; delete it and create it again', { field: 'webhook_id' });
   }
   const original = EVENT_ID_PATTERN.test(eventId) ? await getDelivery(deps, subscriptionId, deliveryKey(eventId, FIRST_DELIVERY_SEQ)) : undefined;
-  if (!original) throw new ApiError('NOT_FOUND', `Event ${eventId} was never delivered to subscription ${subscriptionId}`, { field: 'event_id' });
+  if (!original) throw new DomainError('NOT_FOUND', `Event ${eventId} was never delivered to subscription ${subscriptionId}`, { field: 'event_id' });
   const { workspaceId: ws, event, payload } = original;
   await storeAndEnqueue(deps, newDelivery(deps, { workspaceId: ws, subscriptionId, eventId, event, payload, seq: newRedeliverySeq() }));
 }

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError, newSubscriptionId, randomBase62, type schemas } from '@service/shared';
+import { DomainError, newSubscriptionId, randomBase62, type schemas } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { checkOutboundUrl, OutboundBlockedError } from '../../infra/net/outbound-guard';
 import type { Action } from '../../infra/store/idempotency';
@@ -35,7 +35,7 @@ export function assertSubscribableUrl(url: string, allowLocal: boolean): void {
   try {
     checkOutboundUrl(url, { allowLocal });
   } catch (error) {
-    if (error instanceof OutboundBlockedError) throw new ApiError('VALIDATION_ERROR', error.message, { field: 'url' });
+    if (error instanceof OutboundBlockedError) throw new DomainError('VALIDATION_ERROR', error.message, { field: 'url' });
     throw error;
   }
 }
@@ -65,7 +65,7 @@ export async function deleteSubscription(deps: Deps, workspaceId: string, id: st
   const deleted = await ifConditionHolds(
     deps.store.doc.send(new DeleteCommand({ TableName: deps.store.table('webhookSubscriptions'), Key: { workspaceId, id }, ConditionExpression: 'attribute_exists(id)' })),
   );
-  if (!deleted) throw new ApiError('NOT_FOUND', `No webhook subscription ${id} in this workspace`, { field: 'webhook_id' });
+  if (!deleted) throw new DomainError('NOT_FOUND', `No webhook subscription ${id} in this workspace`, { field: 'webhook_id' });
 }
 
 export async function getSubscription(deps: Deps, workspaceId: string, id: string): Promise<StoredSubscription | undefined> {

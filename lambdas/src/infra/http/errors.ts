@@ -1,11 +1,21 @@
-import { ApiError } from '@service/shared';
+import { ApiError, DomainError } from '@service/shared';
 import { failureResult, type HttpEvent, type HttpResult } from './event';
+
+/** A domain error as the API's: the code keeps its documented status; a wait becomes Retry-After. */
+function fromDomainError({ code, message, details }: DomainError): ApiError {
+  const headers = details.retryAfterSeconds === undefined ? undefined : { 'Retry-After': String(details.retryAfterSeconds) };
+  return new ApiError(code, message, { ...(details.field === undefined ? {} : { field: details.field }), ...(headers ? { headers } : {}) });
+}
+
+/** A failure the caller caused (an API or domain error), as opposed to a fault of ours. */
+export const isRefusal = (error: unknown): error is ApiError | DomainError => error instanceof ApiError || error instanceof DomainError;
 
 /**
  * Any failure as the error envelope with its documented code and real status (plus the error's own headers, such as
  * Allow or Retry-After); anything unexpected is logged and answers 500 INTERNAL_ERROR without details.
  */
 export function errorResult(error: unknown, path: string, headers: Record<string, string> = {}): HttpResult {
+  if (error instanceof DomainError) error = fromDomainError(error);
   if (error instanceof ApiError) return failureResult(error.status, error.code, error.message, error.details.field, { ...headers, ...error.details.headers });
   console.error('unhandled error', { path, error });
   return failureResult(500, 'INTERNAL_ERROR', 'Something went wrong on our side; the request was not completed', undefined, headers);

@@ -21,6 +21,10 @@ export function createStore(options: { tablePrefix: string; region: string; endp
   return { doc, raw, table: (name) => physicalTableName(options.tablePrefix, name) };
 }
 
+/** True when a conditional write lost its condition (the item exists, or changed under us). */
+const isConditionFailure = (error: unknown): boolean =>
+  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+
 /**
  * Awaits a conditional write: its output, or undefined when its condition did not hold (any other failure is thrown).
  * Every invariant here is kept by conditional writes (no transactions), so "did it apply?" is a value, not a catch block.
@@ -33,10 +37,6 @@ export async function ifConditionHolds<T>(write: Promise<T>): Promise<T | undefi
     throw error;
   }
 }
-
-/** True when a conditional write lost its condition (the item exists, or changed under us). */
-export const isConditionFailure = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 /**
  * An idempotent create: writes `item` unless its key is taken, else answers the item stored under that key (what an

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '@service/shared';
+import { DomainError } from '@service/shared';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Deps } from '../deps';
@@ -108,11 +108,11 @@ export async function claimIdempotencyKey(deps: Deps, workspaceId: string, key: 
       await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('idempotency'), Key: { scopedKey }, ConsistentRead: true }))
     ).Item as IdempotencyRecord | undefined;
     if (existing && existing.requestHash !== requestHash) {
-      throw new ApiError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request', { field: 'Idempotency-Key' });
+      throw new DomainError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request', { field: 'Idempotency-Key' });
     }
     if (existing?.state === 'completed' && existing.response) return { kind: 'replay', response: existing.response };
     if (Date.now() > deadline) {
-      throw new ApiError('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still in progress; retry shortly', { field: 'Idempotency-Key' });
+      throw new DomainError('IDEMPOTENCY_CONFLICT', 'A request with this Idempotency-Key is still in progress; retry shortly', { field: 'Idempotency-Key' });
     }
     await sleep(25);
   }

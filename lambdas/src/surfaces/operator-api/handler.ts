@@ -1,9 +1,8 @@
 import { ApiError, ROUTES } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { enveloped, requireMethod } from '../../infra/http/errors';
 import { successResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
 import { parseJsonBody } from '../../infra/http/json-body';
-import { matchRoute } from '../../infra/http/routes';
+import { routeHandler } from '../../infra/http/routes';
 import { ADMIN_ROUTES, PROVISION_ROUTE, provisionWorkspace, runAdminRoute } from './admin';
 import { authenticateMaster } from './master-auth';
 
@@ -22,10 +21,5 @@ async function adminCall(deps: Deps, event: HttpEvent, lang: string, name: strin
 
 /** The operators' surface: POST /{lang}/api/v1/admin/<resource>/<action>/ (provisioning, administration), master key only. */
 export function createOperatorApiHandler(deps: Deps) {
-  return enveloped(async (event) => {
-    const path = matchRoute(ROUTES.operatorApi, event.rawPath);
-    if (!path) throw new ApiError('NOT_FOUND', `No such resource: ${event.rawPath}`);
-    requireMethod(event, ['POST']);
-    return adminCall(deps, event, path.lang!, path.proxy!);
-  });
+  return routeHandler(ROUTES.operatorApi, ['POST'], (event, params) => adminCall(deps, event, params.lang!, params.proxy!));
 }

@@ -1,9 +1,8 @@
 import { ApiError, ROUTES } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { enveloped, requireMethod } from '../../infra/http/errors';
 import { successResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
 import { parseJsonBody } from '../../infra/http/json-body';
-import { matchRoute } from '../../infra/http/routes';
+import { routeHandler } from '../../infra/http/routes';
 import { SKILL_METHODS } from './methods';
 import { authenticateTurn } from './turn-auth';
 
@@ -22,10 +21,5 @@ async function serviceCall(deps: Deps, event: HttpEvent, skill: string, name: st
 
 /** The skills' callback surface: POST /{lang}/api/v1/skills/{code}/{method}/ (serviceApi), turn token only. */
 export function createSkillCallbacksHandler(deps: Deps) {
-  return enveloped(async (event) => {
-    const path = matchRoute(ROUTES.skillCallbacks, event.rawPath);
-    if (!path) throw new ApiError('NOT_FOUND', `No such resource: ${event.rawPath}`);
-    requireMethod(event, ['POST']);
-    return serviceCall(deps, event, path.code!, path.proxy!);
-  });
+  return routeHandler(ROUTES.skillCallbacks, ['POST'], (event, params) => serviceCall(deps, event, params.code!, params.proxy!));
 }

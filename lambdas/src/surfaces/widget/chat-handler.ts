@@ -1,11 +1,11 @@
 import { stepCountIs, streamText, tool, type LanguageModel } from 'ai';
-import { ApiError, ROUTES } from '@service/shared';
+import { ROUTES } from '@service/shared';
 import { z } from 'zod';
 import type { Deps } from '../../infra/deps';
 import type { StoredAgent } from '../../domains/agents/agents';
 import { recordUsage } from '../../domains/usage/usage';
 import type { Toolbox } from '../../domains/skills/skill-toolbox';
-import { errorResult, requireMethod } from '../../infra/http/errors';
+import { errorResult, isRefusal, requireMethod } from '../../infra/http/errors';
 import { header, type HttpEvent } from '../../infra/http/event';
 import { readJsonBody, validated } from '../../infra/http/json-body';
 import { SSE_KEEP_ALIVE } from '../../infra/http/sse';
@@ -89,7 +89,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       if (request.kind === 'decision') decided = await decide(deps, conversation, request.body);
       else await appendMessage(deps, body.conversationId, 'user', request.body.messages.at(-1)?.content ?? '');
     } catch (error) {
-      if (error instanceof ApiError) return writeResult(sink, errorResult(error, event.rawPath, cors));
+      if (isRefusal(error)) return writeResult(sink, errorResult(error, event.rawPath, cors));
       throw error;
     }
 

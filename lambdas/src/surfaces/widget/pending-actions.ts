@@ -2,7 +2,7 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { ApiError } from '@service/shared';
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import type { Deps } from '../../infra/deps';
-import { isConditionFailure } from '../../infra/store/dynamo';
+import { ifConditionHolds } from '../../infra/store/dynamo';
 
 /** A real-world action a visitor's reply asked for, kept server-side until the visitor confirms or declines it. */
 export interface PendingAction {
@@ -32,8 +32,8 @@ export async function storePendingAction(deps: Deps, conversationId: string, act
  * second Confirm, another conversation's id or a late click finds nothing.
  */
 export async function takePendingAction(deps: Deps, conversationId: string, actionId: string): Promise<PendingAction> {
-  try {
-    const result = await deps.store.doc.send(
+  const result = await ifConditionHolds(
+    deps.store.doc.send(
       new DeleteCommand({
         TableName: deps.store.table('conversations'),
         Key: keyOf(conversationId, actionId),
@@ -41,19 +41,17 @@ export async function takePendingAction(deps: Deps, conversationId: string, acti
         ExpressionAttributeValues: { ':now': deps.now().getTime() },
         ReturnValues: 'ALL_OLD',
       }),
-    );
-    const item = result.Attributes as { toolName: string; input: string; summary: string };
-    return { toolName: item.toolName, input: JSON.parse(item.input) as Record<string, unknown>, summary: item.summary };
-  } catch (error) {
-    if (isConditionFailure(error)) throw new ApiError('NOT_FOUND', 'This action is no longer waiting for a decision', { field: 'actionId' });
-    throw error;
-  }
+    ),
+  );
+  if (!result) throw new ApiError('NOT_FOUND', 'This action is no longer waiting for a decision', { field: 'actionId' });
+  const item = result.Attributes as { toolName: string; input: string; summary: string };
+  return { toolName: item.toolName, input: JSON.parse(item.input) as Record<string, unknown>, summary: item.summary };
 }
 
 /** Counts one tool call against the conversation's limit; false once the conversation has used them all. */
 export async function countConversationToolCall(deps: Deps, conversationId: string): Promise<boolean> {
-  try {
-    await deps.store.doc.send(
+  const counted = await ifConditionHolds(
+    deps.store.doc.send(
       new UpdateCommand({
         TableName: deps.store.table('conversations'),
         Key: { conversationId, sk: 'meta' },
@@ -61,10 +59,7 @@ export async function countConversationToolCall(deps: Deps, conversationId: stri
         ConditionExpression: 'attribute_exists(conversationId) AND (attribute_not_exists(toolCalls) OR toolCalls < :max)',
         ExpressionAttributeValues: { ':one': 1, ':max': CHAT_LIMITS.toolCallsPerConversation },
       }),
-    );
-    return true;
-  } catch (error) {
-    if (isConditionFailure(error)) return false;
-    throw error;
-  }
+    ),
+  );
+  return counted !== undefined;
 }

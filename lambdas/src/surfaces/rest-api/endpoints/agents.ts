@@ -1,7 +1,6 @@
 import { AGENT_PRESETS, ApiError, checkOutputSchema, newUuid } from '@service/shared';
-import { buildAgent, getAgent, getAgentIdentity, listAgents, toAgentResponse } from '../../../domains/agents/agents';
+import { getAgent, getAgentIdentity, hireAgent, listAgents, toAgentResponse } from '../../../domains/agents/agents';
 import { rotateIdentitySecret } from '../../../domains/agents/visitor-identity';
-import { createOrFind } from '../../../infra/store/dynamo';
 import { assertWithinTokenLimit } from '../../../domains/usage/usage';
 import { cancelRun, enqueueNewRun, getRun, listRuns, toRunResponse } from '../../../domains/runs/runs';
 import type { EndpointHandlers } from './types';
@@ -14,8 +13,7 @@ export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
   agentsGet: async ({ deps, workspace, query }) => ({ data: { agent: toAgentResponse(await getAgent(deps, workspace.id, query.agent_id)) } }),
 
   agentsCreate: async ({ deps, workspace, body, action }) => {
-    const built = buildAgent(deps, workspace.id, { ...body, companyName: workspace.name, id: newUuid(action.seed) });
-    const { item: agent } = await createOrFind(deps.store, 'agents', built, { workspaceId: workspace.id, id: built.id });
+    const agent = await hireAgent(deps, workspace.id, { ...body, companyName: workspace.name, id: newUuid(action.seed) });
     return { data: { agent: toAgentResponse(agent) }, msg: `Hired ${agent.name} (${agent.role})` };
   },
 

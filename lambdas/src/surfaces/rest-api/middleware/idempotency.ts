@@ -8,6 +8,7 @@ import {
   requestFingerprint,
   unlockIdempotencyKey,
 } from '../../../infra/store/idempotency';
+import { isRefusal } from '../../../infra/http/errors';
 import { header } from '../../../infra/http/event';
 import { apiState, type ApiRequest } from '../context';
 
@@ -25,7 +26,7 @@ function replayableBody(body: string, secretField: string | undefined): string {
  * Idempotency-Key on create endpoints and agents/command: the first request claims the key, its response is stored
  * (status and body, never a secret), an identical repeat replays it with `Idempotent-Replayed: true`, another
  * payload is 409. A refused attempt (an API error) releases the key; an unexpected failure only unlocks it, so the
- * retry resumes the same action (see domain/idempotency).
+ * retry resumes the same action (see infra/store/idempotency.ts).
  */
 export const idempotency = (deps: Deps) => ({
   before: async (request: ApiRequest) => {
@@ -55,6 +56,6 @@ export const idempotency = (deps: Deps) => ({
   onError: async (request: ApiRequest) => {
     const { claim } = request.internal;
     if (!claim) return;
-    await (request.error instanceof ApiError ? releaseIdempotencyKey(deps, claim) : unlockIdempotencyKey(deps, claim));
+    await (isRefusal(request.error) ? releaseIdempotencyKey(deps, claim) : unlockIdempotencyKey(deps, claim));
   },
 });
