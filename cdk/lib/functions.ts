@@ -54,7 +54,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 29,
     memoryMb: 1024,
     reads: ['workspaces'],
-    writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills'],
+    writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills', 'rateLimits'],
+    // rateLimits: failed API keys are counted and delayed (credential-failures).
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery.
     sendsTo: ['runs', 'webhooks'],
     turnTokens: false,
@@ -103,8 +104,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     memoryMb: 512,
     reads: ['agents', 'webhookSubscriptions'],
     // Provisioning (admin/workspaces/create) creates the workspace and its first key; a record a skill creates emits
-    // its event (contact.created, …) to webhooks and skills.
-    writes: ['records', 'skills', 'workspaces', 'apiKeys', 'webhookDeliveries'],
+    // its event (contact.created, …) to webhooks and skills; failed master keys are counted in rateLimits.
+    writes: ['records', 'skills', 'workspaces', 'apiKeys', 'webhookDeliveries', 'rateLimits'],
     sendsTo: ['webhooks'],
     turnTokens: true,
     model: false,

@@ -4,7 +4,7 @@ import type { Deps } from '../../infra/deps';
 import { createApiKey, toApiKeyResponse } from '../../domains/access/api-keys';
 import { getWorkspace, PLANS, putWorkspaceIfAbsent, type Plan } from '../../domains/access/workspaces';
 import { seedBuiltinGrants } from '../../domains/skills/seed-grants';
-import { ENDPOINT_HANDLERS } from '../rest-api/endpoints';
+import { skillAccessEndpoints } from '../rest-api/endpoints/skills-access';
 import type { EndpointHandler } from '../rest-api/endpoints/types';
 
 /** The company endpoints an operator may call for any workspace, named by `workspace_id` in the body. */
@@ -27,7 +27,7 @@ export const ADMIN_ROUTES: ReadonlyMap<string, AdminRoute> = new Map(
 export async function runAdminRoute(deps: Deps, lang: string, route: AdminRoute, body: { workspace_id: string }) {
   const workspace = await getWorkspace(deps, body.workspace_id);
   if (!workspace) throw new ApiError('NOT_FOUND', `No workspace ${body.workspace_id}`, { field: 'workspace_id' });
-  const handle = ENDPOINT_HANDLERS[route.endpoint] as EndpointHandler<AdminRoute['endpoint']>;
+  const handle = skillAccessEndpoints[route.endpoint] as EndpointHandler<AdminRoute['endpoint']>;
   const { data, msg } = await handle({ deps, workspace, lang, body: body as never, query: undefined, action: { at: deps.now() } });
   return { status: ENDPOINTS[route.endpoint].status, data, msg: msg ?? 'OK' };
 }
