@@ -1,6 +1,8 @@
 import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
+import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import { usePlatform } from '../support/platform';
+import { scriptedModel } from '../support/scripted-model';
 
 // A widget visitor runs skills as the `public` role: nothing until the company grants a capability, and then a
 // real-world action only after the visitor's Confirm, performed from the server's own copy of the arguments.
@@ -8,18 +10,22 @@ import { usePlatform } from '../support/platform';
 const ORIGIN = 'http://localhost:3000';
 const BOOK = 'Book a demo tomorrow at 10';
 
-describe('visitor skills in the widget chat', () => {
-  const ctx = usePlatform();
-  const chatUrl = () => `${ctx.platform.url}/v1/agents/${ctx.agentId}/chat`;
+type Posted = { status: number; events: { event: string; data: Record<string, unknown> }[] };
+const visitor = () => ({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'en' });
 
-  async function post(body: Record<string, unknown>): Promise<{ status: number; events: { event: string; data: Record<string, unknown> }[] }> {
-    const response = await fetch(chatUrl(), { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify(body) });
-    const events: { event: string; data: Record<string, unknown> }[] = [];
+/** The widget's chat endpoint of a test platform, posted to from an allowed page origin. */
+function chatPoster(ctx: ReturnType<typeof usePlatform>) {
+  return async (body: Record<string, unknown>): Promise<Posted> => {
+    const response = await fetch(`${ctx.platform.url}/v1/agents/${ctx.agentId}/chat`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify(body) });
+    const events: Posted['events'] = [];
     createParser({ onEvent: (event) => events.push({ event: event.event ?? 'message', data: JSON.parse(event.data) }) }).feed(await response.text());
     return { status: response.status, events };
-  }
+  };
+}
 
-  const visitor = () => ({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'en' });
+describe('visitor skills in the widget chat', () => {
+  const ctx = usePlatform();
+  const post = chatPoster(ctx);
   const ask = (who: ReturnType<typeof visitor>, content: string) => post({ ...who, messages: [{ role: 'user', content }] });
   const eventTitles = async () => (await ctx.api<{ events: { title: string }[] }>('calendar/event_list/')).body.data.events.map((event) => event.title);
 
@@ -60,5 +66,22 @@ describe('visitor skills in the widget chat', () => {
     expect(String(declined.events[0]?.data.text)).toMatch(/did not do it/);
     expect(await eventTitles()).toEqual(before);
     expect((await post({ ...who, actionId: confirm.actionId, confirm: true })).status).toBe(404);
+  });
+});
+
+describe('tool calls of the widget chat are bounded', () => {
+  const LIST = { toolName: 'calendar__list_events', input: {} };
+  const model = scriptedModel([{ toolCalls: [LIST, LIST, LIST, LIST] }, { text: 'Here they are.' }]);
+  const ctx = usePlatform({ model });
+  const post = chatPoster(ctx);
+
+  it(`runs at most ${CHAT_LIMITS.toolCallsPerReply} per reply; the model is told the rest did not run`, async () => {
+    expect((await ctx.api('skills/install/', { body: { agent_id: ctx.agentId, skill_code: 'calendar' } })).status).toBe(200);
+    expect((await ctx.api('grants/create/', { body: { role: 'public', capability: 'calendar.list_events' } })).status).toBe(201);
+    const { events } = await post({ ...visitor(), messages: [{ role: 'user', content: 'What is on the calendar?' }] });
+    expect(events.at(-1)?.event).toBe('done');
+    const results = JSON.stringify(model.doStreamCalls[1]?.prompt);
+    expect(results.match(/"events"/g)).toHaveLength(CHAT_LIMITS.toolCallsPerReply);
+    expect(results.split(`at most ${CHAT_LIMITS.toolCallsPerReply} tool calls per reply`)).toHaveLength(2);
   });
 });
