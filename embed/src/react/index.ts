@@ -157,6 +157,8 @@ export function useChatWidget() {
       nudge: (text: string, duration?: number) => bus.emit('nudge', { text, duration }),
       setContext: (context: Record<string, unknown>) => bus.emit('setContext', context),
       setLocale: (locale: Locale) => bus.emit('setLocale', { locale }),
+      /** A signed-in visitor: `userHash` is the hex HMAC-SHA256 of `userId` your server computed with the agent's identity secret. */
+      identify: (userId: string, userHash: string) => bus.emit('identify', { userId, userHash }),
     };
   }, []);
 }

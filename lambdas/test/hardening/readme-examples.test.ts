@@ -12,9 +12,9 @@ const expand = (text: string) => text.replace(/\$\{?([A-Z]+)\}?/g, (whole, name:
 /** Inside double quotes the shell drops the backslash before \ " $ and `. */
 const unquote = (quote: string, text: string) => (quote === '"' ? expand(text.replace(/\\([\\"$`])/g, '$1')) : text);
 
-/** Every curl call of the README: its endpoint, JSON body (-d) and query string. */
+/** Every call of the README, with curl or its `api` wrapper: its endpoint, JSON body (-d) and query string. */
 function readmeRequests() {
-  const calls = README.split(/^curl /m).slice(1).map((call) => call.split(/\n(?!\s)/)[0]!);
+  const calls = README.split(/(?:^|\$\(|\s)(?:curl|api) (?=[-$"])/m).slice(1).map((call) => call.split(/\n(?!\s)/)[0]!);
   return calls.flatMap((call) => {
     const url = /\$BASE\/([a-z_]+\/[a-z_]+)\/(?:\?([^"\s]*))?/.exec(call);
     const name = url ? byPath.get(url[1]!) : undefined;
@@ -32,11 +32,11 @@ describe("the README's example requests are valid by the published OpenAPI docum
     expect(requests.some((request) => request.query.has('agent_id'))).toBe(true);
   });
 
-  it('accepts every body and every query parameter (except the placeholder run id cmd_...)', () => {
+  it('accepts every body and every query parameter (except placeholders: the run id cmd_... and shell variables)', () => {
     for (const request of requests) {
       if (request.body !== undefined) expect(openApiRequestProblems(request.name, { body: request.body }), JSON.stringify(request.body)).toEqual([]);
       for (const [query, value] of request.query) {
-        if (value.endsWith('...')) continue;
+        if (value.endsWith('...') || value.startsWith('$')) continue;
         expect(openApiRequestProblems(request.name, { query, value }), `${request.name} ${query}=${value}`).toEqual([]);
       }
     }
