@@ -58,6 +58,17 @@ describe('visitor skills in the widget chat', () => {
     expect((await post({ ...who, actionId: confirm.actionId, confirm: true })).status).toBe(404);
   });
 
+  it('sends a useChat client the action to confirm as a data-confirm part', async () => {
+    const response = await fetch(`${ctx.platform.url}/v1/agents/${ctx.agentId}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ORIGIN },
+      body: JSON.stringify({ id: crypto.randomUUID(), visitorId: crypto.randomUUID(), messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: BOOK }] }] }),
+    });
+    const parts = (await response.text()).split('\n\n').filter((line) => line.startsWith('data: {')).map((line) => JSON.parse(line.slice(6)) as { type: string; data?: { actionId?: string } });
+    expect(parts.find((part) => part.type === 'data-confirm')?.data?.actionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(parts.at(-1)?.type).toBe('finish');
+  });
+
   it('performs nothing when the visitor declines', async () => {
     const before = await eventTitles();
     const who = visitor();
