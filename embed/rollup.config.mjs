@@ -3,6 +3,7 @@ import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
 import { dts } from 'rollup-plugin-dts';
 import { readFileSync } from 'node:fs';
+import ts from 'typescript';
 
 /** Static files the widget links to (the default avatar), copied next to the chunks. */
 const copyPublic = (files) => ({
@@ -47,13 +48,15 @@ export default [
       banner: (chunk) => (chunk.isEntry && chunk.name === 'react' ? '"use client";' : ''),
     },
     external: NPM_EXTERNAL,
-    plugins: [compile()],
+    // The private protocol package is bundled in; the peers and dependencies above stay imports.
+    plugins: [nodeResolve({ browser: true }), compile()],
   },
-  // Its declarations, bundled per entry so every import inside them resolves under node16, nodenext and bundler.
+  // Its declarations, bundled per entry so every import inside them resolves under node16, nodenext and bundler; the
+  // private workspace package (the chat protocol types) is inlined, only the published peers stay imports.
   {
     input: NPM_ENTRIES,
     output: { dir: 'dist/types', format: 'es', entryFileNames: '[name].d.ts', chunkFileNames: '[name]-[hash].d.ts' },
     external: NPM_EXTERNAL,
-    plugins: [dts({ compilerOptions: { allowImportingTsExtensions: false, noEmit: false } })],
+    plugins: [dts({ includeExternal: ['@service/shared'], compilerOptions: { allowImportingTsExtensions: false, noEmit: false, moduleResolution: ts.ModuleResolutionKind.Bundler } })],
   },
 ];

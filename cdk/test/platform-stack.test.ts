@@ -215,13 +215,16 @@ describe('secrets', () => {
     expect(actionsOn(roleStatements(template, stack, stack.functions.get('Runner')!), keyId)).toContain('secretsmanager:GetSecretValue');
   });
 
-  it('gives the built-in skills’ bearer and URLs only to the runner, and the master key only to the skill API', () => {
+  it('gives the built-in skills’ bearer and URLs only to the runner and the widget chat (visitor skills), and the master key only to the skill API', () => {
     const bearerId = stack.getLogicalId(stack.builtinSkillBearer.node.defaultChild as never);
     const masterId = stack.getLogicalId(stack.masterKey.node.defaultChild as never);
-    expect(environmentOf('Runner').SKILL_BEARER_SECRET_ARN).toEqual({ Ref: bearerId });
-    expect(JSON.stringify(environmentOf('Runner').BUILTIN_SKILL_URLS)).toMatch(/contacts.*calendar.*tasks.*email/);
+    for (const runsSkills of ['Runner', 'Chat']) {
+      expect(environmentOf(runsSkills).SKILL_BEARER_SECRET_ARN).toEqual({ Ref: bearerId });
+      expect(JSON.stringify(environmentOf(runsSkills).BUILTIN_SKILL_URLS)).toMatch(/contacts.*calendar.*tasks.*email/);
+    }
     expect(environmentOf('SkillApi').MASTER_KEY_SECRET_ARN).toEqual({ Ref: masterId });
-    for (const other of ['Api', 'WebhookDeliverer', 'Widget', 'Chat']) {
+    expect(environmentOf('Chat').MASTER_KEY_SECRET_ARN).toBeUndefined();
+    for (const other of ['Api', 'WebhookDeliverer', 'Widget', 'WidgetHistory']) {
       const env = environmentOf(other);
       expect(env.SKILL_BEARER_SECRET_ARN).toBeUndefined();
       expect(env.MASTER_KEY_SECRET_ARN).toBeUndefined();

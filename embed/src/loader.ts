@@ -40,6 +40,8 @@ function start(source: HTMLScriptElement): void {
     config,
     keepAttached: true,
   };
+  // A signed-in visitor the host's server signed (queued like any command until the widget loads).
+  if (data.userId && data.userHash) bus.emit('identify', { userId: data.userId, userHash: data.userHash });
   let loading: Promise<void> | undefined;
   const load = () =>
     (loading ??= import(new URL('widget.js', source.src).href).then(

@@ -12,6 +12,8 @@ export const ROUTES = {
   operatorApi: '/{lang}/api/v1/admin/{proxy+}',
   /** The widget's public configuration (spec 1). */
   widgetConfig: '/v1/agents/{agentId}/widget-config',
+  /** A verified widget visitor's conversation, for any device. */
+  widgetHistory: '/v1/agents/{agentId}/history',
   /** The widget's streamed conversation (spec 1); a Function URL of its own in AWS. */
   widgetChat: '/v1/agents/{agentId}/chat',
 } as const;

@@ -19,6 +19,12 @@ export const CHAT_LIMITS = {
   keepAliveMs: 5_000,
   /** The widget gives a reply up after this long without a byte (the default of `chat.idleTimeoutMs`). */
   idleTimeoutMs: 20_000,
+  /** Skill tool calls one reply may make (reads run at once; actions wait for the visitor's confirmation). */
+  toolCallsPerReply: 3,
+  /** Skill tool calls one conversation may make in all. */
+  toolCallsPerConversation: 20,
+  /** How long an action waits for the visitor's Confirm or Decline. */
+  confirmTtlMs: 10 * 60_000,
 } as const;
 
 export type ChatLocale = 'en' | 'tr';
@@ -36,11 +42,25 @@ export interface ChatRequest {
   page?: { url: string; title: string };
 }
 
+/**
+ * The body of `POST {chat.url}` that answers a `confirm` event: the visitor's Confirm (`confirm: true`) or Decline.
+ * The action itself is the one the server stored; the reply streams back like any other.
+ */
+export interface ChatDecision {
+  conversationId: string;
+  visitorId: string;
+  locale: ChatLocale;
+  actionId: string;
+  confirm: boolean;
+}
+
 /** The server-sent events of a reply, by event name. A reply ends with `done` or `error`. */
 export interface ChatStreamEvents {
   delta: { text: string };
   navigate: { href: string };
   uiAction: { action: UiActionName; target: string };
+  /** A real-world action the agent wants to perform for the visitor, waiting for Confirm or Decline (ChatDecision). */
+  confirm: { actionId: string; summary: string };
   done: { conversationId: string; messageId: string };
   error: { code: string; message: string };
 }

@@ -1,6 +1,6 @@
-import type { ChatRequest } from '@service/shared/widget-protocol';
+import type { ChatDecision, ChatRequest, ChatStreamEvents } from '@service/shared/widget-protocol';
 import { createSseParser } from './sse';
-import type { UiActionRequest } from './events';
+import type { UiActionRequest, VisitorIdentity } from './events';
 
 export type { ChatRequest };
 
@@ -8,6 +8,7 @@ export interface ChatStreamHandlers {
   onDelta(text: string): void;
   onNavigate(href: string): void;
   onUiAction(request: UiActionRequest): void;
+  onConfirm(request: ChatStreamEvents['confirm']): void;
 }
 
 export class ChatError extends Error {
@@ -30,12 +31,35 @@ function parseJson(data: string): Record<string, unknown> {
   }
 }
 
+/** The headers a verified visitor's requests carry (never the URL: it ends up in logs and referrers). */
+const identityHeaders = (identity?: VisitorIdentity): Record<string, string> =>
+  identity ? { 'x-user-id': identity.userId, 'x-user-hash': identity.userHash } : {};
+
+/**
+ * A verified visitor's conversation from `GET {apiUrl}/v1/agents/{agentId}/history`, as the panel's messages; null
+ * when the server knows none (an unverified visitor included) or cannot be reached.
+ */
+export async function fetchHistory(url: string, identity: VisitorIdentity): Promise<{ conversationId: string; messages: { id: string; role: 'user' | 'bot'; text: string; done: true; at: number }[] } | null> {
+  try {
+    const response = await fetch(url, { headers: identityHeaders(identity), credentials: 'omit' });
+    const body = record(await response.json());
+    if (!response.ok || typeof body.conversationId !== 'string' || !Array.isArray(body.messages)) return null;
+    const messages = body.messages.map(record).filter((message) => typeof message.content === 'string');
+    return {
+      conversationId: body.conversationId,
+      messages: messages.map((message) => ({ id: crypto.randomUUID(), role: message.role === 'user' ? 'user' : 'bot', text: String(message.content), done: true, at: Date.parse(String(message.createdAt)) || Date.now() })),
+    };
+  } catch {
+    return null;
+  }
+}
+
 /**
  * POST the conversation and consume the server-sent events of the reply.
  * Resolves with the full reply text once the server sends `done`; rejects with a ChatError otherwise, also when
  * nothing (not even the server's keep-alive) arrives for `idleTimeoutMs`.
  */
-export async function streamChat(url: string, request: ChatRequest, handlers: ChatStreamHandlers, idleTimeoutMs: number, signal: AbortSignal): Promise<string> {
+export async function streamChat(url: string, request: ChatRequest | ChatDecision, handlers: ChatStreamHandlers, idleTimeoutMs: number, signal: AbortSignal, identity?: VisitorIdentity): Promise<string> {
   const idle = new AbortController();
   let timer = setTimeout(() => idle.abort(), idleTimeoutMs);
   const stillAlive = () => {
@@ -43,7 +67,7 @@ export async function streamChat(url: string, request: ChatRequest, handlers: Ch
     timer = setTimeout(() => idle.abort(), idleTimeoutMs);
   };
   try {
-    return await consume(url, request, handlers, AbortSignal.any([signal, idle.signal]), stillAlive);
+    return await consume(url, request, handlers, AbortSignal.any([signal, idle.signal]), stillAlive, identity);
   } catch (error) {
     if (idle.signal.aborted && !signal.aborted) throw new ChatError('REPLY_TIMEOUT', 'The reply stalled');
     throw error;
@@ -52,12 +76,12 @@ export async function streamChat(url: string, request: ChatRequest, handlers: Ch
   }
 }
 
-async function consume(url: string, request: ChatRequest, handlers: ChatStreamHandlers, signal: AbortSignal, stillAlive: () => void): Promise<string> {
+async function consume(url: string, request: ChatRequest | ChatDecision, handlers: ChatStreamHandlers, signal: AbortSignal, stillAlive: () => void, identity?: VisitorIdentity): Promise<string> {
   let response: Response;
   try {
     response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...identityHeaders(identity) },
       body: JSON.stringify(request),
       credentials: 'omit',
       signal,
@@ -89,6 +113,9 @@ async function consume(url: string, request: ChatRequest, handlers: ChatStreamHa
         if (typeof data.action === 'string' && typeof data.target === 'string') {
           handlers.onUiAction({ action: data.action as UiActionRequest['action'], target: data.target });
         }
+        break;
+      case 'confirm':
+        if (typeof data.actionId === 'string' && typeof data.summary === 'string') handlers.onConfirm({ actionId: data.actionId, summary: data.summary });
         break;
       case 'done':
         finished = true;

@@ -22,6 +22,13 @@ export interface InboundEvents {
   badge: { count: number | null };
   nudge: { text: string; duration?: number };
   uiAction: UiActionRequest;
+  /** A signed-in visitor, as the host's server signed them: userHash = hex HMAC-SHA256 of userId with the agent's identity secret. */
+  identify: VisitorIdentity;
+}
+
+export interface VisitorIdentity {
+  userId: string;
+  userHash: string;
 }
 
 export type MarkerType = 'Skill' | 'Agent' | 'Page' | 'Link' | 'Action';
@@ -51,5 +58,5 @@ export type OutboundEventName = keyof OutboundEvents;
 
 export const INBOUND_EVENTS: readonly InboundEventName[] = [
   'open', 'close', 'toggle', 'send', 'botMessage', 'system', 'clear',
-  'setContext', 'setLocale', 'highlight', 'badge', 'nudge', 'uiAction',
+  'setContext', 'setLocale', 'highlight', 'badge', 'nudge', 'uiAction', 'identify',
 ];

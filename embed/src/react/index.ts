@@ -2,7 +2,7 @@
 // until an effect runs in the browser. The widget UI (Preact) is imported only inside ChatWidget's effect, so it loads
 // lazily as its own chunk, as with the script tag, and stays out of the host app's main bundle.
 import { createElement, useEffect, useMemo, useRef } from 'react';
-import type { ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { CircleHelp, MessageCircle } from 'lucide-react';
 import { getBus } from '../core/global';
 import { ChatEventBus } from '../core/event-bus';
@@ -115,7 +115,13 @@ export function ChatTrigger(props: ChatTriggerProps) {
   const { variant = 'icon', label = 'Learn more', size = 'md', color = 'blue', tooltip, children } = props;
   const onClick = () => void runTrigger(getBus(), props);
   if (variant === 'custom') {
-    return createElement('span', { className: 'scw-trigger-custom', onClick, title: tooltip }, children);
+    // A span the keyboard can reach and press as it would a button.
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Enter' && event.key !== ' ') return;
+      event.preventDefault();
+      onClick();
+    };
+    return createElement('span', { className: 'scw-trigger-custom', role: 'button', tabIndex: 0, onClick, onKeyDown, title: tooltip }, children);
   }
   const palette = color === 'inherit' ? '' : ` scw-${color}`;
   const icon = createElement(variant === 'button' ? MessageCircle : CircleHelp, { 'aria-hidden': true });
@@ -151,6 +157,8 @@ export function useChatWidget() {
       nudge: (text: string, duration?: number) => bus.emit('nudge', { text, duration }),
       setContext: (context: Record<string, unknown>) => bus.emit('setContext', context),
       setLocale: (locale: Locale) => bus.emit('setLocale', { locale }),
+      /** A signed-in visitor: `userHash` is the hex HMAC-SHA256 of `userId` your server computed with the agent's identity secret. */
+      identify: (userId: string, userHash: string) => bus.emit('identify', { userId, userHash }),
     };
   }, []);
 }

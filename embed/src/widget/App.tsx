@@ -55,6 +55,7 @@ function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }
         <div class="scw-bubble scw-rich">
           {message.role === 'bot' ? <RichText text={message.text} onMarker={onMarker} /> : message.text}
           {message.offer && <div class="scw-offer">{renderMarker(create, message.offer, { onMarker }, 'offer')}</div>}
+          {message.confirm && store.confirmCard.value && h(store.confirmCard.value, { message, store })}
         </div>
       )}
     </div>

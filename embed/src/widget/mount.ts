@@ -4,7 +4,6 @@ import { createStore } from './store';
 import { widgetCss } from './styles';
 import { adoptCss } from '../core/styles';
 import { richCss } from '../core/rich-css';
-import { installDeclarativeTriggers } from '../core/trigger';
 import { pinHost } from '../core/host';
 import type { ChatBus } from '../core/bus';
 import type { ConfigOverrides } from '../core/config';
@@ -75,6 +74,19 @@ function lazyOverlay(shadow: ShadowRoot): (request: UiActionRequest) => void {
   };
 }
 
+/** `[data-chat-trigger]` handling, a chunk of its own (opening the panel does not need it). Returns the uninstall. */
+function lazyTriggers(bus: ChatBus): () => void {
+  let uninstall: (() => void) | undefined;
+  let stopped = false;
+  void import('../core/trigger').then((module) => {
+    if (!stopped) uninstall = module.installDeclarativeTriggers(bus);
+  });
+  return () => {
+    stopped = true;
+    uninstall?.();
+  };
+}
+
 /** Mount the widget into `host`'s shadow root. Returns the unmount function. */
 export function mountWidget(options: MountOptions): () => void {
   const { host, bus } = options;
@@ -95,7 +107,7 @@ export function mountWidget(options: MountOptions): () => void {
   const cleanups = [
     watchDarkClass(host, (value) => (store.dark.value = value)),
     trackVisualViewport(host),
-    options.declarativeTriggers === false ? () => undefined : installDeclarativeTriggers(bus),
+    options.declarativeTriggers === false ? () => undefined : lazyTriggers(bus),
     options.keepAttached ? keepPinned(host) : () => undefined,
   ];
   render(h(App, { store }), container);

@@ -1,4 +1,6 @@
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
+import type { ChatDecision, ChatStreamEvents } from '@service/shared/widget-protocol';
+import type { ConfirmCard } from './confirm-card';
 import { applyOverrides, DEFAULT_CONFIG, loadWidgetConfig } from '../core/config';
 import { isLocale, resolveLocale, translate } from '../core/locale';
 import { parseMarkers, parseRichText, safeHref } from '../core/markers';
@@ -22,6 +24,8 @@ export interface ChatMessage {
   at?: number;
   /** A page the model asked to open that needs the visitor's click (off-site or destructive-looking). */
   offer?: Marker;
+  /** An action waiting for the visitor's Confirm or Decline (the text is its summary). */
+  confirm?: ChatStreamEvents['confirm'];
 }
 
 export interface StoreOptions {
@@ -112,12 +116,16 @@ export function createStore(options: StoreOptions) {
   const explicitLocale = signal<Locale | null>(null);
   /** A `dark` class on an ancestor of the host (mount watches it). */
   const dark = signal(false);
+  /** The confirm card's component, a chunk loaded with the first action to confirm. */
+  const confirmCard = signal<typeof ConfirmCard | null>(null);
   let conversationId = restored?.conversationId ?? newId();
   const visitorId = restored?.visitorId ?? newId();
   let system: string[] = Array.isArray(restored?.system) ? restored.system : [];
   let data: Record<string, unknown> = isRecord(restored?.data) ? restored.data : {};
   let teaserSeen = restored?.teaserSeen === true;
   let abort: AbortController | null = null;
+  /** The host's signed-in visitor (never stored: the host identifies them on every page). */
+  let identity: InboundEvents['identify'] | undefined;
 
   const locale = computed<Locale>(
     () =>
@@ -199,19 +207,30 @@ export function createStore(options: StoreOptions) {
     messages.value = [...messages.value, { id: newId(), role: 'user', text, done: true, at: Date.now() }];
     bus.emit('userMessage', { text });
     persist();
-    const replyId = newId();
-    const request: ChatRequest = {
+    await reply({
       conversationId, visitorId, locale: locale.value,
       messages: historyForRequest(),
       context: { system, data },
       page: { url: location.href, title: document.title },
-    };
+    });
+  }
+
+  /** The visitor's Confirm or Decline of an action: the card goes, the server's answer streams in as a reply. */
+  function decide(id: string, actionId: string, confirm: boolean): Promise<void> {
+    update(id, { confirm: undefined });
+    return reply({ conversationId, visitorId, locale: locale.value, actionId, confirm });
+  }
+
+  /** Streams the reply to a request into a new bot message; actions to confirm follow it as cards. */
+  async function reply(request: ChatRequest | ChatDecision): Promise<void> {
+    const replyId = newId();
+    const confirms: ChatStreamEvents['confirm'][] = [];
     messages.value = [...messages.value, { id: replyId, role: 'bot', text: '', done: false }];
     streaming.value = true;
     abort = new AbortController();
     const uiActions: UiActionRequest[] = [];
     let navigation: string | undefined;
-    let reply = '';
+    let answer = '';
     try {
       const url = config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`;
       const { streamChat } = await loadChatClient();
@@ -220,18 +239,24 @@ export function createStore(options: StoreOptions) {
         request,
         {
           onDelta(delta) {
-            reply += delta;
-            update(replyId, { text: reply });
+            answer += delta;
+            update(replyId, { text: answer });
           },
           // Navigation and UI actions wait until the reply is complete and readable; one reply gets a bounded few.
           onNavigate: (href) => (navigation ??= href),
           onUiAction: (action) => uiActions.push(action),
+          onConfirm(confirm) {
+            confirms.push(confirm);
+            void import('./confirm-card').then((module) => (confirmCard.value = module.ConfirmCard));
+          },
         },
         config.value.chat.idleTimeoutMs,
         abort.signal,
+        identity,
       );
       update(replyId, { done: true, at: Date.now() });
-      delivered(reply);
+      messages.value = [...messages.value, ...confirms.map((confirm) => ({ id: newId(), role: 'bot' as const, text: confirm.summary, done: true, confirm }))];
+      delivered(answer);
       for (const action of uiActions.slice(0, CHAT_LIMITS.uiActionsPerReply)) bus.emit('uiAction', action);
       followNavigation(replyId, navigation);
     } catch (error) {
@@ -316,6 +341,16 @@ export function createStore(options: StoreOptions) {
       if (value === null) return warn('nudge');
       showNudge(value.slice(0, 300), isRecord(payload) && typeof payload.duration === 'number' ? payload.duration : NUDGE_MS);
     },
+    async identify(payload) {
+      if (!isRecord(payload) || typeof payload.userId !== 'string' || typeof payload.userHash !== 'string') return warn('identify');
+      identity = { userId: payload.userId, userHash: payload.userHash };
+      // A verified visitor continues their conversation from any device; the server ignores a forged identity.
+      const found = await (await loadChatClient()).fetchHistory(`${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/history`, identity);
+      if (!found || streaming.value) return;
+      conversationId = found.conversationId;
+      messages.value = found.messages;
+      persist();
+    },
     uiAction(payload) {
       if (!isRecord(payload) || typeof payload.action !== 'string' || typeof payload.target !== 'string') return warn('uiAction');
       options.runUiAction?.({ action: payload.action as UiActionRequest['action'], target: payload.target });
@@ -386,8 +421,8 @@ export function createStore(options: StoreOptions) {
 
   return {
     config, loading, open, messages, streaming, badge, fabVisible, fabHighlight, teaserVisible, nudgeText,
-    announcement, locale, agentName, dark, t,
-    bus, setOpen, send, clear, start, subscribe,
+    announcement, locale, agentName, dark, confirmCard, t,
+    bus, setOpen, send, decide, clear, start, subscribe,
     dismissTeaser() {
       teaserVisible.value = false;
       teaserSeen = true;

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../../lambdas/src/entries/local/platform';
+import { apiClient, newDemoKey, type ApiCall } from '../../../lambdas/test/support/platform';
 import { launchChromium } from './chromium';
 
 export const ARTIFACTS = resolve(import.meta.dirname, '../../../test-artifacts');
@@ -12,6 +13,8 @@ export interface Harness {
   platform: RunningPlatform;
   browser: Browser;
   agentId: string;
+  /** The REST API with the demo workspace's key. */
+  api: ApiCall;
   /** A fresh context (own sessionStorage) and page; console errors and page errors are collected. */
   /** `path` null leaves the page blank (for hostPage). */
   open(path?: string | null, options?: BrowserContextOptions): Promise<TestPage>;
@@ -26,12 +29,14 @@ export interface TestPage {
 }
 
 export async function startHarness(options: PlatformOptions = {}): Promise<Harness> {
-  const [platform, browser] = await Promise.all([startPlatform({ port: 0, ...options }), launchChromium()]);
+  const key = newDemoKey();
+  const [platform, browser] = await Promise.all([startPlatform({ port: 0, ...options, env: { SERVICE_DEMO_API_KEY: key, ...options.env } }), launchChromium()]);
   mkdirSync(ARTIFACTS, { recursive: true });
   return {
     platform,
     browser,
     agentId: platform.demo.agentId,
+    api: apiClient(platform.apiBaseUrl, key),
     async open(path = '/', options = {}) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
       const page = await context.newPage();

@@ -16,12 +16,15 @@ afterAll(async () => {
 const APP = `
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ChatWidget } from '@service/chat-widget/react';
-createRoot(document.getElementById('root')).render(createElement(ChatWidget, { agentId: window.AGENT_ID, config: { showDelay: 0 } }));
+import { ChatTrigger, ChatWidget } from '@service/chat-widget/react';
+createRoot(document.getElementById('root')).render([
+  createElement(ChatWidget, { key: 'widget', agentId: window.AGENT_ID, config: { showDelay: 0 } }),
+  createElement(ChatTrigger, { key: 'trigger', variant: 'custom', systemPrompt: 'The visitor asked from the custom trigger' }, 'Ask about pricing'),
+]);
 `;
 
 describe('@service/chat-widget/react in a browser', () => {
-  it('mounts the widget from its lazily loaded chunk', async () => {
+  it('mounts the widget from its lazily loaded chunk; the custom trigger opens it from the keyboard', async () => {
     const bundle = await build({
       stdin: { contents: APP, resolveDir: import.meta.dirname, loader: 'js' },
       bundle: true,
@@ -50,6 +53,11 @@ describe('@service/chat-widget/react in a browser', () => {
     await page.waitForSelector('[data-service-chat] .scw-fab');
     expect(bundle.outputFiles.length).toBeGreaterThan(1);
     expect(requested.length).toBeGreaterThan(1);
+    const trigger = page.locator('.scw-trigger-custom');
+    await trigger.focus();
+    expect(await trigger.evaluate((el) => el === document.activeElement && el.getAttribute('role'))).toBe('button');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-service-chat] .scw-panel');
     expect(errors).toEqual([]);
   });
 });

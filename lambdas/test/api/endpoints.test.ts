@@ -49,6 +49,8 @@ describe('every endpoint answers as its OpenAPI document says', () => {
     expect(status.body.data.run_id).toBe(command.body.data.run.run_id);
     const runs = await call<{ runs: { run_id: string }[] }>('agentsRuns', { query: { agent_id: agentId } });
     expect(runs.body.data.runs.map((r) => r.run_id)).toEqual([command.body.data.run.run_id]);
+    const identity = await call<{ agent_id: string; identity_secret: string }>('agentsIdentitySecret', { body: { agent_id: agentId } });
+    expect(identity.body.data).toMatchObject({ agent_id: agentId, identity_secret: expect.stringMatching(/^vis_/) });
   });
 
   it('agents/command_cancel and email/outbox', async () => {

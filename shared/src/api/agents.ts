@@ -21,6 +21,7 @@ export const Agent = z
   .meta({ id: 'Agent' });
 
 export const AgentIdQuery = z.object({ agent_id: uuid('agent_id') });
+export const AgentIdBody = z.object({ agent_id: uuid('agent_id') }).strict();
 
 export const CreateAgentBody = z
   .object({

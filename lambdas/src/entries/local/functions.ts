@@ -8,6 +8,7 @@ import { createOperatorApiHandler } from '../../surfaces/operator-api/handler';
 import { createApiHandler } from '../../surfaces/rest-api/handler';
 import { createSkillCallbacksHandler } from '../../surfaces/skill-callbacks/handler';
 import { createWidgetChatHandler } from '../../surfaces/widget/chat-handler';
+import { createWidgetHistoryHandler } from '../../surfaces/widget/history-handler';
 import { createWidgetConfigHandler } from '../../surfaces/widget/config-handler';
 
 /**
@@ -24,6 +25,7 @@ export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel
     { name: 'operator-api', route: ROUTES.operatorApi, kind: 'buffered', handler: createOperatorApiHandler(deps) },
     { name: 'api', route: ROUTES.restApi, kind: 'buffered', handler: createApiHandler(deps) },
     { name: 'widget-config', route: ROUTES.widgetConfig, kind: 'buffered', handler: createWidgetConfigHandler(deps) },
+    { name: 'widget-history', route: ROUTES.widgetHistory, kind: 'buffered', handler: createWidgetHistoryHandler(deps) },
     { name: 'widget-chat', route: ROUTES.widgetChat, kind: 'streaming', handler: createWidgetChatHandler(deps, { model: runtime.model }) },
   ];
 }

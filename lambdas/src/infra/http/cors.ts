@@ -25,7 +25,8 @@ export function corsHeaders(origin: string | undefined, allowed: readonly string
     ...base,
     'access-control-allow-origin': origin,
     'access-control-allow-methods': methods,
-    'access-control-allow-headers': 'content-type, accept',
+    // x-user-id and x-user-hash: a verified visitor's identity (the widget's history and chat requests).
+    'access-control-allow-headers': 'content-type, accept, x-user-id, x-user-hash',
     'access-control-max-age': '600',
   };
 }

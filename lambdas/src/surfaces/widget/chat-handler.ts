@@ -1,24 +1,27 @@
 import { stepCountIs, streamText, tool, type LanguageModel } from 'ai';
-import { ApiError, ROUTES } from '@service/shared';
+import { ROUTES } from '@service/shared';
 import { z } from 'zod';
 import type { Deps } from '../../infra/deps';
 import type { StoredAgent } from '../../domains/agents/agents';
 import { recordUsage } from '../../domains/usage/usage';
+import type { Toolbox } from '../../domains/skills/skill-toolbox';
 import { errorResult, isRefusal, requireMethod } from '../../infra/http/errors';
 import { header, type HttpEvent } from '../../infra/http/event';
 import { readJsonBody, validated } from '../../infra/http/json-body';
 import { SSE_KEEP_ALIVE } from '../../infra/http/sse';
 import { writeResult, type StreamingHandler } from '../../infra/http/streaming';
 import { CHAT_LIMITS, type ChatStreamEvents } from '@service/shared/widget-protocol';
-import { ChatRequestSchema, type ChatRequestBody } from './chat-request';
+import { ChatDecisionSchema, ChatRequestSchema, type ChatDecisionBody, type ChatRequestBody } from './chat-request';
+import { decide } from './decision';
 import { createReplyBudget } from './reply-budget';
 import { uiMessageEncoding, widgetEncoding, type ReplyEncoding } from './reply-encoding';
 import { fromUiMessageRequest, isUiMessageRequest } from './ui-message-request';
 import { appendMessage, openConversation } from '../../domains/conversations/conversations';
-import { corsHeaders, originAllowed } from '../../infra/http/cors';
-import { widgetAgent } from './widget-agent';
+import { corsHeaders } from '../../infra/http/cors';
+import { assertOriginAllowed, requestUser, widgetAgent } from './widget-agent';
 import { widgetSystemPrompt } from './prompt';
 import { hitRateLimit } from '../../domains/access/rate-limit';
+import { replyTools, visitorToolbox, type VisitorConversation } from './visitor-tools';
 
 export interface WidgetChatOptions {
   model: LanguageModel;
@@ -33,17 +36,25 @@ export interface WidgetChatOptions {
 
 const METHODS = ['POST', 'OPTIONS'];
 
-/** The request, in the widget's shape or as `useChat` sends it; the reply answers in the same protocol. */
-function parseBody(event: HttpEvent, maxBytes: number): { body: ChatRequestBody; encoding: ReplyEncoding } {
+type ParsedRequest = { kind: 'chat'; body: ChatRequestBody; encoding: ReplyEncoding } | { kind: 'decision'; body: ChatDecisionBody; encoding: ReplyEncoding };
+
+/**
+ * The request: a visitor turn in the widget's shape or as `useChat` sends it (the reply answers in the same
+ * protocol), or the visitor's decision on a pending action (it names an `actionId`).
+ */
+function parseBody(event: HttpEvent, maxBytes: number): ParsedRequest {
   const json = readJsonBody(event, { maxBytes });
+  if (typeof json === 'object' && json !== null && 'actionId' in json) return { kind: 'decision', body: validated(ChatDecisionSchema, json), encoding: widgetEncoding() };
   const fromUseChat = isUiMessageRequest(json) ? fromUiMessageRequest(json) : undefined;
-  return { body: validated(ChatRequestSchema, fromUseChat ?? json), encoding: fromUseChat ? uiMessageEncoding() : widgetEncoding() };
+  return { kind: 'chat', body: validated(ChatRequestSchema, fromUseChat ?? json), encoding: fromUseChat ? uiMessageEncoding() : widgetEncoding() };
 }
 
 /**
  * POST /v1/agents/{agentId}/chat: one visitor turn, the reply streamed as server-sent events:
- * `delta` {text}, `navigate` {href}, `uiAction` {action, target}, then `done` {messageId} or `error` {code, message};
- * or, for a request as the AI SDK's `useChat` sends it, as its UI message stream.
+ * `delta` {text}, `navigate` {href}, `uiAction` {action, target}, `confirm` {actionId, summary}, then `done`
+ * {messageId} or `error` {code, message}; or, for a request as the AI SDK's `useChat` sends it, as its UI message
+ * stream. The agent's skill tools are offered as the visitor's role grants them; a decision on a `confirm` is
+ * answered with the action's outcome.
  */
 export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions): StreamingHandler {
   const visitorLimit = options.visitorLimitPerMinute ?? 20;
@@ -54,8 +65,10 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     const origin = header(event, 'origin');
     let cors: Record<string, string> = { vary: 'Origin' };
     let agent: StoredAgent;
-    let body: ChatRequestBody;
-    let encoding: ReplyEncoding;
+    let request: ParsedRequest;
+    let conversation: VisitorConversation;
+    /** A decision's answer, made before the stream starts (a decision on no pending action is a 404). */
+    let decided = '';
     try {
       agent = await widgetAgent(deps, event, ROUTES.widgetChat);
       cors = corsHeaders(origin, agent.allowedOrigins, METHODS.join(', '));
@@ -64,36 +77,47 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
         return sink.end();
       }
       requireMethod(event, METHODS);
-      // Browsers send Origin on every POST from a page; an origin the agent does not allow gets no model time, and
-      // neither does a request without one (a script, not a page) unless the agent allows server-side use.
-      if (origin ? !originAllowed(origin, agent.allowedOrigins) : agent.widgetServerSide !== true) {
-        throw new ApiError('ORIGIN_NOT_ALLOWED', origin ? `This agent is not available on ${origin}` : 'The request has no Origin', { field: 'origin' });
-      }
-      ({ body, encoding } = parseBody(event, maxBodyBytes));
+      // An origin the agent does not allow gets no model time.
+      assertOriginAllowed(agent, origin);
+      request = parseBody(event, maxBodyBytes);
+      const { body } = request;
       await hitRateLimit(deps, `widget-visitor#${agent.id}#${event.requestContext.http.sourceIp}`, visitorLimit);
       await hitRateLimit(deps, `widget-agent#${agent.id}`, agentLimit);
-      await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale });
-      await appendMessage(deps, body.conversationId, 'user', body.messages.at(-1)?.content ?? '');
+      const userId = requestUser(agent, event);
+      await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale, ...(userId ? { userId } : {}) });
+      conversation = { agent, conversationId: body.conversationId, locale: body.locale };
+      if (request.kind === 'decision') decided = await decide(deps, conversation, request.body);
+      else await appendMessage(deps, body.conversationId, 'user', request.body.messages.at(-1)?.content ?? '');
     } catch (error) {
       if (isRefusal(error)) return writeResult(sink, errorResult(error, event.rawPath, cors));
       throw error;
     }
 
+    const { encoding } = request;
     sink.start(200, { ...encoding.headers, ...cors });
     const send = <N extends keyof ChatStreamEvents>(name: N, data: ChatStreamEvents[N]) => sink.write(encoding.encode(name, data));
+    if (request.kind === 'decision') {
+      send('delta', { text: decided });
+      send('done', { conversationId: conversation.conversationId, messageId: await appendMessage(deps, conversation.conversationId, 'assistant', decided) });
+      return sink.end();
+    }
+    const body = request.body;
     // A comment line keeps proxies and the widget's idle timer from giving up while the model thinks.
     const keepAlive = setInterval(() => sink.write(SSE_KEEP_ALIVE), CHAT_LIMITS.keepAliveMs);
     const deadline = AbortSignal.timeout(options.replyMs ?? CHAT_LIMITS.replyMs);
     const stop = new AbortController();
     const budget = createReplyBudget();
+    let toolbox: Toolbox | undefined;
     try {
+      toolbox = await visitorToolbox(deps, conversation);
       const result = streamText({
         model: options.model,
-        system: widgetSystemPrompt(agent, body),
+        system: widgetSystemPrompt(agent, body, deps.now()),
         messages: body.messages,
         abortSignal: AbortSignal.any([sink.signal, deadline, stop.signal]),
         stopWhen: stepCountIs(3),
         tools: {
+          ...replyTools(deps, conversation, toolbox.tools, (confirm) => send('confirm', confirm)),
           navigate: tool({
             description: 'Open a page for the visitor: a path of this site such as /pricing, or an external https URL. Once per reply.',
             inputSchema: z.object({ href: z.string().min(1).max(2000) }),
@@ -144,6 +168,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       }
     } finally {
       clearInterval(keepAlive);
+      await toolbox?.close();
       sink.end();
     }
   };

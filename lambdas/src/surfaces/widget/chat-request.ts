@@ -26,3 +26,14 @@ export const ChatRequestSchema = z
   });
 
 export type ChatRequestBody = z.infer<typeof ChatRequestSchema>;
+
+/** The visitor's answer to a `confirm` event (the type: ChatDecision in shared). */
+export const ChatDecisionSchema = z.strictObject({
+  conversationId: z.uuid(),
+  visitorId: z.uuid(),
+  locale: z.enum(['en', 'tr']).default('en'),
+  actionId: z.uuid(),
+  confirm: z.boolean(),
+});
+
+export type ChatDecisionBody = z.infer<typeof ChatDecisionSchema>;

@@ -20,8 +20,8 @@ export function widgetEncoding(): ReplyEncoding {
 
 /**
  * The AI SDK's UI message stream protocol (what `useChat` reads): `start`, the text as `text-start`/`text-delta`/
- * `text-end`, navigations and UI actions as the data parts `data-navigate` and `data-uiAction`, then `finish` (or
- * `error`) and `[DONE]`. Markers stay in the text, as the widget receives them.
+ * `text-end`, navigations, UI actions and actions to confirm as the data parts `data-navigate`, `data-uiAction` and
+ * `data-confirm`, then `finish` (or `error`) and `[DONE]`. Markers stay in the text, as the widget receives them.
  */
 export function uiMessageEncoding(): ReplyEncoding {
   let started = false;
@@ -42,6 +42,8 @@ export function uiMessageEncoding(): ReplyEncoding {
           return open() + sse({ type: 'data-navigate', data: event });
         case 'uiAction':
           return open() + sse({ type: 'data-uiAction', data: event });
+        case 'confirm':
+          return open() + sse({ type: 'data-confirm', data: event });
         case 'done':
           return open() + closeText() + sse({ type: 'finish', messageMetadata: event }) + 'data: [DONE]\n\n';
         default:

@@ -1,7 +1,9 @@
 import { ApiError, isUuid } from '@service/shared';
 import { findAgentById, type StoredAgent } from '../../domains/agents/agents';
+import { verifiedUserId, type AgentWithIdentity } from '../../domains/agents/visitor-identity';
 import type { Deps } from '../../infra/deps';
-import type { HttpEvent } from '../../infra/http/event';
+import { originAllowed } from '../../infra/http/cors';
+import { header, type HttpEvent } from '../../infra/http/event';
 import { matchRoute } from '../../infra/http/routes';
 
 function agentIdFromPath(route: string, path: string): string | undefined {
@@ -22,3 +24,20 @@ export async function widgetAgent(deps: Deps, event: HttpEvent, route: string): 
   if (!agent) throw new ApiError('AGENT_NOT_FOUND', `No agent ${agentId}`, { field: 'agentId' });
   return agent;
 }
+
+/**
+ * Browsers send Origin on every request a page makes across origins (and on every POST): an origin the agent does
+ * not allow is refused, and so is a request without one (a script, not a page) unless the agent allows server-side use.
+ */
+export function assertOriginAllowed(agent: StoredAgent, origin: string | undefined): void {
+  if (origin ? !originAllowed(origin, agent.allowedOrigins) : agent.widgetServerSide !== true) {
+    throw new ApiError('ORIGIN_NOT_ALLOWED', origin ? `This agent is not available on ${origin}` : 'The request has no Origin', { field: 'origin' });
+  }
+}
+
+/** The request headers a host's signed-in visitor is identified by (the widget sends them; never in the URL). */
+export const IDENTITY_HEADERS = { userId: 'x-user-id', userHash: 'x-user-hash' } as const;
+
+/** The verified user of a widget request, or undefined (anonymous: no, a malformed or a forged identity). */
+export const requestUser = (agent: AgentWithIdentity, event: HttpEvent): string | undefined =>
+  verifiedUserId(agent, header(event, IDENTITY_HEADERS.userId), header(event, IDENTITY_HEADERS.userHash));

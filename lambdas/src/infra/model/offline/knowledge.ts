@@ -2,6 +2,7 @@ import type { JSONValue } from '@ai-sdk/provider';
 import { extractValues, type ExtractedValues } from './extract';
 import { detectLanguage, type Language } from './language';
 import type { PromptView } from './prompt-view';
+import { relativeDateTime } from './widget-rules';
 import { looseKey } from './words';
 
 /** How the request went, as far as the offline model can tell. Matches the default envelope's `result` values. */
@@ -18,10 +19,12 @@ export interface Knowledge {
 }
 
 export function knowledgeFrom(view: PromptView): Knowledge {
+  const extracted = extractValues([view.request, ...view.earlierUserTexts].join('\n'));
+  const relative = extracted.dateTimes.length === 0 ? relativeDateTime(view.request, view.contextTexts) : undefined;
   return {
     language: detectLanguage(view.request),
     request: view.request.trim(),
-    extracted: extractValues([view.request, ...view.earlierUserTexts].join('\n')),
+    extracted: relative ? { ...extracted, dateTimes: [relative] } : extracted,
     sources: [...view.resultsSinceRequest.flatMap(({ output }) => resultValue(output)), view.data],
   };
 }

@@ -132,3 +132,19 @@ export function widgetCalls(request: string, extracted: ExtractedValues, offered
 }
 
 export const WIDGET_TOOL_NAMES: ReadonlySet<string> = new Set(['navigate', 'ui_action']);
+
+const TODAY = /\bToday is (\d{4}-\d{2}-\d{2})\b/;
+const RELATIVE_DAY = /\b(today|tomorrow|bugün|yarın)\s+(?:at|saat)\s+([01]?\d|2[0-3])(?::([0-5]\d))?\b/iu;
+
+/**
+ * A visitor's "tomorrow at 10" as a date-time (UTC), when a system prompt says which day today is (the widget's and
+ * a run's do): so "Book a demo tomorrow at 10" can fill a booking tool's start.
+ */
+export function relativeDateTime(request: string, contextTexts: readonly string[]): string | undefined {
+  const today = contextTexts.map((text) => TODAY.exec(text)?.[1]).find(Boolean);
+  const [, day, hour, minute] = RELATIVE_DAY.exec(request) ?? [];
+  if (!today || !day || !hour) return undefined;
+  const date = new Date(`${today}T00:00:00Z`);
+  if (/^(tomorrow|yarın)$/iu.test(day)) date.setUTCDate(date.getUTCDate() + 1);
+  return `${date.toISOString().slice(0, 10)}T${hour.padStart(2, '0')}:${minute ?? '00'}`;
+}

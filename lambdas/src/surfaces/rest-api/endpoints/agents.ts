@@ -1,10 +1,11 @@
 import { AGENT_PRESETS, ApiError, checkOutputSchema, newUuid } from '@service/shared';
 import { getAgent, getAgentIdentity, hireAgent, listAgents, toAgentResponse } from '../../../domains/agents/agents';
+import { rotateIdentitySecret } from '../../../domains/agents/visitor-identity';
 import { assertWithinTokenLimit } from '../../../domains/usage/usage';
 import { cancelRun, enqueueNewRun, getRun, listRuns, toRunResponse } from '../../../domains/runs/runs';
 import type { EndpointHandlers } from './types';
 
-type AgentEndpoints = 'agentsList' | 'agentsGet' | 'agentsCreate' | 'agentsPresets' | 'agentsCommand' | 'agentsCommandStatus' | 'agentsCommandCancel' | 'agentsRuns';
+type AgentEndpoints = 'agentsList' | 'agentsGet' | 'agentsCreate' | 'agentsPresets' | 'agentsCommand' | 'agentsCommandStatus' | 'agentsCommandCancel' | 'agentsRuns' | 'agentsIdentitySecret';
 
 export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
   agentsList: async ({ deps, workspace }) => ({ data: { agents: (await listAgents(deps, workspace.id)).map(toAgentResponse) } }),
@@ -39,6 +40,11 @@ export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
       msg: `Command queued for ${agent.name}; poll agents/command_status with run_id ${run.runId}`,
     };
   },
+
+  agentsIdentitySecret: async ({ deps, workspace, body }) => ({
+    data: { agent_id: body.agent_id, identity_secret: await rotateIdentitySecret(deps, workspace.id, body.agent_id) },
+    msg: 'Store the identity secret on your server; it is not shown again',
+  }),
 
   agentsCommandStatus: async ({ deps, workspace, query }) => ({ data: toRunResponse(await getRun(deps, workspace.id, query.run_id)) }),
 

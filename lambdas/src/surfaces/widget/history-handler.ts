@@ -1,0 +1,40 @@
+import { ROUTES } from '@service/shared';
+import { CHAT_LIMITS } from '@service/shared/widget-protocol';
+import { userConversation } from '../../domains/conversations/conversations';
+import type { Deps } from '../../infra/deps';
+import { corsHeaders } from '../../infra/http/cors';
+import { errorResult, requireMethod } from '../../infra/http/errors';
+import { header, jsonResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
+import { assertOriginAllowed, requestUser, widgetAgent } from './widget-agent';
+
+const METHODS = ['GET', 'OPTIONS'];
+
+/**
+ * GET /v1/agents/{agentId}/history: a verified visitor's latest conversation (identity in the x-user-id and x-user-hash
+ * headers), so it continues on any device. Anyone else, a forged hash included, is anonymous and has no history here.
+ */
+export function createWidgetHistoryHandler(deps: Deps) {
+  return async (event: HttpEvent): Promise<HttpResult> => {
+    let cors: Record<string, string> = { vary: 'Origin' };
+    try {
+      const agent = await widgetAgent(deps, event, ROUTES.widgetHistory);
+      const origin = header(event, 'origin');
+      cors = corsHeaders(origin, agent.allowedOrigins, METHODS.join(', '));
+      if (event.requestContext.http.method === 'OPTIONS') return { statusCode: 204, headers: cors, body: '' };
+      requireMethod(event, METHODS);
+      // The signed identity is what protects a history; Origin only keeps other sites' pages out (a same-origin GET
+      // carries none).
+      if (origin) assertOriginAllowed(agent, origin);
+      const userId = requestUser(agent, event);
+      const found = userId ? await userConversation(deps, agent.id, userId, CHAT_LIMITS.messages) : null;
+      const body = {
+        verified: userId !== undefined,
+        conversationId: found?.conversationId ?? null,
+        messages: (found?.messages ?? []).map(({ role, content, createdAt }) => ({ role, content, createdAt })),
+      };
+      return jsonResult(200, body, { ...cors, 'cache-control': 'private, no-store', vary: 'Origin, x-user-id, x-user-hash' });
+    } catch (error) {
+      return errorResult(error, event.rawPath, cors);
+    }
+  };
+}

@@ -1,0 +1,65 @@
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ApiError } from '@service/shared';
+import { CHAT_LIMITS } from '@service/shared/widget-protocol';
+import type { Deps } from '../../infra/deps';
+import { ifConditionHolds } from '../../infra/store/dynamo';
+
+/** A real-world action a visitor's reply asked for, kept server-side until the visitor confirms or declines it. */
+export interface PendingAction {
+  toolName: string;
+  input: Record<string, unknown>;
+  summary: string;
+}
+
+const keyOf = (conversationId: string, actionId: string) => ({ conversationId, sk: `action#${actionId}` });
+
+/** Stores the action under its conversation with an expiry; the id is what the visitor's Confirm names. */
+export async function storePendingAction(deps: Deps, conversationId: string, action: PendingAction): Promise<string> {
+  const actionId = crypto.randomUUID();
+  const expiresAtMs = deps.now().getTime() + CHAT_LIMITS.confirmTtlMs;
+  await deps.store.doc.send(
+    new PutCommand({
+      TableName: deps.store.table('conversations'),
+      // The input travels as JSON text: the model chose its keys, and the marshaller must not meet them.
+      Item: { ...keyOf(conversationId, actionId), toolName: action.toolName, input: JSON.stringify(action.input), summary: action.summary, expiresAtMs, expiresAtEpoch: Math.ceil(expiresAtMs / 1000) },
+    }),
+  );
+  return actionId;
+}
+
+/**
+ * Takes the action out of the store, once: a conditional delete of an unexpired item of this conversation, so a
+ * second Confirm, another conversation's id or a late click finds nothing.
+ */
+export async function takePendingAction(deps: Deps, conversationId: string, actionId: string): Promise<PendingAction> {
+  const result = await ifConditionHolds(
+    deps.store.doc.send(
+      new DeleteCommand({
+        TableName: deps.store.table('conversations'),
+        Key: keyOf(conversationId, actionId),
+        ConditionExpression: 'attribute_exists(sk) AND expiresAtMs > :now',
+        ExpressionAttributeValues: { ':now': deps.now().getTime() },
+        ReturnValues: 'ALL_OLD',
+      }),
+    ),
+  );
+  if (!result) throw new ApiError('NOT_FOUND', 'This action is no longer waiting for a decision', { field: 'actionId' });
+  const item = result.Attributes as { toolName: string; input: string; summary: string };
+  return { toolName: item.toolName, input: JSON.parse(item.input) as Record<string, unknown>, summary: item.summary };
+}
+
+/** Counts one tool call against the conversation's limit; false once the conversation has used them all. */
+export async function countConversationToolCall(deps: Deps, conversationId: string): Promise<boolean> {
+  const counted = await ifConditionHolds(
+    deps.store.doc.send(
+      new UpdateCommand({
+        TableName: deps.store.table('conversations'),
+        Key: { conversationId, sk: 'meta' },
+        UpdateExpression: 'ADD toolCalls :one',
+        ConditionExpression: 'attribute_exists(conversationId) AND (attribute_not_exists(toolCalls) OR toolCalls < :max)',
+        ExpressionAttributeValues: { ':one': 1, ':max': CHAT_LIMITS.toolCallsPerConversation },
+      }),
+    ),
+  );
+  return counted !== undefined;
+}
