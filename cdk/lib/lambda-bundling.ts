@@ -33,7 +33,8 @@ const OVER_BUDGET: Record<string, { ceilingBytes: number; why: string }> = {
   WebhookDeliverer: { ceilingBytes: 740 * KB, why: `${SDK}; ajv, reached through the skill SDK's event helpers` },
   Runner: { ceilingBytes: 1900 * KB, why: `${SDK}; ${MCP}; the AI SDK with Bedrock (whose anthropic and zod/v4 imports keep all of zod's locales), gateway and OpenAI-compatible providers` },
   RunSweeper: { ceilingBytes: 560 * KB, why: `${SDK} (the DynamoDB and SQS clients), the runs domain and the logger` },
-  Chat: { ceilingBytes: 1520 * KB, why: `${SDK}; the AI SDK with its providers, as the runner` },
+  Chat: { ceilingBytes: 1900 * KB, why: `${SDK}; ${MCP} (visitor skills); the AI SDK with its providers, as the runner` },
+  WidgetHistory: { ceilingBytes: 560 * KB, why: `${SDK} (the DynamoDB client), the conversations domain and the logger` },
   ...Object.fromEntries(
     ['Contacts', 'Calendar', 'Tasks', 'Email'].map((code) => [`Builtin${code}`, { ceilingBytes: 870 * KB, why: `${SDK} (Secrets Manager only); ${MCP}` }]),
   ),
