@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,12 +31,16 @@ describe('defineSkill', () => {
 
   it('reads <language>.json files from localesDir', () => {
     const dir = mkdtempSync(join(tmpdir(), 'locales-'));
-    writeFileSync(join(dir, 'en.json'), JSON.stringify({ hi: 'Hello' }));
-    writeFileSync(join(dir, 'tr.json'), JSON.stringify({ hi: 'Merhaba' }));
-    const skill = defineSkill({ code: 'a', version: '1', defaultLocale: 'en', localesDir: dir, tools: { x: tool } });
-    expect(Object.keys(skill.locales).sort()).toEqual(['en', 'tr']);
-    writeFileSync(join(dir, 'de.json'), '{broken');
-    expect(() => defineSkill({ code: 'a', version: '1', defaultLocale: 'en', localesDir: dir, tools: { x: tool } })).toThrow(/de.json is not valid JSON/);
+    try {
+      writeFileSync(join(dir, 'en.json'), JSON.stringify({ hi: 'Hello' }));
+      writeFileSync(join(dir, 'tr.json'), JSON.stringify({ hi: 'Merhaba' }));
+      const skill = defineSkill({ code: 'a', version: '1', defaultLocale: 'en', localesDir: dir, tools: { x: tool } });
+      expect(Object.keys(skill.locales).sort()).toEqual(['en', 'tr']);
+      writeFileSync(join(dir, 'de.json'), '{broken');
+      expect(() => defineSkill({ code: 'a', version: '1', defaultLocale: 'en', localesDir: dir, tools: { x: tool } })).toThrow(/de.json is not valid JSON/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('describes the input as JSON Schema', () => {
