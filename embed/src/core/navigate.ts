@@ -5,8 +5,6 @@ import type { Locale, Marker } from './events';
 export type Navigation = { kind: 'internal'; path: string } | { kind: 'external'; url: string };
 
 const LOCALE_PREFIX = /^\/(en|tr)(\/|$|[?#])/;
-// Paths a model must never send a visitor to without a click.
-const DESTRUCTIVE = /(^|[/?#&=_.-])(delete|remove|destroy|erase|wipe|purge|logout|log-out|signout|sign-out|unsubscribe|cancel|deactivate|close-account|terminate|revoke|reset)([/?#&=_.-]|$)/i;
 
 /**
  * How the spec's host layout handles a navigate request: internal links get the current locale prefix,
@@ -22,18 +20,6 @@ export function resolveNavigation(href: string, locale: Locale, currentOrigin: s
   }
   if (safe.startsWith('#') || LOCALE_PREFIX.test(safe)) return { kind: 'internal', path: safe };
   return { kind: 'internal', path: `/${locale}${safe}` };
-}
-
-/** Whether a navigation the model asked for may happen without a click: same site, nothing destructive-looking. */
-export function mayNavigateUnasked(target: Navigation | null): boolean {
-  if (target?.kind !== 'internal') return false;
-  let path = target.path;
-  try {
-    path = decodeURIComponent(path);
-  } catch {
-    // a malformed escape stays as written
-  }
-  return !DESTRUCTIVE.test(path);
 }
 
 /** The widget's own navigate handling, used when no host listener handles `navigate`. */

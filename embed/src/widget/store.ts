@@ -3,13 +3,13 @@ import type { ChatDecision, ChatStreamEvents } from '@service/shared/widget-prot
 import type { ConfirmCard } from './confirm-card';
 import { applyOverrides, DEFAULT_CONFIG, loadWidgetConfig } from '../core/config';
 import { isLocale, resolveLocale, translate } from '../core/locale';
-import { parseMarkers, parseRichText, safeHref } from '../core/markers';
-import { mayNavigateUnasked, requestNavigation, resolveNavigation } from '../core/navigate';
+import { parseMarkers, parseRichText } from '../core/markers';
+import { requestNavigation } from '../core/navigate';
 import { session } from '../core/storage';
 import { createState } from './state';
 import type { ChatBus } from '../core/bus';
 import type { ChatRequest } from '../core/chat-client';
-import type * as ChatClient from '../core/chat-client';
+import type * as Reply from './reply';
 import type { ConfigOverrides, WidgetConfig } from '../core/config';
 import type { InboundEvents, Locale, Marker, UiActionRequest } from '../core/events';
 import type { StringKey } from '../core/locale';
@@ -63,10 +63,10 @@ const NUDGE_MS = 6000;
 
 const newId = () => crypto.randomUUID();
 
-// The chat client (fetch, the SSE parser) is its own chunk: opening the panel does not wait for it; opening starts
-// loading it, and the first send waits for it.
-let chatClient: Promise<typeof ChatClient> | undefined;
-const loadChatClient = () => (chatClient ??= import('../core/chat-client'));
+// The chat client and the reply's page effects are their own chunk: opening the panel does not wait for it; opening
+// starts loading it, and the first send waits for it.
+let replyModule: Promise<typeof Reply> | undefined;
+const loadReply = () => (replyModule ??= import('./reply'));
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -82,15 +82,6 @@ export function spokenText(text: string): string {
 export function announcementOf(text: string): string {
   const spoken = spokenText(text.slice(0, ANNOUNCE_CHARS * 4)).replace(/\s+/g, ' ').trim();
   return spoken.length > ANNOUNCE_CHARS ? `${spoken.slice(0, ANNOUNCE_CHARS).trimEnd()}…` : spoken;
-}
-
-/** The card offering a navigation the model may not perform unasked. */
-function navigationOffer(href: string, label: (place: string) => string): Marker | undefined {
-  const safe = safeHref(href);
-  if (!safe) return undefined;
-  const external = !safe.startsWith('/') && !safe.startsWith('#');
-  const place = external ? safe.replace(/^[a-z]+:(\/\/)?/i, '') : safe;
-  return { type: external ? 'Link' : 'Page', label: label(place.slice(0, 60)), value: safe, raw: '' };
 }
 
 export type WidgetStore = ReturnType<typeof createStore>;
@@ -145,7 +136,7 @@ export function createStore(options: StoreOptions) {
 
   function setOpen(next: boolean): void {
     if (open.value === next) return;
-    if (next) void loadChatClient();
+    if (next) void loadReply();
     batch(() => {
       open.value = next;
       if (next) {
@@ -185,11 +176,10 @@ export function createStore(options: StoreOptions) {
   }
 
   /** After a complete reply: at most one navigation, and only a harmless one on this site without a click. */
-  function followNavigation(replyId: string, href: string | undefined): void {
+  function followNavigation(effects: typeof Reply, replyId: string, href: string | undefined): void {
     if (href === undefined) return;
-    const target = resolveNavigation(href, locale.value, location.origin);
-    if (mayNavigateUnasked(target)) return navigate(href);
-    const offer = target && navigationOffer(href, (place) => t('openTarget', { target: place }));
+    if (effects.mayNavigateUnasked(href, locale.value, location.origin)) return navigate(href);
+    const offer = effects.navigationOffer(href, (place) => t('openTarget', { target: place }));
     if (offer) update(replyId, { offer });
   }
 
@@ -233,8 +223,8 @@ export function createStore(options: StoreOptions) {
     let answer = '';
     try {
       const url = config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`;
-      const { streamChat } = await loadChatClient();
-      await streamChat(
+      const effects = await loadReply();
+      await effects.streamChat(
         url,
         request,
         {
@@ -258,7 +248,7 @@ export function createStore(options: StoreOptions) {
       messages.value = [...messages.value, ...confirms.map((confirm) => ({ id: newId(), role: 'bot' as const, text: confirm.summary, done: true, confirm }))];
       delivered(answer);
       for (const action of uiActions.slice(0, CHAT_LIMITS.uiActionsPerReply)) bus.emit('uiAction', action);
-      followNavigation(replyId, navigation);
+      followNavigation(effects, replyId, navigation);
     } catch (error) {
       if (abort?.signal.aborted) return;
       const code = error instanceof Error && 'code' in error ? error.code : '';

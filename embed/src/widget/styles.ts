@@ -47,7 +47,7 @@ button{font:inherit;color:inherit}
 .scw-log{flex:1;overflow-y:auto;padding:14px;display:flex;flex-direction:column;gap:8px;overscroll-behavior:contain}
 .scw-msg{display:flex}
 .scw-user{justify-content:flex-end}
-.scw-bot{gap:6px;align-items:flex-end}.scw-msg>.scw-avatar{width:26px;height:26px}.scw-msg>.scw-avatar .scw-icon{width:15px}
+.scw-bot{gap:6px;align-items:flex-end}.scw-msg>.scw-avatar{width:26px;height:26px}
 .scw-msg:hover::after{content:attr(data-time);align-self:center;margin:0 6px;font-size:11px;color:var(--scw-muted)}.scw-user::after{order:-1}
 .scw-bubble{max-width:85%;padding:9px 13px;border-radius:16px;white-space:pre-wrap;overflow-wrap:anywhere}
 .scw-bot .scw-bubble{background:var(--scw-bot);color:var(--scw-bot-fg);border-bottom-left-radius:4px}

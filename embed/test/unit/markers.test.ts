@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { markerIntent, parseMarkers, parseRichText, safeHref, skillIcon } from '../../src/core/markers';
 import { parseInline } from '../../src/core/markdown';
-import { mayNavigateUnasked, resolveNavigation } from '../../src/core/navigate';
+import { resolveNavigation } from '../../src/core/navigate';
+import { mayNavigateUnasked } from '../../src/widget/reply';
 import { resolveLocale, STRINGS } from '../../src/core/locale';
 
 describe('rich markers', () => {
@@ -45,7 +46,7 @@ describe('rich markers', () => {
   });
 
   it('lets the model navigate without a click only inside the site and never to destructive-looking paths', () => {
-    const at = (href: string) => mayNavigateUnasked(resolveNavigation(href, 'en', 'https://site.test'));
+    const at = (href: string) => mayNavigateUnasked(href, 'en', 'https://site.test');
     expect(at('/pricing')).toBe(true);
     expect(at('https://site.test/docs')).toBe(true);
     for (const href of ['/en/account/delete', '/logout', '/settings?action=remove', '/x/%64elete', 'https://evil.example/', 'mailto:a@b.test']) expect(at(href)).toBe(false);

@@ -1,0 +1,32 @@
+// What the panel needs only once a message is sent, in the chunk that loads with the first open: the chat client and
+// what a complete reply may do to the page.
+import { safeHref } from '../core/markers';
+import { resolveNavigation } from '../core/navigate';
+import type { Locale, Marker } from '../core/events';
+
+export { streamChat } from '../core/chat-client';
+
+// Paths a model must never send a visitor to without a click.
+const DESTRUCTIVE = /(^|[/?#&=_.-])(delete|remove|destroy|erase|wipe|purge|logout|log-out|signout|sign-out|unsubscribe|cancel|deactivate|close-account|terminate|revoke|reset)([/?#&=_.-]|$)/i;
+
+/** Whether a navigation the model asked for may happen without a click: same site, nothing destructive-looking. */
+export function mayNavigateUnasked(href: string, locale: Locale, origin: string): boolean {
+  const target = resolveNavigation(href, locale, origin);
+  if (target?.kind !== 'internal') return false;
+  let path = target.path;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    // a malformed escape stays as written
+  }
+  return !DESTRUCTIVE.test(path);
+}
+
+/** The card offering a navigation the model may not perform unasked (off-site or destructive-looking). */
+export function navigationOffer(href: string, label: (place: string) => string): Marker | undefined {
+  const safe = safeHref(href);
+  if (!safe) return undefined;
+  const external = !safe.startsWith('/') && !safe.startsWith('#');
+  const place = external ? safe.replace(/^[a-z]+:(\/\/)?/i, '') : safe;
+  return { type: external ? 'Link' : 'Page', label: label(place.slice(0, 60)), value: safe, raw: '' };
+}
