@@ -4,7 +4,7 @@ import { safeHref } from '../core/markers';
 import { resolveNavigation } from '../core/navigate';
 import type { Locale, Marker } from '../core/events';
 
-export { streamChat } from '../core/chat-client';
+export { fetchHistory, streamChat } from '../core/chat-client';
 
 // Paths a model must never send a visitor to without a click.
 const DESTRUCTIVE = /(^|[/?#&=_.-])(delete|remove|destroy|erase|wipe|purge|logout|log-out|signout|sign-out|unsubscribe|cancel|deactivate|close-account|terminate|revoke|reset)([/?#&=_.-]|$)/i;

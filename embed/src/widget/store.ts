@@ -335,7 +335,7 @@ export function createStore(options: StoreOptions) {
       if (!isRecord(payload) || typeof payload.userId !== 'string' || typeof payload.userHash !== 'string') return warn('identify');
       identity = { userId: payload.userId, userHash: payload.userHash };
       // A verified visitor continues their conversation from any device; the server ignores a forged identity.
-      const found = await (await loadChatClient()).fetchHistory(`${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/history`, identity);
+      const found = await (await loadReply()).fetchHistory(`${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/history`, identity);
       if (!found || streaming.value) return;
       conversationId = found.conversationId;
       messages.value = found.messages;
