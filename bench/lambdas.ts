@@ -23,6 +23,8 @@ async function bundle(id: string, entry: string): Promise<{ file: string; bytes:
     target: LAMBDA_BUNDLING.target,
     mainFields: [...LAMBDA_BUNDLING.mainFields],
     minify: LAMBDA_BUNDLING.minify,
+    external: [...LAMBDA_BUNDLING.external],
+    alias: { ...LAMBDA_BUNDLING.alias },
     banner: { js: LAMBDA_BUNDLING.banner },
     metafile: true,
     logLevel: 'silent',

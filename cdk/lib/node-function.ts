@@ -38,7 +38,7 @@ export const NODE_RUNTIME_PINNED = 'Pinned to nodejs22.x, the Node version the b
 
 /**
  * A Lambda in the platform's one shape: Node.js 22 on arm64, bundled by the local esbuild into one minified ESM file
- * with a source map, as LAMBDA_BUNDLING says (the AWS SDK inside).
+ * with a source map, as LAMBDA_BUNDLING says (the runtime's AWS SDK left out).
  */
 export function createNodeFunction(scope: Construct, id: string, props: NodeFunctionProps): NodejsFunction {
   assertLocalEsbuild();
@@ -62,7 +62,8 @@ export function createNodeFunction(scope: Construct, id: string, props: NodeFunc
       format: OutputFormat.ESM,
       target: LAMBDA_BUNDLING.target,
       mainFields: [...LAMBDA_BUNDLING.mainFields],
-      externalModules: [],
+      externalModules: [...LAMBDA_BUNDLING.external],
+      esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_BUNDLING.alias).map(([name, path]) => [`--alias:${name}`, path])),
       minify: LAMBDA_BUNDLING.minify,
       sourceMap: true,
       banner: LAMBDA_BUNDLING.banner,

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES, physicalTableName, type TableDefinition } from '@service/shared';
 import { FUNCTIONS } from '../lib/functions';
 import { bundleBudgetBytes } from '../lib/lambda-bundling';
+import { REPO_ROOT } from '../lib/repo-paths';
 import { BUILTIN_SKILLS } from '../lib/skills';
 import { PlatformStack } from '../lib/platform-stack';
 import { DEPLOYED_TABLES } from '../lib/tables';
@@ -130,6 +131,8 @@ describe('functions', () => {
   it('bundles the API into a loadable ES module that answers on Node 22', async () => {
     const bundleDir = join(assemblyDir, `asset.${assetHashOf(stack.functions.get('Api')!)}`);
     expect(existsSync(join(bundleDir, 'index.mjs.map'))).toBe(true);
+    // The bundle leaves the AWS SDK to the runtime (LAMBDA_BUNDLING.external); here the repository's stands in for it.
+    symlinkSync(join(REPO_ROOT, 'node_modules'), join(bundleDir, 'node_modules'));
     // A child process: the bundle runs as Lambda would run it, outside vitest's module system.
     const script = `
       const { handler } = await import(${JSON.stringify(join(bundleDir, 'index.mjs'))});
