@@ -19,7 +19,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
   }
 }
 
-describe('a run and its queue message never exist one without the other; the sweeper finishes what a crash left', () => {
+describe('a stored run always gets its queue message; the sweeper finishes what a crash left', () => {
   // A held run's second delivery comes back after the visibility timeout; short here so the test sees it end.
   const ctx = usePlatform({ queue: { visibilityTimeoutMs: { runs: 500 } } });
   const newRun = (deps: Deps, instruction: string) => enqueueNewRun(deps, { workspaceId: ctx.platform.demo.workspaceId, agentId: ctx.agentId, instruction, autonomy: 'full' });

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_SWEEP_BOUNDS } from '../../src/domains/runs/runtime/run-sweeper';
 import { IDEMPOTENCY_LOCK_MS } from '../../src/infra/store/idempotency';
 import { apiClient, newDemoKey } from '../support/platform';
 
@@ -47,6 +48,44 @@ describe('a process killed with SIGKILL between acting and storing its answer', 
         const replay = await api<{ run: { run_id: string } }>('agents/command/', request(agentId));
         expect(replay.headers.get('idempotent-replayed')).toBe('true');
         expect(replay.body.data.run.run_id).toBe(retry.body.data.run.run_id);
+      } finally {
+        restarted.child.kill('SIGTERM');
+        await restarted.exited;
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+
+  it('finishes a command whose run was stored when the process died before its queue message was', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sigkill-'));
+    const env = { DATA_DIR: dataDir, SERVICE_DEMO_API_KEY: newDemoKey(), PORT: '0' };
+    try {
+      // The run's write lands, the queue message's (sent beside it) never does, and the machine dies before answering.
+      const doomed = startChild({ ...env, CRASH_AFTER: 'PutCommand:runs', HOLD: 'PutCommand:local-queue' });
+      const first = await doomed.ready;
+      const command = { body: { agent_id: first.agentId, instruction: 'Please add Orphan Olga (olga@example.com) to my contacts.', autonomy: 'full' } };
+      await expect(apiClient(first.apiBaseUrl, env.SERVICE_DEMO_API_KEY)('agents/command/', command)).rejects.toThrow();
+      expect(await doomed.exited).toBe('SIGKILL');
+
+      // Restarted later than the sweeper's bound: its next sweep enqueues the stranded run, which then completes.
+      const restarted = startChild({ ...env, CLOCK_SHIFT_MS: String(DEFAULT_SWEEP_BOUNDS.unsentAfterMs + 1_000), SWEEP_EVERY_MS: '200' });
+      try {
+        const { apiBaseUrl, agentId } = await restarted.ready;
+        const api = apiClient(apiBaseUrl, env.SERVICE_DEMO_API_KEY);
+        const runsOfOlga = async () =>
+          (await api<{ runs: { run_id: string; status: string; instruction: string }[] }>('agents/runs/', { query: { agent_id: agentId, limit: '100' } })).body.data.runs.filter((run) =>
+            run.instruction.includes('Orphan Olga'),
+          );
+        const deadline = Date.now() + 30_000;
+        let runs = await runsOfOlga();
+        while (!(runs.length === 1 && runs[0]!.status === 'completed') && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          runs = await runsOfOlga();
+        }
+        expect(runs.map((run) => run.status)).toEqual(['completed']);
+        const contacts = await api<{ contacts: { name: string }[] }>('contacts/list/', { query: { limit: '100' } });
+        expect(contacts.body.data.contacts.filter((contact) => contact.name === 'Orphan Olga')).toHaveLength(1);
       } finally {
         restarted.child.kill('SIGTERM');
         await restarted.exited;

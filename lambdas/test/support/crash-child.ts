@@ -1,26 +1,30 @@
 /**
  * The local platform in a child process, on a data dir, for crash tests: with CRASH_AT set it kills itself with
  * SIGKILL the moment the store is asked for that operation (`<Command>:<table suffix>:<text in the update>`), as a
- * machine losing power would; CLOCK_SHIFT_MS moves its clock (a retry after the idempotency lock lapsed).
+ * machine losing power would; with CRASH_AFTER (same form) the moment that operation has been stored, while HOLD
+ * (same form) keeps an operation from ever reaching the store (a write the crash overtakes). CLOCK_SHIFT_MS moves its
+ * clock (a retry after the idempotency lock lapsed, a sweep a while later); SWEEP_EVERY_MS runs the run sweeper that
+ * often, as the EventBridge schedule does in AWS.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sweepRuns } from '../../src/domains/runs/runtime/run-sweeper';
 import { startPlatform } from '../../src/entries/local/platform';
 
-const crashAt = process.env.CRASH_AT?.split(':');
+type Command = { constructor: { name: string }; input: { TableName?: string; UpdateExpression?: string } };
+const operation = (setting: string | undefined) => setting?.split(':');
+const [crashAt, crashAfter, hold] = [operation(process.env.CRASH_AT), operation(process.env.CRASH_AFTER), operation(process.env.HOLD)];
+const matches = (command: Command, at: string[] | undefined) =>
+  at !== undefined && command.constructor.name === at[0] && command.input.TableName?.endsWith(at[1]!) && (command.input.UpdateExpression ?? '').includes(at[2] ?? '');
 const shift = Number(process.env.CLOCK_SHIFT_MS ?? 0);
 const send = DynamoDBDocumentClient.prototype.send;
 DynamoDBDocumentClient.prototype.send = function (this: DynamoDBDocumentClient, ...args: unknown[]) {
-  const command = args[0] as { constructor: { name: string }; input: { TableName?: string; UpdateExpression?: string } };
-  if (
-    crashAt &&
-    command.constructor.name === crashAt[0] &&
-    command.input.TableName?.endsWith(crashAt[1]!) &&
-    (command.input.UpdateExpression ?? '').includes(crashAt[2] ?? '')
-  ) {
-    process.kill(process.pid, 'SIGKILL');
-  }
-  return (send as (...a: unknown[]) => unknown).apply(this, args);
+  const command = args[0] as Command;
+  if (matches(command, crashAt)) process.kill(process.pid, 'SIGKILL');
+  if (matches(command, hold)) return new Promise(() => undefined);
+  const result = (send as (...a: unknown[]) => Promise<unknown>).apply(this, args);
+  return matches(command, crashAfter) ? result.then(() => process.kill(process.pid, 'SIGKILL')) : result;
 } as typeof send;
 
 const platform = await startPlatform({ dataDir: process.env.DATA_DIR!, now: () => new Date(Date.now() + shift), env: { MODEL: 'offline' } });
+if (process.env.SWEEP_EVERY_MS) setInterval(() => void sweepRuns(platform.deps), Number(process.env.SWEEP_EVERY_MS)).unref();
 process.stdout.write(`READY ${platform.apiBaseUrl} ${platform.demo.agentId}\n`);

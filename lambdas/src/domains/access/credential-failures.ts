@@ -1,5 +1,6 @@
 import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError } from '@service/shared';
+import { cached, forget } from '../../infra/cache/short-cache';
 import type { Deps } from '../../infra/deps';
 import { ifConditionHolds } from '../../infra/store/dynamo';
 
@@ -48,11 +49,26 @@ function waitSeconds(item: FailureItem | undefined, freeFailures: number, nowMs:
 const rateLimited = (seconds: number) =>
   new DomainError('RATE_LIMITED', `Too many failed credentials; retry after ${seconds} s`, { retryAfterSeconds: seconds });
 
-/** The longest wait any of the buckets imposes now, read in one round trip. */
+/**
+ * How long a container trusts the failure counts it read for a source and prefix. Every failure is still counted in
+ * the store and answered from the fresh count (so guesses are refused exactly as without it), and a failure counted
+ * here drops the entry; the one thing it allows is a right credential, presented within this time to another
+ * container, getting through at the start of a delay that container has not read yet.
+ */
+const FAILURE_READ_TTL_MS = 1_000;
+const failureReadKey = (buckets: Bucket[]) => `authfail:${buckets.map((bucket) => bucket.id).join('|')}`;
+
+/** The failure items of the buckets, read in one round trip (or recently, see FAILURE_READ_TTL_MS). */
+const readFailures = (deps: Deps, buckets: Bucket[]): Promise<Map<string, FailureItem>> =>
+  cached(deps, failureReadKey(buckets), FAILURE_READ_TTL_MS, async () => {
+    const table = deps.store.table('rateLimits');
+    const result = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: buckets.map((bucket) => ({ bucket: bucket.id })), ConsistentRead: true } } }));
+    return new Map(((result.Responses?.[table] ?? []) as (FailureItem & { bucket: string })[]).map((item) => [item.bucket, item]));
+  });
+
+/** The longest wait any of the buckets imposes now. */
 async function readWait(deps: Deps, buckets: Bucket[], nowMs: number): Promise<number> {
-  const table = deps.store.table('rateLimits');
-  const result = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: buckets.map((bucket) => ({ bucket: bucket.id })), ConsistentRead: true } } }));
-  const items = new Map(((result.Responses?.[table] ?? []) as (FailureItem & { bucket: string })[]).map((item) => [item.bucket, item]));
+  const items = await readFailures(deps, buckets);
   return Math.max(0, ...buckets.map((bucket) => waitSeconds(items.get(bucket.id), bucket.freeFailures, nowMs)));
 }
 
@@ -94,6 +110,7 @@ export async function guardCredential<T>(deps: Deps, attempt: CredentialAttempt,
   if (verified.ok) return verified.value;
   if (!isFailure(verified.error)) throw verified.error;
   const counted = await Promise.all(buckets.map(async (bucket) => waitSeconds(await countFailure(deps, bucket, nowMs), bucket.freeFailures, nowMs)));
+  forget(deps, failureReadKey(buckets));
   const startedWait = Math.max(...counted);
   throw startedWait > 0 ? rateLimited(startedWait) : verified.error;
 }

@@ -27,7 +27,7 @@ export interface StoredRun {
   completedAt?: string;
   /** False while usage and webhooks of a finished run are still to be recorded. */
   followUpsDone?: boolean;
-  /** Set once the run's queue message was sent; a queued run without it is the sweeper's to enqueue. */
+  /** Set once the sweeper sent the run's queue message (the API sends its own beside the run's write, unmarked). */
   enqueuedAt?: string;
 }
 
@@ -96,18 +96,14 @@ function newRun(input: NewRun, action: Action): StoredRun {
 }
 
 /**
- * Sends the message of a queued run that has none yet, then marks it sent. The run is always written first: a
- * message never points at nothing, and a crash between the two leaves a queued run without `enqueuedAt`, which a
- * retry of the same command or the sweeper sends. If the send fails the run is failed with the reason.
+ * The sweeper's half of "a stored run is always enqueued": sends the message of a queued run that was never marked
+ * sent, then marks it. The API sends its message beside the run's write (enqueueNewRun) and marks nothing, so a run
+ * still queued a minute later gets a second message here (the runner takes a run once, however often it arrives); a
+ * run whose API process died between the two is enqueued here the same way. A failed send fails the run.
  */
 export async function ensureEnqueued(deps: Deps, run: StoredRun): Promise<StoredRun> {
   if (run.status !== 'queued' || run.enqueuedAt) return run;
-  try {
-    await deps.queue.send('runs', { runId: run.runId });
-  } catch (error) {
-    await failRun(deps, run.runId, 'The run could not be queued');
-    throw error;
-  }
+  await deps.queue.send('runs', { runId: run.runId }).catch((error: unknown) => failUnqueued(deps, run, error));
   const enqueuedAt = deps.now().toISOString();
   await deps.store.doc.send(
     new UpdateCommand({ TableName: deps.store.table('runs'), Key: { runId: run.runId }, UpdateExpression: 'SET enqueuedAt = :at', ExpressionAttributeValues: { ':at': enqueuedAt } }),
@@ -115,11 +111,32 @@ export async function ensureEnqueued(deps: Deps, run: StoredRun): Promise<Stored
   return { ...run, enqueuedAt };
 }
 
-/** Stores the run as `queued` (or finds the one an earlier attempt of the same action stored), then enqueues it. */
+/**
+ * Stores the run as `queued` and sends its queue message at the same time: one wait instead of three (write, send,
+ * mark). Crash-safe both ways: a message that arrives before its run is read again by the runner for a moment and
+ * retried by the queue, and dropped if the run never appears (the write failed, so the caller was told so); a run
+ * stored without its message (the process died, or the send failed and the run could not be failed) is enqueued by
+ * the sweeper. A failed send fails the run, and the caller gets the error. A resumed action (its earlier attempt
+ * died unanswered) first finds what that attempt stored, and sends a message only for a run still queued.
+ */
 export async function enqueueNewRun(deps: Deps, input: NewRun, action: Action = { at: deps.now() }): Promise<StoredRun> {
   const run = newRun(input, action);
-  const { item } = await createOrFind(deps.store, 'runs', toItem(run), { runId: run.runId });
-  return ensureEnqueued(deps, fromItem(item));
+  const store = async () => fromItem((await createOrFind(deps.store, 'runs', toItem(run), { runId: run.runId })).item);
+  if (action.resumed) {
+    const found = await store();
+    if (found.status === 'queued') await deps.queue.send('runs', { runId: run.runId }).catch((error: unknown) => failUnqueued(deps, found, error));
+    return found;
+  }
+  const [stored, sent] = await Promise.allSettled([store(), deps.queue.send('runs', { runId: run.runId })]);
+  if (stored.status === 'rejected') throw stored.reason;
+  if (sent.status === 'rejected') await failUnqueued(deps, stored.value, sent.reason);
+  return stored.value;
+}
+
+/** A queued run whose message could not be sent is failed with the reason; the caller gets the send's error. */
+async function failUnqueued(deps: Deps, run: StoredRun, error: unknown): Promise<never> {
+  if (run.status === 'queued') await failRun(deps, run.runId, 'The run could not be queued');
+  throw error;
 }
 
 export async function getRun(deps: Deps, workspaceId: string, runId: string): Promise<StoredRun> {

@@ -1,5 +1,6 @@
 import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError } from '@service/shared';
+import { cached, forget } from '../../infra/cache/short-cache';
 import type { Deps } from '../../infra/deps';
 import type { Workspace } from '../access/workspaces';
 
@@ -34,6 +35,7 @@ export async function recordUsage(deps: Deps, workspaceId: string, agentId: stri
       ExpressionAttributeValues: { ':in': tokens.inputTokens, ':out': tokens.outputTokens, ':one': 1 },
     }),
   );
+  forget(deps, tokenUseKey(workspaceId));
 }
 
 async function usageItems(deps: Deps, workspaceId: string, from: string, to: string): Promise<UsageItem[]> {
@@ -100,8 +102,17 @@ export async function monthToDate(deps: Deps, workspaceId: string): Promise<Tota
   return (await usageItems(deps, workspaceId, period.start, period.end)).reduce(add, emptyTotals());
 }
 
-/** Tokens the workspace used this billing month. */
-export const tokensUsedThisMonth = async (deps: Deps, workspaceId: string): Promise<number> => (await monthToDate(deps, workspaceId)).total_tokens;
+/** How long a container's plan gate trusts the month's token use it read (a range query over the month's items). */
+export const TOKEN_USE_TTL_MS = 2_000;
+const tokenUseKey = (workspaceId: string) => `tokens:${workspaceId}`;
+
+/**
+ * Tokens the workspace used this billing month, as the plan gate reads it: kept TOKEN_USE_TTL_MS per container
+ * (bounded LRU), and dropped when this container records usage. So a workspace past its allowance may start commands
+ * for at most that long after a run in another container used the last tokens; its runs are billed all the same.
+ */
+export const tokensUsedThisMonth = (deps: Deps, workspaceId: string): Promise<number> =>
+  cached(deps, tokenUseKey(workspaceId), TOKEN_USE_TTL_MS, async () => (await monthToDate(deps, workspaceId)).total_tokens);
 
 /** A workspace that used its plan's monthly tokens cannot start more runs; `used` may have been read ahead. */
 export async function assertWithinTokenLimit(deps: Deps, workspace: Workspace, used: Promise<number> = tokensUsedThisMonth(deps, workspace.id)): Promise<void> {

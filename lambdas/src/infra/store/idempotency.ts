@@ -30,6 +30,8 @@ export interface StoredResponse {
 export interface Action {
   at: Date;
   seed?: string;
+  /** An earlier attempt of this action stopped without answering: what it wrote may already exist. */
+  resumed?: boolean;
 }
 
 interface IdempotencyRecord {
@@ -55,11 +57,11 @@ type ClaimRef = Pick<IdempotencyClaimed, 'scopedKey' | 'requestHash'>;
 export const requestFingerprint = (method: string, path: string, body: unknown): string =>
   createHash('sha256').update(JSON.stringify([method, path, body ?? null])).digest('hex');
 
-const claimedFrom = (record: Pick<IdempotencyRecord, 'scopedKey' | 'requestHash' | 'actionAt'>): IdempotencyClaimed => ({
+const claimedFrom = (record: Pick<IdempotencyRecord, 'scopedKey' | 'requestHash' | 'actionAt'>, resumed = false): IdempotencyClaimed => ({
   kind: 'claimed',
   scopedKey: record.scopedKey,
   requestHash: record.requestHash,
-  action: { at: new Date(record.actionAt), seed: `${record.scopedKey}#${record.actionAt}` },
+  action: { at: new Date(record.actionAt), seed: `${record.scopedKey}#${record.actionAt}`, ...(resumed ? { resumed } : {}) },
 });
 
 /** A new key, or one whose record expired: a new action. */
@@ -94,7 +96,7 @@ async function resumeAbandoned(deps: Deps, scopedKey: string, requestHash: strin
     ReturnValues: 'ALL_NEW',
   });
   const resumed = await ifConditionHolds(deps.store.doc.send(update));
-  return resumed?.Attributes ? claimedFrom(resumed.Attributes as IdempotencyRecord) : undefined;
+  return resumed?.Attributes ? claimedFrom(resumed.Attributes as IdempotencyRecord, true) : undefined;
 }
 
 export async function claimIdempotencyKey(deps: Deps, workspaceId: string, key: string, requestHash: string): Promise<IdempotencyClaim> {

@@ -8,7 +8,7 @@ import { ensureEnqueued, failRun, listPendingRuns, type StoredRun } from '../run
  * Scheduled in AWS by an EventBridge rule on the sweeper handler; the local platform runs it on a timer.
  */
 export interface SweepBounds {
-  /** A queued run without a sent message is enqueued once it is this old (the API's own send has long finished). */
+  /** A queued run not marked sent is (re-)enqueued once it is this old: the API sends unmarked, beside the write. */
   unsentAfterMs: number;
   /** A run waiting or running this long after it was sent or started is failed: the runner lost it. */
   stalledAfterMs: number;
