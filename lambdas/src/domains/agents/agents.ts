@@ -1,29 +1,9 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError, findPreset, newUuid, type AgentPreset } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { createOrFind, ifConditionHolds } from '../../infra/store/dynamo';
 import { cached } from '../../infra/cache/short-cache';
+import { createAgentOrFind, findAgentItemById, getAgentItem, putNewAgent, queryAgents, setAgentFields, type StoredAgent } from './repository';
 
-export interface StoredAgent {
-  workspaceId: string;
-  id: string;
-  name: string;
-  role: string;
-  preset: string;
-  persona: string;
-  /** The agent's own sending address (the e-mail skill sends from it). */
-  email: string;
-  locale: string;
-  avatarUrl: string;
-  skills: string[];
-  branding: { companyName: string; primaryColor: string; gradientFrom: string; gradientTo: string };
-  widget: { showDelay: number; teaserDelay: number; idleNudgeDelay: number; teaserHighlightWord: string };
-  /** Origins allowed to embed the widget; `http://localhost:*` style wildcards are allowed for ports. */
-  allowedOrigins: string[];
-  /** Lets the widget chat answer requests without an `Origin` header (a server calling it); off unless set. */
-  widgetServerSide?: boolean;
-  createdAt: string;
-}
+export type { StoredAgent } from './repository';
 
 export const AGENT_EMAIL_DOMAIN = 'agents.service.local';
 
@@ -81,27 +61,22 @@ export function buildAgent(deps: Deps, workspaceId: string, options: HireOptions
 /** Stores a new agent; `ifAbsent` makes seeding idempotent. */
 /** Hires an agent under the id its options name; a retry of the same action finds the agent it already hired. */
 export async function hireAgent(deps: Deps, workspaceId: string, options: HireOptions): Promise<StoredAgent> {
-  const built = buildAgent(deps, workspaceId, options);
-  return (await createOrFind(deps.store, 'agents', built, { workspaceId, id: built.id })).item;
+  return createAgentOrFind(deps, buildAgent(deps, workspaceId, options));
 }
 
 export async function putAgent(deps: Deps, agent: StoredAgent, ifAbsent = false): Promise<void> {
-  const put = deps.store.doc.send(new PutCommand({ TableName: deps.store.table('agents'), Item: agent, ConditionExpression: 'attribute_not_exists(id)' }));
-  await (ifAbsent ? ifConditionHolds(put) : put);
+  if (!(await putNewAgent(deps, agent)) && !ifAbsent) throw new Error(`agent ${agent.id} exists already`);
 }
 
 export async function listAgents(deps: Deps, workspaceId: string): Promise<StoredAgent[]> {
-  const result = await deps.store.doc.send(
-    new QueryCommand({ TableName: deps.store.table('agents'), KeyConditionExpression: 'workspaceId = :w', ExpressionAttributeValues: { ':w': workspaceId } }),
-  );
-  return ((result.Items ?? []) as StoredAgent[]).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return (await queryAgents(deps, workspaceId)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
 /** The agent of this workspace; another workspace's agent is as unknown as a missing one. */
 export async function getAgent(deps: Deps, workspaceId: string, agentId: string): Promise<StoredAgent> {
-  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('agents'), Key: { workspaceId, id: agentId } }));
-  if (!result.Item) throw new DomainError('AGENT_NOT_FOUND', `No agent ${agentId} in this workspace`, { field: 'agent_id' });
-  return result.Item as StoredAgent;
+  const agent = await getAgentItem(deps, workspaceId, agentId);
+  if (!agent) throw new DomainError('AGENT_NOT_FOUND', `No agent ${agentId} in this workspace`, { field: 'agent_id' });
+  return agent;
 }
 
 /** An agent's identity for commands; agents are never deleted, so who they are can be kept for a minute per container. */
@@ -112,21 +87,8 @@ export const getAgentIdentity = (deps: Deps, workspaceId: string, agentId: strin
   });
 
 /** Looks an agent up by its public UUID alone (the widget knows nothing else). */
-export async function findAgentById(deps: Deps, agentId: string): Promise<StoredAgent | undefined> {
-  const result = await deps.store.doc.send(
-    new QueryCommand({ TableName: deps.store.table('agents'), IndexName: 'byId', KeyConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': agentId } }),
-  );
-  return result.Items?.[0] as StoredAgent | undefined;
-}
+export const findAgentById = (deps: Deps, agentId: string): Promise<StoredAgent | undefined> => findAgentItemById(deps, agentId);
 
 export async function setAgentSkills(deps: Deps, agent: StoredAgent, skills: string[]): Promise<void> {
-  await deps.store.doc.send(
-    new UpdateCommand({
-      TableName: deps.store.table('agents'),
-      Key: { workspaceId: agent.workspaceId, id: agent.id },
-      UpdateExpression: 'SET skills = :skills',
-      ConditionExpression: 'attribute_exists(id)',
-      ExpressionAttributeValues: { ':skills': skills },
-    }),
-  );
+  if (!(await setAgentFields(deps, agent.workspaceId, agent.id, { skills }))) throw new DomainError('AGENT_NOT_FOUND', `No agent ${agent.id}`, { field: 'agent_id' });
 }

@@ -1,9 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds } from '../../infra/store/dynamo';
 import type { StoredAgent } from './agents';
+import { setAgentFields } from './repository';
 
 /**
  * Identity verification of widget visitors (as Intercom's): the host's server signs a signed-in user's id with the
@@ -19,18 +18,7 @@ const HASH = /^[0-9a-f]{64}$/i;
 /** Issues a new identity secret for the agent (the old one stops verifying at once) and returns it, once. */
 export async function rotateIdentitySecret(deps: Deps, workspaceId: string, agentId: string): Promise<string> {
   const secret = `vis_${randomBytes(32).toString('base64url')}`;
-  const stored = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.table('agents'),
-        Key: { workspaceId, id: agentId },
-        UpdateExpression: 'SET identitySecret = :secret',
-        ConditionExpression: 'attribute_exists(id)',
-        ExpressionAttributeValues: { ':secret': secret },
-      }),
-    ),
-  );
-  if (!stored) throw new DomainError('AGENT_NOT_FOUND', `No agent ${agentId}`, { field: 'agent_id' });
+  if (!(await setAgentFields(deps, workspaceId, agentId, { identitySecret: secret }))) throw new DomainError('AGENT_NOT_FOUND', `No agent ${agentId}`, { field: 'agent_id' });
   return secret;
 }
 

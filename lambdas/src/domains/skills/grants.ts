@@ -2,7 +2,7 @@ import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { findSkill } from './catalog';
 import { assertRoleExists } from './roles';
-import { deleteSkillItem, putSkillItem, querySkillItems } from './table';
+import { deleteSkillItem, putSkillItem, querySkillItems } from './repository';
 
 /** A role may use a tool: the capability `code.action` granted to the role, per workspace. */
 export interface Grant {

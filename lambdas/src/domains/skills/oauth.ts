@@ -1,7 +1,7 @@
 import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import type { CatalogSkill } from './catalog';
-import { getSkillItem } from './table';
+import { getSkillItem } from './repository';
 
 /**
  * A skill whose manifest declares `oauth: { provider }` works only once the company connected that provider

@@ -8,7 +8,7 @@ import { listSkillTools, SKILL_TIMEOUT_MS, type SkillTarget } from './skill-clie
 import { skillFetch } from './skill-fetch';
 import { isBuiltinSkill } from './builtin';
 import { toolOf, type CatalogTool } from './catalog-tool';
-import { getSkillItem, putSkillItem, querySkillItems } from './table';
+import { getSkillItem, putSkillItem, querySkillItems } from './repository';
 
 /** A Path B skill: any standards-compliant MCP server a workspace registered by URL. */
 export interface RegisteredSkill {

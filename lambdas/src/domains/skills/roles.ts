@@ -1,7 +1,7 @@
 import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import type { Action } from '../../infra/store/idempotency';
-import { getSkillItem, putSkillItem, querySkillItems } from './table';
+import { getSkillItem, putSkillItem, querySkillItems } from './repository';
 
 /** Roles every workspace has. `public` is an anonymous widget visitor. */
 export const BUILTIN_ROLES = {

@@ -1,7 +1,7 @@
 import type { Deps } from '../../infra/deps';
 import { BUILTIN_SKILLS } from './builtin';
 import { listGrants } from './grants';
-import { putSkillItem } from './table';
+import { putSkillItem } from './repository';
 
 /**
  * Starting grants for a workspace that has none: owner and admin (and so API-key commands) may use every tool of

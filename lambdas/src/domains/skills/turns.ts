@@ -1,6 +1,6 @@
 import { mintTurnToken, TURN_TOKEN_TTL_SECONDS } from '@service/skill-sdk';
 import type { Deps } from '../../infra/deps';
-import { getSkillItem, putSkillItem } from './table';
+import { getSkillItem, putSkillItem } from './repository';
 
 /** The run a turn token was minted for: the serviceApi routes act for this agent (e.g. its sending address). */
 export interface Turn {

@@ -1,20 +1,14 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError } from '@service/shared';
 import { cached, forget } from '../../infra/cache/short-cache';
 import type { Deps } from '../../infra/deps';
 import type { Workspace } from '../access/workspaces';
+import { addUsage, queryUsageItems, type UsageItem } from './repository';
 
 /**
  * Token usage, one counter item per workspace, day and agent (sk `day#YYYY-MM-DD#agent#<id>`), incremented with ADD
- * so concurrent runs never lose a count. Reports and the plan's monthly allowance read ranges of these items.
+ * so concurrent runs never lose a count (usage/repository.ts). Reports and the plan's monthly allowance read ranges
+ * of these items.
  */
-interface UsageItem {
-  sk: string;
-  inputTokens?: number;
-  outputTokens?: number;
-  runs?: number;
-}
-
 export interface Totals {
   input_tokens: number;
   output_tokens: number;
@@ -27,33 +21,8 @@ const usageKey = (date: string, agentId: string) => `day#${date}#agent#${agentId
 const emptyTotals = (): Totals => ({ input_tokens: 0, output_tokens: 0, total_tokens: 0, runs: 0 });
 
 export async function recordUsage(deps: Deps, workspaceId: string, agentId: string, tokens: { inputTokens: number; outputTokens: number }): Promise<void> {
-  await deps.store.doc.send(
-    new UpdateCommand({
-      TableName: deps.store.table('usage'),
-      Key: { workspaceId, sk: usageKey(day(deps.now()), agentId) },
-      UpdateExpression: 'ADD inputTokens :in, outputTokens :out, runs :one',
-      ExpressionAttributeValues: { ':in': tokens.inputTokens, ':out': tokens.outputTokens, ':one': 1 },
-    }),
-  );
+  await addUsage(deps, workspaceId, usageKey(day(deps.now()), agentId), tokens);
   forget(deps, tokenUseKey(workspaceId));
-}
-
-async function usageItems(deps: Deps, workspaceId: string, from: string, to: string): Promise<UsageItem[]> {
-  const items: UsageItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await deps.store.doc.send(
-      new QueryCommand({
-        TableName: deps.store.table('usage'),
-        KeyConditionExpression: 'workspaceId = :w AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':w': workspaceId, ':from': `day#${from}`, ':to': `day#${to}#~` },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as UsageItem[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
 }
 
 function add(totals: Totals, item: UsageItem): Totals {
@@ -72,7 +41,7 @@ export async function usageReport(deps: Deps, workspaceId: string, query: { from
   const from = query.from ?? `${to.slice(0, 8)}01`;
   // `to` may be the default (today), so the schema alone cannot see a `from` in the future.
   if (from > to) throw new DomainError('VALIDATION_ERROR', `from (${from}) must not be after to (${to})`, { field: 'from' });
-  const items = (await usageItems(deps, workspaceId, from, to)).filter((item) => !query.agent_id || item.sk.endsWith(`#agent#${query.agent_id}`));
+  const items = (await queryUsageItems(deps, workspaceId, from, to)).filter((item) => !query.agent_id || item.sk.endsWith(`#agent#${query.agent_id}`));
   const byDay = new Map<string, Totals>();
   const byAgent = new Map<string, Totals>();
   let total = emptyTotals();
@@ -99,7 +68,7 @@ export function billingPeriod(now: Date): { start: string; end: string } {
 
 export async function monthToDate(deps: Deps, workspaceId: string): Promise<Totals> {
   const period = billingPeriod(deps.now());
-  return (await usageItems(deps, workspaceId, period.start, period.end)).reduce(add, emptyTotals());
+  return (await queryUsageItems(deps, workspaceId, period.start, period.end)).reduce(add, emptyTotals());
 }
 
 /** How long a container's plan gate trusts the month's token use it read (a range query over the month's items). */

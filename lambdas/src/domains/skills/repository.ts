@@ -1,24 +1,21 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
+import { ifConditionHolds } from '../../infra/store/dynamo';
 
 /**
- * The `skills` table holds everything a workspace decides about skills, one item per fact, keyed by sk prefix:
+ * The skills domain's repository: every store call of the `skills` table. The table holds everything a workspace decides about skills, one item per fact, keyed by sk prefix:
  * `role#<name>`, `grant#<role>#<capability>`, `registered#<code>`, `connection#<provider>`, `turn#<jti>`.
  */
 export type SkillItemKind = 'role' | 'grant' | 'registered' | 'connection' | 'turn';
 
 const table = (deps: Deps) => deps.store.table('skills');
 
+/** Stores an item; with `onlyIfAbsent`, false when one is already there. */
 export async function putSkillItem(deps: Deps, workspaceId: string, sk: string, item: object, onlyIfAbsent = false): Promise<boolean> {
-  try {
-    await deps.store.doc.send(
-      new PutCommand({ TableName: table(deps), Item: { ...item, workspaceId, sk }, ...(onlyIfAbsent ? { ConditionExpression: 'attribute_not_exists(sk)' } : {}) }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+  const put = deps.store.doc.send(
+    new PutCommand({ TableName: table(deps), Item: { ...item, workspaceId, sk }, ...(onlyIfAbsent ? { ConditionExpression: 'attribute_not_exists(sk)' } : {}) }),
+  );
+  return (await ifConditionHolds(put)) !== undefined;
 }
 
 export async function getSkillItem<T>(deps: Deps, workspaceId: string, sk: string): Promise<T | undefined> {

@@ -1,0 +1,69 @@
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../infra/deps';
+import { createOrFind, ifConditionHolds } from '../../infra/store/dynamo';
+
+/** The agents domain's repository: every store call of the `agents` table; a failed condition comes back as a value. */
+export interface StoredAgent {
+  workspaceId: string;
+  id: string;
+  name: string;
+  role: string;
+  preset: string;
+  persona: string;
+  /** The agent's own sending address (the e-mail skill sends from it). */
+  email: string;
+  locale: string;
+  avatarUrl: string;
+  skills: string[];
+  branding: { companyName: string; primaryColor: string; gradientFrom: string; gradientTo: string };
+  widget: { showDelay: number; teaserDelay: number; idleNudgeDelay: number; teaserHighlightWord: string };
+  /** Origins allowed to embed the widget; `http://localhost:*` style wildcards are allowed for ports. */
+  allowedOrigins: string[];
+  /** Lets the widget chat answer requests without an `Origin` header (a server calling it); off unless set. */
+  widgetServerSide?: boolean;
+  createdAt: string;
+}
+
+const table = (deps: Deps) => deps.store.table('agents');
+
+/** Stores the agent, or answers the one stored under its id (a retried hire). */
+export const createAgentOrFind = async (deps: Deps, agent: StoredAgent): Promise<StoredAgent> =>
+  (await createOrFind(deps.store, 'agents', agent, { workspaceId: agent.workspaceId, id: agent.id })).item;
+
+/** Stores a new agent; false when its id is taken. */
+export const putNewAgent = async (deps: Deps, agent: StoredAgent): Promise<boolean> =>
+  (await ifConditionHolds(deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: agent, ConditionExpression: 'attribute_not_exists(id)' })))) !== undefined;
+
+export async function queryAgents(deps: Deps, workspaceId: string): Promise<StoredAgent[]> {
+  const result = await deps.store.doc.send(new QueryCommand({ TableName: table(deps), KeyConditionExpression: 'workspaceId = :w', ExpressionAttributeValues: { ':w': workspaceId } }));
+  return (result.Items ?? []) as StoredAgent[];
+}
+
+export async function getAgentItem<T extends StoredAgent = StoredAgent>(deps: Deps, workspaceId: string, agentId: string): Promise<T | undefined> {
+  const result = await deps.store.doc.send(new GetCommand({ TableName: table(deps), Key: { workspaceId, id: agentId } }));
+  return result.Item as T | undefined;
+}
+
+/** By its public UUID alone (the `byId` index). */
+export async function findAgentItemById(deps: Deps, agentId: string): Promise<StoredAgent | undefined> {
+  const result = await deps.store.doc.send(new QueryCommand({ TableName: table(deps), IndexName: 'byId', KeyConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': agentId } }));
+  return result.Items?.[0] as StoredAgent | undefined;
+}
+
+/** Sets fields of an existing agent; false when there is no such agent. */
+export async function setAgentFields(deps: Deps, workspaceId: string, agentId: string, fields: Record<string, unknown>): Promise<boolean> {
+  const names = Object.keys(fields);
+  const updated = await ifConditionHolds(
+    deps.store.doc.send(
+      new UpdateCommand({
+        TableName: table(deps),
+        Key: { workspaceId, id: agentId },
+        UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
+        ConditionExpression: 'attribute_exists(id)',
+        ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
+        ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, fields[name]])),
+      }),
+    ),
+  );
+  return updated !== undefined;
+}
