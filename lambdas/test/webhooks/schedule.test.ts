@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/infra/deps';
 import { SQS_MAX_DELAY_SECONDS, type QueueSender } from '../../src/infra/queue/queue';
-import { claimAttempt, listAttempts } from '../../src/domains/webhooks/deliveries';
+import { claimAttempt, listAttempts } from '../../src/domains/webhooks/delivery-repository';
 import { createWebhookConsumer } from '../../src/domains/webhooks/deliverer';
 import { emitEvent } from '../../src/domains/webhooks/emit';
 import { createSubscription } from '../../src/domains/webhooks/subscriptions';

@@ -1,24 +1,13 @@
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError, newKeyId, randomBase62 } from '@service/shared';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds } from '../../infra/store/dynamo';
+import { putNewApiKey, queryApiKeys, updateApiKeyItem, type StoredApiKey } from './repository';
+
+export type { StoredApiKey } from './repository';
 
 export const API_KEY_PREFIX = 'sk_live_';
 const API_KEY_PATTERN = /^sk_live_[0-9A-Za-z]{32,128}$/;
-
-export interface StoredApiKey {
-  keyHash: string;
-  id: string;
-  workspaceId: string;
-  name: string;
-  prefix: string;
-  last4: string;
-  createdAt: string;
-  lastUsedAt?: string;
-  revokedAt?: string;
-}
 
 export const hashApiKey = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
@@ -59,9 +48,7 @@ export async function createApiKey(deps: Deps, workspaceId: string, name: string
     last4: secret.slice(-4),
     createdAt: (options.createdAt ?? deps.now()).toISOString(),
   };
-  await deps.store.doc.send(
-    new PutCommand({ TableName: deps.store.table('apiKeys'), Item: key, ConditionExpression: 'attribute_not_exists(keyHash)' }),
-  );
+  await putNewApiKey(deps, key);
   return { key, secret };
 }
 
@@ -103,21 +90,8 @@ export async function authenticateAndMeter(deps: Deps, secret: string, limitPerM
 type MeteredKey = StoredApiKey & { rlWindow?: number; rlCount?: number };
 const LIVE_KEY = 'attribute_exists(keyHash) AND attribute_not_exists(revokedAt)';
 
-async function meteredUpdate(deps: Deps, keyHash: string, update: string, condition: string, values: Record<string, unknown>): Promise<MeteredKey | undefined> {
-  const result = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.table('apiKeys'),
-        Key: { keyHash },
-        UpdateExpression: update,
-        ConditionExpression: `${LIVE_KEY} AND ${condition}`,
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    ),
-  );
-  return result?.Attributes as MeteredKey | undefined;
-}
+const meteredUpdate = (deps: Deps, keyHash: string, update: string, condition: string, values: Record<string, unknown>) =>
+  updateApiKeyItem<MeteredKey>(deps, keyHash, update, `${LIVE_KEY} AND ${condition}`, values);
 
 /**
  * The common case: the key is live and already counting in this window. A later stored window means another
@@ -145,34 +119,13 @@ async function countAfterRace(deps: Deps, keyHash: string, window: number, nowMs
   throw new DomainError('API_KEY_INVALID', 'The API key is not valid or was revoked');
 }
 
-export async function listApiKeys(deps: Deps, workspaceId: string): Promise<StoredApiKey[]> {
-  const result = await deps.store.doc.send(
-    new QueryCommand({
-      TableName: deps.store.table('apiKeys'),
-      IndexName: 'byWorkspace',
-      KeyConditionExpression: 'workspaceId = :w',
-      ExpressionAttributeValues: { ':w': workspaceId },
-      ScanIndexForward: false,
-    }),
-  );
-  return (result.Items ?? []) as StoredApiKey[];
-}
+export const listApiKeys = (deps: Deps, workspaceId: string): Promise<StoredApiKey[]> => queryApiKeys(deps, workspaceId);
 
 export async function revokeApiKey(deps: Deps, workspaceId: string, keyId: string): Promise<StoredApiKey> {
   const key = (await listApiKeys(deps, workspaceId)).find((candidate) => candidate.id === keyId);
   if (!key) throw new DomainError('NOT_FOUND', `No API key ${keyId} in this workspace`, { field: 'key_id' });
   if (key.revokedAt) return key;
   const revokedAt = deps.now().toISOString();
-  await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.table('apiKeys'),
-        Key: { keyHash: key.keyHash },
-        UpdateExpression: 'SET revokedAt = :at',
-        ConditionExpression: 'workspaceId = :w AND attribute_not_exists(revokedAt)',
-        ExpressionAttributeValues: { ':at': revokedAt, ':w': workspaceId },
-      }),
-    ),
-  );
+  await updateApiKeyItem(deps, key.keyHash, 'SET revokedAt = :at', 'workspaceId = :w AND attribute_not_exists(revokedAt)', { ':at': revokedAt, ':w': workspaceId });
   return { ...key, revokedAt: key.revokedAt ?? revokedAt };
 }

@@ -1,8 +1,7 @@
-import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError } from '@service/shared';
 import { cached, forget } from '../../infra/cache/short-cache';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds } from '../../infra/store/dynamo';
+import { getRateItems, updateRateItem } from './repository';
 
 /**
  * Progressive delays for failed credentials, per source IP and per presented key prefix. Failures are counted on
@@ -60,11 +59,12 @@ const failureReadKey = (buckets: Bucket[]) => `authfail:${buckets.map((bucket) =
 
 /** The failure items of the buckets, read in one round trip (or recently, see FAILURE_READ_TTL_MS). */
 const readFailures = (deps: Deps, buckets: Bucket[]): Promise<Map<string, FailureItem>> =>
-  cached(deps, failureReadKey(buckets), FAILURE_READ_TTL_MS, async () => {
-    const table = deps.store.table('rateLimits');
-    const result = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: buckets.map((bucket) => ({ bucket: bucket.id })), ConsistentRead: true } } }));
-    return new Map(((result.Responses?.[table] ?? []) as (FailureItem & { bucket: string })[]).map((item) => [item.bucket, item]));
-  });
+  cached(deps, failureReadKey(buckets), FAILURE_READ_TTL_MS, () =>
+    getRateItems<FailureItem>(
+      deps,
+      buckets.map((bucket) => bucket.id),
+    ),
+  );
 
 /** The longest wait any of the buckets imposes now. */
 async function readWait(deps: Deps, buckets: Bucket[], nowMs: number): Promise<number> {
@@ -74,22 +74,16 @@ async function readWait(deps: Deps, buckets: Bucket[], nowMs: number): Promise<n
 
 async function countFailure(deps: Deps, bucket: Bucket, nowMs: number): Promise<FailureItem> {
   const update = (expression: string, condition: string) =>
-    ifConditionHolds(
-      deps.store.doc.send(
-        new UpdateCommand({
-          TableName: deps.store.table('rateLimits'),
-          Key: { bucket: bucket.id },
-          UpdateExpression: `${expression}, lastFailureMs = :now, expiresAtEpoch = :expires`,
-          ConditionExpression: condition,
-          ExpressionAttributeValues: { ':one': 1, ':now': nowMs, ':windowStart': nowMs - WINDOW_MS, ':expires': Math.ceil((nowMs + WINDOW_MS) / 1000) },
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
-    );
+    updateRateItem<FailureItem>(deps, bucket.id, `${expression}, lastFailureMs = :now, expiresAtEpoch = :expires`, condition, {
+      ':one': 1,
+      ':now': nowMs,
+      ':windowStart': nowMs - WINDOW_MS,
+      ':expires': Math.ceil((nowMs + WINDOW_MS) / 1000),
+    });
   const within = () => update('SET failures = failures + :one', 'lastFailureMs > :windowStart');
   const restart = () => update('SET failures = :one', 'attribute_not_exists(lastFailureMs) OR lastFailureMs <= :windowStart');
   const counted = (await within()) ?? (await restart()) ?? (await within());
-  return (counted?.Attributes ?? { failures: 1, lastFailureMs: nowMs }) as FailureItem;
+  return counted ?? { failures: 1, lastFailureMs: nowMs };
 }
 
 /**

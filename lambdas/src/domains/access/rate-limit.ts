@@ -1,7 +1,6 @@
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds } from '../../infra/store/dynamo';
+import { updateRateItem } from './repository';
 
 const WINDOW_MS = 60_000;
 
@@ -13,17 +12,11 @@ export async function hitRateLimit(deps: Deps, bucket: string, limitPerMinute: n
   const nowMs = deps.now().getTime();
   const window = Math.floor(nowMs / WINDOW_MS);
   const windowEndsMs = (window + 1) * WINDOW_MS;
-  const counted = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.table('rateLimits'),
-        Key: { bucket: `${bucket}#${window}` },
-        UpdateExpression: 'ADD hits :one SET expiresAtEpoch = :expires',
-        ConditionExpression: 'attribute_not_exists(hits) OR hits < :limit',
-        ExpressionAttributeValues: { ':one': 1, ':limit': limitPerMinute, ':expires': Math.ceil(windowEndsMs / 1000) + 60 },
-      }),
-    ),
-  );
+  const counted = await updateRateItem(deps, `${bucket}#${window}`, 'ADD hits :one SET expiresAtEpoch = :expires', 'attribute_not_exists(hits) OR hits < :limit', {
+    ':one': 1,
+    ':limit': limitPerMinute,
+    ':expires': Math.ceil(windowEndsMs / 1000) + 60,
+  });
   if (!counted) {
     const retryAfter = Math.max(1, Math.ceil((windowEndsMs - nowMs) / 1000));
     throw new DomainError('RATE_LIMITED', `Too many messages; retry after ${retryAfter} s`, { retryAfterSeconds: retryAfter });

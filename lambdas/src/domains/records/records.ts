@@ -1,9 +1,8 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError, newRecordId } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { createOrFind } from '../../infra/store/dynamo';
 import type { Action } from '../../infra/store/idempotency';
 import { emitEvent, eventIdFrom } from '../webhooks/emit';
+import { createRecordOrFind, queryRecords, type StoredRecord } from './repository';
 
 /**
  * Contacts, calendar events and tasks of a workspace share one table: sk `<kind>#<created_at>#<id>`,
@@ -13,13 +12,6 @@ export type RecordKind = 'contact' | 'event' | 'task' | 'email';
 const ID_PREFIX = { contact: 'con', event: 'cal', task: 'tsk', email: 'msg' } as const;
 /** The workspace event each new record emits (to skills that declare it). */
 const CREATED_EVENT = { contact: 'contact.created', event: 'calendar.event_created', task: 'task.created', email: undefined } as const;
-
-export interface StoredRecord<T> {
-  workspaceId: string;
-  sk: string;
-  kind: RecordKind;
-  fields: T & { id: string; created_at: string };
-}
 
 export async function createRecord<T extends object>(
   deps: Deps,
@@ -31,7 +23,7 @@ export async function createRecord<T extends object>(
   const id = newRecordId(ID_PREFIX[kind], action.seed);
   const createdAt = action.at.toISOString();
   const record: StoredRecord<T> = { workspaceId, sk: `${kind}#${createdAt}#${id}`, kind, fields: { ...fields, id, created_at: createdAt } };
-  const stored = (await createOrFind(deps.store, 'records', record, { workspaceId, sk: record.sk })).item.fields;
+  const stored = (await createRecordOrFind(deps, record)).fields;
   const event = CREATED_EVENT[kind];
   if (event) await emitEvent(deps, workspaceId, event, stored, { eventId: eventIdFrom(stored.id) });
   return stored;
@@ -53,18 +45,6 @@ function decodeCursor(cursor: string, workspaceId: string, kind: RecordKind): Re
 }
 
 export async function listRecords<T>(deps: Deps, workspaceId: string, kind: RecordKind, page: { limit: number; cursor?: string }) {
-  const result = await deps.store.doc.send(
-    new QueryCommand({
-      TableName: deps.store.table('records'),
-      KeyConditionExpression: 'workspaceId = :w AND begins_with(sk, :kind)',
-      ExpressionAttributeValues: { ':w': workspaceId, ':kind': `${kind}#` },
-      ScanIndexForward: false,
-      Limit: page.limit,
-      ...(page.cursor ? { ExclusiveStartKey: decodeCursor(page.cursor, workspaceId, kind) } : {}),
-    }),
-  );
-  return {
-    items: ((result.Items ?? []) as StoredRecord<T>[]).map((record) => record.fields),
-    nextCursor: result.LastEvaluatedKey ? encodeCursor(result.LastEvaluatedKey) : null,
-  };
+  const { records, lastKey } = await queryRecords<T>(deps, workspaceId, kind, page.limit, page.cursor ? decodeCursor(page.cursor, workspaceId, kind) : undefined);
+  return { items: records.map((record) => record.fields), nextCursor: lastKey ? encodeCursor(lastKey) : null };
 }

@@ -1,9 +1,8 @@
-import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError, newRunId, type schemas } from '@service/shared';
 import type { z } from 'zod';
 import type { Deps } from '../../infra/deps';
-import { createOrFind, ifConditionHolds } from '../../infra/store/dynamo';
 import type { Action } from '../../infra/store/idempotency';
+import { createRunItemOrFind, getRunItem, queryPendingRunItems, queryRunItemsByAgent, setRunFields, updateRunIf } from './repository';
 
 type RunStatus = (typeof schemas.RUN_STATUSES)[number];
 type Autonomy = (typeof schemas.AUTONOMY_LEVELS)[number];
@@ -105,9 +104,7 @@ export async function ensureEnqueued(deps: Deps, run: StoredRun): Promise<Stored
   if (run.status !== 'queued' || run.enqueuedAt) return run;
   await deps.queue.send('runs', { runId: run.runId }).catch((error: unknown) => failUnqueued(deps, run, error));
   const enqueuedAt = deps.now().toISOString();
-  await deps.store.doc.send(
-    new UpdateCommand({ TableName: deps.store.table('runs'), Key: { runId: run.runId }, UpdateExpression: 'SET enqueuedAt = :at', ExpressionAttributeValues: { ':at': enqueuedAt } }),
-  );
+  await setRunFields(deps, run.runId, { enqueuedAt });
   return { ...run, enqueuedAt };
 }
 
@@ -121,7 +118,7 @@ export async function ensureEnqueued(deps: Deps, run: StoredRun): Promise<Stored
  */
 export async function enqueueNewRun(deps: Deps, input: NewRun, action: Action = { at: deps.now() }): Promise<StoredRun> {
   const run = newRun(input, action);
-  const store = async () => fromItem((await createOrFind(deps.store, 'runs', toItem(run), { runId: run.runId })).item);
+  const store = async () => fromItem(await createRunItemOrFind(deps, toItem(run)));
   if (action.resumed) {
     const found = await store();
     if (found.status === 'queued') await deps.queue.send('runs', { runId: run.runId }).catch((error: unknown) => failUnqueued(deps, found, error));
@@ -146,37 +143,18 @@ export async function getRun(deps: Deps, workspaceId: string, runId: string): Pr
 }
 
 export async function listRuns(deps: Deps, workspaceId: string, agentId: string, limit: number): Promise<StoredRun[]> {
-  const result = await deps.store.doc.send(
-    new QueryCommand({
-      TableName: deps.store.table('runs'),
-      IndexName: 'byAgent',
-      KeyConditionExpression: 'agentId = :a',
-      ExpressionAttributeValues: { ':a': agentId },
-      ScanIndexForward: false,
-      Limit: limit,
-    }),
-  );
-  return ((result.Items ?? []) as RunItem[]).filter((run) => run.workspaceId === workspaceId).map(fromItem);
+  return (await queryRunItemsByAgent<RunItem>(deps, agentId, limit)).filter((run) => run.workspaceId === workspaceId).map(fromItem);
 }
 
 /** Reads a run by id alone: the queue consumer has no workspace to scope by (the message came from our own queue). */
 export async function findRun(deps: Deps, runId: string): Promise<StoredRun | undefined> {
-  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('runs'), Key: { runId }, ConsistentRead: true }));
-  return result.Item ? fromItem(result.Item as RunItem) : undefined;
+  const item = await getRunItem<RunItem>(deps, runId);
+  return item ? fromItem(item) : undefined;
 }
 
 /** Runs still `status` (queued or running) created before `before`, oldest first: the sweeper's candidates. */
 export async function listPendingRuns(deps: Deps, status: 'queued' | 'running', before: Date, limit: number): Promise<StoredRun[]> {
-  const result = await deps.store.doc.send(
-    new QueryCommand({
-      TableName: deps.store.table('runs'),
-      IndexName: 'pending',
-      KeyConditionExpression: 'pendingStatus = :s AND createdAt < :before',
-      ExpressionAttributeValues: { ':s': status, ':before': before.toISOString() },
-      Limit: limit,
-    }),
-  );
-  return ((result.Items ?? []) as RunItem[]).map(fromItem);
+  return (await queryPendingRunItems<RunItem>(deps, status, before, limit)).map(fromItem);
 }
 
 /** Moves a run to `to` only from one of `from`; false when it was not in such a state (cancelled, finished). */
@@ -190,19 +168,12 @@ async function transition(deps: Deps, runId: string, from: RunStatus[], to: RunS
     assignments.push(`#f${index} = :v${index}`);
   });
   from.forEach((status, index) => (values[`:from${index}`] = status));
-  const applied = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.table('runs'),
-        Key: { runId },
-        UpdateExpression: `SET ${assignments.join(', ')}${PENDING.includes(to) ? '' : ' REMOVE pendingStatus'}`,
-        ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
-    ),
-  );
-  return applied !== undefined;
+  return updateRunIf(deps, runId, {
+    UpdateExpression: `SET ${assignments.join(', ')}${PENDING.includes(to) ? '' : ' REMOVE pendingStatus'}`,
+    ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
 }
 
 /**
@@ -214,19 +185,12 @@ export const RUN_LEASE_MS = 5 * 60_000;
 /** Takes the run for this delivery: false when it is finished, cancelled, or another runner holds its lease. */
 export async function markRunning(deps: Deps, runId: string): Promise<boolean> {
   const now = deps.now();
-  const taken = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.table('runs'),
-        Key: { runId },
-        UpdateExpression: 'SET #status = :running, pendingStatus = :running, startedAt = :now',
-        ConditionExpression: '#status = :queued OR (#status = :running AND startedAt < :leaseStart)',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued', ':now': now.toISOString(), ':leaseStart': new Date(now.getTime() - RUN_LEASE_MS).toISOString() },
-      }),
-    ),
-  );
-  return taken !== undefined;
+  return updateRunIf(deps, runId, {
+    UpdateExpression: 'SET #status = :running, pendingStatus = :running, startedAt = :now',
+    ConditionExpression: '#status = :queued OR (#status = :running AND startedAt < :leaseStart)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued', ':now': now.toISOString(), ':leaseStart': new Date(now.getTime() - RUN_LEASE_MS).toISOString() },
+  });
 }
 
 /** A failed attempt gives the run back, so that the queue's next delivery may take it at once. */
@@ -272,7 +236,5 @@ export const cancelRun = (deps: Deps, runId: string) => transition(deps, runId, 
 
 /** Usage and webhooks of a finished run were handled; a redelivered message need not repeat them. */
 export async function markFollowUpsDone(deps: Deps, runId: string): Promise<void> {
-  await deps.store.doc.send(
-    new UpdateCommand({ TableName: deps.store.table('runs'), Key: { runId }, UpdateExpression: 'SET followUpsDone = :yes', ExpressionAttributeValues: { ':yes': true } }),
-  );
+  await setRunFields(deps, runId, { followUpsDone: true });
 }

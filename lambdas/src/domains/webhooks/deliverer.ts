@@ -2,7 +2,7 @@ import type { SQSBatchItemFailure, SQSRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { Deps } from '../../infra/deps';
 import type { QueueConsumer } from '../../infra/queue/queue';
-import { claimAttempt, getDelivery, logAttempt, settleAttempt, takeHop, type StoredDelivery } from './deliveries';
+import { claimAttempt, getDelivery, logAttempt, settleAttempt, takeHop, type StoredDelivery } from './delivery-repository';
 import { enqueueWakeUp, nextAttemptDueAt, WakeUpMessage } from './schedule';
 import { createWebhookSender, type WebhookSender } from './send';
 import { MAX_CONSECUTIVE_FAILURES } from './subscriptions';

@@ -1,6 +1,6 @@
 import { DomainError, newEventId } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { deliveryKey, FIRST_DELIVERY_SEQ, getDelivery, newDelivery, newRedeliverySeq, putDelivery, type StoredDelivery } from './deliveries';
+import { deliveryKey, FIRST_DELIVERY_SEQ, getDelivery, newDelivery, newRedeliverySeq, putDelivery, type StoredDelivery } from './delivery-repository';
 import type { PlatformEvent, PlatformEventData } from './events';
 import { enqueueWakeUp } from './schedule';
 import { skillsListening, skillTargetId } from './skill-targets';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { Deps } from '../../infra/deps';
 import { SQS_MAX_DELAY_SECONDS } from '../../infra/queue/queue';
-import type { StoredDelivery } from './deliveries';
+import type { StoredDelivery } from './delivery-repository';
 
 /** Spec: 5 attempts, retried after 2 min, 10 min, 30 min and 2 h (scaled by WEBHOOK_RETRY_SCALE). */
 export const MAX_ATTEMPTS = 5;

@@ -1,24 +1,18 @@
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { DomainError, newSubscriptionId, randomBase62, type schemas } from '@service/shared';
+import { DomainError, newSubscriptionId, randomBase62 } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { checkOutboundUrl, OutboundBlockedError } from '../../infra/net/outbound-guard';
 import type { Action } from '../../infra/store/idempotency';
-import { createOrFind, ifConditionHolds } from '../../infra/store/dynamo';
+import {
+  createSubscriptionOrFind,
+  deleteSubscriptionItem,
+  getSubscriptionItem,
+  querySubscriptions,
+  updateSubscriptionIfExists as updateIfExists,
+  type EventType,
+  type StoredSubscription,
+} from './subscription-repository';
 
-export type EventType = (typeof schemas.EVENT_TYPES)[number];
-
-export interface StoredSubscription {
-  workspaceId: string;
-  id: string;
-  url: string;
-  events: EventType[];
-  /** Used to sign deliveries; returned once at creation, never listed. */
-  signingSecret: string;
-  active: boolean;
-  failureCount: number;
-  disabledAt?: string;
-  createdAt: string;
-}
+export type { EventType, StoredSubscription } from './subscription-repository';
 
 export const toSubscriptionResponse = (subscription: StoredSubscription) => ({
   id: subscription.id,
@@ -51,27 +45,18 @@ export async function createSubscription(deps: Deps, workspaceId: string, input:
     failureCount: 0,
     createdAt: action.at.toISOString(),
   };
-  return (await createOrFind(deps.store, 'webhookSubscriptions', subscription, { workspaceId, id: subscription.id })).item;
+  return createSubscriptionOrFind(deps, subscription);
 }
 
 export async function listSubscriptions(deps: Deps, workspaceId: string): Promise<StoredSubscription[]> {
-  const result = await deps.store.doc.send(
-    new QueryCommand({ TableName: deps.store.table('webhookSubscriptions'), KeyConditionExpression: 'workspaceId = :w', ExpressionAttributeValues: { ':w': workspaceId } }),
-  );
-  return ((result.Items ?? []) as StoredSubscription[]).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return (await querySubscriptions(deps, workspaceId)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
 
 export async function deleteSubscription(deps: Deps, workspaceId: string, id: string): Promise<void> {
-  const deleted = await ifConditionHolds(
-    deps.store.doc.send(new DeleteCommand({ TableName: deps.store.table('webhookSubscriptions'), Key: { workspaceId, id }, ConditionExpression: 'attribute_exists(id)' })),
-  );
-  if (!deleted) throw new DomainError('NOT_FOUND', `No webhook subscription ${id} in this workspace`, { field: 'webhook_id' });
+  if (!(await deleteSubscriptionItem(deps, workspaceId, id))) throw new DomainError('NOT_FOUND', `No webhook subscription ${id} in this workspace`, { field: 'webhook_id' });
 }
 
-export async function getSubscription(deps: Deps, workspaceId: string, id: string): Promise<StoredSubscription | undefined> {
-  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('webhookSubscriptions'), Key: { workspaceId, id }, ConsistentRead: true }));
-  return result.Item as StoredSubscription | undefined;
-}
+export const getSubscription = (deps: Deps, workspaceId: string, id: string): Promise<StoredSubscription | undefined> => getSubscriptionItem(deps, workspaceId, id);
 
 /** Consecutive failed deliveries after which a subscription is disabled (spec: 20). */
 export const MAX_CONSECUTIVE_FAILURES = 20;
@@ -100,23 +85,4 @@ export async function countFailure(deps: Deps, subscription: StoredSubscription)
     ExpressionAttributeValues: { ':false': false, ':true': true, ':now': deps.now().toISOString() },
   });
   return 'disabled';
-}
-
-/** A conditional update; undefined when the subscription is gone or the condition failed, else the item (with ReturnValues). */
-async function updateIfExists(
-  deps: Deps,
-  subscription: StoredSubscription,
-  update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown>; ConditionExpression?: string; ReturnValues?: 'ALL_NEW' },
-): Promise<StoredSubscription | undefined> {
-  const result = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.table('webhookSubscriptions'),
-        Key: { workspaceId: subscription.workspaceId, id: subscription.id },
-        ConditionExpression: 'attribute_exists(id)',
-        ...update,
-      }),
-    ),
-  );
-  return result?.Attributes as StoredSubscription | undefined;
 }

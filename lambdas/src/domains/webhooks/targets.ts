@@ -1,5 +1,5 @@
 import type { Deps } from '../../infra/deps';
-import type { StoredDelivery } from './deliveries';
+import type { StoredDelivery } from './delivery-repository';
 import type { SignedDelivery } from './send';
 import { findSkillTarget, isSkillTarget, skillEventHeaders } from './skill-targets';
 import { countFailure, getSubscription, resetFailureCount } from './subscriptions';

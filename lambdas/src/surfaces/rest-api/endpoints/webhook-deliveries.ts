@@ -1,5 +1,5 @@
 import { ApiError } from '@service/shared';
-import { listAttempts, type AttemptLogEntry } from '../../../domains/webhooks/deliveries';
+import { listAttempts, type AttemptLogEntry } from '../../../domains/webhooks/delivery-repository';
 import { redeliverEvent } from '../../../domains/webhooks/emit';
 import type { PlatformEvent } from '../../../domains/webhooks/events';
 import { findRegisteredSkill } from '../../../domains/skills/registry';

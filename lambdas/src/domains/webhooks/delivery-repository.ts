@@ -6,7 +6,8 @@ import type { PlatformEvent } from './events';
 import type { EventType } from './subscriptions';
 
 /**
- * The webhookDeliveries table holds two kinds of items per subscription (partition `subscriptionId`):
+ * The webhooks domain's delivery repository: every store call of the webhookDeliveries table, each conditional write
+ * answering its outcome as a value (ifConditionHolds). The table holds two kinds of items per subscription (partition `subscriptionId`):
  * - a delivery (`deliveryId` = `dlv#<eventId>#<seq>`, seq `0` for the first, `r…` for each redelivery): the event's
  *   signed-once body and the state machine of its attempts. It is the source of truth; queue messages only wake it up.
  * - an attempt log entry (`deliveryId` = `att#<time>#<eventId>#<seq>#<attempt>`): one per HTTP attempt made, so the

@@ -1,0 +1,84 @@
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../infra/deps';
+import { ifConditionHolds } from '../../infra/store/dynamo';
+
+/**
+ * The access domain's repository: every store call of the `workspaces`, `apiKeys` and `rateLimits` tables; a failed
+ * condition comes back as a value (undefined or false), never as a catch block.
+ */
+export type Plan = 'partner' | 'starter';
+
+export interface Workspace {
+  id: string;
+  name: string;
+  plan: Plan;
+  /** Monthly token allowance of the plan. */
+  tokenLimit: number;
+  createdAt: string;
+}
+
+export interface StoredApiKey {
+  keyHash: string;
+  id: string;
+  workspaceId: string;
+  name: string;
+  prefix: string;
+  last4: string;
+  createdAt: string;
+  lastUsedAt?: string;
+  revokedAt?: string;
+}
+
+export async function getWorkspaceItem(deps: Deps, id: string): Promise<Workspace | undefined> {
+  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('workspaces'), Key: { id } }));
+  return result.Item as Workspace | undefined;
+}
+
+/** Stores the workspace unless one exists under its id. */
+export async function putWorkspaceIfAbsent(deps: Deps, workspace: Workspace): Promise<void> {
+  await ifConditionHolds(deps.store.doc.send(new PutCommand({ TableName: deps.store.table('workspaces'), Item: workspace, ConditionExpression: 'attribute_not_exists(id)' })));
+}
+
+/** Stores a new key (by its hash); throws if the hash is taken. */
+export async function putNewApiKey(deps: Deps, key: StoredApiKey): Promise<void> {
+  await deps.store.doc.send(new PutCommand({ TableName: deps.store.table('apiKeys'), Item: key, ConditionExpression: 'attribute_not_exists(keyHash)' }));
+}
+
+/** Updates an item under a condition; the whole new item (`ALL_NEW`), or undefined when the condition failed. */
+async function updateIf<T>(deps: Deps, table: 'apiKeys' | 'rateLimits', key: Record<string, string>, update: string, condition: string, values: Record<string, unknown>): Promise<T | undefined> {
+  const result = await ifConditionHolds(
+    deps.store.doc.send(
+      new UpdateCommand({ TableName: deps.store.table(table), Key: key, UpdateExpression: update, ConditionExpression: condition, ExpressionAttributeValues: values, ReturnValues: 'ALL_NEW' }),
+    ),
+  );
+  return result?.Attributes as T | undefined;
+}
+
+/** Updates a key item under a condition (see updateIf). */
+export const updateApiKeyItem = <T extends StoredApiKey>(deps: Deps, keyHash: string, update: string, condition: string, values: Record<string, unknown>) =>
+  updateIf<T>(deps, 'apiKeys', { keyHash }, update, condition, values);
+
+/** A workspace's keys, newest first (the `byWorkspace` index). */
+export async function queryApiKeys(deps: Deps, workspaceId: string): Promise<StoredApiKey[]> {
+  const result = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: deps.store.table('apiKeys'),
+      IndexName: 'byWorkspace',
+      KeyConditionExpression: 'workspaceId = :w',
+      ExpressionAttributeValues: { ':w': workspaceId },
+      ScanIndexForward: false,
+    }),
+  );
+  return (result.Items ?? []) as StoredApiKey[];
+}
+
+/** The `rateLimits` items under these buckets, by bucket (one consistent round trip). */
+export async function getRateItems<T>(deps: Deps, buckets: string[]): Promise<Map<string, T>> {
+  const table = deps.store.table('rateLimits');
+  const result = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: buckets.map((bucket) => ({ bucket })), ConsistentRead: true } } }));
+  return new Map(((result.Responses?.[table] ?? []) as (T & { bucket: string })[]).map((item) => [item.bucket, item]));
+}
+
+/** Updates a `rateLimits` item under a condition (see updateIf). */
+export const updateRateItem = <T>(deps: Deps, bucket: string, update: string, condition: string, values: Record<string, unknown>) =>
+  updateIf<T>(deps, 'rateLimits', { bucket }, update, condition, values);

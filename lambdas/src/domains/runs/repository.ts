@@ -1,0 +1,68 @@
+import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../infra/deps';
+import { createOrFind, ifConditionHolds } from '../../infra/store/dynamo';
+
+/**
+ * The runs domain's repository: every store call of the `runs` table, on items in their stored form (runs.ts maps
+ * them); a failed condition comes back as a value.
+ */
+const table = (deps: Deps) => deps.store.table('runs');
+
+/** Stores the run item, or answers the one stored under its id (a resumed action). */
+export const createRunItemOrFind = async <T extends { runId: string }>(deps: Deps, item: T): Promise<T> => (await createOrFind(deps.store, 'runs', item, { runId: item.runId })).item;
+
+export async function getRunItem<T>(deps: Deps, runId: string): Promise<T | undefined> {
+  const result = await deps.store.doc.send(new GetCommand({ TableName: table(deps), Key: { runId }, ConsistentRead: true }));
+  return result.Item as T | undefined;
+}
+
+/** An agent's latest runs, newest first (the `byAgent` index). */
+export async function queryRunItemsByAgent<T>(deps: Deps, agentId: string, limit: number): Promise<T[]> {
+  const result = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: table(deps),
+      IndexName: 'byAgent',
+      KeyConditionExpression: 'agentId = :a',
+      ExpressionAttributeValues: { ':a': agentId },
+      ScanIndexForward: false,
+      Limit: limit,
+    }),
+  );
+  return (result.Items ?? []) as T[];
+}
+
+/** Runs still `status` created before `before`, oldest first (the sparse `pending` index). */
+export async function queryPendingRunItems<T>(deps: Deps, status: string, before: Date, limit: number): Promise<T[]> {
+  const result = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: table(deps),
+      IndexName: 'pending',
+      KeyConditionExpression: 'pendingStatus = :s AND createdAt < :before',
+      ExpressionAttributeValues: { ':s': status, ':before': before.toISOString() },
+      Limit: limit,
+    }),
+  );
+  return (result.Items ?? []) as T[];
+}
+
+/** Sets fields of a run, unconditionally. */
+export async function setRunFields(deps: Deps, runId: string, fields: Record<string, unknown>): Promise<void> {
+  const names = Object.keys(fields);
+  await deps.store.doc.send(
+    new UpdateCommand({
+      TableName: table(deps),
+      Key: { runId },
+      UpdateExpression: `SET ${names.map((name) => `${name} = :${name}`).join(', ')}`,
+      ExpressionAttributeValues: Object.fromEntries(names.map((name) => [`:${name}`, fields[name]])),
+    }),
+  );
+}
+
+/** Updates a run under a condition; false when the condition failed. */
+export async function updateRunIf(
+  deps: Deps,
+  runId: string,
+  update: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, unknown> },
+): Promise<boolean> {
+  return (await ifConditionHolds(deps.store.doc.send(new UpdateCommand({ TableName: table(deps), Key: { runId }, ...update })))) !== undefined;
+}

@@ -1,0 +1,61 @@
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { schemas } from '@service/shared';
+import type { Deps } from '../../infra/deps';
+import { createOrFind, ifConditionHolds } from '../../infra/store/dynamo';
+
+/** The webhooks domain's subscription repository: every store call of the webhookSubscriptions table. */
+export type EventType = (typeof schemas.EVENT_TYPES)[number];
+
+export interface StoredSubscription {
+  workspaceId: string;
+  id: string;
+  url: string;
+  events: EventType[];
+  /** Used to sign deliveries; returned once at creation, never listed. */
+  signingSecret: string;
+  active: boolean;
+  failureCount: number;
+  disabledAt?: string;
+  createdAt: string;
+}
+
+const table = (deps: Deps) => deps.store.table('webhookSubscriptions');
+
+/** Stores the subscription, or answers the one stored under its id (a retried create). */
+export const createSubscriptionOrFind = async (deps: Deps, subscription: StoredSubscription): Promise<StoredSubscription> =>
+  (await createOrFind(deps.store, 'webhookSubscriptions', subscription, { workspaceId: subscription.workspaceId, id: subscription.id })).item;
+
+export async function querySubscriptions(deps: Deps, workspaceId: string): Promise<StoredSubscription[]> {
+  const result = await deps.store.doc.send(new QueryCommand({ TableName: table(deps), KeyConditionExpression: 'workspaceId = :w', ExpressionAttributeValues: { ':w': workspaceId } }));
+  return (result.Items ?? []) as StoredSubscription[];
+}
+
+/** Deletes the subscription; false when there was none. */
+export async function deleteSubscriptionItem(deps: Deps, workspaceId: string, id: string): Promise<boolean> {
+  const deleted = await ifConditionHolds(deps.store.doc.send(new DeleteCommand({ TableName: table(deps), Key: { workspaceId, id }, ConditionExpression: 'attribute_exists(id)' })));
+  return deleted !== undefined;
+}
+
+export async function getSubscriptionItem(deps: Deps, workspaceId: string, id: string): Promise<StoredSubscription | undefined> {
+  const result = await deps.store.doc.send(new GetCommand({ TableName: table(deps), Key: { workspaceId, id }, ConsistentRead: true }));
+  return result.Item as StoredSubscription | undefined;
+}
+
+/** A conditional update; undefined when the subscription is gone or the condition failed, else the item (with ReturnValues). */
+export async function updateSubscriptionIfExists(
+  deps: Deps,
+  subscription: Pick<StoredSubscription, 'workspaceId' | 'id'>,
+  update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown>; ConditionExpression?: string; ReturnValues?: 'ALL_NEW' },
+): Promise<StoredSubscription | undefined> {
+  const result = await ifConditionHolds(
+    deps.store.doc.send(
+      new UpdateCommand({
+        TableName: table(deps),
+        Key: { workspaceId: subscription.workspaceId, id: subscription.id },
+        ConditionExpression: 'attribute_exists(id)',
+        ...update,
+      }),
+    ),
+  );
+  return result?.Attributes as StoredSubscription | undefined;
+}
