@@ -112,7 +112,7 @@ describe('webhook deliveries', () => {
     await hook.waitFor((requests) => requests.length === 2);
     expect(hook.requests[1]!.rawBody.equals(hook.requests[0]!.rawBody)).toBe(true);
 
-    const logResponse = await context.api('webhooks/delivery-repository', { query: { webhook_id: subscription.id, limit: '1' } });
+    const logResponse = await context.api('webhooks/deliveries', { query: { webhook_id: subscription.id, limit: '1' } });
     expect(openApiProblems('webhooksDeliveries', logResponse)).toEqual([]);
     expect(JSON.stringify(logResponse.body)).not.toContain(subscription.secret);
     expect((logResponse.body.data as { attempts: unknown[] }).attempts).toEqual([expect.objectContaining({ event_id: eventId, redelivery: true, success: true, attempt: 1 })]);
@@ -129,9 +129,9 @@ describe('webhook deliveries', () => {
     const badEvent = await context.api('webhooks/redeliver', { body: { webhook_id: subscription.id, event_id: 'nope' } });
     expect(badEvent.status).toBe(400);
     expect(badEvent.body.error).toEqual({ code: 'VALIDATION_ERROR', field: 'event_id' });
-    const unknownHook = await context.api('webhooks/delivery-repository', { query: { webhook_id: 'whs_missing' } });
+    const unknownHook = await context.api('webhooks/deliveries', { query: { webhook_id: 'whs_missing' } });
     expect(unknownHook.status).toBe(404);
-    const missing = await context.api('webhooks/delivery-repository');
+    const missing = await context.api('webhooks/deliveries');
     expect(missing.status).toBe(400);
     expect(missing.body.error?.field).toBe('webhook_id');
   });

@@ -44,7 +44,7 @@ export interface Attempt {
 }
 
 export async function deliveryLog(api: ApiCall, webhookId: string, limit = 100): Promise<Attempt[]> {
-  const response = await api<{ attempts: Attempt[] }>('webhooks/delivery-repository', { query: { webhook_id: webhookId, limit: String(limit) } });
+  const response = await api<{ attempts: Attempt[] }>('webhooks/deliveries', { query: { webhook_id: webhookId, limit: String(limit) } });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body.data.attempts;
 }

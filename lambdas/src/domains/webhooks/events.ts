@@ -1,4 +1,5 @@
-import type { WebhookEventData } from '@service/webhooks';
+import type { schemas, SKILL_EVENT_TYPES } from '@service/shared';
+import type { WebhookEventData, WebhookEventType } from '@service/webhooks';
 
 /** Who was installed or uninstalled where. */
 export interface SkillInstallData {
@@ -16,3 +17,18 @@ export interface PlatformEventData extends WebhookEventData {
 }
 
 export type PlatformEvent = keyof PlatformEventData;
+
+/** `true` when A and B are the same set of names, else `never` (so assigning `true` fails to compile). */
+type SameNames<A extends string, B extends string> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+
+/**
+ * The event names the REST contract accepts and reports (`EVENT_TYPES`: webhook subscriptions, delivery logs, the
+ * OpenAPI enum; `SKILL_EVENT_TYPES`: skills' event logs) are tied to the payload types: the webhook events to those
+ * `@service/webhooks` exports to receivers, the skills' to PlatformEventData above. Adding, renaming or removing an
+ * event on one side without the other fails the type check here. (shared/ stays free of server imports: the widget
+ * reads it.)
+ */
+export const EVENT_NAMES_MATCH_PAYLOADS: {
+  webhooks: SameNames<(typeof schemas.EVENT_TYPES)[number], WebhookEventType>;
+  skills: SameNames<(typeof SKILL_EVENT_TYPES)[number], PlatformEvent>;
+} = { webhooks: true, skills: true };
