@@ -25,22 +25,42 @@ function startChild(env: Record<string, string>) {
   return { child, exited, ready };
 }
 
+type Api = ReturnType<typeof apiClient>;
+
+/**
+ * The platform on a fresh data dir dies (SIGKILL, as `crash` says) while answering `request`, then starts again on the
+ * same data (with `restart`'s settings) for `check`.
+ */
+async function crashThenRestart(crash: Record<string, string>, restart: Record<string, string>, request: (api: Api, agentId: string) => Promise<unknown>, check: (api: Api, agentId: string) => Promise<void>) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'sigkill-'));
+  const env = { DATA_DIR: dataDir, SERVICE_DEMO_API_KEY: newDemoKey(), PORT: '0' };
+  try {
+    const doomed = startChild({ ...env, ...crash });
+    const first = await doomed.ready;
+    await expect(request(apiClient(first.apiBaseUrl, env.SERVICE_DEMO_API_KEY), first.agentId)).rejects.toThrow();
+    expect(await doomed.exited).toBe('SIGKILL');
+    const restarted = startChild({ ...env, ...restart });
+    try {
+      const { apiBaseUrl, agentId } = await restarted.ready;
+      await check(apiClient(apiBaseUrl, env.SERVICE_DEMO_API_KEY), agentId);
+    } finally {
+      restarted.child.kill('SIGTERM');
+      await restarted.exited;
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
 describe('a process killed with SIGKILL between acting and storing its answer', () => {
   it('lets the client retry on the restarted platform without performing the command twice', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'sigkill-'));
-    const env = { DATA_DIR: dataDir, SERVICE_DEMO_API_KEY: newDemoKey(), PORT: '0' };
     const request = (agentId: string) => ({ body: { agent_id: agentId, instruction: 'Please add Kill Kim (kim@example.com) to my contacts.', autonomy: 'full' }, headers: { 'idempotency-key': 'sigkill-1' } });
-    try {
-      // The answer of the claimed, written and enqueued command is about to be stored: the machine dies.
-      const doomed = startChild({ ...env, CRASH_AT: 'UpdateCommand:idempotency::done' });
-      const first = await doomed.ready;
-      await expect(apiClient(first.apiBaseUrl, env.SERVICE_DEMO_API_KEY)('agents/command/', request(first.agentId))).rejects.toThrow();
-      expect(await doomed.exited).toBe('SIGKILL');
-
-      const restarted = startChild({ ...env, CLOCK_SHIFT_MS: String(IDEMPOTENCY_LOCK_MS + 1_000) });
-      try {
-        const { apiBaseUrl, agentId } = await restarted.ready;
-        const api = apiClient(apiBaseUrl, env.SERVICE_DEMO_API_KEY);
+    // The answer of the claimed, written and enqueued command is about to be stored: the machine dies.
+    await crashThenRestart(
+      { CRASH_AT: 'UpdateCommand:idempotency::done' },
+      { CLOCK_SHIFT_MS: String(IDEMPOTENCY_LOCK_MS + 1_000) },
+      (api, agentId) => api('agents/command/', request(agentId)),
+      async (api, agentId) => {
         const retry = await api<{ run: { run_id: string } }>('agents/command/', request(agentId));
         expect(retry.status).toBe(202);
         const runs = await api<{ runs: { run_id: string; instruction: string }[] }>('agents/runs/', { query: { agent_id: agentId, limit: '100' } });
@@ -48,31 +68,18 @@ describe('a process killed with SIGKILL between acting and storing its answer', 
         const replay = await api<{ run: { run_id: string } }>('agents/command/', request(agentId));
         expect(replay.headers.get('idempotent-replayed')).toBe('true');
         expect(replay.body.data.run.run_id).toBe(retry.body.data.run.run_id);
-      } finally {
-        restarted.child.kill('SIGTERM');
-        await restarted.exited;
-      }
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
+      },
+    );
   }, 90_000);
 
   it('finishes a command whose run was stored when the process died before its queue message was', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'sigkill-'));
-    const env = { DATA_DIR: dataDir, SERVICE_DEMO_API_KEY: newDemoKey(), PORT: '0' };
-    try {
+    await crashThenRestart(
       // The run's write lands, the queue message's (sent beside it) never does, and the machine dies before answering.
-      const doomed = startChild({ ...env, CRASH_AFTER: 'PutCommand:runs', HOLD: 'PutCommand:local-queue' });
-      const first = await doomed.ready;
-      const command = { body: { agent_id: first.agentId, instruction: 'Please add Orphan Olga (olga@example.com) to my contacts.', autonomy: 'full' } };
-      await expect(apiClient(first.apiBaseUrl, env.SERVICE_DEMO_API_KEY)('agents/command/', command)).rejects.toThrow();
-      expect(await doomed.exited).toBe('SIGKILL');
-
+      { CRASH_AFTER: 'PutCommand:runs', HOLD: 'PutCommand:local-queue' },
       // Restarted later than the sweeper's bound: its next sweep enqueues the stranded run, which then completes.
-      const restarted = startChild({ ...env, CLOCK_SHIFT_MS: String(DEFAULT_SWEEP_BOUNDS.unsentAfterMs + 1_000), SWEEP_EVERY_MS: '200' });
-      try {
-        const { apiBaseUrl, agentId } = await restarted.ready;
-        const api = apiClient(apiBaseUrl, env.SERVICE_DEMO_API_KEY);
+      { CLOCK_SHIFT_MS: String(DEFAULT_SWEEP_BOUNDS.unsentAfterMs + 1_000), SWEEP_EVERY_MS: '200' },
+      (api, agentId) => api('agents/command/', { body: { agent_id: agentId, instruction: 'Please add Orphan Olga (olga@example.com) to my contacts.', autonomy: 'full' } }),
+      async (api, agentId) => {
         const runsOfOlga = async () =>
           (await api<{ runs: { run_id: string; status: string; instruction: string }[] }>('agents/runs/', { query: { agent_id: agentId, limit: '100' } })).body.data.runs.filter((run) =>
             run.instruction.includes('Orphan Olga'),
@@ -86,12 +93,7 @@ describe('a process killed with SIGKILL between acting and storing its answer', 
         expect(runs.map((run) => run.status)).toEqual(['completed']);
         const contacts = await api<{ contacts: { name: string }[] }>('contacts/list/', { query: { limit: '100' } });
         expect(contacts.body.data.contacts.filter((contact) => contact.name === 'Orphan Olga')).toHaveLength(1);
-      } finally {
-        restarted.child.kill('SIGTERM');
-        await restarted.exited;
-      }
-    } finally {
-      await rm(dataDir, { recursive: true, force: true });
-    }
+      },
+    );
   }, 90_000);
 });

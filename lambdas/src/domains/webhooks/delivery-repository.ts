@@ -115,15 +115,32 @@ export async function claimAttempt(
   leaseMs: number,
 ): Promise<StoredDelivery | undefined> {
   const now = deps.now().getTime();
+  return updateDeliveryIf(
+    deps,
+    key,
+    'SET #state = :sending, claimToken = :token, leaseUntil = :lease',
+    'attempt = :attempt AND ((#state = :pending AND dueAt <= :now) OR (#state = :sending AND leaseUntil <= :now))',
+    { ':sending': 'sending', ':pending': 'pending', ':token': token, ':lease': now + leaseMs, ':attempt': key.attempt, ':now': now },
+  );
+}
+
+/** A conditional update of a delivery item (`#state` names its state); the new item, or undefined when the condition failed. */
+async function updateDeliveryIf(
+  deps: Deps,
+  key: { subscriptionId: string; deliveryId: string },
+  update: string,
+  condition: string,
+  values: Record<string, unknown>,
+): Promise<StoredDelivery | undefined> {
   const result = await ifConditionHolds(
     deps.store.doc.send(
       new UpdateCommand({
         TableName: table(deps),
         Key: { subscriptionId: key.subscriptionId, deliveryId: key.deliveryId },
-        UpdateExpression: 'SET #state = :sending, claimToken = :token, leaseUntil = :lease',
-        ConditionExpression: 'attempt = :attempt AND ((#state = :pending AND dueAt <= :now) OR (#state = :sending AND leaseUntil <= :now))',
+        UpdateExpression: update,
+        ConditionExpression: condition,
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':sending': 'sending', ':pending': 'pending', ':token': token, ':lease': now + leaseMs, ':attempt': key.attempt, ':now': now },
+        ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
       }),
     ),
@@ -150,19 +167,7 @@ export async function settleAttempt(
     update = 'SET #state = :state, lastError = :error REMOVE claimToken, leaseUntil';
     values[':error'] = next.error;
   }
-  const applied = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: table(deps),
-        Key: { subscriptionId: delivery.subscriptionId, deliveryId: delivery.deliveryId },
-        UpdateExpression: update,
-        ConditionExpression: 'claimToken = :token',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: values,
-      }),
-    ),
-  );
-  return applied !== undefined;
+  return (await updateDeliveryIf(deps, delivery, update, 'claimToken = :token', values)) !== undefined;
 }
 
 /**
@@ -171,19 +176,14 @@ export async function settleAttempt(
  * in case its handler died before sending the next hop.
  */
 export async function takeHop(deps: Deps, delivery: StoredDelivery, hop: number, messageId: string): Promise<boolean> {
-  const applied = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: table(deps),
-        Key: { subscriptionId: delivery.subscriptionId, deliveryId: delivery.deliveryId },
-        UpdateExpression: 'SET hop = :next, hopBy = :message',
-        ConditionExpression: 'attempt = :attempt AND #state = :pending AND (hop = :hop OR (hop = :next AND hopBy = :message))',
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':next': hop + 1, ':message': messageId, ':attempt': delivery.attempt, ':pending': 'pending', ':hop': hop },
-      }),
-    ),
+  const taken = await updateDeliveryIf(
+    deps,
+    delivery,
+    'SET hop = :next, hopBy = :message',
+    'attempt = :attempt AND #state = :pending AND (hop = :hop OR (hop = :next AND hopBy = :message))',
+    { ':next': hop + 1, ':message': messageId, ':attempt': delivery.attempt, ':pending': 'pending', ':hop': hop },
   );
-  return applied !== undefined;
+  return taken !== undefined;
 }
 
 export async function logAttempt(
