@@ -1,6 +1,6 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds } from '../../infra/store/dynamo';
+import { ifConditionHolds, updateIf } from '../../infra/store/dynamo';
 
 /**
  * The access domain's repository: every store call of the `workspaces`, `apiKeys` and `rateLimits` tables; a failed
@@ -44,19 +44,9 @@ export async function putNewApiKey(deps: Deps, key: StoredApiKey): Promise<void>
   await deps.store.doc.send(new PutCommand({ TableName: deps.store.table('apiKeys'), Item: key, ConditionExpression: 'attribute_not_exists(keyHash)' }));
 }
 
-/** Updates an item under a condition; the whole new item (`ALL_NEW`), or undefined when the condition failed. */
-async function updateIf<T>(deps: Deps, table: 'apiKeys' | 'rateLimits', key: Record<string, string>, update: string, condition: string, values: Record<string, unknown>): Promise<T | undefined> {
-  const result = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({ TableName: deps.store.table(table), Key: key, UpdateExpression: update, ConditionExpression: condition, ExpressionAttributeValues: values, ReturnValues: 'ALL_NEW' }),
-    ),
-  );
-  return result?.Attributes as T | undefined;
-}
-
-/** Updates a key item under a condition (see updateIf). */
+/** Updates a key item under a condition (the whole new item, or undefined when the condition failed). */
 export const updateApiKeyItem = <T extends StoredApiKey>(deps: Deps, keyHash: string, update: string, condition: string, values: Record<string, unknown>) =>
-  updateIf<T>(deps, 'apiKeys', { keyHash }, update, condition, values);
+  updateIf<T>(deps.store, 'apiKeys', { keyHash }, { UpdateExpression: update, ConditionExpression: condition, ExpressionAttributeValues: values });
 
 /** A workspace's keys, newest first (the `byWorkspace` index). */
 export async function queryApiKeys(deps: Deps, workspaceId: string): Promise<StoredApiKey[]> {
@@ -79,6 +69,6 @@ export async function getRateItems<T>(deps: Deps, buckets: string[]): Promise<Ma
   return new Map(((result.Responses?.[table] ?? []) as (T & { bucket: string })[]).map((item) => [item.bucket, item]));
 }
 
-/** Updates a `rateLimits` item under a condition (see updateIf). */
+/** Updates a `rateLimits` item under a condition (the whole new item, or undefined when the condition failed). */
 export const updateRateItem = <T>(deps: Deps, bucket: string, update: string, condition: string, values: Record<string, unknown>) =>
-  updateIf<T>(deps, 'rateLimits', { bucket }, update, condition, values);
+  updateIf<T>(deps.store, 'rateLimits', { bucket }, { UpdateExpression: update, ConditionExpression: condition, ExpressionAttributeValues: values });

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { createOrFind, ifConditionHolds } from '../../infra/store/dynamo';
+import { createOrFind, updateIf, type ConditionalUpdate } from '../../infra/store/dynamo';
 
 /**
  * The runs domain's repository: every store call of the `runs` table, on items in their stored form (runs.ts maps
@@ -59,10 +59,4 @@ export async function setRunFields(deps: Deps, runId: string, fields: Record<str
 }
 
 /** Updates a run under a condition; false when the condition failed. */
-export async function updateRunIf(
-  deps: Deps,
-  runId: string,
-  update: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, unknown> },
-): Promise<boolean> {
-  return (await ifConditionHolds(deps.store.doc.send(new UpdateCommand({ TableName: table(deps), Key: { runId }, ...update })))) !== undefined;
-}
+export const updateRunIf = async (deps: Deps, runId: string, update: ConditionalUpdate): Promise<boolean> => (await updateIf(deps.store, 'runs', { runId }, update)) !== undefined;

@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBase62 } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds } from '../../infra/store/dynamo';
+import { ifConditionHolds, updateIf } from '../../infra/store/dynamo';
 import type { PlatformEvent } from './events';
 import type { EventType } from './subscriptions';
 
@@ -132,20 +132,12 @@ async function updateDeliveryIf(
   condition: string,
   values: Record<string, unknown>,
 ): Promise<StoredDelivery | undefined> {
-  const result = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: table(deps),
-        Key: { subscriptionId: key.subscriptionId, deliveryId: key.deliveryId },
-        UpdateExpression: update,
-        ConditionExpression: condition,
-        ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    ),
-  );
-  return result?.Attributes as StoredDelivery | undefined;
+  return updateIf<StoredDelivery>(deps.store, 'webhookDeliveries', { subscriptionId: key.subscriptionId, deliveryId: key.deliveryId }, {
+    UpdateExpression: update,
+    ConditionExpression: condition,
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: values,
+  });
 }
 
 /**

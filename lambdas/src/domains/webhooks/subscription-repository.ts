@@ -1,7 +1,7 @@
-import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { schemas } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { createOrFind, ifConditionHolds } from '../../infra/store/dynamo';
+import { createOrFind, ifConditionHolds, updateIf, type ConditionalUpdate } from '../../infra/store/dynamo';
 
 /** The webhooks domain's subscription repository: every store call of the webhookSubscriptions table. */
 export type EventType = (typeof schemas.EVENT_TYPES)[number];
@@ -41,21 +41,10 @@ export async function getSubscriptionItem(deps: Deps, workspaceId: string, id: s
   return result.Item as StoredSubscription | undefined;
 }
 
-/** A conditional update; undefined when the subscription is gone or the condition failed, else the item (with ReturnValues). */
-export async function updateSubscriptionIfExists(
+/** A conditional update (by default: the subscription exists); the new item, or undefined when it is gone or the condition failed. */
+export const updateSubscriptionIfExists = (
   deps: Deps,
   subscription: Pick<StoredSubscription, 'workspaceId' | 'id'>,
-  update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown>; ConditionExpression?: string; ReturnValues?: 'ALL_NEW' },
-): Promise<StoredSubscription | undefined> {
-  const result = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: table(deps),
-        Key: { workspaceId: subscription.workspaceId, id: subscription.id },
-        ConditionExpression: 'attribute_exists(id)',
-        ...update,
-      }),
-    ),
-  );
-  return result?.Attributes as StoredSubscription | undefined;
-}
+  update: Omit<ConditionalUpdate, 'ConditionExpression'> & { ConditionExpression?: string },
+): Promise<StoredSubscription | undefined> =>
+  updateIf<StoredSubscription>(deps.store, 'webhookSubscriptions', { workspaceId: subscription.workspaceId, id: subscription.id }, { ConditionExpression: 'attribute_exists(id)', ...update });

@@ -74,7 +74,6 @@ export async function countFailure(deps: Deps, subscription: StoredSubscription)
   const updated = await updateIfExists(deps, subscription, {
     UpdateExpression: 'ADD failureCount :one',
     ExpressionAttributeValues: { ':one': 1 },
-    ReturnValues: 'ALL_NEW',
   });
   if (!updated) return 'deleted';
   if (!updated.active) return 'disabled';

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { physicalTableName, type TableName } from '@service/shared';
 
 /** The document client plus the physical table names of this deployment. */
@@ -36,6 +36,20 @@ export async function ifConditionHolds<T>(write: Promise<T>): Promise<T | undefi
     if (isConditionFailure(error)) return undefined;
     throw error;
   }
+}
+
+/** What a conditional update of one item says, besides its table and key. */
+export interface ConditionalUpdate {
+  UpdateExpression: string;
+  ConditionExpression: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: Record<string, unknown>;
+}
+
+/** A conditional UpdateItem: the item as it is after the update, or undefined when the condition did not hold. */
+export async function updateIf<T>(store: Store, table: TableName, key: Record<string, unknown>, update: ConditionalUpdate): Promise<T | undefined> {
+  const result = await ifConditionHolds(store.doc.send(new UpdateCommand({ TableName: store.table(table), Key: key, ...update, ReturnValues: 'ALL_NEW' })));
+  return result?.Attributes as T | undefined;
 }
 
 /**
