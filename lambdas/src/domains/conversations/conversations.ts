@@ -1,6 +1,7 @@
 import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { countMessage, getUserPointer, putMessage, putUserPointer, queryLatestMessages, upsertConversationMeta, type ConversationStart, type StoredMessage } from './repository';
+import { listUnderAgent } from './agent-conversations';
 
 export type { ConversationStart, StoredMessage } from './repository';
 
@@ -15,9 +16,10 @@ const expiresAtEpoch = (now: Date) => Math.floor(now.getTime() / 1000) + RETENTI
  */
 export async function openConversation(deps: Deps, start: ConversationStart): Promise<void> {
   const now = deps.now();
-  if (!(await upsertConversationMeta(deps, start, now, expiresAtEpoch(now)))) {
-    throw new DomainError('VALIDATION_ERROR', 'This conversation id belongs to another conversation', { field: 'conversationId' });
-  }
+  const opened = await upsertConversationMeta(deps, start, now, expiresAtEpoch(now));
+  if (!opened) throw new DomainError('VALIDATION_ERROR', 'This conversation id belongs to another conversation', { field: 'conversationId' });
+  // A new conversation is listed under its agent (conversations/list).
+  if (opened.created) await listUnderAgent(deps, start, now, expiresAtEpoch(now));
   if (start.userId) await putUserPointer(deps, start.agentId, start.userId, start.conversationId, expiresAtEpoch(now));
 }
 

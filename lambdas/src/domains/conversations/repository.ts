@@ -31,9 +31,9 @@ const userKey = (agentId: string, userId: string) => ({ conversationId: `user#${
 
 /**
  * Creates the conversation's `meta` item, or touches it when it exists and belongs to this agent and visitor (or
- * verified user); false when it belongs to another.
+ * verified user); `created` tells a new conversation from a touched one; undefined when it belongs to another.
  */
-export async function upsertConversationMeta(deps: Deps, start: ConversationStart, now: Date, expiresAtEpoch: number): Promise<boolean> {
+export async function upsertConversationMeta(deps: Deps, start: ConversationStart, now: Date, expiresAtEpoch: number): Promise<{ created: boolean } | undefined> {
   const opened = await ifConditionHolds(
     deps.store.doc.send(
       new UpdateCommand({
@@ -54,10 +54,11 @@ export async function upsertConversationMeta(deps: Deps, start: ConversationStar
           ':expires': expiresAtEpoch,
           ...(start.userId ? { ':user': start.userId } : {}),
         },
+        ReturnValues: 'UPDATED_OLD',
       }),
     ),
   );
-  return opened !== undefined;
+  return opened && { created: opened.Attributes?.createdAt === undefined };
 }
 
 /** Counts one more message on the conversation's `meta` item; the new count. */
