@@ -18,10 +18,17 @@ export interface CommandFailedData {
   error: string;
 }
 
+/** The data of `webhook.test`: sent to one endpoint on request (the dashboard's "Send test event"), never emitted. */
+export interface WebhookTestData {
+  webhook_id: string;
+  message: string;
+}
+
 /** Event type -> its `data`. */
 export interface WebhookEventData {
   'agent.command.completed': CommandCompletedData;
   'agent.command.failed': CommandFailedData;
+  'webhook.test': WebhookTestData;
 }
 
 export type WebhookEventType = keyof WebhookEventData;

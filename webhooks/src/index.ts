@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { WebhookEvent } from './events.js';
 
-export type { CommandCompletedData, CommandFailedData, WebhookEvent, WebhookEventData, WebhookEventType } from './events.js';
+export type { CommandCompletedData, CommandFailedData, WebhookEvent, WebhookEventData, WebhookEventType, WebhookTestData } from './events.js';
 
 /**
  * @service/webhooks: signing and verification of the platform's webhook deliveries (the platform signs with this

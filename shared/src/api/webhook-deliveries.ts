@@ -8,7 +8,8 @@ const eventId = z.string({ error: 'event_id is required' }).regex(/^evt_[0-9A-Za
 
 /** The test event webhooks/test sends (never subscribed to: it goes to the one subscription named). */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
-const DELIVERED_EVENT_TYPES = [...EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
+/** What a receiver may get: the subscribable events and the test event. */
+export const DELIVERED_EVENT_TYPES = [...EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
 
 export const WebhookDeliveriesQuery = z.object({ webhook_id: webhookId, limit: limitParam });
 

@@ -1,4 +1,4 @@
-import type { schemas, SKILL_EVENT_TYPES } from '@service/shared';
+import type { DELIVERED_EVENT_TYPES, SKILL_EVENT_TYPES, WEBHOOK_TEST_EVENT } from '@service/shared';
 import type { WebhookEventData, WebhookEventType } from '@service/webhooks';
 
 /** Who was installed or uninstalled where. */
@@ -14,8 +14,6 @@ export interface PlatformEventData extends WebhookEventData {
   'task.created': Record<string, unknown>;
   'skill.installed': SkillInstallData;
   'skill.uninstalled': SkillInstallData;
-  /** Sent to one subscription on request (webhooks/test), never emitted to subscribers. */
-  'webhook.test': { webhook_id: string; message: string };
 }
 
 export type PlatformEvent = keyof PlatformEventData;
@@ -24,13 +22,14 @@ export type PlatformEvent = keyof PlatformEventData;
 type SameNames<A extends string, B extends string> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
 
 /**
- * The event names the REST contract accepts and reports (`EVENT_TYPES`: webhook subscriptions, delivery logs, the
- * OpenAPI enum; `SKILL_EVENT_TYPES`: skills' event logs) are tied to the payload types: the webhook events to those
- * `@service/webhooks` exports to receivers, the skills' to PlatformEventData above. Adding, renaming or removing an
+ * The event names the REST contract accepts and reports (`DELIVERED_EVENT_TYPES`: the subscribable `EVENT_TYPES` and
+ * `webhook.test`, in delivery logs and the OpenAPI enum; `SKILL_EVENT_TYPES`: skills' event logs) are tied to the
+ * payload types: the webhook events to those `@service/webhooks` exports to receivers, the skills' to
+ * PlatformEventData above. Adding, renaming or removing an
  * event on one side without the other fails the type check here. (shared/ stays free of server imports: the widget
  * reads it.)
  */
 export const EVENT_NAMES_MATCH_PAYLOADS: {
-  webhooks: SameNames<(typeof schemas.EVENT_TYPES)[number], WebhookEventType>;
-  skills: SameNames<(typeof SKILL_EVENT_TYPES)[number], PlatformEvent>;
+  webhooks: SameNames<(typeof DELIVERED_EVENT_TYPES)[number], WebhookEventType>;
+  skills: SameNames<(typeof SKILL_EVENT_TYPES)[number], Exclude<PlatformEvent, typeof WEBHOOK_TEST_EVENT>>;
 } = { webhooks: true, skills: true };

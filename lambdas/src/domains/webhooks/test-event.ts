@@ -1,6 +1,6 @@
 import { DomainError, newEventId, WEBHOOK_TEST_EVENT } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { FIRST_DELIVERY_SEQ, newDelivery, putDelivery } from './deliveries';
+import { FIRST_DELIVERY_SEQ, newDelivery, putDelivery } from './delivery-repository';
 import { enqueueWakeUp } from './schedule';
 import { getSubscription } from './subscriptions';
 
