@@ -1,11 +1,10 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import { roleMay, type Permission } from './permissions';
-import type { SignedIn } from './api/pending';
+import type { DataAt } from './api/types';
 
-export interface SessionState extends SignedIn {
-  csrf_token: string;
-}
+/** The signed-in person, their workspaces and the CSRF token (auth/session). */
+export type SessionState = DataAt<'auth/session'>;
 
 export interface AppState {
   session: SessionState;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api/client';
-import type { AgentSettings } from '../api/pending';
+import type { DataAt } from '../api/types';
 import { useApp } from '../session';
 import { ActionButton, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad } from '../ui';
 import { AgentTabs } from './agent-tabs';
@@ -25,7 +25,9 @@ interface Form {
   allowed_origins: string;
 }
 
-function formOf(agent: AgentSettings): Form {
+type Agent = DataAt<'agents/get'>['agent'];
+
+function formOf(agent: Agent): Form {
   const colors = { ...DEFAULT_COLORS, ...agent.colors };
   const widget = { ...DEFAULT_TIMINGS, ...agent.widget };
   return {
@@ -34,13 +36,13 @@ function formOf(agent: AgentSettings): Form {
     persona: agent.persona,
     locale: agent.locale,
     avatar_url: agent.avatar_url,
-    company_name: agent.company_name ?? '',
+    company_name: agent.company_name,
     ...colors,
     show_delay_ms: String(widget.show_delay_ms),
     teaser_delay_ms: String(widget.teaser_delay_ms),
     idle_nudge_delay_ms: String(widget.idle_nudge_delay_ms),
-    teaser_word: agent.teaser_word ?? '',
-    allowed_origins: (agent.allowed_origins ?? []).join('\n'),
+    teaser_word: agent.teaser_word,
+    allowed_origins: agent.allowed_origins.join('\n'),
   };
 }
 
@@ -51,7 +53,7 @@ export default function Settings({ params }: { params: string[] }) {
   const [form, setForm] = useState<Form | null>(null);
   const [saved, setSaved] = useState(0);
   useEffect(() => {
-    if (agent.data) setForm(formOf(agent.data.agent as AgentSettings));
+    if (agent.data) setForm(formOf(agent.data.agent));
   }, [agent.data]);
   const save = useAction(async () => {
     if (!form) return;

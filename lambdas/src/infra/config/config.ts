@@ -13,6 +13,8 @@ const ConfigSchema = z.object({
   WEBHOOK_ALLOW_LOCAL: z.enum(['0', '1', 'true', 'false', '']).default('0'),
   MODEL: z.string().default('offline'),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().default(1),
+  MAIL_FROM: z.string().default('Service <no-reply@service.local>'),
+  DASHBOARD_ORIGIN: z.url().optional(),
 });
 
 export type PlatformConfig = {
@@ -28,6 +30,10 @@ export type PlatformConfig = {
   webhookRetryScale: number;
   /** Which language model: offline, bedrock:<id> or openai:<base url>#<model>. */
   model: string;
+  /** The sender of the platform's own mail (a verified SES identity in AWS). */
+  mailFrom: string;
+  /** The dashboard's origin in AWS (sign-in links, passkeys' relying party); locally the request's own origin serves. */
+  dashboardOrigin?: string;
 };
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -42,5 +48,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     webhookAllowLocal: parsed.WEBHOOK_ALLOW_LOCAL === '1' || parsed.WEBHOOK_ALLOW_LOCAL === 'true',
     webhookRetryScale: parsed.WEBHOOK_RETRY_SCALE,
     model: parsed.MODEL,
+    mailFrom: parsed.MAIL_FROM,
+    ...(parsed.DASHBOARD_ORIGIN ? { dashboardOrigin: parsed.DASHBOARD_ORIGIN.replace(/\/$/, '') } : {}),
   };
 }
