@@ -26,8 +26,9 @@ function App() {
       setWorkspaceId(picked?.id ?? '');
       setSession(data);
     } catch (error) {
-      if (error instanceof ApiError && (error.status === 401 || error.status === 403)) setSession(null);
-      else throw error;
+      // No session (401), or none to be had: Sign in either way; a real outage shows there on the first attempt.
+      if (!(error instanceof ApiError)) console.error(error);
+      setSession(null);
     }
   };
 

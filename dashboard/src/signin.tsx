@@ -13,6 +13,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void | Promise<void> 
   const [error, setError] = useState<string>('');
   const [notice, setNotice] = useState<string>('');
   const heading = useRef<HTMLHeadingElement>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
     document.title = 'Sign in · Dashboard';
@@ -20,6 +21,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void | Promise<void> 
     if (params.get('email') && params.get('code')) void verify();
     else if (invitation && params.get('email')) void sendCode();
   }, []);
+
+  // The code field takes the focus once the code is on its way (keyboard users type it straight in).
+  useEffect(() => {
+    if (step === 'code') codeInput.current?.focus();
+  }, [step]);
 
   async function attempt(work: () => Promise<void>) {
     setBusy(true);
@@ -101,7 +107,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void | Promise<void> 
             </p>
           ) : null}
           <label for="code">6-digit code for {email}</label>
-          <input id="code" name="code" inputMode="numeric" autocomplete="one-time-code" pattern="\d{6}" maxLength={6} required value={code} onInput={(event) => setCode(event.currentTarget.value)} />
+          <input ref={codeInput} id="code" name="code" inputMode="numeric" autocomplete="one-time-code" pattern="\d{6}" maxLength={6} required value={code} onInput={(event) => setCode(event.currentTarget.value)} />
           <button type="submit" class="primary" disabled={busy}>
             Sign in
           </button>
