@@ -5,9 +5,6 @@ import { useApp } from '../session';
 import { ActionButton, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad } from '../ui';
 import { AgentTabs } from './agent-tabs';
 
-const DEFAULT_COLORS = { primary: '#4f46e5', gradient_from: '#4f46e5', gradient_to: '#7c3aed' };
-const DEFAULT_TIMINGS = { show_delay_ms: 2000, teaser_delay_ms: 8000, idle_nudge_delay_ms: 30000 };
-
 interface Form {
   name: string;
   role: string;
@@ -28,8 +25,7 @@ interface Form {
 type Agent = DataAt<'agents/get'>['agent'];
 
 function formOf(agent: Agent): Form {
-  const colors = { ...DEFAULT_COLORS, ...agent.colors };
-  const widget = { ...DEFAULT_TIMINGS, ...agent.widget };
+  const { colors, widget } = agent;
   return {
     name: agent.name,
     role: agent.role,
@@ -159,7 +155,7 @@ export default function Settings({ params }: { params: string[] }) {
 
 /** A sketch that follows the form as it is typed (SVG attributes, no inline styles), and the real widget as saved. */
 function Preview({ agentId, form, version }: { agentId: string; form: Form; version: number }) {
-  const teaser = `${form.teaser_word || 'Hi'}! ${form.company_name ? `${form.company_name} · ` : ''}${form.name}`;
+  const teaser = `${form.teaser_word || 'Hi'} · ${form.name}${form.company_name ? `, ${form.company_name}` : ''}`;
   return (
     <aside class="preview" aria-label="Widget preview">
       <h2>Preview</h2>

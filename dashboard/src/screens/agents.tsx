@@ -19,7 +19,7 @@ export default function Agents() {
     <Screen title="Agents" intro="Your AI agents: their settings, the widget embed, runs and conversations.">
       <RoleNote permission="manage" action="hiring an agent" />
       {agents.loading && !agents.data ? <Loading what="agents" /> : null}
-      <ErrorNote error={agents.error} />
+      <ErrorNote error={agents.error ?? presets.error} />
       <ul class="cards">
         {agents.data?.agents.map((agent) => (
           <li class="card" key={agent.id}>
@@ -52,7 +52,7 @@ export default function Agents() {
       >
         <h2>Hire an agent</h2>
         <label for="preset">Preset</label>
-        <select id="preset" value={preset} onChange={(event) => setPreset(event.currentTarget.value)}>
+        <select id="preset" value={preset || presets.data?.presets[0]?.id} onChange={(event) => setPreset(event.currentTarget.value)}>
           {presets.data?.presets.map((candidate) => (
             <option key={candidate.id} value={candidate.id}>
               {candidate.name}: {candidate.role} ({candidate.skills.join(', ')})

@@ -28,7 +28,7 @@ export default function Usage() {
           </section>
           <section aria-labelledby="daily-title">
             <h2 id="daily-title">Tokens per day</h2>
-            <DayChart days={data.usage.by_day} />
+            <DayChart days={everyDay(data.usage.from, data.usage.to, data.usage.by_day)} />
           </section>
           <section aria-labelledby="agents-title">
             <h2 id="agents-title">Per agent</h2>
@@ -44,6 +44,13 @@ export default function Usage() {
                   </tr>
                 </thead>
                 <tbody>
+                  {data.usage.by_agent.length === 0 ? (
+                    <tr>
+                      <td colSpan={5} class="muted">
+                        No runs in this period yet.
+                      </td>
+                    </tr>
+                  ) : null}
                   {data.usage.by_agent.map((row) => (
                     <tr key={row.agent_id}>
                       <td>{data.names.get(row.agent_id) ?? row.agent_id}</td>
@@ -61,6 +68,17 @@ export default function Usage() {
       ) : null}
     </Screen>
   );
+}
+
+/** Every day of the period, days without use at zero (the report lists only days with use). */
+function everyDay(from: string, to: string, days: { date: string; total_tokens: number }[]) {
+  const used = new Map(days.map((day) => [day.date, day.total_tokens]));
+  const all: { date: string; total_tokens: number }[] = [];
+  for (let day = new Date(`${from}T00:00:00Z`); day <= new Date(`${to}T00:00:00Z`) && all.length < 400; day.setUTCDate(day.getUTCDate() + 1)) {
+    const date = day.toISOString().slice(0, 10);
+    all.push({ date, total_tokens: used.get(date) ?? 0 });
+  }
+  return all;
 }
 
 /** Bars drawn by hand in SVG (no chart library, no inline styles: classes and geometry attributes only). */

@@ -18,7 +18,8 @@ export interface DashboardHarness {
   /** The same server by IP: another origin, for the widget and cross-origin checks. */
   otherOrigin: string;
   agentId: string;
-  /** The REST API with the demo workspace's key. */
+  /** The demo workspace's API key, and the REST API with it. */
+  key: string;
   api: ApiCall;
   /** Moves the platform's clock (session expiry). */
   advanceClock(ms: number): void;
@@ -42,6 +43,7 @@ export async function startDashboard(): Promise<DashboardHarness> {
     origin,
     otherOrigin: `http://127.0.0.1:${port}`,
     agentId: platform.demo.agentId,
+    key,
     api: apiClient(`${origin}/en/api/v1`, key),
     advanceClock: (ms) => void (offset += ms),
     async open(path = '/dashboard/', options = {}) {
