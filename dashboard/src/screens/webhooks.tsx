@@ -72,6 +72,13 @@ export default function Webhooks() {
             </tr>
           </thead>
           <tbody>
+            {list.data && list.data.subscriptions.length === 0 ? (
+              <tr>
+                <td colSpan={5} class="muted">
+                  No endpoints yet.
+                </td>
+              </tr>
+            ) : null}
             {list.data?.subscriptions.map((subscription) => (
               <tr key={subscription.id}>
                 <td class="mono break">{subscription.url}</td>
