@@ -12,6 +12,7 @@ import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { PlatformAlarms } from './alarms';
 import { grantBedrockModel } from './bedrock-access';
+import { grantSendMail } from './mail-access';
 import { EmbedSite, EMBED_PREFIX } from './embed-site';
 import { DashboardSite } from './dashboard';
 import { QUEUE_URL_ENV, type QueueName } from '@service/shared';
@@ -39,6 +40,10 @@ export interface PlatformStackProps extends StackProps {
   embedDistDir?: string | undefined;
   /** The built dashboard. Default: dashboard/dist if it exists. */
   dashboardDistDir?: string | undefined;
+  /** Sender of the platform's e-mail (a verified SES identity), as MAIL_FROM. Default: the runtime's. */
+  mailFrom?: string;
+  /** The dashboard's origin (https://…), as DASHBOARD_ORIGIN: sign-in links, CSRF origin checks, passkeys' relying party. */
+  dashboardOrigin?: string;
   /** Subscribes this e-mail address to the alarm topic. Default: no subscription (subscribe to `AlarmTopicArn` yourself). */
   alarmEmail?: string;
 }
@@ -167,8 +172,9 @@ export class PlatformStack extends Stack {
       embedBucket: this.embed.bucket,
       accessLogs: this.embed.accessLogs,
     });
-    // Sign-in (passkeys' expected origin, invitation and sign-in links) follows the dashboard's address.
-    for (const fn of this.functions.values()) fn.addEnvironment('DASHBOARD_ORIGIN', `https://${this.dashboard.distribution.distributionDomainName}`);
+    // Sign-in (passkeys' expected origin, invitation and sign-in links) follows the dashboard's address: the
+    // distribution's own unless a custom domain is given.
+    if (!props.dashboardOrigin) for (const fn of this.functions.values()) fn.addEnvironment('DASHBOARD_ORIGIN', `https://${this.dashboard.distribution.distributionDomainName}`);
 
     this.alarms = new PlatformAlarms(this, 'Alarms', {
       functions: new Map<string, IFunction>([...this.functions, ...[...this.skills].map(([id, skill]): [string, IFunction] => [id, skill.function])]),
@@ -222,6 +228,8 @@ export class PlatformStack extends Stack {
       environment.SKILL_BEARER_SECRET_ARN = this.builtinSkillBearer.secretArn;
     }
     if (definition.masterKey) environment.MASTER_KEY_SECRET_ARN = this.masterKey.secretArn;
+    if (definition.sendsMail && props.mailFrom) environment.MAIL_FROM = props.mailFrom;
+    if (props.dashboardOrigin) environment.DASHBOARD_ORIGIN = props.dashboardOrigin;
 
     const fn = createNodeFunction(this, definition.id, {
       entry,
@@ -236,6 +244,7 @@ export class PlatformStack extends Stack {
     if (definition.builtinSkills) this.builtinSkillBearer.grantRead(fn);
     if (definition.masterKey) this.masterKey.grantRead(fn);
     if (definition.model) grantBedrockModel(fn, props.model);
+    if (definition.sendsMail) grantSendMail(fn);
     return fn;
   }
 
