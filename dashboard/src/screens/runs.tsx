@@ -9,8 +9,9 @@ export default function Runs({ params }: { params: string[] }) {
   const agentId = params[0]!;
   const runs = useLoad(() => get('agents/runs', { agent_id: agentId, limit: 20 }), [agentId]);
   const [instruction, setInstruction] = useState('');
+  const [act, setAct] = useState(false);
   const command = useAction(async () => {
-    await post('agents/command', { agent_id: agentId, instruction: instruction.trim() });
+    await post('agents/command', { agent_id: agentId, instruction: instruction.trim(), autonomy: act ? 'full' : 'read_only' });
     setInstruction('');
     runs.reload();
   });
@@ -34,6 +35,10 @@ export default function Runs({ params }: { params: string[] }) {
       >
         <label for="instruction">Command</label>
         <textarea id="instruction" rows={3} maxLength={10000} required value={instruction} onInput={(event) => setInstruction(event.currentTarget.value)} />
+        <label class="check">
+          <input type="checkbox" checked={act} onChange={(event) => setAct(event.currentTarget.checked)} />
+          Let the agent act (autonomy full): without it, actions are only proposed
+        </label>
         <ActionButton type="submit" permission="command" variant="primary" busy={command.busy}>
           Give the command
         </ActionButton>

@@ -94,15 +94,15 @@ export async function mailTo(h: DashboardHarness, email: string, pattern: RegExp
   throw new Error(`no mail to ${email} matching ${pattern}`);
 }
 
-/** Sign in through the page with the e-mailed code; ends on the Agents screen. */
-export async function signIn(h: DashboardHarness, page: Page, email: string): Promise<void> {
+/** Sign in through the page with the e-mailed code; ends on the screen `landing` names (Agents, or a return_to's). */
+export async function signIn(h: DashboardHarness, page: Page, email: string, landing: string | RegExp = 'Agents'): Promise<void> {
   const since = new Date(Date.now() - 1000).toISOString();
   await page.getByLabel('E-mail address').fill(email);
   await page.getByRole('button', { name: 'Send me a code' }).click();
   const code = await mailedCode(h, email, since);
   await page.getByLabel(/6-digit code/).fill(code);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await heading(page, 'Agents');
+  await heading(page, landing);
 }
 
 /** Waits for the screen's heading (h1) to name it. */
