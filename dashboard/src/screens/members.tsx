@@ -74,7 +74,7 @@ export default function Members() {
             <tr>
               <th scope="col">Person</th>
               <th scope="col">Role</th>
-              <th scope="col">Joined</th>
+              <th scope="col" class="wide-only">Joined</th>
               <th scope="col">
                 <span class="sr-only">Actions</span>
               </th>
@@ -102,7 +102,7 @@ export default function Members() {
                     ))}
                   </select>
                 </td>
-                <td>{when(member.joined_at)}</td>
+                <td class="wide-only">{when(member.joined_at)}</td>
                 <td>
                   <ActionButton permission="members" variant="danger" label={`Remove ${member.email}`} onClick={() => setRemoving({ id: member.user_id, email: member.email })}>
                     Remove
