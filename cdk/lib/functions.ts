@@ -60,8 +60,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     reads: ['workspaces'],
     // rateLimits: failed credentials are counted per source and key prefix (progressive delays).
     writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills', 'rateLimits',
-      // People (the dashboard): accounts, memberships, invitations, sign-in codes and passkey challenges, sessions.
-      'users', 'memberships', 'invitations', 'signInCodes', 'sessions'],
+      // People (the dashboard): accounts, memberships, invitations, sign-in codes and passkey challenges, sessions, passkeys.
+      'users', 'memberships', 'invitations', 'signInCodes', 'sessions', 'passkeys'],
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery.
     sendsTo: ['runs', 'webhooks'],
     turnTokens: false,

@@ -8,7 +8,8 @@ import type { EndpointHandlers } from './types';
 import { pendingEndpoints } from './pending';
 import { signInEndpoints } from './auth';
 import { memberEndpoints } from './members';
+import { passkeyEndpoints } from './passkeys';
 import { webhookDeliveryEndpoints } from './webhook-deliveries';
 
 /** Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing). */
-export const ENDPOINT_HANDLERS: EndpointHandlers<EndpointName> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...pendingEndpoints, ...signInEndpoints, ...memberEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<EndpointName> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...pendingEndpoints, ...signInEndpoints, ...memberEndpoints, ...passkeyEndpoints };

@@ -2,8 +2,6 @@ import { ApiError, type EndpointName } from '@service/shared';
 import type { EndpointHandlers } from './types';
 
 type Pending =
-  | 'authPasskeyRegisterOptions' | 'authPasskeyRegister' | 'authPasskeySigninOptions' | 'authPasskeySignin'
-  | 'authPasskeyList' | 'authPasskeyDelete'
   | 'agentsUpdate' | 'conversationsList' | 'conversationsGet' | 'webhooksTest';
 
 const notYet = async (): Promise<never> => {
@@ -11,8 +9,6 @@ const notYet = async (): Promise<never> => {
 };
 export const pendingEndpoints = Object.fromEntries(
   ([
-    'authPasskeyRegisterOptions', 'authPasskeyRegister', 'authPasskeySigninOptions', 'authPasskeySignin',
-    'authPasskeyList', 'authPasskeyDelete',
     'agentsUpdate', 'conversationsList', 'conversationsGet', 'webhooksTest',
   ] satisfies Pending[] as EndpointName[]).map((name) => [name, notYet]),
 ) as unknown as EndpointHandlers<Pending>;
