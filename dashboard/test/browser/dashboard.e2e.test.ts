@@ -311,7 +311,7 @@ describe('signed in as the demo owner', () => {
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await page.getByRole('button', { name: /Remove passkey/ }).waitFor();
     await screenshot(page, 'account-passkey');
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await heading(page, 'Sign in');
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
     await heading(page, 'Agents');
