@@ -314,8 +314,10 @@ describe('signed in as the demo owner', () => {
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await heading(page, 'Sign in');
     await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
-    await heading(page, 'Agents');
-    expect(await page.getByText(OWNER_EMAIL).isVisible()).toBe(true);
+    // Signed in again, on the screen it left (Account), the passkey now used.
+    await heading(page, /^Account$/);
+    expect(await page.getByText(`Signed in as ${OWNER_EMAIL}`).isVisible()).toBe(true);
+    await page.getByText(/last used (?!never)/).waitFor();
   });
 
   it('sends an expired session back to Sign in, and returns to the screen after signing in again', async () => {
