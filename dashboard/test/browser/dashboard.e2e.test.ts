@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axeViolations, clipboard, heading, mailTo, mailedCode, OWNER_EMAIL, screenshot, signIn, startDashboard, type DashboardHarness } from './support';
+import { axeViolations, clipboard, heading, mailTo, mailedCode, otherSite, OWNER_EMAIL, screenshot, SHOTS, signIn, startDashboard, type DashboardHarness } from './support';
 
 // The dashboard in headless chromium against the local platform (one platform and one browser for the file), at
 // http://localhost:<port>/dashboard/.
@@ -161,35 +161,39 @@ describe('signed in as the demo owner', () => {
     expect(after.status).toBe(401);
   });
 
-  it("sets the agent's allowed origins in Settings; the copied snippet has an absolute loader URL and chats on another origin", async () => {
-    await go(page, `#/agents/${h.agentId}/settings`, /^Settings$/);
-    const origins = page.getByLabel(/Allowed origins/);
-    await origins.fill(`${h.otherOrigin}\n${h.origin}`);
-    await page.getByLabel('Teaser word').fill('Hello');
-    await page.getByRole('button', { name: 'Save settings' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
-    // The live preview frames the real widget from /embed/ under the dashboard's CSP.
-    const preview = page.frameLocator('iframe[title="Live widget preview"]');
-    await preview.locator('#service-chat').waitFor({ state: 'attached' });
-    await screenshot(page, 'settings-saved');
-
+  it('copies the one-line snippet (absolute loader URL, agent UUID) and chats with the agent on another origin', async () => {
     await go(page, `#/agents/${h.agentId}/embed`, /^Widget Embed$/);
     await page.getByRole('button', { name: 'Copy snippet' }).click();
     const snippet = await clipboard(page);
     expect(snippet).toBe(`<script src="${h.origin}/embed/loader.js" data-agent-id="${h.agentId}" async></script>`);
 
+    // A shop on 127.0.0.1 and another port: another origin (the seeded agent allows http://127.0.0.1:*).
+    const shop = await otherSite(`<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1></main>${snippet}</body></html>`);
     const site = await h.browser.newContext();
     const host = await site.newPage();
-    await host.route(`${h.otherOrigin}/shop.html`, (route) =>
-      route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1></main>${snippet}</body></html>` }),
-    );
-    await host.goto(`${h.otherOrigin}/shop.html`);
+    host.setDefaultTimeout(10_000);
+    await host.goto(shop.url);
     await host.locator('#service-chat .scw-fab').click();
     await host.locator('#service-chat textarea').fill('What does it cost?');
     await host.keyboard.press('Enter');
     await host.locator('#service-chat .scw-msg[data-role=bot][data-done=true]').waitFor({ timeout: 15_000 });
     expect(await host.locator('#service-chat .scw-msg[data-role=bot]').last().textContent()).toMatch(/Offline demo model/);
+    await host.screenshot({ path: `${SHOTS}/widget-on-another-origin.png` });
     await site.close();
+    await shop.close();
+  });
+
+  it("saves the agent's settings (agents/update) and the live preview frames the real widget under the CSP", async () => {
+    await go(page, `#/agents/${h.agentId}/settings`, /^Settings$/);
+    await page.getByLabel(/Allowed origins/).fill(`${h.otherOrigin}\n${h.origin}`);
+    await page.getByLabel('Teaser word').fill('Hello');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    const agent = await h.api<{ agent: { teaser_word: string; allowed_origins: string[] } }>('agents/get/', { query: { agent_id: h.agentId } });
+    expect(agent.body.data.agent).toMatchObject({ teaser_word: 'Hello', allowed_origins: [h.otherOrigin, h.origin] });
+    const preview = page.frameLocator('iframe[title="Live widget preview"]');
+    await preview.locator('#service-chat .scw-fab').waitFor();
+    await screenshot(page, 'settings-saved');
   });
 
   it('gives a command from the Runs screen and shows its status, result, output and usage', async () => {

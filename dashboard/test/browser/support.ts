@@ -1,4 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
@@ -121,3 +123,17 @@ export const screenshot = (page: Page, name: string) => page.screenshot({ path: 
 
 /** What the page's Copy button put on the clipboard. */
 export const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
+
+/**
+ * A page served by a second tiny server on 127.0.0.1: another origin than the dashboard's localhost, and a real
+ * loopback page (Chromium lets only such pages load from loopback addresses).
+ */
+export async function otherSite(html: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
