@@ -183,6 +183,18 @@ describe('signed in as the demo owner', () => {
     await shop.close();
   });
 
+  it('shows that widget conversation under Conversations as a read-only transcript', async () => {
+    await go(page, `#/agents/${h.agentId}/conversations`, /^Conversations$/);
+    const conversation = page.locator('.conversations button').first();
+    await conversation.click();
+    const transcript = page.getByRole('list', { name: 'Transcript' });
+    await transcript.getByText('What does it cost?').waitFor();
+    expect(await transcript.textContent()).toContain('Offline demo model');
+    expect(await page.locator('.conversations textarea, .conversations input').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'conversations-transcript');
+  });
+
   it("saves the agent's settings (agents/update) and the live preview frames the real widget under the CSP", async () => {
     await go(page, `#/agents/${h.agentId}/settings`, /^Settings$/);
     await page.getByLabel(/Allowed origins/).fill(`${h.otherOrigin}\n${h.origin}`);
