@@ -161,6 +161,24 @@ describe('signed in as the demo owner', () => {
     expect(after.status).toBe(401);
   });
 
+  it('adds a webhook endpoint: the signing secret shown once, then the subscription with its state and its delivery log', async () => {
+    await go(page, '#/developers/webhooks', /Webhooks/);
+    await page.getByLabel('Endpoint URL').fill('https://hooks.example.com/service');
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const secret = page.getByRole('region', { name: 'Signing secret' });
+    await secret.waitFor();
+    expect(await secret.locator('.secret-value').textContent()).toMatch(/^whsec_|\w{16,}/);
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    expect(await secret.count()).toBe(0);
+    const row = page.getByRole('row', { name: /hooks\.example\.com/ });
+    expect(await row.textContent()).toContain('Active');
+    await row.getByRole('button', { name: 'Delivery log' }).click();
+    await page.getByRole('heading', { name: 'Delivery log' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Send test event' }).isEnabled()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'webhooks-delivery-log');
+  });
+
   it('copies the one-line snippet (absolute loader URL, agent UUID) and chats with the agent on another origin', async () => {
     await go(page, `#/agents/${h.agentId}/embed`, /^Widget Embed$/);
     await page.getByRole('button', { name: 'Copy snippet' }).click();
