@@ -20,6 +20,7 @@ export default function Agents() {
       <RoleNote permission="manage" action="hiring an agent" />
       {agents.loading && !agents.data ? <Loading what="agents" /> : null}
       <ErrorNote error={agents.error ?? presets.error} />
+      {agents.data && agents.data.agents.length === 0 ? <p class="muted">No agents yet: hire one below.</p> : null}
       <ul class="cards">
         {agents.data?.agents.map((agent) => (
           <li class="card" key={agent.id}>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axeViolations, clipboard, heading, mailTo, mailedCode, otherSite, OWNER_EMAIL, screenshot, SHOTS, signIn, startDashboard, type DashboardHarness } from './support';
+import { axeViolations, clipboard, heading, mailTo, mailedCode, otherSite, OWNER_EMAIL, provisionWorkspace, screenshot, SHOTS, signIn, startDashboard, type DashboardHarness } from './support';
 
 // The dashboard in headless chromium against the local platform (one platform and one browser for the file), at
 // http://localhost:<port>/dashboard/.
@@ -313,6 +313,22 @@ describe('signed in as the demo owner', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error?.code).toBe('FORBIDDEN');
     await memberContext.close();
+  });
+
+  it('switches between the workspaces of a person in several: every screen follows the picked one', async () => {
+    await provisionWorkspace(h, 'Second Company', OWNER_EMAIL);
+    await page.reload();
+    await heading(page, /.+/);
+    const switcher = page.getByLabel('Workspace');
+    expect(await switcher.locator('option').allTextContents()).toEqual(expect.arrayContaining(['Demo Company (owner)', 'Second Company (owner)']));
+    await go(page, '#/agents', /^Agents$/);
+    expect(await page.locator('.cards .card').count()).toBeGreaterThan(0);
+    await switcher.selectOption({ label: 'Second Company (owner)' });
+    await page.getByText('No agents yet').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'workspace-switcher');
+    await switcher.selectOption({ label: 'Demo Company (owner)' });
+    await page.locator('.cards .card').first().waitFor();
   });
 
   it('refuses a form posted from another origin with the session cookie', async () => {

@@ -10,6 +10,7 @@ import { launchChromium } from '../../../embed/test/browser/chromium';
 
 export const SHOTS = resolve(import.meta.dirname, '../../../test-results/dashboard');
 export const OWNER_EMAIL = 'owner@demo.example';
+const MASTER_KEY = 'm'.repeat(48);
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface DashboardHarness {
@@ -33,7 +34,7 @@ export async function startDashboard(): Promise<DashboardHarness> {
   const key = newDemoKey();
   let offset = 0;
   const [platform, browser] = await Promise.all([
-    startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key }, now: () => new Date(Date.now() + offset) }),
+    startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key, SERVICE_MASTER_KEY: MASTER_KEY }, now: () => new Date(Date.now() + offset) }),
     launchChromium(),
   ]);
   mkdirSync(SHOTS, { recursive: true });
@@ -136,4 +137,16 @@ export async function otherSite(html: string): Promise<{ url: string; close(): P
     url: `http://127.0.0.1:${port}/`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A new workspace with its first owner, as an operator creates one (master key). */
+export async function provisionWorkspace(h: DashboardHarness, name: string, ownerEmail: string): Promise<{ workspaceId: string }> {
+  const response = await fetch(`${h.origin}/en/api/v1/admin/workspaces/create/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-master-key': MASTER_KEY },
+    body: JSON.stringify({ name, owner_email: ownerEmail }),
+  });
+  const body = (await response.json()) as { data: { workspace: { id: string } } };
+  if (!response.ok) throw new Error(`provisioning failed: ${response.status} ${JSON.stringify(body)}`);
+  return { workspaceId: body.data.workspace.id };
 }
