@@ -122,6 +122,21 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     sendsMail: true,
   },
   {
+    id: 'ConversationsApi',
+    entry: 'lambdas/src/entries/lambda/conversations-api.ts',
+    // conversations/list and conversations/get: the only REST function that may read visitors' conversations.
+    trigger: { kind: 'http', routes: [{ path: ROUTES.conversationsApi, methods: ['ANY'] }] },
+    timeoutSeconds: 15,
+    memoryMb: 512,
+    // usage: the pipeline's token read-ahead (agents/command only, never reached here, but bundled).
+    reads: ['workspaces', 'conversations', 'agents', 'memberships', 'usage'],
+    // The REST pipeline's own: keys (last use, rate limit), sessions (last activity), failed credentials, idempotency.
+    writes: ['apiKeys', 'sessions', 'rateLimits', 'idempotency'],
+    sendsTo: [],
+    turnTokens: false,
+    model: false,
+  },
+  {
     id: 'RunSweeper',
     entry: 'lambdas/src/entries/lambda/run-sweeper.ts',
     // Re-sends the message of a run a crash left unsent and fails runs abandoned past their bound.
