@@ -29,8 +29,10 @@ const screens = (agentId: string): [string, string, RegExp][] => [
   ['account', '#/account', /^Account$/],
 ];
 
+/** Opens a screen by its route (reloading it when it is already open, so its lists are fresh). */
 async function go(page: Page, hash: string, name: RegExp) {
-  await page.evaluate((target) => (location.hash = target), hash);
+  if (await page.evaluate((target) => location.hash === target, hash)) await page.reload();
+  else await page.evaluate((target) => (location.hash = target), hash);
   await heading(page, name);
   // Lists settle (no loading line left).
   await page.waitForFunction(() => !document.querySelector('main [role=status]')?.textContent?.startsWith('Loading'));
@@ -313,6 +315,16 @@ describe('signed in as the demo owner', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error?.code).toBe('FORBIDDEN');
     await memberContext.close();
+
+    // The owner changes the member's role (on change, no Save), then removes them after confirming.
+    await go(page, '#/members', /^Members$/);
+    const roleOf = async () =>
+      (await h.api<{ members: { email: string; role: string }[] }>('members/list/')).body.data.members.find((person) => person.email === 'member@demo.example')?.role;
+    await page.getByLabel('Role of member@demo.example').selectOption('admin');
+    await expect.poll(roleOf).toBe('admin');
+    await page.getByRole('button', { name: 'Remove member@demo.example' }).click();
+    await page.getByRole('dialog', { name: 'Remove this member?' }).getByRole('button', { name: 'Remove member' }).click();
+    await expect.poll(roleOf).toBeUndefined();
   });
 
   it('switches between the workspaces of a person in several: every screen follows the picked one', async () => {
@@ -325,8 +337,12 @@ describe('signed in as the demo owner', () => {
     expect(await page.locator('.cards .card').count()).toBeGreaterThan(0);
     await switcher.selectOption({ label: 'Second Company (owner)' });
     await page.getByText('No agents yet').waitFor();
+    // Hire from a preset there.
+    await page.getByLabel('Name (optional)').fill('Nova');
+    await page.getByRole('button', { name: 'Hire' }).click();
+    await page.getByRole('heading', { name: 'Nova' }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
-    await screenshot(page, 'workspace-switcher');
+    await screenshot(page, 'workspace-switcher-hired');
     await switcher.selectOption({ label: 'Demo Company (owner)' });
     await page.locator('.cards .card').first().waitFor();
   });
