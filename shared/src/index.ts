@@ -11,3 +11,4 @@ export * as schemas from './api/schemas';
 export { JSON_INPUT_LIMITS, jsonInputProblem } from './api/json-input';
 export { ROUTES, type RouteName } from './routes';
 export { DomainError } from './domain-error';
+export * from './mcp';
