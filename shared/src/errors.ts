@@ -6,10 +6,14 @@
  * - SKILL_OAUTH_REQUIRED 409: the skill needs an OAuth connection the company has not made yet.
  * The skill-facing routes (serviceApi) add TURN_TOKEN_* and MASTER_KEY_* (401) and FORBIDDEN (403: the turn's role lacks the capability).
  * ORIGIN_NOT_ALLOWED 403 is ours too: the widget chat was called from a page origin the agent does not allow.
+ * People (the dashboard): CODE_INVALID 400 (wrong sign-in code), CODE_EXPIRED 400 (expired, used, or out of tries:
+ * ask for a new one), LAST_OWNER 409 (the last owner cannot be removed or demoted), FORBIDDEN 403 (the role may not).
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   SCHEMA_INVALID: 400,
+  CODE_INVALID: 400,
+  CODE_EXPIRED: 400,
   API_KEY_REQUIRED: 401,
   API_KEY_INVALID: 401,
   TURN_TOKEN_REQUIRED: 401,
@@ -27,6 +31,7 @@ export const ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   IDEMPOTENCY_CONFLICT: 409,
   SKILL_OAUTH_REQUIRED: 409,
+  LAST_OWNER: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

@@ -83,6 +83,39 @@ export const TABLES = {
   /** Recent tool calls of each connection (the audit trail beside the runs' own source), newest by sort key. */
   connectionCalls: { name: 'connection-calls', partitionKey: s('connectionId'), sortKey: s('sk'), ttlAttribute: 'expiresAtEpoch' },
   localQueue: { name: 'local-queue', partitionKey: s('queue'), sortKey: s('sk'), localOnly: true },
+  /** People: `usr_…` user items, and `email#<address>` items whose conditional put keeps an address to one user. */
+  users: { name: 'users', partitionKey: s('id') },
+  /** Who belongs to which workspace with which role. */
+  memberships: {
+    name: 'memberships',
+    partitionKey: s('workspaceId'),
+    sortKey: s('userId'),
+    indexes: [{ name: 'byUser', partitionKey: s('userId'), sortKey: s('workspaceId') }],
+  },
+  /** Invitations by the hash of their link's token (expiry checked in code). */
+  invitations: {
+    name: 'invitations',
+    partitionKey: s('tokenHash'),
+    indexes: [{ name: 'byWorkspace', partitionKey: s('workspaceId'), sortKey: s('createdAt') }],
+    ttlAttribute: 'expiresAtEpoch',
+  },
+  /** One-time sign-in secrets, hashed: the e-mailed code of an address (`email#…`), passkey challenges (`webauthn#…`). */
+  signInCodes: { name: 'sign-in-codes', partitionKey: s('id'), ttlAttribute: 'expiresAtEpoch' },
+  /** Dashboard sessions by the SHA-256 of the cookie value (idle and absolute expiry checked in code). */
+  sessions: {
+    name: 'sessions',
+    partitionKey: s('sessionHash'),
+    indexes: [{ name: 'byUser', partitionKey: s('userId'), sortKey: s('createdAt') }],
+    ttlAttribute: 'expiresAtEpoch',
+  },
+  /** WebAuthn credentials by credential id. */
+  passkeys: {
+    name: 'passkeys',
+    partitionKey: s('credentialId'),
+    indexes: [{ name: 'byUser', partitionKey: s('userId'), sortKey: s('createdAt') }],
+  },
+  /** The local platform's mailbox (GET /dev/mail.json); in AWS mail leaves through Amazon SES. */
+  mailbox: { name: 'mailbox', partitionKey: s('mailbox'), sortKey: s('sk'), localOnly: true },
 } as const satisfies Record<string, TableDefinition>;
 
 export type TableName = keyof typeof TABLES;

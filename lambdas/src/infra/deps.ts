@@ -1,6 +1,7 @@
 import type { PlatformConfig } from './config/config';
 import type { QueueSender } from './queue/queue';
 import type { Store } from './store/dynamo';
+import type { MailTransport } from './mail/mail';
 
 /** What every handler needs, built once per Lambda container (or once per local platform). */
 export interface Deps {
@@ -8,4 +9,6 @@ export interface Deps {
   queue: QueueSender;
   config: PlatformConfig;
   now: () => Date;
+  /** Platform e-mail (sign-in codes, invitations, the agents' mail): the local mailbox or Amazon SES; absent where nothing mails. */
+  mail?: MailTransport;
 }

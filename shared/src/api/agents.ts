@@ -5,6 +5,22 @@ import { isoDateTime, limitParam, runId, text, uuid } from './primitives';
 export const AUTONOMY_LEVELS = ['full', 'read_only'] as const;
 export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
 
+const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, { error: 'a colour is #rrggbb' });
+const delayMs = z.number().int().min(0).max(600_000);
+export const AgentColors = z.object({ primary: hexColor, gradient_from: hexColor, gradient_to: hexColor }).meta({ id: 'AgentColors' });
+export const WidgetTimings = z
+  .object({
+    show_delay_ms: delayMs.meta({ description: 'Delay before the launcher appears' }),
+    teaser_delay_ms: delayMs.meta({ description: 'Delay before the teaser bubble' }),
+    idle_nudge_delay_ms: delayMs.meta({ description: 'Idle time before the nudge' }),
+  })
+  .meta({ id: 'WidgetTimings' });
+/** An allowed embedding origin: scheme://host[:port], or with the port wildcard `:*`. */
+const allowedOrigin = z
+  .string()
+  .max(300)
+  .regex(/^https?:\/\/[a-z0-9.-]+(:(\d{1,5}|\*))?$/i, { error: 'an origin is scheme://host[:port], e.g. https://shop.example or http://localhost:*' });
+
 export const Agent = z
   .object({
     id: z.uuid(),
@@ -17,6 +33,11 @@ export const Agent = z
     avatar_url: z.string(),
     skills: z.array(z.string()),
     created_at: isoDateTime,
+    company_name: z.string().meta({ description: 'The company name the widget shows' }),
+    colors: AgentColors,
+    widget: WidgetTimings,
+    teaser_word: z.string().meta({ description: 'The word the teaser bubble highlights' }),
+    allowed_origins: z.array(z.string()).meta({ description: 'Page origins that may embed the widget (`http://localhost:*` allows any port)' }),
   })
   .meta({ id: 'Agent' });
 
@@ -73,3 +94,23 @@ export const Run = z
 export const CancelBody = z.object({ run_id: runId }).strict();
 
 export const RunsQuery = z.object({ agent_id: uuid('agent_id'), limit: limitParam });
+
+export const AgentUpdateBody = z
+  .object({
+    agent_id: uuid('agent_id'),
+    name: text(80).optional(),
+    role: text(120).optional(),
+    persona: text(4000).optional(),
+    locale: z.enum(['en', 'tr']).optional(),
+    avatar_url: z
+      .string()
+      .max(2048)
+      .regex(/^(https:\/\/|\/)[^\s]*$/, { error: 'avatar_url is an https URL or a path on this platform' })
+      .optional(),
+    company_name: text(120).optional(),
+    colors: AgentColors.partial().strict().optional(),
+    widget: WidgetTimings.partial().strict().optional(),
+    teaser_word: z.string().trim().max(80).optional(),
+    allowed_origins: z.array(allowedOrigin).max(50).optional(),
+  })
+  .strict();

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { EndpointAccess } from '../people';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -11,6 +12,8 @@ export interface EndpointContract {
   body?: z.ZodType;
   data: z.ZodType;
   status: 200 | 201 | 202;
+  /** Who may call it: a permission of the caller's role (an API key acts as admin), `public` or `session` (see shared/src/people.ts). */
+  access: EndpointAccess;
   /** Accepts an Idempotency-Key header (every create and agents/command). */
   idempotent?: boolean;
   /** The field of `data` holding a secret shown once: a replay answers it as null with `secret_already_shown: true`. */

@@ -2,6 +2,9 @@ import * as z from 'zod';
 import * as a from './agents';
 import * as r from './records';
 import * as acc from './account';
+import { AUTH_ENDPOINTS } from './auth';
+import { PEOPLE_ENDPOINTS } from './people';
+import { CONVERSATION_ENDPOINTS } from './conversations';
 import { WEBHOOK_DELIVERY_ENDPOINTS } from './webhook-deliveries';
 import { SKILL_ACCESS_ENDPOINTS } from './skills';
 import type { EndpointContract } from './contract';
@@ -12,18 +15,19 @@ export type { EndpointContract, HttpMethod } from './contract';
 const contract = <T extends EndpointContract>(endpoint: T): T => endpoint;
 
 export const ENDPOINTS = {
-  agentsList: contract({ path: 'agents/list', method: 'GET', summary: 'List the agents of the workspace', data: z.object({ agents: z.array(a.Agent) }), status: 200 }),
-  agentsGet: contract({ path: 'agents/get', method: 'GET', summary: 'Fetch one agent', query: a.AgentIdQuery, data: z.object({ agent: a.Agent }), status: 200 }),
-  agentsCreate: contract({ path: 'agents/create', method: 'POST', summary: 'Hire an agent from a preset', body: a.CreateAgentBody, data: z.object({ agent: a.Agent }), status: 201, idempotent: true }),
+  agentsList: contract({ path: 'agents/list', method: 'GET', summary: 'List the agents of the workspace', data: z.object({ agents: z.array(a.Agent) }), status: 200, access: 'read' }),
+  agentsGet: contract({ path: 'agents/get', method: 'GET', summary: 'Fetch one agent', query: a.AgentIdQuery, data: z.object({ agent: a.Agent }), status: 200, access: 'read' }),
+  agentsCreate: contract({ path: 'agents/create', method: 'POST', summary: 'Hire an agent from a preset', body: a.CreateAgentBody, data: z.object({ agent: a.Agent }), status: 201, idempotent: true, access: 'manage' }),
   agentsPresets: contract({
     path: 'agents/presets',
     method: 'GET',
     summary: 'The preset catalog agents are hired from',
     data: z.object({ presets: z.array(z.object({ id: z.string(), name: z.string(), role: z.string(), description: z.string(), skills: z.array(z.string()) })) }),
     status: 200,
+    access: 'read',
   }),
-  agentsCommand: contract({ path: 'agents/command', method: 'POST', summary: 'Give an agent a natural-language command (runs asynchronously)', body: a.CommandBody, data: a.CommandAccepted, status: 202, idempotent: true }),
-  agentsCommandStatus: contract({ path: 'agents/command_status', method: 'GET', summary: 'Poll a run', query: a.RunIdQuery, data: a.Run, status: 200 }),
+  agentsCommand: contract({ path: 'agents/command', method: 'POST', summary: 'Give an agent a natural-language command (runs asynchronously)', body: a.CommandBody, data: a.CommandAccepted, status: 202, idempotent: true, access: 'command' }),
+  agentsCommandStatus: contract({ path: 'agents/command_status', method: 'GET', summary: 'Poll a run', query: a.RunIdQuery, data: a.Run, status: 200, access: 'read' }),
   agentsCommandCancel: contract({
     path: 'agents/command_cancel',
     method: 'POST',
@@ -31,6 +35,7 @@ export const ENDPOINTS = {
     body: a.CancelBody,
     data: a.Run,
     status: 200,
+    access: 'command',
   }),
   agentsIdentitySecret: contract({
     path: 'agents/identity_secret',
@@ -39,18 +44,20 @@ export const ENDPOINTS = {
     body: a.AgentIdBody,
     data: z.object({ agent_id: z.uuid(), identity_secret: z.string().meta({ description: 'Shown once: sign user ids with it on your server, hex HMAC-SHA256' }) }),
     status: 200,
+    access: 'manage',
   }),
-  agentsRuns: contract({ path: 'agents/runs', method: 'GET', summary: 'Recent runs of an agent, newest first', query: a.RunsQuery, data: z.object({ runs: z.array(a.Run) }), status: 200 }),
-  skillsList: contract({ path: 'skills/list', method: 'GET', summary: 'The skill catalog', data: z.object({ skills: z.array(acc.Skill) }), status: 200 }),
-  skillsInstall: contract({ path: 'skills/install', method: 'POST', summary: 'Install a skill on an agent', body: acc.SkillInstallBody, data: acc.SkillInstallation, status: 200 }),
-  skillsUninstall: contract({ path: 'skills/uninstall', method: 'POST', summary: 'Remove a skill from an agent', body: acc.SkillInstallBody, data: acc.SkillInstallation, status: 200 }),
+  agentsUpdate: contract({ path: 'agents/update', method: 'POST', summary: "Change an agent's settings (what the widget shows, its timings and allowed origins)", body: a.AgentUpdateBody, data: z.object({ agent: a.Agent }), status: 200, access: 'manage' }),
+  agentsRuns: contract({ path: 'agents/runs', method: 'GET', summary: 'Recent runs of an agent, newest first', query: a.RunsQuery, data: z.object({ runs: z.array(a.Run) }), status: 200, access: 'read' }),
+  skillsList: contract({ path: 'skills/list', method: 'GET', summary: 'The skill catalog', data: z.object({ skills: z.array(acc.Skill) }), status: 200, access: 'read' }),
+  skillsInstall: contract({ path: 'skills/install', method: 'POST', summary: 'Install a skill on an agent', body: acc.SkillInstallBody, data: acc.SkillInstallation, status: 200, access: 'manage' }),
+  skillsUninstall: contract({ path: 'skills/uninstall', method: 'POST', summary: 'Remove a skill from an agent', body: acc.SkillInstallBody, data: acc.SkillInstallation, status: 200, access: 'manage' }),
   ...SKILL_ACCESS_ENDPOINTS,
-  contactsCreate: contract({ path: 'contacts/create', method: 'POST', summary: 'Create a contact', body: r.CreateContactBody, data: z.object({ contact: r.Contact }), status: 201, idempotent: true }),
-  contactsList: contract({ path: 'contacts/list', method: 'GET', summary: 'List contacts, newest first', query: r.ListQuery, data: z.object({ contacts: z.array(r.Contact), ...r.Page }), status: 200 }),
-  calendarEventCreate: contract({ path: 'calendar/event_create', method: 'POST', summary: 'Create a calendar event', body: r.CreateEventBody, data: z.object({ event: r.CalendarEvent }), status: 201, idempotent: true }),
-  calendarEventList: contract({ path: 'calendar/event_list', method: 'GET', summary: 'List calendar events, newest first', query: r.ListQuery, data: z.object({ events: z.array(r.CalendarEvent), ...r.Page }), status: 200 }),
-  tasksCreate: contract({ path: 'tasks/create', method: 'POST', summary: 'Create a task', body: r.CreateTaskBody, data: z.object({ task: r.Task }), status: 201, idempotent: true }),
-  tasksList: contract({ path: 'tasks/list', method: 'GET', summary: 'List tasks, newest first', query: r.ListQuery, data: z.object({ tasks: z.array(r.Task), ...r.Page }), status: 200 }),
+  contactsCreate: contract({ path: 'contacts/create', method: 'POST', summary: 'Create a contact', body: r.CreateContactBody, data: z.object({ contact: r.Contact }), status: 201, idempotent: true, access: 'command' }),
+  contactsList: contract({ path: 'contacts/list', method: 'GET', summary: 'List contacts, newest first', query: r.ListQuery, data: z.object({ contacts: z.array(r.Contact), ...r.Page }), status: 200, access: 'read' }),
+  calendarEventCreate: contract({ path: 'calendar/event_create', method: 'POST', summary: 'Create a calendar event', body: r.CreateEventBody, data: z.object({ event: r.CalendarEvent }), status: 201, idempotent: true, access: 'command' }),
+  calendarEventList: contract({ path: 'calendar/event_list', method: 'GET', summary: 'List calendar events, newest first', query: r.ListQuery, data: z.object({ events: z.array(r.CalendarEvent), ...r.Page }), status: 200, access: 'read' }),
+  tasksCreate: contract({ path: 'tasks/create', method: 'POST', summary: 'Create a task', body: r.CreateTaskBody, data: z.object({ task: r.Task }), status: 201, idempotent: true, access: 'command' }),
+  tasksList: contract({ path: 'tasks/list', method: 'GET', summary: 'List tasks, newest first', query: r.ListQuery, data: z.object({ tasks: z.array(r.Task), ...r.Page }), status: 200, access: 'read' }),
   emailOutbox: contract({
     path: 'email/outbox',
     method: 'GET',
@@ -58,9 +65,10 @@ export const ENDPOINTS = {
     query: r.ListQuery,
     data: z.object({ emails: z.array(r.OutboxEmail), ...r.Page }),
     status: 200,
+    access: 'read',
   }),
-  usageTokens: contract({ path: 'usage/tokens', method: 'GET', summary: 'Token usage per day and per agent', query: acc.UsageQuery, data: acc.UsageReport, status: 200 }),
-  billingGet: contract({ path: 'billing/get', method: 'GET', summary: 'Plan, token allowance and use this month', data: acc.Billing, status: 200 }),
+  usageTokens: contract({ path: 'usage/tokens', method: 'GET', summary: 'Token usage per day and per agent', query: acc.UsageQuery, data: acc.UsageReport, status: 200, access: 'read' }),
+  billingGet: contract({ path: 'billing/get', method: 'GET', summary: 'Plan, token allowance and use this month', data: acc.Billing, status: 200, access: 'read' }),
   webhooksCreate: contract({
     path: 'webhooks/create',
     method: 'POST',
@@ -70,13 +78,17 @@ export const ENDPOINTS = {
     status: 201,
     idempotent: true,
     secretField: 'signing_secret',
+    access: 'manage',
   }),
-  webhooksList: contract({ path: 'webhooks/list', method: 'GET', summary: 'List subscriptions with their state', data: z.object({ subscriptions: z.array(acc.WebhookSubscription) }), status: 200 }),
-  webhooksDelete: contract({ path: 'webhooks/delete', method: 'POST', summary: 'Delete a subscription', body: acc.WebhookIdBody, data: z.object({ deleted: z.literal(true), webhook_id: z.string() }), status: 200 }),
+  webhooksList: contract({ path: 'webhooks/list', method: 'GET', summary: 'List subscriptions with their state', data: z.object({ subscriptions: z.array(acc.WebhookSubscription) }), status: 200, access: 'read' }),
+  webhooksDelete: contract({ path: 'webhooks/delete', method: 'POST', summary: 'Delete a subscription', body: acc.WebhookIdBody, data: z.object({ deleted: z.literal(true), webhook_id: z.string() }), status: 200, access: 'manage' }),
   ...WEBHOOK_DELIVERY_ENDPOINTS,
-  keysCreate: contract({ path: 'keys/create', method: 'POST', summary: 'Create an API key; the key is returned once', body: acc.KeyCreateBody, data: z.object({ key: acc.ApiKey, secret: secretShownOnce, secret_already_shown: secretAlreadyShown }), status: 201, idempotent: true, secretField: 'secret' }),
-  keysList: contract({ path: 'keys/list', method: 'GET', summary: 'List API keys (never the keys themselves)', data: z.object({ keys: z.array(acc.ApiKey) }), status: 200 }),
-  keysRevoke: contract({ path: 'keys/revoke', method: 'POST', summary: 'Revoke an API key at once', body: acc.KeyIdBody, data: z.object({ key: acc.ApiKey }), status: 200 }),
+  keysCreate: contract({ path: 'keys/create', method: 'POST', summary: 'Create an API key; the key is returned once', body: acc.KeyCreateBody, data: z.object({ key: acc.ApiKey, secret: secretShownOnce, secret_already_shown: secretAlreadyShown }), status: 201, idempotent: true, secretField: 'secret', access: 'manage' }),
+  keysList: contract({ path: 'keys/list', method: 'GET', summary: 'List API keys (never the keys themselves)', data: z.object({ keys: z.array(acc.ApiKey) }), status: 200, access: 'read' }),
+  keysRevoke: contract({ path: 'keys/revoke', method: 'POST', summary: 'Revoke an API key at once', body: acc.KeyIdBody, data: z.object({ key: acc.ApiKey }), status: 200, access: 'manage' }),
+  ...AUTH_ENDPOINTS,
+  ...PEOPLE_ENDPOINTS,
+  ...CONVERSATION_ENDPOINTS,
 } as const satisfies Record<string, EndpointContract>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

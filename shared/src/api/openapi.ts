@@ -19,6 +19,13 @@ export const ErrorEnvelope = z
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ErrorEnvelope } } });
 
+/** An API key (acting as admin) or a dashboard session; `public` endpoints need neither, `session` ones a signed-in person. */
+function securityOf(endpoint: EndpointContract): Record<string, string[]>[] {
+  if (endpoint.access === 'public') return [];
+  if (endpoint.access === 'session') return [{ Session: [] }];
+  return [{ ApiKey: [] }, { Bearer: [] }, { Session: [] }];
+}
+
 function register(registry: OpenAPIRegistry, endpoint: EndpointContract): void {
   const headers = endpoint.idempotent
     ? z.object({ 'Idempotency-Key': z.string().max(128).optional().meta({ description: 'Repeat-safe key; an identical repeat replays the stored response' }) })
@@ -27,7 +34,7 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointContract): void {
     method: endpoint.method === 'GET' ? 'get' : 'post',
     path: `/${endpoint.path}/`,
     summary: endpoint.summary,
-    security: [{ ApiKey: [] }, { Bearer: [] }],
+    security: securityOf(endpoint),
     request: {
       ...(endpoint.query ? { query: endpoint.query as z.ZodObject } : {}),
       ...(headers ? { headers } : {}),
@@ -37,11 +44,12 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointContract): void {
       [endpoint.status]: { description: 'Success', content: { 'application/json': { schema: envelopeOf(endpoint.data) } } },
       400: errorResponse('VALIDATION_ERROR or SCHEMA_INVALID'),
       401: errorResponse('API_KEY_REQUIRED or API_KEY_INVALID'),
-      403: errorResponse('PLAN_REQUIRED'),
+      403: errorResponse(`PLAN_REQUIRED, or FORBIDDEN (needs ${endpoint.access}; or a session request without its CSRF token or from another origin)`),
       404: errorResponse('NOT_FOUND, AGENT_NOT_FOUND or RUN_NOT_FOUND'),
       405: errorResponse('METHOD_NOT_ALLOWED'),
       429: errorResponse('RATE_LIMITED; honour Retry-After'),
       ...(endpoint.idempotent ? { 409: errorResponse('IDEMPOTENCY_CONFLICT') } : {}),
+      ...(endpoint.path.startsWith('members/') ? { 409: errorResponse('LAST_OWNER') } : {}),
       ...(endpoint.method === 'POST' ? { 413: errorResponse('PAYLOAD_TOO_LARGE') } : {}),
     },
   });
@@ -51,6 +59,12 @@ function generateDocument() {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'ApiKey', { type: 'apiKey', in: 'header', name: 'X-Service-Api-Key' });
   registry.registerComponent('securitySchemes', 'Bearer', { type: 'http', scheme: 'bearer' });
+  registry.registerComponent('securitySchemes', 'Session', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'svc_session',
+    description: 'A dashboard session (auth/email/verify or auth/passkey/signin); POSTs also need X-CSRF-Token and a same-origin Origin, workspace endpoints X-Workspace-Id',
+  });
   for (const endpoint of Object.values(ENDPOINTS)) register(registry, endpoint);
   return new OpenApiGeneratorV3(registry.definitions).generateDocument({
     openapi: '3.0.3',

@@ -47,10 +47,11 @@ export const SKILL_ACCESS_ENDPOINTS = {
     status: 201,
     idempotent: true,
     secretField: 'turn_token_secret',
+    access: 'manage',
   },
-  rolesList: { path: 'roles/list', method: 'GET', summary: 'Built-in and company-defined roles', data: z.object({ roles: z.array(Role) }), status: 200 },
-  rolesCreate: { path: 'roles/create', method: 'POST', summary: 'Define a company role', body: RoleCreateBody, data: z.object({ role: Role }), status: 201, idempotent: true },
-  grantsList: { path: 'grants/list', method: 'GET', summary: 'Capabilities granted to roles', query: GrantsQuery, data: z.object({ grants: z.array(Grant) }), status: 200 },
+  rolesList: { path: 'roles/list', method: 'GET', summary: 'Built-in and company-defined roles', data: z.object({ roles: z.array(Role) }), status: 200, access: 'read' },
+  rolesCreate: { path: 'roles/create', method: 'POST', summary: 'Define a company role', body: RoleCreateBody, data: z.object({ role: Role }), status: 201, idempotent: true, access: 'manage' },
+  grantsList: { path: 'grants/list', method: 'GET', summary: 'Capabilities granted to roles', query: GrantsQuery, data: z.object({ grants: z.array(Grant) }), status: 200, access: 'read' },
   grantsCreate: {
     path: 'grants/create',
     method: 'POST',
@@ -59,6 +60,7 @@ export const SKILL_ACCESS_ENDPOINTS = {
     data: z.object({ grant: Grant }),
     status: 201,
     idempotent: true,
+    access: 'manage',
   },
   grantsRevoke: {
     path: 'grants/revoke',
@@ -67,5 +69,6 @@ export const SKILL_ACCESS_ENDPOINTS = {
     body: GrantBody,
     data: z.object({ revoked: z.literal(true), role: z.string(), capability: z.string() }),
     status: 200,
+    access: 'manage',
   },
 } as const satisfies Record<string, EndpointContract>;

@@ -6,12 +6,16 @@ import { isoDateTime, limitParam } from './primitives';
 const webhookId = z.string({ error: 'webhook_id is required' }).min(1).max(64);
 const eventId = z.string({ error: 'event_id is required' }).regex(/^evt_[0-9A-Za-z]{8,64}$/, { error: 'event_id must look like evt_…' });
 
+/** The test event webhooks/test sends (never subscribed to: it goes to the one subscription named). */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+const DELIVERED_EVENT_TYPES = [...EVENT_TYPES, WEBHOOK_TEST_EVENT] as const;
+
 export const WebhookDeliveriesQuery = z.object({ webhook_id: webhookId, limit: limitParam });
 
 export const WebhookAttempt = z
   .object({
     event_id: z.string(),
-    event: z.enum(EVENT_TYPES),
+    event: z.enum(DELIVERED_EVENT_TYPES),
     attempt: z.number().int().min(1).max(5).meta({ description: 'Attempt number within its delivery (1 to 5)' }),
     redelivery: z.boolean().meta({ description: 'True for attempts of a delivery requested with webhooks/redeliver' }),
     attempted_at: isoDateTime,
@@ -32,6 +36,8 @@ export const SkillDeliveriesQuery = z.object({
 
 export const SkillEventAttempt = WebhookAttempt.extend({ event: z.enum(SKILL_EVENT_TYPES) }).meta({ id: 'SkillEventAttempt' });
 
+export const WebhookTestBody = z.object({ webhook_id: webhookId }).strict();
+
 export const WebhookRedeliverBody = z.object({ webhook_id: webhookId, event_id: eventId }).strict();
 
 /** The delivery logs (of a subscription, of a skill's inbound events) and redelivery; spread into ENDPOINTS. */
@@ -43,6 +49,7 @@ export const WEBHOOK_DELIVERY_ENDPOINTS = {
     query: WebhookDeliveriesQuery,
     data: z.object({ attempts: z.array(WebhookAttempt) }),
     status: 200,
+    access: 'read',
   },
   skillsDeliveries: {
     path: 'skills/deliveries',
@@ -51,6 +58,7 @@ export const WEBHOOK_DELIVERY_ENDPOINTS = {
     query: SkillDeliveriesQuery,
     data: z.object({ attempts: z.array(SkillEventAttempt) }),
     status: 200,
+    access: 'read',
   },
   webhooksRedeliver: {
     path: 'webhooks/redeliver',
@@ -60,5 +68,15 @@ export const WEBHOOK_DELIVERY_ENDPOINTS = {
     data: z.object({ webhook_id: z.string(), event_id: z.string(), queued: z.literal(true) }),
     status: 202,
     idempotent: true,
+    access: 'manage',
+  },
+  webhooksTest: {
+    path: 'webhooks/test',
+    method: 'POST',
+    summary: 'Send a webhook.test event to a subscription; answers the delivery it queued (see webhooks/deliveries)',
+    body: WebhookTestBody,
+    data: z.object({ webhook_id: z.string(), event_id: z.string(), event: z.literal(WEBHOOK_TEST_EVENT), queued: z.literal(true) }),
+    status: 202,
+    access: 'manage',
   },
 } as const satisfies Record<string, EndpointContract>;

@@ -39,6 +39,11 @@ export function toAgentResponse(agent: StoredAgent) {
     avatar_url: agent.avatarUrl,
     skills: agent.skills,
     created_at: agent.createdAt,
+    company_name: agent.branding.companyName,
+    colors: { primary: agent.branding.primaryColor, gradient_from: agent.branding.gradientFrom, gradient_to: agent.branding.gradientTo },
+    widget: { show_delay_ms: agent.widget.showDelay, teaser_delay_ms: agent.widget.teaserDelay, idle_nudge_delay_ms: agent.widget.idleNudgeDelay },
+    teaser_word: agent.widget.teaserHighlightWord,
+    allowed_origins: agent.allowedOrigins,
   };
 }
 

@@ -4,8 +4,9 @@ import { matchRoute } from '../../infra/http/routes';
 import { createOperatorApiHandler } from '../../surfaces/operator-api/handler';
 import { createSkillCallbacksHandler } from '../../surfaces/skill-callbacks/handler';
 import { depsFromEnv } from './deps-from-env';
+import { withMail } from './with-mail';
 
-const deps = await depsFromEnv();
+const deps = withMail(await depsFromEnv());
 const operatorApi = createOperatorApiHandler(deps);
 const skillCallbacks = createSkillCallbacksHandler(deps);
 

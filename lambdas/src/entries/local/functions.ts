@@ -10,6 +10,7 @@ import { createSkillCallbacksHandler } from '../../surfaces/skill-callbacks/hand
 import { createWidgetChatHandler } from '../../surfaces/widget/chat-handler';
 import { createWidgetHistoryHandler } from '../../surfaces/widget/history-handler';
 import { createWidgetConfigHandler } from '../../surfaces/widget/config-handler';
+import { createDevMailHandler, DEV_MAIL_ROUTE } from './dev-mail';
 
 /**
  * The HTTP functions of the platform, by the route (shared ROUTES, as the CDK stack declares them) that reaches them.
@@ -24,6 +25,7 @@ export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel
     { name: 'skill-callbacks', route: ROUTES.skillCallbacks, kind: 'buffered', handler: createSkillCallbacksHandler(deps) },
     { name: 'operator-api', route: ROUTES.operatorApi, kind: 'buffered', handler: createOperatorApiHandler(deps) },
     { name: 'api', route: ROUTES.restApi, kind: 'buffered', handler: createApiHandler(deps) },
+    { name: 'dev-mail', route: DEV_MAIL_ROUTE, kind: 'buffered', handler: createDevMailHandler(deps) },
     { name: 'widget-config', route: ROUTES.widgetConfig, kind: 'buffered', handler: createWidgetConfigHandler(deps) },
     { name: 'widget-history', route: ROUTES.widgetHistory, kind: 'buffered', handler: createWidgetHistoryHandler(deps) },
     { name: 'widget-chat', route: ROUTES.widgetChat, kind: 'streaming', handler: createWidgetChatHandler(deps, { model: runtime.model }) },

@@ -6,6 +6,7 @@ import type { Deps } from '../../infra/deps';
 import { LocalQueue, type LocalQueueOptions } from '../../infra/queue/local';
 import { ensureTables } from '../../infra/store/bootstrap';
 import { createStore } from '../../infra/store/dynamo';
+import { localMailbox } from '../../infra/mail/local-mailbox';
 import { resolveModel } from '../../infra/model';
 import { startEmbeddedDynamo } from './embedded-dynamo';
 import { attachConsumers } from './consumers';
@@ -54,7 +55,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const store = createStore({ tablePrefix: config.tablePrefix, region: config.region, endpoint: dynamo.endpoint });
   await ensureTables(store.raw, config.tablePrefix);
   const queue = new LocalQueue(store, { visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000 }, ...options.queue });
-  const deps: Deps = { store, queue, config, now: options.now ?? (() => new Date()) };
+  const now = options.now ?? (() => new Date());
+  const deps: Deps = { store, queue, config, now, mail: localMailbox(store, now) };
   const seed = await seedDemo(deps, env.SERVICE_DEMO_API_KEY);
   const model = options.model ?? resolveModel(config.model, env);
 

@@ -17,6 +17,8 @@ const ConfigSchema = z.object({
   MCP_ALLOWED_ORIGINS: z.string().default(''),
   CLIENT_METADATA_ALLOW_LOCAL: z.enum(['0', '1', 'true', 'false', '']).default('0'),
   CLIENT_METADATA_CA: z.string().optional(),
+  MAIL_FROM: z.string().default('Service <no-reply@service.local>'),
+  DASHBOARD_ORIGIN: z.url().optional(),
 });
 
 export type PlatformConfig = {
@@ -42,6 +44,10 @@ export type PlatformConfig = {
    */
   clientMetadataAllowLocal: boolean;
   clientMetadataCa?: string;
+  /** The sender of the platform's own mail (a verified SES identity in AWS). */
+  mailFrom: string;
+  /** The dashboard's origin in AWS (sign-in links, passkeys' relying party); locally the request's own origin serves. */
+  dashboardOrigin?: string;
 };
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -60,5 +66,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     mcpAllowedOrigins: parsed.MCP_ALLOWED_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
     clientMetadataAllowLocal: parsed.CLIENT_METADATA_ALLOW_LOCAL === '1' || parsed.CLIENT_METADATA_ALLOW_LOCAL === 'true',
     ...(parsed.CLIENT_METADATA_CA ? { clientMetadataCa: parsed.CLIENT_METADATA_CA } : {}),
+    mailFrom: parsed.MAIL_FROM,
+    ...(parsed.DASHBOARD_ORIGIN ? { dashboardOrigin: parsed.DASHBOARD_ORIGIN.replace(/\/$/, '') } : {}),
   };
 }

@@ -4,6 +4,7 @@ import type { Deps } from '../../infra/deps';
 import { findAgentById } from '../../domains/agents/agents';
 import { createRecord, listRecords } from '../../domains/records/records';
 import type { Turn } from '../../domains/skills/turns';
+import { sendMail } from '../../infra/mail/send';
 
 /** Who a serviceApi call acts for: the token's account, and the run and agent of its turn. */
 export interface MethodCaller {
@@ -59,6 +60,8 @@ export const SKILL_METHODS: Readonly<Record<string, Method<z.ZodType>>> = {
     const agent = await findAgentById(deps, turn.agentId);
     if (!agent || agent.workspaceId !== workspaceId) throw new ApiError('AGENT_NOT_FOUND', 'The agent of this turn no longer exists');
     const message = await createRecord(deps, workspaceId, 'email', { from: agent.email, to: p.to, subject: p.subject, body: p.body, run_id: turn.runId, agent_id: agent.id });
+    // The outbox keeps the record (email/outbox); the platform's mail transport delivers it.
+    await sendMail(deps, { from: agent.email, to: p.to, subject: p.subject, text: p.body });
     return { message_id: message.id, from: agent.email, to: message.to };
   }),
 };

@@ -3,7 +3,8 @@ import * as z from 'zod';
 
 /**
  * Sends from the agent's own address: the platform knows the agent from the turn, so no address travels in the
- * tool's arguments. The transport is the workspace outbox (GET email/outbox).
+ * tool's arguments. The platform keeps it in the workspace outbox (GET email/outbox) and delivers it through its
+ * mail transport (locally the mailbox at GET /dev/mail.json, in AWS Amazon SES).
  */
 export const emailSkill = defineSkill({
   code: 'email',

@@ -5,7 +5,8 @@ import { recordEndpoints } from './records';
 import { skillAccessEndpoints } from './skills-access';
 import { skillEndpoints } from './skills';
 import type { EndpointHandlers } from './types';
+import { pendingEndpoints } from './pending';
 import { webhookDeliveryEndpoints } from './webhook-deliveries';
 
 /** Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing). */
-export const ENDPOINT_HANDLERS: EndpointHandlers<EndpointName> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<EndpointName> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...pendingEndpoints };

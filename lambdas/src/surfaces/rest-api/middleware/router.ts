@@ -2,8 +2,8 @@ import { ApiError, ENDPOINTS, SUPPORTED_LANGUAGES, type EndpointName } from '@se
 import { methodNotAllowed } from '../../../infra/http/errors';
 import type { ApiRequest } from '../context';
 
-/** `/{lang}/api/v1/<resource>/<action>/` with the trailing slash optional. */
-const API_PATH = /^\/([a-z]{2})\/api\/v1\/([a-z_]+\/[a-z_]+)\/?$/;
+/** `/{lang}/api/v1/<resource>/<action>/` (or `<resource>/<group>/<action>`, e.g. auth/email/start) with the trailing slash optional. */
+const API_PATH = /^\/([a-z]{2})\/api\/v1\/([a-z_]+(?:\/[a-z_]+){1,2})\/?$/;
 
 const byPath = new Map<string, EndpointName[]>();
 for (const [name, endpoint] of Object.entries(ENDPOINTS) as [EndpointName, (typeof ENDPOINTS)[EndpointName]][]) {
