@@ -164,4 +164,19 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     builtinSkills: true,
     model: true,
   },
+  {
+    id: 'Mcp',
+    entry: 'lambdas/src/entries/lambda/mcp.ts',
+    // The MCP server, its authorization server and discovery documents, on one streaming Function URL (cdk/lib/mcp.ts).
+    trigger: { kind: 'streaming-url' },
+    // ask_agent waits at most 60 s for a run; the rest is margin.
+    timeoutSeconds: 90,
+    memoryMb: 1024,
+    reads: ['agents', 'usage', 'workspaces'],
+    // ask_agent stores its run; OAuth clients, connections, secrets by hash and recent calls; DCR is rate limited.
+    writes: ['runs', 'oauthClients', 'connections', 'oauthTokens', 'connectionCalls', 'rateLimits'],
+    sendsTo: ['runs'],
+    turnTokens: false,
+    model: false,
+  },
 ];

@@ -1,5 +1,5 @@
 import { ROUTES } from '@service/shared';
-import { depsFromEnv } from './deps-from-env';
+import { queueDepsFromEnv } from './deps-from-env';
 import { matchRoute } from '../../infra/http/routes';
 import { toLambdaStreamingHandler, writeResult } from '../../infra/http/streaming';
 import { createMcpSurfaceHandler } from '../../surfaces/mcp/handler';
@@ -9,7 +9,7 @@ import { createOAuthHandler } from '../../surfaces/oauth/handler';
  * Lambda entry of the MCP access point: a Function URL with RESPONSE_STREAM (long asks outlive API Gateway's 30 s),
  * serving /mcp and, on the same origin (the issuer is the resource's origin), the authorization server and discovery.
  */
-const deps = await depsFromEnv();
+const deps = queueDepsFromEnv();
 const mcp = createMcpSurfaceHandler(deps);
 const oauth = createOAuthHandler(deps);
 
