@@ -40,6 +40,8 @@ export interface PlatformFunction {
   builtinSkills?: true;
   /** Serves the administrative routes: gets MASTER_KEY_SECRET_ARN. */
   masterKey?: true;
+  /** Sends e-mail through Amazon SES (sign-in codes, invitations, the agents' mail): gets MAIL_FROM and ses:SendEmail. */
+  sendsMail?: true;
 }
 
 /**
@@ -57,11 +59,14 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     memoryMb: 1024,
     reads: ['workspaces'],
     // rateLimits: failed credentials are counted per source and key prefix (progressive delays).
-    writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills', 'rateLimits'],
+    writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills', 'rateLimits',
+      // People (the dashboard): accounts, memberships, invitations, sign-in codes and passkey challenges, sessions.
+      'users', 'memberships', 'invitations', 'signInCodes', 'sessions'],
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery.
     sendsTo: ['runs', 'webhooks'],
     turnTokens: false,
     model: false,
+    sendsMail: true,
   },
   {
     id: 'Runner',
@@ -107,11 +112,14 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     reads: ['agents', 'webhookSubscriptions'],
     // Provisioning (admin/workspaces/create) creates the workspace and its first key; a record a skill creates emits
     // its event (contact.created, …) to webhooks and skills; failed master keys are counted (rateLimits).
-    writes: ['records', 'skills', 'workspaces', 'apiKeys', 'webhookDeliveries', 'rateLimits'],
+    // users, memberships, invitations: provisioning makes the first owner and mails their invitation.
+    writes: ['records', 'skills', 'workspaces', 'apiKeys', 'webhookDeliveries', 'rateLimits', 'users', 'memberships', 'invitations'],
     sendsTo: ['webhooks'],
     turnTokens: true,
     model: false,
     masterKey: true,
+    // The e-mail skill's mail and the first owner's invitation.
+    sendsMail: true,
   },
   {
     id: 'RunSweeper',

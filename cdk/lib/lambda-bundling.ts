@@ -28,8 +28,8 @@ const MCP = 'the MCP SDK with its default ajv validator (about 300 KB)';
  * by the widget-config function only). Taking one off this list is the way to record progress.
  */
 const OVER_BUDGET: Record<string, { ceilingBytes: number; why: string }> = {
-  Api: { ceilingBytes: 980 * KB, why: `${SDK}; ${MCP} (skills/register reads a server's tools/list)` },
-  SkillApi: { ceilingBytes: 960 * KB, why: `${SDK}; ${MCP} (admin skill registration)` },
+  Api: { ceilingBytes: 1080 * KB, why: `${SDK}; ${MCP} (skills/register reads a server's tools/list); the SES client (sign-in codes, invitations)` },
+  SkillApi: { ceilingBytes: 1030 * KB, why: `${SDK}; ${MCP} (admin skill registration); the SES client (the e-mail skill's mail, the first owner's invitation)` },
   WebhookDeliverer: { ceilingBytes: 740 * KB, why: `${SDK}; ajv, reached through the skill SDK's event helpers` },
   Runner: { ceilingBytes: 1900 * KB, why: `${SDK}; ${MCP}; the AI SDK with Bedrock (whose anthropic and zod/v4 imports keep all of zod's locales), gateway and OpenAI-compatible providers` },
   RunSweeper: { ceilingBytes: 560 * KB, why: `${SDK} (the DynamoDB and SQS clients), the runs domain and the logger` },

@@ -13,6 +13,7 @@ import type { Construct } from 'constructs';
 import { PlatformAlarms } from './alarms';
 import { addMcpFunctionUrl, type McpAccessPointProps } from './mcp';
 import { grantBedrockModel } from './bedrock-access';
+import { grantSendMail } from './mail-access';
 import { EmbedSite, EMBED_PREFIX } from './embed-site';
 import { QUEUE_URL_ENV, type QueueName } from '@service/shared';
 import { FUNCTIONS, type PlatformFunction, type Trigger } from './functions';
@@ -39,6 +40,10 @@ export interface PlatformStackProps extends StackProps {
   embedDistDir?: string | undefined;
   /** The MCP access point: its canonical URL (a custom domain) and browser origins; default: the Function URL itself. */
   mcp?: McpAccessPointProps;
+  /** Sender of the platform's e-mail (a verified SES identity), as MAIL_FROM. Default: the runtime's. */
+  mailFrom?: string;
+  /** The dashboard's origin (https://…), as DASHBOARD_ORIGIN: sign-in links, CSRF origin checks, passkeys' relying party. */
+  dashboardOrigin?: string;
   /** Subscribes this e-mail address to the alarm topic. Default: no subscription (subscribe to `AlarmTopicArn` yourself). */
   alarmEmail?: string;
 }
@@ -211,6 +216,8 @@ export class PlatformStack extends Stack {
       environment.SKILL_BEARER_SECRET_ARN = this.builtinSkillBearer.secretArn;
     }
     if (definition.masterKey) environment.MASTER_KEY_SECRET_ARN = this.masterKey.secretArn;
+    if (definition.sendsMail && props.mailFrom) environment.MAIL_FROM = props.mailFrom;
+    if (props.dashboardOrigin) environment.DASHBOARD_ORIGIN = props.dashboardOrigin;
 
     const fn = createNodeFunction(this, definition.id, {
       entry,
@@ -225,6 +232,7 @@ export class PlatformStack extends Stack {
     if (definition.builtinSkills) this.builtinSkillBearer.grantRead(fn);
     if (definition.masterKey) this.masterKey.grantRead(fn);
     if (definition.model) grantBedrockModel(fn, props.model);
+    if (definition.sendsMail) grantSendMail(fn);
     return fn;
   }
 

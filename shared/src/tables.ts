@@ -96,7 +96,10 @@ export const TABLES = {
   invitations: {
     name: 'invitations',
     partitionKey: s('tokenHash'),
-    indexes: [{ name: 'byWorkspace', partitionKey: s('workspaceId'), sortKey: s('createdAt') }],
+    indexes: [
+      { name: 'byWorkspace', partitionKey: s('workspaceId'), sortKey: s('createdAt') },
+      { name: 'byEmail', partitionKey: s('email'), sortKey: s('createdAt') },
+    ],
     ttlAttribute: 'expiresAtEpoch',
   },
   /** One-time sign-in secrets, hashed: the e-mailed code of an address (`email#…`), passkey challenges (`webauthn#…`). */

@@ -19,7 +19,7 @@ export const WidgetTimings = z
 const allowedOrigin = z
   .string()
   .max(300)
-  .regex(/^https?:\/\/[a-z0-9.-]+(:(\d{1,5}|\*))?$/i, { error: 'an origin is scheme://host[:port], e.g. https://shop.example or http://localhost:*' });
+  .regex(/^https?:\/\/[A-Za-z0-9.-]+(:(\d{1,5}|\*))?$/, { error: 'an origin is scheme://host[:port], e.g. https://shop.example or http://localhost:*' });
 
 export const Agent = z
   .object({

@@ -6,13 +6,14 @@ import { ifConditionHolds } from '../../infra/store/dynamo';
 const WINDOW_MS = 60_000;
 
 /**
- * Counts one hit in a fixed one-minute window: one conditional update of the window's own item, so concurrent
- * Lambda instances share the count and no transaction is needed. Throws RATE_LIMITED (with Retry-After) when full.
+ * Counts one hit in a fixed window (one minute unless `windowMs` says otherwise): one conditional update of the
+ * window's own item, so concurrent Lambda instances share the count and no transaction is needed. Throws
+ * RATE_LIMITED (with Retry-After) when full.
  */
-export async function hitRateLimit(deps: Deps, bucket: string, limitPerMinute: number): Promise<void> {
+export async function hitRateLimit(deps: Deps, bucket: string, limitPerMinute: number, windowMs = WINDOW_MS, what = 'messages'): Promise<void> {
   const nowMs = deps.now().getTime();
-  const window = Math.floor(nowMs / WINDOW_MS);
-  const windowEndsMs = (window + 1) * WINDOW_MS;
+  const window = Math.floor(nowMs / windowMs);
+  const windowEndsMs = (window + 1) * windowMs;
   const counted = await ifConditionHolds(
     deps.store.doc.send(
       new UpdateCommand({
@@ -26,6 +27,6 @@ export async function hitRateLimit(deps: Deps, bucket: string, limitPerMinute: n
   );
   if (!counted) {
     const retryAfter = Math.max(1, Math.ceil((windowEndsMs - nowMs) / 1000));
-    throw new DomainError('RATE_LIMITED', `Too many messages; retry after ${retryAfter} s`, { retryAfterSeconds: retryAfter });
+    throw new DomainError('RATE_LIMITED', `Too many ${what}; retry after ${retryAfter} s`, { retryAfterSeconds: retryAfter });
   }
 }

@@ -20,11 +20,14 @@ function refuse(message: string): never {
 if (!parsed.success) refuse(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; '));
 const env = parsed.data;
 
-const platform = await startPlatform({ port: env.PORT, host: env.HOST, dataDir: env.DATA_DIR }).catch((error: unknown) => {
+const printMail = (mail: { to: string; subject: string }) => console.log(`Mail to ${mail.to}: "${mail.subject}"   (all mail: /dev/mail.json)`);
+
+const platform = await startPlatform({ port: env.PORT, host: env.HOST, dataDir: env.DATA_DIR, onMail: printMail }).catch((error: unknown) => {
   if (error instanceof StartupError) refuse(error.message);
   throw error;
 });
 const key = platform.demo.createdApiKey;
+const port = new URL(platform.url).port;
 
 console.log(`
 Local platform running (data in ${env.DATA_DIR})
@@ -32,6 +35,8 @@ Local platform running (data in ${env.DATA_DIR})
   OpenAPI        ${platform.apiBaseUrl}/openapi.json
   Widget demo    ${platform.url}/
   Demo agent     ${platform.demo.agentId}
+  Demo owner: ${platform.demo.ownerEmail} — sign in at http://localhost:${port}/dashboard/
+  Mail           http://localhost:${port}/dev/mail.json   (sign-in codes and invitations land here, newest first)
   Demo API key   ${key ? `${key}   (shown once; only its hash is stored)` : 'created on the first start; set SERVICE_DEMO_API_KEY=sk_live_… to register a key of your choice'}
 
 Try:

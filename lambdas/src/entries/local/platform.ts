@@ -6,7 +6,7 @@ import type { Deps } from '../../infra/deps';
 import { LocalQueue, type LocalQueueOptions } from '../../infra/queue/local';
 import { ensureTables } from '../../infra/store/bootstrap';
 import { createStore } from '../../infra/store/dynamo';
-import { localMailbox } from '../../infra/mail/local-mailbox';
+import { localMailbox, type DeliveredMail } from '../../infra/mail/local-mailbox';
 import { resolveModel } from '../../infra/model';
 import { startEmbeddedDynamo } from './embedded-dynamo';
 import { attachConsumers } from './consumers';
@@ -30,6 +30,8 @@ export interface PlatformOptions {
   model?: LanguageModel;
   /** The platform's clock (records, rate-limit windows); tests pin it to make windows deterministic. */
   now?: () => Date;
+  /** Told of every mail the local mailbox receives (`npm start` prints them). */
+  onMail?: (mail: DeliveredMail) => void;
   /** Queue timing, e.g. a short visibility timeout so a test sees retries quickly. */
   queue?: LocalQueueOptions;
 }
@@ -46,6 +48,15 @@ export interface RunningPlatform {
 }
 
 const SWEEP_INTERVAL_MS = 30_000;
+const LOOPBACK_V4 = new Set(['127.0.0.1', 'localhost']);
+
+/** The same platform on [::1]:port too, when this machine has IPv6 loopback (else nothing: IPv4 alone serves). */
+async function listenOnIpv6Loopback(server: Server, port: number): Promise<Server | undefined> {
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(undefined));
+    server.listen(port, '::1', () => resolve(server));
+  });
+}
 
 /** The whole platform in one process: embedded DynamoDB, the durable local queue and its consumers, and one HTTP server. */
 export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
@@ -56,7 +67,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   await ensureTables(store.raw, config.tablePrefix);
   const queue = new LocalQueue(store, { visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000 }, ...options.queue });
   const now = options.now ?? (() => new Date());
-  const deps: Deps = { store, queue, config, now, mail: localMailbox(store, now) };
+  const deps: Deps = { store, queue, config, now, mail: localMailbox(store, now, options.onMail) };
   const seed = await seedDemo(deps, env.SERVICE_DEMO_API_KEY);
   const model = options.model ?? resolveModel(config.model, env);
 
@@ -74,6 +85,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   }
   const { port } = server.address() as AddressInfo;
   const url = `http://${host}:${port}`;
+  // Browsers resolve `localhost` themselves, some to ::1 first; the dashboard must work there (WebAuthn refuses IP addresses).
+  const ipv6 = LOOPBACK_V4.has(host) ? await listenOnIpv6Loopback(createLocalServer(createLocalFunctions(deps, { model })), port) : undefined;
   // The built-in skills call back into this server, so they start once it listens, and runs start after them.
   const skills = await startBuiltinSkills(`${url}/en/api/v1`, env.SERVICE_MASTER_KEY);
   attachSkillHost(deps, skills.host);
@@ -101,7 +114,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     async stop() {
       clearInterval(sweeper);
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      ipv6?.closeAllConnections();
+      await Promise.all([server, ...(ipv6 ? [ipv6] : [])].map((open) => new Promise<void>((resolve) => open.close(() => resolve()))));
       await queue.stop();
       await skills.close();
       store.raw.destroy();

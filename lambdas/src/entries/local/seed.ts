@@ -4,15 +4,20 @@ import { createApiKey, hashApiKey, listApiKeys } from '../../domains/access/api-
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { PLANS, putWorkspaceIfAbsent } from '../../domains/access/workspaces';
 import { seedBuiltinGrants } from '../../domains/skills/seed-grants';
+import { addMember } from '../../domains/people/members';
+import { ensureUser } from '../../domains/people/users';
 
 /** Fixed ids, so the demo page's embed tag and the README's examples work on every machine. */
 export const DEMO_WORKSPACE_ID = '5eed0000-0000-4000-8000-000000000001';
 export const DEMO_AGENT_IDS = { support: '5eed0000-0000-4000-8000-0000000000a1', sales: '5eed0000-0000-4000-8000-0000000000a2' } as const;
 const LOCALHOST_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*'];
+/** The demo workspace's owner: `npm start` prints it; signing in mails a code to the local mailbox (GET /dev/mail.json). */
+export const DEMO_OWNER_EMAIL = 'owner@demo.example';
 
 export interface DemoSeed {
   workspaceId: string;
   agentIds: string[];
+  ownerEmail: string;
   /** The demo key when this start created it (shown once); undefined when it already existed. */
   createdApiKey?: string;
 }
@@ -30,8 +35,9 @@ export async function seedDemo(deps: Deps, demoApiKey?: string): Promise<DemoSee
     await putAgent(deps, buildAgent(deps, DEMO_WORKSPACE_ID, { preset, id, companyName: 'Demo Company', allowedOrigins: LOCALHOST_ORIGINS }), true);
   }
   await seedBuiltinGrants(deps, DEMO_WORKSPACE_ID);
+  await addMember(deps, { id: DEMO_WORKSPACE_ID, name: 'Demo Company' }, await ensureUser(deps, DEMO_OWNER_EMAIL), 'owner');
   const createdApiKey = await ensureDemoKey(deps, demoApiKey);
-  return { workspaceId: DEMO_WORKSPACE_ID, agentIds: Object.values(DEMO_AGENT_IDS), ...(createdApiKey ? { createdApiKey } : {}) };
+  return { workspaceId: DEMO_WORKSPACE_ID, agentIds: Object.values(DEMO_AGENT_IDS), ownerEmail: DEMO_OWNER_EMAIL, ...(createdApiKey ? { createdApiKey } : {}) };
 }
 
 async function ensureDemoKey(deps: Deps, demoApiKey?: string): Promise<string | undefined> {

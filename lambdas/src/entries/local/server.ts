@@ -27,7 +27,8 @@ async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
 
 function writeResult(response: ServerResponse, result: HttpResult): void {
   const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
-  response.writeHead(result.statusCode ?? 200, result.headers);
+  // API Gateway v2 turns `cookies` into one Set-Cookie header each; so does the local server.
+  response.writeHead(result.statusCode ?? 200, result.cookies?.length ? { ...result.headers, 'set-cookie': result.cookies } : result.headers);
   response.end(body);
 }
 

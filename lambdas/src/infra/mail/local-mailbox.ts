@@ -1,5 +1,4 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/dynamo';
 import type { MailMessage, MailTransport } from './mail';
 
@@ -14,7 +13,7 @@ export interface DeliveredMail {
 }
 
 /** The local platform's mail transport: every message lands in the mailbox table of the embedded store. */
-export function localMailbox(store: Store, now: () => Date): MailTransport {
+export function localMailbox(store: Store, now: () => Date, onSent?: (mail: DeliveredMail) => void): MailTransport {
   return {
     async send(message: MailMessage) {
       const sentAt = now().toISOString();
@@ -23,8 +22,8 @@ export function localMailbox(store: Store, now: () => Date): MailTransport {
           TableName: store.table('mailbox'),
           Item: {
             mailbox: MAILBOX,
-            // Sorts by time; the random tail keeps two mails of one millisecond apart.
-            sk: `${sentAt}#${randomBytes(6).toString('hex')}`,
+            // Sorts by time; the monotonic tail orders two mails of one millisecond (or of a test's pinned clock).
+            sk: `${sentAt}#${process.hrtime.bigint().toString().padStart(20, '0')}`,
             to: message.to,
             from: message.from ?? null,
             subject: message.subject,
@@ -34,6 +33,7 @@ export function localMailbox(store: Store, now: () => Date): MailTransport {
           ConditionExpression: 'attribute_not_exists(sk)',
         }),
       );
+      onSent?.({ to: message.to, from: message.from ?? null, subject: message.subject, text: message.text, sent_at: sentAt });
     },
   };
 }

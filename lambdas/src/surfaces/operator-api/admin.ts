@@ -4,6 +4,8 @@ import type { Deps } from '../../infra/deps';
 import { createApiKey, toApiKeyResponse } from '../../domains/access/api-keys';
 import { getWorkspace, PLANS, putWorkspaceIfAbsent, type Plan } from '../../domains/access/workspaces';
 import { seedBuiltinGrants } from '../../domains/skills/seed-grants';
+import { addMember, invite, type WorkspaceRef } from '../../domains/people/members';
+import { ensureUser } from '../../domains/people/users';
 import { skillAccessEndpoints } from '../rest-api/endpoints/skills-access';
 import type { EndpointHandler } from '../rest-api/endpoints/types';
 
@@ -39,26 +41,39 @@ const ProvisionBody = z
   .object({
     name: z.string().trim().min(1).max(120),
     plan: z.enum(Object.keys(PLANS) as [Plan, ...Plan[]]).default('partner'),
+    /** The first owner: a member at once, and mailed an invitation link to sign in to the dashboard. */
+    owner_email: schemas.email.transform((value) => value.trim().toLowerCase()).optional(),
   })
   .strict();
 
 /**
  * Provisioning a new company (a deployment has no other way to create its first workspace): the workspace, the
- * starting grants of the built-in skills, and its first API key, shown once.
+ * starting grants of the built-in skills, its first API key, shown once, and its first owner (`owner_email`), with
+ * the invitation link that brings them to the dashboard (`origin`: where the dashboard is).
  */
-export async function provisionWorkspace(deps: Deps, input: z.output<typeof ProvisionBody>) {
+export async function provisionWorkspace(deps: Deps, input: z.output<typeof ProvisionBody>, origin: string) {
   const workspace = { id: newUuid(), name: input.name, plan: input.plan, tokenLimit: PLANS[input.plan].tokenLimit, createdAt: deps.now().toISOString() };
   await putWorkspaceIfAbsent(deps, workspace);
   await seedBuiltinGrants(deps, workspace.id);
   const { key, secret } = await createApiKey(deps, workspace.id, 'First key');
+  const owner = input.owner_email ? await addFirstOwner(deps, workspace, input.owner_email, origin) : undefined;
   return {
     data: {
       workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan, token_limit: workspace.tokenLimit, created_at: workspace.createdAt },
       key: toApiKeyResponse(key),
       secret,
+      owner_email: owner?.email ?? null,
+      owner_invite_url: owner?.inviteUrl ?? null,
     },
     msg: `Workspace ${workspace.name} created; copy the API key now, it is not shown again`,
   };
+}
+
+/** The first owner: a member at once (so the workspace is never without one), and invited by mail to sign in. */
+async function addFirstOwner(deps: Deps, workspace: WorkspaceRef, email: string, origin: string) {
+  await addMember(deps, workspace, await ensureUser(deps, email), 'owner');
+  const { inviteUrl } = await invite(deps, workspace, { email, role: 'owner', origin });
+  return { email, inviteUrl };
 }
 
 export const PROVISION_ROUTE = { name: 'workspaces/create', body: ProvisionBody } as const;

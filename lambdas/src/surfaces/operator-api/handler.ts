@@ -2,6 +2,7 @@ import { ApiError, ROUTES } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { successResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
 import { parseJsonBody } from '../../infra/http/json-body';
+import { requestOrigin } from '../../infra/http/cookies';
 import { routeHandler } from '../../infra/http/routes';
 import { ADMIN_ROUTES, PROVISION_ROUTE, provisionWorkspace, runAdminRoute } from './admin';
 import { authenticateMaster } from './master-auth';
@@ -10,7 +11,7 @@ async function adminCall(deps: Deps, event: HttpEvent, lang: string, name: strin
   await authenticateMaster(deps, event);
   const options = { maxBytes: deps.config.maxBodyBytes, whenEmpty: {} };
   if (name === PROVISION_ROUTE.name) {
-    const { data, msg } = await provisionWorkspace(deps, parseJsonBody(event, PROVISION_ROUTE.body, options));
+    const { data, msg } = await provisionWorkspace(deps, parseJsonBody(event, PROVISION_ROUTE.body, options), requestOrigin(event, deps.config.dashboardOrigin));
     return successResult(201, data, msg);
   }
   const route = ADMIN_ROUTES.get(name);

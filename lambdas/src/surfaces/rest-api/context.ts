@@ -5,6 +5,8 @@ import type { StoredApiKey, RateLimitState } from '../../domains/access/api-keys
 import type { Action } from '../../infra/store/idempotency';
 import type { Workspace } from '../../domains/access/workspaces';
 import type { HttpEvent, HttpResult } from '../../infra/http/event';
+import type { ActiveSession } from '../../domains/people/sessions';
+import type { Client } from './endpoints/types';
 
 /** What the middlewares learn about a request, for the next middleware and the endpoint. */
 export interface ApiRequestState {
@@ -12,6 +14,12 @@ export interface ApiRequestState {
   endpointName: EndpointName;
   endpoint: EndpointContract;
   apiKey?: StoredApiKey;
+  /** A signed-in person's session (the dashboard), instead of an API key. */
+  session?: ActiveSession;
+  /** The caller's role in the workspace: `admin` for an API key, the member's own for a session. */
+  role?: string;
+  /** Who called from where (set by the authentication, for every endpoint). */
+  client?: Client;
   workspace?: Workspace;
   rate?: RateLimitState;
   body?: unknown;

@@ -6,7 +6,9 @@ import { skillAccessEndpoints } from './skills-access';
 import { skillEndpoints } from './skills';
 import type { EndpointHandlers } from './types';
 import { pendingEndpoints } from './pending';
+import { signInEndpoints } from './auth';
+import { memberEndpoints } from './members';
 import { webhookDeliveryEndpoints } from './webhook-deliveries';
 
 /** Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing). */
-export const ENDPOINT_HANDLERS: EndpointHandlers<EndpointName> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...pendingEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<EndpointName> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...pendingEndpoints, ...signInEndpoints, ...memberEndpoints };

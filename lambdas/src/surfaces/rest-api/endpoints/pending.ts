@@ -2,9 +2,8 @@ import { ApiError, type EndpointName } from '@service/shared';
 import type { EndpointHandlers } from './types';
 
 type Pending =
-  | 'authEmailStart' | 'authEmailVerify' | 'authPasskeyRegisterOptions' | 'authPasskeyRegister' | 'authPasskeySigninOptions' | 'authPasskeySignin'
-  | 'authPasskeyList' | 'authPasskeyDelete' | 'authSession' | 'authSignout' | 'authSignoutAll'
-  | 'membersList' | 'membersInvite' | 'membersUpdate' | 'membersRemove' | 'invitationsAccept'
+  | 'authPasskeyRegisterOptions' | 'authPasskeyRegister' | 'authPasskeySigninOptions' | 'authPasskeySignin'
+  | 'authPasskeyList' | 'authPasskeyDelete'
   | 'agentsUpdate' | 'conversationsList' | 'conversationsGet' | 'webhooksTest';
 
 const notYet = async (): Promise<never> => {
@@ -12,9 +11,8 @@ const notYet = async (): Promise<never> => {
 };
 export const pendingEndpoints = Object.fromEntries(
   ([
-    'authEmailStart', 'authEmailVerify', 'authPasskeyRegisterOptions', 'authPasskeyRegister', 'authPasskeySigninOptions', 'authPasskeySignin',
-    'authPasskeyList', 'authPasskeyDelete', 'authSession', 'authSignout', 'authSignoutAll',
-    'membersList', 'membersInvite', 'membersUpdate', 'membersRemove', 'invitationsAccept',
+    'authPasskeyRegisterOptions', 'authPasskeyRegister', 'authPasskeySigninOptions', 'authPasskeySignin',
+    'authPasskeyList', 'authPasskeyDelete',
     'agentsUpdate', 'conversationsList', 'conversationsGet', 'webhooksTest',
   ] satisfies Pending[] as EndpointName[]).map((name) => [name, notYet]),
 ) as unknown as EndpointHandlers<Pending>;

@@ -3,6 +3,17 @@ import type { Deps } from '../../../infra/deps';
 import type { StoredApiKey } from '../../../domains/access/api-keys';
 import type { Action } from '../../../infra/store/idempotency';
 import type { Workspace } from '../../../domains/access/workspaces';
+import type { ActiveSession } from '../../../domains/people/sessions';
+
+/** The caller's whereabouts: the client address (rate limits), the origin the browser used (links, passkeys), cookie security. */
+export interface Client {
+  ip: string;
+  origin: string;
+  /** Cookies go with Secure everywhere but on a loopback host. */
+  secureCookies: boolean;
+  /** The raw Cookie header (signing out needs the session it names). */
+  cookieHeader?: string;
+}
 
 export interface EndpointInput<N extends EndpointName> {
   deps: Deps;
@@ -16,7 +27,13 @@ export interface EndpointInput<N extends EndpointName> {
   action: Action;
   /** The month's token use, when the authentication already read it (token-gated endpoints). */
   tokensUsed?: Promise<number>;
+  /** The signed-in person, when the request came with a session instead of an API key. */
+  session?: ActiveSession;
+  /** The caller's role in the workspace (`admin` for an API key). */
+  role?: string;
+  client?: Client;
 }
 
-export type EndpointHandler<N extends EndpointName> = (input: EndpointInput<N>) => Promise<{ data: DataOf<N>; msg?: string }>;
+/** `cookies`: Set-Cookie values the answer carries (signing in and out). */
+export type EndpointHandler<N extends EndpointName> = (input: EndpointInput<N>) => Promise<{ data: DataOf<N>; msg?: string; cookies?: string[] }>;
 export type EndpointHandlers<N extends EndpointName> = { [K in N]: EndpointHandler<K> };

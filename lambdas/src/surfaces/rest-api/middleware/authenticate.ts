@@ -1,4 +1,4 @@
-import { ApiError, DomainError } from '@service/shared';
+import { API_KEY_ROLE, ApiError, CSRF_HEADER, DomainError, roleMay, SESSION_COOKIE, UUID_PATTERN, WORKSPACE_HEADER } from '@service/shared';
 import type { Deps } from '../../../infra/deps';
 import { authenticateAndMeter, knownWorkspaceOfKey, type RateLimitState } from '../../../domains/access/api-keys';
 import { guardCredential } from '../../../domains/access/credential-failures';
@@ -6,7 +6,14 @@ import { getWorkspaceCached } from '../../../domains/access/workspace-cache';
 import { PLANS } from '../../../domains/access/workspaces';
 import { tokensUsedThisMonth } from '../../../domains/usage/usage';
 import { presentedCredential } from '../../../infra/http/credentials';
-import { apiState, type ApiRequest } from '../context';
+import { apiState, type ApiRequest, type ApiRequestState } from '../context';
+import type { Client } from '../endpoints/types';
+import { hitRateLimit } from '../../../domains/access/rate-limit';
+import { membershipOf } from '../../../domains/people/members';
+import { sessionFromCookieHeader, type ActiveSession } from '../../../domains/people/sessions';
+import { sameSecret } from '../../../domains/people/secrets';
+import { cookieHeaderOf, isLoopbackHost, parseCookies, requestOrigin } from '../../../infra/http/cookies';
+import { header } from '../../../infra/http/event';
 
 const rateLimitHeaders = (rate: RateLimitState): Record<string, string> => ({
   'RateLimit-Limit': String(rate.limit),
@@ -31,33 +38,95 @@ function readTokensAhead(deps: Deps, endpointName: string, secret: string): { wo
   return { workspaceId, used };
 }
 
+/** The caller's whereabouts, for rate limits, links and cookies. */
+function clientOf(deps: Deps, request: ApiRequest): Client {
+  const { event } = request;
+  const cookieHeader = cookieHeaderOf(event);
+  return {
+    ip: event.requestContext.http.sourceIp,
+    origin: requestOrigin(event, deps.config.dashboardOrigin),
+    secureCookies: !isLoopbackHost(header(event, 'host')),
+    ...(cookieHeader ? { cookieHeader } : {}),
+  };
+}
+
+const forbidden = (message: string) => new ApiError('FORBIDDEN', message);
+
+/** A request made with a session that changes state must come from the dashboard itself: its origin and its CSRF token. */
+function assertSameSiteRequest(request: ApiRequest, session: ActiveSession, client: Client): void {
+  if (request.event.requestContext.http.method.toUpperCase() === 'GET') return;
+  const origin = header(request.event, 'origin');
+  if (!origin) throw forbidden('A request made with a session must carry an Origin header');
+  if (origin !== client.origin) throw forbidden(`Requests made with a session must come from ${client.origin}, not ${origin}`);
+  const token = header(request.event, CSRF_HEADER);
+  if (!token) throw forbidden(`A request made with a session must carry ${CSRF_HEADER} (csrf_token from auth/session)`);
+  if (!sameSecret(token, session.csrfToken)) throw forbidden(`${CSRF_HEADER} does not match this session; reload auth/session`);
+}
+
+/** API key (under progressive delays for failures), per-key rate limit and plan gate. */
+async function authenticateKey(deps: Deps, request: ApiRequest, state: ApiRequestState, secret: string): Promise<void> {
+  const tokensAhead = readTokensAhead(deps, state.endpointName, secret);
+  const { key, rate } = await guardCredential(
+    deps,
+    { kind: 'api-key', sourceIp: request.event.requestContext.http.sourceIp, presented: secret },
+    () => authenticateAndMeter(deps, secret, deps.config.rateLimitPerMinute),
+    (error) => error instanceof DomainError && error.code === 'API_KEY_INVALID',
+  );
+  if (rate.exceeded) {
+    throw new ApiError('RATE_LIMITED', `Rate limit of ${rate.limit} requests per minute exceeded; retry after ${rate.resetSeconds} s`, {
+      headers: { 'Retry-After': String(rate.resetSeconds), ...rateLimitHeaders(rate) },
+    });
+  }
+  const workspace = await getWorkspaceCached(deps, key.workspaceId);
+  if (!workspace) throw new ApiError('API_KEY_INVALID', 'The API key belongs to no workspace');
+  if (!PLANS[workspace.plan].apiAccess) throw new ApiError('PLAN_REQUIRED', 'The API is available on the partner plan; upgrade the workspace to use it');
+  Object.assign(state, { apiKey: key, workspace, rate, role: API_KEY_ROLE });
+  if (tokensAhead?.workspaceId === workspace.id) state.tokensUsed = tokensAhead.used;
+  if (state.endpoint.access === 'session') throw forbidden(`${state.endpoint.path} is for a signed-in person, not an API key`);
+}
+
+/** A session: CSRF checks on state changes, then the workspace of X-Workspace-Id, of which the person must be a member. */
+async function authenticateSession(deps: Deps, request: ApiRequest, state: ApiRequestState, session: ActiveSession, client: Client): Promise<void> {
+  assertSameSiteRequest(request, session, client);
+  await hitRateLimit(deps, `session#${session.userId}`, deps.config.rateLimitPerMinute, undefined, 'requests');
+  state.session = session;
+  if (state.endpoint.access === 'session') return;
+  const workspaceId = header(request.event, WORKSPACE_HEADER)?.trim();
+  if (!workspaceId) throw new ApiError('VALIDATION_ERROR', `Send the workspace in the ${WORKSPACE_HEADER} header`, { field: WORKSPACE_HEADER });
+  const membership = UUID_PATTERN.test(workspaceId) ? await membershipOf(deps, workspaceId, session.userId) : undefined;
+  if (!membership) throw forbidden(`You are not a member of workspace ${workspaceId}`);
+  const workspace = await getWorkspaceCached(deps, workspaceId);
+  if (!workspace) throw forbidden(`You are not a member of workspace ${workspaceId}`);
+  Object.assign(state, { workspace, role: membership.role });
+}
+
 /**
- * API key (under progressive delays for failures), per-key rate limit and plan gate; adds the RateLimit headers to
- * every authenticated answer. For a token-gated endpoint it hands the endpoint the month's token use, read ahead.
+ * One API, two credentials: an API key (the workspace, acting as admin) or a dashboard session (the member, acting
+ * with their role in the workspace they picked). Then the endpoint's access level: a permission the role must have
+ * (403 FORBIDDEN), `public`, or `session`. Adds the RateLimit headers to every key-authenticated answer; for a
+ * token-gated endpoint it hands the endpoint the month's token use, read ahead.
  */
 export const authenticate = (deps: Deps) => ({
   before: async (request: ApiRequest) => {
     const state = apiState(request);
+    const client = clientOf(deps, request);
+    state.client = client;
+    const { access } = state.endpoint;
+    if (access === 'public') return;
     // The key travels in X-Service-Api-Key (primary) or Authorization: Bearer (accepted).
     const secret = presentedCredential(request.event, 'x-service-api-key');
-    if (!secret) throw new ApiError('API_KEY_REQUIRED', 'Send your API key in the X-Service-Api-Key header');
-    const tokensAhead = readTokensAhead(deps, state.endpointName, secret);
-    const { key, rate } = await guardCredential(
-      deps,
-      { kind: 'api-key', sourceIp: request.event.requestContext.http.sourceIp, presented: secret },
-      () => authenticateAndMeter(deps, secret, deps.config.rateLimitPerMinute),
-      (error) => error instanceof DomainError && error.code === 'API_KEY_INVALID',
-    );
-    if (rate.exceeded) {
-      throw new ApiError('RATE_LIMITED', `Rate limit of ${rate.limit} requests per minute exceeded; retry after ${rate.resetSeconds} s`, {
-        headers: { 'Retry-After': String(rate.resetSeconds), ...rateLimitHeaders(rate) },
-      });
+    if (secret) await authenticateKey(deps, request, state, secret);
+    else {
+      const session = await sessionFromCookieHeader(deps, client.cookieHeader);
+      if (!session) {
+        const expired = parseCookies(client.cookieHeader).has(SESSION_COOKIE);
+        throw new ApiError('API_KEY_REQUIRED', expired ? 'Your session has ended; sign in again' : 'Send your API key in the X-Service-Api-Key header, or sign in');
+      }
+      await authenticateSession(deps, request, state, session, client);
     }
-    const workspace = await getWorkspaceCached(deps, key.workspaceId);
-    if (!workspace) throw new ApiError('API_KEY_INVALID', 'The API key belongs to no workspace');
-    if (!PLANS[workspace.plan].apiAccess) throw new ApiError('PLAN_REQUIRED', 'The API is available on the partner plan; upgrade the workspace to use it');
-    Object.assign(state, { apiKey: key, workspace, rate });
-    if (tokensAhead?.workspaceId === workspace.id) state.tokensUsed = tokensAhead.used;
+    if (access !== 'session' && !roleMay(state.role!, access)) {
+      throw forbidden(`The ${state.role} role may not ${access === 'members' ? 'manage members' : access === 'manage' ? 'change settings, keys, webhooks, agents or grants' : access}; ask an ${access === 'members' ? 'owner' : 'admin'}`);
+    }
   },
   after: (request: ApiRequest) => {
     const rate = request.internal.api?.rate;

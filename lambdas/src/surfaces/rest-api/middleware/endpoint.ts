@@ -12,7 +12,7 @@ export const endpoint = (deps: Deps) => ({
   after: async (request: ApiRequest) => {
     const state = apiState(request);
     const handle = ENDPOINT_HANDLERS[state.endpointName] as EndpointHandler<typeof state.endpointName>;
-    const { data, msg } = await handle({
+    const { data, msg, cookies } = await handle({
       deps,
       workspace: state.workspace!,
       apiKey: state.apiKey,
@@ -21,7 +21,11 @@ export const endpoint = (deps: Deps) => ({
       query: state.query as never,
       action: state.action ?? { at: deps.now() },
       ...(state.tokensUsed ? { tokensUsed: state.tokensUsed } : {}),
+      ...(state.session ? { session: state.session } : {}),
+      ...(state.role ? { role: state.role } : {}),
+      ...(state.client ? { client: state.client } : {}),
     });
     request.response = successResult(state.endpoint.status, data, msg ?? 'OK');
+    if (cookies?.length) request.response.cookies = cookies;
   },
 });

@@ -1,0 +1,66 @@
+import { ApiError, SESSION_COOKIE } from '@service/shared';
+import type { Deps } from '../../../infra/deps';
+import { clearedCookie, serializeCookie } from '../../../infra/http/cookies';
+import { membershipsOfUser } from '../../../domains/people/members';
+import { SESSION_ABSOLUTE_MS, endAllSessions, endSession, startSession, type ActiveSession } from '../../../domains/people/sessions';
+import { startEmailSignIn, verifyEmailCode } from '../../../domains/people/sign-in';
+import type { StoredUser } from '../../../domains/people/users';
+import type { Client, EndpointHandlers } from './types';
+
+type SignInEndpoints = 'authEmailStart' | 'authEmailVerify' | 'authSession' | 'authSignout' | 'authSignoutAll';
+
+/** The authentication sets both for every endpoint that needs them; their absence is a wiring fault. */
+export function clientOf(client: Client | undefined): Client {
+  if (!client) throw new Error('authenticate middleware must run first');
+  return client;
+}
+export function sessionOf(session: ActiveSession | undefined): ActiveSession {
+  if (!session) throw new ApiError('API_KEY_REQUIRED', 'Sign in first');
+  return session;
+}
+
+const userResponse = (user: { userId: string; email: string; displayName: string }) => ({ id: user.userId, email: user.email, display_name: user.displayName });
+
+async function workspacesOf(deps: Deps, userId: string) {
+  return (await membershipsOfUser(deps, userId)).map((membership) => ({ id: membership.workspaceId, name: membership.workspaceName, role: membership.role }));
+}
+
+/** Starts a session for the person: their profile and workspaces, and the cookie (HttpOnly, SameSite=Lax, Secure off loopback). */
+export async function signedIn(deps: Deps, user: StoredUser, client: Client) {
+  const { cookieValue, session } = await startSession(deps, user);
+  return {
+    data: { user: userResponse(session), workspaces: await workspacesOf(deps, user.id) },
+    msg: `Signed in as ${user.email}`,
+    cookies: [serializeCookie(SESSION_COOKIE, cookieValue, { maxAgeSeconds: SESSION_ABSOLUTE_MS / 1000, secure: client.secureCookies })],
+  };
+}
+
+const signedOut = (client: Client) => ({ data: { signed_out: true as const }, cookies: [clearedCookie(SESSION_COOKIE, client.secureCookies)] });
+
+export const signInEndpoints: EndpointHandlers<SignInEndpoints> = {
+  authEmailStart: async ({ deps, body, client }) => {
+    const { ip, origin } = clientOf(client);
+    await startEmailSignIn(deps, { email: body.email, clientIp: ip, origin });
+    return { data: { sent: true as const }, msg: 'If this address has an account or an invitation, a sign-in code is on its way' };
+  },
+
+  authEmailVerify: async ({ deps, body, client }) => {
+    const user = await verifyEmailCode(deps, { email: body.email, code: body.code, clientIp: clientOf(client).ip });
+    return signedIn(deps, user, clientOf(client));
+  },
+
+  authSession: async ({ deps, session }) => {
+    const active = sessionOf(session);
+    return { data: { user: userResponse(active), workspaces: await workspacesOf(deps, active.userId), csrf_token: active.csrfToken } };
+  },
+
+  authSignout: async ({ deps, session, client }) => {
+    await endSession(deps, sessionOf(session));
+    return { ...signedOut(clientOf(client)), msg: 'Signed out' };
+  },
+
+  authSignoutAll: async ({ deps, session, client }) => {
+    const ended = await endAllSessions(deps, sessionOf(session).userId);
+    return { ...signedOut(clientOf(client)), msg: `Signed out everywhere (${ended} ${ended === 1 ? 'session' : 'sessions'})` };
+  },
+};
