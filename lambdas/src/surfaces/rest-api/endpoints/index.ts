@@ -9,6 +9,7 @@ import { pendingEndpoints } from './pending';
 import { signInEndpoints } from './auth';
 import { memberEndpoints } from './members';
 import { webhookDeliveryEndpoints } from './webhook-deliveries';
+import { connectionEndpoints } from './connections';
 
 /** Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing). */
-export const ENDPOINT_HANDLERS: EndpointHandlers<EndpointName> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...pendingEndpoints, ...signInEndpoints, ...memberEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<EndpointName> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...pendingEndpoints, ...signInEndpoints, ...memberEndpoints, ...connectionEndpoints };
