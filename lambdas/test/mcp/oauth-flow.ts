@@ -86,3 +86,23 @@ export async function mcpCall(origin: string, token: string | undefined, method:
   const json = text.startsWith('{') ? JSON.parse(text) : text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6))).at(-1);
   return { status: response.status, headers: response.headers, body: json as { result?: Record<string, unknown>; error?: { message: string } } & Record<string, unknown> };
 }
+
+/** The newest sign-in code mailed to `email` (the local platform's /dev/mail.json). */
+export async function mailedCode(origin: string, email: string): Promise<string> {
+  const { mail } = (await (await fetch(`${origin}/dev/mail.json`)).json()) as { mail: Array<{ to: string; subject: string }> };
+  const code = mail.find((message) => message.to === email && /sign-in code/i.test(message.subject))?.subject.match(/\d{6}/)?.[0];
+  if (!code) throw new Error(`no sign-in code for ${email} in /dev/mail.json`);
+  return code;
+}
+
+/** Signs a person in by e-mailed code over the REST API (what the dashboard does) and answers the session cookie. */
+export async function signIn(origin: string, email: string): Promise<string> {
+  const post = (path: string, body: unknown) =>
+    fetch(`${origin}/en/api/v1/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: JSON.stringify(body) });
+  const started = await post('auth/email/start', { email });
+  if (started.status !== 200) throw new Error(`auth/email/start answered ${started.status}`);
+  const verified = await post('auth/email/verify', { email, code: await mailedCode(origin, email) });
+  const cookie = verified.headers.get('set-cookie')?.split(';')[0];
+  if (verified.status !== 200 || !cookie) throw new Error(`auth/email/verify answered ${verified.status}: ${await verified.text()}`);
+  return cookie;
+}
