@@ -129,32 +129,32 @@ export class EmbedSite extends Construct {
       exclude: [HASHED_CHUNK_PATTERN],
       cacheControl: [CacheControl.setPublic(), CacheControl.maxAge(ENTRY_MAX_AGE)],
     });
-    this.acknowledgeDeploymentHandler(hashed);
+    acknowledgeDeploymentHandler(hashed, this.bucket, 'embed/');
   }
+}
 
-  /**
-   * The two deployments share one CDK-provided handler (a singleton at the stack's root), which runs only during
-   * `cdk deploy`. Its runtime and its policy (copy from the CDK asset bucket, sync and prune under embed/, invalidate
-   * the distribution) are CDK's own; the findings are acknowledged on that handler alone.
-   */
-  private acknowledgeDeploymentHandler(deployment: BucketDeployment): void {
-    const role = deployment.handlerRole;
-    const handler = role.node.scope as Construct;
-    const embedBucketArn = `<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnBucket)}.Arn>`;
-    const reason = (what: string) => `CDK's BucketDeployment handler, run only during deploys: ${what}`;
-    Validations.of(handler).acknowledge({ id: 'AwsSolutions-L1', reason: reason('its runtime is chosen by aws-cdk-lib') });
+/**
+ * Deployments share one CDK-provided handler (a singleton at the stack's root), which runs only during `cdk deploy`.
+ * Its runtime and its policy (copy from the CDK asset bucket, sync and prune under the prefix, invalidate the
+ * distribution) are CDK's own; the findings are acknowledged on that handler alone.
+ */
+export function acknowledgeDeploymentHandler(deployment: BucketDeployment, bucket: Bucket, prefix: string): void {
+  const role = deployment.handlerRole;
+  const handler = role.node.scope as Construct;
+  const bucketArn = `<${Stack.of(bucket).getLogicalId(bucket.node.defaultChild as CfnBucket)}.Arn>`;
+  const reason = (what: string) => `CDK's BucketDeployment handler, run only during deploys: ${what}`;
+  Validations.of(handler).acknowledge({ id: 'AwsSolutions-L1', reason: reason('its runtime is chosen by aws-cdk-lib') });
+  Validations.of(role).acknowledge({
+    id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
+    reason: reason('its role is created by aws-cdk-lib with the basic execution policy'),
+  });
+  for (const action of ['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*']) {
+    Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[Action::${action}]`, reason: reason('aws-cdk-lib grants these action groups to copy, sync and prune') });
+  }
+  for (const resource of [`${bucketArn}/*`, 'arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*', '*']) {
     Validations.of(role).acknowledge({
-      id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]',
-      reason: reason('its role is created by aws-cdk-lib with the basic execution policy'),
+      id: `AwsSolutions-IAM5[Resource::${resource}]`,
+      reason: reason(`it reads every object of the CDK asset bucket it copies from, writes every object under ${prefix} of its bucket, and invalidates the distribution (CloudFront invalidation takes no resource ARN)`),
     });
-    for (const action of ['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*']) {
-      Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[Action::${action}]`, reason: reason('aws-cdk-lib grants these action groups to copy, sync and prune') });
-    }
-    for (const resource of [`${embedBucketArn}/*`, 'arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*', '*']) {
-      Validations.of(role).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::${resource}]`,
-        reason: reason('it reads every object of the CDK asset bucket it copies from, writes every object under the embed bucket, and invalidates the distribution (CloudFront invalidation takes no resource ARN)'),
-      });
-    }
   }
 }

@@ -15,6 +15,7 @@ import { addMcpFunctionUrl, type McpAccessPointProps } from './mcp';
 import { grantBedrockModel } from './bedrock-access';
 import { grantSendMail } from './mail-access';
 import { EmbedSite, EMBED_PREFIX } from './embed-site';
+import { DashboardSite } from './dashboard';
 import { QUEUE_URL_ENV, type QueueName } from '@service/shared';
 import { FUNCTIONS, type PlatformFunction, type Trigger } from './functions';
 import { createNodeFunction } from './node-function';
@@ -40,6 +41,8 @@ export interface PlatformStackProps extends StackProps {
   embedDistDir?: string | undefined;
   /** The MCP access point: its canonical URL (a custom domain) and browser origins; default: the Function URL itself. */
   mcp?: McpAccessPointProps;
+  /** The built dashboard. Default: dashboard/dist if it exists. */
+  dashboardDistDir?: string | undefined;
   /** Sender of the platform's e-mail (a verified SES identity), as MAIL_FROM. Default: the runtime's. */
   mailFrom?: string;
   /** The dashboard's origin (https://…), as DASHBOARD_ORIGIN: sign-in links, CSRF origin checks, passkeys' relying party. */
@@ -95,6 +98,7 @@ export class PlatformStack extends Stack {
   readonly functions = new Map<string, NodejsFunction>();
   readonly skills = new Map<string, SkillFunction>();
   readonly embed: EmbedSite;
+  readonly dashboard: DashboardSite;
   readonly alarms: PlatformAlarms;
   /** Entries of the function and skill lists whose files do not exist yet, so they were left out. */
   readonly missingEntries: string[] = [];
@@ -167,6 +171,17 @@ export class PlatformStack extends Stack {
       distDir: embedDistDir,
       apiDomain: `${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
     });
+    const dashboardDistDir = 'dashboardDistDir' in props ? props.dashboardDistDir : existingRepoFile('dashboard/dist');
+    if (!dashboardDistDir) this.missingEntries.push('dashboard/dist');
+    this.dashboard = new DashboardSite(this, 'Dashboard', {
+      distDir: dashboardDistDir,
+      apiDomain: `${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
+      embedBucket: this.embed.bucket,
+      accessLogs: this.embed.accessLogs,
+    });
+    // Sign-in (passkeys' expected origin, invitation and sign-in links) follows the dashboard's address: the
+    // distribution's own unless a custom domain is given.
+    if (!props.dashboardOrigin) for (const fn of this.functions.values()) fn.addEnvironment('DASHBOARD_ORIGIN', `https://${this.dashboard.distribution.distributionDomainName}`);
 
     this.alarms = new PlatformAlarms(this, 'Alarms', {
       functions: new Map<string, IFunction>([...this.functions, ...[...this.skills].map(([id, skill]): [string, IFunction] => [id, skill.function])]),
@@ -181,6 +196,10 @@ export class PlatformStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: `${this.api.apiEndpoint}/en/api/v1`, description: 'REST API base URL (also /tr/api/v1)' });
     if (chatUrl) new CfnOutput(this, 'ChatUrl', { value: chatUrl.url, description: 'Chat endpoint of the widget (streaming Function URL)' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarms.topic.topicArn, description: 'Operator alarms: subscribe to this SNS topic' });
+    new CfnOutput(this, 'DashboardUrl', {
+      value: `https://${this.dashboard.distribution.distributionDomainName}/dashboard/`,
+      description: 'The dashboard: sign in with an e-mail code or a passkey',
+    });
     new CfnOutput(this, 'EmbedUrl', {
       value: `https://${this.embed.distribution.distributionDomainName}/${EMBED_PREFIX}loader.js`,
       description: 'The one-line embed: <script src="..." data-agent-id="{uuid}" async>',

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openApiRequestProblems } from '../support/openapi';
 
 const README = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-const byPath = new Map(Object.entries(ENDPOINTS).map(([name, endpoint]) => [endpoint.path, name as EndpointName]));
+const byPath = new Map<string, EndpointName>(Object.entries(ENDPOINTS).map(([name, endpoint]) => [endpoint.path, name as EndpointName]));
 
 /** The shell variables the README sets (`AGENT=…`, `BASE=${BASE:-…}`), to expand in its requests as the shell would. */
 const variables = Object.fromEntries(

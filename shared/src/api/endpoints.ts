@@ -13,7 +13,7 @@ import { secretAlreadyShown, secretShownOnce } from './primitives';
 
 export type { EndpointContract, HttpMethod } from './contract';
 
-const contract = <T extends EndpointContract>(endpoint: T): T => endpoint;
+const contract = <const T extends EndpointContract>(endpoint: T): T => endpoint;
 
 export const ENDPOINTS = {
   agentsList: contract({ path: 'agents/list', method: 'GET', summary: 'List the agents of the workspace', data: z.object({ agents: z.array(a.Agent) }), status: 200, access: 'read' }),

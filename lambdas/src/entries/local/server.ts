@@ -57,6 +57,7 @@ export function createLocalServer(functions: LocalFunction[]): Server {
           'cache-control': file.cacheControl,
           'x-content-type-options': 'nosniff',
           ...(file.crossOrigin ? { 'access-control-allow-origin': '*' } : {}),
+          ...file.headers,
         });
         return void response.end(request.method === 'HEAD' ? undefined : file.body);
       }

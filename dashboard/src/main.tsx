@@ -1,0 +1,166 @@
+import { render, type ComponentType } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { ApiError, configureClient, get, post } from './api/client';
+import { AppContext, mayFor, rememberWorkspace, rememberedWorkspace, safeReturnTo, type AppState, type SessionState } from './session';
+import { href, SCREENS, useRoute, type Route } from './router';
+import { SignIn } from './signin';
+import { Loading } from './ui';
+
+/** Where a 401 sends the person: sign in, then back to the screen they were on. */
+function toSignIn(): void {
+  const returnTo = location.pathname + location.hash;
+  location.replace(`${location.pathname}?return_to=${encodeURIComponent(returnTo)}`);
+}
+
+function App() {
+  const [session, setSession] = useState<SessionState | null | undefined>(undefined);
+  const [workspaceId, setWorkspaceId] = useState<string>('');
+
+  const load = async () => {
+    try {
+      const data = await get('auth/session');
+      configureClient({ csrfToken: data.csrf_token });
+      const remembered = rememberedWorkspace();
+      const picked = data.workspaces.find((workspace) => workspace.id === remembered) ?? data.workspaces[0];
+      configureClient({ workspaceId: picked?.id ?? '' });
+      setWorkspaceId(picked?.id ?? '');
+      setSession(data);
+    } catch (error) {
+      // No session (401), or none to be had: Sign in either way; a real outage shows there on the first attempt.
+      if (!(error instanceof ApiError)) console.error(error);
+      setSession(null);
+    }
+  };
+
+  useEffect(() => {
+    configureClient({ onUnauthorized: toSignIn });
+    void load();
+  }, []);
+
+  if (session === undefined) return <Loading what="your session" />;
+  if (session === null) return <SignIn onSignedIn={signedIn} />;
+  return <Shell session={session} workspaceId={workspaceId} onWorkspace={pick} onSignedOut={() => setSession(null)} />;
+
+  async function signedIn() {
+    const returnTo = safeReturnTo(new URLSearchParams(location.search).get('return_to'));
+    // Leave the query (code, invitation) behind either way.
+    if (returnTo && !returnTo.startsWith(location.pathname + '#') && returnTo !== location.pathname) return location.assign(returnTo);
+    history.replaceState(null, '', location.pathname + (returnTo ? returnTo.slice(location.pathname.length) : location.hash));
+    await load();
+  }
+
+  function pick(id: string) {
+    rememberWorkspace(id);
+    configureClient({ workspaceId: id });
+    setWorkspaceId(id);
+  }
+}
+
+const NAV: { section?: string; items: { label: string; to: string; screens: Route['screen'][] }[] }[] = [
+  { items: [{ label: 'Agents', to: href('agents'), screens: ['agents', 'settings', 'embed', 'runs', 'conversations'] }] },
+  {
+    section: 'Developers',
+    items: [
+      { label: 'Credentials', to: href('developers', 'credentials'), screens: ['credentials'] },
+      { label: 'Webhooks', to: href('developers', 'webhooks'), screens: ['webhooks'] },
+      { label: 'MCP connections', to: href('developers', 'mcp'), screens: ['mcp'] },
+    ],
+  },
+  { section: 'Company', items: [{ label: 'Roles & Access', to: href('company', 'roles'), screens: ['roles'] }] },
+  {
+    items: [
+      { label: 'Usage & billing', to: href('usage'), screens: ['usage'] },
+      { label: 'Members', to: href('members'), screens: ['members'] },
+      { label: 'Account', to: href('account'), screens: ['account'] },
+    ],
+  },
+];
+
+function Shell({ session, workspaceId, onWorkspace, onSignedOut }: { session: SessionState; workspaceId: string; onWorkspace: (id: string) => void; onSignedOut: () => void }) {
+  const route = useRoute();
+  const workspace = session.workspaces.find((candidate) => candidate.id === workspaceId);
+  const role = workspace?.role ?? 'member';
+  const app = useMemo<AppState>(
+    () => ({
+      session,
+      workspaceId,
+      role,
+      may: mayFor(role),
+      switchWorkspace: onWorkspace,
+      async signOut() {
+        await post('auth/signout');
+        onSignedOut();
+      },
+    }),
+    [session, workspaceId, role],
+  );
+  return (
+    <AppContext.Provider value={app}>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">Dashboard</span>
+        {session.workspaces.length > 1 ? (
+          <label class="switcher">
+            <span>Workspace</span>
+            <select value={workspaceId} onChange={(event) => onWorkspace(event.currentTarget.value)}>
+              {session.workspaces.map((candidate) => (
+                <option key={candidate.id} value={candidate.id}>
+                  {candidate.name} ({candidate.role})
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : (
+          <span class="switcher">{workspace ? `${workspace.name} (${workspace.role})` : 'No workspace'}</span>
+        )}
+        <span class="who">{session.user.email}</span>
+        <button type="button" class="quiet" onClick={() => void app.signOut()}>
+          Sign out
+        </button>
+      </header>
+      <div class="layout">
+        <nav aria-label="Dashboard">
+          {NAV.map((group, index) => (
+            <div class="nav-group" key={index}>
+              {group.section ? <p class="nav-section">{group.section}</p> : null}
+              <ul>
+                {group.items.map((item) => (
+                  <li key={item.to}>
+                    <a href={item.to} aria-current={item.screens.includes(route.screen) ? 'page' : undefined}>
+                      {item.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </nav>
+        <main id="main">
+          {workspace ? <LazyScreen key={`${workspaceId}:${route.screen}:${route.params.join('/')}`} route={route} /> : <p>You are not a member of any workspace yet. Ask an owner to invite you.</p>}
+        </main>
+      </div>
+    </AppContext.Provider>
+  );
+}
+
+/** Each screen is its own chunk, loaded when it is first opened. */
+function LazyScreen({ route }: { route: Route }) {
+  const [Screen, setScreen] = useState<ComponentType<{ params: string[] }> | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    let current = true;
+    SCREENS[route.screen]().then(
+      (module) => current && setScreen(() => module.default),
+      () => current && setFailed(true),
+    );
+    return () => {
+      current = false;
+    };
+  }, [route.screen]);
+  if (failed) return <p role="alert">This screen could not be loaded. Reload the page to try again.</p>;
+  return Screen ? <Screen params={route.params} /> : <Loading what="the screen" />;
+}
+
+render(<App />, document.getElementById('app')!);

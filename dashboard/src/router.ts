@@ -1,0 +1,45 @@
+import { useEffect, useState } from 'preact/hooks';
+
+/** Hash routes (`#/agents/<id>/settings`): the dashboard is static files, so every screen is one index.html. */
+export interface Route {
+  screen: ScreenName;
+  params: string[];
+}
+
+export const SCREENS = {
+  agents: () => import('./screens/agents'),
+  settings: () => import('./screens/agent-settings'),
+  embed: () => import('./screens/agent-embed'),
+  runs: () => import('./screens/runs'),
+  conversations: () => import('./screens/conversations'),
+  credentials: () => import('./screens/credentials'),
+  webhooks: () => import('./screens/webhooks'),
+  mcp: () => import('./screens/mcp'),
+  roles: () => import('./screens/roles'),
+  usage: () => import('./screens/usage'),
+  members: () => import('./screens/members'),
+  account: () => import('./screens/account'),
+};
+export type ScreenName = keyof typeof SCREENS;
+
+export const href = (...parts: string[]) => `#/${parts.map(encodeURIComponent).join('/')}`;
+
+export function parseRoute(hash: string): Route {
+  const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
+  const [first = 'agents', ...rest] = parts;
+  if (first === 'agents' && rest.length >= 2 && ['settings', 'embed', 'runs', 'conversations'].includes(rest[1]!)) {
+    return { screen: rest[1] as ScreenName, params: [rest[0]!, ...rest.slice(2)] };
+  }
+  if (first === 'developers' || first === 'company') return parseRoute(`#/${rest.join('/')}`);
+  return first in SCREENS ? { screen: first as ScreenName, params: rest } : { screen: 'agents', params: [] };
+}
+
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(location.hash));
+  useEffect(() => {
+    const update = () => setRoute(parseRoute(location.hash));
+    addEventListener('hashchange', update);
+    return () => removeEventListener('hashchange', update);
+  }, []);
+  return route;
+}

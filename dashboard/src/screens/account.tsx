@@ -1,0 +1,58 @@
+import { get, post } from '../api/client';
+import { useApp } from '../session';
+import { ErrorNote, Loading, Screen, useAction, useLoad, when } from '../ui';
+
+export default function Account() {
+  const app = useApp();
+  const passkeys = useLoad(() => get('auth/passkey/list'), []);
+  const add = useAction(async () => {
+    const { startRegistration } = await import('@simplewebauthn/browser');
+    const options = await post('auth/passkey/register_options');
+    const response = await startRegistration({ optionsJSON: options as never });
+    await post('auth/passkey/register', { response: response as unknown as Record<string, unknown>, name: passkeyName() });
+    passkeys.reload();
+  });
+  const remove = useAction(async (id: string) => {
+    await post('auth/passkey/delete', { passkey_id: id });
+    passkeys.reload();
+  });
+  const everywhere = useAction(async () => {
+    await post('auth/signout_all');
+    location.reload();
+  });
+  return (
+    <Screen title="Account" intro={`Signed in as ${app.session.user.email}.`}>
+      <h2>Passkeys</h2>
+      <p>A passkey signs you in with your device's screen lock, without a code.</p>
+      {passkeys.loading && !passkeys.data ? <Loading what="passkeys" /> : null}
+      <ErrorNote error={passkeys.error ?? add.error ?? remove.error} />
+      {passkeys.data && passkeys.data.passkeys.length === 0 ? <p class="muted">No passkey yet.</p> : null}
+      <ul class="passkeys">
+        {passkeys.data?.passkeys.map((passkey) => (
+          <li key={passkey.id} class="row spread">
+            <span>
+              {passkey.name} <span class="muted small">added {when(passkey.created_at)}, last used {passkey.last_used_at ? when(passkey.last_used_at) : 'never'}</span>
+            </span>
+            <button type="button" class="danger" aria-label={`Remove passkey ${passkey.name}`} onClick={() => void remove.run(passkey.id)}>
+              Remove
+            </button>
+          </li>
+        ))}
+      </ul>
+      <button type="button" class="primary" disabled={add.busy} onClick={() => void add.run()}>
+        Add a passkey
+      </button>
+      <h2>Sessions</h2>
+      <p>Signed in on a device you no longer use? Sign out of every session, this one included.</p>
+      <button type="button" class="danger" disabled={everywhere.busy} onClick={() => void everywhere.run()}>
+        Sign out everywhere
+      </button>
+      <ErrorNote error={everywhere.error} />
+    </Screen>
+  );
+}
+
+function passkeyName(): string {
+  const platform = (navigator as Navigator & { userAgentData?: { platform?: string } }).userAgentData?.platform || navigator.platform || 'this device';
+  return `Passkey on ${platform}`.slice(0, 80);
+}

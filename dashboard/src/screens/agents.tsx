@@ -1,0 +1,71 @@
+import { useState } from 'preact/hooks';
+import { get, post } from '../api/client';
+import { href } from '../router';
+import { ActionButton, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad } from '../ui';
+
+export default function Agents() {
+  const agents = useLoad(() => get('agents/list'), []);
+  const presets = useLoad(() => get('agents/presets'), []);
+  const [preset, setPreset] = useState('');
+  const [name, setName] = useState('');
+  const hire = useAction(async () => {
+    const chosen = preset || presets.data?.presets[0]?.id;
+    if (!chosen) return;
+    await post('agents/create', { preset: chosen, ...(name.trim() ? { name: name.trim() } : {}) });
+    setName('');
+    agents.reload();
+  });
+  return (
+    <Screen title="Agents" intro="Your AI agents: their settings, the widget embed, runs and conversations.">
+      <RoleNote permission="manage" action="hiring an agent" />
+      {agents.loading && !agents.data ? <Loading what="agents" /> : null}
+      <ErrorNote error={agents.error ?? presets.error} />
+      <ul class="cards">
+        {agents.data?.agents.map((agent) => (
+          <li class="card" key={agent.id}>
+            <h2>{agent.name}</h2>
+            <p class="muted">{agent.role}</p>
+            <p class="mono small">{agent.id}</p>
+            <ul class="links" aria-label={`${agent.name}`}>
+              <li>
+                <a href={href('agents', agent.id, 'settings')}>Settings</a>
+              </li>
+              <li>
+                <a href={href('agents', agent.id, 'embed')}>Widget Embed</a>
+              </li>
+              <li>
+                <a href={href('agents', agent.id, 'runs')}>Runs</a>
+              </li>
+              <li>
+                <a href={href('agents', agent.id, 'conversations')}>Conversations</a>
+              </li>
+            </ul>
+          </li>
+        ))}
+      </ul>
+      <form
+        class="panel"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void hire.run();
+        }}
+      >
+        <h2>Hire an agent</h2>
+        <label for="preset">Preset</label>
+        <select id="preset" value={preset || presets.data?.presets[0]?.id} onChange={(event) => setPreset(event.currentTarget.value)}>
+          {presets.data?.presets.map((candidate) => (
+            <option key={candidate.id} value={candidate.id}>
+              {candidate.name}: {candidate.role} ({candidate.skills.join(', ')})
+            </option>
+          ))}
+        </select>
+        <label for="hire-name">Name (optional)</label>
+        <input id="hire-name" value={name} maxLength={80} onInput={(event) => setName(event.currentTarget.value)} />
+        <ActionButton type="submit" permission="manage" variant="primary" busy={hire.busy}>
+          Hire
+        </ActionButton>
+        <ErrorNote error={hire.error} />
+      </form>
+    </Screen>
+  );
+}

@@ -1,0 +1,45 @@
+import { useState } from 'preact/hooks';
+import { get } from '../api/client';
+import { ErrorNote, Loading, Screen, useLoad, when } from '../ui';
+import { AgentTabs } from './agent-tabs';
+
+export default function Conversations({ params }: { params: string[] }) {
+  const agentId = params[0]!;
+  const list = useLoad(() => get('conversations/list', { agent_id: agentId, limit: 50 }), [agentId]);
+  const [open, setOpen] = useState<string | null>(null);
+  return (
+    <Screen title="Conversations" intro="What visitors said to the agent in the widget. Read-only.">
+      <AgentTabs agentId={agentId} current="conversations" />
+      {list.loading && !list.data ? <Loading what="conversations" /> : null}
+      <ErrorNote error={list.error} />
+      {list.data && list.data.conversations.length === 0 ? <p class="muted">No conversations yet.</p> : null}
+      <ul class="conversations">
+        {list.data?.conversations.map((conversation) => (
+          <li key={conversation.id} class="card">
+            <button type="button" class="quiet wide" aria-expanded={open === conversation.id} onClick={() => setOpen(open === conversation.id ? null : conversation.id)}>
+              {when(conversation.started_at)} · {conversation.messages} messages · visitor {conversation.visitor.verified_user_id ?? conversation.visitor.id.slice(0, 12)}
+            </button>
+            {open === conversation.id ? <Transcript id={conversation.id} /> : null}
+          </li>
+        ))}
+      </ul>
+    </Screen>
+  );
+}
+
+function Transcript({ id }: { id: string }) {
+  const conversation = useLoad(() => get('conversations/get', { conversation_id: id }), [id]);
+  if (conversation.error) return <ErrorNote error={conversation.error} />;
+  if (!conversation.data) return <Loading what="the transcript" />;
+  return (
+    <ol class="transcript" aria-label="Transcript">
+      {conversation.data.messages.map((message, index) => (
+        <li key={index} class={`message ${message.role}`}>
+          <span class="who">{message.role === 'user' ? 'Visitor' : 'Agent'}</span>
+          <p>{message.text}</p>
+          <span class="muted small">{when(message.at)}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}

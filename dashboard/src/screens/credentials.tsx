@@ -1,0 +1,93 @@
+import { useState } from 'preact/hooks';
+import { get, post } from '../api/client';
+import { ActionButton, Confirm, ErrorNote, Loading, RoleNote, Screen, SecretOnce, useAction, useLoad, when } from '../ui';
+
+export default function Credentials() {
+  const keys = useLoad(() => get('keys/list'), []);
+  const [name, setName] = useState('');
+  const [secret, setSecret] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<{ id: string; name: string } | null>(null);
+  const create = useAction(async () => {
+    const created = await post('keys/create', { name: name.trim() || 'Dashboard key' });
+    setSecret(created.secret ?? null);
+    setName('');
+    keys.reload();
+  });
+  const revoke = useAction(async (id: string) => {
+    await post('keys/revoke', { key_id: id });
+    keys.reload();
+  });
+  return (
+    <Screen title="Credentials" trail="Developers" intro="API keys act for the whole workspace with admin rights. Keep them on servers, never in a page.">
+      <RoleNote permission="manage" action="creating or revoking keys" />
+      {secret ? <SecretOnce title="Your new API key" value={secret} onDone={() => setSecret(null)} /> : null}
+      <form
+        class="panel row wrap"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void create.run();
+        }}
+      >
+        <span class="grow">
+          <label for="key-name">Key name</label>
+          <input id="key-name" value={name} maxLength={80} placeholder="e.g. CRM sync" onInput={(event) => setName(event.currentTarget.value)} />
+        </span>
+        <ActionButton type="submit" permission="manage" variant="primary" busy={create.busy}>
+          Create Key
+        </ActionButton>
+      </form>
+      <ErrorNote error={create.error ?? revoke.error} />
+      {keys.loading && !keys.data ? <Loading what="keys" /> : null}
+      <ErrorNote error={keys.error} />
+      <div class="table-wrap">
+        <table>
+          <caption class="sr-only">API keys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">
+                <span class="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.data?.keys.map((key) => (
+              <tr key={key.id} data-key-id={key.id}>
+                <td>{key.name}</td>
+                <td class="mono">
+                  {key.prefix}…{key.last4}
+                </td>
+                <td>{when(key.created_at)}</td>
+                <td>{key.last_used_at ? when(key.last_used_at) : 'Never'}</td>
+                <td>
+                  {key.revoked_at ? (
+                    <span class="badge failed">Revoked {when(key.revoked_at)}</span>
+                  ) : (
+                    <ActionButton permission="manage" variant="danger" label={`Revoke ${key.name}`} onClick={() => setRevoking({ id: key.id, name: key.name })}>
+                      Revoke
+                    </ActionButton>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <Confirm
+        open={revoking !== null}
+        title="Revoke this key?"
+        body={`Every program using “${revoking?.name ?? ''}” stops working at once. This cannot be undone.`}
+        confirmLabel="Revoke key"
+        onCancel={() => setRevoking(null)}
+        onConfirm={() => {
+          const id = revoking?.id;
+          setRevoking(null);
+          if (id) void revoke.run(id);
+        }}
+      />
+    </Screen>
+  );
+}

@@ -1,0 +1,142 @@
+import { useState } from 'preact/hooks';
+import { get, post } from '../api/client';
+import { useApp } from '../session';
+import { ActionButton, Confirm, CopyButton, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad, when } from '../ui';
+
+async function loadMembers() {
+  const [people, roles] = await Promise.all([get('members/list'), get('roles/list')]);
+  const choices = ['owner', 'admin', 'member', ...roles.roles.filter((role) => !role.builtin).map((role) => role.name)];
+  return { ...people, choices };
+}
+
+export default function Members() {
+  const app = useApp();
+  const list = useLoad(loadMembers, []);
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState('member');
+  const [inviteUrl, setInviteUrl] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<{ id: string; email: string } | null>(null);
+  const invite = useAction(async () => {
+    const created = await post('members/invite', { email: email.trim(), role });
+    setInviteUrl(created.invite_url);
+    setEmail('');
+    list.reload();
+  });
+  const change = useAction(async (userId: string, next: string) => {
+    await post('members/update', { user_id: userId, role: next });
+    list.reload();
+  });
+  const remove = useAction(async (userId: string) => {
+    await post('members/remove', { user_id: userId });
+    list.reload();
+  });
+  const mayManage = app.may('members');
+  return (
+    <Screen title="Members" intro="The people of this workspace and what their role lets them do.">
+      <RoleNote permission="members" action="inviting, changing roles or removing people" />
+      <form
+        class="panel row wrap"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void invite.run();
+        }}
+      >
+        <span class="grow">
+          <label for="invite-email">E-mail address</label>
+          <input id="invite-email" type="email" required value={email} onInput={(event) => setEmail(event.currentTarget.value)} />
+        </span>
+        <span>
+          <label for="invite-role">Role</label>
+          <select id="invite-role" value={role} onChange={(event) => setRole(event.currentTarget.value)}>
+            {(list.data?.choices ?? ['owner', 'admin', 'member']).map((choice) => (
+              <option key={choice} value={choice}>
+                {choice}
+              </option>
+            ))}
+          </select>
+        </span>
+        <ActionButton type="submit" permission="members" variant="primary" busy={invite.busy}>
+          Invite
+        </ActionButton>
+      </form>
+      {inviteUrl ? (
+        <p class="note" role="status">
+          Invitation sent. The link: <span class="mono break">{inviteUrl}</span> <CopyButton text={inviteUrl} label="Copy link" />
+        </p>
+      ) : null}
+      <ErrorNote error={invite.error ?? change.error ?? remove.error} />
+      {list.loading && !list.data ? <Loading what="members" /> : null}
+      <ErrorNote error={list.error} />
+      <div class="table-wrap">
+        <table>
+          <caption class="sr-only">Members</caption>
+          <thead>
+            <tr>
+              <th scope="col">Person</th>
+              <th scope="col">Role</th>
+              <th scope="col" class="wide-only">Joined</th>
+              <th scope="col">
+                <span class="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.data?.members.map((member) => (
+              <tr key={member.user_id}>
+                <td>
+                  {member.display_name || member.email}
+                  <span class="muted small block">{member.email}</span>
+                </td>
+                <td>
+                  <select
+                    aria-label={`Role of ${member.email}`}
+                    value={member.role}
+                    disabled={!mayManage}
+                    aria-describedby={mayManage ? undefined : 'role-note-members'}
+                    onChange={(event) => void change.run(member.user_id, event.currentTarget.value)}
+                  >
+                    {[...new Set([...(list.data?.choices ?? []), member.role])].map((choice) => (
+                      <option key={choice} value={choice}>
+                        {choice}
+                      </option>
+                    ))}
+                  </select>
+                </td>
+                <td class="wide-only">{when(member.joined_at)}</td>
+                <td>
+                  <ActionButton permission="members" variant="danger" label={`Remove ${member.email}`} onClick={() => setRemoving({ id: member.user_id, email: member.email })}>
+                    Remove
+                  </ActionButton>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {list.data && list.data.invitations.length > 0 ? (
+        <>
+          <h2>Pending invitations</h2>
+          <ul>
+            {list.data.invitations.map((invitation) => (
+              <li key={invitation.id}>
+                {invitation.email} as {invitation.role}, until {when(invitation.expires_at)}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+      <Confirm
+        open={removing !== null}
+        title="Remove this member?"
+        body={`${removing?.email ?? ''} loses access to this workspace at once.`}
+        confirmLabel="Remove member"
+        onCancel={() => setRemoving(null)}
+        onConfirm={() => {
+          const id = removing?.id;
+          setRemoving(null);
+          if (id) void remove.run(id);
+        }}
+      />
+    </Screen>
+  );
+}

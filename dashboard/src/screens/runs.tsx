@@ -1,0 +1,81 @@
+import { useEffect, useState } from 'preact/hooks';
+import { get, post } from '../api/client';
+import { ActionButton, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad, when } from '../ui';
+import { AgentTabs } from './agent-tabs';
+
+const POLL_MS = 1000;
+
+export default function Runs({ params }: { params: string[] }) {
+  const agentId = params[0]!;
+  const runs = useLoad(() => get('agents/runs', { agent_id: agentId, limit: 20 }), [agentId]);
+  const [instruction, setInstruction] = useState('');
+  const [act, setAct] = useState(false);
+  const command = useAction(async () => {
+    await post('agents/command', { agent_id: agentId, instruction: instruction.trim(), autonomy: act ? 'full' : 'read_only' });
+    setInstruction('');
+    runs.reload();
+  });
+  const unfinished = runs.data?.runs.some((run) => run.status === 'queued' || run.status === 'running');
+  // Follow unfinished runs until they settle.
+  useEffect(() => {
+    if (!unfinished) return;
+    const timer = setTimeout(runs.reload, POLL_MS);
+    return () => clearTimeout(timer);
+  }, [runs.data]);
+  return (
+    <Screen title="Runs" intro="What the agent was told to do, what it did, and what it cost.">
+      <AgentTabs agentId={agentId} current="runs" />
+      <RoleNote permission="command" action="giving a command" />
+      <form
+        class="panel"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (instruction.trim()) void command.run();
+        }}
+      >
+        <label for="instruction">Command</label>
+        <textarea id="instruction" rows={3} maxLength={10000} required value={instruction} onInput={(event) => setInstruction(event.currentTarget.value)} />
+        <label class="check">
+          <input type="checkbox" checked={act} onChange={(event) => setAct(event.currentTarget.checked)} />
+          Let the agent act (autonomy full): without it, actions are only proposed
+        </label>
+        <ActionButton type="submit" permission="command" variant="primary" busy={command.busy}>
+          Give the command
+        </ActionButton>
+        <ErrorNote error={command.error} />
+      </form>
+      {runs.loading && !runs.data ? <Loading what="runs" /> : null}
+      <ErrorNote error={runs.error} />
+      {runs.data && runs.data.runs.length === 0 ? <p class="muted">No runs yet.</p> : null}
+      <ol class="runs">
+        {runs.data?.runs.map((run) => (
+          <li class="card run" key={run.run_id} data-status={run.status}>
+            <p class="row spread">
+              <span class={`badge ${run.status}`}>{run.status}</span>
+              <span class="muted small">{when(run.created_at)}</span>
+            </p>
+            <p class="instruction">{run.instruction}</p>
+            {run.result_text ? (
+              <div class="result">
+                <h3>Result</h3>
+                <p>{run.result_text}</p>
+              </div>
+            ) : null}
+            {run.output ? (
+              <details>
+                <summary>Output</summary>
+                <pre class="code">
+                  <code>{JSON.stringify(run.output, null, 2)}</code>
+                </pre>
+              </details>
+            ) : null}
+            {run.error || run.output_error ? <p class="error">{run.error ?? run.output_error}</p> : null}
+            <p class="muted small">
+              <span class="mono">{run.run_id}</span> · {run.autonomy} · {run.usage.input_tokens + run.usage.output_tokens} tokens ({run.usage.input_tokens} in, {run.usage.output_tokens} out)
+            </p>
+          </li>
+        ))}
+      </ol>
+    </Screen>
+  );
+}

@@ -1,0 +1,200 @@
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError } from './api/client';
+import type { Permission } from './permissions';
+import { useApp } from './session';
+
+export interface Loaded<T> {
+  data: T | undefined;
+  error: unknown;
+  loading: boolean;
+  reload(): void;
+}
+
+/** Loads once per change of `deps` (and on reload()); the last answer wins. */
+export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
+  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setState((previous) => ({ ...previous, loading: true }));
+    load().then(
+      (data) => current && setState({ data, error: undefined, loading: false }),
+      (error: unknown) => current && setState({ data: undefined, error, loading: false }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [...deps, tick]);
+  const reload = useCallback(() => setTick((value) => value + 1), []);
+  return { ...state, reload };
+}
+
+export const errorText = (error: unknown): string =>
+  error instanceof ApiError ? `${error.message}${error.code !== 'HTTP_ERROR' ? ` (${error.code})` : ''}` : error instanceof Error ? error.message : String(error);
+
+export function ErrorNote({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p class="error" role="alert">
+      {errorText(error)}
+    </p>
+  );
+}
+
+/** A screen: its heading (the name the spec gives it), an optional trail (Developers ›), then the content. */
+export function Screen({ title, trail, children, intro }: { title: string; trail?: string; intro?: ComponentChildren; children: ComponentChildren }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    document.title = `${title} · Dashboard`;
+    heading.current?.focus();
+  }, [title]);
+  return (
+    <section class="screen" aria-labelledby="screen-title">
+      <h1 id="screen-title" tabIndex={-1} ref={heading}>
+        {trail ? <span class="trail">{trail} › </span> : null}
+        {title}
+      </h1>
+      {intro ? <p class="intro">{intro}</p> : null}
+      {children}
+    </section>
+  );
+}
+
+export function Loading({ what }: { what: string }) {
+  return (
+    <p class="muted" role="status">
+      Loading {what}…
+    </p>
+  );
+}
+
+/** Why a control is disabled: one line under the heading of a screen the role can only read. */
+export function RoleNote({ permission, action }: { permission: Permission; action: string }) {
+  const app = useApp();
+  if (app.may(permission)) return null;
+  return (
+    <p class="note" id={`role-note-${permission}`}>
+      Your role here is <strong>{app.role}</strong>: you can look, but {action} needs {permission === 'members' ? 'an owner' : 'an admin or owner'}.
+    </p>
+  );
+}
+
+/** A button the person's role may not use stays visible and disabled, described by the role note. */
+export function ActionButton({
+  permission,
+  children,
+  onClick,
+  type = 'button',
+  variant,
+  busy,
+  label,
+}: {
+  permission: Permission;
+  children: ComponentChildren;
+  onClick?: () => void;
+  type?: 'button' | 'submit';
+  variant?: 'primary' | 'danger' | 'quiet';
+  busy?: boolean;
+  label?: string;
+}) {
+  const app = useApp();
+  const allowed = app.may(permission);
+  return (
+    <button
+      type={type}
+      class={variant ?? ''}
+      disabled={!allowed || busy}
+      aria-describedby={allowed ? undefined : `role-note-${permission}`}
+      aria-label={label}
+      onClick={onClick}
+    >
+      {children}
+    </button>
+  );
+}
+
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      class="quiet"
+      onClick={() =>
+        void navigator.clipboard.writeText(text).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 2000);
+        })
+      }
+    >
+      {copied ? 'Copied' : label}
+      <span class="sr-only" aria-live="polite">
+        {copied ? ' to the clipboard' : ''}
+      </span>
+    </button>
+  );
+}
+
+/** A secret the API returns once: shown with Copy until the person confirms they saved it. */
+export function SecretOnce({ title, value, onDone }: { title: string; value: string; onDone: () => void }) {
+  return (
+    <div class="secret" role="region" aria-label={title}>
+      <p>
+        <strong>{title}</strong> — shown once. Copy it now; it cannot be shown again.
+      </p>
+      <code class="secret-value">{value}</code>
+      <div class="row">
+        <CopyButton text={value} />
+        <button type="button" class="primary" onClick={onDone}>
+          I have saved it
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** A modal confirmation (<dialog>: focus trapped, Escape cancels). */
+export function Confirm({ open, title, body, confirmLabel, onConfirm, onCancel }: { open: boolean; title: string; body: ComponentChildren; confirmLabel: string; onConfirm: () => void; onCancel: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) element.showModal();
+    if (!open && element.open) element.close();
+  }, [open]);
+  return (
+    <dialog ref={dialog} aria-labelledby="confirm-title" onClose={onCancel}>
+      <h2 id="confirm-title">{title}</h2>
+      <p>{body}</p>
+      <div class="row">
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" class="danger" onClick={onConfirm}>
+          {confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+export const when = (iso: string | null | undefined): string => (iso ? dateFormat.format(new Date(iso)) : '—');
+
+/** A form whose submit runs `action` with the busy flag and the error shown beside it. */
+export function useAction<A extends unknown[]>(action: (...args: A) => Promise<void>) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(undefined);
+  const run = async (...args: A) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await action(...args);
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, run, setError };
+}

@@ -1,0 +1,330 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { axeViolations, clipboard, heading, mailTo, mailedCode, OWNER_EMAIL, screenshot, signIn, startDashboard, type DashboardHarness } from './support';
+
+// The dashboard in headless chromium against the local platform (one platform and one browser for the file), at
+// http://localhost:<port>/dashboard/.
+
+let h: DashboardHarness;
+beforeAll(async () => {
+  h = await startDashboard();
+}, 60_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+/** Every screen of the signed-in dashboard: its route and the heading it must carry. */
+const screens = (agentId: string): [string, string, RegExp][] => [
+  ['agents', '#/agents', /^Agents$/],
+  ['settings', `#/agents/${agentId}/settings`, /^Settings$/],
+  ['widget-embed', `#/agents/${agentId}/embed`, /^Widget Embed$/],
+  ['runs', `#/agents/${agentId}/runs`, /^Runs$/],
+  ['conversations', `#/agents/${agentId}/conversations`, /^Conversations$/],
+  ['credentials', '#/developers/credentials', /Developers › Credentials/],
+  ['webhooks', '#/developers/webhooks', /Developers › Webhooks/],
+  ['mcp-connections', '#/developers/mcp', /Developers › MCP connections/],
+  ['roles-access', '#/company/roles', /Company › Roles & Access/],
+  ['usage', '#/usage', /^Usage & billing$/],
+  ['members', '#/members', /^Members$/],
+  ['account', '#/account', /^Account$/],
+];
+
+async function go(page: Page, hash: string, name: RegExp) {
+  await page.evaluate((target) => (location.hash = target), hash);
+  await heading(page, name);
+  // Lists settle (no loading line left).
+  await page.waitForFunction(() => !document.querySelector('main [role=status]')?.textContent?.startsWith('Loading'));
+}
+
+describe('serving', () => {
+  it('serves /dashboard/ with a CSP without unsafe-inline and frame-ancestors none; the preview page only to itself', async () => {
+    const response = await fetch(`${h.origin}/dashboard/`);
+    expect(response.status).toBe(200);
+    const csp = response.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/unsafe-(inline|eval)/);
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    const html = await response.text();
+    const script = /<script type="module" src="([^"]+)"/.exec(html)![1]!;
+    const chunk = await fetch(`${h.origin}/dashboard/${script}`);
+    expect(chunk.headers.get('content-type')).toContain('javascript');
+    const preview = await fetch(`${h.origin}/dashboard/preview.html`);
+    expect(preview.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
+  });
+
+  it('shows Sign in to a visitor without a session: heading, code form, passkey button; no axe violations, light and dark, 375 px', async () => {
+    const { page, context, errors } = await h.open('/dashboard/', { viewport: { width: 375, height: 740 } });
+    await heading(page, 'Sign in');
+    expect(await page.getByRole('button', { name: 'Sign in with a passkey' }).isVisible()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'sign-in-375-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'sign-in-375-dark');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('refuses to be framed by another page', async () => {
+    const { page, context } = await h.open('/dashboard/');
+    await page.route(`${h.otherOrigin}/framer.html`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: `<!doctype html><title>Framer</title><iframe src="${h.origin}/dashboard/"></iframe>` }),
+    );
+    await page.goto(`${h.otherOrigin}/framer.html`);
+    await page.waitForTimeout(300);
+    const framed = page.frames().find((frame) => frame.url().startsWith(`${h.origin}/dashboard/`));
+    expect(await framed?.$('h1').catch(() => null) ?? null).toBeNull();
+    await context.close();
+  });
+});
+
+describe('signed in as the demo owner', () => {
+  let page: Page;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const opened = await h.open('/dashboard/');
+    page = opened.page;
+    close = () => opened.context.close();
+    await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.origin });
+  });
+  afterAll(async () => {
+    await close?.();
+  });
+
+  it('signs in with the code from /dev/mail.json using the keyboard only', async () => {
+    const since = new Date(Date.now() - 1000).toISOString();
+    await heading(page, 'Sign in');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
+    await page.keyboard.type(OWNER_EMAIL);
+    await page.keyboard.press('Enter');
+    const code = await mailedCode(h, OWNER_EMAIL, since);
+    await page.waitForFunction(() => document.activeElement?.id === 'code');
+    await page.keyboard.type(code);
+    await page.keyboard.press('Enter');
+    await heading(page, 'Agents');
+    // The navigation by keyboard: Tab reaches the links, Enter opens the screen and moves the focus to its heading.
+    await page.getByRole('link', { name: 'Credentials' }).focus();
+    await page.keyboard.press('Enter');
+    await heading(page, /Credentials/);
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+  });
+
+  it('has every screen, each with its heading, without axe violations in light and dark mode, at 1280 and 375 px', async () => {
+    for (const [name, hash, title] of screens(h.agentId)) {
+      await page.setViewportSize({ width: 1280, height: 860 });
+      await page.emulateMedia({ colorScheme: 'light' });
+      await go(page, hash, title);
+      expect(await axeViolations(page), `${name} light`).toEqual([]);
+      await screenshot(page, `${name}-light`);
+      await page.setViewportSize({ width: 375, height: 740 });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.waitForTimeout(50);
+      expect(await axeViolations(page), `${name} dark 375`).toEqual([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} fits 375 px`).toBeLessThanOrEqual(375);
+      await screenshot(page, `${name}-375-dark`);
+    }
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('creates a key shown once, the API accepts it, Revoke asks first, then the API answers 401', async () => {
+    await go(page, '#/developers/credentials', /Credentials/);
+    await page.getByLabel('Key name').fill('Browser test');
+    await page.getByRole('button', { name: 'Create Key' }).click();
+    const secretBox = page.locator('.secret-value');
+    await secretBox.waitFor();
+    const secret = (await secretBox.textContent())!.trim();
+    await screenshot(page, 'credentials-key-shown-once');
+    await page.getByRole('region', { name: 'Your new API key' }).getByRole('button', { name: 'Copy' }).click();
+    expect(await clipboard(page)).toBe(secret);
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    expect(await secretBox.count()).toBe(0);
+    const row = page.getByRole('row', { name: /Browser test/ });
+    expect(await row.textContent()).toContain(`${secret.slice(0, 8)}`);
+    expect(await row.textContent()).toContain(`…${secret.slice(-4)}`);
+
+    const before = await h.api('agents/list/', { key: secret });
+    expect(before.status).toBe(200);
+
+    await row.getByRole('button', { name: /Revoke/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Revoke this key?' });
+    await dialog.waitFor();
+    await screenshot(page, 'credentials-revoke-confirm');
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await row.getByText(/Revoked/).waitFor();
+    const after = await h.api('agents/list/', { key: secret });
+    expect(after.status).toBe(401);
+  });
+
+  it("sets the agent's allowed origins in Settings; the copied snippet has an absolute loader URL and chats on another origin", async () => {
+    await go(page, `#/agents/${h.agentId}/settings`, /^Settings$/);
+    const origins = page.getByLabel(/Allowed origins/);
+    await origins.fill(`${h.otherOrigin}\n${h.origin}`);
+    await page.getByLabel('Teaser word').fill('Hello');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+    // The live preview frames the real widget from /embed/ under the dashboard's CSP.
+    const preview = page.frameLocator('iframe[title="Live widget preview"]');
+    await preview.locator('#service-chat').waitFor({ state: 'attached' });
+    await screenshot(page, 'settings-saved');
+
+    await go(page, `#/agents/${h.agentId}/embed`, /^Widget Embed$/);
+    await page.getByRole('button', { name: 'Copy snippet' }).click();
+    const snippet = await clipboard(page);
+    expect(snippet).toBe(`<script src="${h.origin}/embed/loader.js" data-agent-id="${h.agentId}" async></script>`);
+
+    const site = await h.browser.newContext();
+    const host = await site.newPage();
+    await host.route(`${h.otherOrigin}/shop.html`, (route) =>
+      route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1></main>${snippet}</body></html>` }),
+    );
+    await host.goto(`${h.otherOrigin}/shop.html`);
+    await host.locator('#service-chat .scw-fab').click();
+    await host.locator('#service-chat textarea').fill('What does it cost?');
+    await host.keyboard.press('Enter');
+    await host.locator('#service-chat .scw-msg[data-role=bot][data-done=true]').waitFor({ timeout: 15_000 });
+    expect(await host.locator('#service-chat .scw-msg[data-role=bot]').last().textContent()).toMatch(/Offline demo model/);
+    await site.close();
+  });
+
+  it('gives a command from the Runs screen and shows its status, result, output and usage', async () => {
+    await go(page, `#/agents/${h.agentId}/runs`, /^Runs$/);
+    await page.getByLabel('Command').fill('List the open tasks');
+    await page.getByRole('button', { name: 'Give the command' }).click();
+    const run = page.locator('.run', { hasText: 'List the open tasks' }).first();
+    await run.and(page.locator('[data-status=completed]')).waitFor({ timeout: 20_000 });
+    expect(await run.textContent()).toMatch(/read_only · \d+ tokens/);
+    await run.getByText('Output').click();
+    expect(await run.locator('pre').textContent()).toContain('"result"');
+    await screenshot(page, 'runs-after-command');
+  });
+
+  it('grants a capability with one click and a run uses the tool; revokes it and the next run has no such tool', async () => {
+    // Commands made with an API key act for the role admin: its column decides which tools they get.
+    const cell = page.locator('button[data-role=admin][data-capability="tasks.create"]');
+    const settled = (pressed: boolean) => page.waitForSelector(`button[data-role=admin][data-capability="tasks.create"][aria-pressed=${pressed}]:not([disabled])`);
+    await go(page, '#/company/roles', /Roles & Access/);
+    // Start from denied, whatever the seed granted.
+    if ((await cell.getAttribute('aria-pressed')) === 'true') {
+      await cell.click();
+      await settled(false);
+    }
+    await cell.click();
+    await settled(true);
+    await screenshot(page, 'roles-access-granted');
+    const granted = await h.api<{ grants: { role: string; capability: string }[] }>('grants/list/', { query: { role: 'admin' } });
+    expect(granted.body.data.grants.map((grant) => grant.capability)).toContain('tasks.create');
+
+    const runWith = async (instruction: string) => {
+      const accepted = await h.api<{ run: { run_id: string } }>('agents/command/', { body: { agent_id: h.agentId, instruction, autonomy: 'full' } });
+      expect(accepted.status).toBe(202);
+      await go(page, `#/agents/${h.agentId}/runs`, /^Runs$/);
+      const run = page.locator('.run', { hasText: instruction }).first();
+      await run.and(page.locator('[data-status=completed], [data-status=failed]')).waitFor({ timeout: 20_000 });
+      await run.getByText('Output').click();
+      return run.locator('pre').textContent();
+    };
+    expect(await runWith('Create a task titled "Call Acme back" due 2030-01-02')).toMatch(/"actions": \[\s*"tasks.create"/);
+    await screenshot(page, 'runs-with-tool');
+
+    await go(page, '#/company/roles', /Roles & Access/);
+    await cell.click();
+    await settled(false);
+    const without = await runWith('Create a task titled "Call Beta back" due 2030-01-03');
+    expect(without).toMatch(/"actions": \[\]/);
+    expect(without).not.toContain('tasks__create');
+  });
+
+  it('invites a member by e-mail; the member signs in through the link and sees Create Key disabled, and the API refuses with 403', async () => {
+    await go(page, '#/members', /^Members$/);
+    await page.getByLabel('E-mail address').fill('member@demo.example');
+    await page.getByLabel('Role', { exact: true }).selectOption('member');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await page.getByRole('status').filter({ hasText: 'Invitation sent' }).waitFor();
+    const invitation = await mailTo(h, 'member@demo.example', /invitation=/);
+    const link = /(https?:\/\/\S+invitation=\S+)/.exec(invitation.text)![1]!;
+
+    const memberContext = await h.browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const member = await memberContext.newPage();
+    const since = new Date(Date.now() - 1000).toISOString();
+    await member.goto(new URL(new URL(link).pathname + new URL(link).search, h.origin).href);
+    await heading(member, 'Sign in');
+    const code = await mailedCode(h, 'member@demo.example', since);
+    await member.getByLabel(/6-digit code/).fill(code);
+    await member.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await heading(member, 'Agents');
+    await go(member, '#/developers/credentials', /Credentials/);
+    const create = member.getByRole('button', { name: 'Create Key' });
+    expect(await create.isVisible()).toBe(true);
+    expect(await create.isDisabled()).toBe(true);
+    expect(await member.getByText(/Your role here is/).textContent()).toContain('member');
+    expect(await axeViolations(member)).toEqual([]);
+    await screenshot(member, 'credentials-as-member');
+    const refused = await member.evaluate(async () => {
+      const session = (await (await fetch('/en/api/v1/auth/session/')).json()) as { data: { csrf_token: string; workspaces: { id: string }[] } };
+      const response = await fetch('/en/api/v1/keys/create/', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'X-CSRF-Token': session.data.csrf_token, 'X-Workspace-Id': session.data.workspaces[0]!.id },
+        body: JSON.stringify({ name: 'sneaky' }),
+      });
+      return { status: response.status, body: (await response.json()) as { error?: { code: string } } };
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.code).toBe('FORBIDDEN');
+    await memberContext.close();
+  });
+
+  it('refuses a form posted from another origin with the session cookie', async () => {
+    const before = (await h.api<{ keys: unknown[] }>('keys/list/')).body.data.keys.length;
+    // localhost on another port: the same site, so the Lax cookie goes along; the Origin check refuses it.
+    const evil = `http://localhost:${Number(new URL(h.origin).port) + 1}/evil.html`;
+    await page.route(evil, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><title>Evil</title><form method="post" enctype="text/plain" action="${h.origin}/en/api/v1/keys/create/"><input name='{"name":"evil","x":"' value='"}'></form><p>go</p>`,
+      }),
+    );
+    await page.goto(evil);
+    const [response] = await Promise.all([page.waitForResponse(`${h.origin}/en/api/v1/keys/create/`), page.evaluate(() => document.forms[0]!.submit())]);
+    expect(response.status()).toBe(403);
+    expect(await response.text()).toContain('FORBIDDEN');
+    expect((await h.api<{ keys: unknown[] }>('keys/list/')).body.data.keys.length).toBe(before);
+    await page.unroute(evil);
+    await page.goto(`${h.origin}/dashboard/#/agents`);
+    await heading(page, 'Agents');
+  });
+
+  it('registers a passkey with the virtual authenticator, signs out, and signs in with it', async () => {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    });
+    await go(page, '#/account', /^Account$/);
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByRole('button', { name: /Remove passkey/ }).waitFor();
+    await screenshot(page, 'account-passkey');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await heading(page, 'Sign in');
+    await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+    await heading(page, 'Agents');
+    expect(await page.getByText(OWNER_EMAIL).isVisible()).toBe(true);
+  });
+
+  it('sends an expired session back to Sign in, and returns to the screen after signing in again', async () => {
+    await go(page, '#/developers/webhooks', /Webhooks/);
+    // Past the 12-hour idle expiry: the next call answers 401 and the page goes to Sign in, keeping where it was.
+    h.advanceClock(13 * 60 * 60 * 1000);
+    await page.evaluate(() => (location.hash = '#/usage'));
+    await heading(page, 'Sign in');
+    expect(new URL(page.url()).searchParams.get('return_to')).toBe('/dashboard/#/usage');
+    await screenshot(page, 'session-expired-sign-in');
+    await signIn(h, page, OWNER_EMAIL, /Usage & billing/);
+    expect(new URL(page.url()).search).toBe('');
+  });
+});

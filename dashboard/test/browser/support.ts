@@ -1,0 +1,123 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { startPlatform, type RunningPlatform } from '../../../lambdas/src/entries/local/platform';
+import { apiClient, newDemoKey, type ApiCall } from '../../../lambdas/test/support/platform';
+import { launchChromium } from '../../../embed/test/browser/chromium';
+
+export const SHOTS = resolve(import.meta.dirname, '../../../test-results/dashboard');
+export const OWNER_EMAIL = 'owner@demo.example';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface DashboardHarness {
+  platform: RunningPlatform;
+  browser: Browser;
+  /** http://localhost:<port>: the dashboard's origin (WebAuthn refuses IP addresses as relying party). */
+  origin: string;
+  /** The same server by IP: another origin, for the widget and cross-origin checks. */
+  otherOrigin: string;
+  agentId: string;
+  /** The demo workspace's API key, and the REST API with it. */
+  key: string;
+  api: ApiCall;
+  /** Moves the platform's clock (session expiry). */
+  advanceClock(ms: number): void;
+  open(path?: string, options?: BrowserContextOptions): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
+  stop(): Promise<void>;
+}
+
+export async function startDashboard(): Promise<DashboardHarness> {
+  const key = newDemoKey();
+  let offset = 0;
+  const [platform, browser] = await Promise.all([
+    startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key }, now: () => new Date(Date.now() + offset) }),
+    launchChromium(),
+  ]);
+  mkdirSync(SHOTS, { recursive: true });
+  const port = new URL(platform.url).port;
+  const origin = `http://localhost:${port}`;
+  return {
+    platform,
+    browser,
+    origin,
+    otherOrigin: `http://127.0.0.1:${port}`,
+    agentId: platform.demo.agentId,
+    key,
+    api: apiClient(`${origin}/en/api/v1`, key),
+    advanceClock: (ms) => void (offset += ms),
+    async open(path = '/dashboard/', options = {}) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) errors.push(message.text());
+      });
+      await page.goto(new URL(path, origin).href);
+      return { page, context, errors };
+    },
+    async stop() {
+      await browser.close();
+      await platform.stop();
+    },
+  };
+}
+
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  sent_at: string;
+}
+
+/** The newest 6-digit code mailed to `email` after `since` (waits for it: mail is written as the request is handled). */
+export async function mailedCode(h: DashboardHarness, email: string, since: string): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const { mail } = (await (await fetch(`${h.origin}/dev/mail.json`)).json()) as { mail: Mail[] };
+    const found = mail.find((message) => message.to === email && message.sent_at >= since && /\b\d{6}\b/.test(`${message.subject} ${message.text}`));
+    if (found) return /\b(\d{6})\b/.exec(`${found.subject} ${found.text}`)![1]!;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no sign-in code mailed to ${email}`);
+}
+
+/** The newest mail to `email` whose text matches `pattern`. */
+export async function mailTo(h: DashboardHarness, email: string, pattern: RegExp): Promise<Mail> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const { mail } = (await (await fetch(`${h.origin}/dev/mail.json`)).json()) as { mail: Mail[] };
+    const found = mail.find((message) => message.to === email && pattern.test(message.text));
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no mail to ${email} matching ${pattern}`);
+}
+
+/** Sign in through the page with the e-mailed code; ends on the screen `landing` names (Agents, or a return_to's). */
+export async function signIn(h: DashboardHarness, page: Page, email: string, landing: string | RegExp = 'Agents'): Promise<void> {
+  const since = new Date(Date.now() - 1000).toISOString();
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByRole('button', { name: 'Send me a code' }).click();
+  const code = await mailedCode(h, email, since);
+  await page.getByLabel(/6-digit code/).fill(code);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await heading(page, landing);
+}
+
+/** Waits for the screen's heading (h1) to name it. */
+export const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
+
+export async function axeViolations(page: Page): Promise<{ id: string; nodes: number; help: string; targets: string[] }[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((violation) => ({ id: violation.id, help: violation.help, nodes: violation.nodes.length, targets: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')) }));
+  });
+}
+
+export const screenshot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+/** What the page's Copy button put on the clipboard. */
+export const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
