@@ -62,7 +62,8 @@ function page(title: string, body: string, formTarget?: string): HttpResult {
       'content-security-policy': csp,
       'x-frame-options': 'DENY',
       'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
+      // same-origin, not no-referrer: with no-referrer the browser sends `Origin: null` on the form's POST.
+      'referrer-policy': 'same-origin',
     },
     body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title><style>${CSS}</style></head><body><main>${body}</main></body></html>`,
   };
