@@ -1,6 +1,6 @@
 import { DomainError, randomBase62 } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { connectionsOfWorkspace, endConnection, findConnection, recentCalls, recordCall, type StoredConnection } from './repository';
+import { callUse, connectionsOfWorkspace, endConnection, findConnection, recentCalls, recordCall, type StoredConnection } from './repository';
 
 /** Who looks at the connections of a workspace: a member sees their own, admins and owners (and API keys) all. */
 export interface ConnectionViewer {
@@ -13,9 +13,12 @@ export const CALLS_LIMIT_MAX = 100;
 
 const visibleTo = (viewer: ConnectionViewer, connection: StoredConnection) => viewer.seesAll || connection.userId === viewer.userId;
 
-/** The live connections of the workspace the viewer may see, newest first. */
-export async function listConnections(deps: Deps, workspaceId: string, viewer: ConnectionViewer): Promise<StoredConnection[]> {
-  return (await connectionsOfWorkspace(deps, workspaceId)).filter((connection) => connection.status === 'active' && visibleTo(viewer, connection));
+const live = async (deps: Deps, workspaceId: string, viewer: ConnectionViewer) =>
+  (await connectionsOfWorkspace(deps, workspaceId)).filter((connection) => connection.status === 'active' && visibleTo(viewer, connection));
+
+/** The live connections of the workspace the viewer may see, newest first, with their number of calls and last use. */
+export async function listConnections(deps: Deps, workspaceId: string, viewer: ConnectionViewer): Promise<Array<StoredConnection & { calls: number; lastUsedAt: string | null }>> {
+  return Promise.all((await live(deps, workspaceId, viewer)).map(async (connection) => ({ ...connection, ...(await callUse(deps, connection.id)) })));
 }
 
 async function visibleConnection(deps: Deps, workspaceId: string, connectionId: string, viewer: ConnectionViewer): Promise<StoredConnection> {
@@ -42,7 +45,7 @@ export async function withdrawConnection(deps: Deps, workspaceId: string, connec
 export async function withdrawAllConnections(deps: Deps, workspaceId: string, viewer: ConnectionViewer): Promise<number> {
   const at = deps.now().toISOString();
   const ended = await Promise.all(
-    (await listConnections(deps, workspaceId, viewer)).map((connection) => endConnection(deps, connection.id, 'withdrawn', 'withdrawn with all others', at)),
+    (await live(deps, workspaceId, viewer)).map((connection) => endConnection(deps, connection.id, 'withdrawn', 'withdrawn with all others', at)),
   );
   return ended.filter(Boolean).length;
 }

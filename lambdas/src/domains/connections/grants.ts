@@ -1,6 +1,7 @@
 import { OAuthRefusal, randomBase62 } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { connectionsOfWorkspace, endConnection, expireSecret, findConnection, findSecret, putConnection, putSecret, useSecretOnce, type ApprovedConnection, type StoredConnection } from './repository';
+import { LRUCache } from 'lru-cache';
+import { addAccessToken, connectionsOfWorkspace, endConnection, findConnection, findSecret, putConnection, putSecret, removeAccessToken, useSecretOnce, type ApprovedConnection, type StoredConnection } from './repository';
 import { hashSecret, newOAuthSecret, pkceMatches } from './secrets';
 
 /** Authorization codes live 5 minutes; access tokens 15 (short-lived, opaque); refresh tokens 30 days, rotated on every use. */
@@ -31,12 +32,25 @@ export async function issueAuthorizationCode(deps: Deps, input: { clientId: stri
   return code;
 }
 
+/**
+ * An access token names its connection (`mcp_at_<connection id>.<secret>`): the connection item holds the hashes of
+ * its live tokens, so verifying a token is one read that also sees a withdrawal.
+ */
+const ACCESS_PREFIX = 'mcp_at_';
+function parseAccessToken(token: string): { connectionId: string; tokenHash: string } | undefined {
+  const match = /^mcp_at_(mcn_[A-Za-z0-9]{20})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  return match ? { connectionId: match[1]!, tokenHash: hashSecret(match[2]!) } : undefined;
+}
+
 async function issueTokens(deps: Deps, connection: StoredConnection, scopes: string[]): Promise<TokenSet> {
-  const access = newOAuthSecret('mcp_at');
+  const secret = newOAuthSecret('mcp_at').slice(ACCESS_PREFIX.length);
+  const access = `${ACCESS_PREFIX}${connection.id}.${secret}`;
   const base = { clientId: connection.clientId, connectionId: connection.id, workspaceId: connection.workspaceId, userId: connection.userId, scopes };
   const refresh = scopes.includes('offline_access') ? newOAuthSecret('mcp_rt') : undefined;
+  const now = deps.now().toISOString();
+  const expired = Object.entries(connection.accessTokens ?? {}).filter(([, token]) => token.expiresAt <= now).map(([hash]) => hash);
   await Promise.all([
-    putSecret(deps, { tokenHash: hashSecret(access), kind: 'access', ...expiry(deps, ACCESS_TOKEN_SECONDS), ...base }),
+    addAccessToken(deps, connection.id, hashSecret(secret), { expiresAt: expiry(deps, ACCESS_TOKEN_SECONDS).expiresAt, scopes }, expired),
     ...(refresh ? [putSecret(deps, { tokenHash: hashSecret(refresh), kind: 'refresh', ...expiry(deps, REFRESH_TOKEN_SECONDS), ...base })] : []),
   ]);
   return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, ...(refresh ? { refresh_token: refresh } : {}), scope: scopes.join(' ') };
@@ -75,7 +89,7 @@ export async function exchangeCode(
   checkResource(input.resource, canonicalResource, true);
 
   const now = deps.now().toISOString();
-  const connection: StoredConnection = { ...stored.approved, createdAt: now, calls: 0, status: 'active' };
+  const connection: StoredConnection = { ...stored.approved, createdAt: now, status: 'active', accessTokens: {} };
   if (!(await putConnection(deps, connection))) throw new OAuthRefusal('invalid_grant', 'The authorization code was already used');
   const earlier = (await connectionsOfWorkspace(deps, connection.workspaceId)).filter(
     (other) => other.id !== connection.id && other.status === 'active' && other.clientId === connection.clientId && other.userId === connection.userId,
@@ -123,17 +137,25 @@ export interface VerifiedAccess<T> {
   alongside: T;
 }
 
+/** Who a connection belongs to never changes: remembered per container so the person's role is read beside it. */
+const owners = new LRUCache<string, { workspaceId: string; userId: string }>({ max: 10_000 });
+
 /**
- * The connection behind an access token, read fresh on every request: a withdrawal takes effect on the next call.
- * `alongside` (the person's membership) is read in parallel with the connection.
+ * The connection behind an access token, read fresh (consistently) on every request: a withdrawal takes effect on
+ * the next call. `alongside` (the person's membership) is read in parallel with it once the connection is known.
  */
 export async function verifyAccessToken<T>(deps: Deps, token: string, alongside: (workspaceId: string, userId: string) => Promise<T>): Promise<VerifiedAccess<T>> {
-  const stored = token.startsWith('mcp_at_') ? await findSecret(deps, hashSecret(token)) : undefined;
-  if (!stored || stored.kind !== 'access') throw new OAuthRefusal('invalid_token', 'Unknown access token');
-  if (expired(deps, stored.expiresAt)) throw new OAuthRefusal('invalid_token', 'The access token expired');
-  const [connection, extra] = await Promise.all([findConnection(deps, stored.connectionId), alongside(stored.workspaceId, stored.userId)]);
-  if (!connection || connection.status !== 'active') throw new OAuthRefusal('invalid_token', `The connection was ${connection?.status ?? 'removed'}`);
-  return { connection, scopes: stored.scopes.filter((scope) => connection.scopes.includes(scope)), expiresAt: stored.expiresAt, alongside: extra };
+  const parsed = parseAccessToken(token);
+  if (!parsed) throw new OAuthRefusal('invalid_token', 'Unknown access token');
+  const owner = owners.get(parsed.connectionId);
+  const [connection, early] = await Promise.all([findConnection(deps, parsed.connectionId), owner ? alongside(owner.workspaceId, owner.userId) : undefined]);
+  const live = connection?.accessTokens?.[parsed.tokenHash];
+  if (!connection || !live) throw new OAuthRefusal('invalid_token', 'Unknown access token');
+  if (live.expiresAt <= deps.now().toISOString()) throw new OAuthRefusal('invalid_token', 'The access token expired');
+  if (connection.status !== 'active') throw new OAuthRefusal('invalid_token', `The connection was ${connection.status}`);
+  owners.set(connection.id, { workspaceId: connection.workspaceId, userId: connection.userId });
+  const extra = owner ? (early as T) : await alongside(connection.workspaceId, connection.userId);
+  return { connection, scopes: live.scopes.filter((scope) => connection.scopes.includes(scope)), expiresAt: live.expiresAt, alongside: extra };
 }
 
 /**
@@ -141,10 +163,13 @@ export async function verifyAccessToken<T>(deps: Deps, token: string, alongside:
  * tokens and another client's tokens are ignored (the answer is the same, so nothing can be probed).
  */
 export async function revokeToken(deps: Deps, token: string, clientId: string | undefined): Promise<void> {
-  const tokenHash = hashSecret(token);
-  const stored = await findSecret(deps, tokenHash);
-  if (!stored || stored.kind === 'code' || (clientId !== undefined && stored.clientId !== clientId)) return;
-  const now = deps.now().toISOString();
-  if (stored.kind === 'access') return expireSecret(deps, tokenHash, now);
-  await endConnection(deps, stored.connectionId, 'revoked', 'refresh token revoked by the client', now);
+  const access = parseAccessToken(token);
+  if (access) {
+    const connection = await findConnection(deps, access.connectionId);
+    if (connection && (clientId === undefined || connection.clientId === clientId)) await removeAccessToken(deps, access.connectionId, access.tokenHash);
+    return;
+  }
+  const stored = await findSecret(deps, hashSecret(token));
+  if (!stored || stored.kind !== 'refresh' || (clientId !== undefined && stored.clientId !== clientId)) return;
+  await endConnection(deps, stored.connectionId, 'revoked', 'refresh token revoked by the client', deps.now().toISOString());
 }

@@ -30,19 +30,22 @@ export interface StoredConnection {
   agentIds: string[] | null;
   resource: string;
   createdAt: string;
-  lastUsedAt?: string;
-  calls: number;
   status: ConnectionStatus;
   endedAt?: string;
   endedReason?: string;
+  /**
+   * The live access tokens, by SHA-256 hash of their secret: kept on the connection so that one consistent read
+   * answers both "is this token live" and "is the connection still active" (a withdrawal takes effect at once).
+   */
+  accessTokens?: Record<string, { expiresAt: string; scopes: string[] }>;
 }
 
 /** What the person approved, carried by the authorization code until it is exchanged. */
-export type ApprovedConnection = Omit<StoredConnection, 'createdAt' | 'calls' | 'status' | 'lastUsedAt' | 'endedAt' | 'endedReason'>;
+export type ApprovedConnection = Omit<StoredConnection, 'createdAt' | 'status' | 'endedAt' | 'endedReason' | 'accessTokens'>;
 
 export type StoredSecret =
   | { tokenHash: string; kind: 'code'; expiresAt: string; expiresAtEpoch: number; usedAt?: string; clientId: string; redirectUri: string; codeChallenge: string; approved: ApprovedConnection }
-  | { tokenHash: string; kind: 'access' | 'refresh'; expiresAt: string; expiresAtEpoch: number; usedAt?: string; clientId: string; connectionId: string; workspaceId: string; userId: string; scopes: string[] };
+  | { tokenHash: string; kind: 'refresh'; expiresAt: string; expiresAtEpoch: number; usedAt?: string; clientId: string; connectionId: string; workspaceId: string; userId: string; scopes: string[] };
 
 export interface StoredCall {
   connectionId: string;
@@ -89,16 +92,32 @@ export async function useSecretOnce(deps: Deps, tokenHash: string, at: string): 
   return done !== undefined;
 }
 
-/** Ends an access token early (revocation): it expires now. */
-export async function expireSecret(deps: Deps, tokenHash: string, at: string): Promise<void> {
+/** Adds a live access token to its connection and drops the ones named in `expired`. */
+export async function addAccessToken(deps: Deps, connectionId: string, tokenHash: string, token: { expiresAt: string; scopes: string[] }, expired: string[]): Promise<void> {
+  const names: Record<string, string> = { '#new': tokenHash };
+  expired.forEach((hash, index) => (names[`#old${index}`] = hash));
+  await deps.store.doc.send(
+    new UpdateCommand({
+      TableName: deps.store.table('connections'),
+      Key: { id: connectionId },
+      UpdateExpression: `SET accessTokens.#new = :token${expired.length ? ` REMOVE ${expired.map((_, index) => `accessTokens.#old${index}`).join(', ')}` : ''}`,
+      ConditionExpression: 'attribute_exists(id)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':token': token },
+    }),
+  );
+}
+
+/** Ends one access token early (revocation). */
+export async function removeAccessToken(deps: Deps, connectionId: string, tokenHash: string): Promise<void> {
   await ifConditionHolds(
     deps.store.doc.send(
       new UpdateCommand({
-        TableName: deps.store.table('oauthTokens'),
-        Key: { tokenHash },
-        UpdateExpression: 'SET expiresAt = :at, usedAt = if_not_exists(usedAt, :at)',
-        ConditionExpression: 'attribute_exists(tokenHash)',
-        ExpressionAttributeValues: { ':at': at },
+        TableName: deps.store.table('connections'),
+        Key: { id: connectionId },
+        UpdateExpression: 'REMOVE accessTokens.#hash',
+        ConditionExpression: 'attribute_exists(id)',
+        ExpressionAttributeNames: { '#hash': tokenHash },
       }),
     ),
   );
@@ -153,20 +172,20 @@ export async function endConnection(deps: Deps, id: string, status: Exclude<Conn
   return done !== undefined;
 }
 
-/** Counts one call and its time on the connection, and keeps the call itself among the recent ones. */
+/** Keeps a call (one write per call: the counts and the last use are read from these records when listed). */
 export async function recordCall(deps: Deps, call: StoredCall): Promise<void> {
-  await Promise.all([
+  await deps.store.doc.send(new PutCommand({ TableName: deps.store.table('connectionCalls'), Item: call }));
+}
+
+/** How many calls a connection made (within the calls' retention) and when it was last used. */
+export async function callUse(deps: Deps, connectionId: string): Promise<{ calls: number; lastUsedAt: string | null }> {
+  const [count, newest] = await Promise.all([
     deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.table('connections'),
-        Key: { id: call.connectionId },
-        UpdateExpression: 'ADD calls :one SET lastUsedAt = :at',
-        ConditionExpression: 'attribute_exists(id)',
-        ExpressionAttributeValues: { ':one': 1, ':at': call.at },
-      }),
+      new QueryCommand({ TableName: deps.store.table('connectionCalls'), KeyConditionExpression: 'connectionId = :c', ExpressionAttributeValues: { ':c': connectionId }, Select: 'COUNT' }),
     ),
-    deps.store.doc.send(new PutCommand({ TableName: deps.store.table('connectionCalls'), Item: call })),
+    recentCalls(deps, connectionId, 1),
   ]);
+  return { calls: count.Count ?? 0, lastUsedAt: newest[0]?.at ?? null };
 }
 
 export async function recentCalls(deps: Deps, connectionId: string, limit: number): Promise<StoredCall[]> {

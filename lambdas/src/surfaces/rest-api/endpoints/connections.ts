@@ -11,7 +11,7 @@ const viewerOf = (input: EndpointInput<ConnectionEndpoints>): ConnectionViewer =
   seesAll: !input.session || roleMay(input.role ?? 'member', 'manage'),
 });
 
-const toConnection = (connection: StoredConnection) => ({
+const toConnection = (connection: StoredConnection & { calls: number; lastUsedAt: string | null }) => ({
   id: connection.id,
   client_name: connection.clientName,
   client_uri: connection.clientUri,
@@ -21,7 +21,7 @@ const toConnection = (connection: StoredConnection) => ({
   scopes: connection.scopes,
   agent_ids: connection.agentIds,
   created_at: connection.createdAt,
-  last_used_at: connection.lastUsedAt ?? null,
+  last_used_at: connection.lastUsedAt,
   calls: connection.calls,
 });
 
