@@ -1,6 +1,6 @@
 import { randomBase62 } from '@service/shared';
 import { startPlatform } from '../lambdas/src/entries/local/platform';
-import { authorizeUrl, consent, newPkce, registerClient, signIn, tokenRequest } from '../lambdas/test/mcp/oauth-flow';
+import { connectByConsent } from '../lambdas/test/mcp/oauth-flow';
 import { formatFigures, formatRatio, measure } from './measure';
 
 /**
@@ -13,26 +13,13 @@ export async function benchMcp(count = 1500, concurrency = 8): Promise<string[]>
   try {
     await platform.queue.stop();
     const origin = platform.url;
-    const redirectUri = 'http://127.0.0.1:9/callback';
-    const client = await registerClient(origin, [redirectUri], 'Bench');
-    const pkce = newPkce();
-    const back = await consent(origin, authorizeUrl(origin, { clientId: client.body.client_id!, redirectUri, pkce }), await signIn(origin, platform.demo.ownerEmail), {
-      permissions: ['agents:read', 'agents:ask'],
-    });
-    const tokens = await tokenRequest(origin, {
-      grant_type: 'authorization_code',
-      code: back.searchParams.get('code')!,
-      code_verifier: pkce.verifier,
-      redirect_uri: redirectUri,
-      client_id: client.body.client_id!,
-      resource: `${origin}/mcp`,
-    });
+    const tokens = await connectByConsent(origin, platform.demo.ownerEmail, ['agents:read', 'agents:ask'], 'Bench');
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_agents', arguments: {} } });
     const mcpHeaders = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2025-11-25',
-      authorization: `Bearer ${tokens.body.access_token}`,
+      authorization: `Bearer ${tokens.access_token}`,
     };
     const overMcp = async () => {
       const response = await fetch(`${origin}/mcp`, { method: 'POST', headers: mcpHeaders, body });

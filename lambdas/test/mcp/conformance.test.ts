@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usePlatform } from '../support/platform';
-import { authorizeUrl, consent, newPkce, registerClient, signIn, tokenRequest } from './oauth-flow';
+import { connectByConsent } from './oauth-flow';
 
 const run = promisify(execFile);
 const CLI = 'node_modules/@modelcontextprotocol/conformance/dist/index.js';
@@ -39,21 +39,7 @@ describe('MCP conformance suite (server scenarios)', () => {
     // The whole authorization runs through the proxy, so the token's resource is the address the suite uses.
     const origin = `http://localhost:${proxyPort}`;
     proxyUrl = `${origin}/mcp`;
-    const redirectUri = 'http://127.0.0.1:9/callback';
-    const client = await registerClient(origin, [redirectUri], 'Conformance suite');
-    const pkce = newPkce();
-    const back = await consent(origin, authorizeUrl(origin, { clientId: client.body.client_id!, redirectUri, pkce }), await signIn(origin, ctx.platform.demo.ownerEmail), {
-      permissions: ['agents:read', 'agents:ask'],
-    });
-    const tokens = await tokenRequest(origin, {
-      grant_type: 'authorization_code',
-      code: back.searchParams.get('code')!,
-      code_verifier: pkce.verifier,
-      redirect_uri: redirectUri,
-      client_id: client.body.client_id!,
-      resource: proxyUrl,
-    });
-    token = tokens.body.access_token!;
+    token = (await connectByConsent(origin, ctx.platform.demo.ownerEmail, ['agents:read', 'agents:ask'], 'Conformance suite')).access_token;
   }, 60_000);
 
   afterAll(() => {

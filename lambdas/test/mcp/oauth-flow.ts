@@ -106,3 +106,25 @@ export async function signIn(origin: string, email: string): Promise<string> {
   if (verified.status !== 200 || !cookie) throw new Error(`auth/email/verify answered ${verified.status}: ${await verified.text()}`);
   return cookie;
 }
+
+/**
+ * A connection made the way a browser would (DCR, sign-in by code, consent with `permissions`), for tests and benches
+ * that need a token rather than the flow: answers the token endpoint's answer. `origin` is the address the client uses
+ * (the token's resource is its /mcp).
+ */
+export async function connectByConsent(origin: string, email: string, permissions: string[], name = 'Test assistant') {
+  const redirectUri = 'http://127.0.0.1:9/callback';
+  const client = await registerClient(origin, [redirectUri], name);
+  const pkce = newPkce();
+  const back = await consent(origin, authorizeUrl(origin, { clientId: client.body.client_id!, redirectUri, pkce }), await signIn(origin, email), { permissions });
+  const tokens = await tokenRequest(origin, {
+    grant_type: 'authorization_code',
+    code: back.searchParams.get('code')!,
+    code_verifier: pkce.verifier,
+    redirect_uri: redirectUri,
+    client_id: client.body.client_id!,
+    resource: `${origin}/mcp`,
+  });
+  if (tokens.status !== 200) throw new Error(`token endpoint answered ${tokens.status}: ${JSON.stringify(tokens.body)}`);
+  return tokens.body as { access_token: string; refresh_token?: string; scope: string };
+}

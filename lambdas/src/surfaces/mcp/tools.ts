@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { getAgentIdentity, listAgents } from '../../domains/agents/agents';
 import { getWorkspaceCached } from '../../domains/access/workspace-cache';
 import { noteCall } from '../../domains/connections/connections';
-import { enqueueNewRun, getRun, listRuns, type StoredRun } from '../../domains/runs/runs';
+import { enqueueNewRun, getRun, listRuns, toRunResponse, type StoredRun } from '../../domains/runs/runs';
 import { assertWithinTokenLimit } from '../../domains/usage/usage';
 import { logger } from '../../infra/logger';
 import { hasScope, reachesAgent, roleAllows, type McpAccess } from './access';
@@ -30,19 +30,11 @@ const RunOut = z.object({
 });
 type RunOutput = z.infer<typeof RunOut>;
 
-const runOut = (run: StoredRun): RunOutput => ({
-  run_id: run.runId,
-  agent_id: run.agentId,
-  status: run.status,
-  autonomy: run.autonomy,
-  instruction: run.instruction,
-  result_text: run.resultText ?? null,
-  output: run.output ?? null,
-  output_error: run.outputError ?? null,
-  error: run.error ?? null,
-  created_at: run.createdAt,
-  completed_at: run.completedAt ?? null,
-});
+/** The REST run (agents/command_status) without its token usage. */
+function runOut(run: StoredRun): RunOutput {
+  const { usage: _usage, ...rest } = toRunResponse(run);
+  return rest as RunOutput;
+}
 
 const finished = (run: StoredRun) => run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled';
 
