@@ -2,6 +2,7 @@ import { benchApiCommand } from './api-command';
 import { benchLambdas } from './lambdas';
 import { benchRunner } from './runner';
 import { benchWebhooks } from './webhooks';
+import { benchMcp } from './mcp';
 import { benchToolCalls } from '../skill-sdk/bench/tool-calls';
 import { benchWidget } from '../embed/bench/widget';
 
@@ -11,6 +12,7 @@ const sections: [string, () => Promise<string[]>][] = [
   ['REST API: agents/command vs a bare conditional PutItem', () => benchApiCommand()],
   ['Agent runs', () => benchRunner()],
   ['Signed webhook deliveries to a loopback receiver', () => benchWebhooks()],
+  ['MCP access point: list_agents over MCP vs REST agents/list', () => benchMcp()],
   // benchToolCalls prints its own figures and ratio (startSkill vs a bare official-SDK stateless server).
   ['Skill tool calls: startSkill vs a bare MCP SDK server', async () => (await benchToolCalls(), [])],
   // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time.

@@ -57,11 +57,14 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     trigger: { kind: 'http', routes: [{ path: ROUTES.restApi, methods: ['ANY'] }] },
     timeoutSeconds: 29,
     memoryMb: 1024,
-    reads: ['workspaces'],
+    // connectionCalls: the recent calls of an MCP connection (connections/calls).
+    reads: ['workspaces', 'connectionCalls'],
     // rateLimits: failed credentials are counted per source and key prefix (progressive delays).
     writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills', 'rateLimits',
       // People (the dashboard): accounts, memberships, invitations, sign-in codes and passkey challenges, sessions, passkeys.
-      'users', 'memberships', 'invitations', 'signInCodes', 'sessions', 'passkeys'],
+      'users', 'memberships', 'invitations', 'signInCodes', 'sessions', 'passkeys',
+      // MCP connections: listed and withdrawn (connections/*).
+      'connections'],
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery.
     sendsTo: ['runs', 'webhooks'],
     turnTokens: false,
@@ -186,5 +189,22 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     turnTokens: true,
     builtinSkills: true,
     model: true,
+  },
+  {
+    id: 'Mcp',
+    entry: 'lambdas/src/entries/lambda/mcp.ts',
+    // The MCP server, its authorization server and discovery documents, on one streaming Function URL (cdk/lib/mcp.ts).
+    trigger: { kind: 'streaming-url' },
+    // ask_agent waits at most 60 s for a run; the rest is margin.
+    timeoutSeconds: 90,
+    memoryMb: 1024,
+    // memberships: the person's role, read at every call; the consent page lists their workspaces.
+    reads: ['agents', 'usage', 'workspaces', 'memberships'],
+    // ask_agent stores its run; OAuth clients, connections, secrets by hash and recent calls; DCR is rate limited;
+    // the consent page reads the sign-in session (and moves its last activity forward).
+    writes: ['runs', 'oauthClients', 'connections', 'oauthTokens', 'connectionCalls', 'rateLimits', 'sessions'],
+    sendsTo: ['runs'],
+    turnTokens: false,
+    model: false,
   },
 ];

@@ -11,6 +11,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { PlatformAlarms } from './alarms';
+import { addMcpFunctionUrl, type McpAccessPointProps } from './mcp';
 import { grantBedrockModel } from './bedrock-access';
 import { grantSendMail } from './mail-access';
 import { EmbedSite, EMBED_PREFIX } from './embed-site';
@@ -38,6 +39,8 @@ export interface PlatformStackProps extends StackProps {
   resolveEntry?: (entry: string) => string | undefined;
   /** The built widget. Default: embed/dist if it exists. */
   embedDistDir?: string | undefined;
+  /** The MCP access point: its canonical URL (a custom domain) and browser origins; default: the Function URL itself. */
+  mcp?: McpAccessPointProps;
   /** The built dashboard. Default: dashboard/dist if it exists. */
   dashboardDistDir?: string | undefined;
   /** Sender of the platform's e-mail (a verified SES identity), as MAIL_FROM. Default: the runtime's. */
@@ -141,6 +144,10 @@ export class PlatformStack extends Stack {
       }
       const fn = this.createPlatformFunction(definition, entry, props);
       this.functions.set(definition.id, fn);
+      if (definition.id === 'Mcp') {
+        addMcpFunctionUrl(this, fn, props.mcp);
+        continue;
+      }
       const url = this.attachTrigger(definition.id, fn, definition.trigger);
       if (url) chatUrl = url;
     }

@@ -12,6 +12,7 @@ export { JSON_INPUT_LIMITS, jsonInputProblem } from './api/json-input';
 export { ROUTES, type RouteName } from './routes';
 export { DomainError } from './domain-error';
 export { DELIVERED_EVENT_TYPES, SKILL_EVENT_TYPES, WEBHOOK_TEST_EVENT } from './api/webhook-deliveries';
+export * from './mcp';
 export * from './dashboard-headers';
 export * from './people';
 export { SESSION_COOKIE, CSRF_HEADER, WORKSPACE_HEADER, SIGN_IN_CODE_LENGTH } from './api/auth';

@@ -18,6 +18,12 @@ export const ROUTES = {
   widgetHistory: '/v1/agents/{agentId}/history',
   /** The widget's streamed conversation (spec 1); a Function URL of its own in AWS. */
   widgetChat: '/v1/agents/{agentId}/chat',
+  /** The MCP server (streamable HTTP); a streaming Function URL of its own in AWS, which also serves the two below. */
+  mcp: '/mcp',
+  /** The OAuth authorization server: authorize (consent page), token, register, revoke. */
+  oauth: '/oauth/{proxy+}',
+  /** OAuth discovery: protected resource metadata (RFC 9728) and authorization server metadata (RFC 8414). */
+  wellKnown: '/.well-known/{proxy+}',
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

@@ -70,6 +70,18 @@ export const TABLES = {
   usage: { name: 'usage', partitionKey: s('workspaceId'), sortKey: s('sk') },
   /** Installed and registered skills, roles, grants, and short-lived `turn#` records (swept by TTL, expiry checked in code). */
   skills: { name: 'skills', partitionKey: s('workspaceId'), sortKey: s('sk'), ttlAttribute: 'expiresAtEpoch' },
+  /** MCP connections (OAuth grants): who approved which client for which workspace, scopes, agents, use counts. */
+  connections: {
+    name: 'connections',
+    partitionKey: s('id'),
+    indexes: [{ name: 'byWorkspace', partitionKey: s('workspaceId'), sortKey: s('createdAt') }],
+  },
+  /** OAuth secrets by SHA-256 hash: authorization codes, access and refresh tokens (expiry checked in code). */
+  oauthTokens: { name: 'oauth-tokens', partitionKey: s('tokenHash'), ttlAttribute: 'expiresAtEpoch' },
+  /** Clients registered by Dynamic Client Registration (RFC 7591). */
+  oauthClients: { name: 'oauth-clients', partitionKey: s('clientId') },
+  /** Recent tool calls of each connection (the audit trail beside the runs' own source), newest by sort key. */
+  connectionCalls: { name: 'connection-calls', partitionKey: s('connectionId'), sortKey: s('sk'), ttlAttribute: 'expiresAtEpoch' },
   localQueue: { name: 'local-queue', partitionKey: s('queue'), sortKey: s('sk'), localOnly: true },
   /** People: `usr_…` user items, and `email#<address>` items whose conditional put keeps an address to one user. */
   users: { name: 'users', partitionKey: s('id') },

@@ -5,6 +5,7 @@ import { WEBHOOK_DELIVERY_ENDPOINTS } from '../../../shared/src/api/webhook-deli
 import { PEOPLE_ENDPOINTS } from '../../../shared/src/api/people';
 import { AUTH_ENDPOINTS } from '../../../shared/src/api/auth';
 import { CONVERSATION_ENDPOINTS } from '../../../shared/src/api/conversations';
+import { CONNECTION_ENDPOINTS } from '../../../shared/src/api/connections';
 import { describe, expect, it } from 'vitest';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
@@ -125,6 +126,8 @@ describe('every endpoint answers as its OpenAPI document says', () => {
       ...Object.keys(AUTH_ENDPOINTS),
       ...Object.keys(PEOPLE_ENDPOINTS),
       ...Object.keys(CONVERSATION_ENDPOINTS),
+      // MCP connections: lambdas/test/mcp/connections.test.ts.
+      ...Object.keys(CONNECTION_ENDPOINTS),
       'agentsUpdate',
     ]);
     expect([...checked].sort()).toEqual((Object.keys(ENDPOINTS) as EndpointName[]).filter((name) => !checkedInTheirOwnSuites.has(name)).sort());

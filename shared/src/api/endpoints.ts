@@ -7,6 +7,7 @@ import { PEOPLE_ENDPOINTS } from './people';
 import { CONVERSATION_ENDPOINTS } from './conversations';
 import { WEBHOOK_DELIVERY_ENDPOINTS } from './webhook-deliveries';
 import { SKILL_ACCESS_ENDPOINTS } from './skills';
+import { CONNECTION_ENDPOINTS } from './connections';
 import type { EndpointContract } from './contract';
 import { secretAlreadyShown, secretShownOnce } from './primitives';
 
@@ -83,6 +84,7 @@ export const ENDPOINTS = {
   webhooksList: contract({ path: 'webhooks/list', method: 'GET', summary: 'List subscriptions with their state', data: z.object({ subscriptions: z.array(acc.WebhookSubscription) }), status: 200, access: 'read' }),
   webhooksDelete: contract({ path: 'webhooks/delete', method: 'POST', summary: 'Delete a subscription', body: acc.WebhookIdBody, data: z.object({ deleted: z.literal(true), webhook_id: z.string() }), status: 200, access: 'manage' }),
   ...WEBHOOK_DELIVERY_ENDPOINTS,
+  ...CONNECTION_ENDPOINTS,
   keysCreate: contract({ path: 'keys/create', method: 'POST', summary: 'Create an API key; the key is returned once', body: acc.KeyCreateBody, data: z.object({ key: acc.ApiKey, secret: secretShownOnce, secret_already_shown: secretAlreadyShown }), status: 201, idempotent: true, secretField: 'secret', access: 'manage' }),
   keysList: contract({ path: 'keys/list', method: 'GET', summary: 'List API keys (never the keys themselves)', data: z.object({ keys: z.array(acc.ApiKey) }), status: 200, access: 'read' }),
   keysRevoke: contract({ path: 'keys/revoke', method: 'POST', summary: 'Revoke an API key at once', body: acc.KeyIdBody, data: z.object({ key: acc.ApiKey }), status: 200, access: 'manage' }),

@@ -28,6 +28,9 @@ export interface StoredRun {
   followUpsDone?: boolean;
   /** Set once the sweeper sent the run's queue message (the API sends its own beside the run's write, unmarked). */
   enqueuedAt?: string;
+  /** Who started it: absent for the REST API; `mcp` with the connection for the MCP access point (the audit trail). */
+  source?: 'mcp';
+  connectionId?: string;
 }
 
 /**
@@ -77,7 +80,15 @@ export function toRunResponse(run: StoredRun): z.input<typeof schemas.Run> {
   };
 }
 
-type NewRun = { workspaceId: string; agentId: string; instruction: string; autonomy?: Autonomy; data?: Record<string, unknown>; schema?: Record<string, unknown> };
+type NewRun = {
+  workspaceId: string;
+  agentId: string;
+  instruction: string;
+  autonomy?: Autonomy;
+  data?: Record<string, unknown>;
+  schema?: Record<string, unknown>;
+  origin?: { source: 'mcp'; connectionId: string };
+};
 
 function newRun(input: NewRun, action: Action): StoredRun {
   return {
@@ -89,6 +100,7 @@ function newRun(input: NewRun, action: Action): StoredRun {
     instruction: input.instruction,
     ...(input.data ? { data: input.data } : {}),
     ...(input.schema ? { schema: input.schema } : {}),
+    ...(input.origin ? { source: input.origin.source, connectionId: input.origin.connectionId } : {}),
     usage: { inputTokens: 0, outputTokens: 0 },
     createdAt: action.at.toISOString(),
   };

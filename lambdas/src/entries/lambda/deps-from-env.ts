@@ -29,3 +29,9 @@ const NO_QUEUE: QueueSender = {
  * the SQS nor the Secrets Manager client rides in its bundle.
  */
 export const storeDepsFromEnv = (): Deps => wiring(configFromEnv(), NO_QUEUE);
+
+/** The wiring of a function that reads no secret but sends to the queues (the MCP access point): no Secrets Manager client. */
+export function queueDepsFromEnv(): Deps {
+  const config = configFromEnv();
+  return wiring(config, createSqsSender(config.queueUrls, config.region));
+}

@@ -12,6 +12,8 @@ import { createWidgetChatHandler } from '../../surfaces/widget/chat-handler';
 import { createWidgetHistoryHandler } from '../../surfaces/widget/history-handler';
 import { createWidgetConfigHandler } from '../../surfaces/widget/config-handler';
 import { createDevMailHandler, DEV_MAIL_ROUTE } from './dev-mail';
+import { createMcpSurfaceHandler } from '../../surfaces/mcp/handler';
+import { createOAuthHandler } from '../../surfaces/oauth/handler';
 
 /**
  * The HTTP functions of the platform, by the route (shared ROUTES, as the CDK stack declares them) that reaches them.
@@ -31,5 +33,8 @@ export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel
     { name: 'widget-config', route: ROUTES.widgetConfig, kind: 'buffered', handler: createWidgetConfigHandler(deps) },
     { name: 'widget-history', route: ROUTES.widgetHistory, kind: 'buffered', handler: createWidgetHistoryHandler(deps) },
     { name: 'widget-chat', route: ROUTES.widgetChat, kind: 'streaming', handler: createWidgetChatHandler(deps, { model: runtime.model }) },
+    { name: 'mcp', route: ROUTES.mcp, kind: 'streaming', handler: createMcpSurfaceHandler(deps) },
+    { name: 'oauth', route: ROUTES.oauth, kind: 'buffered', handler: createOAuthHandler(deps) },
+    { name: 'well-known', route: ROUTES.wellKnown, kind: 'buffered', handler: createOAuthHandler(deps) },
   ];
 }

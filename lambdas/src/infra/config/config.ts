@@ -13,6 +13,10 @@ const ConfigSchema = z.object({
   WEBHOOK_ALLOW_LOCAL: z.enum(['0', '1', 'true', 'false', '']).default('0'),
   MODEL: z.string().default('offline'),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().default(1),
+  MCP_RESOURCE_URL: z.url().optional(),
+  MCP_ALLOWED_ORIGINS: z.string().default(''),
+  CLIENT_METADATA_ALLOW_LOCAL: z.enum(['0', '1', 'true', 'false', '']).default('0'),
+  CLIENT_METADATA_CA: z.string().optional(),
   MAIL_FROM: z.string().default('Service <no-reply@service.local>'),
   DASHBOARD_ORIGIN: z.url().optional(),
 });
@@ -30,6 +34,16 @@ export type PlatformConfig = {
   webhookRetryScale: number;
   /** Which language model: offline, bedrock:<id> or openai:<base url>#<model>. */
   model: string;
+  /** The canonical URL of the MCP server (RFC 8707 resource), e.g. on a custom domain; unset = the request's own origin + /mcp. */
+  mcpResourceUrl?: string;
+  /** Browser origins besides the server's own allowed to call /mcp (comma-separated MCP_ALLOWED_ORIGINS). */
+  mcpAllowedOrigins: string[];
+  /**
+   * Local tests only: client metadata documents may be fetched from loopback https servers, trusting the extra CA
+   * (PEM) in CLIENT_METADATA_CA. Off in AWS: documents at private addresses are refused.
+   */
+  clientMetadataAllowLocal: boolean;
+  clientMetadataCa?: string;
   /** The sender of the platform's own mail (a verified SES identity in AWS). */
   mailFrom: string;
   /** The dashboard's origin in AWS (sign-in links, passkeys' relying party); locally the request's own origin serves. */
@@ -48,6 +62,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     webhookAllowLocal: parsed.WEBHOOK_ALLOW_LOCAL === '1' || parsed.WEBHOOK_ALLOW_LOCAL === 'true',
     webhookRetryScale: parsed.WEBHOOK_RETRY_SCALE,
     model: parsed.MODEL,
+    ...(parsed.MCP_RESOURCE_URL ? { mcpResourceUrl: parsed.MCP_RESOURCE_URL } : {}),
+    mcpAllowedOrigins: parsed.MCP_ALLOWED_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
+    clientMetadataAllowLocal: parsed.CLIENT_METADATA_ALLOW_LOCAL === '1' || parsed.CLIENT_METADATA_ALLOW_LOCAL === 'true',
+    ...(parsed.CLIENT_METADATA_CA ? { clientMetadataCa: parsed.CLIENT_METADATA_CA } : {}),
     mailFrom: parsed.MAIL_FROM,
     ...(parsed.DASHBOARD_ORIGIN ? { dashboardOrigin: parsed.DASHBOARD_ORIGIN.replace(/\/$/, '') } : {}),
   };

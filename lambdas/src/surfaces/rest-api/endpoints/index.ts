@@ -11,10 +11,11 @@ import { signInEndpoints } from './auth';
 import { memberEndpoints } from './members';
 import { passkeyEndpoints } from './passkeys';
 import { webhookDeliveryEndpoints } from './webhook-deliveries';
+import { connectionEndpoints } from './connections';
 
 /**
  * Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing); the
  * conversation endpoints are served by a function of their own (conversations-api.ts), which alone may read
  * visitors' conversations.
  */
-export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...signInEndpoints, ...memberEndpoints, ...passkeyEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...signInEndpoints, ...memberEndpoints, ...passkeyEndpoints, ...connectionEndpoints };

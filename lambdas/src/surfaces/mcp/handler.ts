@@ -1,0 +1,130 @@
+import { MCP_DEFAULT_SCOPES, OAuthRefusal } from '@service/shared';
+import { createMcpHandler, McpServer, type AuthInfo } from '@modelcontextprotocol/server';
+import { verifyAccessToken } from '../../domains/connections/grants';
+import { membershipOf } from '../../domains/people/members';
+import type { Deps } from '../../infra/deps';
+import { errorResult } from '../../infra/http/errors';
+import { header, jsonResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
+import { writeResult, type StreamingHandler } from '../../infra/http/streaming';
+import { requestOrigin, sendWebResponse, toWebRequest } from '../../infra/http/web-fetch';
+import { oauthUrls, type OAuthUrls } from '../oauth/urls';
+import type { McpAccess } from './access';
+import { registerTools } from './tools';
+
+const SERVER_INFO = { name: 'service-platform', title: 'AI agents of your workspace', version: '1.0.0' };
+const LOOPBACK = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+const FUNCTION_URL_HOST = /^[a-z0-9]+\.lambda-url\.[a-z0-9-]+\.on\.aws$/;
+
+/** Host validation: the names this server is reached by (loopback, the configured resource's host, its Function URL in AWS). */
+function hostAllowed(deps: Deps, host: string | undefined): boolean {
+  if (host === undefined) return false;
+  if (LOOPBACK_HOST.test(host)) return true;
+  if (deps.config.mcpResourceUrl && new URL(deps.config.mcpResourceUrl).host === host) return true;
+  return FUNCTION_URL_HOST.test(host);
+}
+
+/**
+ * DNS rebinding protection: the Host must be one of this server's names (a rebound name is refused even when the
+ * page's Origin matches it); no Origin (server-side clients) passes; a browser origin must be the server's own, one
+ * of MCP_ALLOWED_ORIGINS, or, while the server itself is on a loopback address, another loopback origin.
+ */
+function originProblem(deps: Deps, event: HttpEvent): string | undefined {
+  if (!hostAllowed(deps, header(event, 'host'))) return `Host ${header(event, 'host') ?? '(none)'} is not a name of this MCP server`;
+  const origin = header(event, 'origin');
+  if (origin === undefined) return undefined;
+  const own = requestOrigin(event);
+  if (origin === own || deps.config.mcpAllowedOrigins.includes(origin)) return undefined;
+  if (LOOPBACK.test(own) && LOOPBACK.test(origin)) return undefined;
+  return `Origin ${origin} may not call this MCP server`;
+}
+
+function corsHeaders(event: HttpEvent): Record<string, string> {
+  const origin = header(event, 'origin');
+  if (origin === undefined) return {};
+  return {
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': 'WWW-Authenticate, Mcp-Protocol-Version',
+    vary: 'Origin',
+  };
+}
+
+const preflight = (event: HttpEvent): HttpResult => ({
+  statusCode: 204,
+  headers: {
+    ...corsHeaders(event),
+    'access-control-allow-methods': 'POST, GET, DELETE, OPTIONS',
+    'access-control-allow-headers': 'Authorization, Content-Type, Accept, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID',
+    'access-control-max-age': '600',
+  },
+});
+
+/** 401 with the RFC 6750 / RFC 9728 challenge that starts a client's discovery. */
+function challenge(urls: OAuthUrls, event: HttpEvent, refusal?: OAuthRefusal): HttpResult {
+  const params = [`resource_metadata="${urls.resourceMetadata}"`, `scope="${MCP_DEFAULT_SCOPES.join(' ')}"`];
+  if (refusal) params.push(`error="${refusal.code}"`, `error_description="${refusal.message.replace(/["\\]/g, "'")}"`);
+  const body = refusal ? { error: refusal.code, error_description: refusal.message } : { error: 'unauthorized', error_description: 'Connect this MCP server to your workspace: authorization is required' };
+  return jsonResult(401, body, { 'www-authenticate': `Bearer ${params.join(', ')}`, ...corsHeaders(event) });
+}
+
+type Authenticated = { authInfo: AuthInfo; access: McpAccess } | { refused: HttpResult };
+
+async function authenticate(deps: Deps, event: HttpEvent, urls: OAuthUrls): Promise<Authenticated> {
+  const [scheme, token] = (header(event, 'authorization') ?? '').split(' ');
+  if (scheme?.toLowerCase() !== 'bearer' || !token) return { refused: challenge(urls, event) };
+  try {
+    const verified = await verifyAccessToken(deps, token, (workspaceId, userId) => membershipOf(deps, workspaceId, userId));
+    if (verified.connection.resource !== urls.resource) throw new OAuthRefusal('invalid_token', `The token was issued for ${verified.connection.resource}, not for ${urls.resource}`);
+    if (!verified.alongside) throw new OAuthRefusal('invalid_token', 'The person who connected this assistant is no longer a member of the workspace');
+    const access: McpAccess = { deps, connection: verified.connection, scopes: verified.scopes, role: verified.alongside.role, pending: [] };
+    const authInfo: AuthInfo = {
+      token,
+      clientId: verified.connection.clientId,
+      scopes: verified.scopes,
+      expiresAt: Math.floor(Date.parse(verified.expiresAt) / 1000),
+      resource: new URL(urls.resource),
+      resourceMetadataUrl: urls.resourceMetadata,
+      extra: { access },
+    };
+    return { authInfo, access };
+  } catch (error) {
+    if (error instanceof OAuthRefusal) return { refused: challenge(urls, event, error) };
+    throw error;
+  }
+}
+
+/**
+ * The MCP server at /mcp: streamable HTTP, stateless (a fresh server per request, no session id), every protocol
+ * revision the v2 SDK serves (2025-06-18, 2025-11-25 through its stateless legacy path, 2026-07-28) from one handler.
+ * Origin is validated, the bearer token verified against this resource, and the person's role read, before the SDK
+ * sees the request; step-up (403 insufficient_scope) comes from each tool's scope challenge.
+ */
+export function createMcpSurfaceHandler(deps: Deps): StreamingHandler {
+  const mcp = createMcpHandler(
+    ({ authInfo }) => {
+      const server = new McpServer(SERVER_INFO, {
+        instructions: 'Work with the AI agents of one workspace: list_agents, then ask_agent; long answers come back as a run id for get_run.',
+      });
+      const access = authInfo?.extra?.access as McpAccess | undefined;
+      if (access) registerTools(server, access);
+      return server;
+    },
+    { legacy: 'stateless' },
+  );
+  return async (event, sink) => {
+    try {
+      const method = event.requestContext.http.method.toUpperCase();
+      const refusedOrigin = originProblem(deps, event);
+      if (refusedOrigin) return writeResult(sink, jsonResult(403, { jsonrpc: '2.0', id: null, error: { code: -32000, message: refusedOrigin } }));
+      if (method === 'OPTIONS') return writeResult(sink, preflight(event));
+      const urls = oauthUrls(deps, event);
+      const auth = await authenticate(deps, event, urls);
+      if ('refused' in auth) return writeResult(sink, auth.refused);
+      const response = await mcp.fetch(toWebRequest(event, sink.signal), { authInfo: auth.authInfo });
+      await sendWebResponse(response, sink, corsHeaders(event));
+      await Promise.allSettled(auth.access.pending);
+    } catch (error) {
+      writeResult(sink, errorResult(error, event.rawPath));
+    }
+  };
+}

@@ -1,0 +1,219 @@
+import { checkOutputSchema, DomainError, type McpScope } from '@service/shared';
+import type { McpServer, ScopeChallengeHandler, ServerContext } from '@modelcontextprotocol/server';
+import * as z from 'zod';
+import { getAgentIdentity, listAgents } from '../../domains/agents/agents';
+import { getWorkspaceCached } from '../../domains/access/workspace-cache';
+import { noteCall } from '../../domains/connections/connections';
+import { enqueueNewRun, getRun, listRuns, toRunResponse, type StoredRun } from '../../domains/runs/runs';
+import { assertWithinTokenLimit } from '../../domains/usage/usage';
+import { logger } from '../../infra/logger';
+import { hasScope, reachesAgent, roleAllows, type McpAccess } from './access';
+
+/** The longest a tool call waits for a run (ask_agent, get_run); past it the run id comes back to poll with get_run. */
+export const MAX_WAIT_SECONDS = 60;
+const DEFAULT_ASK_WAIT_SECONDS = 30;
+const LIST_RUNS_MAX = 50;
+
+const AgentOut = z.object({ id: z.string(), name: z.string(), role: z.string(), locale: z.string(), skills: z.array(z.string()) });
+const RunOut = z.object({
+  run_id: z.string(),
+  agent_id: z.string(),
+  status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']),
+  autonomy: z.enum(['full', 'read_only']),
+  instruction: z.string(),
+  result_text: z.string().nullable(),
+  output: z.record(z.string(), z.unknown()).nullable(),
+  output_error: z.string().nullable(),
+  error: z.string().nullable(),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+type RunOutput = z.infer<typeof RunOut>;
+
+/** The REST run (agents/command_status) without its token usage. */
+function runOut(run: StoredRun): RunOutput {
+  const { usage: _usage, ...rest } = toRunResponse(run);
+  return rest as RunOutput;
+}
+
+const finished = (run: StoredRun) => run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled';
+
+/** A refusal the assistant should read (a tool error, not a protocol error). */
+class ToolRefusal extends Error {}
+
+/**
+ * The step-up challenge (HTTP 403 insufficient_scope, before the tool runs): the complete scope set the client should
+ * ask for, i.e. what it has plus what this call needs.
+ */
+const needs =
+  (scopesFor: (args: Record<string, unknown>) => McpScope[]): ScopeChallengeHandler =>
+  ({ request, authInfo }) => {
+    if (!authInfo) return undefined;
+    const args = ((request.params as { arguments?: Record<string, unknown> } | undefined)?.arguments ?? {}) as Record<string, unknown>;
+    const missing = scopesFor(args).filter((scope) => !authInfo.scopes.includes(scope));
+    if (missing.length === 0) return undefined;
+    const scopes = [...new Set([...authInfo.scopes, ...missing])] as [string, ...string[]];
+    return { scopes, errorDescription: `This call needs the permission ${missing.join(' and ')}; authorize again to grant it` };
+  };
+
+/** Runs a tool body, turns domain refusals into tool errors the assistant can read, and records the call. */
+function toolCall<A, O extends Record<string, unknown>>(access: McpAccess, tool: string, body: (args: A, ctx: ServerContext) => Promise<{ out: O; text: string; agentId?: string; runId?: string }>) {
+  return async (args: A, ctx: ServerContext) => {
+    const agentId = (args as { agent_id?: string }).agent_id ?? null;
+    try {
+      const { out, text, ...about } = await body(args, ctx);
+      access.pending.push(noteCall(access.deps, access.connection.id, { tool, agentId: about.agentId ?? agentId, runId: about.runId ?? null, outcome: 'ok' }));
+      return { content: [{ type: 'text' as const, text }], structuredContent: out };
+    } catch (error) {
+      const refused = error instanceof ToolRefusal || error instanceof DomainError;
+      if (!refused) logger.error('mcp tool failed', { tool, connectionId: access.connection.id, error });
+      const message = refused ? error.message : 'The tool failed on our side; nothing was changed';
+      const outcome = error instanceof DomainError ? error.code : refused ? 'refused' : 'failed';
+      access.pending.push(noteCall(access.deps, access.connection.id, { tool, agentId, runId: null, outcome }));
+      return { isError: true, content: [{ type: 'text' as const, text: message }] };
+    }
+  };
+}
+
+function assertAllowed(access: McpAccess, permission: 'read' | 'command', agentId?: string): void {
+  const denied = roleAllows(access, permission);
+  if (denied) throw new ToolRefusal(denied);
+  if (agentId !== undefined && !reachesAgent(access, agentId)) throw new ToolRefusal(`This connection does not reach agent ${agentId}; the person who connected it chose other agents`);
+}
+
+/** Waits for the run to finish, up to `seconds`, with progress notifications when the client asked for them. */
+async function waitForRun(access: McpAccess, run: StoredRun, seconds: number, ctx: ServerContext): Promise<StoredRun> {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  const deadline = Date.now() + seconds * 1000;
+  let current = run;
+  let delay = 150;
+  let step = 0;
+  while (!finished(current) && Date.now() < deadline && !ctx.mcpReq.signal.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(0, deadline - Date.now()))));
+    delay = Math.min(delay * 1.5, 1000);
+    current = await getRun(access.deps, access.connection.workspaceId, run.runId);
+    if (progressToken !== undefined) {
+      step += 1;
+      await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: step, message: `Run ${current.runId} is ${current.status}` } });
+    }
+  }
+  return current;
+}
+
+const runText = (run: StoredRun): string =>
+  run.status === 'completed'
+    ? (run.resultText ?? '')
+    : finished(run)
+      ? `The run ${run.status}${run.error ? `: ${run.error}` : ''}`
+      : `The agent is still working (run ${run.runId}, ${run.status}); call get_run with this run_id to get the answer`;
+
+export function registerTools(server: McpServer, access: McpAccess): void {
+  const { deps, connection } = access;
+  const workspaceId = connection.workspaceId;
+
+  server.registerTool(
+    'list_agents',
+    {
+      title: 'List agents',
+      description: 'The AI agents of the connected workspace this connection reaches: id, name, role, language and skills.',
+      inputSchema: z.object({}),
+      outputSchema: z.object({ agents: z.array(AgentOut) }),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      scopeChallenge: needs(() => ['agents:read']),
+    },
+    toolCall(access, 'list_agents', async () => {
+      assertAllowed(access, 'read');
+      const agents = (await listAgents(deps, workspaceId))
+        .filter((agent) => reachesAgent(access, agent.id))
+        .map((agent) => ({ id: agent.id, name: agent.name, role: agent.role, locale: agent.locale, skills: agent.skills }));
+      return { out: { agents }, text: agents.length ? agents.map((agent) => `${agent.name} (${agent.role}): ${agent.id}`).join('\n') : 'No agents' };
+    }),
+  );
+
+  server.registerTool(
+    'list_runs',
+    {
+      title: 'List runs',
+      description: 'Recent runs of an agent, newest first, with their results.',
+      inputSchema: z.object({ agent_id: z.uuid().describe('The agent (from list_agents)'), limit: z.number().int().min(1).max(LIST_RUNS_MAX).default(10) }),
+      outputSchema: z.object({ runs: z.array(RunOut) }),
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      scopeChallenge: needs(() => ['agents:read']),
+    },
+    toolCall(access, 'list_runs', async ({ agent_id, limit }: { agent_id: string; limit: number }) => {
+      assertAllowed(access, 'read', agent_id);
+      await getAgentIdentity(deps, workspaceId, agent_id);
+      const runs = (await listRuns(deps, workspaceId, agent_id, limit)).map(runOut);
+      return { out: { runs }, text: runs.length ? runs.map((run) => `${run.run_id} ${run.status}: ${run.instruction}`).join('\n') : 'No runs yet' };
+    }),
+  );
+
+  server.registerTool(
+    'get_run',
+    {
+      title: 'Get a run',
+      description: `A run's status and result (result_text, output, output_error); waits up to wait_seconds (at most ${MAX_WAIT_SECONDS}) for it to finish.`,
+      inputSchema: z.object({ run_id: z.string().regex(/^cmd_[A-Za-z0-9]{24}$/, 'run_id looks like cmd_ followed by 24 letters and digits'), wait_seconds: z.number().min(0).max(MAX_WAIT_SECONDS).default(0) }),
+      outputSchema: RunOut,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      scopeChallenge: ({ request, authInfo }) =>
+        authInfo && !authInfo.scopes.includes('agents:read') && !authInfo.scopes.includes('agents:ask') ? needs(() => ['agents:read'])({ request, authInfo }) : undefined,
+    },
+    toolCall(access, 'get_run', async ({ run_id, wait_seconds }: { run_id: string; wait_seconds: number }, ctx) => {
+      assertAllowed(access, 'read');
+      let run = await getRun(deps, workspaceId, run_id);
+      if (!reachesAgent(access, run.agentId)) throw new DomainError('RUN_NOT_FOUND', `No run ${run_id} in this workspace`, { field: 'run_id' });
+      if (!hasScope(access, 'agents:read') && run.connectionId !== connection.id) throw new ToolRefusal('Without the permission to read runs, a connection reads only the runs it started');
+      if (wait_seconds > 0) run = await waitForRun(access, run, wait_seconds, ctx);
+      return { out: runOut(run), text: runText(run), agentId: run.agentId, runId: run.runId };
+    }),
+  );
+
+  server.registerTool(
+    'ask_agent',
+    {
+      title: 'Ask an agent',
+      description:
+        'Give an agent an instruction (as the REST agents/command does) and wait for its answer. The agent acts read-only unless allow_actions is true, which needs the separate permission to take real-world actions (sending e-mail, creating records). When wait_seconds pass first, the run id comes back: poll it with get_run.',
+      inputSchema: z.object({
+        agent_id: z.uuid().describe('The agent (from list_agents)'),
+        instruction: z.string().min(1).max(10_000),
+        data: z.record(z.string(), z.unknown()).optional().describe('Context for the agent'),
+        schema: z.record(z.string(), z.unknown()).optional().describe('The desired shape of output (the REST schema rules)'),
+        allow_actions: z.boolean().default(false).describe('Let the agent take real-world actions (needs the agents:act permission)'),
+        wait_seconds: z.number().min(0).max(MAX_WAIT_SECONDS).default(DEFAULT_ASK_WAIT_SECONDS),
+      }),
+      outputSchema: RunOut.extend({ done: z.boolean() }),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+      scopeChallenge: needs((args) => (args.allow_actions === true ? ['agents:ask', 'agents:act'] : ['agents:ask'])),
+    },
+    toolCall(
+      access,
+      'ask_agent',
+      async (
+        args: { agent_id: string; instruction: string; data?: Record<string, unknown>; schema?: Record<string, unknown>; allow_actions: boolean; wait_seconds: number },
+        ctx,
+      ) => {
+        assertAllowed(access, 'command', args.agent_id);
+        if (args.schema !== undefined) {
+          const check = checkOutputSchema(args.schema);
+          if (!check.ok) throw new DomainError('SCHEMA_INVALID', `schema${check.path ? ` (${check.path})` : ''}: ${check.message}`);
+        }
+        const workspace = await getWorkspaceCached(deps, workspaceId);
+        if (!workspace) throw new ToolRefusal('The workspace no longer exists');
+        const [agent] = await Promise.all([getAgentIdentity(deps, workspaceId, args.agent_id), assertWithinTokenLimit(deps, workspace)]);
+        const queued = await enqueueNewRun(deps, {
+          workspaceId,
+          agentId: agent.id,
+          instruction: args.instruction,
+          autonomy: args.allow_actions ? 'full' : 'read_only',
+          ...(args.data ? { data: args.data } : {}),
+          ...(args.schema ? { schema: args.schema } : {}),
+          origin: { source: 'mcp', connectionId: connection.id },
+        });
+        const run = await waitForRun(access, queued, args.wait_seconds, ctx);
+        return { out: { ...runOut(run), done: finished(run) }, text: runText(run), agentId: agent.id, runId: run.runId };
+      },
+    ),
+  );
+}
