@@ -1,6 +1,6 @@
 import type { Deps } from '../../infra/deps';
 import type { ChatDecisionBody } from './chat-request';
-import { takePendingAction } from './pending-actions';
+import { takePendingAction } from '../../domains/conversations/pending-action-repository';
 import { visitorToolbox, type VisitorConversation } from './visitor-tools';
 
 const SAY = {

@@ -5,7 +5,7 @@ import type { StoredAgent } from '../../domains/agents/agents';
 import type { AgentTool } from '../../domains/runs/runtime/agent-tool';
 import { skillToolbox, type Toolbox } from '../../domains/skills/skill-toolbox';
 import type { BuiltinRole } from '../../domains/skills/roles';
-import { countConversationToolCall, storePendingAction } from './pending-actions';
+import { countConversationToolCall, storePendingAction } from '../../domains/conversations/pending-action-repository';
 
 /** A widget visitor acts as the `public` role: only the capabilities a company granted to it are offered. */
 export const VISITOR_ROLE: BuiltinRole = 'public';

@@ -1,8 +1,13 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ApiError } from '@service/shared';
+import { DomainError } from '@service/shared';
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import type { Deps } from '../../infra/deps';
 import { ifConditionHolds } from '../../infra/store/dynamo';
+
+/**
+ * The conversations domain's store of visitors' pending actions (the confirm card) and of each conversation's tool-call
+ * count: items of the `conversations` table; a failed condition comes back as a value.
+ */
 
 /** A real-world action a visitor's reply asked for, kept server-side until the visitor confirms or declines it. */
 export interface PendingAction {
@@ -43,7 +48,7 @@ export async function takePendingAction(deps: Deps, conversationId: string, acti
       }),
     ),
   );
-  if (!result) throw new ApiError('NOT_FOUND', 'This action is no longer waiting for a decision', { field: 'actionId' });
+  if (!result) throw new DomainError('NOT_FOUND', 'This action is no longer waiting for a decision', { field: 'actionId' });
   const item = result.Attributes as { toolName: string; input: string; summary: string };
   return { toolName: item.toolName, input: JSON.parse(item.input) as Record<string, unknown>, summary: item.summary };
 }
