@@ -46,7 +46,7 @@ export async function putNewApiKey(deps: Deps, key: StoredApiKey): Promise<void>
 
 /** Updates a key item under a condition (the whole new item, or undefined when the condition failed). */
 export const updateApiKeyItem = <T extends StoredApiKey>(deps: Deps, keyHash: string, update: string, condition: string, values: Record<string, unknown>) =>
-  updateIf<T>(deps.store, 'apiKeys', { keyHash }, { UpdateExpression: update, ConditionExpression: condition, ExpressionAttributeValues: values });
+  updateIf<T>(deps.store, deps.store.table('apiKeys'), { keyHash }, { UpdateExpression: update, ConditionExpression: condition, ExpressionAttributeValues: values });
 
 /** A workspace's keys, newest first (the `byWorkspace` index). */
 export async function queryApiKeys(deps: Deps, workspaceId: string): Promise<StoredApiKey[]> {
@@ -71,4 +71,4 @@ export async function getRateItems<T>(deps: Deps, buckets: string[]): Promise<Ma
 
 /** Updates a `rateLimits` item under a condition (the whole new item, or undefined when the condition failed). */
 export const updateRateItem = <T>(deps: Deps, bucket: string, update: string, condition: string, values: Record<string, unknown>) =>
-  updateIf<T>(deps.store, 'rateLimits', { bucket }, { UpdateExpression: update, ConditionExpression: condition, ExpressionAttributeValues: values });
+  updateIf<T>(deps.store, deps.store.table('rateLimits'), { bucket }, { UpdateExpression: update, ConditionExpression: condition, ExpressionAttributeValues: values });

@@ -59,4 +59,4 @@ export async function setRunFields(deps: Deps, runId: string, fields: Record<str
 }
 
 /** Updates a run under a condition; false when the condition failed. */
-export const updateRunIf = async (deps: Deps, runId: string, update: ConditionalUpdate): Promise<boolean> => (await updateIf(deps.store, 'runs', { runId }, update)) !== undefined;
+export const updateRunIf = async (deps: Deps, runId: string, update: ConditionalUpdate): Promise<boolean> => (await updateIf(deps.store, table(deps), { runId }, update)) !== undefined;

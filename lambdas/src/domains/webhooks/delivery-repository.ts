@@ -132,7 +132,7 @@ async function updateDeliveryIf(
   condition: string,
   values: Record<string, unknown>,
 ): Promise<StoredDelivery | undefined> {
-  return updateIf<StoredDelivery>(deps.store, 'webhookDeliveries', { subscriptionId: key.subscriptionId, deliveryId: key.deliveryId }, {
+  return updateIf<StoredDelivery>(deps.store, table(deps), { subscriptionId: key.subscriptionId, deliveryId: key.deliveryId }, {
     UpdateExpression: update,
     ConditionExpression: condition,
     ExpressionAttributeNames: { '#state': 'state' },

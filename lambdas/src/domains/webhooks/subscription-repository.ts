@@ -47,4 +47,4 @@ export const updateSubscriptionIfExists = (
   subscription: Pick<StoredSubscription, 'workspaceId' | 'id'>,
   update: Omit<ConditionalUpdate, 'ConditionExpression'> & { ConditionExpression?: string },
 ): Promise<StoredSubscription | undefined> =>
-  updateIf<StoredSubscription>(deps.store, 'webhookSubscriptions', { workspaceId: subscription.workspaceId, id: subscription.id }, { ConditionExpression: 'attribute_exists(id)', ...update });
+  updateIf<StoredSubscription>(deps.store, table(deps), { workspaceId: subscription.workspaceId, id: subscription.id }, { ConditionExpression: 'attribute_exists(id)', ...update });

@@ -46,9 +46,13 @@ export interface ConditionalUpdate {
   ExpressionAttributeValues?: Record<string, unknown>;
 }
 
-/** A conditional UpdateItem: the item as it is after the update, or undefined when the condition did not hold. */
-export async function updateIf<T>(store: Store, table: TableName, key: Record<string, unknown>, update: ConditionalUpdate): Promise<T | undefined> {
-  const result = await ifConditionHolds(store.doc.send(new UpdateCommand({ TableName: store.table(table), Key: key, ...update, ReturnValues: 'ALL_NEW' })));
+/**
+ * A conditional UpdateItem of one item of `tableName` (physical: callers pass `store.table('…')`, which is also how
+ * cdk/test/grants-match-code.test.ts sees the tables a handler uses): the item as it is after the update, or undefined
+ * when the condition did not hold.
+ */
+export async function updateIf<T>(store: Store, tableName: string, key: Record<string, unknown>, update: ConditionalUpdate): Promise<T | undefined> {
+  const result = await ifConditionHolds(store.doc.send(new UpdateCommand({ TableName: tableName, Key: key, ...update, ReturnValues: 'ALL_NEW' })));
   return result?.Attributes as T | undefined;
 }
 
