@@ -176,7 +176,12 @@ describe('signed in as the demo owner', () => {
     expect(await row.textContent()).toContain('Active');
     await row.getByRole('button', { name: 'Delivery log' }).click();
     await page.getByRole('heading', { name: 'Delivery log' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Send test event' }).isEnabled()).toBe(true);
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByRole('status').filter({ hasText: 'Test event queued.' }).waitFor();
+    // The attempt lands in the log (the receiver does not exist: it fails, and can be redelivered).
+    const attempt = page.getByRole('row', { name: /webhook\.test/ }).first();
+    await expect.poll(async () => (await page.getByRole('button', { name: 'Refresh' }).click(), await attempt.count()), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await attempt.getByRole('button', { name: /Redeliver/ }).isEnabled()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'webhooks-delivery-log');
   });
