@@ -71,6 +71,15 @@ describe('serving', () => {
     await context.close();
   });
 
+  it('works on the bound address too (127.0.0.1): sign-in by code, Origin checks follow the address used', async () => {
+    const { page, context } = await h.open(`${h.otherOrigin}/dashboard/`);
+    await heading(page, 'Sign in');
+    await signIn(h, page, OWNER_EMAIL);
+    await go(page, '#/developers/credentials', /Credentials/);
+    expect(await page.getByRole('button', { name: 'Create Key' }).isEnabled()).toBe(true);
+    await context.close();
+  });
+
   it('refuses to be framed by another page', async () => {
     const { page, context } = await h.open('/dashboard/');
     await page.route(`${h.otherOrigin}/framer.html`, (route) =>
