@@ -82,7 +82,7 @@ function DayChart({ days }: { days: { date: string; total_tokens: number }[] }) 
               </title>
             </rect>
             {days.length <= 14 || index % Math.ceil(days.length / 10) === 0 ? (
-              <text class="tick" x={index * slot + slot / 2} y={height - 5}>
+              <text class="tick" x={Math.min(width - 16, Math.max(16, index * slot + slot / 2))} y={height - 5}>
                 {day.date.slice(5)}
               </text>
             ) : null}

@@ -290,6 +290,12 @@ describe('signed in as the demo owner', () => {
     expect(without).toMatch(/"actions": \[/);
     expect(without).not.toMatch(/"actions": \[[^\]]*"tasks\.create"/);
     expect(without).not.toContain('tasks__create');
+
+    // Those runs are on the bill: the day's bar and the agent's row.
+    await go(page, '#/usage', /^Usage & billing$/);
+    expect(await page.locator('.chart .bar[height]:not([height="0"])').count()).toBeGreaterThan(0);
+    expect(await page.getByRole('row', { name: /^Ada/ }).count()).toBe(1);
+    await screenshot(page, 'usage-after-runs');
   });
 
   it('invites a member by e-mail; the member signs in through the link and sees Create Key disabled, and the API refuses with 403', async () => {
