@@ -334,6 +334,16 @@ describe('signed in as the demo owner', () => {
     });
     expect(refused.status).toBe(403);
     expect(refused.body.error?.code).toBe('FORBIDDEN');
+    // Elsewhere too: grants, inviting and agent settings are shown, disabled; commands stay open to members.
+    await go(member, '#/company/roles', /Roles & Access/);
+    expect(await member.locator('button.cell').first().isDisabled()).toBe(true);
+    await go(member, '#/members', /^Members$/);
+    expect(await member.getByRole('button', { name: 'Invite' }).isDisabled()).toBe(true);
+    await go(member, `#/agents/${h.agentId}/settings`, /^Settings$/);
+    expect(await member.getByRole('button', { name: 'Save settings' }).isDisabled()).toBe(true);
+    expect(await member.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
+    await go(member, `#/agents/${h.agentId}/runs`, /^Runs$/);
+    expect(await member.getByRole('button', { name: 'Give the command' }).isEnabled()).toBe(true);
     await memberContext.close();
 
     // The owner changes the member's role (on change, no Save), then removes them after confirming.
