@@ -53,6 +53,8 @@ describe('serving', () => {
     const script = /<script type="module" src="([^"]+)"/.exec(html)![1]!;
     const chunk = await fetch(`${h.origin}/dashboard/${script}`);
     expect(chunk.headers.get('content-type')).toContain('javascript');
+    const bare = await fetch(`${h.origin}/dashboard`, { redirect: 'manual' });
+    expect([bare.status, bare.headers.get('location')]).toEqual([308, '/dashboard/']);
     const preview = await fetch(`${h.origin}/dashboard/preview.html`);
     expect(preview.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
   });
