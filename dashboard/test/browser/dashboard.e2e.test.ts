@@ -97,10 +97,12 @@ describe('serving', () => {
 
 describe('signed in as the demo owner', () => {
   let page: Page;
+  let errors: string[];
   let close: () => Promise<void>;
   beforeAll(async () => {
     const opened = await h.open('/dashboard/');
     page = opened.page;
+    errors = opened.errors;
     close = () => opened.context.close();
     await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.origin });
   });
@@ -416,6 +418,10 @@ describe('signed in as the demo owner', () => {
     await heading(page, /^Account$/);
     expect(await page.getByText(`Signed in as ${OWNER_EMAIL}`).isVisible()).toBe(true);
     await page.getByText(/last used (?!never)/).waitFor();
+  });
+
+  it('ran every screen and action above without a page error or a Content-Security-Policy violation', () => {
+    expect(errors).toEqual([]);
   });
 
   it('sends an expired session back to Sign in, and returns to the screen after signing in again', async () => {
