@@ -33,15 +33,15 @@ export default function Usage() {
           <section aria-labelledby="agents-title">
             <h2 id="agents-title">Per agent</h2>
             <DataTable caption="Tokens per agent" columns={['Agent', 'Runs', 'Input', 'Output', 'Total']} empty={data.usage.by_agent.length === 0 && 'No runs in this period yet.'}>
-                  {data.usage.by_agent.map((row) => (
-                    <tr key={row.agent_id}>
-                      <td>{data.names.get(row.agent_id) ?? row.agent_id}</td>
-                      <td>{number.format(row.runs)}</td>
-                      <td>{number.format(row.input_tokens)}</td>
-                      <td>{number.format(row.output_tokens)}</td>
-                      <td>{number.format(row.total_tokens)}</td>
-                    </tr>
-                  ))}
+              {data.usage.by_agent.map((row) => (
+                <tr key={row.agent_id}>
+                  <td>{data.names.get(row.agent_id) ?? row.agent_id}</td>
+                  <td>{number.format(row.runs)}</td>
+                  <td>{number.format(row.input_tokens)}</td>
+                  <td>{number.format(row.output_tokens)}</td>
+                  <td>{number.format(row.total_tokens)}</td>
+                </tr>
+              ))}
             </DataTable>
           </section>
         </>
