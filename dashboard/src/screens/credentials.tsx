@@ -34,25 +34,25 @@ export default function Credentials() {
       {keys.loading && !keys.data ? <Loading what="keys" /> : null}
       <ErrorNote error={keys.error} />
       <DataTable caption="API keys" columns={['Name', 'Key', 'Created', 'Last used', '']} empty={keys.data?.keys.length === 0 && 'No keys yet.'}>
-            {keys.data?.keys.map((key) => (
-              <tr key={key.id} data-key-id={key.id}>
-                <td>{key.name}</td>
-                <td class="mono">
-                  {key.prefix}…{key.last4}
-                </td>
-                <td>{when(key.created_at)}</td>
-                <td>{key.last_used_at ? when(key.last_used_at) : 'Never'}</td>
-                <td>
-                  {key.revoked_at ? (
-                    <span class="badge failed">Revoked {when(key.revoked_at)}</span>
-                  ) : (
-                    <ActionButton permission="manage" variant="danger" label={`Revoke ${key.name}`} onClick={() => setRevoking({ id: key.id, name: key.name })}>
-                      Revoke
-                    </ActionButton>
-                  )}
-                </td>
-              </tr>
-            ))}
+        {keys.data?.keys.map((key) => (
+          <tr key={key.id} data-key-id={key.id}>
+            <td>{key.name}</td>
+            <td class="mono">
+              {key.prefix}…{key.last4}
+            </td>
+            <td>{when(key.created_at)}</td>
+            <td>{key.last_used_at ? when(key.last_used_at) : 'Never'}</td>
+            <td>
+              {key.revoked_at ? (
+                <span class="badge failed">Revoked {when(key.revoked_at)}</span>
+              ) : (
+                <ActionButton permission="manage" variant="danger" label={`Revoke ${key.name}`} onClick={() => setRevoking({ id: key.id, name: key.name })}>
+                  Revoke
+                </ActionButton>
+              )}
+            </td>
+          </tr>
+        ))}
       </DataTable>
       <Confirm
         subject={revoking}

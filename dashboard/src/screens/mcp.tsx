@@ -44,23 +44,23 @@ export default function McpConnections() {
       {list.data && list.data.connections.length > 0 ? (
         <>
           <DataTable caption="MCP connections" columns={['Assistant', 'Person', 'Scopes', 'Last used', 'Calls', '']}>
-                {list.data.connections.map((connection) => (
-                  <tr key={connection.id}>
-                    <td>
-                      {connection.client_name}
-                      {connection.client_uri ? <span class="muted small"> {connection.client_uri}</span> : null}
-                    </td>
-                    <td>{connection.user_email}</td>
-                    <td>{connection.scopes.join(' ')}</td>
-                    <td>{connection.last_used_at ? when(connection.last_used_at) : 'Never'}</td>
-                    <td>{connection.calls}</td>
-                    <td>
-                      <button type="button" class="danger" onClick={() => void withdraw.run(connection.id)}>
-                        Withdraw
-                      </button>
-                    </td>
-                  </tr>
-                ))}
+            {list.data.connections.map((connection) => (
+              <tr key={connection.id}>
+                <td>
+                  {connection.client_name}
+                  {connection.client_uri ? <span class="muted small"> {connection.client_uri}</span> : null}
+                </td>
+                <td>{connection.user_email}</td>
+                <td>{connection.scopes.join(' ')}</td>
+                <td>{connection.last_used_at ? when(connection.last_used_at) : 'Never'}</td>
+                <td>{connection.calls}</td>
+                <td>
+                  <button type="button" class="danger" onClick={() => void withdraw.run(connection.id)}>
+                    Withdraw
+                  </button>
+                </td>
+              </tr>
+            ))}
           </DataTable>
           <button type="button" class="danger" onClick={() => setConfirmAll(true)}>
             Withdraw all

@@ -62,35 +62,35 @@ export default function Members() {
       {list.loading && !list.data ? <Loading what="members" /> : null}
       <ErrorNote error={list.error} />
       <DataTable caption="Members" columns={['Person', 'Role', { label: 'Joined', class: 'wide-only' }, '']}>
-            {list.data?.members.map((member) => (
-              <tr key={member.user_id}>
-                <td>
-                  {member.display_name || member.email}
-                  <span class="muted small block">{member.email}</span>
-                </td>
-                <td>
-                  <select
-                    aria-label={`Role of ${member.email}`}
-                    value={member.role}
-                    disabled={!mayManage}
-                    aria-describedby={mayManage ? undefined : 'role-note-members'}
-                    onChange={(event) => void change.run(member.user_id, event.currentTarget.value)}
-                  >
-                    {[...new Set([...(list.data?.choices ?? []), member.role])].map((choice) => (
-                      <option key={choice} value={choice}>
-                        {choice}
-                      </option>
-                    ))}
-                  </select>
-                </td>
-                <td class="wide-only">{when(member.joined_at)}</td>
-                <td>
-                  <ActionButton permission="members" variant="danger" label={`Remove ${member.email}`} onClick={() => setRemoving({ id: member.user_id, email: member.email })}>
-                    Remove
-                  </ActionButton>
-                </td>
-              </tr>
-            ))}
+        {list.data?.members.map((member) => (
+          <tr key={member.user_id}>
+            <td>
+              {member.display_name || member.email}
+              <span class="muted small block">{member.email}</span>
+            </td>
+            <td>
+              <select
+                aria-label={`Role of ${member.email}`}
+                value={member.role}
+                disabled={!mayManage}
+                aria-describedby={mayManage ? undefined : 'role-note-members'}
+                onChange={(event) => void change.run(member.user_id, event.currentTarget.value)}
+              >
+                {[...new Set([...(list.data?.choices ?? []), member.role])].map((choice) => (
+                  <option key={choice} value={choice}>
+                    {choice}
+                  </option>
+                ))}
+              </select>
+            </td>
+            <td class="wide-only">{when(member.joined_at)}</td>
+            <td>
+              <ActionButton permission="members" variant="danger" label={`Remove ${member.email}`} onClick={() => setRemoving({ id: member.user_id, email: member.email })}>
+                Remove
+              </ActionButton>
+            </td>
+          </tr>
+        ))}
       </DataTable>
       {list.data && list.data.invitations.length > 0 ? (
         <>

@@ -33,15 +33,15 @@ export default function Usage() {
           <section aria-labelledby="agents-title">
             <h2 id="agents-title">Per agent</h2>
             <DataTable caption="Tokens per agent" columns={['Agent', 'Runs', 'Input', 'Output', 'Total']} empty={data.usage.by_agent.length === 0 && 'No runs in this period yet.'}>
-                  {data.usage.by_agent.map((row) => (
-                    <tr key={row.agent_id}>
-                      <td>{data.names.get(row.agent_id) ?? row.agent_id}</td>
-                      <td>{number.format(row.runs)}</td>
-                      <td>{number.format(row.input_tokens)}</td>
-                      <td>{number.format(row.output_tokens)}</td>
-                      <td>{number.format(row.total_tokens)}</td>
-                    </tr>
-                  ))}
+              {data.usage.by_agent.map((row) => (
+                <tr key={row.agent_id}>
+                  <td>{data.names.get(row.agent_id) ?? row.agent_id}</td>
+                  <td>{number.format(row.runs)}</td>
+                  <td>{number.format(row.input_tokens)}</td>
+                  <td>{number.format(row.output_tokens)}</td>
+                  <td>{number.format(row.total_tokens)}</td>
+                </tr>
+              ))}
             </DataTable>
           </section>
         </>
@@ -82,7 +82,7 @@ function DayChart({ days }: { days: { date: string; total_tokens: number }[] }) 
               </title>
             </rect>
             {days.length <= 14 || index % Math.ceil(days.length / 10) === 0 ? (
-              <text class="tick" x={index * slot + slot / 2} y={height - 5}>
+              <text class="tick" x={Math.min(width - 16, Math.max(16, index * slot + slot / 2))} y={height - 5}>
                 {day.date.slice(5)}
               </text>
             ) : null}

@@ -52,22 +52,22 @@ export default function Webhooks() {
       {list.loading && !list.data ? <Loading what="webhooks" /> : null}
       <ErrorNote error={list.error} />
       <DataTable caption="Webhook subscriptions" columns={['URL', 'Active', 'Failures', 'Disabled at', '']} empty={list.data?.subscriptions.length === 0 && 'No endpoints yet.'}>
-            {list.data?.subscriptions.map((subscription) => (
-              <tr key={subscription.id}>
-                <td class="mono break">{subscription.url}</td>
-                <td>{subscription.active ? 'Active' : 'Disabled'}</td>
-                <td>{subscription.failure_count}</td>
-                <td>{when(subscription.disabled_at)}</td>
-                <td class="row">
-                  <button type="button" class="quiet" aria-pressed={selected === subscription.id} onClick={() => setSelected(selected === subscription.id ? null : subscription.id)}>
-                    Delivery log
-                  </button>
-                  <ActionButton permission="manage" variant="danger" label={`Delete ${subscription.url}`} onClick={() => setDeleting(subscription.id)}>
-                    Delete
-                  </ActionButton>
-                </td>
-              </tr>
-            ))}
+        {list.data?.subscriptions.map((subscription) => (
+          <tr key={subscription.id}>
+            <td class="mono break">{subscription.url}</td>
+            <td>{subscription.active ? 'Active' : 'Disabled'}</td>
+            <td>{subscription.failure_count}</td>
+            <td>{when(subscription.disabled_at)}</td>
+            <td class="row">
+              <button type="button" class="quiet" aria-pressed={selected === subscription.id} onClick={() => setSelected(selected === subscription.id ? null : subscription.id)}>
+                Delivery log
+              </button>
+              <ActionButton permission="manage" variant="danger" label={`Delete ${subscription.url}`} onClick={() => setDeleting(subscription.id)}>
+                Delete
+              </ActionButton>
+            </td>
+          </tr>
+        ))}
       </DataTable>
       {selected ? <Deliveries webhookId={selected} /> : null}
       <Confirm
@@ -115,26 +115,26 @@ function Deliveries({ webhookId }: { webhookId: string }) {
       ) : null}
       <ErrorNote error={log.error ?? test.error ?? redeliver.error} />
       <DataTable caption="Delivery attempts" columns={['Time', 'Event', 'Status', 'Duration', 'Error', '']} empty={log.data?.attempts.length === 0 && 'Nothing delivered yet.'}>
-            {log.data?.attempts.map((attempt) => (
-              <tr key={`${attempt.event_id}:${attempt.attempt}:${attempt.attempted_at}`}>
-                <td>{when(attempt.attempted_at)}</td>
-                <td>
-                  {attempt.event}
-                  <br />
-                  <span class="mono small">{attempt.event_id}</span>
-                </td>
-                <td>
-                  <span class={`badge ${attempt.success ? 'completed' : 'failed'}`}>{attempt.http_status ?? 'no response'}</span>
-                </td>
-                <td>{attempt.duration_ms} ms</td>
-                <td>{attempt.error ?? ''}</td>
-                <td>
-                  <ActionButton permission="manage" label={`Redeliver ${attempt.event_id}`} onClick={() => void redeliver.run(attempt.event_id)}>
-                    Redeliver
-                  </ActionButton>
-                </td>
-              </tr>
-            ))}
+        {log.data?.attempts.map((attempt) => (
+          <tr key={`${attempt.event_id}:${attempt.attempt}:${attempt.attempted_at}`}>
+            <td>{when(attempt.attempted_at)}</td>
+            <td>
+              {attempt.event}
+              <br />
+              <span class="mono small">{attempt.event_id}</span>
+            </td>
+            <td>
+              <span class={`badge ${attempt.success ? 'completed' : 'failed'}`}>{attempt.http_status ?? 'no response'}</span>
+            </td>
+            <td>{attempt.duration_ms} ms</td>
+            <td>{attempt.error ?? ''}</td>
+            <td>
+              <ActionButton permission="manage" label={`Redeliver ${attempt.event_id}`} onClick={() => void redeliver.run(attempt.event_id)}>
+                Redeliver
+              </ActionButton>
+            </td>
+          </tr>
+        ))}
       </DataTable>
     </section>
   );

@@ -53,6 +53,8 @@ describe('serving', () => {
     const script = /<script type="module" src="([^"]+)"/.exec(html)![1]!;
     const chunk = await fetch(`${h.origin}/dashboard/${script}`);
     expect(chunk.headers.get('content-type')).toContain('javascript');
+    const bare = await fetch(`${h.origin}/dashboard`, { redirect: 'manual' });
+    expect([bare.status, bare.headers.get('location')]).toEqual([308, '/dashboard/']);
     const preview = await fetch(`${h.origin}/dashboard/preview.html`);
     expect(preview.headers.get('content-security-policy')).toContain("frame-ancestors 'self'");
   });
@@ -71,6 +73,15 @@ describe('serving', () => {
     await context.close();
   });
 
+  it('works on the bound address too (127.0.0.1): sign-in by code, Origin checks follow the address used', async () => {
+    const { page, context } = await h.open(`${h.otherOrigin}/dashboard/`);
+    await heading(page, 'Sign in');
+    await signIn(h, page, OWNER_EMAIL);
+    await go(page, '#/developers/credentials', /Credentials/);
+    expect(await page.getByRole('button', { name: 'Create Key' }).isEnabled()).toBe(true);
+    await context.close();
+  });
+
   it('refuses to be framed by another page', async () => {
     const { page, context } = await h.open('/dashboard/');
     await page.route(`${h.otherOrigin}/framer.html`, (route) =>
@@ -86,10 +97,12 @@ describe('serving', () => {
 
 describe('signed in as the demo owner', () => {
   let page: Page;
+  let errors: string[];
   let close: () => Promise<void>;
   beforeAll(async () => {
     const opened = await h.open('/dashboard/');
     page = opened.page;
+    errors = opened.errors;
     close = () => opened.context.close();
     await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: h.origin });
   });
@@ -176,7 +189,12 @@ describe('signed in as the demo owner', () => {
     expect(await row.textContent()).toContain('Active');
     await row.getByRole('button', { name: 'Delivery log' }).click();
     await page.getByRole('heading', { name: 'Delivery log' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Send test event' }).isEnabled()).toBe(true);
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByRole('status').filter({ hasText: 'Test event queued.' }).waitFor();
+    // The attempt lands in the log (the receiver does not exist: it fails, and can be redelivered).
+    const attempt = page.getByRole('row', { name: /webhook\.test/ }).first();
+    await expect.poll(async () => (await page.getByRole('button', { name: 'Refresh' }).click(), await attempt.count()), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await attempt.getByRole('button', { name: /Redeliver/ }).isEnabled()).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'webhooks-delivery-log');
   });
@@ -276,6 +294,12 @@ describe('signed in as the demo owner', () => {
     expect(without).toMatch(/"actions": \[/);
     expect(without).not.toMatch(/"actions": \[[^\]]*"tasks\.create"/);
     expect(without).not.toContain('tasks__create');
+
+    // Those runs are on the bill: the day's bar and the agent's row.
+    await go(page, '#/usage', /^Usage & billing$/);
+    expect(await page.locator('.chart .bar[height]:not([height="0"])').count()).toBeGreaterThan(0);
+    expect(await page.getByRole('row', { name: /^Ada/ }).count()).toBe(1);
+    await screenshot(page, 'usage-after-runs');
   });
 
   it('invites a member by e-mail; the member signs in through the link and sees Create Key disabled, and the API refuses with 403', async () => {
@@ -314,6 +338,16 @@ describe('signed in as the demo owner', () => {
     });
     expect(refused.status).toBe(403);
     expect(refused.body.error?.code).toBe('FORBIDDEN');
+    // Elsewhere too: grants, inviting and agent settings are shown, disabled; commands stay open to members.
+    await go(member, '#/company/roles', /Roles & Access/);
+    expect(await member.locator('button.cell').first().isDisabled()).toBe(true);
+    await go(member, '#/members', /^Members$/);
+    expect(await member.getByRole('button', { name: 'Invite' }).isDisabled()).toBe(true);
+    await go(member, `#/agents/${h.agentId}/settings`, /^Settings$/);
+    expect(await member.getByRole('button', { name: 'Save settings' }).isDisabled()).toBe(true);
+    expect(await member.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
+    await go(member, `#/agents/${h.agentId}/runs`, /^Runs$/);
+    expect(await member.getByRole('button', { name: 'Give the command' }).isEnabled()).toBe(true);
     await memberContext.close();
 
     // The owner changes the member's role (on change, no Save), then removes them after confirming.
@@ -384,6 +418,10 @@ describe('signed in as the demo owner', () => {
     await heading(page, /^Account$/);
     expect(await page.getByText(`Signed in as ${OWNER_EMAIL}`).isVisible()).toBe(true);
     await page.getByText(/last used (?!never)/).waitFor();
+  });
+
+  it('ran every screen and action above without a page error or a Content-Security-Policy violation', () => {
+    expect(errors).toEqual([]);
   });
 
   it('sends an expired session back to Sign in, and returns to the screen after signing in again', async () => {

@@ -1,4 +1,4 @@
-import { failure } from '@service/shared';
+import { DASHBOARD_PREFIX, failure } from '@service/shared';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { HttpResult } from '../../infra/http/event';
 import type { ResponseSink } from '../../infra/http/streaming';
@@ -50,6 +50,7 @@ export function createLocalServer(functions: LocalFunction[]): Server {
       const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
       const fn = routeFor(functions, url.pathname);
       if (!fn) {
+        if (url.pathname === DASHBOARD_PREFIX.slice(0, -1)) return void response.writeHead(308, { location: DASHBOARD_PREFIX }).end();
         const file = request.method === 'GET' || request.method === 'HEAD' ? await readStaticFile(url.pathname) : undefined;
         if (!file) return sendJsonFailure(response, 404, 'NOT_FOUND', `Nothing at ${url.pathname}`);
         response.writeHead(200, {
