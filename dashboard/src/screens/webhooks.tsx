@@ -114,7 +114,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
         </p>
       ) : null}
       <ErrorNote error={log.error ?? test.error ?? redeliver.error} />
-      <DataTable caption="Delivery attempts" columns={['Time', 'Event', 'Status', 'Duration', 'Error', '']} empty={log.data?.attempts.length === 0 && 'Nothing delivered yet.'}>
+      <DataTable caption="Delivery attempts" columns={['Time', 'Event', 'Status', 'Duration', 'Error', 'Body', '']} empty={log.data?.attempts.length === 0 && 'Nothing delivered yet.'}>
         {log.data?.attempts.map((attempt) => (
           <tr key={`${attempt.event_id}:${attempt.attempt}:${attempt.attempted_at}`}>
             <td>{when(attempt.attempted_at)}</td>
@@ -128,6 +128,14 @@ function Deliveries({ webhookId }: { webhookId: string }) {
             </td>
             <td>{attempt.duration_ms} ms</td>
             <td>{attempt.error ?? ''}</td>
+            <td>
+              {attempt.body === null ? null : (
+                <details>
+                  <summary>Body</summary>
+                  <pre class="code">{attempt.body}</pre>
+                </details>
+              )}
+            </td>
             <td>
               <ActionButton permission="manage" label={`Redeliver ${attempt.event_id}`} onClick={() => void redeliver.run(attempt.event_id)}>
                 Redeliver

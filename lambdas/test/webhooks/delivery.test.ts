@@ -85,6 +85,8 @@ describe('webhook deliveries', () => {
     ]);
     expect(log[1]).toMatchObject({ event_id: eventId, event: 'agent.command.completed', redelivery: false, error: 'HTTP 503' });
     expect(log.every((entry) => entry.duration_ms >= 0 && !Number.isNaN(Date.parse(entry.attempted_at)))).toBe(true);
+    // Each attempt shows the body that was signed and sent.
+    expect(log.every((entry) => entry.body === first.rawBody.toString('utf8'))).toBe(true);
     // The success reset the failure counter.
     expect(await subscriptionState(context.api, subscription.id)).toMatchObject({ active: true, failure_count: 0 });
   });

@@ -41,6 +41,7 @@ export interface Attempt {
   duration_ms: number;
   success: boolean;
   error: string | null;
+  body: string | null;
 }
 
 export async function deliveryLog(api: ApiCall, webhookId: string, limit = 100): Promise<Attempt[]> {

@@ -24,6 +24,7 @@ export const WebhookAttempt = z
     duration_ms: z.number().int(),
     success: z.boolean().meta({ description: 'True when the receiver acknowledged with a 2xx' }),
     error: z.string().nullable().meta({ description: 'Why the attempt failed (status, timeout, connection, blocked address)' }),
+    body: z.string().nullable().meta({ description: 'The JSON body that was signed and sent (the event); null for an attempt logged before bodies were kept' }),
   })
   .meta({ id: 'WebhookAttempt' });
 

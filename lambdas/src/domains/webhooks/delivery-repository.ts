@@ -56,6 +56,8 @@ export interface AttemptLogEntry<E extends PlatformEvent = EventType> {
   durationMs: number;
   error?: string;
   ok: boolean;
+  /** The body sent: the delivery's payload, kept with its attempt for the delivery log. */
+  body?: string;
   expiresAtEpoch: number;
 }
 
@@ -197,6 +199,7 @@ export async function logAttempt(
     durationMs: attempt.durationMs,
     ...(attempt.error !== undefined ? { error: attempt.error } : {}),
     ok: attempt.ok,
+    body: delivery.payload,
     expiresAtEpoch: expiresAt(attempt.attemptedAt),
   };
   await deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: entry }));

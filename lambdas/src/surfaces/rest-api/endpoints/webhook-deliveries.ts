@@ -18,6 +18,7 @@ const toAttemptResponse = <E extends PlatformEvent>(entry: AttemptLogEntry<E>) =
   duration_ms: entry.durationMs,
   success: entry.ok,
   error: entry.error ?? null,
+  body: entry.body ?? null,
 });
 
 export const webhookDeliveryEndpoints: EndpointHandlers<'webhooksDeliveries' | 'skillsDeliveries' | 'webhooksRedeliver' | 'webhooksTest'> = {
