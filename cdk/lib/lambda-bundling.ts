@@ -40,7 +40,7 @@ const OVER_BUDGET: Record<string, { ceilingBytes: number; why: string }> = {
   },
   WidgetHistory: { ceilingBytes: 560 * KB, why: `${SDK} (the DynamoDB client), the conversations domain and the logger` },
   ...Object.fromEntries(
-    ['Contacts', 'Calendar', 'Tasks', 'Email'].map((code) => [`Builtin${code}`, { ceilingBytes: 870 * KB, why: `${SDK} (Secrets Manager only); ${MCP}` }]),
+    ['Contacts', 'Calendar', 'Tasks', 'Email'].map((code) => [`Builtin${code}`, { ceilingBytes: 880 * KB, why: `${SDK} (Secrets Manager only); ${MCP}; the shared contract (endpoints, tables), grown with the people and MCP endpoints` }]),
   ),
 };
 
