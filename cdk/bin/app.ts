@@ -4,7 +4,8 @@ import { PlatformStack } from '../lib/platform-stack';
 /**
  * The CDK app. Context (cdk.json or `-c key=value`): `stackName` (default ServicePlatform), `tablePrefix`
  * (default service-), `model` (MODEL of the model-using functions, e.g. bedrock:<model id>), `alarmEmail` (subscribed
- * to the alarm topic).
+ * to the alarm topic), `mailFrom` (MAIL_FROM: the platform's sender, a verified SES identity), `dashboardOrigin`
+ * (DASHBOARD_ORIGIN: https://… where the dashboard is served; sign-in links, CSRF origin, passkeys' relying party).
  */
 const app = new App();
 const context = (key: string): string | undefined => {
@@ -13,10 +14,14 @@ const context = (key: string): string | undefined => {
 };
 const model = context('model');
 const alarmEmail = context('alarmEmail');
+const mailFrom = context('mailFrom');
+const dashboardOrigin = context('dashboardOrigin');
 
 new PlatformStack(app, context('stackName') ?? 'ServicePlatform', {
   tablePrefix: context('tablePrefix') ?? 'service-',
   ...(model ? { model } : {}),
   ...(alarmEmail ? { alarmEmail } : {}),
+  ...(mailFrom ? { mailFrom } : {}),
+  ...(dashboardOrigin ? { dashboardOrigin } : {}),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

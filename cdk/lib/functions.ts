@@ -61,8 +61,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     reads: ['workspaces', 'connectionCalls'],
     // rateLimits: failed credentials are counted per source and key prefix (progressive delays).
     writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills', 'rateLimits',
-      // People (the dashboard): accounts, memberships, invitations, sign-in codes and passkey challenges, sessions.
-      'users', 'memberships', 'invitations', 'signInCodes', 'sessions',
+      // People (the dashboard): accounts, memberships, invitations, sign-in codes and passkey challenges, sessions, passkeys.
+      'users', 'memberships', 'invitations', 'signInCodes', 'sessions', 'passkeys',
       // MCP connections: listed and withdrawn (connections/*).
       'connections'],
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery.
@@ -123,6 +123,21 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     masterKey: true,
     // The e-mail skill's mail and the first owner's invitation.
     sendsMail: true,
+  },
+  {
+    id: 'ConversationsApi',
+    entry: 'lambdas/src/entries/lambda/conversations-api.ts',
+    // conversations/list and conversations/get: the only REST function that may read visitors' conversations.
+    trigger: { kind: 'http', routes: [{ path: ROUTES.conversationsApi, methods: ['ANY'] }] },
+    timeoutSeconds: 15,
+    memoryMb: 512,
+    // usage: the pipeline's token read-ahead (agents/command only, never reached here, but bundled).
+    reads: ['workspaces', 'conversations', 'agents', 'memberships', 'usage'],
+    // The REST pipeline's own: keys (last use, rate limit), sessions (last activity), failed credentials, idempotency.
+    writes: ['apiKeys', 'sessions', 'rateLimits', 'idempotency'],
+    sendsTo: [],
+    turnTokens: false,
+    model: false,
   },
   {
     id: 'RunSweeper',

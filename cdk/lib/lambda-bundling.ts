@@ -28,7 +28,10 @@ const MCP = 'the MCP SDK with its default ajv validator (about 300 KB)';
  * by the widget-config function only). Taking one off this list is the way to record progress.
  */
 const OVER_BUDGET: Record<string, { ceilingBytes: number; why: string }> = {
-  Api: { ceilingBytes: 1080 * KB, why: `${SDK}; ${MCP} (skills/register reads a server's tools/list); the SES client (sign-in codes, invitations)` },
+  Api: {
+    ceilingBytes: 1380 * KB,
+    why: `${SDK}; ${MCP} (skills/register reads a server's tools/list); the SES client (sign-in codes, invitations); @simplewebauthn/server with its ASN.1 and CBOR parsers for every attestation format (about 300 KB: passkeys)`,
+  },
   SkillApi: { ceilingBytes: 1030 * KB, why: `${SDK}; ${MCP} (admin skill registration); the SES client (the e-mail skill's mail, the first owner's invitation)` },
   WebhookDeliverer: { ceilingBytes: 740 * KB, why: `${SDK}; ajv, reached through the skill SDK's event helpers` },
   Runner: { ceilingBytes: 1900 * KB, why: `${SDK}; ${MCP}; the AI SDK with Bedrock (whose anthropic and zod/v4 imports keep all of zod's locales), gateway and OpenAI-compatible providers` },
@@ -38,6 +41,7 @@ const OVER_BUDGET: Record<string, { ceilingBytes: number; why: string }> = {
     ceilingBytes: 930 * KB,
     why: `${SDK} (the DynamoDB and SQS clients); the MCP v2 server package (about 315 KB: the protocol schemas of every revision it serves, with zod, and its default ajv validator)`,
   },
+  ConversationsApi: { ceilingBytes: 600 * KB, why: `${SDK} (the DynamoDB client), middy and the REST pipeline with its authentication (API keys, sessions), zod` },
   WidgetHistory: { ceilingBytes: 560 * KB, why: `${SDK} (the DynamoDB client), the conversations domain and the logger` },
   ...Object.fromEntries(
     ['Contacts', 'Calendar', 'Tasks', 'Email'].map((code) => [`Builtin${code}`, { ceilingBytes: 880 * KB, why: `${SDK} (Secrets Manager only); ${MCP}; the shared contract (endpoints, tables), grown with the people and MCP endpoints` }]),

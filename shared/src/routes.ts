@@ -8,6 +8,8 @@ export const ROUTES = {
   restApi: '/{lang}/api/v1/{proxy+}',
   /** serviceApi calls of skills, turn token only (spec 3). */
   skillCallbacks: '/{lang}/api/v1/skills/{code}/{proxy+}',
+  /** The REST endpoints that read widget conversations (the dashboard's Conversations screen): a function of their own. */
+  conversationsApi: '/{lang}/api/v1/conversations/{proxy+}',
   /** Operators' provisioning and administration, master key only. */
   operatorApi: '/{lang}/api/v1/admin/{proxy+}',
   /** The widget's public configuration (spec 1). */

@@ -70,6 +70,10 @@ describe('one API, two credentials: sessions act with the member role, API keys 
     expect(form.status).toBe(403);
     expect(form.body.error?.code).toBe('FORBIDDEN');
 
+    // Nor may another site drive the sign-in in a visitor's browser.
+    const crossSiteSignIn = await call(ctx.platform, 'auth/email/verify', { body: { email: 'boss@demo.example', code: '123456' }, headers: { origin: 'https://evil.example' } });
+    expect(crossSiteSignIn.status).toBe(403);
+
     expect((await call(ctx.platform, 'keys/create', { body: { name: 'fine' }, headers: owner.headers })).status).toBe(201);
     // Reading needs no token.
     expect((await call(ctx.platform, 'keys/list', { headers: { cookie: owner.cookie, 'x-workspace-id': ctx.platform.demo.workspaceId } })).status).toBe(200);

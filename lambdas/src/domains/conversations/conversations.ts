@@ -2,6 +2,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/li
 import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { ifConditionHolds } from '../../infra/store/dynamo';
+import { listUnderAgent } from './agent-conversations';
 
 /** Widget conversations are kept for 30 days (expiry checked by the TTL sweep in AWS; nothing reads them back past it). */
 const RETENTION_SECONDS = 30 * 24 * 3600;
@@ -43,10 +44,13 @@ export async function openConversation(deps: Deps, start: ConversationStart): Pr
           ':expires': Math.floor(now.getTime() / 1000) + RETENTION_SECONDS,
           ...(start.userId ? { ':user': start.userId } : {}),
         },
+        ReturnValues: 'UPDATED_OLD',
       }),
     ),
   );
   if (!opened) throw new DomainError('VALIDATION_ERROR', 'This conversation id belongs to another conversation', { field: 'conversationId' });
+  // A new conversation (no earlier createdAt) is listed under its agent (conversations/list).
+  if (opened.Attributes?.createdAt === undefined) await listUnderAgent(deps, start, now, Math.floor(now.getTime() / 1000) + RETENTION_SECONDS);
   if (start.userId) await rememberUserConversation(deps, start.agentId, start.userId, start.conversationId, now);
 }
 

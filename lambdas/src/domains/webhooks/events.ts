@@ -13,6 +13,8 @@ export interface PlatformEventData extends WebhookEventData {
   'task.created': Record<string, unknown>;
   'skill.installed': SkillInstallData;
   'skill.uninstalled': SkillInstallData;
+  /** Sent to one subscription on request (webhooks/test), never emitted to subscribers. */
+  'webhook.test': { webhook_id: string; message: string };
 }
 
 export type PlatformEvent = keyof PlatformEventData;

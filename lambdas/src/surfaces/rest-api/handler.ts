@@ -1,15 +1,9 @@
-import middy from '@middy/core';
 import { buildOpenApiDocument } from '@service/shared/openapi';
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../../infra/deps';
 import { jsonResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
-import type { ApiInternal } from './context';
-import { authenticate } from './middleware/authenticate';
-import { endpoint } from './middleware/endpoint';
-import { errorEnvelope } from './middleware/error-envelope';
-import { idempotency } from './middleware/idempotency';
-import { parseInput } from './middleware/parse-input';
-import { router } from './middleware/router';
+import { ENDPOINT_HANDLERS } from './endpoints';
+import { createRestPipeline } from './pipeline';
 
 const OPENAPI_PATH = /^\/([a-z]{2})\/api\/v1\/openapi\.json$/;
 
@@ -22,18 +16,11 @@ function openApiResult(event: HttpEvent): HttpResult {
 }
 
 /**
- * The REST API Lambda: router, API key + rate limit + plan, JSON body + validation, idempotency, then the endpoint
- * (the innermost middleware, so that every step reads the request's state from `request.internal`).
+ * The REST API Lambda: the REST pipeline (pipeline.ts) with every endpoint, and the OpenAPI document.
  * Production and the local platform both call exactly this.
  */
 export function createApiHandler(deps: Deps) {
-  const pipeline = middy<HttpEvent, HttpResult, Error, Context, ApiInternal>()
-    .use(errorEnvelope())
-    .use(router())
-    .use(authenticate(deps))
-    .use(parseInput(deps.config.maxBodyBytes))
-    .use(idempotency(deps))
-    .use(endpoint(deps));
+  const pipeline = createRestPipeline(deps, ENDPOINT_HANDLERS);
   return async (event: HttpEvent, context: Context): Promise<HttpResult> =>
     OPENAPI_PATH.test(event.rawPath) && event.requestContext.http.method === 'GET' ? openApiResult(event) : pipeline(event, context);
 }

@@ -5,11 +5,17 @@ import { recordEndpoints } from './records';
 import { skillAccessEndpoints } from './skills-access';
 import { skillEndpoints } from './skills';
 import type { EndpointHandlers } from './types';
-import { pendingEndpoints } from './pending';
+import { agentSettingsEndpoints } from './agent-settings';
+import type { ConversationEndpoint } from './conversations';
 import { signInEndpoints } from './auth';
 import { memberEndpoints } from './members';
+import { passkeyEndpoints } from './passkeys';
 import { webhookDeliveryEndpoints } from './webhook-deliveries';
 import { connectionEndpoints } from './connections';
 
-/** Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing). */
-export const ENDPOINT_HANDLERS: EndpointHandlers<EndpointName> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...pendingEndpoints, ...signInEndpoints, ...memberEndpoints, ...connectionEndpoints };
+/**
+ * Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing); the
+ * conversation endpoints are served by a function of their own (conversations-api.ts), which alone may read
+ * visitors' conversations.
+ */
+export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...signInEndpoints, ...memberEndpoints, ...passkeyEndpoints, ...connectionEndpoints };

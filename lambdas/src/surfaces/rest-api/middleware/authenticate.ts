@@ -63,6 +63,17 @@ function assertSameSiteRequest(request: ApiRequest, session: ActiveSession, clie
   if (!sameSecret(token, session.csrfToken)) throw forbidden(`${CSRF_HEADER} does not match this session; reload auth/session`);
 }
 
+/**
+ * A public endpoint (signing in) needs no credential, but a page of another site must not drive it in a visitor's
+ * browser (signing them into someone else's account): a browser's POST carries Origin, which must be our own.
+ */
+function assertNotCrossSite(request: ApiRequest, client: Client): void {
+  const origin = header(request.event, 'origin');
+  if (request.event.requestContext.http.method.toUpperCase() !== 'GET' && origin !== undefined && origin !== client.origin) {
+    throw forbidden(`Sign-in requests must come from ${client.origin}, not ${origin}`);
+  }
+}
+
 /** API key (under progressive delays for failures), per-key rate limit and plan gate. */
 async function authenticateKey(deps: Deps, request: ApiRequest, state: ApiRequestState, secret: string): Promise<void> {
   const tokensAhead = readTokensAhead(deps, state.endpointName, secret);
@@ -112,7 +123,7 @@ export const authenticate = (deps: Deps) => ({
     const client = clientOf(deps, request);
     state.client = client;
     const { access } = state.endpoint;
-    if (access === 'public') return;
+    if (access === 'public') return assertNotCrossSite(request, client);
     // The key travels in X-Service-Api-Key (primary) or Authorization: Bearer (accepted).
     const secret = presentedCredential(request.event, 'x-service-api-key');
     if (secret) await authenticateKey(deps, request, state, secret);

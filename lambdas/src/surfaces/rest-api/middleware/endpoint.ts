@@ -1,17 +1,19 @@
 import type { Deps } from '../../../infra/deps';
 import { successResult } from '../../../infra/http/event';
 import { apiState, type ApiRequest } from '../context';
-import { ENDPOINT_HANDLERS } from '../endpoints';
-import type { EndpointHandler } from '../endpoints/types';
+import { ApiError, type EndpointName } from '@service/shared';
+import type { EndpointHandler, EndpointHandlers } from '../endpoints/types';
 
 /**
  * The endpoint itself, as the innermost middleware: the first `after` to run, it answers from the state the earlier
  * middlewares left in `request.internal`; the outer `after`s (idempotency, rate-limit headers) then see its response.
  */
-export const endpoint = (deps: Deps) => ({
+export const endpoint = (deps: Deps, handlers: Partial<EndpointHandlers<EndpointName>>) => ({
   after: async (request: ApiRequest) => {
     const state = apiState(request);
-    const handle = ENDPOINT_HANDLERS[state.endpointName] as EndpointHandler<typeof state.endpointName>;
+    const handle = handlers[state.endpointName] as EndpointHandler<typeof state.endpointName> | undefined;
+    // A function serving some endpoints only (its route covers no other): anything else is not here.
+    if (!handle) throw new ApiError('NOT_FOUND', `No such resource here: ${state.endpoint.path}`);
     const { data, msg, cookies } = await handle({
       deps,
       workspace: state.workspace!,
