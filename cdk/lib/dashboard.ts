@@ -1,4 +1,4 @@
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import {
   AllowedMethods,
   CachePolicy,
@@ -14,11 +14,11 @@ import {
   type BehaviorOptions,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { BlockPublicAccess, Bucket, BucketEncryption, type IBucket } from 'aws-cdk-lib/aws-s3';
+import type { Bucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { DASHBOARD_CSP, DASHBOARD_PREFIX, DASHBOARD_PREVIEW_CSP, DASHBOARD_PREVIEW_PAGE } from '@service/shared';
-import { acknowledgeDeploymentHandler, EMBED_PREFIX, HASHED_CHUNK_PATTERN } from './embed-site';
+import { acknowledgeDeploymentHandler, EMBED_PREFIX, HASHED_CHUNK_PATTERN, siteBucket } from './embed-site';
 
 /** index.html and preview.html keep their names across releases: a short cache lets a release reach people. */
 const PAGE_MAX_AGE = Duration.minutes(1);
@@ -49,16 +49,7 @@ export class DashboardSite extends Construct {
 
   constructor(scope: Construct, id: string, props: DashboardSiteProps) {
     super(scope, id);
-    this.bucket = new Bucket(this, 'Bucket', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      serverAccessLogsBucket: props.accessLogs,
-      serverAccessLogsPrefix: 's3-dashboard/',
-      // A build output, redeployed on every `cdk deploy`.
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: true,
-    });
+    this.bucket = siteBucket(this, props.accessLogs, 's3-dashboard/');
     this.headers = this.headersPolicy('Headers', DASHBOARD_CSP, HeadersFrameOption.DENY);
     this.previewHeaders = this.headersPolicy('PreviewHeaders', DASHBOARD_PREVIEW_CSP, HeadersFrameOption.SAMEORIGIN);
     const origin = S3BucketOrigin.withOriginAccessControl(this.bucket);

@@ -56,16 +56,7 @@ export class EmbedSite extends Construct {
       id: 'AwsSolutions-S1',
       reason: 'This is the access-log bucket itself; logging its own access would log the log writes',
     });
-    this.bucket = new Bucket(this, 'Bucket', {
-      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
-      encryption: BucketEncryption.S3_MANAGED,
-      enforceSSL: true,
-      serverAccessLogsBucket: this.accessLogs,
-      serverAccessLogsPrefix: 's3/',
-      // The contents are a build output, redeployed on every `cdk deploy`.
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: true,
-    });
+    this.bucket = siteBucket(this, this.accessLogs, 's3/');
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Chat widget embed',
       enableLogging: true,
@@ -131,6 +122,20 @@ export class EmbedSite extends Construct {
     });
     acknowledgeDeploymentHandler(hashed, this.bucket, 'embed/');
   }
+}
+
+/** A private bucket of built files for CloudFront (read through origin access control), its access logged. */
+export function siteBucket(scope: Construct, accessLogs: Bucket, logPrefix: string): Bucket {
+  return new Bucket(scope, 'Bucket', {
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    encryption: BucketEncryption.S3_MANAGED,
+    enforceSSL: true,
+    serverAccessLogsBucket: accessLogs,
+    serverAccessLogsPrefix: logPrefix,
+    // The contents are a build output, redeployed on every `cdk deploy`.
+    removalPolicy: RemovalPolicy.DESTROY,
+    autoDeleteObjects: true,
+  });
 }
 
 /**

@@ -256,7 +256,8 @@ describe('widget embed', () => {
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
     });
-    template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    // The widget CDN's, and the dashboard's two (its own bucket, and the widget bucket under /embed/ on its origin).
+    template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 3);
     template.hasResourceProperties('AWS::CloudFront::Distribution', {
       DistributionConfig: Match.objectLike({
         DefaultCacheBehavior: Match.objectLike({ ViewerProtocolPolicy: 'redirect-to-https' }),

@@ -18,8 +18,16 @@ function App() {
 
   const load = async () => {
     try {
-      const data = await get('auth/session');
+      let data = await get('auth/session');
       configureClient({ csrfToken: data.csrf_token });
+      // Already signed in and following an invitation link: accept it, then show its workspace.
+      const invitation = new URLSearchParams(location.search).get('invitation');
+      if (invitation) {
+        const { workspace } = await post('invitations/accept', { token: invitation });
+        rememberWorkspace(workspace.id);
+        history.replaceState(null, '', location.pathname + location.hash);
+        data = await get('auth/session');
+      }
       const remembered = rememberedWorkspace();
       const picked = data.workspaces.find((workspace) => workspace.id === remembered) ?? data.workspaces[0];
       configureClient({ workspaceId: picked?.id ?? '' });

@@ -31,9 +31,9 @@ export const rememberedWorkspace = (): string | null => localStorage.getItem(WOR
 export const rememberWorkspace = (id: string): void => localStorage.setItem(WORKSPACE_KEY, id);
 
 /** `return_to` from the query: honoured only as a same-origin path under /oauth/ or /dashboard/ (PLAN.md). */
-export function safeReturnTo(value: string | null): string | null {
+export function safeReturnTo(value: string | null, origin = location.origin): string | null {
   if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
-  const url = new URL(value, location.origin);
-  if (url.origin !== location.origin) return null;
+  const url = new URL(value, origin);
+  if (url.origin !== origin) return null;
   return /^\/(oauth|dashboard)\//.test(url.pathname) ? url.pathname + url.search + url.hash : null;
 }

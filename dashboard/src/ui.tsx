@@ -153,9 +153,27 @@ export function SecretOnce({ title, value, onDone }: { title: string; value: str
   );
 }
 
-/** A modal confirmation (<dialog>: focus trapped, Escape cancels). */
-export function Confirm({ open, title, body, confirmLabel, onConfirm, onCancel }: { open: boolean; title: string; body: ComponentChildren; confirmLabel: string; onConfirm: () => void; onCancel: () => void }) {
+/**
+ * A modal confirmation (<dialog>: focus trapped, Escape cancels) about `subject`; open while the subject is set.
+ * Confirming closes it and hands the subject on.
+ */
+export function Confirm<T>({
+  subject,
+  title,
+  body,
+  confirmLabel,
+  onConfirm,
+  onClose,
+}: {
+  subject: T | null;
+  title: string;
+  body: (subject: T) => ComponentChildren;
+  confirmLabel: string;
+  onConfirm: (subject: T) => void;
+  onClose: () => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const open = subject !== null;
   useEffect(() => {
     const element = dialog.current;
     if (!element) return;
@@ -163,18 +181,77 @@ export function Confirm({ open, title, body, confirmLabel, onConfirm, onCancel }
     if (!open && element.open) element.close();
   }, [open]);
   return (
-    <dialog ref={dialog} aria-labelledby="confirm-title" onClose={onCancel}>
+    <dialog ref={dialog} aria-labelledby="confirm-title" onClose={onClose}>
       <h2 id="confirm-title">{title}</h2>
-      <p>{body}</p>
+      <p>{subject !== null ? body(subject) : null}</p>
       <div class="row">
-        <button type="button" onClick={onCancel}>
+        <button type="button" onClick={onClose}>
           Cancel
         </button>
-        <button type="button" class="danger" onClick={onConfirm}>
+        <button
+          type="button"
+          class="danger"
+          onClick={() => {
+            if (subject === null) return;
+            onClose();
+            onConfirm(subject);
+          }}
+        >
           {confirmLabel}
         </button>
       </div>
     </dialog>
+  );
+}
+
+/** A table in a box that scrolls sideways on narrow screens; the caption for screen readers, a line when empty. */
+export function DataTable({ caption, columns, empty, children }: { caption: string; columns: (string | { label: string; class: string })[]; empty?: string | false; children: ComponentChildren }) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption class="sr-only">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) =>
+              typeof column === 'string' ? (
+                <th scope="col" key={column}>
+                  {column || <span class="sr-only">Actions</span>}
+                </th>
+              ) : (
+                <th scope="col" key={column.label} class={column.class}>
+                  {column.label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {empty ? (
+            <tr>
+              <td colSpan={columns.length} class="muted">
+                {empty}
+              </td>
+            </tr>
+          ) : null}
+          {children}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A form whose submit runs `onSubmit` (no page load). */
+export function ActionForm({ class: className, onSubmit, children }: { class?: string; onSubmit: () => unknown; children: ComponentChildren }) {
+  return (
+    <form
+      class={className}
+      onSubmit={(event) => {
+        event.preventDefault();
+        void onSubmit();
+      }}
+    >
+      {children}
+    </form>
   );
 }
 

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import type { DataAt } from '../api/types';
 import { useApp } from '../session';
-import { ActionButton, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad } from '../ui';
+import { ActionButton, ActionForm, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad } from '../ui';
 import { AgentTabs } from './agent-tabs';
 
 interface Form {
@@ -84,13 +84,7 @@ export default function Settings({ params }: { params: string[] }) {
         <Loading what="settings" />
       ) : (
         <div class="split">
-          <form
-            class="settings"
-            onSubmit={(event) => {
-              event.preventDefault();
-              void save.run();
-            }}
-          >
+          <ActionForm class="settings" onSubmit={save.run}>
             <fieldset disabled={!app.may('manage')}>
               <legend>Agent</legend>
               <label for="f-name">Name</label>
@@ -145,7 +139,7 @@ export default function Settings({ params }: { params: string[] }) {
               </p>
             ) : null}
             <ErrorNote error={save.error} />
-          </form>
+          </ActionForm>
           <Preview agentId={agentId} form={form} version={saved} />
         </div>
       )}

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import { href } from '../router';
-import { ActionButton, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad } from '../ui';
+import { ActionButton, ActionForm, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad } from '../ui';
 
 export default function Agents() {
   const agents = useLoad(() => get('agents/list'), []);
@@ -20,6 +20,7 @@ export default function Agents() {
       <RoleNote permission="manage" action="hiring an agent" />
       {agents.loading && !agents.data ? <Loading what="agents" /> : null}
       <ErrorNote error={agents.error ?? presets.error} />
+      {agents.data && agents.data.agents.length === 0 ? <p class="muted">No agents yet: hire one below.</p> : null}
       <ul class="cards">
         {agents.data?.agents.map((agent) => (
           <li class="card" key={agent.id}>
@@ -43,13 +44,7 @@ export default function Agents() {
           </li>
         ))}
       </ul>
-      <form
-        class="panel"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void hire.run();
-        }}
-      >
+      <ActionForm class="panel" onSubmit={hire.run}>
         <h2>Hire an agent</h2>
         <label for="preset">Preset</label>
         <select id="preset" value={preset || presets.data?.presets[0]?.id} onChange={(event) => setPreset(event.currentTarget.value)}>
@@ -65,7 +60,7 @@ export default function Agents() {
           Hire
         </ActionButton>
         <ErrorNote error={hire.error} />
-      </form>
+      </ActionForm>
     </Screen>
   );
 }

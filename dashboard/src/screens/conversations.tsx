@@ -36,10 +36,13 @@ function Transcript({ id }: { id: string }) {
       {conversation.data.messages.map((message, index) => (
         <li key={index} class={`message ${message.role}`}>
           <span class="who">{message.role === 'user' ? 'Visitor' : 'Agent'}</span>
-          <p>{message.text}</p>
+          <p>{readable(message.text)}</p>
           <span class="muted small">{when(message.at)}</span>
         </li>
       ))}
     </ol>
   );
 }
+
+/** Rich markers as the visitor saw them: their labels, not their syntax (`[Page:Pricing|/pricing]` is "Pricing"). */
+const readable = (text: string) => text.replace(/\[(?:Skill|Agent|Page|Link|Action):([^|\]]+)\|[^\]]*\]/g, '“$1”');

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
-import { ActionButton, Confirm, ErrorNote, Loading, RoleNote, Screen, SecretOnce, useAction, useLoad, when } from '../ui';
+import { ActionButton, ActionForm, Confirm, DataTable, ErrorNote, Loading, RoleNote, Screen, SecretOnce, useAction, useLoad, when } from '../ui';
 
 export default function Credentials() {
   const keys = useLoad(() => get('keys/list'), []);
@@ -21,13 +21,7 @@ export default function Credentials() {
     <Screen title="Credentials" trail="Developers" intro="API keys act for the whole workspace with admin rights. Keep them on servers, never in a page.">
       <RoleNote permission="manage" action="creating or revoking keys" />
       {secret ? <SecretOnce title="Your new API key" value={secret} onDone={() => setSecret(null)} /> : null}
-      <form
-        class="panel row wrap"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void create.run();
-        }}
-      >
+      <ActionForm class="panel row wrap" onSubmit={create.run}>
         <span class="grow">
           <label for="key-name">Key name</label>
           <input id="key-name" value={name} maxLength={80} placeholder="e.g. CRM sync" onInput={(event) => setName(event.currentTarget.value)} />
@@ -35,25 +29,11 @@ export default function Credentials() {
         <ActionButton type="submit" permission="manage" variant="primary" busy={create.busy}>
           Create Key
         </ActionButton>
-      </form>
+      </ActionForm>
       <ErrorNote error={create.error ?? revoke.error} />
       {keys.loading && !keys.data ? <Loading what="keys" /> : null}
       <ErrorNote error={keys.error} />
-      <div class="table-wrap">
-        <table>
-          <caption class="sr-only">API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+      <DataTable caption="API keys" columns={['Name', 'Key', 'Created', 'Last used', '']} empty={keys.data?.keys.length === 0 && 'No keys yet.'}>
             {keys.data?.keys.map((key) => (
               <tr key={key.id} data-key-id={key.id}>
                 <td>{key.name}</td>
@@ -73,20 +53,14 @@ export default function Credentials() {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+      </DataTable>
       <Confirm
-        open={revoking !== null}
+        subject={revoking}
         title="Revoke this key?"
-        body={`Every program using “${revoking?.name ?? ''}” stops working at once. This cannot be undone.`}
+        body={(key) => `Every program using “${key.name}” stops working at once. This cannot be undone.`}
         confirmLabel="Revoke key"
-        onCancel={() => setRevoking(null)}
-        onConfirm={() => {
-          const id = revoking?.id;
-          setRevoking(null);
-          if (id) void revoke.run(id);
-        }}
+        onClose={() => setRevoking(null)}
+        onConfirm={(key) => void revoke.run(key.id)}
       />
     </Screen>
   );

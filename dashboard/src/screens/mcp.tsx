@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, get, post } from '../api/client';
-import { Confirm, CopyButton, ErrorNote, Loading, Screen, useAction, useLoad, when } from '../ui';
+import { Confirm, CopyButton, DataTable, ErrorNote, Loading, Screen, useAction, useLoad, when } from '../ui';
 
 /** Until the MCP access point is deployed, connections/list answers 404: the URL is still shown, with no connections. */
 async function loadConnections() {
@@ -43,22 +43,7 @@ export default function McpConnections() {
       {list.data && list.data.connections.length === 0 ? <p class="muted">No assistant is connected.</p> : null}
       {list.data && list.data.connections.length > 0 ? (
         <>
-          <div class="table-wrap">
-            <table>
-              <caption class="sr-only">MCP connections</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Assistant</th>
-                  <th scope="col">Person</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Calls</th>
-                  <th scope="col">
-                    <span class="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
+          <DataTable caption="MCP connections" columns={['Assistant', 'Person', 'Scopes', 'Last used', 'Calls', '']}>
                 {list.data.connections.map((connection) => (
                   <tr key={connection.id}>
                     <td>
@@ -76,24 +61,19 @@ export default function McpConnections() {
                     </td>
                   </tr>
                 ))}
-              </tbody>
-            </table>
-          </div>
+          </DataTable>
           <button type="button" class="danger" onClick={() => setConfirmAll(true)}>
             Withdraw all
           </button>
         </>
       ) : null}
       <Confirm
-        open={confirmAll}
+        subject={confirmAll ? 'all' : null}
         title="Withdraw every connection?"
-        body="Every connected assistant loses access at once."
+        body={() => 'Every connected assistant loses access at once.'}
         confirmLabel="Withdraw all"
-        onCancel={() => setConfirmAll(false)}
-        onConfirm={() => {
-          setConfirmAll(false);
-          void withdrawAll.run();
-        }}
+        onClose={() => setConfirmAll(false)}
+        onConfirm={() => void withdrawAll.run()}
       />
     </Screen>
   );

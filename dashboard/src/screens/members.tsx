@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import { useApp } from '../session';
-import { ActionButton, Confirm, CopyButton, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad, when } from '../ui';
+import { ActionButton, ActionForm, Confirm, DataTable, CopyButton, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad, when } from '../ui';
 
 async function loadMembers() {
   const [people, roles] = await Promise.all([get('members/list'), get('roles/list')]);
@@ -34,13 +34,7 @@ export default function Members() {
   return (
     <Screen title="Members" intro="The people of this workspace and what their role lets them do.">
       <RoleNote permission="members" action="inviting, changing roles or removing people" />
-      <form
-        class="panel row wrap"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void invite.run();
-        }}
-      >
+      <ActionForm class="panel row wrap" onSubmit={invite.run}>
         <span class="grow">
           <label for="invite-email">E-mail address</label>
           <input id="invite-email" type="email" required value={email} onInput={(event) => setEmail(event.currentTarget.value)} />
@@ -58,7 +52,7 @@ export default function Members() {
         <ActionButton type="submit" permission="members" variant="primary" busy={invite.busy}>
           Invite
         </ActionButton>
-      </form>
+      </ActionForm>
       {inviteUrl ? (
         <p class="note" role="status">
           Invitation sent. The link: <span class="mono break">{inviteUrl}</span> <CopyButton text={inviteUrl} label="Copy link" />
@@ -67,20 +61,7 @@ export default function Members() {
       <ErrorNote error={invite.error ?? change.error ?? remove.error} />
       {list.loading && !list.data ? <Loading what="members" /> : null}
       <ErrorNote error={list.error} />
-      <div class="table-wrap">
-        <table>
-          <caption class="sr-only">Members</caption>
-          <thead>
-            <tr>
-              <th scope="col">Person</th>
-              <th scope="col">Role</th>
-              <th scope="col" class="wide-only">Joined</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+      <DataTable caption="Members" columns={['Person', 'Role', { label: 'Joined', class: 'wide-only' }, '']}>
             {list.data?.members.map((member) => (
               <tr key={member.user_id}>
                 <td>
@@ -110,9 +91,7 @@ export default function Members() {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+      </DataTable>
       {list.data && list.data.invitations.length > 0 ? (
         <>
           <h2>Pending invitations</h2>
@@ -126,16 +105,12 @@ export default function Members() {
         </>
       ) : null}
       <Confirm
-        open={removing !== null}
+        subject={removing}
         title="Remove this member?"
-        body={`${removing?.email ?? ''} loses access to this workspace at once.`}
+        body={(person) => `${person.email} loses access to this workspace at once.`}
         confirmLabel="Remove member"
-        onCancel={() => setRemoving(null)}
-        onConfirm={() => {
-          const id = removing?.id;
-          setRemoving(null);
-          if (id) void remove.run(id);
-        }}
+        onClose={() => setRemoving(null)}
+        onConfirm={(person) => void remove.run(person.id)}
       />
     </Screen>
   );

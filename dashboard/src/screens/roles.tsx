@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import { useApp } from '../session';
-import { ActionButton, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad } from '../ui';
+import { ActionButton, ActionForm, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad } from '../ui';
 
 async function loadAccess() {
   const [roles, grants, skills] = await Promise.all([get('roles/list'), get('grants/list', {}), get('skills/list')]);
@@ -102,13 +102,7 @@ export default function RolesAndAccess() {
           </table>
         </div>
       ) : null}
-      <form
-        class="panel"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void create.run();
-        }}
-      >
+      <ActionForm class="panel" onSubmit={create.run}>
         <h2>Create a role</h2>
         <label for="role-name">Role name (lowercase, e.g. support)</label>
         <input id="role-name" required pattern="[a-z][a-z0-9_\-]{1,39}" value={name} onInput={(event) => setName(event.currentTarget.value)} />
@@ -118,7 +112,7 @@ export default function RolesAndAccess() {
           Create role
         </ActionButton>
         <ErrorNote error={create.error} />
-      </form>
+      </ActionForm>
     </Screen>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api/client';
-import { ActionButton, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad, when } from '../ui';
+import { ActionButton, ActionForm, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad, when } from '../ui';
 import { AgentTabs } from './agent-tabs';
 
 const POLL_MS = 1000;
@@ -26,13 +26,7 @@ export default function Runs({ params }: { params: string[] }) {
     <Screen title="Runs" intro="What the agent was told to do, what it did, and what it cost.">
       <AgentTabs agentId={agentId} current="runs" />
       <RoleNote permission="command" action="giving a command" />
-      <form
-        class="panel"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (instruction.trim()) void command.run();
-        }}
-      >
+      <ActionForm class="panel" onSubmit={() => instruction.trim() && command.run()}>
         <label for="instruction">Command</label>
         <textarea id="instruction" rows={3} maxLength={10000} required value={instruction} onInput={(event) => setInstruction(event.currentTarget.value)} />
         <label class="check">
@@ -43,7 +37,7 @@ export default function Runs({ params }: { params: string[] }) {
           Give the command
         </ActionButton>
         <ErrorNote error={command.error} />
-      </form>
+      </ActionForm>
       {runs.loading && !runs.data ? <Loading what="runs" /> : null}
       <ErrorNote error={runs.error} />
       {runs.data && runs.data.runs.length === 0 ? <p class="muted">No runs yet.</p> : null}

@@ -1,5 +1,5 @@
 import { get } from '../api/client';
-import { ErrorNote, Loading, Screen, useLoad } from '../ui';
+import { DataTable, ErrorNote, Loading, Screen, useLoad } from '../ui';
 
 async function loadUsage() {
   const [usage, billing, agents] = await Promise.all([get('usage/tokens', {}), get('billing/get'), get('agents/list')]);
@@ -32,25 +32,7 @@ export default function Usage() {
           </section>
           <section aria-labelledby="agents-title">
             <h2 id="agents-title">Per agent</h2>
-            <div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Agent</th>
-                    <th scope="col">Runs</th>
-                    <th scope="col">Input</th>
-                    <th scope="col">Output</th>
-                    <th scope="col">Total</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.usage.by_agent.length === 0 ? (
-                    <tr>
-                      <td colSpan={5} class="muted">
-                        No runs in this period yet.
-                      </td>
-                    </tr>
-                  ) : null}
+            <DataTable caption="Tokens per agent" columns={['Agent', 'Runs', 'Input', 'Output', 'Total']} empty={data.usage.by_agent.length === 0 && 'No runs in this period yet.'}>
                   {data.usage.by_agent.map((row) => (
                     <tr key={row.agent_id}>
                       <td>{data.names.get(row.agent_id) ?? row.agent_id}</td>
@@ -60,9 +42,7 @@ export default function Usage() {
                       <td>{number.format(row.total_tokens)}</td>
                     </tr>
                   ))}
-                </tbody>
-              </table>
-            </div>
+            </DataTable>
           </section>
         </>
       ) : null}
@@ -102,7 +82,7 @@ function DayChart({ days }: { days: { date: string; total_tokens: number }[] }) 
               </title>
             </rect>
             {days.length <= 14 || index % Math.ceil(days.length / 10) === 0 ? (
-              <text class="tick" x={index * slot + slot / 2} y={height - 5}>
+              <text class="tick" x={Math.min(width - 16, Math.max(16, index * slot + slot / 2))} y={height - 5}>
                 {day.date.slice(5)}
               </text>
             ) : null}

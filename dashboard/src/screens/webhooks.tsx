@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
-import { ActionButton, Confirm, ErrorNote, Loading, RoleNote, Screen, SecretOnce, useAction, useLoad, when } from '../ui';
+import { ActionButton, ActionForm, Confirm, DataTable, ErrorNote, Loading, RoleNote, Screen, SecretOnce, useAction, useLoad, when } from '../ui';
 
 const EVENTS = ['agent.command.completed', 'agent.command.failed'] as const;
 type EventType = (typeof EVENTS)[number];
@@ -27,13 +27,7 @@ export default function Webhooks() {
     <Screen title="Webhooks" trail="Developers" intro="Signed HTTPS callbacks when a command completes or fails.">
       <RoleNote permission="manage" action="adding, testing or redelivering" />
       {secret ? <SecretOnce title="Signing secret" value={secret} onDone={() => setSecret(null)} /> : null}
-      <form
-        class="panel"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void create.run();
-        }}
-      >
+      <ActionForm class="panel" onSubmit={create.run}>
         <h2>Add an endpoint</h2>
         <label for="webhook-url">Endpoint URL</label>
         <input id="webhook-url" type="url" required placeholder="https://example.com/webhooks" value={url} onInput={(event) => setUrl(event.currentTarget.value)} />
@@ -54,31 +48,10 @@ export default function Webhooks() {
           Add endpoint
         </ActionButton>
         <ErrorNote error={create.error ?? remove.error} />
-      </form>
+      </ActionForm>
       {list.loading && !list.data ? <Loading what="webhooks" /> : null}
       <ErrorNote error={list.error} />
-      <div class="table-wrap">
-        <table>
-          <caption class="sr-only">Webhook subscriptions</caption>
-          <thead>
-            <tr>
-              <th scope="col">URL</th>
-              <th scope="col">Active</th>
-              <th scope="col">Failures</th>
-              <th scope="col">Disabled at</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.data && list.data.subscriptions.length === 0 ? (
-              <tr>
-                <td colSpan={5} class="muted">
-                  No endpoints yet.
-                </td>
-              </tr>
-            ) : null}
+      <DataTable caption="Webhook subscriptions" columns={['URL', 'Active', 'Failures', 'Disabled at', '']} empty={list.data?.subscriptions.length === 0 && 'No endpoints yet.'}>
             {list.data?.subscriptions.map((subscription) => (
               <tr key={subscription.id}>
                 <td class="mono break">{subscription.url}</td>
@@ -95,21 +68,15 @@ export default function Webhooks() {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+      </DataTable>
       {selected ? <Deliveries webhookId={selected} /> : null}
       <Confirm
-        open={deleting !== null}
+        subject={deleting}
         title="Delete this endpoint?"
-        body="No more events are sent to it."
+        body={() => 'No more events are sent to it.'}
         confirmLabel="Delete endpoint"
-        onCancel={() => setDeleting(null)}
-        onConfirm={() => {
-          const id = deleting;
-          setDeleting(null);
-          if (id) void remove.run(id);
-        }}
+        onClose={() => setDeleting(null)}
+        onConfirm={(id) => void remove.run(id)}
       />
     </Screen>
   );
@@ -147,23 +114,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
         </p>
       ) : null}
       <ErrorNote error={log.error ?? test.error ?? redeliver.error} />
-      {log.data && log.data.attempts.length === 0 ? <p class="muted">Nothing delivered yet.</p> : null}
-      <div class="table-wrap">
-        <table>
-          <caption class="sr-only">Delivery attempts</caption>
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Event</th>
-              <th scope="col">Status</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Error</th>
-              <th scope="col">
-                <span class="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
+      <DataTable caption="Delivery attempts" columns={['Time', 'Event', 'Status', 'Duration', 'Error', '']} empty={log.data?.attempts.length === 0 && 'Nothing delivered yet.'}>
             {log.data?.attempts.map((attempt) => (
               <tr key={`${attempt.event_id}:${attempt.attempt}:${attempt.attempted_at}`}>
                 <td>{when(attempt.attempted_at)}</td>
@@ -184,9 +135,7 @@ function Deliveries({ webhookId }: { webhookId: string }) {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+      </DataTable>
     </section>
   );
 }

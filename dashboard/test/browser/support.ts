@@ -1,4 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
@@ -8,6 +10,7 @@ import { launchChromium } from '../../../embed/test/browser/chromium';
 
 export const SHOTS = resolve(import.meta.dirname, '../../../test-results/dashboard');
 export const OWNER_EMAIL = 'owner@demo.example';
+const MASTER_KEY = 'm'.repeat(48);
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface DashboardHarness {
@@ -31,7 +34,7 @@ export async function startDashboard(): Promise<DashboardHarness> {
   const key = newDemoKey();
   let offset = 0;
   const [platform, browser] = await Promise.all([
-    startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key }, now: () => new Date(Date.now() + offset) }),
+    startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key, SERVICE_MASTER_KEY: MASTER_KEY }, now: () => new Date(Date.now() + offset) }),
     launchChromium(),
   ]);
   mkdirSync(SHOTS, { recursive: true });
@@ -121,3 +124,29 @@ export const screenshot = (page: Page, name: string) => page.screenshot({ path: 
 
 /** What the page's Copy button put on the clipboard. */
 export const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
+
+/**
+ * A page served by a second tiny server on 127.0.0.1: another origin than the dashboard's localhost, and a real
+ * loopback page (Chromium lets only such pages load from loopback addresses).
+ */
+export async function otherSite(html: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A new workspace with its first owner, as an operator creates one (master key). */
+export async function provisionWorkspace(h: DashboardHarness, name: string, ownerEmail: string): Promise<{ workspaceId: string }> {
+  const response = await fetch(`${h.origin}/en/api/v1/admin/workspaces/create/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-master-key': MASTER_KEY },
+    body: JSON.stringify({ name, owner_email: ownerEmail }),
+  });
+  const body = (await response.json()) as { data: { workspace: { id: string } } };
+  if (!response.ok) throw new Error(`provisioning failed: ${response.status} ${JSON.stringify(body)}`);
+  return { workspaceId: body.data.workspace.id };
+}
