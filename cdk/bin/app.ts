@@ -5,7 +5,9 @@ import { PlatformStack } from '../lib/platform-stack';
  * The CDK app. Context (cdk.json or `-c key=value`): `stackName` (default ServicePlatform), `tablePrefix`
  * (default service-), `model` (MODEL of the model-using functions, e.g. bedrock:<model id>), `alarmEmail` (subscribed
  * to the alarm topic), `mailFrom` (MAIL_FROM: the platform's sender, a verified SES identity), `dashboardOrigin`
- * (DASHBOARD_ORIGIN: https://… where the dashboard is served; sign-in links, CSRF origin, passkeys' relying party).
+ * (DASHBOARD_ORIGIN: https://… where the dashboard is served; sign-in links, CSRF origin, passkeys' relying party),
+ * `mcpResourceUrl` (MCP_RESOURCE_URL: https://<custom domain>/mcp, the MCP server's canonical URL) and
+ * `mcpAllowedOrigins` (comma-separated browser origins allowed to call it).
  */
 const app = new App();
 const context = (key: string): string | undefined => {
@@ -16,6 +18,8 @@ const model = context('model');
 const alarmEmail = context('alarmEmail');
 const mailFrom = context('mailFrom');
 const dashboardOrigin = context('dashboardOrigin');
+const mcpResourceUrl = context('mcpResourceUrl');
+const mcpAllowedOrigins = context('mcpAllowedOrigins')?.split(',').map((origin) => origin.trim()).filter(Boolean);
 
 new PlatformStack(app, context('stackName') ?? 'ServicePlatform', {
   tablePrefix: context('tablePrefix') ?? 'service-',
@@ -23,5 +27,6 @@ new PlatformStack(app, context('stackName') ?? 'ServicePlatform', {
   ...(alarmEmail ? { alarmEmail } : {}),
   ...(mailFrom ? { mailFrom } : {}),
   ...(dashboardOrigin ? { dashboardOrigin } : {}),
+  ...(mcpResourceUrl || mcpAllowedOrigins ? { mcp: { ...(mcpResourceUrl ? { resourceUrl: mcpResourceUrl } : {}), ...(mcpAllowedOrigins ? { allowedOrigins: mcpAllowedOrigins } : {}) } } : {}),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

@@ -1,4 +1,6 @@
 import { CfnOutput, Duration } from 'aws-cdk-lib';
+import { AllowedMethods, CachePolicy, OriginRequestPolicy, ViewerProtocolPolicy, type Distribution } from 'aws-cdk-lib/aws-cloudfront';
+import { FunctionUrlOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { FunctionUrlAuthType, HttpMethod, InvokeMode, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
@@ -38,4 +40,23 @@ export function addMcpFunctionUrl(scope: Construct, fn: NodejsFunction, props: M
     description: 'The MCP server to add to an assistant (OAuth: the assistant signs the person in; no key is pasted)',
   });
   return url;
+}
+
+/** The MCP access point's paths on the dashboard's distribution (its consent page needs the dashboard's session). */
+export const MCP_DISTRIBUTION_PATHS = ['/mcp', '/oauth/*', '/.well-known/*'] as const;
+
+/**
+ * Serves the MCP function on the dashboard's origin: only with a custom domain (`resourceUrl` and the dashboard's
+ * origin given as props), since the function must know that address and the distribution's own name would make the
+ * two depend on each other. Nothing is cached; every viewer header but Host reaches the function.
+ */
+export function routeThroughDashboard(distribution: Distribution, url: FunctionUrl): void {
+  const behavior = {
+    viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+    allowedMethods: AllowedMethods.ALLOW_ALL,
+    cachePolicy: CachePolicy.CACHING_DISABLED,
+    originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+  };
+  const origin = new FunctionUrlOrigin(url);
+  for (const path of MCP_DISTRIBUTION_PATHS) distribution.addBehavior(path, origin, behavior);
 }

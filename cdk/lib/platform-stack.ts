@@ -11,7 +11,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { PlatformAlarms } from './alarms';
-import { addMcpFunctionUrl, type McpAccessPointProps } from './mcp';
+import { addMcpFunctionUrl, routeThroughDashboard, type McpAccessPointProps } from './mcp';
 import { grantBedrockModel } from './bedrock-access';
 import { grantSendMail } from './mail-access';
 import { EmbedSite, EMBED_PREFIX } from './embed-site';
@@ -136,6 +136,7 @@ export class PlatformStack extends Stack {
     }
 
     let chatUrl: FunctionUrl | undefined;
+    let mcpUrl: FunctionUrl | undefined;
     for (const definition of functions) {
       const entry = resolveEntry(definition.entry);
       if (!entry) {
@@ -145,7 +146,7 @@ export class PlatformStack extends Stack {
       const fn = this.createPlatformFunction(definition, entry, props);
       this.functions.set(definition.id, fn);
       if (definition.id === 'Mcp') {
-        addMcpFunctionUrl(this, fn, props.mcp);
+        mcpUrl = addMcpFunctionUrl(this, fn, props.mcp);
         continue;
       }
       const url = this.attachTrigger(definition.id, fn, definition.trigger);
@@ -182,6 +183,8 @@ export class PlatformStack extends Stack {
     // Sign-in (passkeys' expected origin, invitation and sign-in links) follows the dashboard's address: the
     // distribution's own unless a custom domain is given.
     if (!props.dashboardOrigin) for (const fn of this.functions.values()) fn.addEnvironment('DASHBOARD_ORIGIN', `https://${this.dashboard.distribution.distributionDomainName}`);
+    // The MCP access point on the dashboard's custom domain (README, Deploy).
+    if (mcpUrl && props.mcp?.resourceUrl && props.dashboardOrigin) routeThroughDashboard(this.dashboard.distribution, mcpUrl);
 
     this.alarms = new PlatformAlarms(this, 'Alarms', {
       functions: new Map<string, IFunction>([...this.functions, ...[...this.skills].map(([id, skill]): [string, IFunction] => [id, skill.function])]),

@@ -161,9 +161,11 @@ describe('an assistant connects through the official MCP SDK client and the brow
     }
   }
 
-  async function connectAssistant(provider: AssistantProvider) {
+  /** `modern`: the 2026-07-28 revision (server/discover, per-request envelope); otherwise the client's default 2025 handshake. */
+  async function connectAssistant(provider: AssistantProvider, modern = false) {
+    const options = modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {};
     const transport = new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { authProvider: provider });
-    const client = new Client({ name: 'e2e-assistant', version: '1.0.0' });
+    const client = new Client({ name: 'e2e-assistant', version: '1.0.0' }, options);
     try {
       await client.connect(transport);
     } catch (error) {
@@ -171,7 +173,7 @@ describe('an assistant connects through the official MCP SDK client and the brow
       await transport.finishAuth(provider.callback);
       provider.callback = undefined;
       const again = new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), { authProvider: provider });
-      const connected = new Client({ name: 'e2e-assistant', version: '1.0.0' });
+      const connected = new Client({ name: 'e2e-assistant', version: '1.0.0' }, options);
       await connected.connect(again);
       return { client: connected, transport: again };
     }
@@ -181,7 +183,7 @@ describe('an assistant connects through the official MCP SDK client and the brow
   it('registers by a Client ID Metadata Document, lists and asks agents, steps up for an action, and stops when withdrawn in the dashboard', async () => {
     permissions = ['agents:read', 'agents:ask', 'offline_access'];
     const provider = new AssistantProvider(redirectUrl, consentInBrowser, documentUrl);
-    const { client, transport } = await connectAssistant(provider);
+    const { client, transport } = await connectAssistant(provider, true);
     expect(provider.clientInformation()?.client_id).toBe(documentUrl);
     expect(consentTexts.at(-1)).toContain('Connect Metadata Assistant to your agents');
     expect(consentTexts.at(-1)).toContain('Verified domain: localhost');
@@ -189,6 +191,8 @@ describe('an assistant connects through the official MCP SDK client and the brow
     expect(consentTexts.at(-1)).not.toContain('Real-world actions');
     expect(await page.content()).toContain('You can close this window');
 
+    // This assistant speaks the newest revision; the other one below the 2025 handshake, served by the same handler.
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     const tools = await client.listTools();
     expect(tools.tools.map((tool) => tool.name).sort()).toEqual(['ask_agent', 'get_run', 'list_agents', 'list_runs']);
     const agents = await client.callTool({ name: 'list_agents', arguments: {} });
@@ -224,6 +228,7 @@ describe('an assistant connects through the official MCP SDK client and the brow
     const provider = new AssistantProvider(redirectUrl, consentInBrowser);
     const { client, transport } = await connectAssistant(provider);
     expect(provider.clientInformation()?.client_id).toMatch(/^mcpc_/);
+    expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
     expect(consentTexts.at(-1)).toContain('Registered itself; its domain is not verified');
     const agents = await client.callTool({ name: 'list_agents', arguments: {} });
     expect((agents.structuredContent as { agents: unknown[] }).agents.length).toBeGreaterThan(0);

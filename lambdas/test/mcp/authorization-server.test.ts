@@ -38,8 +38,8 @@ describe('the authorization server and the MCP resource server', () => {
   const exchange = (clientId: string, code: string, verifier: string, extra: Record<string, string> = {}) =>
     tokenRequest(origin(), { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId, resource: resource(), ...extra });
 
-  async function connect(options: { permissions?: string[]; agents?: string[] } = {}) {
-    const clientId = await newClient();
+  async function connect(options: { permissions?: string[]; agents?: string[]; clientId?: string } = {}) {
+    const clientId = options.clientId ?? (await newClient());
     const { code, pkce } = await authorizationCode(clientId, options);
     const tokens = await exchange(clientId, code, pkce.verifier);
     expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
@@ -213,5 +213,54 @@ describe('the authorization server and the MCP resource server', () => {
     const remaining = (await call('connectionsWithdrawAll', 'connections/withdraw_all', { body: {} })) as { withdrawn: number };
     expect(remaining.withdrawn).toBeGreaterThan(0);
     expect(((await call('connectionsList', 'connections/list')) as { connections: unknown[] }).connections).toEqual([]);
+  });
+
+  it('revokes tokens (RFC 7009): an access token stops at once, a refresh token ends its connection', async () => {
+    const clientId = await sharedClient();
+    const first = await connect({ clientId });
+    const revoke = (token: string) =>
+      fetch(`${origin()}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, client_id: clientId }).toString() });
+    expect((await revoke(first.access_token)).status).toBe(200);
+    expect((await mcpCall(origin(), first.access_token, 'tools/call', { name: 'list_agents', arguments: {} })).status).toBe(401);
+    const refreshed = await tokenRequest(origin(), { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: clientId, resource: resource() });
+    expect(refreshed.status).toBe(200);
+    expect((await revoke(refreshed.body.refresh_token!)).status).toBe(200);
+    expect((await mcpCall(origin(), refreshed.body.access_token, 'tools/call', { name: 'list_agents', arguments: {} })).status).toBe(401);
+    expect((await revoke('mcp_rt_unknown')).status).toBe(200);
+  });
+
+  it('reads a registration back with its registration access token only', async () => {
+    const registered = await registerClient(origin(), [REDIRECT], 'Readable');
+    const read = (token?: string) => fetch(registered.body.registration_client_uri!, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+    expect((await read()).status).toBe(401);
+    expect((await read('mcp_reg_wrong')).status).toBe(401);
+    const answer = await read(registered.body.registration_access_token);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ client_id: registered.body.client_id, client_name: 'Readable', redirect_uris: [REDIRECT] });
+  });
+
+  it('answers with the run id when the wait ends first, with progress notifications while it waits', async () => {
+    const connection = await connect({ clientId: await sharedClient() });
+    await ctx.platform.queue.stop();
+    try {
+      const response = await fetch(`${origin()}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${connection.access_token}` },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: 'Summarise the week', wait_seconds: 1 }, _meta: { progressToken: 'p1' } },
+        }),
+      });
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      const messages = (await response.text()).split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+      expect(messages.filter((message) => message.method === 'notifications/progress').length).toBeGreaterThan(0);
+      const result = messages.find((message) => message.id === 7)!.result as { structuredContent: { run_id: string; status: string; done: boolean }; content: { text: string }[] };
+      expect(result.structuredContent).toMatchObject({ status: 'queued', done: false });
+      expect(result.content[0]!.text).toContain('call get_run with this run_id');
+    } finally {
+      ctx.platform.queue.start();
+    }
   });
 });

@@ -34,7 +34,8 @@ function originProblem(deps: Deps, event: HttpEvent): string | undefined {
   const origin = header(event, 'origin');
   if (origin === undefined) return undefined;
   const own = requestOrigin(event);
-  if (origin === own || deps.config.mcpAllowedOrigins.includes(origin)) return undefined;
+  const canonical = deps.config.mcpResourceUrl ? new URL(deps.config.mcpResourceUrl).origin : undefined;
+  if (origin === own || origin === canonical || deps.config.mcpAllowedOrigins.includes(origin)) return undefined;
   if (LOOPBACK.test(own) && LOOPBACK.test(origin)) return undefined;
   return `Origin ${origin} may not call this MCP server`;
 }

@@ -30,6 +30,25 @@ const RunOut = z.object({
 });
 type RunOutput = z.infer<typeof RunOut>;
 
+/** Schemas built once per container (a fresh server is built per request: only the registration is repeated). */
+const LIST_AGENTS_INPUT = z.object({});
+const LIST_AGENTS_OUTPUT = z.object({ agents: z.array(AgentOut) });
+const LIST_RUNS_INPUT = z.object({ agent_id: z.uuid().describe('The agent (from list_agents)'), limit: z.number().int().min(1).max(LIST_RUNS_MAX).default(10) });
+const LIST_RUNS_OUTPUT = z.object({ runs: z.array(RunOut) });
+const GET_RUN_INPUT = z.object({
+  run_id: z.string().regex(/^cmd_[A-Za-z0-9]{24}$/, 'run_id looks like cmd_ followed by 24 letters and digits'),
+  wait_seconds: z.number().min(0).max(MAX_WAIT_SECONDS).default(0),
+});
+const ASK_AGENT_INPUT = z.object({
+  agent_id: z.uuid().describe('The agent (from list_agents)'),
+  instruction: z.string().min(1).max(10_000),
+  data: z.record(z.string(), z.unknown()).optional().describe('Context for the agent'),
+  schema: z.record(z.string(), z.unknown()).optional().describe('The desired shape of output (the REST schema rules)'),
+  allow_actions: z.boolean().default(false).describe('Let the agent take real-world actions (needs the agents:act permission)'),
+  wait_seconds: z.number().min(0).max(MAX_WAIT_SECONDS).default(DEFAULT_ASK_WAIT_SECONDS),
+});
+const ASK_AGENT_OUTPUT = RunOut.extend({ done: z.boolean() });
+
 /** The REST run (agents/command_status) without its token usage. */
 function runOut(run: StoredRun): RunOutput {
   const { usage: _usage, ...rest } = toRunResponse(run);
@@ -116,8 +135,8 @@ export function registerTools(server: McpServer, access: McpAccess): void {
     {
       title: 'List agents',
       description: 'The AI agents of the connected workspace this connection reaches: id, name, role, language and skills.',
-      inputSchema: z.object({}),
-      outputSchema: z.object({ agents: z.array(AgentOut) }),
+      inputSchema: LIST_AGENTS_INPUT,
+      outputSchema: LIST_AGENTS_OUTPUT,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       scopeChallenge: needs(() => ['agents:read']),
     },
@@ -135,8 +154,8 @@ export function registerTools(server: McpServer, access: McpAccess): void {
     {
       title: 'List runs',
       description: 'Recent runs of an agent, newest first, with their results.',
-      inputSchema: z.object({ agent_id: z.uuid().describe('The agent (from list_agents)'), limit: z.number().int().min(1).max(LIST_RUNS_MAX).default(10) }),
-      outputSchema: z.object({ runs: z.array(RunOut) }),
+      inputSchema: LIST_RUNS_INPUT,
+      outputSchema: LIST_RUNS_OUTPUT,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       scopeChallenge: needs(() => ['agents:read']),
     },
@@ -153,7 +172,7 @@ export function registerTools(server: McpServer, access: McpAccess): void {
     {
       title: 'Get a run',
       description: `A run's status and result (result_text, output, output_error); waits up to wait_seconds (at most ${MAX_WAIT_SECONDS}) for it to finish.`,
-      inputSchema: z.object({ run_id: z.string().regex(/^cmd_[A-Za-z0-9]{24}$/, 'run_id looks like cmd_ followed by 24 letters and digits'), wait_seconds: z.number().min(0).max(MAX_WAIT_SECONDS).default(0) }),
+      inputSchema: GET_RUN_INPUT,
       outputSchema: RunOut,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       scopeChallenge: ({ request, authInfo }) =>
@@ -175,15 +194,8 @@ export function registerTools(server: McpServer, access: McpAccess): void {
       title: 'Ask an agent',
       description:
         'Give an agent an instruction (as the REST agents/command does) and wait for its answer. The agent acts read-only unless allow_actions is true, which needs the separate permission to take real-world actions (sending e-mail, creating records). When wait_seconds pass first, the run id comes back: poll it with get_run.',
-      inputSchema: z.object({
-        agent_id: z.uuid().describe('The agent (from list_agents)'),
-        instruction: z.string().min(1).max(10_000),
-        data: z.record(z.string(), z.unknown()).optional().describe('Context for the agent'),
-        schema: z.record(z.string(), z.unknown()).optional().describe('The desired shape of output (the REST schema rules)'),
-        allow_actions: z.boolean().default(false).describe('Let the agent take real-world actions (needs the agents:act permission)'),
-        wait_seconds: z.number().min(0).max(MAX_WAIT_SECONDS).default(DEFAULT_ASK_WAIT_SECONDS),
-      }),
-      outputSchema: RunOut.extend({ done: z.boolean() }),
+      inputSchema: ASK_AGENT_INPUT,
+      outputSchema: ASK_AGENT_OUTPUT,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
       scopeChallenge: needs((args) => (args.allow_actions === true ? ['agents:ask', 'agents:act'] : ['agents:ask'])),
     },

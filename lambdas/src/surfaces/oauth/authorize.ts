@@ -118,7 +118,8 @@ export async function authorizeDecision(deps: Deps, event: HttpEvent, urls: OAut
   const params = Object.fromEntries(['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'scope', 'resource', 'response_type'].map((name) => [name, single(name)]));
   const session = await signedIn(deps, event);
   if (!session) return errorPage('Your session ended; start again from your assistant.');
-  if (header(event, 'origin') !== requestOrigin(event) || single('csrf_token') !== session.csrfToken) {
+  // The page's own origin: in AWS the dashboard's (DASHBOARD_ORIGIN; CloudFront hands the function its own host).
+  if (header(event, 'origin') !== (deps.config.dashboardOrigin ?? requestOrigin(event)) || single('csrf_token') !== session.csrfToken) {
     return errorPage('This form was not sent from the consent page (cross-site request refused).');
   }
   const checked = await checkRequest(deps, urls, params);
