@@ -60,16 +60,3 @@ export async function getConversationMetas(deps: Deps, conversationIds: string[]
 export async function getConversationMeta(deps: Deps, conversationId: string): Promise<ConversationMetaItem | undefined> {
   return (await deps.store.doc.send(new GetCommand({ TableName: table(deps), Key: { conversationId, sk: 'meta' } }))).Item as ConversationMetaItem | undefined;
 }
-
-/** A conversation's messages, oldest first, at most `limit`. */
-export async function queryConversationMessages(deps: Deps, conversationId: string, limit: number): Promise<{ role: 'user' | 'assistant'; content: string; createdAt: string }[]> {
-  const result = await deps.store.doc.send(
-    new QueryCommand({
-      TableName: table(deps),
-      KeyConditionExpression: 'conversationId = :id AND begins_with(sk, :message)',
-      ExpressionAttributeValues: { ':id': conversationId, ':message': 'message#' },
-      Limit: limit,
-    }),
-  );
-  return (result.Items ?? []).map(({ role, content, createdAt }) => ({ role, content, createdAt }) as { role: 'user' | 'assistant'; content: string; createdAt: string });
-}

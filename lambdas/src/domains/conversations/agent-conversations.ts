@@ -1,6 +1,7 @@
 import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { getConversationMeta, getConversationMetas, putAgentConversationRef, queryAgentConversationRefs, queryConversationMessages, type ConversationMetaItem } from './agent-conversation-repository';
+import { getConversationMeta, getConversationMetas, putAgentConversationRef, queryAgentConversationRefs, type ConversationMetaItem } from './agent-conversation-repository';
+import { queryMessages } from './repository';
 
 /**
  * The conversations of an agent, for the dashboard (read-only): listed from the agent's own partition of the
@@ -54,6 +55,6 @@ const TRANSCRIPT_LIMIT = 500;
 export async function conversationTranscript(deps: Deps, workspaceId: string, conversationId: string): Promise<{ conversation: ConversationSummary; messages: TranscriptMessage[] }> {
   const meta = await getConversationMeta(deps, conversationId);
   if (!meta || meta.workspaceId !== workspaceId) throw new DomainError('NOT_FOUND', `No conversation ${conversationId} in this workspace`, { field: 'conversation_id' });
-  const messages = await queryConversationMessages(deps, conversationId, TRANSCRIPT_LIMIT);
-  return { conversation: toSummary(meta), messages };
+  const messages = await queryMessages(deps, conversationId, TRANSCRIPT_LIMIT, 'oldest first');
+  return { conversation: toSummary(meta), messages: messages.map(({ role, content, createdAt }) => ({ role, content, createdAt })) };
 }
