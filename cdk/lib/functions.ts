@@ -61,8 +61,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     reads: ['workspaces', 'connectionCalls'],
     // rateLimits: failed credentials are counted per source and key prefix (progressive delays).
     writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills', 'rateLimits',
-      // People (the dashboard): accounts, memberships, invitations, sign-in codes and passkey challenges, sessions, passkeys.
-      'users', 'memberships', 'invitations', 'signInCodes', 'sessions', 'passkeys',
+      // People (the dashboard): accounts, memberships, invitations, sessions (sign-in codes and passkeys: AuthApi).
+      'users', 'memberships', 'invitations', 'sessions',
       // MCP connections: listed and withdrawn (connections/*).
       'connections'],
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery.
@@ -138,6 +138,24 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     sendsTo: [],
     turnTokens: false,
     model: false,
+  },
+  {
+    id: 'AuthApi',
+    entry: 'lambdas/src/entries/lambda/auth-api.ts',
+    // auth/*: sign-in codes, sessions and passkeys; the only function carrying the WebAuthn verifier.
+    trigger: { kind: 'http', routes: [{ path: ROUTES.authApi, methods: ['ANY'] }] },
+    timeoutSeconds: 15,
+    memoryMb: 512,
+    // usage: the pipeline's token read-ahead (agents/command only, never reached here, but bundled).
+    reads: ['workspaces', 'usage'],
+    // The people's tables (a code's invitation makes the user and the membership), the REST pipeline's own (keys,
+    // failed credentials and rate limits, idempotency).
+    writes: ['users', 'memberships', 'invitations', 'signInCodes', 'sessions', 'passkeys', 'apiKeys', 'rateLimits', 'idempotency'],
+    sendsTo: [],
+    turnTokens: false,
+    model: false,
+    // Sign-in codes.
+    sendsMail: true,
   },
   {
     id: 'RunSweeper',

@@ -63,7 +63,10 @@ export function createNodeFunction(scope: Construct, id: string, props: NodeFunc
       target: LAMBDA_BUNDLING.target,
       mainFields: [...LAMBDA_BUNDLING.mainFields],
       externalModules: [...LAMBDA_BUNDLING.external],
-      esbuildArgs: Object.fromEntries(Object.entries(LAMBDA_BUNDLING.alias).map(([name, path]) => [`--alias:${name}`, path])),
+      esbuildArgs: {
+        ...Object.fromEntries(Object.entries(LAMBDA_BUNDLING.alias).map(([name, path]) => [`--alias:${name}`, path])),
+        '--legal-comments': LAMBDA_BUNDLING.legalComments,
+      },
       minify: LAMBDA_BUNDLING.minify,
       sourceMap: true,
       banner: LAMBDA_BUNDLING.banner,

@@ -8,6 +8,8 @@ export interface HandlerUsage {
 }
 
 const TABLE_REFERENCE = /\b(?:table|physicalTableName)\((?:[^,()]*,\s*)?['"]([a-zA-Z]+)['"]/g;
+/** The store helpers of infra/store/dynamo.ts that take the table by name after the store (`updateIf(deps.store, 'runs', …)`). */
+const TABLE_HELPER_REFERENCE = /\b(?:updateIf|createOrFind)\d*\([^,()]*,\s*['"]([a-zA-Z]+)['"]/g;
 const QUEUE_SEND = /\.send\(\s*['"](runs|webhooks)['"]/g;
 
 /**
@@ -26,7 +28,7 @@ export async function handlerUsage(entry: string): Promise<HandlerUsage> {
   });
   const code = result.outputFiles.map((file) => file.text).join('\n');
   return {
-    tables: new Set([...code.matchAll(TABLE_REFERENCE)].map((match) => match[1]!)),
+    tables: new Set([...code.matchAll(TABLE_REFERENCE), ...code.matchAll(TABLE_HELPER_REFERENCE)].map((match) => match[1]!)),
     queues: new Set([...code.matchAll(QUEUE_SEND)].map((match) => match[1]!)),
   };
 }

@@ -47,7 +47,7 @@ describe('no table holds a plain key, and no replayable response holds any secre
     const provisioned = await fetch(`${ctx.platform.apiBaseUrl}/admin/workspaces/create/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-service-master-key': MASTER_KEY, 'idempotency-key': 'scan-admin' },
-      body: JSON.stringify({ name: 'Scan Co' }),
+      body: JSON.stringify({ name: 'Scan Co', owner_email: 'owner@scan.example' }),
     });
     const adminSecret = ((await provisioned.json()) as { data: { secret: string } }).data.secret;
 

@@ -9,7 +9,7 @@ describe('provisioning a company with the master key (how a deployment gets its 
     fetch(`${ctx.platform.apiBaseUrl}/admin/workspaces/create/`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
   it('creates the workspace with starting grants and a first API key shown once', async () => {
-    const response = await provision({ name: 'Acme' }, { 'x-service-master-key': MASTER_KEY });
+    const response = await provision({ name: 'Acme', owner_email: 'owner@acme.example' }, { 'x-service-master-key': MASTER_KEY });
     expect(response.status).toBe(201);
     const { data } = (await response.json()) as { data: { workspace: { id: string; plan: string }; secret: string; key: { last4: string } } };
     expect(data.workspace.plan).toBe('partner');
@@ -23,10 +23,14 @@ describe('provisioning a company with the master key (how a deployment gets its 
   });
 
   it('refuses without the master key, with an API key, and with a bad body', async () => {
-    expect((await provision({ name: 'Nope' }, {})).status).toBe(401);
-    expect((await provision({ name: 'Nope' }, { 'x-service-api-key': ctx.key })).status).toBe(401);
+    expect((await provision({ name: 'Nope', owner_email: 'owner@nope.example' }, {})).status).toBe(401);
+    expect((await provision({ name: 'Nope', owner_email: 'owner@nope.example' }, { 'x-service-api-key': ctx.key })).status).toBe(401);
     const bad = await provision({ name: '', plan: 'gold' }, { 'x-service-master-key': MASTER_KEY });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('VALIDATION_ERROR');
+    // A workspace is never without an owner: the first owner's e-mail is required.
+    const ownerless = await provision({ name: 'Nobody' }, { 'x-service-master-key': MASTER_KEY });
+    expect(ownerless.status).toBe(400);
+    expect(((await ownerless.json()) as { error: { code: string; field?: string } }).error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'owner_email' });
   });
 });

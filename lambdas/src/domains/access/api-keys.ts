@@ -2,7 +2,7 @@ import { DomainError, newKeyId, randomBase62 } from '@service/shared';
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../infra/deps';
-import { putNewApiKey, queryApiKeys, updateApiKeyItem, type StoredApiKey } from './repository';
+import { getApiKeyItem, putNewApiKey, queryApiKeys, updateApiKeyItem, type StoredApiKey } from './repository';
 
 export type { StoredApiKey } from './repository';
 
@@ -118,6 +118,9 @@ async function countAfterRace(deps: Deps, keyHash: string, window: number, nowMs
   if (counted) return counted;
   throw new DomainError('API_KEY_INVALID', 'The API key is not valid or was revoked');
 }
+
+/** Whether a key with this secret is stored (revoked or not). */
+export const apiKeyExists = async (deps: Deps, secret: string): Promise<boolean> => (await getApiKeyItem(deps, hashApiKey(secret))) !== undefined;
 
 export const listApiKeys = (deps: Deps, workspaceId: string): Promise<StoredApiKey[]> => queryApiKeys(deps, workspaceId);
 

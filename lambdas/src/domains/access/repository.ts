@@ -44,6 +44,11 @@ export async function putNewApiKey(deps: Deps, key: StoredApiKey): Promise<void>
   await deps.store.doc.send(new PutCommand({ TableName: deps.store.table('apiKeys'), Item: key, ConditionExpression: 'attribute_not_exists(keyHash)' }));
 }
 
+/** The key stored under its hash, if any. */
+export async function getApiKeyItem(deps: Deps, keyHash: string): Promise<StoredApiKey | undefined> {
+  return (await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('apiKeys'), Key: { keyHash } }))).Item as StoredApiKey | undefined;
+}
+
 /** Updates a key item under a condition (the whole new item, or undefined when the condition failed). */
 export const updateApiKeyItem = <T extends StoredApiKey>(deps: Deps, keyHash: string, update: string, condition: string, values: Record<string, unknown>) =>
   updateIf<T>(deps.store, deps.store.table('apiKeys'), { keyHash }, { UpdateExpression: update, ConditionExpression: condition, ExpressionAttributeValues: values });

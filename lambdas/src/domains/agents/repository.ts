@@ -67,3 +67,34 @@ export async function setAgentFields(deps: Deps, workspaceId: string, agentId: s
   );
   return updated !== undefined;
 }
+
+/**
+ * Sets values at (possibly nested) paths of an existing agent in one conditional update: the agent as it now is;
+ * undefined when there is no such agent. No path at all still checks that the agent exists and answers it.
+ */
+export async function updateAgentPaths(deps: Deps, workspaceId: string, agentId: string, updates: [path: string[], value: unknown][]): Promise<StoredAgent | undefined> {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const assignments = updates.map(([path, value], index) => {
+    const placeholders = path.map((part) => {
+      names[`#${part}`] = part;
+      return `#${part}`;
+    });
+    values[`:v${index}`] = value;
+    return `${placeholders.join('.')} = :v${index}`;
+  });
+  const result = await ifConditionHolds(
+    deps.store.doc.send(
+      new UpdateCommand({
+        TableName: table(deps),
+        Key: { workspaceId, id: agentId },
+        UpdateExpression: assignments.length ? `SET ${assignments.join(', ')}` : 'SET #id = #id',
+        ConditionExpression: 'attribute_exists(#id)',
+        ExpressionAttributeNames: { ...names, '#id': 'id' },
+        ...(assignments.length ? { ExpressionAttributeValues: values } : {}),
+        ReturnValues: 'ALL_NEW',
+      }),
+    ),
+  );
+  return result?.Attributes as StoredAgent | undefined;
+}

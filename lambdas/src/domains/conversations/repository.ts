@@ -96,17 +96,20 @@ export async function getUserPointer(deps: Deps, agentId: string, userId: string
   return pointer.Item?.latest as string | undefined;
 }
 
-/** The conversation's last `limit` messages, newest first. */
-export async function queryLatestMessages(deps: Deps, conversationId: string, limit: number): Promise<StoredMessage[]> {
+/** The conversation's messages, at most `limit`: the latest ones newest first, or from the first one, oldest first. */
+export async function queryMessages(deps: Deps, conversationId: string, limit: number, order: 'newest first' | 'oldest first'): Promise<StoredMessage[]> {
   const result = await deps.store.doc.send(
     new QueryCommand({
       TableName: table(deps),
       KeyConditionExpression: 'conversationId = :id AND begins_with(sk, :message)',
       ExpressionAttributeValues: { ':id': conversationId, ':message': 'message#' },
-      ScanIndexForward: false,
+      ScanIndexForward: order === 'oldest first',
       Limit: limit,
       ConsistentRead: true,
     }),
   );
   return (result.Items ?? []).map(({ messageId, role, content, createdAt }) => ({ messageId, role, content, createdAt }) as StoredMessage);
 }
+
+/** The conversation's last `limit` messages, newest first. */
+export const queryLatestMessages = (deps: Deps, conversationId: string, limit: number): Promise<StoredMessage[]> => queryMessages(deps, conversationId, limit, 'newest first');

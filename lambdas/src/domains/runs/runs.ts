@@ -28,6 +28,12 @@ export interface StoredRun {
   followUpsDone?: boolean;
   /** Set once the sweeper sent the run's queue message (the API sends its own beside the run's write, unmarked). */
   enqueuedAt?: string;
+  /**
+   * The role the run acts for toward skills (which tools it is offered, the turn token's roles): the role of the
+   * member who commanded it with a session (a company-defined role included). Absent for an API key, which acts as
+   * the company's automation (`admin`).
+   */
+  role?: string;
   /** Who started it: absent for the REST API; `mcp` with the connection for the MCP access point (the audit trail). */
   source?: 'mcp';
   connectionId?: string;
@@ -87,6 +93,8 @@ type NewRun = {
   autonomy?: Autonomy;
   data?: Record<string, unknown>;
   schema?: Record<string, unknown>;
+  /** The commanding member's role (a session); absent: the run acts as an API key, `admin`. */
+  role?: string;
   origin?: { source: 'mcp'; connectionId: string };
 };
 
@@ -100,6 +108,7 @@ function newRun(input: NewRun, action: Action): StoredRun {
     instruction: input.instruction,
     ...(input.data ? { data: input.data } : {}),
     ...(input.schema ? { schema: input.schema } : {}),
+    ...(input.role ? { role: input.role } : {}),
     ...(input.origin ? { source: input.origin.source, connectionId: input.origin.connectionId } : {}),
     usage: { inputTokens: 0, outputTokens: 0 },
     createdAt: action.at.toISOString(),

@@ -7,6 +7,7 @@ import type { StreamingHandler } from '../../infra/http/streaming';
 import { createOperatorApiHandler } from '../../surfaces/operator-api/handler';
 import { createApiHandler } from '../../surfaces/rest-api/handler';
 import { createConversationsApiHandler } from '../../surfaces/rest-api/conversations-api';
+import { createAuthApiHandler } from '../../surfaces/rest-api/auth-api';
 import { createSkillCallbacksHandler } from '../../surfaces/skill-callbacks/handler';
 import { createWidgetChatHandler } from '../../surfaces/widget/chat-handler';
 import { createWidgetHistoryHandler } from '../../surfaces/widget/history-handler';
@@ -28,6 +29,7 @@ export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel
     { name: 'skill-callbacks', route: ROUTES.skillCallbacks, kind: 'buffered', handler: createSkillCallbacksHandler(deps) },
     { name: 'operator-api', route: ROUTES.operatorApi, kind: 'buffered', handler: createOperatorApiHandler(deps) },
     { name: 'conversations-api', route: ROUTES.conversationsApi, kind: 'buffered', handler: createConversationsApiHandler(deps) },
+    { name: 'auth-api', route: ROUTES.authApi, kind: 'buffered', handler: createAuthApiHandler(deps) },
     { name: 'api', route: ROUTES.restApi, kind: 'buffered', handler: createApiHandler(deps) },
     { name: 'dev-mail', route: DEV_MAIL_ROUTE, kind: 'buffered', handler: createDevMailHandler(deps) },
     { name: 'widget-config', route: ROUTES.widgetConfig, kind: 'buffered', handler: createWidgetConfigHandler(deps) },

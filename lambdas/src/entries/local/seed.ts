@@ -1,7 +1,6 @@
 import type { Deps } from '../../infra/deps';
 import { buildAgent, putAgent } from '../../domains/agents/agents';
-import { createApiKey, hashApiKey, listApiKeys } from '../../domains/access/api-keys';
-import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { apiKeyExists, createApiKey, listApiKeys } from '../../domains/access/api-keys';
 import { PLANS, putWorkspaceIfAbsent } from '../../domains/access/workspaces';
 import { seedBuiltinGrants } from '../../domains/skills/seed-grants';
 import { addMember } from '../../domains/people/members';
@@ -42,8 +41,7 @@ export async function seedDemo(deps: Deps, demoApiKey?: string): Promise<DemoSee
 
 async function ensureDemoKey(deps: Deps, demoApiKey?: string): Promise<string | undefined> {
   if (demoApiKey) {
-    const existing = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('apiKeys'), Key: { keyHash: hashApiKey(demoApiKey) } }));
-    if (existing.Item) return undefined;
+    if (await apiKeyExists(deps, demoApiKey)) return undefined;
     return (await createApiKey(deps, DEMO_WORKSPACE_ID, 'Demo key (SERVICE_DEMO_API_KEY)', { secret: demoApiKey })).secret;
   }
   const live = (await listApiKeys(deps, DEMO_WORKSPACE_ID)).filter((key) => !key.revokedAt);

@@ -41,8 +41,8 @@ const ProvisionBody = z
   .object({
     name: z.string().trim().min(1).max(120),
     plan: z.enum(Object.keys(PLANS) as [Plan, ...Plan[]]).default('partner'),
-    /** The first owner: a member at once, and mailed an invitation link to sign in to the dashboard. */
-    owner_email: schemas.email.transform((value) => value.trim().toLowerCase()).optional(),
+    /** The first owner (required: a workspace is never without one): a member at once, and mailed an invitation link. */
+    owner_email: schemas.email.transform((value) => value.trim().toLowerCase()),
   })
   .strict();
 
@@ -56,14 +56,14 @@ export async function provisionWorkspace(deps: Deps, input: z.output<typeof Prov
   await putWorkspaceIfAbsent(deps, workspace);
   await seedBuiltinGrants(deps, workspace.id);
   const { key, secret } = await createApiKey(deps, workspace.id, 'First key');
-  const owner = input.owner_email ? await addFirstOwner(deps, workspace, input.owner_email, origin) : undefined;
+  const owner = await addFirstOwner(deps, workspace, input.owner_email, origin);
   return {
     data: {
       workspace: { id: workspace.id, name: workspace.name, plan: workspace.plan, token_limit: workspace.tokenLimit, created_at: workspace.createdAt },
       key: toApiKeyResponse(key),
       secret,
-      owner_email: owner?.email ?? null,
-      owner_invite_url: owner?.inviteUrl ?? null,
+      owner_email: owner.email,
+      owner_invite_url: owner.inviteUrl,
     },
     msg: `Workspace ${workspace.name} created; copy the API key now, it is not shown again`,
   };

@@ -4,9 +4,10 @@ import { API_COMMAND_ROLE } from '../../skills/roles';
 import { skillToolbox, type Toolbox } from '../../skills/skill-toolbox';
 
 /**
- * The tools of the skills installed on an agent, for one agents/command run. The run acts as the API key's
- * company automation, role `admin` (API_COMMAND_ROLE), in the agent's language.
+ * The tools of the skills installed on an agent, for one agents/command run, in the agent's language. The run acts
+ * for `role`: the commanding member's role (a session), or, for an API key, the company's automation, `admin`
+ * (API_COMMAND_ROLE); only the tools granted to that role are offered.
  */
-export function toolsOfAgent(deps: Deps, agent: StoredAgent, runId: string): Promise<Toolbox> {
-  return skillToolbox(deps, { agent, runId, roles: [API_COMMAND_ROLE], language: agent.locale });
+export function toolsOfAgent(deps: Deps, agent: StoredAgent, runId: string, role: string = API_COMMAND_ROLE): Promise<Toolbox> {
+  return skillToolbox(deps, { agent, runId, roles: [role], language: agent.locale });
 }

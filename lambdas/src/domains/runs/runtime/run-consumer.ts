@@ -25,8 +25,8 @@ const eventIdFor = (runId: string, event: string) => `evt_${createHash('sha256')
 
 export interface RunConsumerOptions {
   model: LanguageModel;
-  /** The tools of a run; default: the agent's installed skills over MCP. */
-  toolsFor?: (deps: Deps, agent: NonNullable<Awaited<ReturnType<typeof findAgentById>>>, runId: string) => Promise<Toolbox>;
+  /** The tools of a run, acting for `role` (the run's; absent: an API key's); default: the agent's installed skills over MCP. */
+  toolsFor?: (deps: Deps, agent: NonNullable<Awaited<ReturnType<typeof findAgentById>>>, runId: string, role?: string) => Promise<Toolbox>;
 }
 
 /** Usage and the webhook of a finished run; safe to repeat (stable event id). */
@@ -72,7 +72,7 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
       if ((await findRun(deps, runId))?.status === 'running') throw new HeldElsewhere(`run ${runId} is held by another runner`);
       return;
     }
-    const toolbox = await (options.toolsFor ?? toolsOfAgent)(deps, agent, runId);
+    const toolbox = await (options.toolsFor ?? toolsOfAgent)(deps, agent, runId, run.role);
     const outcome = await executeRun({ deps, run, agent, model: options.model, tools: toolbox.tools }).finally(() => toolbox.close());
     const stored = await completeRun(deps, runId, outcome);
     if (stored) await followUps(deps, { ...run, status: 'completed', ...stored, output: stored.output ?? undefined }, agent.name);

@@ -21,7 +21,7 @@ export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
     data: { presets: AGENT_PRESETS.map(({ id, name, role, description, skills }) => ({ id, name, role, description, skills })) },
   }),
 
-  agentsCommand: async ({ deps, workspace, body, action, tokensUsed }) => {
+  agentsCommand: async ({ deps, workspace, body, action, tokensUsed, session, role }) => {
     if (body.schema !== undefined) {
       const check = checkOutputSchema(body.schema);
       if (!check.ok) throw new ApiError('SCHEMA_INVALID', check.message, { field: check.path });
@@ -34,6 +34,9 @@ export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
       ...(body.autonomy ? { autonomy: body.autonomy } : {}),
       ...(body.data ? { data: body.data } : {}),
       ...(body.schema ? { schema: body.schema } : {}),
+      // A member commanding with a session: the run acts for their role (a company-defined one included), so it is
+      // offered only the tools granted to it. An API key acts as admin.
+      ...(session && role ? { role } : {}),
     }, action);
     return {
       data: { run: { run_id: run.runId, status: run.status, autonomy: run.autonomy, agent_id: agent.id, created_at: run.createdAt } },

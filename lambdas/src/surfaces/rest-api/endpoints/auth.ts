@@ -7,7 +7,7 @@ import { startEmailSignIn, verifyEmailCode } from '../../../domains/people/sign-
 import type { StoredUser } from '../../../domains/people/users';
 import type { Client, EndpointHandlers } from './types';
 
-type SignInEndpoints = 'authEmailStart' | 'authEmailVerify' | 'authSession' | 'authSignout' | 'authSignoutAll';
+export type SignInEndpoint = 'authEmailStart' | 'authEmailVerify' | 'authSession' | 'authSignout' | 'authSignoutAll';
 
 /** The authentication sets both for every endpoint that needs them; their absence is a wiring fault. */
 export function clientOf(client: Client | undefined): Client {
@@ -37,7 +37,7 @@ export async function signedIn(deps: Deps, user: StoredUser, client: Client) {
 
 const signedOut = (client: Client) => ({ data: { signed_out: true as const }, cookies: [clearedCookie(SESSION_COOKIE, client.secureCookies)] });
 
-export const signInEndpoints: EndpointHandlers<SignInEndpoints> = {
+export const signInEndpoints: EndpointHandlers<SignInEndpoint> = {
   authEmailStart: async ({ deps, body, client }) => {
     const { ip, origin } = clientOf(client);
     await startEmailSignIn(deps, { email: body.email, clientIp: ip, origin });

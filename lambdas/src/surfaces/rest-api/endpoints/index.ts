@@ -7,15 +7,16 @@ import { skillEndpoints } from './skills';
 import type { EndpointHandlers } from './types';
 import { agentSettingsEndpoints } from './agent-settings';
 import type { ConversationEndpoint } from './conversations';
-import { signInEndpoints } from './auth';
+import type { SignInEndpoint } from './auth';
 import { memberEndpoints } from './members';
-import { passkeyEndpoints } from './passkeys';
+import type { PasskeyEndpoint } from './passkeys';
 import { webhookDeliveryEndpoints } from './webhook-deliveries';
 import { connectionEndpoints } from './connections';
 
 /**
  * Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing); the
  * conversation endpoints are served by a function of their own (conversations-api.ts), which alone may read
- * visitors' conversations.
+ * visitors' conversations, and so are sign-in, sessions and passkeys (auth-api.ts), which alone carries the WebAuthn
+ * verifier.
  */
-export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...signInEndpoints, ...memberEndpoints, ...passkeyEndpoints, ...connectionEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints };

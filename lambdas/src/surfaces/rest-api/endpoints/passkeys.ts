@@ -2,12 +2,12 @@ import { deletePasskey, listPasskeys, registerPasskey, registrationOptions, rely
 import { clientOf, sessionOf, signedIn } from './auth';
 import type { EndpointHandlers } from './types';
 
-type PasskeyEndpoints = 'authPasskeyRegisterOptions' | 'authPasskeyRegister' | 'authPasskeySigninOptions' | 'authPasskeySignin' | 'authPasskeyList' | 'authPasskeyDelete';
+export type PasskeyEndpoint = 'authPasskeyRegisterOptions' | 'authPasskeyRegister' | 'authPasskeySigninOptions' | 'authPasskeySignin' | 'authPasskeyList' | 'authPasskeyDelete';
 
 const passkeyResponse = (passkey: StoredPasskey) => ({ id: passkey.credentialId, name: passkey.name, created_at: passkey.createdAt, last_used_at: passkey.lastUsedAt ?? null });
 
 /** Passkeys: the relying party is the host the browser used (localhost locally), or DASHBOARD_ORIGIN's in AWS. */
-export const passkeyEndpoints: EndpointHandlers<PasskeyEndpoints> = {
+export const passkeyEndpoints: EndpointHandlers<PasskeyEndpoint> = {
   authPasskeyRegisterOptions: async ({ deps, session, client }) => ({
     data: (await registrationOptions(deps, sessionOf(session), relyingPartyOf(clientOf(client).origin))) as unknown as Record<string, unknown>,
   }),

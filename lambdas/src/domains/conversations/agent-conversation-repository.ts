@@ -1,0 +1,62 @@
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../infra/deps';
+
+/**
+ * The store calls behind an agent's conversation list (agent-conversations.ts): each new conversation puts one item in
+ * the agent's partition of the conversations table (`agent#<agentId>`, sorted by start time, pointing at the
+ * conversation), so listing needs no index; the summary is each conversation's `meta` item (repository.ts writes it).
+ */
+const agentPartition = (agentId: string) => `agent#${agentId}`;
+const table = (deps: Deps) => deps.store.table('conversations');
+
+export interface ConversationMetaItem {
+  conversationId: string;
+  agentId: string;
+  workspaceId: string;
+  visitorId: string;
+  userId?: string;
+  locale: string;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+}
+
+/** Puts the pointer of a newly started conversation into its agent's partition. */
+export async function putAgentConversationRef(
+  deps: Deps,
+  start: { conversationId: string; agentId: string; workspaceId: string },
+  at: Date,
+  expiresAtEpoch: number,
+): Promise<void> {
+  await deps.store.doc.send(
+    new PutCommand({
+      TableName: table(deps),
+      Item: { conversationId: agentPartition(start.agentId), sk: `${at.toISOString()}#${start.conversationId}`, ref: start.conversationId, workspaceId: start.workspaceId, expiresAtEpoch },
+    }),
+  );
+}
+
+/** A page of an agent's conversation ids, most recently started first; `cursor` is the previous page's `next`. */
+export async function queryAgentConversationRefs(deps: Deps, agentId: string, limit: number, cursor?: string): Promise<{ refs: string[]; next: string | null }> {
+  const page = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: table(deps),
+      KeyConditionExpression: 'conversationId = :agent',
+      ExpressionAttributeValues: { ':agent': agentPartition(agentId) },
+      ScanIndexForward: false,
+      Limit: limit,
+      ...(cursor ? { ExclusiveStartKey: { conversationId: agentPartition(agentId), sk: cursor } } : {}),
+    }),
+  );
+  return { refs: (page.Items ?? []).map((item) => item.ref as string), next: (page.LastEvaluatedKey?.sk as string | undefined) ?? null };
+}
+
+/** The `meta` items of the given conversations, by conversation id (a missing one is absent). */
+export async function getConversationMetas(deps: Deps, conversationIds: string[]): Promise<Map<string, ConversationMetaItem>> {
+  const metas = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [table(deps)]: { Keys: conversationIds.map((conversationId) => ({ conversationId, sk: 'meta' })) } } }));
+  return new Map(((metas.Responses?.[table(deps)] ?? []) as ConversationMetaItem[]).map((meta) => [meta.conversationId, meta]));
+}
+
+export async function getConversationMeta(deps: Deps, conversationId: string): Promise<ConversationMetaItem | undefined> {
+  return (await deps.store.doc.send(new GetCommand({ TableName: table(deps), Key: { conversationId, sk: 'meta' } }))).Item as ConversationMetaItem | undefined;
+}
