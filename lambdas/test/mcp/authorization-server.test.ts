@@ -171,7 +171,7 @@ describe('the authorization server and the MCP resource server', () => {
     expect(location.searchParams.get('return_to')).toBe(url.slice(origin().length));
   });
 
-  it('narrows a connection to chosen agents and keeps it to its permissions; runs record their source', async () => {
+  it('narrows a connection to chosen agents and keeps it to its permissions; runs record their source and act for the person’s role', async () => {
     const [ada, leo] = ctx.platform.demo.agentIds;
     const connection = await connect({ permissions: ['agents:read', 'agents:ask'], agents: [leo!] });
     expect(connection.refresh_token).toBeUndefined();
@@ -183,7 +183,8 @@ describe('the authorization server and the MCP resource server', () => {
     const run = asked.body.result!.structuredContent as { run_id: string; status: string; autonomy: string };
     expect(run).toMatchObject({ status: 'completed', autonomy: 'read_only' });
     const stored = await ctx.platform.deps.store.doc.send(new (await import('@aws-sdk/lib-dynamodb')).GetCommand({ TableName: ctx.platform.deps.store.table('runs'), Key: { runId: run.run_id } }));
-    expect(stored.Item).toMatchObject({ source: 'mcp', connectionId: expect.stringMatching(/^mcn_/) });
+    // The demo owner connected: the run acts for the owner role (its grants decide the agent's tools).
+    expect(stored.Item).toMatchObject({ source: 'mcp', connectionId: expect.stringMatching(/^mcn_/), role: 'owner' });
     const act = await mcpCall(origin(), connection.access_token, 'tools/call', { name: 'ask_agent', arguments: { agent_id: leo, instruction: 'Send the mail', allow_actions: true } });
     expect(act.status).toBe(403);
     expect(act.headers.get('www-authenticate')).toMatch(/error="insufficient_scope".*scope="agents:read agents:ask agents:act"/);

@@ -222,6 +222,8 @@ export function registerTools(server: McpServer, access: McpAccess): void {
           ...(args.data ? { data: args.data } : {}),
           ...(args.schema ? { schema: args.schema } : {}),
           origin: { source: 'mcp', connectionId: connection.id },
+          // The run acts for the person's current role, so it is offered only the tools granted to it.
+          role: access.role,
         });
         const run = await waitForRun(access, queued, args.wait_seconds, ctx);
         return { out: { ...runOut(run), done: finished(run) }, text: runText(run), agentId: agent.id, runId: run.runId };
