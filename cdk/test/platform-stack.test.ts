@@ -29,7 +29,8 @@ beforeAll(() => {
   process.env.CDK_DOCKER = '/nonexistent/docker-must-not-be-used';
   const app = testApp({ full: true });
   assemblyDir = app.outdir;
-  stack = new PlatformStack(app, 'Platform', { tablePrefix: PREFIX });
+  // Bedrock, as in AWS: the model-using functions' bundles carry that provider (providerAliases).
+  stack = new PlatformStack(app, 'Platform', { tablePrefix: PREFIX, model: 'bedrock:anthropic.claude-test' });
   template = Template.fromStack(stack);
   app.synth();
 }, 240_000);
