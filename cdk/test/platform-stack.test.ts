@@ -150,6 +150,25 @@ describe('functions', () => {
     expect(answers.noKey).toEqual({ status: 401, code: 'API_KEY_REQUIRED' });
   });
 
+  it('bundles the runner and the chat for the MODEL they are deployed with, and they start on Node 22', async () => {
+    // The Lambda runtime's global for streaming handlers (the chat), which a plain Node process lacks.
+    const runtimeGlobal = 'globalThis.awslambda = { streamifyResponse: (handler) => handler, HttpResponseStream: { from: (stream) => stream } };';
+    const start = async (id: string, model: string) => {
+      const bundleDir = join(assemblyDir, `asset.${assetHashOf(stack.functions.get(id)!)}`);
+      if (!existsSync(join(bundleDir, 'node_modules'))) symlinkSync(join(REPO_ROOT, 'node_modules'), join(bundleDir, 'node_modules'));
+      const script = `${runtimeGlobal} try { const { handler } = await import(${JSON.stringify(join(bundleDir, 'index.mjs'))}); console.log(typeof handler); } catch (error) { console.log(error.message); }`;
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+        env: { PATH: process.env.PATH, TABLE_PREFIX: PREFIX, AWS_REGION: 'eu-west-1', MODEL: model },
+      });
+      return stdout.trim().split('\n').at(-1);
+    };
+    for (const id of ['Runner', 'Chat']) {
+      // Its cold start resolves the model: the Bedrock provider is in the bundle, the OpenAI-compatible one is not.
+      expect(await start(id, 'bedrock:anthropic.claude-test')).toBe('function');
+      expect(await start(id, 'openai:http://model.test/v1#m')).toMatch(/OpenAI-compatible model provider is not in this Lambda bundle/);
+    }
+  });
+
   it('keeps every platform Lambda bundle within its budget', () => {
     const builtins = [...stack.skills].filter(([id]) => BUILTIN_SKILLS.some((skill) => skill.id === id));
     const deployed = [...stack.functions, ...builtins.map(([id, skill]) => [id, skill.function] as const)];
