@@ -6,7 +6,7 @@ import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { LAMBDA_BUNDLING } from './lambda-bundling';
+import { LAMBDA_BUNDLING, providerAliases } from './lambda-bundling';
 import { REPO_ROOT } from './repo-paths';
 
 export interface NodeFunctionProps {
@@ -15,6 +15,8 @@ export interface NodeFunctionProps {
   timeoutSeconds: number;
   memoryMb: number;
   environment?: Record<string, string>;
+  /** The MODEL setting a model-using function is deployed with: its bundle carries only that provider. */
+  model?: string;
 }
 
 /**
@@ -64,7 +66,7 @@ export function createNodeFunction(scope: Construct, id: string, props: NodeFunc
       mainFields: [...LAMBDA_BUNDLING.mainFields],
       externalModules: [...LAMBDA_BUNDLING.external],
       esbuildArgs: {
-        ...Object.fromEntries(Object.entries(LAMBDA_BUNDLING.alias).map(([name, path]) => [`--alias:${name}`, path])),
+        ...Object.fromEntries(Object.entries({ ...LAMBDA_BUNDLING.alias, ...providerAliases(props.model) }).map(([name, path]) => [`--alias:${name}`, path])),
         '--legal-comments': LAMBDA_BUNDLING.legalComments,
       },
       minify: LAMBDA_BUNDLING.minify,

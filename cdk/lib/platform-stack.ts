@@ -246,6 +246,7 @@ export class PlatformStack extends Stack {
       timeoutSeconds: definition.timeoutSeconds,
       memoryMb: definition.memoryMb,
       environment,
+      ...(definition.model ? { model: props.model } : {}),
     });
     for (const table of definition.reads) this.tables.grantRead(table, fn);
     for (const table of definition.writes) this.tables.grantReadWrite(table, fn);

@@ -29,7 +29,8 @@ beforeAll(() => {
   process.env.CDK_DOCKER = '/nonexistent/docker-must-not-be-used';
   const app = testApp({ full: true });
   assemblyDir = app.outdir;
-  stack = new PlatformStack(app, 'Platform', { tablePrefix: PREFIX });
+  // Bedrock, as in AWS: the model-using functions' bundles carry that provider (providerAliases).
+  stack = new PlatformStack(app, 'Platform', { tablePrefix: PREFIX, model: 'bedrock:anthropic.claude-test' });
   template = Template.fromStack(stack);
   app.synth();
 }, 240_000);
@@ -147,6 +148,25 @@ describe('functions', () => {
     const answers = JSON.parse(stdout.trim().split('\n').at(-1)!) as { doc: { status: number; openapi: string }; noKey: { status: number; code: string } };
     expect(answers.doc).toEqual({ status: 200, openapi: expect.stringMatching(/^3\.0\./) });
     expect(answers.noKey).toEqual({ status: 401, code: 'API_KEY_REQUIRED' });
+  });
+
+  it('bundles the runner and the chat for the MODEL they are deployed with, and they start on Node 22', async () => {
+    // The Lambda runtime's global for streaming handlers (the chat), which a plain Node process lacks.
+    const runtimeGlobal = 'globalThis.awslambda = { streamifyResponse: (handler) => handler, HttpResponseStream: { from: (stream) => stream } };';
+    const start = async (id: string, model: string) => {
+      const bundleDir = join(assemblyDir, `asset.${assetHashOf(stack.functions.get(id)!)}`);
+      if (!existsSync(join(bundleDir, 'node_modules'))) symlinkSync(join(REPO_ROOT, 'node_modules'), join(bundleDir, 'node_modules'));
+      const script = `${runtimeGlobal} try { const { handler } = await import(${JSON.stringify(join(bundleDir, 'index.mjs'))}); console.log(typeof handler); } catch (error) { console.log(error.message); }`;
+      const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
+        env: { PATH: process.env.PATH, TABLE_PREFIX: PREFIX, AWS_REGION: 'eu-west-1', MODEL: model },
+      });
+      return stdout.trim().split('\n').at(-1);
+    };
+    for (const id of ['Runner', 'Chat']) {
+      // Its cold start resolves the model: the Bedrock provider is in the bundle, the OpenAI-compatible one is not.
+      expect(await start(id, 'bedrock:anthropic.claude-test')).toBe('function');
+      expect(await start(id, 'openai:http://model.test/v1#m')).toMatch(/OpenAI-compatible model provider is not in this Lambda bundle/);
+    }
   });
 
   it('keeps every platform Lambda bundle within its budget', () => {
