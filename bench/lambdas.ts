@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { FUNCTIONS } from '../cdk/lib/functions';
-import { BUNDLE_BUDGET_BYTES, LAMBDA_BUNDLING, providerAliases } from '../cdk/lib/lambda-bundling';
+import { BUNDLE_BUDGET_BYTES, lambdaBuildOptions, providerAliases } from '../cdk/lib/lambda-bundling';
 import { REPO_ROOT } from '../cdk/lib/repo-paths';
 import { BUILTIN_SKILLS } from '../cdk/lib/skills';
 
@@ -19,17 +19,7 @@ async function bundle(id: string, entry: string): Promise<{ file: string; bytes:
   await build({
     entryPoints: [join(REPO_ROOT, entry)],
     outfile: file,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: LAMBDA_BUNDLING.target,
-    mainFields: [...LAMBDA_BUNDLING.mainFields],
-    minify: LAMBDA_BUNDLING.minify,
-    legalComments: LAMBDA_BUNDLING.legalComments,
-    external: [...LAMBDA_BUNDLING.external],
-    alias: { ...LAMBDA_BUNDLING.alias, ...providerAliases(BENCH_MODEL) },
-    banner: { js: LAMBDA_BUNDLING.banner },
-    logLevel: 'silent',
+    ...lambdaBuildOptions(providerAliases(BENCH_MODEL)),
   });
   // The bundle itself (the licence texts beside it, LAMBDA_BUNDLING.legalComments, are not loaded).
   return { file, bytes: statSync(file).size };

@@ -67,6 +67,24 @@ export function providerAliases(model: string | undefined): Record<string, strin
   };
 }
 
+/**
+ * The esbuild options of a Lambda bundle as the stack builds it (NodejsFunction passes the same settings on the
+ * command line): the bench and the stand-in tests bundle with these, plus their entry and output file.
+ */
+export const lambdaBuildOptions = (aliases: Record<string, string> = {}) => ({
+  bundle: true,
+  platform: 'node' as const,
+  format: 'esm' as const,
+  target: LAMBDA_BUNDLING.target,
+  mainFields: [...LAMBDA_BUNDLING.mainFields],
+  minify: LAMBDA_BUNDLING.minify,
+  legalComments: LAMBDA_BUNDLING.legalComments,
+  external: [...LAMBDA_BUNDLING.external],
+  alias: { ...LAMBDA_BUNDLING.alias, ...aliases },
+  banner: { js: LAMBDA_BUNDLING.banner },
+  logLevel: 'silent' as const,
+});
+
 /** The most a Lambda bundle may weigh (issue 10); cdk/test/platform-stack.test.ts checks every deployed bundle. */
 export const BUNDLE_BUDGET_BYTES = 500 * 1024;
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LAMBDA_BUNDLING, providerAliases } from '../lib/lambda-bundling';
+import { lambdaBuildOptions, providerAliases } from '../lib/lambda-bundling';
 import { REPO_ROOT } from '../lib/repo-paths';
 import { probe } from './fixtures/model-call-probe';
 
@@ -20,16 +20,7 @@ async function runBundled<T>(name: string, contents: string, aliases: Record<str
   await build({
     stdin: { contents, resolveDir: import.meta.dirname, sourcefile: join(dir, `${name}.ts`), loader: 'ts' },
     outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: LAMBDA_BUNDLING.target,
-    mainFields: [...LAMBDA_BUNDLING.mainFields],
-    minify: LAMBDA_BUNDLING.minify,
-    external: [...LAMBDA_BUNDLING.external],
-    alias: { ...LAMBDA_BUNDLING.alias, ...aliases },
-    banner: { js: LAMBDA_BUNDLING.banner },
-    logLevel: 'silent',
+    ...lambdaBuildOptions(aliases),
   });
   const { stdout } = await promisify(execFile)(process.execPath, [outfile], { env: { PATH: process.env.PATH } });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as T;
