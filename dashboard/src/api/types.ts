@@ -1,6 +1,5 @@
 import type { DataOf, ENDPOINTS, EndpointName } from '@service/shared';
 import type { input, ZodType } from 'zod';
-import type { Pending } from './pending';
 
 /** One REST endpoint as the dashboard calls it, keyed by its path (`agents/list`). */
 export interface Endpoint {
@@ -17,8 +16,7 @@ type Shared = {
 /** What the caller sends (zod input: defaults may be left out). */
 type InputOf<N extends EndpointName, K extends 'query' | 'body'> = (typeof ENDPOINTS)[N] extends { [key in K]: infer S extends ZodType } ? input<S> : undefined;
 
-/** The contract plus the endpoints of helpers whose branch has not landed yet (the contract wins once it has them). */
-export type Api = Shared & Omit<Pending, keyof Shared>;
+export type Api = Shared;
 export type Path = keyof Api & string;
 export type GetPath = { [P in Path]: Api[P]['method'] extends 'GET' ? P : never }[Path];
 export type PostPath = { [P in Path]: Api[P]['method'] extends 'POST' ? P : never }[Path];

@@ -12,6 +12,9 @@ import { launchChromium } from '../../../embed/test/browser/chromium';
 import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
 import { mailedCode } from './oauth-flow';
 
+/** Screenshots of the consent page and the connection in the dashboard, saved by the run (gitignored). */
+const SHOTS = join(import.meta.dirname, '../../../test-results/mcp');
+
 /**
  * An assistant as users meet it: the official MCP SDK client with its OAuth client provider discovers the server,
  * registers (by a Client ID Metadata Document, or by Dynamic Client Registration), and sends the person to the
@@ -141,6 +144,7 @@ describe('an assistant connects through the official MCP SDK client and the brow
     expect(await page.locator('input[type=checkbox]:checked').count()).toBe(0);
     expect(await page.locator('input[type=radio]:checked').count()).toBe(0);
     consentTexts.push(await page.locator('main').innerText());
+    await page.screenshot({ path: join(SHOTS, `consent-${consentTexts.length}.png`), fullPage: true });
     await page.getByRole('radio', { name: /Demo/ }).check();
     for (const permission of permissions) await page.locator(`input[name="perm_${permission.replace(':', '_')}"]`).check();
     await page.getByRole('button', { name: 'Allow' }).click();
@@ -214,6 +218,11 @@ describe('an assistant connects through the official MCP SDK client and the brow
     // Withdrawn in the dashboard (Developers › MCP connections): the next call fails and the refresh token is refused.
     await page.goto(`${origin}/dashboard/#/developers/mcp`);
     const row = page.getByRole('row', { name: /Metadata Assistant/ });
+    await row.waitFor();
+    // Its audit trail: the recent calls, with the tool and the run each started.
+    await row.getByRole('button', { name: /calls?$/ }).click();
+    await page.getByRole('table', { name: /Recent calls of Metadata Assistant/ }).getByRole('cell', { name: 'ask_agent', exact: true }).first().waitFor();
+    await page.screenshot({ path: join(SHOTS, 'mcp-connections-connected.png'), fullPage: true });
     await row.getByRole('button', { name: 'Withdraw' }).click();
     await page.getByText('No assistant is connected.').waitFor();
     provider.redirectToAuthorization = async () => {
