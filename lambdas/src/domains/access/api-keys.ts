@@ -1,6 +1,6 @@
 import { DomainError, newKeyId, randomBase62 } from '@service/shared';
 import { LRUCache } from 'lru-cache';
-import { createHash } from 'node:crypto';
+import { storedHash } from '../../infra/secrets/stored-hash';
 import type { Deps } from '../../infra/deps';
 import { getApiKeyItem, putNewApiKey, queryApiKeys, updateApiKeyItem, type StoredApiKey } from './repository';
 
@@ -8,8 +8,6 @@ export type { StoredApiKey } from './repository';
 
 export const API_KEY_PREFIX = 'sk_live_';
 const API_KEY_PATTERN = /^sk_live_[0-9A-Za-z]{32,128}$/;
-
-export const hashApiKey = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
 /**
  * Key hash -> its workspace, as seen at the last successful authentication. A key never changes workspace, so this
@@ -20,7 +18,7 @@ const workspaceOfKey = new LRUCache<string, string>({ max: 10_000 });
 
 /** The workspace a key authenticated for before, if this container saw it. */
 export const knownWorkspaceOfKey = (secret: string): string | undefined =>
-  API_KEY_PATTERN.test(secret) ? workspaceOfKey.get(hashApiKey(secret)) : undefined;
+  API_KEY_PATTERN.test(secret) ? workspaceOfKey.get(storedHash(secret)) : undefined;
 export const generateApiKeySecret = (): string => `${API_KEY_PREFIX}${randomBase62(40)}`;
 
 export function toApiKeyResponse(key: StoredApiKey) {
@@ -40,7 +38,7 @@ export async function createApiKey(deps: Deps, workspaceId: string, name: string
   const secret = options.secret ?? generateApiKeySecret();
   if (!API_KEY_PATTERN.test(secret)) throw new Error(`API keys must be ${API_KEY_PREFIX} followed by at least 32 base62 characters`);
   const key: StoredApiKey = {
-    keyHash: hashApiKey(secret),
+    keyHash: storedHash(secret),
     id: options.id ?? newKeyId(),
     workspaceId,
     name,
@@ -71,7 +69,7 @@ const RATE_WINDOW_MS = 60_000;
  */
 export async function authenticateAndMeter(deps: Deps, secret: string, limitPerMinute: number): Promise<{ key: StoredApiKey; rate: RateLimitState }> {
   if (!API_KEY_PATTERN.test(secret)) throw new DomainError('API_KEY_INVALID', 'The API key is not valid');
-  const keyHash = hashApiKey(secret);
+  const keyHash = storedHash(secret);
   const nowMs = deps.now().getTime();
   const window = Math.floor(nowMs / RATE_WINDOW_MS);
   const key = (await countInWindow(deps, keyHash, window, nowMs)) ?? (await startWindow(deps, keyHash, window, nowMs)) ?? (await countAfterRace(deps, keyHash, window, nowMs));
@@ -120,7 +118,7 @@ async function countAfterRace(deps: Deps, keyHash: string, window: number, nowMs
 }
 
 /** Whether a key with this secret is stored (revoked or not). */
-export const apiKeyExists = async (deps: Deps, secret: string): Promise<boolean> => (await getApiKeyItem(deps, hashApiKey(secret))) !== undefined;
+export const apiKeyExists = async (deps: Deps, secret: string): Promise<boolean> => (await getApiKeyItem(deps, storedHash(secret))) !== undefined;
 
 export const listApiKeys = (deps: Deps, workspaceId: string): Promise<StoredApiKey[]> => queryApiKeys(deps, workspaceId);
 

@@ -3,7 +3,8 @@ import type { Deps } from '../../infra/deps';
 import { hitRateLimit } from '../access/rate-limit';
 import { fetchClientMetadata, isMetadataDocumentUrl } from './client-metadata';
 import { findClient, putClient } from './repository';
-import { hashSecret, newOAuthSecret } from './secrets';
+import { newOAuthSecret } from './secrets';
+import { storedHash } from '../../infra/secrets/stored-hash';
 import { redirectUriProblem } from './redirect-uris';
 
 /** A client as the authorization server knows it: registered (DCR) or described by its metadata document (CIMD). */
@@ -57,7 +58,7 @@ export async function registerClient(deps: Deps, sourceIp: string, registration:
     clientName: registration.clientName?.slice(0, 200) || 'Unnamed client',
     clientUri: registration.clientUri ?? null,
     redirectUris: registration.redirectUris,
-    registrationTokenHash: hashSecret(registrationToken),
+    registrationTokenHash: storedHash(registrationToken),
     createdAt: deps.now().toISOString(),
   };
   await putClient(deps, client);
@@ -67,5 +68,5 @@ export async function registerClient(deps: Deps, sourceIp: string, registration:
 /** A registered client read back with its registration access token (RFC 7592 §2.1); undefined when they do not match. */
 export async function readRegistration(deps: Deps, clientId: string, registrationToken: string) {
   const stored = await findClient(deps, clientId);
-  return stored && stored.registrationTokenHash === hashSecret(registrationToken) ? stored : undefined;
+  return stored && stored.registrationTokenHash === storedHash(registrationToken) ? stored : undefined;
 }

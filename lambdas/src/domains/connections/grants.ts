@@ -2,7 +2,8 @@ import { OAuthRefusal, randomBase62 } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { LRUCache } from 'lru-cache';
 import { addAccessToken, connectionsOfWorkspace, endConnection, findConnection, findSecret, putConnection, putSecret, removeAccessToken, useSecretOnce, type ApprovedConnection, type StoredConnection } from './repository';
-import { hashSecret, newOAuthSecret, pkceMatches } from './secrets';
+import { newOAuthSecret, pkceMatches } from './secrets';
+import { storedHash } from '../../infra/secrets/stored-hash';
 
 /** Authorization codes live 5 minutes; access tokens 15 (short-lived, opaque); refresh tokens 30 days, rotated on every use. */
 export const CODE_SECONDS = 5 * 60;
@@ -28,7 +29,7 @@ export const newConnectionId = (): string => `mcn_${randomBase62(20)}`;
 /** Issues the authorization code for what the person approved on the consent page; the connection starts when it is exchanged. */
 export async function issueAuthorizationCode(deps: Deps, input: { clientId: string; redirectUri: string; codeChallenge: string; approved: ApprovedConnection }): Promise<string> {
   const code = newOAuthSecret('mcp_code');
-  await putSecret(deps, { tokenHash: hashSecret(code), kind: 'code', ...expiry(deps, CODE_SECONDS), ...input });
+  await putSecret(deps, { tokenHash: storedHash(code), kind: 'code', ...expiry(deps, CODE_SECONDS), ...input });
   return code;
 }
 
@@ -39,7 +40,7 @@ export async function issueAuthorizationCode(deps: Deps, input: { clientId: stri
 const ACCESS_PREFIX = 'mcp_at_';
 function parseAccessToken(token: string): { connectionId: string; tokenHash: string } | undefined {
   const match = /^mcp_at_(mcn_[A-Za-z0-9]{20})\.([A-Za-z0-9_-]{43})$/.exec(token);
-  return match ? { connectionId: match[1]!, tokenHash: hashSecret(match[2]!) } : undefined;
+  return match ? { connectionId: match[1]!, tokenHash: storedHash(match[2]!) } : undefined;
 }
 
 async function issueTokens(deps: Deps, connection: StoredConnection, scopes: string[]): Promise<TokenSet> {
@@ -50,8 +51,8 @@ async function issueTokens(deps: Deps, connection: StoredConnection, scopes: str
   const now = deps.now().toISOString();
   const expired = Object.entries(connection.accessTokens ?? {}).filter(([, token]) => token.expiresAt <= now).map(([hash]) => hash);
   await Promise.all([
-    addAccessToken(deps, connection.id, hashSecret(secret), { expiresAt: expiry(deps, ACCESS_TOKEN_SECONDS).expiresAt, scopes }, expired),
-    ...(refresh ? [putSecret(deps, { tokenHash: hashSecret(refresh), kind: 'refresh', ...expiry(deps, REFRESH_TOKEN_SECONDS), ...base })] : []),
+    addAccessToken(deps, connection.id, storedHash(secret), { expiresAt: expiry(deps, ACCESS_TOKEN_SECONDS).expiresAt, scopes }, expired),
+    ...(refresh ? [putSecret(deps, { tokenHash: storedHash(refresh), kind: 'refresh', ...expiry(deps, REFRESH_TOKEN_SECONDS), ...base })] : []),
   ]);
   return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, ...(refresh ? { refresh_token: refresh } : {}), scope: scopes.join(' ') };
 }
@@ -74,7 +75,7 @@ export async function exchangeCode(
   input: { code: string; codeVerifier?: string; redirectUri?: string; clientId?: string; resource?: string },
   canonicalResource: string,
 ): Promise<TokenSet> {
-  const codeHash = hashSecret(input.code);
+  const codeHash = storedHash(input.code);
   const stored = await findSecret(deps, codeHash);
   if (!stored || stored.kind !== 'code') throw new OAuthRefusal('invalid_grant', 'Unknown authorization code');
   if (input.clientId !== stored.clientId) throw new OAuthRefusal('invalid_grant', 'The authorization code was issued to another client');
@@ -107,7 +108,7 @@ export async function refreshTokens(
   input: { refreshToken: string; clientId?: string; resource?: string; scope?: string },
   canonicalResource: string,
 ): Promise<TokenSet> {
-  const tokenHash = hashSecret(input.refreshToken);
+  const tokenHash = storedHash(input.refreshToken);
   const stored = await findSecret(deps, tokenHash);
   if (!stored || stored.kind !== 'refresh') throw new OAuthRefusal('invalid_grant', 'Unknown refresh token');
   if (input.clientId !== stored.clientId) throw new OAuthRefusal('invalid_grant', 'The refresh token was issued to another client');
@@ -169,7 +170,7 @@ export async function revokeToken(deps: Deps, token: string, clientId: string | 
     if (connection && (clientId === undefined || connection.clientId === clientId)) await removeAccessToken(deps, access.connectionId, access.tokenHash);
     return;
   }
-  const stored = await findSecret(deps, hashSecret(token));
+  const stored = await findSecret(deps, storedHash(token));
   if (!stored || stored.kind !== 'refresh' || (clientId !== undefined && stored.clientId !== clientId)) return;
   await endConnection(deps, stored.connectionId, 'revoked', 'refresh token revoked by the client', deps.now().toISOString());
 }
