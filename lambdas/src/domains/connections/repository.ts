@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds } from '../../infra/store/dynamo';
+import { ifConditionHolds, queryAll } from '../../infra/store/dynamo';
 
 /** Every store call of the connections domain: clients, connections (grants), OAuth secrets by hash, calls. */
 
@@ -136,23 +136,13 @@ export async function findConnection(deps: Deps, id: string): Promise<StoredConn
 }
 
 export async function connectionsOfWorkspace(deps: Deps, workspaceId: string): Promise<StoredConnection[]> {
-  const items: StoredConnection[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await deps.store.doc.send(
-      new QueryCommand({
-        TableName: deps.store.table('connections'),
-        IndexName: 'byWorkspace',
-        KeyConditionExpression: 'workspaceId = :w',
-        ExpressionAttributeValues: { ':w': workspaceId },
-        ScanIndexForward: false,
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...((page.Items ?? []) as StoredConnection[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
+  return queryAll<StoredConnection>(deps.store, {
+    TableName: deps.store.table('connections'),
+    IndexName: 'byWorkspace',
+    KeyConditionExpression: 'workspaceId = :w',
+    ExpressionAttributeValues: { ':w': workspaceId },
+    ScanIndexForward: false,
+  });
 }
 
 /** Ends an active connection; false when it was no longer active. */

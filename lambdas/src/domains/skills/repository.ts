@@ -1,6 +1,6 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds } from '../../infra/store/dynamo';
+import { ifConditionHolds, queryAll } from '../../infra/store/dynamo';
 
 /**
  * The skills domain's repository: every store call of the `skills` table. The table holds everything a workspace decides about skills, one item per fact, keyed by sk prefix:
@@ -30,20 +30,10 @@ export async function deleteSkillItem(deps: Deps, workspaceId: string, sk: strin
 }
 
 export async function querySkillItems<T>(deps: Deps, workspaceId: string, kind: SkillItemKind): Promise<T[]> {
-  const items: T[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await deps.store.doc.send(
-      new QueryCommand({
-        TableName: table(deps),
-        KeyConditionExpression: 'workspaceId = :w AND begins_with(sk, :prefix)',
-        ExpressionAttributeValues: { ':w': workspaceId, ':prefix': `${kind}#` },
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    items.push(...((page.Items ?? []) as T[]));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
+  return queryAll<T>(deps.store, {
+    TableName: table(deps),
+    KeyConditionExpression: 'workspaceId = :w AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':w': workspaceId, ':prefix': `${kind}#` },
+    ConsistentRead: true,
+  });
 }

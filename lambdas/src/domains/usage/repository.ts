@@ -1,5 +1,6 @@
-import { QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
+import { queryAll } from '../../infra/store/dynamo';
 
 /** The usage domain's repository: every store call of the `usage` table (one counter item per workspace, day and agent). */
 export interface UsageItem {
@@ -25,19 +26,9 @@ export async function addUsage(deps: Deps, workspaceId: string, sk: string, toke
 
 /** The counter items of the days `from` to `to` (YYYY-MM-DD, inclusive), every page. */
 export async function queryUsageItems(deps: Deps, workspaceId: string, from: string, to: string): Promise<UsageItem[]> {
-  const items: UsageItem[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await deps.store.doc.send(
-      new QueryCommand({
-        TableName: table(deps),
-        KeyConditionExpression: 'workspaceId = :w AND sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':w': workspaceId, ':from': `day#${from}`, ':to': `day#${to}#~` },
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((page.Items ?? []) as UsageItem[]));
-    startKey = page.LastEvaluatedKey;
-  } while (startKey);
-  return items;
+  return queryAll<UsageItem>(deps.store, {
+    TableName: table(deps),
+    KeyConditionExpression: 'workspaceId = :w AND sk BETWEEN :from AND :to',
+    ExpressionAttributeValues: { ':w': workspaceId, ':from': `day#${from}`, ':to': `day#${to}#~` },
+  });
 }

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { physicalTableName, type TableName } from '@service/shared';
 
 /** The document client plus the physical table names of this deployment. */
@@ -71,4 +71,16 @@ export async function createOrFind<T extends object>(store: Store, table: TableN
   const existing = await store.doc.send(new GetCommand({ TableName: store.table(table), Key: key, ConsistentRead: true }));
   if (!existing.Item) throw new Error(`${table}: the item under ${JSON.stringify(key)} exists and does not`);
   return { item: existing.Item as T, created: false };
+}
+
+/** Every item a query matches, page after page (DynamoDB answers at most 1 MB a page). */
+export async function queryAll<T>(store: Store, input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<T[]> {
+  const items: T[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await store.doc.send(new QueryCommand({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    items.push(...((page.Items ?? []) as T[]));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
 }
