@@ -15,7 +15,8 @@ export default function Members() {
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('member');
   const [inviteUrl, setInviteUrl] = useState<string | null>(null);
-  const [removing, setRemoving] = useState<{ id: string; email: string } | null>(null);
+  /** What the confirmation asks about: removing a member, or cancelling an invitation. */
+  const [confirming, setConfirming] = useState<{ kind: 'member' | 'invitation'; id: string; email: string } | null>(null);
   const invite = useAction(async () => {
     const created = await post('members/invite', { email: email.trim(), role });
     setInviteUrl(created.invite_url);
@@ -28,6 +29,10 @@ export default function Members() {
   });
   const remove = useAction(async (userId: string) => {
     await post('members/remove', { user_id: userId });
+    list.reload();
+  });
+  const cancel = useAction(async (invitationId: string) => {
+    await post('members/invitation_revoke', { invitation_id: invitationId });
     list.reload();
   });
   const mayManage = app.may('members');
@@ -58,7 +63,7 @@ export default function Members() {
           Invitation sent. The link: <span class="mono break">{inviteUrl}</span> <CopyButton text={inviteUrl} label="Copy link" />
         </p>
       ) : null}
-      <ErrorNote error={invite.error ?? change.error ?? remove.error} />
+      <ErrorNote error={invite.error ?? change.error ?? remove.error ?? cancel.error} />
       {list.loading && !list.data ? <Loading what="members" /> : null}
       <ErrorNote error={list.error} />
       <DataTable caption="Members" columns={['Person', 'Role', { label: 'Joined', class: 'wide-only' }, '']}>
@@ -85,7 +90,7 @@ export default function Members() {
             </td>
             <td class="wide-only">{when(member.joined_at)}</td>
             <td>
-              <ActionButton permission="members" variant="danger" label={`Remove ${member.email}`} onClick={() => setRemoving({ id: member.user_id, email: member.email })}>
+              <ActionButton permission="members" variant="danger" label={`Remove ${member.email}`} onClick={() => setConfirming({ kind: 'member', id: member.user_id, email: member.email })}>
                 Remove
               </ActionButton>
             </td>
@@ -95,22 +100,38 @@ export default function Members() {
       {list.data && list.data.invitations.length > 0 ? (
         <>
           <h2>Pending invitations</h2>
-          <ul>
+          <ul class="invitations">
             {list.data.invitations.map((invitation) => (
-              <li key={invitation.id}>
-                {invitation.email} as {invitation.role}, until {when(invitation.expires_at)}
+              <li key={invitation.id} class="row spread">
+                <span>
+                  {invitation.email} as {invitation.role}, until {when(invitation.expires_at)}
+                </span>
+                <ActionButton
+                  permission="members"
+                  variant="danger"
+                  busy={cancel.busy}
+                  label={`Cancel the invitation to ${invitation.email}`}
+                  onClick={() => setConfirming({ kind: 'invitation', id: invitation.id, email: invitation.email })}
+                >
+                  Cancel
+                </ActionButton>
               </li>
             ))}
           </ul>
         </>
       ) : null}
       <Confirm
-        subject={removing}
-        title="Remove this member?"
-        body={(person) => `${person.email} loses access to this workspace at once.`}
-        confirmLabel="Remove member"
-        onClose={() => setRemoving(null)}
-        onConfirm={(person) => void remove.run(person.id)}
+        subject={confirming}
+        title={confirming?.kind === 'invitation' ? 'Cancel this invitation?' : 'Remove this member?'}
+        body={(subject) =>
+          subject.kind === 'invitation'
+            ? `The link sent to ${subject.email} stops working at once. You can invite them again later.`
+            : `${subject.email} loses access to this workspace at once.`
+        }
+        confirmLabel={confirming?.kind === 'invitation' ? 'Cancel invitation' : 'Remove member'}
+        dismissLabel={confirming?.kind === 'invitation' ? 'Keep it' : 'Cancel'}
+        onClose={() => setConfirming(null)}
+        onConfirm={(subject) => void (subject.kind === 'invitation' ? cancel.run(subject.id) : remove.run(subject.id))}
       />
     </Screen>
   );
