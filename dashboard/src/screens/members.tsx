@@ -14,12 +14,13 @@ export default function Members() {
   const list = useLoad(loadMembers, []);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('member');
-  const [inviteUrl, setInviteUrl] = useState<string | null>(null);
+  /** The link of the invitation just sent (until it is cancelled). */
+  const [invited, setInvited] = useState<{ id: string; url: string } | null>(null);
   /** What the confirmation asks about: removing a member, or cancelling an invitation. */
   const [confirming, setConfirming] = useState<{ kind: 'member' | 'invitation'; id: string; email: string } | null>(null);
   const invite = useAction(async () => {
     const created = await post('members/invite', { email: email.trim(), role });
-    setInviteUrl(created.invite_url);
+    setInvited({ id: created.invitation.id, url: created.invite_url });
     setEmail('');
     list.reload();
   });
@@ -33,6 +34,7 @@ export default function Members() {
   });
   const cancel = useAction(async (invitationId: string) => {
     await post('members/invitation_revoke', { invitation_id: invitationId });
+    setInvited((shown) => (shown?.id === invitationId ? null : shown));
     list.reload();
   });
   const mayManage = app.may('members');
@@ -58,9 +60,9 @@ export default function Members() {
           Invite
         </ActionButton>
       </ActionForm>
-      {inviteUrl ? (
+      {invited ? (
         <p class="note" role="status">
-          Invitation sent. The link: <span class="mono break">{inviteUrl}</span> <CopyButton text={inviteUrl} label="Copy link" />
+          Invitation sent. The link: <span class="mono break">{invited.url}</span> <CopyButton text={invited.url} label="Copy link" />
         </p>
       ) : null}
       <ErrorNote error={invite.error ?? change.error ?? remove.error ?? cancel.error} />

@@ -386,6 +386,7 @@ describe('signed in as the demo owner', () => {
     await screenshot(page, 'members-cancel-invitation-confirm');
     await dialog.getByRole('button', { name: 'Cancel invitation' }).click();
     await cancel.waitFor({ state: 'detached' });
+    expect(await page.getByText('Invitation sent').count()).toBe(0);
     const pending = (await h.api<{ invitations: { email: string }[] }>('members/list/')).body.data.invitations;
     expect(pending.map((invitation) => invitation.email)).not.toContain('maybe@demo.example');
 
