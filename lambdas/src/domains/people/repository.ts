@@ -240,16 +240,8 @@ export async function markInvitationAccepted(deps: Deps, tokenHash: string, at: 
 
 /** Deletes an invitation not yet accepted: false when it was accepted meanwhile or is gone. */
 export async function deletePendingInvitation(deps: Deps, tokenHash: string): Promise<boolean> {
-  const deleted = await ifConditionHolds(
-    deps.store.doc.send(
-      new DeleteCommand({
-        TableName: deps.store.table('invitations'),
-        Key: { tokenHash },
-        ConditionExpression: 'attribute_exists(tokenHash) AND attribute_not_exists(acceptedAt)',
-      }),
-    ),
-  );
-  return deleted !== undefined;
+  const pending = { TableName: deps.store.table('invitations'), Key: { tokenHash }, ConditionExpression: 'attribute_exists(tokenHash) AND attribute_not_exists(acceptedAt)' };
+  return (await ifConditionHolds(deps.store.doc.send(new DeleteCommand(pending)))) !== undefined;
 }
 
 // One-time sign-in secrets
