@@ -47,7 +47,15 @@ function App() {
 
   if (session === undefined) return <Loading what="your session" />;
   if (session === null) return <SignIn onSignedIn={signedIn} />;
-  return <Shell session={session} workspaceId={workspaceId} onWorkspace={pick} onSignedOut={() => setSession(null)} />;
+  return (
+    <Shell
+      session={session}
+      workspaceId={workspaceId}
+      onWorkspace={pick}
+      onUser={(user) => setSession((current) => current && { ...current, user })}
+      onSignedOut={() => setSession(null)}
+    />
+  );
 
   async function signedIn() {
     const returnTo = safeReturnTo(new URLSearchParams(location.search).get('return_to'));
@@ -84,7 +92,19 @@ const NAV: { section?: string; items: { label: string; to: string; screens: Rout
   },
 ];
 
-function Shell({ session, workspaceId, onWorkspace, onSignedOut }: { session: SessionState; workspaceId: string; onWorkspace: (id: string) => void; onSignedOut: () => void }) {
+function Shell({
+  session,
+  workspaceId,
+  onWorkspace,
+  onUser,
+  onSignedOut,
+}: {
+  session: SessionState;
+  workspaceId: string;
+  onWorkspace: (id: string) => void;
+  onUser: (user: SessionState['user']) => void;
+  onSignedOut: () => void;
+}) {
   const route = useRoute();
   const workspace = session.workspaces.find((candidate) => candidate.id === workspaceId);
   const role = workspace?.role ?? 'member';
@@ -95,6 +115,7 @@ function Shell({ session, workspaceId, onWorkspace, onSignedOut }: { session: Se
       role,
       may: mayFor(role),
       switchWorkspace: onWorkspace,
+      updateUser: onUser,
       async signOut() {
         await post('auth/signout');
         onSignedOut();

@@ -13,6 +13,8 @@ export interface AppState {
   /** Whether the person's role in the picked workspace allows the permission (controls are disabled, not hidden). */
   may(permission: Permission): boolean;
   switchWorkspace(id: string): void;
+  /** The person's profile changed (auth/profile_update): the shell shows the new one. */
+  updateUser(user: SessionState['user']): void;
   signOut(): Promise<void>;
 }
 

@@ -162,6 +162,7 @@ export function Confirm<T>({
   title,
   body,
   confirmLabel,
+  dismissLabel = 'Cancel',
   onConfirm,
   onClose,
 }: {
@@ -169,6 +170,8 @@ export function Confirm<T>({
   title: string;
   body: (subject: T) => ComponentChildren;
   confirmLabel: string;
+  /** The button that closes without acting (where "Cancel" would read as the action itself). */
+  dismissLabel?: string;
   onConfirm: (subject: T) => void;
   onClose: () => void;
 }) {
@@ -186,7 +189,7 @@ export function Confirm<T>({
       <p>{subject !== null ? body(subject) : null}</p>
       <div class="row">
         <button type="button" onClick={onClose}>
-          Cancel
+          {dismissLabel}
         </button>
         <button
           type="button"

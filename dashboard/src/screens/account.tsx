@@ -1,9 +1,20 @@
+import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import { useApp } from '../session';
-import { ErrorNote, Loading, Screen, useAction, useLoad, when } from '../ui';
+import { ActionForm, Confirm, ErrorNote, Loading, Screen, useAction, useLoad, when } from '../ui';
 
 export default function Account() {
   const app = useApp();
+  const [displayName, setDisplayName] = useState(app.session.user.display_name);
+  const [savedName, setSavedName] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<{ id: string; name: string } | null>(null);
+  const rename = useAction(async () => {
+    setSavedName(null);
+    const { user } = await post('auth/profile_update', { display_name: displayName.trim() });
+    setDisplayName(user.display_name);
+    setSavedName(user.display_name);
+    app.updateUser(user);
+  });
   const passkeys = useLoad(() => get('auth/passkey/list'), []);
   const add = useAction(async () => {
     const { startRegistration } = await import('@simplewebauthn/browser');
@@ -22,6 +33,33 @@ export default function Account() {
   });
   return (
     <Screen title="Account" intro={`Signed in as ${app.session.user.email}.`}>
+      <h2>Profile</h2>
+      <ActionForm class="panel row wrap" onSubmit={rename.run}>
+        <span class="grow">
+          <label for="display-name">Display name</label>
+          <input
+            id="display-name"
+            required
+            maxLength={80}
+            autoComplete="name"
+            aria-describedby="display-name-hint"
+            value={displayName}
+            onInput={(event) => setDisplayName(event.currentTarget.value)}
+          />
+          <span id="display-name-hint" class="muted small block">
+            What the other members of your workspaces see, up to 80 characters.
+          </span>
+        </span>
+        <button type="submit" class="primary" disabled={rename.busy || !displayName.trim()}>
+          Save name
+        </button>
+      </ActionForm>
+      {savedName !== null ? (
+        <p class="note" role="status">
+          Your display name is now {savedName}.
+        </p>
+      ) : null}
+      <ErrorNote error={rename.error} />
       <h2>Passkeys</h2>
       <p>A passkey signs you in with your device's screen lock, without a code.</p>
       {passkeys.loading && !passkeys.data ? <Loading what="passkeys" /> : null}
@@ -33,7 +71,7 @@ export default function Account() {
             <span>
               {passkey.name} <span class="muted small">added {when(passkey.created_at)}, last used {passkey.last_used_at ? when(passkey.last_used_at) : 'never'}</span>
             </span>
-            <button type="button" class="danger" aria-label={`Remove passkey ${passkey.name}`} onClick={() => void remove.run(passkey.id)}>
+            <button type="button" class="danger" aria-label={`Remove passkey ${passkey.name}`} onClick={() => setRemoving({ id: passkey.id, name: passkey.name })}>
               Remove
             </button>
           </li>
@@ -42,6 +80,14 @@ export default function Account() {
       <button type="button" class="primary" disabled={add.busy} onClick={() => void add.run()}>
         Add a passkey
       </button>
+      <Confirm
+        subject={removing}
+        title="Remove this passkey?"
+        body={(passkey) => `“${passkey.name}” will no longer sign you in. You can still sign in with a code sent to ${app.session.user.email}.`}
+        confirmLabel="Remove passkey"
+        onClose={() => setRemoving(null)}
+        onConfirm={(passkey) => void remove.run(passkey.id)}
+      />
       <h2>Sessions</h2>
       <p>Signed in on a device you no longer use? Sign out of every session, this one included.</p>
       <button type="button" class="danger" disabled={everywhere.busy} onClick={() => void everywhere.run()}>

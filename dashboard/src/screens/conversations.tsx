@@ -1,11 +1,25 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { get } from '../api/client';
-import { ErrorNote, Loading, Screen, useLoad, when } from '../ui';
+import type { DataAt } from '../api/types';
+import { ErrorNote, Loading, Screen, useAction, useLoad, when } from '../ui';
 import { AgentTabs } from './agent-tabs';
+
+const PAGE = 50;
+type Page = DataAt<'conversations/list'>;
 
 export default function Conversations({ params }: { params: string[] }) {
   const agentId = params[0]!;
-  const list = useLoad(() => get('conversations/list', { agent_id: agentId, limit: 50 }), [agentId]);
+  const list = useLoad(() => get('conversations/list', { agent_id: agentId, limit: PAGE }), [agentId]);
+  /** The pages after the first, with the cursor of the next one (Load more); a new first page starts over. */
+  const [later, setLater] = useState<Page | null>(null);
+  useEffect(() => setLater(null), [list.data]);
+  const nextCursor = later ? later.next_cursor : (list.data?.next_cursor ?? null);
+  const more = useAction(async () => {
+    if (!nextCursor) return;
+    const page = await get('conversations/list', { agent_id: agentId, limit: PAGE, cursor: nextCursor });
+    setLater((previous) => ({ conversations: [...(previous?.conversations ?? []), ...page.conversations], next_cursor: page.next_cursor }));
+  });
+  const conversations = list.data ? [...list.data.conversations, ...(later?.conversations ?? [])] : [];
   const [open, setOpen] = useState<string | null>(null);
   return (
     <Screen title="Conversations" intro="What visitors said to the agent in the widget. Read-only.">
@@ -14,7 +28,7 @@ export default function Conversations({ params }: { params: string[] }) {
       <ErrorNote error={list.error} />
       {list.data && list.data.conversations.length === 0 ? <p class="muted">No conversations yet.</p> : null}
       <ul class="conversations">
-        {list.data?.conversations.map((conversation) => (
+        {conversations.map((conversation) => (
           <li key={conversation.id} class="card">
             <button type="button" class="quiet wide" aria-expanded={open === conversation.id} onClick={() => setOpen(open === conversation.id ? null : conversation.id)}>
               {when(conversation.started_at)} · {conversation.messages} messages · visitor {conversation.visitor.verified_user_id ?? conversation.visitor.id.slice(0, 12)}
@@ -23,6 +37,12 @@ export default function Conversations({ params }: { params: string[] }) {
           </li>
         ))}
       </ul>
+      {nextCursor ? (
+        <button type="button" disabled={more.busy} onClick={() => void more.run()}>
+          {more.busy ? 'Loading…' : 'Load more'}
+        </button>
+      ) : null}
+      <ErrorNote error={more.error} />
     </Screen>
   );
 }

@@ -14,11 +14,13 @@ export default function Members() {
   const list = useLoad(loadMembers, []);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('member');
-  const [inviteUrl, setInviteUrl] = useState<string | null>(null);
-  const [removing, setRemoving] = useState<{ id: string; email: string } | null>(null);
+  /** The link of the invitation just sent (until it is cancelled). */
+  const [invited, setInvited] = useState<{ id: string; url: string } | null>(null);
+  /** What the confirmation asks about: removing a member, or cancelling an invitation. */
+  const [confirming, setConfirming] = useState<{ kind: 'member' | 'invitation'; id: string; email: string } | null>(null);
   const invite = useAction(async () => {
     const created = await post('members/invite', { email: email.trim(), role });
-    setInviteUrl(created.invite_url);
+    setInvited({ id: created.invitation.id, url: created.invite_url });
     setEmail('');
     list.reload();
   });
@@ -28,6 +30,11 @@ export default function Members() {
   });
   const remove = useAction(async (userId: string) => {
     await post('members/remove', { user_id: userId });
+    list.reload();
+  });
+  const cancel = useAction(async (invitationId: string) => {
+    await post('members/invitation_revoke', { invitation_id: invitationId });
+    setInvited((shown) => (shown?.id === invitationId ? null : shown));
     list.reload();
   });
   const mayManage = app.may('members');
@@ -53,12 +60,12 @@ export default function Members() {
           Invite
         </ActionButton>
       </ActionForm>
-      {inviteUrl ? (
+      {invited ? (
         <p class="note" role="status">
-          Invitation sent. The link: <span class="mono break">{inviteUrl}</span> <CopyButton text={inviteUrl} label="Copy link" />
+          Invitation sent. The link: <span class="mono break">{invited.url}</span> <CopyButton text={invited.url} label="Copy link" />
         </p>
       ) : null}
-      <ErrorNote error={invite.error ?? change.error ?? remove.error} />
+      <ErrorNote error={invite.error ?? change.error ?? remove.error ?? cancel.error} />
       {list.loading && !list.data ? <Loading what="members" /> : null}
       <ErrorNote error={list.error} />
       <DataTable caption="Members" columns={['Person', 'Role', { label: 'Joined', class: 'wide-only' }, '']}>
@@ -85,7 +92,7 @@ export default function Members() {
             </td>
             <td class="wide-only">{when(member.joined_at)}</td>
             <td>
-              <ActionButton permission="members" variant="danger" label={`Remove ${member.email}`} onClick={() => setRemoving({ id: member.user_id, email: member.email })}>
+              <ActionButton permission="members" variant="danger" label={`Remove ${member.email}`} onClick={() => setConfirming({ kind: 'member', id: member.user_id, email: member.email })}>
                 Remove
               </ActionButton>
             </td>
@@ -95,22 +102,38 @@ export default function Members() {
       {list.data && list.data.invitations.length > 0 ? (
         <>
           <h2>Pending invitations</h2>
-          <ul>
+          <ul class="invitations">
             {list.data.invitations.map((invitation) => (
-              <li key={invitation.id}>
-                {invitation.email} as {invitation.role}, until {when(invitation.expires_at)}
+              <li key={invitation.id} class="row spread">
+                <span>
+                  {invitation.email} as {invitation.role}, until {when(invitation.expires_at)}
+                </span>
+                <ActionButton
+                  permission="members"
+                  variant="danger"
+                  busy={cancel.busy}
+                  label={`Cancel the invitation to ${invitation.email}`}
+                  onClick={() => setConfirming({ kind: 'invitation', id: invitation.id, email: invitation.email })}
+                >
+                  Cancel
+                </ActionButton>
               </li>
             ))}
           </ul>
         </>
       ) : null}
       <Confirm
-        subject={removing}
-        title="Remove this member?"
-        body={(person) => `${person.email} loses access to this workspace at once.`}
-        confirmLabel="Remove member"
-        onClose={() => setRemoving(null)}
-        onConfirm={(person) => void remove.run(person.id)}
+        subject={confirming}
+        title={confirming?.kind === 'invitation' ? 'Cancel this invitation?' : 'Remove this member?'}
+        body={(subject) =>
+          subject.kind === 'invitation'
+            ? `The link sent to ${subject.email} stops working at once. You can invite them again later.`
+            : `${subject.email} loses access to this workspace at once.`
+        }
+        confirmLabel={confirming?.kind === 'invitation' ? 'Cancel invitation' : 'Remove member'}
+        dismissLabel={confirming?.kind === 'invitation' ? 'Keep it' : 'Cancel'}
+        onClose={() => setConfirming(null)}
+        onConfirm={(subject) => void (subject.kind === 'invitation' ? cancel.run(subject.id) : remove.run(subject.id))}
       />
     </Screen>
   );

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { openConversation } from '../../../lambdas/src/domains/conversations/conversations';
 import { axeViolations, clipboard, heading, mailTo, mailedCode, otherSite, OWNER_EMAIL, provisionWorkspace, screenshot, SHOTS, signIn, startDashboard, type DashboardHarness } from './support';
 
 // The dashboard in headless chromium against the local platform (one platform and one browser for the file), at
@@ -231,6 +232,16 @@ describe('signed in as the demo owner', () => {
     expect(await page.locator('.conversations textarea, .conversations input').count()).toBe(0);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'conversations-transcript');
+
+    // More than a page (50): Load more brings the rest, then goes away.
+    const start = { agentId: h.agentId, workspaceId: h.platform.demo.workspaceId, locale: 'en' };
+    for (let index = 0; index < 50; index++) await openConversation(h.platform.deps, { ...start, conversationId: `conv-page-${String(index).padStart(4, '0')}`, visitorId: `visitor-${index}` });
+    await go(page, `#/agents/${h.agentId}/conversations`, /^Conversations$/);
+    expect(await page.locator('.conversations > li').count()).toBe(50);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await page.locator('.conversations > li').nth(50).waitFor();
+    expect(await page.locator('.conversations > li').count()).toBe(51);
+    await page.getByRole('button', { name: 'Load more' }).waitFor({ state: 'detached' });
   });
 
   it("saves the agent's settings (agents/update) and the live preview frames the real widget under the CSP", async () => {
@@ -361,6 +372,35 @@ describe('signed in as the demo owner', () => {
     await expect.poll(roleOf).toBeUndefined();
   });
 
+  it('cancels a pending invitation after confirming, and names the owner on Account', async () => {
+    await go(page, '#/members', /^Members$/);
+    await page.getByLabel('E-mail address').fill('maybe@demo.example');
+    await page.getByRole('button', { name: 'Invite' }).click();
+    await page.getByRole('status').filter({ hasText: 'Invitation sent' }).waitFor();
+    const cancel = page.getByRole('button', { name: 'Cancel the invitation to maybe@demo.example' });
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'members-pending-invitation');
+    await cancel.click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel this invitation?' });
+    await dialog.waitFor();
+    await screenshot(page, 'members-cancel-invitation-confirm');
+    await dialog.getByRole('button', { name: 'Cancel invitation' }).click();
+    await cancel.waitFor({ state: 'detached' });
+    expect(await page.getByText('Invitation sent').count()).toBe(0);
+    const pending = (await h.api<{ invitations: { email: string }[] }>('members/list/')).body.data.invitations;
+    expect(pending.map((invitation) => invitation.email)).not.toContain('maybe@demo.example');
+
+    await go(page, '#/account', /^Account$/);
+    await page.getByLabel('Display name').fill('  Demo Owner  ');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your display name is now Demo Owner.' }).waitFor();
+    expect(await page.getByLabel('Display name').inputValue()).toBe('Demo Owner');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'account-display-name');
+    const members = (await h.api<{ members: { email: string; display_name: string }[] }>('members/list/')).body.data.members;
+    expect(members.find((member) => member.email === OWNER_EMAIL)?.display_name).toBe('Demo Owner');
+  });
+
   it('switches between the workspaces of a person in several: every screen follows the picked one', async () => {
     await provisionWorkspace(h, 'Second Company', OWNER_EMAIL);
     await page.reload();
@@ -401,7 +441,7 @@ describe('signed in as the demo owner', () => {
     await heading(page, 'Agents');
   });
 
-  it('registers a passkey with the virtual authenticator, signs out, and signs in with it', async () => {
+  it('registers a passkey with the virtual authenticator, signs out, signs in with it, and removes it after confirming', async () => {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -418,6 +458,13 @@ describe('signed in as the demo owner', () => {
     await heading(page, /^Account$/);
     expect(await page.getByText(`Signed in as ${OWNER_EMAIL}`).isVisible()).toBe(true);
     await page.getByText(/last used (?!never)/).waitFor();
+    // Removing it asks first.
+    await page.getByRole('button', { name: /Remove passkey/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Remove this passkey?' });
+    await dialog.waitFor();
+    await screenshot(page, 'account-passkey-remove-confirm');
+    await dialog.getByRole('button', { name: 'Remove passkey' }).click();
+    await page.getByText('No passkey yet.').waitFor();
   });
 
   it('ran every screen and action above without a page error or a Content-Security-Policy violation', () => {

@@ -36,6 +36,16 @@ export const PasskeyRegisterBody = z.object({ response: webAuthnResponse, name: 
 export const PasskeySigninBody = z.object({ challenge_id: z.string({ error: 'challenge_id is required' }).min(1).max(100), response: webAuthnResponse }).strict();
 export const PasskeyIdBody = z.object({ passkey_id: z.string({ error: 'passkey_id is required' }).min(1).max(1024) }).strict();
 export const EmptyBody = z.object({}).strict();
+export const ProfileUpdateBody = z
+  .object({
+    display_name: z
+      .string({ error: 'display_name is required' })
+      .trim()
+      .min(1, { error: 'display_name must not be empty' })
+      .max(80, { error: 'display_name is at most 80 characters' })
+      .regex(/^[^\p{Cc}]*$/u, { error: 'display_name must not contain control characters' }),
+  })
+  .strict();
 
 const signedOut = z.object({ signed_out: z.literal(true) });
 
@@ -108,6 +118,15 @@ export const AUTH_ENDPOINTS = {
     method: 'GET',
     summary: 'The signed-in person, their workspaces and the CSRF token for state-changing requests',
     data: signedIn.extend({ csrf_token: z.string().meta({ description: 'Send it in X-CSRF-Token with every POST made with the session' }) }),
+    status: 200,
+    access: 'session',
+  },
+  authProfileUpdate: {
+    path: 'auth/profile_update',
+    method: 'POST',
+    summary: 'Change your display name (what other members see)',
+    body: ProfileUpdateBody,
+    data: z.object({ user: SessionUser }),
     status: 200,
     access: 'session',
   },

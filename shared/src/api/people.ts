@@ -22,6 +22,9 @@ export const Invitation = z
 export const InviteBody = z.object({ email: email.transform((value) => value.trim().toLowerCase()), role: memberRole }).strict();
 export const MemberUpdateBody = z.object({ user_id: userId, role: memberRole }).strict();
 export const MemberRemoveBody = z.object({ user_id: userId }).strict();
+export const InvitationRevokeBody = z
+  .object({ invitation_id: z.string({ error: 'invitation_id is required' }).regex(/^inv_[0-9A-Za-z]{8,64}$/, { error: 'invitation_id looks like inv_…' }) })
+  .strict();
 export const InvitationAcceptBody = z.object({ token: z.string({ error: 'token is required' }).min(16).max(200) }).strict();
 
 export const PEOPLE_ENDPOINTS = {
@@ -57,6 +60,15 @@ export const PEOPLE_ENDPOINTS = {
     summary: 'Remove a member from the workspace (never the last owner: 409 LAST_OWNER)',
     body: MemberRemoveBody,
     data: z.object({ removed: z.literal(true), user_id: z.string() }),
+    status: 200,
+    access: 'members',
+  },
+  membersInvitationRevoke: {
+    path: 'members/invitation_revoke',
+    method: 'POST',
+    summary: 'Cancel a pending invitation; its link stops working',
+    body: InvitationRevokeBody,
+    data: z.object({ revoked: z.literal(true), invitation_id: z.string() }),
     status: 200,
     access: 'members',
   },

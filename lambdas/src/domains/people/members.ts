@@ -5,6 +5,7 @@ import { assertRoleExists } from '../skills/roles';
 import {
   changeOwnerCount,
   deleteMembership,
+  deletePendingInvitation,
   getInvitation,
   getMembership,
   invitationsOf,
@@ -150,6 +151,15 @@ export async function acceptInvitation(deps: Deps, token: string, user: StoredUs
     throw new DomainError('NOT_FOUND', 'This invitation was already used', { field: 'token' });
   }
   return addMember(deps, workspace, user, invitation.role);
+}
+
+/** Cancels a pending invitation of the workspace: its link stops working (invitations/accept answers NOT_FOUND). */
+export async function revokeInvitation(deps: Deps, workspaceId: string, invitationId: string): Promise<StoredInvitation> {
+  const invitation = (await invitationsOf(deps, { workspaceId })).find((candidate) => candidate.id === invitationId);
+  const gone = () => new DomainError('NOT_FOUND', `No pending invitation ${invitationId} in this workspace`, { field: 'invitation_id' });
+  if (!invitation || !isPending(invitation, deps.now())) throw gone();
+  if (!(await deletePendingInvitation(deps, invitation.tokenHash))) throw gone();
+  return invitation;
 }
 
 const lastOwner = () => new DomainError('LAST_OWNER', 'The last owner of a workspace cannot be removed or demoted; make someone else owner first', { field: 'user_id' });

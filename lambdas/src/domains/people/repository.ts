@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds } from '../../infra/store/dynamo';
+import { ifConditionHolds, updateIf } from '../../infra/store/dynamo';
 
 /**
  * Every store call of the people domain: users (and the e-mail items that keep an address to one user),
@@ -98,6 +98,26 @@ export async function putUserIfEmailFree(deps: Deps, user: StoredUser): Promise<
   if (!claimed) return false;
   await deps.store.doc.send(new PutCommand({ TableName: deps.store.table('users'), Item: user, ConditionExpression: 'attribute_not_exists(id)' }));
   return true;
+}
+
+const setDisplayName = (displayName: string, keyAttribute: string) => ({
+  UpdateExpression: 'SET displayName = :name',
+  ConditionExpression: 'attribute_exists(#k)',
+  ExpressionAttributeNames: { '#k': keyAttribute },
+  ExpressionAttributeValues: { ':name': displayName },
+});
+
+/** Sets the display name of an existing user: the updated user, or undefined when there is none. */
+export const setUserDisplayName = (deps: Deps, userId: string, displayName: string): Promise<StoredUser | undefined> =>
+  updateIf<StoredUser>(deps.store, deps.store.table('users'), { id: userId }, setDisplayName(displayName, 'id'));
+
+/** The copies of a person's display name beside their memberships and sessions follow a change; a gone item stays gone. */
+export async function copyDisplayName(deps: Deps, userId: string, displayName: string): Promise<void> {
+  const [memberships, sessionHashes] = await Promise.all([membershipsByUser(deps, userId), sessionHashesOfUser(deps, userId)]);
+  await Promise.all([
+    ...memberships.map(({ workspaceId }) => updateIf(deps.store, deps.store.table('memberships'), { workspaceId, userId }, setDisplayName(displayName, 'userId'))),
+    ...sessionHashes.map((sessionHash) => updateIf(deps.store, deps.store.table('sessions'), { sessionHash }, setDisplayName(displayName, 'sessionHash'))),
+  ]);
 }
 
 // Memberships
@@ -216,6 +236,12 @@ export async function markInvitationAccepted(deps: Deps, tokenHash: string, at: 
     ExpressionAttributeValues: { ':at': at },
   });
   return (await ifConditionHolds(deps.store.doc.send(update))) !== undefined;
+}
+
+/** Deletes an invitation not yet accepted: false when it was accepted meanwhile or is gone. */
+export async function deletePendingInvitation(deps: Deps, tokenHash: string): Promise<boolean> {
+  const pending = { TableName: deps.store.table('invitations'), Key: { tokenHash }, ConditionExpression: 'attribute_exists(tokenHash) AND attribute_not_exists(acceptedAt)' };
+  return (await ifConditionHolds(deps.store.doc.send(new DeleteCommand(pending)))) !== undefined;
 }
 
 // One-time sign-in secrets

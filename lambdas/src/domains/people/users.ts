@@ -1,5 +1,6 @@
 import type { Deps } from '../../infra/deps';
-import { getUser, putUserIfEmailFree, userIdOfEmail, type StoredUser } from './repository';
+import { DomainError } from '@service/shared';
+import { copyDisplayName, getUser, putUserIfEmailFree, setUserDisplayName, userIdOfEmail, type StoredUser } from './repository';
 import { newId } from './secrets';
 
 export type { StoredUser } from './repository';
@@ -24,4 +25,12 @@ export async function ensureUser(deps: Deps, email: string): Promise<StoredUser>
   const winner = await findUserByEmail(deps, address);
   if (!winner) throw new Error(`users: the address item of ${user.id} exists without its user`);
   return winner;
+}
+
+/** Changes the name other members see (already trimmed and checked by the contract); their memberships and sessions show it at once. */
+export async function changeDisplayName(deps: Deps, userId: string, displayName: string): Promise<StoredUser> {
+  const user = await setUserDisplayName(deps, userId, displayName);
+  if (!user) throw new DomainError('NOT_FOUND', 'This account no longer exists; sign in again');
+  await copyDisplayName(deps, userId, displayName);
+  return user;
 }

@@ -4,10 +4,10 @@ import { clearedCookie, serializeCookie } from '../../../infra/http/cookies';
 import { membershipsOfUser } from '../../../domains/people/members';
 import { SESSION_ABSOLUTE_MS, endAllSessions, endSession, startSession, type ActiveSession } from '../../../domains/people/sessions';
 import { startEmailSignIn, verifyEmailCode } from '../../../domains/people/sign-in';
-import type { StoredUser } from '../../../domains/people/users';
+import { changeDisplayName, type StoredUser } from '../../../domains/people/users';
 import type { Client, EndpointHandlers } from './types';
 
-export type SignInEndpoint = 'authEmailStart' | 'authEmailVerify' | 'authSession' | 'authSignout' | 'authSignoutAll';
+export type SignInEndpoint = 'authEmailStart' | 'authEmailVerify' | 'authSession' | 'authProfileUpdate' | 'authSignout' | 'authSignoutAll';
 
 /** The authentication sets both for every endpoint that needs them; their absence is a wiring fault. */
 export function clientOf(client: Client | undefined): Client {
@@ -52,6 +52,12 @@ export const signInEndpoints: EndpointHandlers<SignInEndpoint> = {
   authSession: async ({ deps, session }) => {
     const active = sessionOf(session);
     return { data: { user: userResponse(active), workspaces: await workspacesOf(deps, active.userId), csrf_token: active.csrfToken } };
+  },
+
+  authProfileUpdate: async ({ deps, session, body }) => {
+    const active = sessionOf(session);
+    const user = await changeDisplayName(deps, active.userId, body.display_name);
+    return { data: { user: userResponse({ userId: user.id, email: user.email, displayName: user.displayName }) }, msg: `Your display name is now ${user.displayName}` };
   },
 
   authSignout: async ({ deps, session, client }) => {

@@ -1,10 +1,10 @@
 import { ApiError } from '@service/shared';
-import { acceptInvitation, changeMemberRole, invite, listMembers, removeMember, type StoredInvitation, type StoredMembership } from '../../../domains/people/members';
+import { acceptInvitation, changeMemberRole, invite, listMembers, removeMember, revokeInvitation, type StoredInvitation, type StoredMembership } from '../../../domains/people/members';
 import { getUser } from '../../../domains/people/users';
 import { clientOf, sessionOf } from './auth';
 import type { EndpointHandlers } from './types';
 
-type MemberEndpoints = 'membersList' | 'membersInvite' | 'membersUpdate' | 'membersRemove' | 'invitationsAccept';
+type MemberEndpoints = 'membersList' | 'membersInvite' | 'membersUpdate' | 'membersRemove' | 'membersInvitationRevoke' | 'invitationsAccept';
 
 const memberResponse = (member: StoredMembership) => ({ user_id: member.userId, email: member.email, display_name: member.displayName, role: member.role, joined_at: member.joinedAt });
 const invitationResponse = (invitation: StoredInvitation) => ({
@@ -34,6 +34,11 @@ export const memberEndpoints: EndpointHandlers<MemberEndpoints> = {
   membersRemove: async ({ deps, workspace, body }) => {
     await removeMember(deps, workspace.id, body.user_id);
     return { data: { removed: true as const, user_id: body.user_id }, msg: 'Member removed' };
+  },
+
+  membersInvitationRevoke: async ({ deps, workspace, body }) => {
+    const invitation = await revokeInvitation(deps, workspace.id, body.invitation_id);
+    return { data: { revoked: true as const, invitation_id: invitation.id }, msg: `The invitation to ${invitation.email} is cancelled; its link no longer works` };
   },
 
   invitationsAccept: async ({ deps, body, session }) => {
