@@ -19,7 +19,8 @@ import {
   type StoredMembership,
   type StoredUser,
 } from './repository';
-import { newId, randomToken, sha256 } from './secrets';
+import { newId, randomToken } from './secrets';
+import { storedHash } from '../../infra/secrets/stored-hash';
 import { normalizeEmail } from './users';
 
 /** A person's place in a workspace. */
@@ -106,7 +107,7 @@ export async function invite(deps: Deps, workspace: WorkspaceRef, input: { email
   const now = deps.now();
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
   const invitation: StoredInvitation = {
-    tokenHash: sha256(token),
+    tokenHash: storedHash(token),
     id: newId('inv'),
     workspaceId: workspace.id,
     workspaceName: workspace.name,
@@ -135,7 +136,7 @@ export async function invite(deps: Deps, workspace: WorkspaceRef, input: { email
 
 /** Accepts an invitation addressed to the signed-in person: their membership (an existing one stays as it is). */
 export async function acceptInvitation(deps: Deps, token: string, user: StoredUser): Promise<Membership> {
-  const invitation = await getInvitation(deps, sha256(token));
+  const invitation = await getInvitation(deps, storedHash(token));
   const now = deps.now();
   if (!invitation || (!invitation.acceptedAt && invitation.expiresAt <= now.toISOString())) {
     throw new DomainError('NOT_FOUND', 'This invitation does not exist or has expired; ask for a new one', { field: 'token' });

@@ -22,7 +22,8 @@ import {
   type StoredUser,
 } from './repository';
 import type { ActiveSession } from './sessions';
-import { randomToken, sha256 } from './secrets';
+import { randomToken } from './secrets';
+import { storedHash } from '../../infra/secrets/stored-hash';
 import { getUser } from './users';
 
 export type { StoredPasskey } from './repository';
@@ -42,7 +43,7 @@ const ONE_TRY = 1;
 export const relyingPartyOf = (origin: string, name = 'Service dashboard'): RelyingParty => ({ id: new URL(origin).hostname, origin, name });
 
 const registrationId = (userId: string) => `webauthn#register#${userId}`;
-const signInId = (challengeId: string) => `webauthn#signin#${sha256(challengeId)}`;
+const signInId = (challengeId: string) => `webauthn#signin#${storedHash(challengeId)}`;
 
 const invalid = (why: string) => new DomainError('CODE_INVALID', `The passkey was not accepted: ${why}`, { field: 'response' });
 const expired = () => new DomainError('CODE_EXPIRED', 'This passkey request expired or was used; start again', { field: 'challenge_id' });
@@ -59,7 +60,7 @@ async function checked<T>(verify: () => Promise<T>): Promise<T> {
 /** Stores the challenge (its hash only) for one use within five minutes. */
 async function rememberChallenge(deps: Deps, id: string, challenge: string, userId?: string): Promise<void> {
   const expiresAt = new Date(deps.now().getTime() + CHALLENGE_TTL_MS).toISOString();
-  await putSignInSecret(deps, { id, secretHash: sha256(challenge), expiresAt, ...(userId ? { userId } : {}) });
+  await putSignInSecret(deps, { id, secretHash: storedHash(challenge), expiresAt, ...(userId ? { userId } : {}) });
 }
 
 /** Uses the stored challenge once: the hash the browser's signed challenge must match. */
@@ -69,7 +70,7 @@ async function consumeChallenge(deps: Deps, id: string): Promise<string> {
   return stored.secretHash;
 }
 
-const matchesHash = (hash: string) => (challenge: string) => sha256(challenge) === hash;
+const matchesHash = (hash: string) => (challenge: string) => storedHash(challenge) === hash;
 
 /** Creation options for a new passkey of the signed-in person (their existing ones excluded). */
 export async function registrationOptions(deps: Deps, session: ActiveSession, rp: RelyingParty) {

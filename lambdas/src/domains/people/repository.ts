@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds, updateIf } from '../../infra/store/dynamo';
+import { ifConditionHolds, queryAll, updateIf } from '../../infra/store/dynamo';
 
 /**
  * Every store call of the people domain: users (and the e-mail items that keep an address to one user),
@@ -310,23 +310,14 @@ export async function deleteSession(deps: Deps, sessionHash: string): Promise<vo
 }
 
 export async function sessionHashesOfUser(deps: Deps, userId: string): Promise<string[]> {
-  const hashes: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await deps.store.doc.send(
-      new QueryCommand({
-        TableName: deps.store.table('sessions'),
-        IndexName: 'byUser',
-        KeyConditionExpression: 'userId = :u',
-        ExpressionAttributeValues: { ':u': userId },
-        ProjectionExpression: 'sessionHash',
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    hashes.push(...(page.Items ?? []).map((item) => item.sessionHash as string));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return hashes;
+  const items = await queryAll<{ sessionHash: string }>(deps.store, {
+    TableName: deps.store.table('sessions'),
+    IndexName: 'byUser',
+    KeyConditionExpression: 'userId = :u',
+    ExpressionAttributeValues: { ':u': userId },
+    ProjectionExpression: 'sessionHash',
+  });
+  return items.map((item) => item.sessionHash);
 }
 
 // Passkeys

@@ -1,8 +1,6 @@
 import { randomBase62 } from '@service/shared';
-import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-
-/** Every secret of a person (session ids, codes, challenges, invitation tokens) is kept only as this hash. */
-export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex');
+import { randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { storedHash } from '../../infra/secrets/stored-hash';
 
 /** 32 random bytes, base64url: session ids and invitation tokens. */
 export const randomToken = (): string => randomBytes(32).toString('base64url');
@@ -12,8 +10,8 @@ export const randomCode = (): string => String(randomInt(0, 1_000_000)).padStart
 
 /** Equal strings, compared in constant time. */
 export function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(sha256(a));
-  const right = Buffer.from(sha256(b));
+  const left = Buffer.from(storedHash(a));
+  const right = Buffer.from(storedHash(b));
   return timingSafeEqual(left, right);
 }
 

@@ -2,7 +2,8 @@ import type { Deps } from '../../infra/deps';
 import { parseCookies } from '../../infra/http/cookies';
 import { SESSION_COOKIE } from '@service/shared';
 import { deleteSession, getSession, putSession, sessionHashesOfUser, touchSession, type StoredUser } from './repository';
-import { randomToken, sha256 } from './secrets';
+import { randomToken } from './secrets';
+import { storedHash } from '../../infra/secrets/stored-hash';
 
 /** A signed-in person, as a request carrying their session cookie shows them. */
 export interface ActiveSession {
@@ -19,7 +20,7 @@ export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600_000;
 const TOUCH_EVERY_MS = 5 * 60_000;
 
 /** The CSRF token of a session: derived from the cookie value, so nothing more is stored and it dies with the session. */
-const csrfTokenOf = (cookieValue: string): string => sha256(`csrf\n${cookieValue}`).slice(0, 43);
+const csrfTokenOf = (cookieValue: string): string => storedHash(`csrf\n${cookieValue}`).slice(0, 43);
 
 const active = (stored: { userId: string; email: string; displayName: string; sessionHash: string }, cookieValue: string): ActiveSession => ({
   userId: stored.userId,
@@ -34,7 +35,7 @@ export async function startSession(deps: Deps, user: StoredUser): Promise<{ cook
   const cookieValue = randomToken();
   const now = deps.now();
   const stored = {
-    sessionHash: sha256(cookieValue),
+    sessionHash: storedHash(cookieValue),
     userId: user.id,
     email: user.email,
     displayName: user.displayName,
@@ -53,7 +54,7 @@ export async function startSession(deps: Deps, user: StoredUser): Promise<{ cook
 export async function sessionFromCookieHeader(deps: Deps, cookieHeader: string | undefined): Promise<ActiveSession | undefined> {
   const cookieValue = parseCookies(cookieHeader).get(SESSION_COOKIE);
   if (!cookieValue || cookieValue.length > 200) return undefined;
-  const sessionHash = sha256(cookieValue);
+  const sessionHash = storedHash(cookieValue);
   const stored = await getSession(deps, sessionHash);
   if (!stored) return undefined;
   const nowMs = deps.now().getTime();

@@ -5,7 +5,8 @@ import { logger } from '../../infra/logger';
 import { hitRateLimit } from '../access/rate-limit';
 import { hasPendingInvitation } from './members';
 import { countSignInTry, getSignInSecret, putSignInSecret, useSignInSecret, type StoredUser } from './repository';
-import { randomCode, sameSecret, sha256 } from './secrets';
+import { randomCode, sameSecret } from './secrets';
+import { storedHash } from '../../infra/secrets/stored-hash';
 import { ensureUser, findUserByEmail, normalizeEmail } from './users';
 
 export const SIGN_IN_CODE_TTL_MS = 10 * 60_000;
@@ -15,7 +16,7 @@ const TEN_MINUTES = 10 * 60_000;
 export const SIGN_IN_LIMITS = { mailsPerAddress: 5, mailsPerClient: 30, verifiesPerClient: 60 } as const;
 
 const codeId = (email: string) => `email#${email}`;
-const codeHash = (email: string, code: string) => sha256(`${email}\n${code}`);
+const codeHash = (email: string, code: string) => storedHash(`${email}\n${code}`);
 
 /** Whether this address may sign in by e-mail: a person we know, or one with a pending invitation. */
 async function mayReceiveCode(deps: Deps, email: string): Promise<boolean> {
@@ -30,7 +31,7 @@ async function mayReceiveCode(deps: Deps, email: string): Promise<boolean> {
 export async function startEmailSignIn(deps: Deps, input: { email: string; clientIp: string; origin: string }): Promise<void> {
   const email = normalizeEmail(input.email);
   await hitRateLimit(deps, `signin-mail-client#${input.clientIp.slice(0, 64)}`, SIGN_IN_LIMITS.mailsPerClient, TEN_MINUTES, 'sign-in codes from this address');
-  await hitRateLimit(deps, `signin-mail#${sha256(email)}`, SIGN_IN_LIMITS.mailsPerAddress, TEN_MINUTES, 'sign-in codes for this e-mail address');
+  await hitRateLimit(deps, `signin-mail#${storedHash(email)}`, SIGN_IN_LIMITS.mailsPerAddress, TEN_MINUTES, 'sign-in codes for this e-mail address');
   if (!(await mayReceiveCode(deps, email))) {
     logger.info('sign-in code not sent: no account and no invitation for the address');
     return;
