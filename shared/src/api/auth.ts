@@ -43,7 +43,8 @@ export const ProfileUpdateBody = z
       .trim()
       .min(1, { error: 'display_name must not be empty' })
       .max(80, { error: 'display_name is at most 80 characters' })
-      .regex(/^[^\p{Cc}]*$/u, { error: 'display_name must not contain control characters' }),
+      // A check, not a published pattern: OpenAPI patterns are ECMA without flags, and \p{Cc} needs the u flag.
+      .refine((name) => !/\p{Cc}/u.test(name), { error: 'display_name must not contain control characters' }),
   })
   .strict();
 
