@@ -137,6 +137,30 @@ describe('the authorization server and the MCP resource server', () => {
     expect(await refresh(second.body.refresh_token!)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
   });
 
+  it('keeps the connection when a refresh dies while writing the new tokens (a crash there): the retry works', async () => {
+    const connection = await connect();
+    const refresh = (token: string) => tokenRequest(origin(), { grant_type: 'refresh_token', refresh_token: token, client_id: connection.clientId, resource: resource() });
+    // The store fails the write of the new refresh token, once: the request dies in the middle of the rotation.
+    const doc = ctx.platform.deps.store.doc;
+    const send = doc.send.bind(doc);
+    let failed = false;
+    doc.send = ((command: { input?: { TableName?: string; Item?: { kind?: string } } }, ...rest: unknown[]) => {
+      if (!failed && command.input?.TableName === ctx.platform.deps.store.table('oauthTokens') && command.input.Item?.kind === 'refresh') {
+        failed = true;
+        return Promise.reject(new Error('injected crash'));
+      }
+      return (send as (...args: unknown[]) => unknown)(command, ...rest);
+    }) as typeof doc.send;
+    try {
+      expect((await refresh(connection.refresh_token)).status).toBe(500);
+    } finally {
+      doc.send = send;
+    }
+    const retried = await refresh(connection.refresh_token);
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    expect((await mcpCall(origin(), retried.body.access_token!, 'tools/call', { name: 'list_agents', arguments: {} })).status).toBe(200);
+  });
+
   it('refuses a client metadata document at a private or loopback address', async () => {
     for (const clientId of ['https://10.0.0.1/client.json', 'https://127.0.0.1:8443/client.json', 'https://localhost/oauth/client.json', 'https://169.254.169.254/latest/meta-data']) {
       const page = await fetch(authorizeUrl(origin(), { clientId, redirectUri: REDIRECT, pkce: newPkce() }), { redirect: 'manual' });

@@ -101,7 +101,9 @@ export async function exchangeCode(
 
 /**
  * refresh_token grant: the token rotates on every use; a refresh token presented a second time means it leaked, so
- * the whole connection is revoked. A withdrawn connection answers invalid_grant.
+ * the whole connection is revoked. A withdrawn connection answers invalid_grant. The new tokens are written before the
+ * old refresh token is marked used, so a crash in between leaves the old one working for the client's retry (the
+ * unsent new ones stay unknown); marking it used is the last write before the answer.
  */
 export async function refreshTokens(
   deps: Deps,
@@ -115,10 +117,11 @@ export async function refreshTokens(
   checkResource(input.resource, canonicalResource, false);
   const connection = await findConnection(deps, stored.connectionId);
   if (!connection || connection.status !== 'active') throw new OAuthRefusal('invalid_grant', `The connection was ${connection?.status ?? 'removed'}; authorize again`);
-  if (stored.usedAt !== undefined || !(await useSecretOnce(deps, tokenHash, deps.now().toISOString()))) {
+  const replayed = async () => {
     await endConnection(deps, connection.id, 'revoked', 'refresh token used twice', deps.now().toISOString());
-    throw new OAuthRefusal('invalid_grant', 'The refresh token was already used; the connection is revoked');
-  }
+    return new OAuthRefusal('invalid_grant', 'The refresh token was already used; the connection is revoked');
+  };
+  if (stored.usedAt !== undefined) throw await replayed();
   if (expired(deps, stored.expiresAt)) throw new OAuthRefusal('invalid_grant', 'The refresh token expired; authorize again');
   let scopes = stored.scopes.filter((scope) => connection.scopes.includes(scope));
   if (input.scope !== undefined) {
@@ -127,7 +130,10 @@ export async function refreshTokens(
     if (beyond) throw new OAuthRefusal('invalid_scope', `${beyond} was not granted to this connection; authorize again to ask for it`);
     scopes = asked.includes('offline_access') ? asked : [...asked, 'offline_access'];
   }
-  return issueTokens(deps, connection, scopes);
+  const tokens = await issueTokens(deps, connection, scopes);
+  // A concurrent use of the same refresh token got here first: a replay all the same.
+  if (!(await useSecretOnce(deps, tokenHash, deps.now().toISOString()))) throw await replayed();
+  return tokens;
 }
 
 export interface VerifiedAccess<T> {
