@@ -1,5 +1,6 @@
 import type { EndpointName } from '@service/shared';
 import { describe, expect, it } from 'vitest';
+import { failStoreOnce } from '../support/faults';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
 import { authorizeUrl, consent, mcpCall, newPkce, registerClient, signIn, tokenRequest, type Pkce } from './oauth-flow';
@@ -141,20 +142,11 @@ describe('the authorization server and the MCP resource server', () => {
     const connection = await connect();
     const refresh = (token: string) => tokenRequest(origin(), { grant_type: 'refresh_token', refresh_token: token, client_id: connection.clientId, resource: resource() });
     // The store fails the write of the new refresh token, once: the request dies in the middle of the rotation.
-    const doc = ctx.platform.deps.store.doc;
-    const send = doc.send.bind(doc);
-    let failed = false;
-    doc.send = ((command: { input?: { TableName?: string; Item?: { kind?: string } } }, ...rest: unknown[]) => {
-      if (!failed && command.input?.TableName === ctx.platform.deps.store.table('oauthTokens') && command.input.Item?.kind === 'refresh') {
-        failed = true;
-        return Promise.reject(new Error('injected crash'));
-      }
-      return (send as (...args: unknown[]) => unknown)(command, ...rest);
-    }) as typeof doc.send;
+    const restore = failStoreOnce(ctx.platform.deps, (command) => command.input?.TableName === ctx.platform.deps.store.table('oauthTokens') && command.input.Item?.kind === 'refresh');
     try {
       expect((await refresh(connection.refresh_token)).status).toBe(500);
     } finally {
-      doc.send = send;
+      restore();
     }
     const retried = await refresh(connection.refresh_token);
     expect(retried.status, JSON.stringify(retried.body)).toBe(200);

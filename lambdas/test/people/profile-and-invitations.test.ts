@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { failStoreOnce } from '../support/faults';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
 import { addPerson, call, signIn, type Person } from './helpers';
@@ -80,5 +81,28 @@ describe('a person names themselves; an owner cancels an invitation', () => {
     expect(accepted.body.error?.code).toBe('NOT_FOUND');
     const after = (await call<MemberList>(ctx.platform, 'members/list', { headers: owner.headers })).body.data;
     expect(after.members.map((member) => member.email)).not.toContain('maybe@example.com');
+  });
+
+  it('invitations/accept survives a crash before the membership is written: the retry joins the person', async () => {
+    const invited = await call<{ invite_url: string }>(ctx.platform, 'members/invite', { body: { email: 'retry@example.com', role: 'member' }, headers: owner.headers });
+    expect(invited.status).toBe(201);
+    const token = new URL(invited.body.data.invite_url).searchParams.get('invitation')!;
+    await addPerson(ctx.platform, 'retry@example.com', 'member', { id: '00000000-0000-4000-8000-0000000000bb', name: 'Elsewhere' });
+    const invitee = await signIn(ctx.platform, 'retry@example.com', '00000000-0000-4000-8000-0000000000bb');
+    // The store fails the membership's write once: the request dies in the middle of accepting.
+    const restore = failStoreOnce(
+      ctx.platform.deps,
+      (command) => command.input?.TableName === ctx.platform.deps.store.table('memberships') && command.input.Item?.workspaceId === ctx.platform.demo.workspaceId,
+    );
+    try {
+      expect((await call(ctx.platform, 'invitations/accept', { body: { token }, headers: invitee.headers })).status).toBe(500);
+    } finally {
+      restore();
+    }
+    const retried = await call(ctx.platform, 'invitations/accept', { body: { token }, headers: invitee.headers });
+    expect(retried.status, JSON.stringify(retried.body)).toBe(200);
+    const list = (await call<MemberList>(ctx.platform, 'members/list', { headers: owner.headers })).body.data;
+    expect(list.members.map((member) => member.email)).toContain('retry@example.com');
+    expect(list.invitations.map((invitation) => invitation.email)).not.toContain('retry@example.com');
   });
 });

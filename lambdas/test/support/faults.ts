@@ -66,3 +66,25 @@ export function apiEvent(method: string, path: string, options: { body?: unknown
 
 export type ApiHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
 export const invoke = (handler: ApiHandler, event: HttpEvent) => handler(event, localContext('api'));
+
+type StoreCommand = { input?: { TableName?: string; Item?: Record<string, unknown> } };
+
+/**
+ * Makes the running platform's store fail the first operation `matches` picks (the request dies there, as in a crash
+ * mid-request); every other operation runs. Returns the function that puts the store back.
+ */
+export function failStoreOnce(deps: Deps, matches: (command: StoreCommand) => boolean): () => void {
+  const doc = deps.store.doc;
+  const send = doc.send.bind(doc);
+  let failed = false;
+  doc.send = ((command: StoreCommand, ...rest: unknown[]) => {
+    if (!failed && matches(command)) {
+      failed = true;
+      return Promise.reject(new Error('injected fault'));
+    }
+    return (send as (...args: unknown[]) => unknown)(command, ...rest);
+  }) as typeof doc.send;
+  return () => {
+    doc.send = send;
+  };
+}

@@ -145,13 +145,18 @@ export async function acceptInvitation(deps: Deps, token: string, user: StoredUs
     throw new DomainError('FORBIDDEN', `This invitation is addressed to another e-mail address; sign in as ${invitation.email}`, { field: 'token' });
   }
   const workspace = { id: invitation.workspaceId, name: invitation.workspaceName };
-  if (!(await markInvitationAccepted(deps, invitation.tokenHash, now.toISOString()))) {
-    // Accepted before: by this same person (the address matched), so their membership answers.
+  if (invitation.acceptedAt) {
+    // Accepted before: by this same person (the address matched), so their membership answers; a member removed
+    // since cannot come back through the old link.
     const existing = await membershipOf(deps, workspace.id, user.id);
     if (existing) return existing;
     throw new DomainError('NOT_FOUND', 'This invitation was already used', { field: 'token' });
   }
-  return addMember(deps, workspace, user, invitation.role);
+  // The membership first, then the invitation marked used: a crash in between leaves the link working for the retry,
+  // which finds the membership (adding it is idempotent) and marks the invitation.
+  const membership = await addMember(deps, workspace, user, invitation.role);
+  await markInvitationAccepted(deps, invitation.tokenHash, now.toISOString());
+  return membership;
 }
 
 /** Cancels a pending invitation of the workspace: its link stops working (invitations/accept answers NOT_FOUND). */
