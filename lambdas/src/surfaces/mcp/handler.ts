@@ -3,6 +3,7 @@ import { createMcpHandler, McpServer, type AuthInfo } from '@modelcontextprotoco
 import { verifyAccessToken } from '../../domains/connections/grants';
 import { membershipOf } from '../../domains/people/members';
 import type { Deps } from '../../infra/deps';
+import { bearerToken } from '../../infra/http/credentials';
 import { errorResult } from '../../infra/http/errors';
 import { header, jsonResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
 import { writeResult, type StreamingHandler } from '../../infra/http/streaming';
@@ -71,8 +72,8 @@ function challenge(urls: OAuthUrls, event: HttpEvent, refusal?: OAuthRefusal): H
 type Authenticated = { authInfo: AuthInfo; access: McpAccess } | { refused: HttpResult };
 
 async function authenticate(deps: Deps, event: HttpEvent, urls: OAuthUrls): Promise<Authenticated> {
-  const [scheme, token] = (header(event, 'authorization') ?? '').split(' ');
-  if (scheme?.toLowerCase() !== 'bearer' || !token) return { refused: challenge(urls, event) };
+  const token = bearerToken(event);
+  if (!token) return { refused: challenge(urls, event) };
   try {
     const verified = await verifyAccessToken(deps, token, (workspaceId, userId) => membershipOf(deps, workspaceId, userId));
     if (verified.connection.resource !== urls.resource) throw new OAuthRefusal('invalid_token', `The token was issued for ${verified.connection.resource}, not for ${urls.resource}`);

@@ -1,8 +1,10 @@
-import { OAuthRefusal } from '@service/shared';
+import { ApiError, OAuthRefusal } from '@service/shared';
 import * as z from 'zod';
 import { readRegistration, registerClient } from '../../domains/connections/clients';
 import type { Deps } from '../../infra/deps';
-import { header, rawBody, type HttpEvent, type HttpResult } from '../../infra/http/event';
+import { bearerToken } from '../../infra/http/credentials';
+import type { HttpEvent, HttpResult } from '../../infra/http/event';
+import { firstIssue, readJsonBody } from '../../infra/http/json-body';
 import { oauthJson } from './responses';
 import type { OAuthUrls } from './urls';
 
@@ -30,23 +32,27 @@ const registrationAnswer = (urls: OAuthUrls, client: { clientId: string; clientN
   registration_client_uri: `${urls.issuer}/oauth/register/${client.clientId}`,
 });
 
-/** POST /oauth/register: Dynamic Client Registration (RFC 7591) of a public client, rate limited per address. */
-export async function registerEndpoint(deps: Deps, event: HttpEvent, urls: OAuthUrls): Promise<HttpResult> {
-  const text = rawBody(event);
-  if (Buffer.byteLength(text) > MAX_REGISTRATION_BYTES) throw new OAuthRefusal('invalid_client_metadata', `The registration is larger than ${MAX_REGISTRATION_BYTES} bytes`);
+/**
+ * The registration's metadata, read by the HTTP kit (size cap, media type, nesting depth, JSON) and checked against
+ * its schema; any problem answers as RFC 7591 does, `invalid_redirect_uri` or `invalid_client_metadata`.
+ */
+function registrationOf(event: HttpEvent): z.output<typeof RegistrationBody> {
   let json: unknown;
   try {
-    json = JSON.parse(text);
-  } catch {
-    throw new OAuthRefusal('invalid_client_metadata', 'Send the client metadata as a JSON object');
+    json = readJsonBody(event, { maxBytes: MAX_REGISTRATION_BYTES });
+  } catch (error) {
+    if (error instanceof ApiError) throw new OAuthRefusal('invalid_client_metadata', error.message);
+    throw error;
   }
   const parsed = RegistrationBody.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path[0];
-    throw new OAuthRefusal(field === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata', `${issue?.path.join('.') || 'body'}: ${issue?.message}`);
-  }
-  const body = parsed.data;
+  if (parsed.success) return parsed.data;
+  const { field, message } = firstIssue(parsed.error);
+  throw new OAuthRefusal(field.split('.')[0] === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata', message);
+}
+
+/** POST /oauth/register: Dynamic Client Registration (RFC 7591) of a public client, rate limited per address. */
+export async function registerEndpoint(deps: Deps, event: HttpEvent, urls: OAuthUrls): Promise<HttpResult> {
+  const body = registrationOf(event);
   const { client, registrationToken } = await registerClient(deps, event.requestContext.http.sourceIp, {
     redirectUris: body.redirect_uris,
     ...(body.client_name ? { clientName: body.client_name } : {}),
@@ -60,8 +66,8 @@ export async function registerEndpoint(deps: Deps, event: HttpEvent, urls: OAuth
 
 /** GET /oauth/register/{client_id} with the registration access token (RFC 7592 §2.1). */
 export async function readRegistrationEndpoint(deps: Deps, event: HttpEvent, urls: OAuthUrls, clientId: string): Promise<HttpResult> {
-  const [scheme, token] = (header(event, 'authorization') ?? '').split(' ');
-  const client = scheme?.toLowerCase() === 'bearer' && token ? await readRegistration(deps, clientId, token) : undefined;
+  const token = bearerToken(event);
+  const client = token ? await readRegistration(deps, clientId, token) : undefined;
   if (!client) return oauthJson(401, { error: 'invalid_token', error_description: 'Send the registration_access_token of this client as a Bearer token' }, { 'www-authenticate': 'Bearer error="invalid_token"' });
   return oauthJson(200, registrationAnswer(urls, client));
 }
