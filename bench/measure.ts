@@ -9,8 +9,10 @@ export interface Figures {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-/** Runs `task` `count` times with `concurrency` in flight; returns throughput and latency percentiles. */
-export async function measure(label: string, count: number, concurrency: number, task: (index: number) => Promise<void>): Promise<Figures> {
+type Task = (index: number) => Promise<void>;
+
+/** Latencies of `count` runs of `task` with `concurrency` in flight, and the seconds they took together. */
+async function sample(count: number, concurrency: number, task: Task): Promise<{ latencies: number[]; elapsedS: number }> {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -24,9 +26,37 @@ export async function measure(label: string, count: number, concurrency: number,
       }
     }),
   );
-  const elapsedS = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { label, count, perSecond: count / elapsedS, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
+  return { latencies, elapsedS: (performance.now() - started) / 1000 };
+}
+
+function figuresOf(label: string, latencies: number[], elapsedS: number): Figures {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return { label, count: sorted.length, perSecond: sorted.length / elapsedS, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99) };
+}
+
+/** Runs `task` `count` times with `concurrency` in flight; returns throughput and latency percentiles. */
+export async function measure(label: string, count: number, concurrency: number, task: Task): Promise<Figures> {
+  const { latencies, elapsedS } = await sample(count, concurrency, task);
+  return figuresOf(label, latencies, elapsedS);
+}
+
+/**
+ * A baseline and a candidate measured in alternating rounds (`rounds` of each, `count` runs in all per side), their
+ * samples merged: a machine whose load drifts (other processes on the same cores) weighs on both alike.
+ */
+export async function measureInTurns(labels: { baseline: string; candidate: string }, tasks: { baseline: Task; candidate: Task }, count: number, concurrency: number, rounds = 5): Promise<Pair> {
+  const merged = { baseline: { latencies: [] as number[], elapsedS: 0 }, candidate: { latencies: [] as number[], elapsedS: 0 } };
+  for (let round = 0; round < rounds; round++) {
+    for (const side of ['baseline', 'candidate'] as const) {
+      const { latencies, elapsedS } = await sample(Math.ceil(count / rounds), concurrency, tasks[side]);
+      merged[side].latencies.push(...latencies);
+      merged[side].elapsedS += elapsedS;
+    }
+  }
+  return {
+    baseline: figuresOf(labels.baseline, merged.baseline.latencies, merged.baseline.elapsedS),
+    candidate: figuresOf(labels.candidate, merged.candidate.latencies, merged.candidate.elapsedS),
+  };
 }
 
 export function formatFigures(figures: Figures): string {

@@ -24,6 +24,11 @@ export interface PlatformOptions {
   host?: string;
   /** Where the embedded store keeps its files; omitted = in memory (tests). */
   dataDir?: string;
+  /**
+   * A DynamoDB endpoint to use instead of starting the embedded store (DynamoDB Local, or dynalite in a process of
+   * its own, as the benchmarks run it); `dataDir` then does not apply.
+   */
+  dynamoEndpoint?: string;
   /** Settings as the environment would give them (PORT, MODEL, WEBHOOK_RETRY_SCALE, …). */
   env?: Record<string, string | undefined>;
   /** Overrides the MODEL setting, e.g. with the AI SDK's mock model in a test. */
@@ -61,7 +66,7 @@ async function listenOnIpv6Loopback(server: Server, port: number): Promise<Serve
 /** The whole platform in one process: embedded DynamoDB, the durable local queue and its consumers, and one HTTP server. */
 export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
   const env = { ...process.env, ...options.env };
-  const dynamo = await startEmbeddedDynamo(options.dataDir);
+  const dynamo = options.dynamoEndpoint ? { endpoint: options.dynamoEndpoint, stop: async () => undefined } : await startEmbeddedDynamo(options.dataDir);
   const config = { ...configFromEnv(env), dynamoEndpoint: dynamo.endpoint };
   const store = createStore({ tablePrefix: config.tablePrefix, region: config.region, endpoint: dynamo.endpoint });
   await ensureTables(store.raw, config.tablePrefix);

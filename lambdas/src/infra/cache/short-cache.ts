@@ -5,18 +5,31 @@ import type { Deps } from '../deps';
  * A per-container memo for reads that change rarely and are needed on every request (a workspace's plan, an agent's
  * identity). Entries live `ttlMs`, at most MAX_ENTRIES per store (least recently used go first), so a warm container
  * serving many workspaces never grows without bound; one cache per store, so two platforms in one process never share.
- * Never use it for anything that must take effect at once (API keys and rate limits are always read fresh).
+ * Never use it for anything that must take effect at once; an API key's last check is kept here only with the age
+ * that bounds what it may vouch for (key-admission.ts).
  */
 const MAX_ENTRIES = 5_000;
 const caches = new WeakMap<object, LRUCache<string, { value: unknown }>>();
 
-export async function cached<T>(deps: Deps, key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+function cacheOf(deps: Deps): LRUCache<string, { value: unknown }> {
   let cache = caches.get(deps.store);
   if (!cache) caches.set(deps.store, (cache = new LRUCache({ max: MAX_ENTRIES })));
-  const hit = cache.get(key);
+  return cache;
+}
+
+/** The value kept under `key`, if it has not expired. */
+export const recall = <T>(deps: Deps, key: string): T | undefined => cacheOf(deps).get(key)?.value as T | undefined;
+
+/** Keeps `value` under `key` for `ttlMs`. */
+export function remember(deps: Deps, key: string, value: unknown, ttlMs: number): void {
+  cacheOf(deps).set(key, { value }, { ttl: ttlMs });
+}
+
+export async function cached<T>(deps: Deps, key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+  const hit = cacheOf(deps).get(key);
   if (hit) return hit.value as T;
   const value = await load();
-  if (value !== undefined) cache.set(key, { value }, { ttl: ttlMs });
+  if (value !== undefined) remember(deps, key, value, ttlMs);
   return value;
 }
 

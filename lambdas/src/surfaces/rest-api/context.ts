@@ -1,7 +1,8 @@
 import type { Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { EndpointContract, EndpointName } from '@service/shared';
-import type { StoredApiKey, RateLimitState } from '../../domains/access/api-keys';
+import type { StoredApiKey } from '../../domains/access/api-keys';
+import type { RateLimitState } from '../../domains/access/key-admission';
 import type { Action } from '../../infra/store/idempotency';
 import type { Workspace } from '../../domains/access/workspaces';
 import type { HttpEvent, HttpResult } from '../../infra/http/event';

@@ -1,6 +1,6 @@
 import { API_KEY_ROLE, ApiError, CSRF_HEADER, DomainError, roleMay, SESSION_COOKIE, UUID_PATTERN, WORKSPACE_HEADER } from '@service/shared';
 import type { Deps } from '../../../infra/deps';
-import { authenticateAndMeter, knownWorkspaceOfKey, type RateLimitState } from '../../../domains/access/api-keys';
+import { admitApiKey, knownWorkspaceOfKey, type RateLimitState } from '../../../domains/access/key-admission';
 import { guardCredential } from '../../../domains/access/credential-failures';
 import { getWorkspaceCached } from '../../../domains/access/workspace-cache';
 import { PLANS } from '../../../domains/access/workspaces';
@@ -31,7 +31,7 @@ const TOKEN_GATED: ReadonlySet<string> = new Set(['agentsCommand']);
  * unused read's failure is ignored.
  */
 function readTokensAhead(deps: Deps, endpointName: string, secret: string): { workspaceId: string; used: Promise<number> } | undefined {
-  const workspaceId = TOKEN_GATED.has(endpointName) ? knownWorkspaceOfKey(secret) : undefined;
+  const workspaceId = TOKEN_GATED.has(endpointName) ? knownWorkspaceOfKey(deps, secret) : undefined;
   if (!workspaceId) return undefined;
   const used = tokensUsedThisMonth(deps, workspaceId);
   used.catch(() => undefined);
@@ -80,7 +80,7 @@ async function authenticateKey(deps: Deps, request: ApiRequest, state: ApiReques
   const { key, rate } = await guardCredential(
     deps,
     { kind: 'api-key', sourceIp: request.event.requestContext.http.sourceIp, presented: secret },
-    () => authenticateAndMeter(deps, secret, deps.config.rateLimitPerMinute),
+    () => admitApiKey(deps, secret, deps.config.rateLimitPerMinute),
     (error) => error instanceof DomainError && error.code === 'API_KEY_INVALID',
   );
   if (rate.exceeded) {
