@@ -1,6 +1,7 @@
 import { randomBase62 } from '@service/shared';
 import { startPlatform } from '../lambdas/src/entries/local/platform';
 import { connectByConsent } from '../lambdas/test/mcp/oauth-flow';
+import { startDynaliteProcess } from './dynalite-process';
 import { measure } from './measure';
 
 /**
@@ -9,7 +10,8 @@ import { measure } from './measure';
  */
 export async function benchMcp(count = 1500, concurrency = 8): Promise<string[]> {
   const key = `sk_live_${randomBase62(40)}`;
-  const platform = await startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key, RATE_LIMIT_PER_MINUTE: '100000000' } });
+  const dynalite = await startDynaliteProcess();
+  const platform = await startPlatform({ port: 0, dynamoEndpoint: dynalite.endpoint, env: { SERVICE_DEMO_API_KEY: key, RATE_LIMIT_PER_MINUTE: '100000000' } });
   try {
     await platform.queue.stop();
     const origin = platform.url;
@@ -60,6 +62,7 @@ export async function benchMcp(count = 1500, concurrency = 8): Promise<string[]>
     return lines;
   } finally {
     await platform.stop();
+    await dynalite.stop();
   }
 }
 

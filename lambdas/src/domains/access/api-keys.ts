@@ -1,4 +1,5 @@
 import { DomainError, newKeyId, randomBase62 } from '@service/shared';
+import { outlastVouches } from '../../infra/cache/vouching';
 import { storedHash } from '../../infra/secrets/stored-hash';
 import type { Deps } from '../../infra/deps';
 import { API_KEY_PATTERN, markRevokedHere } from './key-admission';
@@ -49,7 +50,8 @@ export async function revokeApiKey(deps: Deps, workspaceId: string, keyId: strin
   if (!key) throw new DomainError('NOT_FOUND', `No API key ${keyId} in this workspace`, { field: 'key_id' });
   const revokedAt = key.revokedAt ?? deps.now().toISOString();
   if (!key.revokedAt) await updateApiKeyItem(deps, key.keyHash, 'SET revokedAt = :at', 'workspaceId = :w AND attribute_not_exists(revokedAt)', { ':at': revokedAt, ':w': workspaceId });
-  // This instance stops admitting the key at once; others within KEY_CHECK_VOUCHES_MS (key-admission.ts).
+  // This instance stops admitting the key at once; the answer waits until no other instance's check vouches for it.
   markRevokedHere(deps, key.keyHash);
+  await outlastVouches();
   return { ...key, revokedAt: key.revokedAt ?? revokedAt };
 }

@@ -1,5 +1,6 @@
 import { DomainError } from '@service/shared';
 import { recall, remember } from '../../infra/cache/short-cache';
+import { stillVouches } from '../../infra/cache/vouching';
 import type { Deps } from '../../infra/deps';
 import { storedHash } from '../../infra/secrets/stored-hash';
 import { updateApiKeyItem, type StoredApiKey } from './repository';
@@ -7,9 +8,10 @@ import { updateApiKeyItem, type StoredApiKey } from './repository';
 /**
  * Admitting a request made with an API key: the key checked live and the request counted against the key's
  * per-minute limit, in one conditional update of the key's own item (the window stored with the key, so every
- * instance shares it). A container then lets that check vouch for the key for a second, counting the requests it
- * admits on it and carrying that tally into the key's next check, so a busy key costs one store write a second per
- * container instead of one per request (and the command path one store wait instead of two).
+ * instance shares it). A container then lets that check vouch for the key for VOUCH_MS (a second), counting the
+ * requests it admits on it and carrying that tally into the key's next check, so a busy key costs one store write a
+ * second per container instead of one per request (and the command path one store wait instead of two). Revoking a key
+ * outlasts every such vouch before it answers (api-keys.ts), so the next call after a revocation fails everywhere.
  */
 export const API_KEY_PATTERN = /^sk_live_[0-9A-Za-z]{32,128}$/;
 
@@ -23,12 +25,6 @@ export interface RateLimitState {
   exceeded: boolean;
 }
 
-/**
- * How long a check vouches for its key in the container that made it. A key revoked on another instance stops
- * working everywhere within this time (on the instance that revoked it, at once); a container's requests reach the
- * shared count within it. (API Gateway's own authorizer cache keeps a decision five minutes by default.)
- */
-export const KEY_CHECK_VOUCHES_MS = 1_000;
 /** How long a container remembers a key's workspace (a key never changes workspace), for reads started ahead. */
 const KEY_CHECK_KEPT_MS = 10 * 60_000;
 const RATE_WINDOW_MS = 60_000;
@@ -60,7 +56,7 @@ function keptCheck(deps: Deps, keyHash: string): KeyCheck | undefined {
   return kept === REVOKED_HERE ? undefined : kept;
 }
 
-/** This instance revoked the key: no check of it vouches here any more, even one under way. */
+/** This instance revoked the key: no check of it vouches here any more, even one under way (others stop within VOUCH_MS). */
 export function markRevokedHere(deps: Deps, keyHash: string): void {
   remember(deps, checkCacheKey(keyHash), REVOKED_HERE, KEY_CHECK_KEPT_MS);
 }
@@ -80,14 +76,14 @@ function rateState(limit: number, count: number, window: number, nowMs: number):
 }
 
 /**
- * A request on a check younger than KEY_CHECK_VOUCHES_MS in this minute, while its tally is under vouchesAtMost and
+ * A request on a check that still vouches (VOUCH_MS) in this minute, while its tally is under vouchesAtMost and
  * leaves the checked share of the limit free.
  */
 function admitOnRecentCheck(deps: Deps, secret: string, limitPerMinute: number): { key: StoredApiKey; rate: RateLimitState } | undefined {
   if (!API_KEY_PATTERN.test(secret)) return undefined;
   const check = keptCheck(deps, storedHash(secret));
   const nowMs = deps.now().getTime();
-  if (!check || nowMs - check.checkedAtMs >= KEY_CHECK_VOUCHES_MS || check.window !== windowOf(nowMs) || check.admittedSince >= vouchesAtMost(limitPerMinute)) return undefined;
+  if (!check || !stillVouches(check.checkedAtMs, nowMs) || check.window !== windowOf(nowMs) || check.admittedSince >= vouchesAtMost(limitPerMinute)) return undefined;
   const count = check.count + check.admittedSince + 1;
   if (count > limitPerMinute - checkedShare(limitPerMinute)) return undefined;
   check.admittedSince += 1;
