@@ -1,6 +1,7 @@
 import { DomainError, randomBase62 } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { callUse, connectionsOfWorkspace, endConnection, findConnection, recentCalls, recordCall, type StoredConnection } from './repository';
+import { endAccess } from './grants';
+import { callUse, connectionsOfWorkspace, findConnection, recentCalls, recordCall, type StoredConnection } from './repository';
 
 /** Who looks at the connections of a workspace: a member sees their own, admins and owners (and API keys) all. */
 export interface ConnectionViewer {
@@ -34,18 +35,18 @@ export async function callsOfConnection(deps: Deps, workspaceId: string, connect
   return recentCalls(deps, connectionId, Math.min(limit, CALLS_LIMIT_MAX));
 }
 
-/** Withdraws a connection: its very next request fails and its refresh token gets invalid_grant. */
+/** Withdraws a connection: once this answers, its next request fails and its refresh token gets invalid_grant. */
 export async function withdrawConnection(deps: Deps, workspaceId: string, connectionId: string, viewer: ConnectionViewer): Promise<void> {
   const connection = await visibleConnection(deps, workspaceId, connectionId, viewer);
   if (connection.status !== 'active') return;
-  await endConnection(deps, connection.id, 'withdrawn', viewer.userId ? `withdrawn by ${viewer.userId}` : 'withdrawn with an API key', deps.now().toISOString());
+  await endAccess(deps, connection.id, 'withdrawn', viewer.userId ? `withdrawn by ${viewer.userId}` : 'withdrawn with an API key');
 }
 
 /** Withdraws every live connection the viewer may see; answers how many. */
 export async function withdrawAllConnections(deps: Deps, workspaceId: string, viewer: ConnectionViewer): Promise<number> {
   const at = deps.now().toISOString();
   const ended = await Promise.all(
-    (await live(deps, workspaceId, viewer)).map((connection) => endConnection(deps, connection.id, 'withdrawn', 'withdrawn with all others', at)),
+    (await live(deps, workspaceId, viewer)).map((connection) => endAccess(deps, connection.id, 'withdrawn', 'withdrawn with all others', at)),
   );
   return ended.filter(Boolean).length;
 }

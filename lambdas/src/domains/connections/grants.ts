@@ -4,6 +4,8 @@ import { LRUCache } from 'lru-cache';
 import { addAccessToken, connectionsOfWorkspace, endConnection, findConnection, findSecret, putConnection, putSecret, removeAccessToken, useSecretOnce, type ApprovedConnection, type StoredConnection } from './repository';
 import { newOAuthSecret, pkceMatches } from './secrets';
 import { storedHash } from '../../infra/secrets/stored-hash';
+import { recall, remember } from '../../infra/cache/short-cache';
+import { outlastVouches, stillVouches, VOUCH_MS } from '../../infra/cache/vouching';
 
 /** Authorization codes live 5 minutes; access tokens 15 (short-lived, opaque); refresh tokens 30 days, rotated on every use. */
 export const CODE_SECONDS = 5 * 60;
@@ -80,7 +82,7 @@ export async function exchangeCode(
   if (!stored || stored.kind !== 'code') throw new OAuthRefusal('invalid_grant', 'Unknown authorization code');
   if (input.clientId !== stored.clientId) throw new OAuthRefusal('invalid_grant', 'The authorization code was issued to another client');
   if (stored.usedAt !== undefined || !(await useSecretOnce(deps, codeHash, deps.now().toISOString()))) {
-    await endConnection(deps, stored.approved.id, 'revoked', 'authorization code used twice', deps.now().toISOString());
+    await endAccess(deps, stored.approved.id, 'revoked', 'authorization code used twice');
     throw new OAuthRefusal('invalid_grant', 'The authorization code was already used; the connection it started is revoked');
   }
   if (expired(deps, stored.expiresAt)) throw new OAuthRefusal('invalid_grant', 'The authorization code expired');
@@ -118,7 +120,7 @@ export async function refreshTokens(
   const connection = await findConnection(deps, stored.connectionId);
   if (!connection || connection.status !== 'active') throw new OAuthRefusal('invalid_grant', `The connection was ${connection?.status ?? 'removed'}; authorize again`);
   const replayed = async () => {
-    await endConnection(deps, connection.id, 'revoked', 'refresh token used twice', deps.now().toISOString());
+    await endAccess(deps, connection.id, 'revoked', 'refresh token used twice');
     return new OAuthRefusal('invalid_grant', 'The refresh token was already used; the connection is revoked');
   };
   if (stored.usedAt !== undefined) throw await replayed();
@@ -147,22 +149,43 @@ export interface VerifiedAccess<T> {
 /** Who a connection belongs to never changes: remembered per container so the person's role is read beside it. */
 const owners = new LRUCache<string, { workspaceId: string; userId: string }>({ max: 10_000 });
 
+/** An access token's last verification in this container (kept per store): what it found, and when it started. */
+interface AccessCheck {
+  verified: VerifiedAccess<unknown>;
+  checkedAtMs: number;
+}
+
 /**
- * The connection behind an access token, read fresh (consistently) on every request: a withdrawal takes effect on
- * the next call. `alongside` (the person's membership) is read in parallel with it once the connection is known.
+ * The connection behind an access token, with `alongside` (the person's membership) read in parallel once the
+ * connection's owner is known. A container acts on a verification for VOUCH_MS (a second) without reading again;
+ * whatever ends a connection's access (withdrawal, revocation, a reused code or refresh token, a member's new role or
+ * removal) outlasts that before it answers, so the next call after it fails (or acts for the new role) everywhere.
  */
 export async function verifyAccessToken<T>(deps: Deps, token: string, alongside: (workspaceId: string, userId: string) => Promise<T>): Promise<VerifiedAccess<T>> {
   const parsed = parseAccessToken(token);
   if (!parsed) throw new OAuthRefusal('invalid_token', 'Unknown access token');
+  const checkKey = `mcp-access:${parsed.tokenHash}`;
+  const nowMs = deps.now().getTime();
+  const recent = recall<AccessCheck>(deps, checkKey);
+  if (recent && stillVouches(recent.checkedAtMs, nowMs) && !expired(deps, recent.verified.expiresAt)) return recent.verified as VerifiedAccess<T>;
   const owner = owners.get(parsed.connectionId);
   const [connection, early] = await Promise.all([findConnection(deps, parsed.connectionId), owner ? alongside(owner.workspaceId, owner.userId) : undefined]);
   const live = connection?.accessTokens?.[parsed.tokenHash];
   if (!connection || !live) throw new OAuthRefusal('invalid_token', 'Unknown access token');
-  if (live.expiresAt <= deps.now().toISOString()) throw new OAuthRefusal('invalid_token', 'The access token expired');
+  if (expired(deps, live.expiresAt)) throw new OAuthRefusal('invalid_token', 'The access token expired');
   if (connection.status !== 'active') throw new OAuthRefusal('invalid_token', `The connection was ${connection.status}`);
   owners.set(connection.id, { workspaceId: connection.workspaceId, userId: connection.userId });
   const extra = owner ? (early as T) : await alongside(connection.workspaceId, connection.userId);
-  return { connection, scopes: live.scopes.filter((scope) => connection.scopes.includes(scope)), expiresAt: live.expiresAt, alongside: extra };
+  const verified: VerifiedAccess<T> = { connection, scopes: live.scopes.filter((scope) => connection.scopes.includes(scope)), expiresAt: live.expiresAt, alongside: extra };
+  remember(deps, checkKey, { verified, checkedAtMs: nowMs } satisfies AccessCheck, VOUCH_MS);
+  return verified;
+}
+
+/** Ends a connection (its tokens and refresh token), answering once no container acts on a verification of it. */
+export async function endAccess(deps: Deps, connectionId: string, status: 'revoked' | 'withdrawn', reason: string, at = deps.now().toISOString()): Promise<boolean> {
+  const ended = await endConnection(deps, connectionId, status, reason, at);
+  await outlastVouches();
+  return ended;
 }
 
 /**
@@ -173,10 +196,13 @@ export async function revokeToken(deps: Deps, token: string, clientId: string | 
   const access = parseAccessToken(token);
   if (access) {
     const connection = await findConnection(deps, access.connectionId);
-    if (connection && (clientId === undefined || connection.clientId === clientId)) await removeAccessToken(deps, access.connectionId, access.tokenHash);
+    if (connection && (clientId === undefined || connection.clientId === clientId)) {
+      await removeAccessToken(deps, access.connectionId, access.tokenHash);
+      await outlastVouches();
+    }
     return;
   }
   const stored = await findSecret(deps, storedHash(token));
   if (!stored || stored.kind !== 'refresh' || (clientId !== undefined && stored.clientId !== clientId)) return;
-  await endConnection(deps, stored.connectionId, 'revoked', 'refresh token revoked by the client', deps.now().toISOString());
+  await endAccess(deps, stored.connectionId, 'revoked', 'refresh token revoked by the client');
 }

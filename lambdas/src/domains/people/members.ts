@@ -1,6 +1,7 @@
 import { DomainError, MEMBER_ROLES_BUILTIN } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { sendMail } from '../../infra/mail/send';
+import { outlastVouches } from '../../infra/cache/vouching';
 import { assertRoleExists } from '../skills/roles';
 import {
   changeOwnerCount,
@@ -185,6 +186,8 @@ export async function changeMemberRole(deps: Deps, workspaceId: string, userId: 
     throw new DomainError('NOT_FOUND', 'The member changed or left meanwhile; reload and try again', { field: 'user_id' });
   }
   if (role === 'owner') await changeOwnerCount(deps, workspaceId, 1);
+  // The member's MCP connections act for the new role from the next call on (connections/grants.ts: verifyAccessToken).
+  await outlastVouches();
   return updated;
 }
 
@@ -197,4 +200,6 @@ export async function removeMember(deps: Deps, workspaceId: string, userId: stri
     if (current.role === 'owner') await changeOwnerCount(deps, workspaceId, 1);
     throw new DomainError('NOT_FOUND', 'The member changed or left meanwhile; reload and try again', { field: 'user_id' });
   }
+  // The member's MCP connections fail from the next call on (connections/grants.ts: verifyAccessToken).
+  await outlastVouches();
 }

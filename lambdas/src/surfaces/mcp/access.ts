@@ -5,7 +5,7 @@ import type { StoredConnection } from '../../domains/connections/repository';
 
 /**
  * What one MCP request may do: the connection (approved scopes and chosen agents), the scopes of its token, and the
- * person's current role in the workspace, read fresh on every request. Each tool checks all three.
+ * person's current role in the workspace, as verified for this request (verifyAccessToken). Each tool checks all three.
  */
 export interface McpAccess {
   deps: Deps;
