@@ -17,6 +17,7 @@ import { startBuiltinSkills } from './builtin-skills';
 import { sweepRuns } from '../../domains/runs/runtime/run-sweeper';
 import { createLocalServer } from './server';
 import { listenError } from './startup-error';
+import { logger } from '../../infra/logger';
 
 export interface PlatformOptions {
   /** 0 picks a free port. */
@@ -104,10 +105,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     // dynalite cannot add an index to an existing table: a data dir from before the sweeper keeps working without it.
     if (error instanceof Error && /does not have the specified index/.test(error.message)) {
       clearInterval(sweeper);
-      console.warn(`run sweeper off: the runs table in ${options.dataDir} predates its pending index; a fresh DATA_DIR enables it`);
+      logger.warn('run sweeper off: the runs table of this DATA_DIR predates its pending index; a fresh DATA_DIR enables it', { dataDir: options.dataDir });
       return;
     }
-    console.error('run sweeper failed', error);
+    logger.error('run sweeper failed', { error });
   }
   return {
     url,

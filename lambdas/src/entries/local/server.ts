@@ -6,6 +6,7 @@ import { routeFor } from '../../infra/http/routes';
 import type { LocalFunction } from './functions';
 import { localContext, toApiGatewayEvent } from './lambda-event';
 import { readStaticFile } from './static-files';
+import { logger } from '../../infra/logger';
 
 /** The largest request API Gateway and Lambda accept (6 MB payload). */
 const MAX_REQUEST_BYTES = 6 * 1024 * 1024;
@@ -68,7 +69,7 @@ export function createLocalServer(functions: LocalFunction[]): Server {
       if (fn.kind === 'streaming') return await fn.handler(event, sinkFor(response), localContext(fn.name));
       writeResult(response, await fn.handler(event, localContext(fn.name)));
     } catch (error) {
-      console.error('local server error', error);
+      logger.error('local server failed to handle a request', { path: request.url?.split('?')[0], error });
       if (!response.headersSent) sendJsonFailure(response, 500, 'INTERNAL_ERROR', 'The local platform failed to handle the request');
       else response.end();
     }

@@ -18,6 +18,7 @@ import { uiMessageEncoding, widgetEncoding, type ReplyEncoding } from './reply-e
 import { fromUiMessageRequest, isUiMessageRequest } from './ui-message-request';
 import { appendMessage, openConversation } from '../../domains/conversations/conversations';
 import { corsHeaders } from '../../infra/http/cors';
+import { logger } from '../../infra/logger';
 import { assertOriginAllowed, requestUser, widgetAgent } from './widget-agent';
 import { widgetSystemPrompt } from './prompt';
 import { hitRateLimit } from '../../domains/access/rate-limit';
@@ -163,7 +164,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       if (deadline.aborted) {
         send('error', { code: 'REPLY_TIMEOUT', message: 'The reply took too long; please try again' });
       } else if (!sink.signal.aborted) {
-        console.error('widget chat failed', { agentId: agent.id, error: error instanceof Error ? error.message : String(error) });
+        logger.error('widget chat failed', { agentId: agent.id, workspaceId: agent.workspaceId, error });
         send('error', { code: 'INTERNAL_ERROR', message: 'The assistant could not answer; please try again' });
       }
     } finally {
