@@ -34,6 +34,9 @@ export const LAMBDA_BUNDLING = {
     // `ai` imports the AI Gateway provider (about 135 KB) only to resolve a model given as a string id; the platform
     // always passes the model object of its MODEL setting. A string id fails with the reason.
     '@ai-sdk/gateway': join(BUNDLING_DIR, 'ai-gateway-absent.ts'),
+    // @ai-sdk/amazon-bedrock imports the Anthropic provider's internals (one 110 KB module esbuild cannot trim) for
+    // two small functions; the provider-defined Anthropic tools, which the platform never passes, fail with the reason.
+    '@ai-sdk/anthropic/internal': join(BUNDLING_DIR, 'anthropic-internal-for-bedrock.ts'),
     // The AI SDK providers and the MCP SDK import zod as a namespace (`{ z }`, `* as z4mini`), which esbuild cannot
     // tree-shake: it kept all of zod's locales (about 260 KB). The same zod modules, with `locales` English alone (the
     // locale zod sets by default); `z.config(z.locales.fr())` would fail in a bundle, and nothing calls it.

@@ -1,10 +1,12 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { getModelCapabilities, sanitizeJsonSchema } from '@ai-sdk/anthropic/internal';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
+import * as anthropicStandIn from '../lib/bundling/anthropic-internal-for-bedrock';
 import { lambdaBuildOptions, providerAliases } from '../lib/lambda-bundling';
 import { REPO_ROOT } from '../lib/repo-paths';
 import { probe } from './fixtures/model-call-probe';
@@ -39,6 +41,9 @@ describe('the zod and AI Gateway stand-ins of the Lambda bundles', () => {
     expect(bundledRest).toEqual(unbundledRest);
     expect(bundled.openai.structured).toEqual({ summary: 'Oslo is cold' });
     expect(bundled.bedrock.steps[0]!.results).toEqual([{ city: 'Oslo', celsius: -3 }]);
+    // A Claude model Bedrock knows: the same requests (tools, native structured output with the cleaned-up schema).
+    expect(bundled.claude.requests).toHaveLength(3);
+    expect(bundled.claude.requests[2]).toMatchObject({ additionalModelRequestFields: { output_config: { format: { type: 'json_schema' } } } });
     expect(bundled.malformedOpenAI).toMatch(/AI_TypeValidationError: .*Invalid input: expected/s);
     expect(bundled.zodMessages[0]).toBe('Invalid input: expected string, received number');
     // The one difference: a model given as a string id, which needs the AI Gateway the bundles leave out.
@@ -60,5 +65,32 @@ describe('the model providers of a Lambda bundle', () => {
     expect(offline).toBeTypeOf('string');
     expect(providerAliases('openai:http://x#m')).toEqual({ '@ai-sdk/amazon-bedrock': expect.stringMatching(/model-provider-not-deployed/) });
     expect(Object.keys(providerAliases(undefined)).sort()).toEqual(['@ai-sdk/amazon-bedrock', '@ai-sdk/openai-compatible']);
+  }, 60_000);
+});
+
+/** The Anthropic internals the Bedrock provider imports, as a Lambda bundle has them (anthropic-internal-for-bedrock.ts). */
+describe('the Anthropic internals stand-in of the Lambda bundles', () => {
+  it('answers model capabilities as the package does, for every model id its table names', () => {
+    const source = readFileSync(join(REPO_ROOT, 'node_modules/@ai-sdk/anthropic/src/anthropic-language-model.ts'), 'utf8');
+    const table = source.slice(source.indexOf('export function getModelCapabilities'));
+    const named = [...table.matchAll(/modelId\.includes\('([^']+)'\)/g)].map((match) => match[1]!);
+    expect(named.length).toBeGreaterThan(10);
+    const ids = [...named.flatMap((id) => [id, `anthropic.${id}-v1:0`, `eu.anthropic.${id}-20250929-v1:0`]), 'anthropic.claude-test', 'amazon.nova-lite-v1:0', 'meta.llama3-70b', ''];
+    for (const id of ids) expect(anthropicStandIn.getModelCapabilities(id), id).toEqual(getModelCapabilities(id));
+  });
+
+  it('cleans up a structured-output schema as the package does (its own function)', () => {
+    const schema: Parameters<typeof sanitizeJsonSchema>[0] = { type: 'object', properties: { n: { type: 'integer', minimum: 1 }, at: { type: 'string', format: 'date-time' }, tag: { type: 'string', format: 'color' } }, required: ['n'] };
+    expect(anthropicStandIn.sanitizeJsonSchema(schema)).toEqual(sanitizeJsonSchema(schema));
+  });
+
+  it('leaves out only the provider-defined Anthropic tools, which fail with the reason', async () => {
+    const script = `import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
+      const bedrock = createAmazonBedrock({ region: 'eu-west-1', apiKey: 'k' });
+      let message = 'no error';
+      try { bedrock.tools.bash_20250124({}); } catch (error) { message = error.message; }
+      console.log(JSON.stringify({ message, listed: Object.keys(bedrock.tools) }));`;
+    const result = await runBundled<{ message: string; listed: string[] }>('anthropic-tools', script);
+    expect(result).toEqual({ message: expect.stringMatching(/provider-defined tools .* are not part of this Lambda bundle/), listed: [] });
   }, 60_000);
 });
