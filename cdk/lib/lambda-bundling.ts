@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from './repo-paths';
 
 const BUNDLING_DIR = join(dirname(fileURLToPath(import.meta.url)), 'bundling');
 
@@ -37,6 +38,11 @@ export const LAMBDA_BUNDLING = {
     // @ai-sdk/amazon-bedrock imports the Anthropic provider's internals (one 110 KB module esbuild cannot trim) for
     // two small functions; the provider-defined Anthropic tools, which the platform never passes, fail with the reason.
     '@ai-sdk/anthropic/internal': join(BUNDLING_DIR, 'anthropic-internal-for-bedrock.ts'),
+    // One copy of the AI SDK's provider packages: @ai-sdk/amazon-bedrock (and its Anthropic internals) pin
+    // provider-utils 5.0.51 and provider 4.0.19, where `ai` and the other providers use 5.0.81 and 4.0.38 (about 45 KB
+    // twice). The bundles take the newer copy for all: same major version, the Bedrock model calls the same (the probe).
+    '@ai-sdk/provider-utils': join(REPO_ROOT, 'node_modules/ai/node_modules/@ai-sdk/provider-utils/dist/index.js'),
+    '@ai-sdk/provider': join(REPO_ROOT, 'node_modules/@ai-sdk/provider/dist/index.js'),
     // The AI SDK providers and the MCP SDK import zod as a namespace (`{ z }`, `* as z4mini`), which esbuild cannot
     // tree-shake: it kept all of zod's locales (about 260 KB). The same zod modules, with `locales` English alone (the
     // locale zod sets by default); `z.config(z.locales.fr())` would fail in a bundle, and nothing calls it.
