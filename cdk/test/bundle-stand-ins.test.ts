@@ -7,8 +7,10 @@ import { getModelCapabilities, sanitizeJsonSchema } from '@ai-sdk/anthropic/inte
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as anthropicStandIn from '../lib/bundling/anthropic-internal-for-bedrock';
+import { FUNCTIONS } from '../lib/functions';
 import { lambdaBuildOptions, providerAliases } from '../lib/lambda-bundling';
 import { REPO_ROOT } from '../lib/repo-paths';
+import { BUILTIN_SKILLS } from '../lib/skills';
 import { probe } from './fixtures/model-call-probe';
 
 const dir = mkdtempSync(join(tmpdir(), 'bundle-stand-ins-'));
@@ -92,5 +94,30 @@ describe('the Anthropic internals stand-in of the Lambda bundles', () => {
       console.log(JSON.stringify({ message, listed: Object.keys(bedrock.tools) }));`;
     const result = await runBundled<{ message: string; listed: string[] }>('anthropic-tools', script);
     expect(result).toEqual({ message: expect.stringMatching(/provider-defined tools .* are not part of this Lambda bundle/), listed: [] });
+  }, 60_000);
+});
+
+/** zod's compiler and JSON Schema to zod converter, which the zod namespaces of a bundle leave out (zod-compile-absent.ts). */
+describe('the zod namespaces of the Lambda bundles', () => {
+  it('leave out only what no module of any bundle calls', async () => {
+    const calls = /\b(?:fromJSONSchema|withParser|compileFn)\b|\b(?:z|z\d|zod|core|z4mini)\.compile\b/;
+    const modules = new Set<string>();
+    for (const { id, entry } of [...FUNCTIONS, ...BUILTIN_SKILLS]) {
+      const { metafile } = await build({ entryPoints: [join(REPO_ROOT, entry)], outfile: join(dir, `${id}.mjs`), metafile: true, write: false, ...lambdaBuildOptions(providerAliases('bedrock:anthropic.claude-test')) });
+      for (const input of Object.keys(metafile.inputs)) if (!input.includes('node_modules/zod/') && !input.includes('bundling/zod-')) modules.add(input);
+    }
+    expect(modules.size).toBeGreaterThan(300);
+    const callers = [...modules].filter((input) => calls.test(readFileSync(join(REPO_ROOT, input), 'utf8')));
+    expect(callers).toEqual([]);
+  }, 120_000);
+
+  it('fail a call of them with the reason, in a bundle only', async () => {
+    const script = `import { z } from 'zod';
+      const attempt = (f) => { try { f(); return 'no error'; } catch (error) { return error.message; } };
+      console.log(JSON.stringify([attempt(() => z.compile(z.string())), attempt(() => z.fromJSONSchema({ type: 'string' })), z.INVALID === Symbol.for('zod.compile.invalid')]));`;
+    const [compile, fromJSONSchema, sentinel] = await runBundled<[string, string, boolean]>('zod-compile', script);
+    expect(compile).toMatch(/zod's compile is not part of this Lambda bundle/);
+    expect(fromJSONSchema).toMatch(/zod's fromJSONSchema is not part of this Lambda bundle/);
+    expect(sentinel).toBe(true);
   }, 60_000);
 });
