@@ -65,14 +65,20 @@ export const LAMBDA_BUNDLING = {
 /**
  * The aliases that leave out the model providers a MODEL setting does not select (bundling/model-provider-not-deployed.ts):
  * the stack bundles each model-using function for the MODEL it deploys it with (`bedrock:…`, `openai:…`; unset or
- * `offline` needs neither). The trade: changing MODEL to another provider takes a deploy, not just an environment edit.
+ * `offline` needs neither hosted provider), and a hosted one leaves out the built-in offline model too (about 25 KB of
+ * phrases, rules and schema filling). The trade: changing MODEL to another provider, offline included, takes a deploy,
+ * not just an environment edit.
  */
+/** The offline model of lambdas/src/infra/model, as resolve-model.ts imports it (by package path, so it can be aliased). */
+const OFFLINE_MODEL = '@service/lambdas/src/infra/model/offline/offline-model';
+
 export function providerAliases(model: string | undefined): Record<string, string> {
   const kind = model?.trim().split(':')[0];
   const notDeployed = join(BUNDLING_DIR, 'model-provider-not-deployed.ts');
   return {
     ...(kind === 'bedrock' ? {} : { '@ai-sdk/amazon-bedrock': notDeployed }),
     ...(kind === 'openai' ? {} : { '@ai-sdk/openai-compatible': notDeployed }),
+    ...(kind === 'bedrock' || kind === 'openai' ? { [OFFLINE_MODEL]: notDeployed } : {}),
   };
 }
 
