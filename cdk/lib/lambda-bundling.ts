@@ -54,6 +54,8 @@ export const LAMBDA_BUNDLING = {
     'zod/v3': 'zod/v3',
     'zod/v4/mini': 'zod/v4/mini',
     'zod/v4/locales/en.js': 'zod/v4/locales/en.js',
+    // lru-cache (18 KB) for the platform's few in-memory caches: `max`, `ttl`, get, set and delete on a Map (1 KB).
+    'lru-cache': join(BUNDLING_DIR, 'lru-cache-map.ts'),
     // The MCP server package (v2) carries its own Ajv inside its dist, reached through its Node shims (`_shims`, about
     // 140 KB): the bundles take its Cloudflare Workers validator on @cfworker/json-schema instead (mcp-server-shims.ts).
     '@modelcontextprotocol/server/_shims': join(BUNDLING_DIR, 'mcp-server-shims.ts'),

@@ -5,8 +5,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { getModelCapabilities, sanitizeJsonSchema } from '@ai-sdk/anthropic/internal';
 import { build } from 'esbuild';
+import { LRUCache } from 'lru-cache';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as anthropicStandIn from '../lib/bundling/anthropic-internal-for-bedrock';
+import { LRUCache as LRUCacheStandIn } from '../lib/bundling/lru-cache-map';
 import { FUNCTIONS } from '../lib/functions';
 import { lambdaBuildOptions, providerAliases } from '../lib/lambda-bundling';
 import { REPO_ROOT } from '../lib/repo-paths';
@@ -123,4 +125,52 @@ describe('the zod namespaces of the Lambda bundles', () => {
     expect(fromJSONSchema).toMatch(/zod's fromJSONSchema is not part of this Lambda bundle/);
     expect(sentinel).toBe(true);
   }, 60_000);
+});
+
+/** The lru-cache of the Lambda bundles (lru-cache-map.ts), against lru-cache itself. */
+describe('the lru-cache stand-in of the Lambda bundles', () => {
+  it('answers as lru-cache does, over the same random operations and clock', () => {
+    let seed = 7;
+    const random = (n: number): number => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
+    for (const options of [{ max: 3 }, { max: 5, ttl: 40 }, { max: 1 }, { max: 8, ttl: 1 }]) {
+      let now = 1_000;
+      const perf = { now: () => now };
+      const real = new LRUCache<string, number>({ ...options, perf, ttlResolution: 0 });
+      const standIn = new LRUCacheStandIn<string, number>({ ...options, perf, ttlResolution: 0 });
+      for (let step = 0; step < 5_000; step++) {
+        const key = `k${random(10)}`;
+        const op = random(10);
+        now += random(4) === 0 ? random(60) : 0;
+        if (op < 4) expect(standIn.get(key), `step ${step}`).toBe(real.get(key));
+        else if (op < 6) {
+          standIn.set(key, step);
+          real.set(key, step);
+        } else if (op < 8) {
+          const ttl = random(3) === 0 ? 0 : random(50) + 1;
+          standIn.set(key, step, { ttl });
+          real.set(key, step, { ttl });
+        } else if (op < 9) expect(standIn.delete(key)).toBe(real.delete(key));
+        else {
+          standIn.set(key, undefined);
+          real.set(key, undefined as never);
+        }
+        expect(standIn.size, `step ${step}`).toBe(real.size);
+      }
+    }
+  });
+
+  it('is asked by the bundled modules for nothing more than it offers', async () => {
+    const { metafile } = await build({ entryPoints: [...FUNCTIONS, ...BUILTIN_SKILLS].map(({ entry }) => join(REPO_ROOT, entry)), outdir: join(dir, 'lru'), metafile: true, write: false, ...lambdaBuildOptions(providerAliases('bedrock:anthropic.claude-test')) });
+    const users = Object.entries(metafile.inputs).filter(([, input]) => input.imports.some((imported) => imported.original === 'lru-cache')).map(([path]) => path);
+    expect(users.length).toBeGreaterThan(2);
+    for (const path of users) {
+      const source = readFileSync(join(REPO_ROOT, path), 'utf8');
+      const caches = [...source.matchAll(/(\w+) = new LRUCache(?:<[^(]*>)?\(\{([^}]*)\}/g)];
+      const names = [...caches.map((match) => match[1]!), ...[...source.matchAll(/\(cache = new LRUCache/g)].map(() => 'cache')];
+      expect(names.length, path).toBeGreaterThan(0);
+      for (const match of caches) expect(match[2]!.split(',').map((option) => option.split(':')[0]!.trim()).filter(Boolean).every((option) => ['max', 'ttl'].includes(option)), path).toBe(true);
+      const methods = names.flatMap((name) => [...source.matchAll(new RegExp(`\\b${name}\\??\\.(\\w+)`, 'g'))].map((match) => match[1]!));
+      expect(methods.filter((method) => !['get', 'set', 'delete'].includes(method)), path).toEqual([]);
+    }
+  }, 120_000);
 });
