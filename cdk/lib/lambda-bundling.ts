@@ -39,13 +39,15 @@ export const LAMBDA_BUNDLING = {
     // two small functions; the provider-defined Anthropic tools, which the platform never passes, fail with the reason.
     '@ai-sdk/anthropic/internal': join(BUNDLING_DIR, 'anthropic-internal-for-bedrock.ts'),
     // One copy of the AI SDK's provider packages: @ai-sdk/amazon-bedrock (and its Anthropic internals) pin
-    // provider-utils 5.0.51 and provider 4.0.19, where `ai` and the other providers use 5.0.81 and 4.0.38 (about 45 KB
-    // twice). The bundles take the newer copy for all: same major version, the Bedrock model calls the same (the probe).
+    // provider-utils 5.0.51 and provider 4.0.19, where `ai` and the other providers use 5.0.81 and 4.0.38 (a second copy,
+    // about 32 KB). The bundles take the newer copy for all: same major version, the Bedrock calls the same (the probe).
     '@ai-sdk/provider-utils': join(REPO_ROOT, 'node_modules/ai/node_modules/@ai-sdk/provider-utils/dist/index.js'),
     '@ai-sdk/provider': join(REPO_ROOT, 'node_modules/@ai-sdk/provider/dist/index.js'),
     // The AI SDK providers and the MCP SDK import zod as a namespace (`{ z }`, `* as z4mini`), which esbuild cannot
     // tree-shake: it kept all of zod's locales (about 260 KB). The same zod modules, with `locales` English alone (the
-    // locale zod sets by default); `z.config(z.locales.fr())` would fail in a bundle, and nothing calls it.
+    // locale zod sets by default); `z.config(z.locales.fr())` would fail in a bundle, and nothing calls it. Nor do the
+    // namespaces carry zod's opt-in compiler and `fromJSONSchema` (about 44 KB), which no bundled module calls
+    // (zod-compile-absent.ts).
     zod: join(BUNDLING_DIR, 'zod-v4.ts'),
     'zod/v4': join(BUNDLING_DIR, 'zod-v4.ts'),
     'zod/v4/core': join(BUNDLING_DIR, 'zod-v4-core.ts'),
@@ -64,6 +66,9 @@ export const LAMBDA_BUNDLING = {
   banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
 } as const;
 
+/** The offline model of lambdas/src/infra/model, as resolve-model.ts imports it (by package path, so it can be aliased). */
+const OFFLINE_MODEL = '@service/lambdas/src/infra/model/offline/offline-model';
+
 /**
  * The aliases that leave out the model providers a MODEL setting does not select (bundling/model-provider-not-deployed.ts):
  * the stack bundles each model-using function for the MODEL it deploys it with (`bedrock:…`, `openai:…`; unset or
@@ -71,9 +76,6 @@ export const LAMBDA_BUNDLING = {
  * phrases, rules and schema filling). The trade: changing MODEL to another provider, offline included, takes a deploy,
  * not just an environment edit.
  */
-/** The offline model of lambdas/src/infra/model, as resolve-model.ts imports it (by package path, so it can be aliased). */
-const OFFLINE_MODEL = '@service/lambdas/src/infra/model/offline/offline-model';
-
 export function providerAliases(model: string | undefined): Record<string, string> {
   const kind = model?.trim().split(':')[0];
   const notDeployed = join(BUNDLING_DIR, 'model-provider-not-deployed.ts');
