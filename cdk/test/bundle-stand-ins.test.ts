@@ -9,6 +9,7 @@ import { LRUCache } from 'lru-cache';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as anthropicStandIn from '../lib/bundling/anthropic-internal-for-bedrock';
 import { LRUCache as LRUCacheStandIn } from '../lib/bundling/lru-cache-map';
+import { z as zodMembers } from '../lib/bundling/zod-v4';
 import { FUNCTIONS } from '../lib/functions';
 import { lambdaBuildOptions, providerAliases } from '../lib/lambda-bundling';
 import { REPO_ROOT } from '../lib/repo-paths';
@@ -116,10 +117,37 @@ describe('the zod namespaces of the Lambda bundles', () => {
     expect(callers).toEqual([]);
   }, 120_000);
 
+  it('offer as `z` every member a bundle reads off it, for every MODEL kind, and `z` is used in no other way', async () => {
+    const builds = [...FUNCTIONS, ...BUILTIN_SKILLS].flatMap(({ id, entry }) =>
+      (['Runner', 'Chat'].includes(id) ? ['bedrock:anthropic.claude-test', 'openai:http://model.test/v1#m', 'offline'] : ['bedrock:anthropic.claude-test']).map((model) => ({ id, entry, model })),
+    );
+    const read = new Set<string>();
+    const otherUses: string[] = [];
+    for (const { id, entry, model } of builds) {
+      const { outputFiles } = await build({ entryPoints: [join(REPO_ROOT, entry)], outfile: join(dir, `${id}-z.mjs`), write: false, ...lambdaBuildOptions(providerAliases(model)), minify: false });
+      const code = outputFiles.find((file) => file.path.endsWith('.mjs'))!.text;
+      // zod-v4.ts's object keeps its distinctive name in an unminified bundle (a digit appended if it had to be renamed).
+      const names = [...code.matchAll(/\bvar (zodMembersReadByTheBundles\d*) = /g)].map((match) => match[1]!);
+      expect(names.length, `${id} ${model}`).toBeLessThanOrEqual(1);
+      for (const name of names) {
+        for (const use of code.matchAll(new RegExp(`(?<![\\w$.])${name}(?![\\w$])(\\.[A-Za-z_$][\\w$]*)?`, 'g'))) {
+          if (use[1]) read.add(use[1].slice(1));
+          else if (!code.startsWith(`var ${name} = `, use.index - 'var '.length)) otherUses.push(`${id} ${model}: ${code.slice(use.index, use.index + 60)}`);
+        }
+      }
+    }
+    expect(read.size).toBeGreaterThan(5);
+    expect([...read].filter((member) => !(member in zodMembers))).toEqual([]);
+    expect(otherUses).toEqual([]);
+    // The members are zod's own functions.
+    const zod = await import('zod/v4');
+    for (const [member, value] of Object.entries(zodMembers)) expect(value, member).toBe(zod.z[member as keyof typeof zod.z]);
+  }, 240_000);
+
   it('fail a call of them with the reason, in a bundle only', async () => {
-    const script = `import { z } from 'zod';
+    const script = `import { compile, fromJSONSchema, INVALID, string } from 'zod';
       const attempt = (f) => { try { f(); return 'no error'; } catch (error) { return error.message; } };
-      console.log(JSON.stringify([attempt(() => z.compile(z.string())), attempt(() => z.fromJSONSchema({ type: 'string' })), z.INVALID === Symbol.for('zod.compile.invalid')]));`;
+      console.log(JSON.stringify([attempt(() => compile(string())), attempt(() => fromJSONSchema({ type: 'string' })), INVALID === Symbol.for('zod.compile.invalid')]));`;
     const [compile, fromJSONSchema, sentinel] = await runBundled<[string, string, boolean]>('zod-compile', script);
     expect(compile).toMatch(/zod's compile is not part of this Lambda bundle/);
     expect(fromJSONSchema).toMatch(/zod's fromJSONSchema is not part of this Lambda bundle/);
