@@ -83,7 +83,9 @@ describe('the Anthropic internals stand-in of the Lambda bundles', () => {
     const table = source.slice(source.indexOf('export function getModelCapabilities'));
     const named = [...table.matchAll(/modelId\.includes\('([^']+)'\)/g)].map((match) => match[1]!);
     expect(named.length).toBeGreaterThan(10);
-    const ids = [...named.flatMap((id) => [id, `anthropic.${id}-v1:0`, `eu.anthropic.${id}-20250929-v1:0`]), 'anthropic.claude-test', 'amazon.nova-lite-v1:0', 'meta.llama3-70b', ''];
+    // And ids for its patterns: Claude 4 with `-` or `@`, the legacy families (instant, 2, 3) and their neighbours.
+    const patterned = ['claude-sonnet-4-20250514', 'claude-sonnet-4@20250514', 'claude-opus-4-20250514', 'claude-opus-4@20250514', 'claude-sonnet-4', 'claude-instant-v1', 'claude-instant', 'claude-v2', 'claude-v2:1', 'claude-2.1', 'claude-2', 'claude-3', 'claude-3-sonnet-20240229', 'claude-3-5-sonnet-20241022', 'claude-3-7-sonnet-20250219', 'claude-3-5-haiku-20241022', 'claude-30', 'claude-4'];
+    const ids = [...[...named, ...patterned].flatMap((id) => [id, `anthropic.${id}-v1:0`, `eu.anthropic.${id}-20250929-v1:0`]), 'anthropic.claude-test', 'amazon.nova-lite-v1:0', 'meta.llama3-70b', ''];
     for (const id of ids) expect(anthropicStandIn.getModelCapabilities(id), id).toEqual(getModelCapabilities(id));
   });
 

@@ -9,9 +9,9 @@
  * The package ships that module as one 110 KB file in which esbuild can drop nothing (its tool schemas are built at
  * module level), so the bundles would carry the whole Anthropic provider for two small functions. Here:
  * `sanitizeJsonSchema` is the package's own (its source file, which imports nothing else), `getModelCapabilities`
- * is its model table copied verbatim from `src/anthropic-language-model.ts` of @ai-sdk/anthropic 4.0.68
- * (cdk/test/bundle-stand-ins.test.ts checks it against the package's for every model id the table names, so an
- * upgrade that changes the table fails that test until this copy follows). The trade: a provider-defined Anthropic
+ * is its model table from `src/anthropic-language-model.ts` of @ai-sdk/anthropic 4.0.68, written as rows (the same
+ * tests in the same order; cdk/test/bundle-stand-ins.test.ts checks it against the package's for every model id the
+ * table names and more, so an upgrade that changes the table fails that test until these rows follow). The trade: a provider-defined Anthropic
  * tool on Bedrock fails with the reason below, in a bundle only.
  */
 export { sanitizeJsonSchema } from '../../../node_modules/@ai-sdk/anthropic/src/sanitize-json-schema';
@@ -28,248 +28,46 @@ export async function prepareTools(): Promise<never> {
   return absent();
 }
 
-// Copied verbatim from @ai-sdk/anthropic 4.0.68, src/anthropic-language-model.ts (see above).
+/** The capabilities getModelCapabilities answers, each flag by the short name the rows below use. */
+const FLAGS = {
+  structured: 'supportsStructuredOutput',
+  adaptive: 'supportsAdaptiveThinking',
+  'no-sampling': 'rejectsSamplingParameters',
+  xhigh: 'supportsXhighEffort',
+  'no-disabled-above-high': 'rejectsThinkingDisabledAboveHighEffort',
+  'no-disabled': 'rejectsThinkingDisabled',
+  'no-forced-tool': 'rejectsForcedToolUse',
+  'between-tools': 'supportsBetweenToolsThinking',
+  known: 'isKnownModel',
+} as const;
+
+type ModelCapabilities = { maxOutputTokens: number } & Record<(typeof FLAGS)[keyof typeof FLAGS], boolean>;
+
 /**
- * Returns the capabilities of a Claude model that are used for defaults and feature selection.
- *
- * @see https://docs.claude.com/en/docs/about-claude/models/overview#model-comparison-table
- * @see https://platform.claude.com/docs/en/build-with-claude/structured-outputs
+ * The package's table, in its order (the first row that matches answers): the model id contains one of the strings,
+ * or matches the pattern; its maxOutputTokens; the flags that are true (every other is false). Any other model id:
+ * 4,096 tokens, every flag false.
  */
-export function getModelCapabilities(modelId: string): {
-  maxOutputTokens: number;
-  supportsStructuredOutput: boolean;
-  supportsAdaptiveThinking: boolean;
-  rejectsSamplingParameters: boolean;
-  supportsXhighEffort: boolean;
-  rejectsThinkingDisabledAboveHighEffort: boolean;
-  /**
-   * Thinking is always adaptive: `thinking.type` `disabled` and `enabled`
-   * are rejected with a 400.
-   */
-  rejectsThinkingDisabled: boolean;
-  /**
-   * Forced tool use (`tool_choice` `any` or a named tool) is rejected with a 400.
-   */
-  rejectsForcedToolUse: boolean;
-  /**
-   * Supports `thinking.type` `between_tools`, the lowest thinking setting on
-   * models that reject disabled thinking.
-   */
-  supportsBetweenToolsThinking: boolean;
-  isKnownModel: boolean;
-} {
-  if (modelId.includes('claude-sonnet-5-5')) {
-    return {
-      maxOutputTokens: 128000,
-      supportsStructuredOutput: true,
-      supportsAdaptiveThinking: true,
-      rejectsSamplingParameters: true,
-      supportsXhighEffort: true,
-      rejectsThinkingDisabledAboveHighEffort: true,
-      rejectsThinkingDisabled: true,
-      rejectsForcedToolUse: true,
-      supportsBetweenToolsThinking: true,
-      isKnownModel: true,
-    };
-  } else if (modelId.includes('claude-opus-5-5')) {
-    return {
-      maxOutputTokens: 128000,
-      supportsStructuredOutput: true,
-      supportsAdaptiveThinking: true,
-      rejectsSamplingParameters: true,
-      supportsXhighEffort: true,
-      rejectsThinkingDisabledAboveHighEffort: true,
-      rejectsThinkingDisabled: true,
-      rejectsForcedToolUse: true,
-      supportsBetweenToolsThinking: false,
-      isKnownModel: true,
-    };
-  } else if (modelId.includes('claude-opus-5')) {
-    return {
-      maxOutputTokens: 128000,
-      supportsStructuredOutput: true,
-      supportsAdaptiveThinking: true,
-      rejectsSamplingParameters: true,
-      supportsXhighEffort: true,
-      rejectsThinkingDisabledAboveHighEffort: true,
-      rejectsThinkingDisabled: false,
-      rejectsForcedToolUse: false,
-      supportsBetweenToolsThinking: false,
-      isKnownModel: true,
-    };
-  } else if (modelId.includes('claude-fable-5-1')) {
-    return {
-      maxOutputTokens: 128000,
-      supportsStructuredOutput: true,
-      supportsAdaptiveThinking: true,
-      rejectsSamplingParameters: true,
-      supportsXhighEffort: true,
-      rejectsThinkingDisabledAboveHighEffort: false,
-      rejectsThinkingDisabled: true,
-      rejectsForcedToolUse: true,
-      supportsBetweenToolsThinking: false,
-      isKnownModel: true,
-    };
-  } else if (modelId.includes('claude-fable-5')) {
-    return {
-      maxOutputTokens: 128000,
-      supportsStructuredOutput: true,
-      supportsAdaptiveThinking: true,
-      rejectsSamplingParameters: true,
-      supportsXhighEffort: true,
-      rejectsThinkingDisabledAboveHighEffort: false,
-      rejectsThinkingDisabled: true,
-      rejectsForcedToolUse: false,
-      supportsBetweenToolsThinking: false,
-      isKnownModel: true,
-    };
-  } else if (
-    modelId.includes('claude-opus-4-8') ||
-    modelId.includes('claude-opus-4-7') ||
-    modelId.includes('claude-sonnet-5')
-  ) {
-    return {
-      maxOutputTokens: 128000,
-      supportsStructuredOutput: true,
-      supportsAdaptiveThinking: true,
-      rejectsSamplingParameters: true,
-      supportsXhighEffort: true,
-      rejectsThinkingDisabledAboveHighEffort: false,
-      rejectsThinkingDisabled: false,
-      rejectsForcedToolUse: false,
-      supportsBetweenToolsThinking: false,
-      isKnownModel: true,
-    };
-  } else if (
-    modelId.includes('claude-sonnet-4-6') ||
-    modelId.includes('claude-opus-4-6')
-  ) {
-    return {
-      maxOutputTokens: 128000,
-      supportsStructuredOutput: true,
-      supportsAdaptiveThinking: true,
-      rejectsSamplingParameters: false,
-      supportsXhighEffort: false,
-      rejectsThinkingDisabledAboveHighEffort: false,
-      rejectsThinkingDisabled: false,
-      rejectsForcedToolUse: false,
-      supportsBetweenToolsThinking: false,
-      isKnownModel: true,
-    };
-  } else if (
-    modelId.includes('claude-sonnet-4-5') ||
-    modelId.includes('claude-opus-4-5') ||
-    modelId.includes('claude-haiku-4-5')
-  ) {
-    return {
-      maxOutputTokens: 64000,
-      supportsStructuredOutput: true,
-      supportsAdaptiveThinking: false,
-      rejectsSamplingParameters: false,
-      supportsXhighEffort: false,
-      rejectsThinkingDisabledAboveHighEffort: false,
-      rejectsThinkingDisabled: false,
-      rejectsForcedToolUse: false,
-      supportsBetweenToolsThinking: false,
-      isKnownModel: true,
-    };
-  } else if (modelId.includes('claude-opus-4-1')) {
-    return {
-      maxOutputTokens: 32000,
-      supportsStructuredOutput: true,
-      supportsAdaptiveThinking: false,
-      rejectsSamplingParameters: false,
-      supportsXhighEffort: false,
-      rejectsThinkingDisabledAboveHighEffort: false,
-      rejectsThinkingDisabled: false,
-      rejectsForcedToolUse: false,
-      supportsBetweenToolsThinking: false,
-      isKnownModel: true,
-    };
-  } else if (/claude-sonnet-4(?:-|@)/.test(modelId)) {
-    return {
-      maxOutputTokens: 64000,
-      supportsStructuredOutput: false,
-      supportsAdaptiveThinking: false,
-      rejectsSamplingParameters: false,
-      supportsXhighEffort: false,
-      rejectsThinkingDisabledAboveHighEffort: false,
-      rejectsThinkingDisabled: false,
-      rejectsForcedToolUse: false,
-      supportsBetweenToolsThinking: false,
-      isKnownModel: true,
-    };
-  } else if (/claude-opus-4(?:-|@)/.test(modelId)) {
-    return {
-      maxOutputTokens: 32000,
-      supportsStructuredOutput: false,
-      supportsAdaptiveThinking: false,
-      rejectsSamplingParameters: false,
-      supportsXhighEffort: false,
-      rejectsThinkingDisabledAboveHighEffort: false,
-      rejectsThinkingDisabled: false,
-      rejectsForcedToolUse: false,
-      supportsBetweenToolsThinking: false,
-      isKnownModel: true,
-    };
-  } else if (modelId.includes('claude-3-haiku')) {
-    return {
-      maxOutputTokens: 4096,
-      supportsStructuredOutput: false,
-      supportsAdaptiveThinking: false,
-      rejectsSamplingParameters: false,
-      supportsXhighEffort: false,
-      rejectsThinkingDisabledAboveHighEffort: false,
-      rejectsThinkingDisabled: false,
-      rejectsForcedToolUse: false,
-      supportsBetweenToolsThinking: false,
-      isKnownModel: true,
-    };
-  } else if (
-    /claude-(?:instant(?:-|$)|v?2(?=$|[-.:])|3(?=$|[-.]))/.test(modelId)
-  ) {
-    return {
-      maxOutputTokens: 4096,
-      supportsStructuredOutput: false,
-      supportsAdaptiveThinking: false,
-      rejectsSamplingParameters: false,
-      supportsXhighEffort: false,
-      rejectsThinkingDisabledAboveHighEffort: false,
-      rejectsThinkingDisabled: false,
-      rejectsForcedToolUse: false,
-      supportsBetweenToolsThinking: false,
-      isKnownModel: false,
-    };
-  } else if (modelId.includes('claude-')) {
-    // Known and legacy Claude families are handled above, so any remaining
-    // Claude ID is assumed to be newer than the known list. Keep it unknown so
-    // callers still receive the maxOutputTokens compatibility warning.
-    return {
-      maxOutputTokens: 128000,
-      supportsStructuredOutput: true,
-      supportsAdaptiveThinking: true,
-      rejectsSamplingParameters: true,
-      supportsXhighEffort: true,
-      rejectsThinkingDisabledAboveHighEffort: true,
-      rejectsThinkingDisabled: false,
-      rejectsForcedToolUse: false,
-      supportsBetweenToolsThinking: false,
-      isKnownModel: false,
-    };
-  } else {
-    // Non-Claude models (e.g. served through Anthropic-compatible APIs)
-    // keep conservative defaults.
-    return {
-      maxOutputTokens: 4096,
-      supportsStructuredOutput: false,
-      supportsAdaptiveThinking: false,
-      rejectsSamplingParameters: false,
-      supportsXhighEffort: false,
-      rejectsThinkingDisabledAboveHighEffort: false,
-      rejectsThinkingDisabled: false,
-      rejectsForcedToolUse: false,
-      supportsBetweenToolsThinking: false,
-      isKnownModel: false,
-    };
-  }
+const ROWS: ReadonlyArray<readonly [readonly string[] | RegExp, number, string]> = [
+  [['claude-sonnet-5-5'], 128_000, 'structured adaptive no-sampling xhigh no-disabled-above-high no-disabled no-forced-tool between-tools known'],
+  [['claude-opus-5-5'], 128_000, 'structured adaptive no-sampling xhigh no-disabled-above-high no-disabled no-forced-tool known'],
+  [['claude-opus-5'], 128_000, 'structured adaptive no-sampling xhigh no-disabled-above-high known'],
+  [['claude-fable-5-1'], 128_000, 'structured adaptive no-sampling xhigh no-disabled no-forced-tool known'],
+  [['claude-fable-5'], 128_000, 'structured adaptive no-sampling xhigh no-disabled known'],
+  [['claude-opus-4-8', 'claude-opus-4-7', 'claude-sonnet-5'], 128_000, 'structured adaptive no-sampling xhigh known'],
+  [['claude-sonnet-4-6', 'claude-opus-4-6'], 128_000, 'structured adaptive known'],
+  [['claude-sonnet-4-5', 'claude-opus-4-5', 'claude-haiku-4-5'], 64_000, 'structured known'],
+  [['claude-opus-4-1'], 32_000, 'structured known'],
+  [/claude-sonnet-4(?:-|@)/, 64_000, 'known'],
+  [/claude-opus-4(?:-|@)/, 32_000, 'known'],
+  [['claude-3-haiku'], 4_096, 'known'],
+  [/claude-(?:instant(?:-|$)|v?2(?=$|[-.:])|3(?=$|[-.]))/, 4_096, ''],
+  [['claude-'], 128_000, 'structured adaptive no-sampling xhigh no-disabled-above-high'],
+];
+
+export function getModelCapabilities(modelId: string): ModelCapabilities {
+  const row = ROWS.find(([match]) => (match instanceof RegExp ? match.test(modelId) : match.some((part) => modelId.includes(part))));
+  const on = new Set(row?.[2].split(' '));
+  const flags = Object.entries(FLAGS).map(([short, name]) => [name, on.has(short)]);
+  return { maxOutputTokens: row?.[1] ?? 4_096, ...Object.fromEntries(flags) } as ModelCapabilities;
 }
