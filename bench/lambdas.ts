@@ -33,7 +33,8 @@ async function coldImportMs(file: string): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < IMPORTS_PER_BUNDLE; i++) {
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
-      env: { PATH: process.env.PATH, TABLE_PREFIX: 'bench-', AWS_REGION: 'eu-west-1' },
+      // The MODEL the bundles are built for, as the stack sets it: a bundle carries only that model (providerAliases).
+      env: { PATH: process.env.PATH, TABLE_PREFIX: 'bench-', AWS_REGION: 'eu-west-1', MODEL: BENCH_MODEL },
     });
     times.push(Number(stdout.trim().split('\n').at(-1)));
   }

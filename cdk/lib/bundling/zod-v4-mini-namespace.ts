@@ -7,3 +7,5 @@ import en from 'zod/v4/locales/en.js';
 export * from '../../../node_modules/zod/v4/mini/external.js';
 export * as core from './zod-v4-core';
 export const locales = Object.freeze({ en });
+// zod's compiler and JSON Schema to zod converter, which nothing in a bundle calls (zod-compile-absent.ts).
+export { compile, withParser, INVALID, ZodCompileAsyncError, ZodCompileUnsupportedError } from './zod-compile-absent';
