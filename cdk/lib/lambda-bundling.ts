@@ -113,20 +113,21 @@ const KB = 1024;
  * Bundles still over the budget, each with what weighs and a ceiling it may not grow past; every other function
  * (the API, the auth and conversations APIs, the MCP access point, the skill callbacks, the webhook deliverer, the
  * sweeper, the widget functions and the built-in skills) is held to BUNDLE_BUDGET_BYTES. The two that run the model
- * carry the AI SDK. Their sizes after the stand-ins above: runner 539 KB and chat 589 KB for MODEL=bedrock:… (as in
- * AWS; 810 and 860 KB before the Anthropic internals, provider-utils, zod, offline model and lru-cache cuts), 517 and
- * 566 KB for openai:…, 491 and 541 KB offline.
+ * carry the AI SDK. Their sizes after the stand-ins above: runner 527 KB and chat 577 KB for MODEL=bedrock:… (as in
+ * AWS; 810 and 860 KB before the Anthropic internals, provider-utils, zod, offline model, lru-cache and shared
+ * `sideEffects` cuts), 505 and 555 KB for openai:…, 479 and 530 KB offline.
  * What weighs (the runner's metafile, Bedrock): `ai` 161 KB with its provider-utils and provider (the chat's
  * streaming, 208 KB); zod 108 KB (core and classic schemas, util, and the JSON Schema converters `ai` uses for tool
  * schemas); the MCP SDK 69 KB (the client for skills, with its OAuth client code); Bedrock 50 KB with aws4fetch 6 KB
  * and the Anthropic model table 2 KB; @cfworker/json-schema 22 KB (the MCP client's output-schema validation);
- * Powertools logger 20 KB; jose 12 KB (turn tokens); our own code and @service/shared about 60 KB (shared has no
- * `sideEffects: false`, so its barrel keeps every API schema, about 12 KB).
+ * Powertools logger 20 KB; jose 12 KB (turn tokens); our own code and @service/shared about 48 KB. Without any
+ * provider the chat would still weigh about 505 KB: `ai`'s streaming, zod and the official MCP client alone pass the
+ * budget, so it holds only by replacing the AI SDK or the MCP SDK, which the platform keeps (README, Benchmarks).
  * Taking one off this list is the way to record progress.
  */
 const OVER_BUDGET: Record<string, { ceilingBytes: number; why: string }> = {
-  Runner: { ceilingBytes: 549 * KB, why: 'the AI SDK with the Bedrock provider, zod and the MCP client (see above)' },
-  Chat: { ceilingBytes: 599 * KB, why: 'the AI SDK and its provider, as the runner, with streaming, and the MCP client for visitor skills' },
+  Runner: { ceilingBytes: 537 * KB, why: 'the AI SDK with the Bedrock provider, zod and the MCP client (see above)' },
+  Chat: { ceilingBytes: 587 * KB, why: 'the AI SDK and its provider, as the runner, with streaming, and the MCP client for visitor skills' },
 };
 
 /** The most the bundle of a function (by construct id) may weigh. */
