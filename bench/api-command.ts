@@ -43,7 +43,18 @@ export async function benchApiCommand(count = 2000, concurrency = 16, unloadedCo
       await doc.send(
         new PutCommand({
           TableName: table('runs'),
-          Item: { runId: `bench_${index}_${randomBase62(8)}`, agentId: 'bench', createdAt: new Date().toISOString(), status: 'queued', instruction: 'Send the weekly report to the team' },
+          // The item the command stores for this instruction (runs.ts), with the same indexes to keep.
+          Item: {
+            runId: `bench_${index}_${randomBase62(8)}`,
+            workspaceId: platform.demo.workspaceId,
+            agentId: platform.demo.agentId,
+            status: 'queued',
+            pendingStatus: 'queued',
+            autonomy: 'read_only',
+            instruction: 'Send the weekly report to the team',
+            usage: { inputTokens: 0, outputTokens: 0 },
+            createdAt: new Date().toISOString(),
+          },
           ConditionExpression: 'attribute_not_exists(runId)',
         }),
       );
