@@ -1,5 +1,5 @@
 import type { EndpointName } from '@service/shared';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { failStoreOnce } from '../support/faults';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
@@ -215,7 +215,13 @@ describe('the authorization server and the MCP resource server', () => {
       expect(openApiProblems(name, response as ApiResponse<unknown>)).toEqual([]);
       return response.body.data as Record<string, unknown>;
     };
-    const listed = (await call('connectionsList', 'connections/list')) as { mcp_url: string; connections: Array<{ id: string; calls: number; last_used_at: string | null; user_email: string }> };
+    type Listed = { mcp_url: string; connections: Array<{ id: string; calls: number; last_used_at: string | null; user_email: string }> };
+    // The call is recorded once its answer is sent: wait for the record rather than race it.
+    const listed = await vi.waitFor(async () => {
+      const answer = (await call('connectionsList', 'connections/list')) as Listed;
+      if (!answer.connections.some((candidate) => candidate.calls === 1)) throw new Error('the call is not recorded yet');
+      return answer;
+    });
     expect(listed.mcp_url).toBe(resource());
     const mine = listed.connections.find((candidate) => candidate.calls === 1 && candidate.last_used_at !== null)!;
     expect(mine).toMatchObject({ user_email: ctx.platform.demo.ownerEmail, calls: 1 });

@@ -12,8 +12,11 @@ export interface McpAccess {
   connection: StoredConnection;
   scopes: string[];
   role: string;
-  /** Work to finish once the answer is sent (the call's audit record). */
-  pending: Promise<unknown>[];
+  /**
+   * Work started once the answer is sent and finished before the request ends (the call's audit record): the
+   * assistant never waits for it.
+   */
+  afterAnswer: (() => Promise<unknown>)[];
 }
 
 export const hasScope = (access: McpAccess, scope: McpScope): boolean => access.scopes.includes(scope);

@@ -78,7 +78,7 @@ async function authenticate(deps: Deps, event: HttpEvent, urls: OAuthUrls): Prom
     const verified = await verifyAccessToken(deps, token, (workspaceId, userId) => membershipOf(deps, workspaceId, userId));
     if (verified.connection.resource !== urls.resource) throw new OAuthRefusal('invalid_token', `The token was issued for ${verified.connection.resource}, not for ${urls.resource}`);
     if (!verified.alongside) throw new OAuthRefusal('invalid_token', 'The person who connected this assistant is no longer a member of the workspace');
-    const access: McpAccess = { deps, connection: verified.connection, scopes: verified.scopes, role: verified.alongside.role, pending: [] };
+    const access: McpAccess = { deps, connection: verified.connection, scopes: verified.scopes, role: verified.alongside.role, afterAnswer: [] };
     const authInfo: AuthInfo = {
       token,
       clientId: verified.connection.clientId,
@@ -124,7 +124,9 @@ export function createMcpSurfaceHandler(deps: Deps): StreamingHandler {
       if ('refused' in auth) return writeResult(sink, auth.refused);
       const response = await mcp.fetch(toWebRequest(event, sink.signal), { authInfo: auth.authInfo });
       await sendWebResponse(response, sink, corsHeaders(event));
-      await Promise.allSettled(auth.access.pending);
+      // One turn of the event loop first, so the answer's last bytes leave before the record's own work starts.
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.allSettled(auth.access.afterAnswer.map((work) => work()));
     } catch (error) {
       writeResult(sink, errorResult(error, event.rawPath));
     }

@@ -1,5 +1,5 @@
 import { checkOutputSchema, DomainError, type McpScope } from '@service/shared';
-import type { McpServer, ScopeChallengeHandler, ServerContext } from '@modelcontextprotocol/server';
+import type { McpServer, RegisteredTool, ScopeChallengeHandler, ServerContext } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { getAgentIdentity, listAgents } from '../../domains/agents/agents';
 import { getWorkspaceCached } from '../../domains/access/workspace-cache';
@@ -81,14 +81,14 @@ function toolCall<A, O extends Record<string, unknown>>(access: McpAccess, tool:
     const agentId = (args as { agent_id?: string }).agent_id ?? null;
     try {
       const { out, text, ...about } = await body(args, ctx);
-      access.pending.push(noteCall(access.deps, access.connection.id, { tool, agentId: about.agentId ?? agentId, runId: about.runId ?? null, outcome: 'ok' }));
+      access.afterAnswer.push(() => noteCall(access.deps, access.connection.id, { tool, agentId: about.agentId ?? agentId, runId: about.runId ?? null, outcome: 'ok' }));
       return { content: [{ type: 'text' as const, text }], structuredContent: out };
     } catch (error) {
       const refused = error instanceof ToolRefusal || error instanceof DomainError;
       if (!refused) logger.error('mcp tool failed', { tool, connectionId: access.connection.id, error });
       const message = refused ? error.message : 'The tool failed on our side; nothing was changed';
       const outcome = error instanceof DomainError ? error.code : refused ? 'refused' : 'failed';
-      access.pending.push(noteCall(access.deps, access.connection.id, { tool, agentId, runId: null, outcome }));
+      access.afterAnswer.push(() => noteCall(access.deps, access.connection.id, { tool, agentId, runId: null, outcome }));
       return { isError: true, content: [{ type: 'text' as const, text: message }] };
     }
   };
@@ -126,108 +126,130 @@ const runText = (run: StoredRun): string =>
       ? `The run ${run.status}${run.error ? `: ${run.error}` : ''}`
       : `The agent is still working (run ${run.runId}, ${run.status}); call get_run with this run_id to get the answer`;
 
+/**
+ * The JSON Schema of each tool's output, kept per container. The SDK converts a registered tool's output schema the
+ * first time a call of it answers, once per registration, which here is once per request (a fresh server per
+ * request); the schemas are the same objects in every request, so the first conversion serves them all.
+ */
+const outputSchemaJsons = new WeakMap<object, Record<string, unknown> | undefined>();
+
+function keepOutputSchemaJson(tool: RegisteredTool): void {
+  const schema = tool.outputSchema;
+  if (!schema) return;
+  if (outputSchemaJsons.has(schema)) tool.outputSchemaJson = outputSchemaJsons.get(schema);
+  else outputSchemaJsons.set(schema, tool.outputSchemaJson);
+}
+
 export function registerTools(server: McpServer, access: McpAccess): void {
   const { deps, connection } = access;
   const workspaceId = connection.workspaceId;
 
-  server.registerTool(
-    'list_agents',
-    {
-      title: 'List agents',
-      description: 'The AI agents of the connected workspace this connection reaches: id, name, role, language and skills.',
-      inputSchema: LIST_AGENTS_INPUT,
-      outputSchema: LIST_AGENTS_OUTPUT,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      scopeChallenge: needs(() => ['agents:read']),
-    },
-    toolCall(access, 'list_agents', async () => {
-      assertAllowed(access, 'read');
-      const agents = (await listAgents(deps, workspaceId))
-        .filter((agent) => reachesAgent(access, agent.id))
-        .map((agent) => ({ id: agent.id, name: agent.name, role: agent.role, locale: agent.locale, skills: agent.skills }));
-      return { out: { agents }, text: agents.length ? agents.map((agent) => `${agent.name} (${agent.role}): ${agent.id}`).join('\n') : 'No agents' };
-    }),
-  );
-
-  server.registerTool(
-    'list_runs',
-    {
-      title: 'List runs',
-      description: 'Recent runs of an agent, newest first, with their results.',
-      inputSchema: LIST_RUNS_INPUT,
-      outputSchema: LIST_RUNS_OUTPUT,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      scopeChallenge: needs(() => ['agents:read']),
-    },
-    toolCall(access, 'list_runs', async ({ agent_id, limit }: { agent_id: string; limit: number }) => {
-      assertAllowed(access, 'read', agent_id);
-      await getAgentIdentity(deps, workspaceId, agent_id);
-      const runs = (await listRuns(deps, workspaceId, agent_id, limit)).map(runOut);
-      return { out: { runs }, text: runs.length ? runs.map((run) => `${run.run_id} ${run.status}: ${run.instruction}`).join('\n') : 'No runs yet' };
-    }),
-  );
-
-  server.registerTool(
-    'get_run',
-    {
-      title: 'Get a run',
-      description: `A run's status and result (result_text, output, output_error); waits up to wait_seconds (at most ${MAX_WAIT_SECONDS}) for it to finish.`,
-      inputSchema: GET_RUN_INPUT,
-      outputSchema: RunOut,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      scopeChallenge: ({ request, authInfo }) =>
-        authInfo && !authInfo.scopes.includes('agents:read') && !authInfo.scopes.includes('agents:ask') ? needs(() => ['agents:read'])({ request, authInfo }) : undefined,
-    },
-    toolCall(access, 'get_run', async ({ run_id, wait_seconds }: { run_id: string; wait_seconds: number }, ctx) => {
-      assertAllowed(access, 'read');
-      let run = await getRun(deps, workspaceId, run_id);
-      if (!reachesAgent(access, run.agentId)) throw new DomainError('RUN_NOT_FOUND', `No run ${run_id} in this workspace`, { field: 'run_id' });
-      if (!hasScope(access, 'agents:read') && run.connectionId !== connection.id) throw new ToolRefusal('Without the permission to read runs, a connection reads only the runs it started');
-      if (wait_seconds > 0) run = await waitForRun(access, run, wait_seconds, ctx);
-      return { out: runOut(run), text: runText(run), agentId: run.agentId, runId: run.runId };
-    }),
-  );
-
-  server.registerTool(
-    'ask_agent',
-    {
-      title: 'Ask an agent',
-      description:
-        'Give an agent an instruction (as the REST agents/command does) and wait for its answer. The agent acts read-only unless allow_actions is true, which needs the separate permission to take real-world actions (sending e-mail, creating records). When wait_seconds pass first, the run id comes back: poll it with get_run.',
-      inputSchema: ASK_AGENT_INPUT,
-      outputSchema: ASK_AGENT_OUTPUT,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-      scopeChallenge: needs((args) => (args.allow_actions === true ? ['agents:ask', 'agents:act'] : ['agents:ask'])),
-    },
-    toolCall(
-      access,
-      'ask_agent',
-      async (
-        args: { agent_id: string; instruction: string; data?: Record<string, unknown>; schema?: Record<string, unknown>; allow_actions: boolean; wait_seconds: number },
-        ctx,
-      ) => {
-        assertAllowed(access, 'command', args.agent_id);
-        if (args.schema !== undefined) {
-          const check = checkOutputSchema(args.schema);
-          if (!check.ok) throw new DomainError('SCHEMA_INVALID', `schema${check.path ? ` (${check.path})` : ''}: ${check.message}`);
-        }
-        const workspace = await getWorkspaceCached(deps, workspaceId);
-        if (!workspace) throw new ToolRefusal('The workspace no longer exists');
-        const [agent] = await Promise.all([getAgentIdentity(deps, workspaceId, args.agent_id), assertWithinTokenLimit(deps, workspace)]);
-        const queued = await enqueueNewRun(deps, {
-          workspaceId,
-          agentId: agent.id,
-          instruction: args.instruction,
-          autonomy: args.allow_actions ? 'full' : 'read_only',
-          ...(args.data ? { data: args.data } : {}),
-          ...(args.schema ? { schema: args.schema } : {}),
-          origin: { source: 'mcp', connectionId: connection.id },
-          // The run acts for the person's current role, so it is offered only the tools granted to it.
-          role: access.role,
-        });
-        const run = await waitForRun(access, queued, args.wait_seconds, ctx);
-        return { out: { ...runOut(run), done: finished(run) }, text: runText(run), agentId: agent.id, runId: run.runId };
+  keepOutputSchemaJson(
+    server.registerTool(
+      'list_agents',
+      {
+        title: 'List agents',
+        description: 'The AI agents of the connected workspace this connection reaches: id, name, role, language and skills.',
+        inputSchema: LIST_AGENTS_INPUT,
+        outputSchema: LIST_AGENTS_OUTPUT,
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+        scopeChallenge: needs(() => ['agents:read']),
       },
+      toolCall(access, 'list_agents', async () => {
+        assertAllowed(access, 'read');
+        const agents = (await listAgents(deps, workspaceId))
+          .filter((agent) => reachesAgent(access, agent.id))
+          .map((agent) => ({ id: agent.id, name: agent.name, role: agent.role, locale: agent.locale, skills: agent.skills }));
+        return { out: { agents }, text: agents.length ? agents.map((agent) => `${agent.name} (${agent.role}): ${agent.id}`).join('\n') : 'No agents' };
+      }),
+    ),
+  );
+
+  keepOutputSchemaJson(
+    server.registerTool(
+      'list_runs',
+      {
+        title: 'List runs',
+        description: 'Recent runs of an agent, newest first, with their results.',
+        inputSchema: LIST_RUNS_INPUT,
+        outputSchema: LIST_RUNS_OUTPUT,
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+        scopeChallenge: needs(() => ['agents:read']),
+      },
+      toolCall(access, 'list_runs', async ({ agent_id, limit }: { agent_id: string; limit: number }) => {
+        assertAllowed(access, 'read', agent_id);
+        await getAgentIdentity(deps, workspaceId, agent_id);
+        const runs = (await listRuns(deps, workspaceId, agent_id, limit)).map(runOut);
+        return { out: { runs }, text: runs.length ? runs.map((run) => `${run.run_id} ${run.status}: ${run.instruction}`).join('\n') : 'No runs yet' };
+      }),
+    ),
+  );
+
+  keepOutputSchemaJson(
+    server.registerTool(
+      'get_run',
+      {
+        title: 'Get a run',
+        description: `A run's status and result (result_text, output, output_error); waits up to wait_seconds (at most ${MAX_WAIT_SECONDS}) for it to finish.`,
+        inputSchema: GET_RUN_INPUT,
+        outputSchema: RunOut,
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+        scopeChallenge: ({ request, authInfo }) =>
+          authInfo && !authInfo.scopes.includes('agents:read') && !authInfo.scopes.includes('agents:ask') ? needs(() => ['agents:read'])({ request, authInfo }) : undefined,
+      },
+      toolCall(access, 'get_run', async ({ run_id, wait_seconds }: { run_id: string; wait_seconds: number }, ctx) => {
+        assertAllowed(access, 'read');
+        let run = await getRun(deps, workspaceId, run_id);
+        if (!reachesAgent(access, run.agentId)) throw new DomainError('RUN_NOT_FOUND', `No run ${run_id} in this workspace`, { field: 'run_id' });
+        if (!hasScope(access, 'agents:read') && run.connectionId !== connection.id) throw new ToolRefusal('Without the permission to read runs, a connection reads only the runs it started');
+        if (wait_seconds > 0) run = await waitForRun(access, run, wait_seconds, ctx);
+        return { out: runOut(run), text: runText(run), agentId: run.agentId, runId: run.runId };
+      }),
+    ),
+  );
+
+  keepOutputSchemaJson(
+    server.registerTool(
+      'ask_agent',
+      {
+        title: 'Ask an agent',
+        description:
+          'Give an agent an instruction (as the REST agents/command does) and wait for its answer. The agent acts read-only unless allow_actions is true, which needs the separate permission to take real-world actions (sending e-mail, creating records). When wait_seconds pass first, the run id comes back: poll it with get_run.',
+        inputSchema: ASK_AGENT_INPUT,
+        outputSchema: ASK_AGENT_OUTPUT,
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+        scopeChallenge: needs((args) => (args.allow_actions === true ? ['agents:ask', 'agents:act'] : ['agents:ask'])),
+      },
+      toolCall(
+        access,
+        'ask_agent',
+        async (
+          args: { agent_id: string; instruction: string; data?: Record<string, unknown>; schema?: Record<string, unknown>; allow_actions: boolean; wait_seconds: number },
+          ctx,
+        ) => {
+          assertAllowed(access, 'command', args.agent_id);
+          if (args.schema !== undefined) {
+            const check = checkOutputSchema(args.schema);
+            if (!check.ok) throw new DomainError('SCHEMA_INVALID', `schema${check.path ? ` (${check.path})` : ''}: ${check.message}`);
+          }
+          const workspace = await getWorkspaceCached(deps, workspaceId);
+          if (!workspace) throw new ToolRefusal('The workspace no longer exists');
+          const [agent] = await Promise.all([getAgentIdentity(deps, workspaceId, args.agent_id), assertWithinTokenLimit(deps, workspace)]);
+          const queued = await enqueueNewRun(deps, {
+            workspaceId,
+            agentId: agent.id,
+            instruction: args.instruction,
+            autonomy: args.allow_actions ? 'full' : 'read_only',
+            ...(args.data ? { data: args.data } : {}),
+            ...(args.schema ? { schema: args.schema } : {}),
+            origin: { source: 'mcp', connectionId: connection.id },
+            // The run acts for the person's current role, so it is offered only the tools granted to it.
+            role: access.role,
+          });
+          const run = await waitForRun(access, queued, args.wait_seconds, ctx);
+          return { out: { ...runOut(run), done: finished(run) }, text: runText(run), agentId: agent.id, runId: run.runId };
+        },
+      ),
     ),
   );
 }
