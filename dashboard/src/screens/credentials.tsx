@@ -13,9 +13,16 @@ export default function Credentials() {
     setName('');
     keys.reload();
   });
+  // A revocation answers once no instance of the API admits the key any more (about a second): the row shows it busy.
+  const [revokingId, setRevokingId] = useState<string | null>(null);
   const revoke = useAction(async (id: string) => {
-    await post('keys/revoke', { key_id: id });
-    keys.reload();
+    setRevokingId(id);
+    try {
+      await post('keys/revoke', { key_id: id });
+      keys.reload();
+    } finally {
+      setRevokingId(null);
+    }
   });
   return (
     <Screen title="Credentials" trail="Developers" intro="API keys act for the whole workspace with admin rights. Keep them on servers, never in a page.">
@@ -46,7 +53,7 @@ export default function Credentials() {
               {key.revoked_at ? (
                 <span class="badge failed">Revoked {when(key.revoked_at)}</span>
               ) : (
-                <ActionButton permission="manage" variant="danger" label={`Revoke ${key.name}`} onClick={() => setRevoking({ id: key.id, name: key.name })}>
+                <ActionButton permission="manage" variant="danger" label={`Revoke ${key.name}`} busy={revokingId === key.id} onClick={() => setRevoking({ id: key.id, name: key.name })}>
                   Revoke
                 </ActionButton>
               )}

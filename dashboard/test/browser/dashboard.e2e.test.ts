@@ -172,6 +172,8 @@ describe('signed in as the demo owner', () => {
     await dialog.waitFor();
     await screenshot(page, 'credentials-revoke-confirm');
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    // The revocation answers once no instance admits the key any more (about a second): the row's button waits with it.
+    await row.getByRole('button', { name: /Revoke/, disabled: true }).waitFor();
     await row.getByText(/Revoked/).waitFor();
     const after = await h.api('agents/list/', { key: secret });
     expect(after.status).toBe(401);
