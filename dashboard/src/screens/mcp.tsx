@@ -84,7 +84,7 @@ export default function McpConnections() {
                   </button>
                 </td>
                 <td>
-                  <button type="button" class="danger" onClick={() => void withdraw.run(connection.id)}>
+                  <button type="button" class="danger" disabled={withdraw.busy} onClick={() => void withdraw.run(connection.id)}>
                     Withdraw
                   </button>
                 </td>
@@ -95,7 +95,7 @@ export default function McpConnections() {
             const connection = list.data.connections.find((candidate) => candidate.id === opened);
             return connection ? <RecentCalls connection={connection} agentName={agentName} /> : null;
           })() : null}
-          <button type="button" class="danger" onClick={() => setConfirmAll(true)}>
+          <button type="button" class="danger" disabled={withdrawAll.busy} onClick={() => setConfirmAll(true)}>
             Withdraw all
           </button>
         </>

@@ -79,7 +79,8 @@ export default function Members() {
               <select
                 aria-label={`Role of ${member.email}`}
                 value={member.role}
-                disabled={!mayManage}
+                // A role change answers once no MCP connection of the member acts for the old role (about a second).
+                disabled={!mayManage || change.busy}
                 aria-describedby={mayManage ? undefined : 'role-note-members'}
                 onChange={(event) => void change.run(member.user_id, event.currentTarget.value)}
               >
