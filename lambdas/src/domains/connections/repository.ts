@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds, queryAll } from '../../infra/store/dynamo';
+import { ifConditionHolds, putNewItem, queryAll, readItem } from '../../infra/store/dynamo';
 
 /** Every store call of the connections domain: clients, connections (grants), OAuth secrets by hash, calls. */
 
@@ -59,7 +59,7 @@ export interface StoredCall {
 }
 
 export async function putClient(deps: Deps, client: StoredClient): Promise<void> {
-  await deps.store.doc.send(new PutCommand({ TableName: deps.store.table('oauthClients'), Item: client, ConditionExpression: 'attribute_not_exists(clientId)' }));
+  await putNewItem(deps.store, deps.store.table('oauthClients'), client, 'clientId');
 }
 
 export async function findClient(deps: Deps, clientId: string): Promise<StoredClient | undefined> {
@@ -68,12 +68,11 @@ export async function findClient(deps: Deps, clientId: string): Promise<StoredCl
 }
 
 export async function putSecret(deps: Deps, secret: StoredSecret): Promise<void> {
-  await deps.store.doc.send(new PutCommand({ TableName: deps.store.table('oauthTokens'), Item: secret, ConditionExpression: 'attribute_not_exists(tokenHash)' }));
+  await putNewItem(deps.store, deps.store.table('oauthTokens'), secret, 'tokenHash');
 }
 
 export async function findSecret(deps: Deps, tokenHash: string): Promise<StoredSecret | undefined> {
-  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('oauthTokens'), Key: { tokenHash }, ConsistentRead: true }));
-  return result.Item as StoredSecret | undefined;
+  return readItem<StoredSecret>(deps.store, deps.store.table('oauthTokens'), { tokenHash });
 }
 
 /** Marks a single-use secret (code, refresh token) used: false when it already was (a replay). */
@@ -131,8 +130,7 @@ export async function putConnection(deps: Deps, connection: StoredConnection): P
 }
 
 export async function findConnection(deps: Deps, id: string): Promise<StoredConnection | undefined> {
-  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('connections'), Key: { id }, ConsistentRead: true }));
-  return result.Item as StoredConnection | undefined;
+  return readItem<StoredConnection>(deps.store, deps.store.table('connections'), { id });
 }
 
 export async function connectionsOfWorkspace(deps: Deps, workspaceId: string): Promise<StoredConnection[]> {

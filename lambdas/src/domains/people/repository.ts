@@ -1,6 +1,6 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds, queryAll, updateIf } from '../../infra/store/dynamo';
+import { ifConditionHolds, putNewItem, queryAll, readItem, updateIf } from '../../infra/store/dynamo';
 
 /**
  * Every store call of the people domain: users (and the e-mail items that keep an address to one user),
@@ -79,13 +79,11 @@ const epoch = (iso: string) => Math.floor(new Date(iso).getTime() / 1000);
 const emailItemId = (email: string) => `email#${email}`;
 
 export async function getUser(deps: Deps, userId: string): Promise<StoredUser | undefined> {
-  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('users'), Key: { id: userId }, ConsistentRead: true }));
-  return result.Item as StoredUser | undefined;
+  return readItem<StoredUser>(deps.store, deps.store.table('users'), { id: userId });
 }
 
 export async function userIdOfEmail(deps: Deps, email: string): Promise<string | undefined> {
-  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('users'), Key: { id: emailItemId(email) }, ConsistentRead: true }));
-  return result.Item?.userId as string | undefined;
+  return (await readItem<{ userId: string }>(deps.store, deps.store.table('users'), { id: emailItemId(email) }))?.userId;
 }
 
 /** Claims the address for `user` (a conditional put on the e-mail item), then writes the user: false when taken. */
@@ -96,7 +94,7 @@ export async function putUserIfEmailFree(deps: Deps, user: StoredUser): Promise<
     ),
   );
   if (!claimed) return false;
-  await deps.store.doc.send(new PutCommand({ TableName: deps.store.table('users'), Item: user, ConditionExpression: 'attribute_not_exists(id)' }));
+  await putNewItem(deps.store, deps.store.table('users'), user, 'id');
   return true;
 }
 
@@ -123,8 +121,7 @@ export async function copyDisplayName(deps: Deps, userId: string, displayName: s
 // Memberships
 
 export async function getMembership(deps: Deps, workspaceId: string, userId: string): Promise<StoredMembership | undefined> {
-  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('memberships'), Key: { workspaceId, userId }, ConsistentRead: true }));
-  return result.Item as StoredMembership | undefined;
+  return readItem<StoredMembership>(deps.store, deps.store.table('memberships'), { workspaceId, userId });
 }
 
 export async function membershipsOfWorkspace(deps: Deps, workspaceId: string): Promise<StoredMembership[]> {
@@ -203,12 +200,11 @@ export async function changeOwnerCount(deps: Deps, workspaceId: string, delta: 1
 // Invitations
 
 export async function putInvitation(deps: Deps, invitation: StoredInvitation): Promise<void> {
-  await deps.store.doc.send(new PutCommand({ TableName: deps.store.table('invitations'), Item: invitation, ConditionExpression: 'attribute_not_exists(tokenHash)' }));
+  await putNewItem(deps.store, deps.store.table('invitations'), invitation, 'tokenHash');
 }
 
 export async function getInvitation(deps: Deps, tokenHash: string): Promise<StoredInvitation | undefined> {
-  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('invitations'), Key: { tokenHash }, ConsistentRead: true }));
-  return result.Item as StoredInvitation | undefined;
+  return readItem<StoredInvitation>(deps.store, deps.store.table('invitations'), { tokenHash });
 }
 
 export async function invitationsOf(deps: Deps, key: { workspaceId: string } | { email: string }): Promise<StoredInvitation[]> {
@@ -252,8 +248,7 @@ export async function putSignInSecret(deps: Deps, secret: Omit<StoredSignInSecre
 }
 
 export async function getSignInSecret(deps: Deps, id: string): Promise<StoredSignInSecret | undefined> {
-  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('signInCodes'), Key: { id }, ConsistentRead: true }));
-  return result.Item as StoredSignInSecret | undefined;
+  return readItem<StoredSignInSecret>(deps.store, deps.store.table('signInCodes'), { id });
 }
 
 /** Counts a wrong try while fewer than `maxTries` were made: false once the tries are used up. */
@@ -283,12 +278,11 @@ export async function useSignInSecret(deps: Deps, id: string, secretHash: string
 // Sessions
 
 export async function putSession(deps: Deps, session: StoredSession): Promise<void> {
-  await deps.store.doc.send(new PutCommand({ TableName: deps.store.table('sessions'), Item: session, ConditionExpression: 'attribute_not_exists(sessionHash)' }));
+  await putNewItem(deps.store, deps.store.table('sessions'), session, 'sessionHash');
 }
 
 export async function getSession(deps: Deps, sessionHash: string): Promise<StoredSession | undefined> {
-  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('sessions'), Key: { sessionHash }, ConsistentRead: true }));
-  return result.Item as StoredSession | undefined;
+  return readItem<StoredSession>(deps.store, deps.store.table('sessions'), { sessionHash });
 }
 
 export async function touchSession(deps: Deps, sessionHash: string, at: string): Promise<void> {
@@ -328,8 +322,7 @@ export async function putPasskey(deps: Deps, passkey: StoredPasskey): Promise<bo
 }
 
 export async function getPasskey(deps: Deps, credentialId: string): Promise<StoredPasskey | undefined> {
-  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('passkeys'), Key: { credentialId }, ConsistentRead: true }));
-  return result.Item as StoredPasskey | undefined;
+  return readItem<StoredPasskey>(deps.store, deps.store.table('passkeys'), { credentialId });
 }
 
 export async function passkeysOfUser(deps: Deps, userId: string): Promise<StoredPasskey[]> {

@@ -46,6 +46,16 @@ export interface ConditionalUpdate {
   ExpressionAttributeValues?: Record<string, unknown>;
 }
 
+/** One item by its key, read consistently (so it sees a write made a moment ago), or undefined. */
+export async function readItem<T>(store: Store, tableName: string, key: Record<string, unknown>): Promise<T | undefined> {
+  return (await store.doc.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item as T | undefined;
+}
+
+/** Stores a new item; throws ConditionalCheckFailedException when an item is already stored under its key. */
+export async function putNewItem(store: Store, tableName: string, item: object, keyAttribute: string): Promise<void> {
+  await store.doc.send(new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': keyAttribute } }));
+}
+
 /**
  * A conditional UpdateItem of one item of `tableName` (physical: callers pass `store.table('…')`, which is also how
  * cdk/test/grants-match-code.test.ts sees the tables a handler uses): the item as it is after the update, or undefined
@@ -68,9 +78,9 @@ export async function createOrFind<T extends object>(store: Store, table: TableN
     ExpressionAttributeNames: { '#key': Object.keys(key)[0]! },
   });
   if (await ifConditionHolds(store.doc.send(put))) return { item, created: true };
-  const existing = await store.doc.send(new GetCommand({ TableName: store.table(table), Key: key, ConsistentRead: true }));
-  if (!existing.Item) throw new Error(`${table}: the item under ${JSON.stringify(key)} exists and does not`);
-  return { item: existing.Item as T, created: false };
+  const existing = await readItem<T>(store, store.table(table), key);
+  if (!existing) throw new Error(`${table}: the item under ${JSON.stringify(key)} exists and does not`);
+  return { item: existing, created: false };
 }
 
 /** Every item a query matches, page after page (DynamoDB answers at most 1 MB a page). */
