@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startPlatform } from '../../lambdas/src/entries/local/platform';
-import { launchChromium } from '../test/browser/chromium';
+import { launchChromium } from '../../test/browser/chromium';
 import { BUDGETS, measureSizes } from './size';
 
 const RUNS = 7;

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { startPlatform, type RunningPlatform } from '../../../lambdas/src/entries/local/platform';
 import { apiClient, newDemoKey, type ApiCall } from '../../../lambdas/test/support/platform';
-import { launchChromium } from '../../../embed/test/browser/chromium';
+import { launchChromium } from '../../../test/browser/chromium';
 
 export const SHOTS = resolve(import.meta.dirname, '../../../test-results/dashboard');
 export const OWNER_EMAIL = 'owner@demo.example';

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../../lambdas/src/entries/local/platform';
 import { apiClient, newDemoKey, type ApiCall } from '../../../lambdas/test/support/platform';
-import { launchChromium } from './chromium';
+import { launchChromium } from '../../../test/browser/chromium';
 
 export const ARTIFACTS = resolve(import.meta.dirname, '../../../test-artifacts');
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');

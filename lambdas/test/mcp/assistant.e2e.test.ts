@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../../embed/test/browser/chromium';
+import { launchChromium } from '../../../test/browser/chromium';
 import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
 import { mailedCode } from './oauth-flow';
 

@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../../../embed/test/browser/chromium';
+import { launchChromium } from '../../../test/browser/chromium';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
 import { addPerson, call } from './helpers';

@@ -1,0 +1,147 @@
+import { execFile } from 'node:child_process';
+import { access, constants, realpath } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Browser } from 'playwright-core';
+import { packagedChromium } from './packaged-chromium';
+
+export interface FoundChromium {
+  executablePath: string;
+  /** Variables the browser needs on top of the test process's own. */
+  env: Record<string, string>;
+}
+
+const LINUX_NAMES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+
+/**
+ * The Chromium the browser tests and benches drive, first match wins:
+ * 1. CHROMIUM_PATH, when set (nothing else is tried);
+ * 2. a system Chromium or Chrome: on Linux `chromium`, `chromium-browser`, `google-chrome` or `google-chrome-stable`
+ *    on PATH; on macOS and Windows their usual install locations;
+ * 3. Playwright's own browser cache (`npx playwright install chromium`);
+ * 4. the Chromium that the `@sparticuz/chromium` dev dependency ships inside its package (Linux x64).
+ * A candidate counts only if it answers `--version`: that catches a launcher script whose browser is gone and a
+ * binary missing a shared library. When none does, this fails listing what was tried.
+ */
+export async function locateChromium(variables: NodeJS.ProcessEnv = process.env): Promise<FoundChromium> {
+  const configured = variables.CHROMIUM_PATH;
+  if (configured) {
+    const problem = await unusable(configured, {});
+    if (problem) throw new Error(`CHROMIUM_PATH=${configured} ${problem}`);
+    return { executablePath: configured, env: {} };
+  }
+  const tried: string[] = [];
+  const system = await present(systemPaths(variables));
+  for (const path of system) {
+    const problem = await unusable(path, {});
+    if (!problem) return { executablePath: path, env: {} };
+    tried.push(`${path} ${problem}`);
+  }
+  if (system.length === 0) tried.push(`no system Chromium or Chrome (${systemWhere()})`);
+
+  const cached = playwrightCachePath();
+  const cachedProblem = cached ? await unusable(cached, {}) : 'unknown on this platform';
+  if (cached && !cachedProblem) return { executablePath: cached, env: {} };
+  tried.push(`Playwright's browser cache: ${cached ?? ''} ${cachedProblem}`);
+
+  try {
+    const packaged = await packagedChromium();
+    const problem = await unusable(packaged.executablePath, packaged.env);
+    if (!problem) return packaged;
+    tried.push(`@sparticuz/chromium: ${packaged.executablePath} ${problem}`);
+  } catch (error) {
+    tried.push(`@sparticuz/chromium: ${(error as Error).message}`);
+  }
+  throw new Error(
+    `No Chromium for the browser tests. Tried:\n${tried.map((line) => `  - ${line}`).join('\n')}\n` +
+      'Set CHROMIUM_PATH, install Chromium or Chrome, or run `npx playwright install chromium`.',
+  );
+}
+
+let found: Promise<FoundChromium> | undefined;
+
+/** locateChromium, once per process. */
+export function findChromium(): Promise<FoundChromium> {
+  return (found ??= locateChromium());
+}
+
+/** A headless Chromium with everything that would reach the network or a GPU switched off. */
+export async function launchChromium(where?: FoundChromium): Promise<Browser> {
+  const { executablePath, env } = where ?? (await findChromium());
+  return chromium.launch({
+    executablePath,
+    env: { ...process.env, ...env },
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+function systemPaths(variables: NodeJS.ProcessEnv): string[] {
+  if (process.platform === 'darwin') {
+    const apps = ['Chromium.app/Contents/MacOS/Chromium', 'Google Chrome.app/Contents/MacOS/Google Chrome'];
+    return ['/Applications', join(homedir(), 'Applications')].flatMap((folder) => apps.map((app) => join(folder, app)));
+  }
+  if (process.platform === 'win32') {
+    const roots = [variables.PROGRAMFILES, variables['PROGRAMFILES(X86)'], variables.LOCALAPPDATA].filter((root) => root !== undefined);
+    return roots.flatMap((root) => ['Chromium', join('Google', 'Chrome')].map((app) => join(root, app, 'Application', 'chrome.exe')));
+  }
+  const folders = (variables.PATH ?? '').split(delimiter).filter(Boolean);
+  return LINUX_NAMES.flatMap((name) => folders.map((folder) => join(folder, name)));
+}
+
+function systemWhere(): string {
+  if (process.platform === 'darwin' || process.platform === 'win32') return 'looked in the usual install locations';
+  return `looked for ${LINUX_NAMES.join(', ')} on PATH`;
+}
+
+/** The executable ones among paths, each file once (/bin and /usr/bin are often one folder). */
+async function present(paths: string[]): Promise<string[]> {
+  const seen = new Set<string>();
+  const result: string[] = [];
+  for (const path of paths) {
+    const real = await realpath(path).catch(() => undefined);
+    if (real === undefined || seen.has(real) || (await notExecutable(real))) continue;
+    seen.add(real);
+    result.push(path);
+  }
+  return result;
+}
+
+function playwrightCachePath(): string | undefined {
+  try {
+    return chromium.executablePath();
+  } catch {
+    return undefined;
+  }
+}
+
+async function notExecutable(path: string): Promise<boolean> {
+  return access(path, constants.X_OK).then(
+    () => false,
+    () => true,
+  );
+}
+
+/** Why path cannot serve as the tests' browser, or undefined when it can. */
+async function unusable(path: string, env: Record<string, string>): Promise<string | undefined> {
+  if (await notExecutable(path)) return 'is missing or not executable';
+  // chrome.exe --version opens a window instead of answering.
+  if (process.platform === 'win32') return undefined;
+  try {
+    await promisify(execFile)(path, ['--version'], { env: { ...process.env, ...env }, timeout: 60_000 });
+    return undefined;
+  } catch (error) {
+    const { stderr, message } = error as { stderr?: string; message: string };
+    return `does not start: ${(stderr?.trim() || message).split('\n').at(-1)}`;
+  }
+}
