@@ -32,26 +32,20 @@ export async function locateChromium(variables: NodeJS.ProcessEnv = process.env)
     return { executablePath: configured, env: {} };
   }
   const tried: string[] = [];
-  const system = await present(systemPaths(variables));
-  for (const path of system) {
-    const problem = await unusable(path, {});
-    if (!problem) return { executablePath: path, env: {} };
-    tried.push(`${path} ${problem}`);
-  }
-  if (system.length === 0) tried.push(`no system Chromium or Chrome (${systemWhere()})`);
-
-  const cached = playwrightCachePath();
-  const cachedProblem = cached ? await unusable(cached, {}) : 'unknown on this platform';
-  if (cached && !cachedProblem) return { executablePath: cached, env: {} };
-  tried.push(`Playwright's browser cache: ${cached ?? ''} ${cachedProblem}`);
-
-  try {
-    const packaged = await packagedChromium();
-    const problem = await unusable(packaged.executablePath, packaged.env);
-    if (!problem) return packaged;
-    tried.push(`@sparticuz/chromium: ${packaged.executablePath} ${problem}`);
-  } catch (error) {
-    tried.push(`@sparticuz/chromium: ${(error as Error).message}`);
+  for (const { name, offer } of sources(variables)) {
+    let offered: FoundChromium[];
+    try {
+      offered = await offer();
+    } catch (error) {
+      tried.push(`${name}: ${(error as Error).message.split('\n')[0]}`);
+      continue;
+    }
+    if (offered.length === 0) tried.push(`${name}: none`);
+    for (const found of offered) {
+      const problem = await unusable(found.executablePath, found.env);
+      if (!problem) return found;
+      tried.push(`${name}: ${found.executablePath} ${problem}`);
+    }
   }
   throw new Error(
     `No Chromium for the browser tests. Tried:\n${tried.map((line) => `  - ${line}`).join('\n')}\n` +
@@ -59,11 +53,11 @@ export async function locateChromium(variables: NodeJS.ProcessEnv = process.env)
   );
 }
 
-let found: Promise<FoundChromium> | undefined;
+let located: Promise<FoundChromium> | undefined;
 
 /** locateChromium, once per process. */
 export function findChromium(): Promise<FoundChromium> {
-  return (found ??= locateChromium());
+  return (located ??= locateChromium());
 }
 
 /** A headless Chromium with everything that would reach the network or a GPU switched off. */
@@ -99,9 +93,16 @@ function systemPaths(variables: NodeJS.ProcessEnv): string[] {
   return LINUX_NAMES.flatMap((name) => folders.map((folder) => join(folder, name)));
 }
 
-function systemWhere(): string {
-  if (process.platform === 'darwin' || process.platform === 'win32') return 'looked in the usual install locations';
-  return `looked for ${LINUX_NAMES.join(', ')} on PATH`;
+/** Where a browser may be, in the order of the search after CHROMIUM_PATH; each offers what it has. */
+function sources(variables: NodeJS.ProcessEnv): { name: string; offer: () => Promise<FoundChromium[]> }[] {
+  const onDisk = async (paths: string[]) => (await present(paths)).map((executablePath) => ({ executablePath, env: {} }));
+  const systemWhere =
+    process.platform === 'darwin' || process.platform === 'win32' ? 'usual install locations' : `${LINUX_NAMES.join(', ')} on PATH`;
+  return [
+    { name: `system Chromium or Chrome (${systemWhere})`, offer: () => onDisk(systemPaths(variables)) },
+    { name: "Playwright's browser cache", offer: () => onDisk([chromium.executablePath()]) },
+    { name: '@sparticuz/chromium', offer: async () => [await packagedChromium()] },
+  ];
 }
 
 /** The executable ones among paths, each file once (/bin and /usr/bin are often one folder). */
@@ -115,14 +116,6 @@ async function present(paths: string[]): Promise<string[]> {
     result.push(path);
   }
   return result;
-}
-
-function playwrightCachePath(): string | undefined {
-  try {
-    return chromium.executablePath();
-  } catch {
-    return undefined;
-  }
 }
 
 async function notExecutable(path: string): Promise<boolean> {
