@@ -1,13 +1,15 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { launchChromium, locateChromium } from './chromium';
 import { packagedChromium } from './packaged-chromium';
 
+const folder = mkdtempSync(join(tmpdir(), 'broken-chromium-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
 /** A launcher script like Debian's /usr/bin/chromium, whose browser has gone. */
 function brokenLauncher(): string {
-  const folder = mkdtempSync(join(tmpdir(), 'broken-chromium-'));
   const path = join(folder, 'chromium');
   writeFileSync(path, '#!/bin/sh\nexec /nonexistent/chromium "$@"\n');
   chmodSync(path, 0o755);
