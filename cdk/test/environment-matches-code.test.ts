@@ -27,6 +27,7 @@ beforeAll(() => {
     tablePrefix: 'env-',
     model: 'bedrock:anthropic.claude-test',
     mailFrom: 'Service <no-reply@acme.example>',
+    agentMailDomain: 'agents.acme.example',
     dashboardOrigin: 'https://agents.acme.example',
     mcp: { resourceUrl: 'https://agents.acme.example/mcp', allowedOrigins: ['https://assistant.example'] },
     skills: [],
