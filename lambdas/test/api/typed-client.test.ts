@@ -84,6 +84,10 @@ describe('a TypeScript client generated from the served OpenAPI document', () =>
     const declared = new Map((document.tags ?? []).map((tag) => [tag.name, tag.description ?? '']));
     expect([...declared.keys()].sort()).toEqual([...new Set(operations.flatMap((operation) => operation.tags!))].sort());
     for (const [name, description] of declared) expect(description.length, `tag ${name}`).toBeGreaterThan(10);
+    // The language is part of the server URL, not of the paths: the Turkish document names the same operations.
+    const turkish = (await (await fetch(`${ctx.platform.apiBaseUrl.replace('/en/', '/tr/')}/openapi.json`)).json()) as Document & { servers: { url: string }[] };
+    expect(turkish.servers[0]!.url).toMatch(/\/tr\/api\/v1$/);
+    expect(Object.values(turkish.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId))).toEqual(ids);
   });
 
   it("generates types with openapi-typescript; the README's openapi-fetch client type-checks against them, a wrong call does not", async () => {
@@ -100,6 +104,8 @@ describe('a TypeScript client generated from the served OpenAPI document', () =>
   }, 120_000);
 
   it('runs as written against the platform: lists the agents, commands one, polls the run to completed', async () => {
+    // Runs without the generated declarations too: the program imports only types from them.
+    writeFileSync(join(dir, 'client.mts'), clientProgram());
     const tsx = createRequire(import.meta.url).resolve('tsx/cli');
     const { stdout } = await promisify(execFile)(process.execPath, [tsx, 'client.mts'], {
       cwd: dir,
