@@ -19,6 +19,11 @@ export const LAMBDA_BUNDLING = {
   // X.509 verifier) comes without the down-levelled class and async helpers.
   mainFields: ['es2015', 'module', 'main'],
   minify: true,
+  // A source map beside the bundle for stack traces, which Node reads at load under these options: mappings only, as
+  // the sources' text would make every cold start read and parse it too.
+  sourceMap: true,
+  sourcesContent: false,
+  nodeOptions: '--enable-source-maps',
   // The licence texts that dependencies ask to keep go into `index.mjs.LEGAL.txt` beside the bundle (deployed with
   // it), not into the code every cold start reads.
   legalComments: 'external',
@@ -82,6 +87,8 @@ export const lambdaBuildOptions = (aliases: Record<string, string> = {}) => ({
   target: LAMBDA_BUNDLING.target,
   mainFields: [...LAMBDA_BUNDLING.mainFields],
   minify: LAMBDA_BUNDLING.minify,
+  sourcemap: LAMBDA_BUNDLING.sourceMap,
+  sourcesContent: LAMBDA_BUNDLING.sourcesContent,
   legalComments: LAMBDA_BUNDLING.legalComments,
   external: [...LAMBDA_BUNDLING.external],
   alias: { ...LAMBDA_BUNDLING.alias, ...aliases },
