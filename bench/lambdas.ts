@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -49,6 +49,13 @@ async function coldStart(file: string): Promise<ColdStart> {
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as ColdStart;
 }
 
+/** The baseline: a module that only loads the runtime's SDK clients most functions load, and exports a handler. */
+function sdkOnlyModule(): string {
+  const file = join(OUT_DIR, 'runtime-sdk-only.mjs');
+  writeFileSync(file, "import '@aws-sdk/client-dynamodb'; import '@aws-sdk/lib-dynamodb'; import '@aws-sdk/client-sqs'; export const handler = () => undefined;\n");
+  return file;
+}
+
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Each platform Lambda's bundle size (for MODEL=bedrock:…) and its median cold start against COLD_START_BUDGET_MS. */
@@ -57,16 +64,20 @@ export async function benchLambdas(): Promise<string[]> {
   const loadBefore = loadavg()[0]!;
   const bundles = [];
   for (const { id, entry } of [...FUNCTIONS, ...BUILTIN_SKILLS]) bundles.push({ id, ...(await bundle(id, entry)), starts: [] as ColdStart[] });
+  const baseline = { file: sdkOnlyModule(), starts: [] as ColdStart[] };
   // In rounds, one cold start of each bundle per round: a drift in the machine's load weighs on all alike.
   for (let round = 0; round < COLD_STARTS_PER_BUNDLE; round++) {
-    for (const { file, starts } of bundles) starts.push(await coldStart(file));
+    for (const { file, starts } of [baseline, ...bundles]) starts.push(await coldStart(file));
   }
-  const measured = bundles.map(({ id, bytes, starts }) => ({ id, bytes, wallMs: median(starts.map((start) => start.wallMs)), cpuMs: median(starts.map((start) => start.cpuMs)) }));
+  const medians = (starts: ColdStart[]) => ({ wallMs: median(starts.map((start) => start.wallMs)), cpuMs: median(starts.map((start) => start.cpuMs)) });
+  const measured = bundles.map(({ id, bytes, starts }) => ({ id, bytes, ...medians(starts) }));
+  const sdkOnly = medians(baseline.starts);
   const met = measured.filter(({ wallMs }) => wallMs <= COLD_START_BUDGET_MS).length;
   return [
     `median of ${COLD_STARTS_PER_BUNDLE} fresh processes each; load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`,
+    `baseline: the runtime's DynamoDB and SQS clients alone   cold start ${sdkOnly.wallMs.toFixed(0).padStart(4)} ms (CPU ${sdkOnly.cpuMs.toFixed(0).padStart(4)} ms)`,
     ...measured.map(({ id, bytes, wallMs, cpuMs }) =>
-      `${id.padEnd(18)} ${(bytes / 1024).toFixed(0).padStart(6)} KB   cold start ${wallMs.toFixed(0).padStart(4)} ms (CPU ${cpuMs.toFixed(0).padStart(4)} ms)   ${COLD_START_BUDGET_MS} ms: ${wallMs <= COLD_START_BUDGET_MS ? 'met' : 'NOT met'}`,
+      `${id.padEnd(18)} ${(bytes / 1024).toFixed(0).padStart(6)} KB   cold start ${wallMs.toFixed(0).padStart(4)} ms (CPU ${cpuMs.toFixed(0).padStart(4)} ms, ${(wallMs / sdkOnly.wallMs).toFixed(1)}x the baseline)   ${COLD_START_BUDGET_MS} ms: ${wallMs <= COLD_START_BUDGET_MS ? 'met' : 'NOT met'}`,
     ),
     `cold start within ${COLD_START_BUDGET_MS} ms: ${met} of ${measured.length} bundles`,
   ];
