@@ -8,7 +8,7 @@ import { benchWidget } from '../embed/bench/widget';
 
 /** `npm run bench`: every benchmark, each printing measured figures and ratios against a baseline run in the same process. */
 const sections: [string, () => Promise<string[]>][] = [
-  ['Lambda bundles: size and cold import in a fresh Node process', () => benchLambdas()],
+  ['Lambda bundles: size, and cold start (import and handler construction) in a fresh Node process', () => benchLambdas()],
   ['REST API: agents/command vs a bare conditional PutItem', () => benchApiCommand()],
   ['Agent runs', () => benchRunner()],
   ['Signed webhook deliveries to a loopback receiver', () => benchWebhooks()],
