@@ -32,6 +32,8 @@ export interface BundledPlatformOptions {
   dataDir?: string;
   /** SES's verified identities (domains or addresses); omitted = any sender is accepted. */
   verifiedIdentities?: string[];
+  /** The demo API key to register (as SERVICE_DEMO_API_KEY does for the local platform). */
+  demoApiKey?: string;
   /** Where the functions' log lines go; default this process's stdout and stderr. */
   logs?: 'inherit' | 'silent';
 }
@@ -188,6 +190,8 @@ export async function startBundledPlatform(options: BundledPlatformOptions): Pro
     });
     const aws = await startAwsServices({ secrets, queue, queueIds, mail: mailbox, policies, ...(options.verifiedIdentities ? { verifiedIdentities: options.verifiedIdentities } : {}) });
     servers.push(aws.server);
+    // SDK v3 sends an SQS call to the host of its QueueUrl.
+    hosts.add(`sqs.${LOCAL_REGION}.amazonaws.com`, aws.endpoint);
 
     const sdkFrom = join(REPO_ROOT, 'package.json');
     for (const [id, resource] of resourcesOfType(stack, 'AWS::Lambda::Function')) {
@@ -245,7 +249,7 @@ export async function startBundledPlatform(options: BundledPlatformOptions): Pro
     const tablePrefix = [...functions.values()].map((candidate) => candidate.environment.TABLE_PREFIX).find((prefix) => prefix !== undefined) ?? 'service-';
     const seedStore = createStore({ tablePrefix, region: LOCAL_REGION, endpoint: dynamo.endpoint });
     const seedDeps: Deps = { store: seedStore, queue: NO_QUEUE, config: configFromEnv({ TABLE_PREFIX: tablePrefix }), now: () => new Date() };
-    const demo = await seedDemo(seedDeps);
+    const demo = await seedDemo(seedDeps, options.demoApiKey);
     seedStore.raw.destroy();
 
     const mail = await listen(async (_request, response) => {
