@@ -176,7 +176,7 @@ describe('the deployed form, run locally', () => {
 
     const delivery = await until('the webhook', async () => deliveries.find((candidate) => candidate.body.includes(runId)));
     const event: WebhookEvent = verify(delivery.body, delivery.header, secret);
-    expect(event.type).toBe('agent.command.completed');
+    expect(event.event).toBe('agent.command.completed');
     expect(event.data).toMatchObject({ run_id: runId });
   });
 

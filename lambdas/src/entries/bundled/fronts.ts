@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { runInNewContext } from 'node:vm';
 import type { HttpEvent, HttpResult } from '../../infra/http/event';
 import { matchRoute } from '../../infra/http/routes';
@@ -229,7 +230,7 @@ export const distribution = (behaviors: DistributionBehavior[]): RequestHandler 
     response.writeHead(answer.status, cookies.length ? { ...forwarded, 'set-cookie': cookies } : forwarded);
     response.flushHeaders();
     if (!answer.body) return void response.end();
-    const stream = Readable.fromWeb(answer.body as import('node:stream/web').ReadableStream);
+    const stream = Readable.fromWeb(answer.body as WebReadableStream);
     response.on('close', () => stream.destroy());
     stream.pipe(response);
   };
