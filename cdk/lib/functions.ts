@@ -40,7 +40,10 @@ export interface PlatformFunction {
   builtinSkills?: true;
   /** Serves the administrative routes: gets MASTER_KEY_SECRET_ARN. */
   masterKey?: true;
-  /** Sends e-mail through Amazon SES (sign-in codes, invitations, the agents' mail): gets MAIL_FROM and ses:SendEmail. */
+  /**
+   * Sends e-mail through Amazon SES (sign-in codes, invitations, the agents' mail): gets MAIL_FROM, AGENT_MAIL_DOMAIN
+   * (the domain of the addresses agents are hired with) and ses:SendEmail.
+   */
   sendsMail?: true;
 }
 

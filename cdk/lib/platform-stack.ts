@@ -43,8 +43,10 @@ export interface PlatformStackProps extends StackProps {
   mcp?: McpAccessPointProps;
   /** The built dashboard. Default: dashboard/dist if it exists. */
   dashboardDistDir?: string | undefined;
-  /** Sender of the platform's e-mail (a verified SES identity), as MAIL_FROM. Default: the runtime's. */
+  /** Sender of the platform's e-mail (a verified SES identity), as MAIL_FROM. Default: the runtime's, which SES refuses. */
   mailFrom?: string;
+  /** Domain of the agents' addresses (a verified SES domain), as AGENT_MAIL_DOMAIN. Default: the runtime's, which SES refuses. */
+  agentMailDomain?: string;
   /** The dashboard's origin (https://…), as DASHBOARD_ORIGIN: sign-in links, CSRF origin checks, passkeys' relying party. */
   dashboardOrigin?: string;
   /** Subscribes this e-mail address to the alarm topic. Default: no subscription (subscribe to `AlarmTopicArn` yourself). */
@@ -193,6 +195,18 @@ export class PlatformStack extends Stack {
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
     });
 
+    if (!props.mailFrom) {
+      Annotations.of(this).addWarningV2(
+        'service:mail-from-unset',
+        'mailFrom is not set: sign-in codes and invitations go from no-reply@service.local, which SES refuses. Deploy with -c mailFrom="Name <address@your verified domain>"',
+      );
+    }
+    if (!props.agentMailDomain) {
+      Annotations.of(this).addWarningV2(
+        'service:agent-mail-domain-unset',
+        'agentMailDomain is not set: agents get addresses @agents.service.local, which SES refuses. Deploy with -c agentMailDomain=<your verified domain>',
+      );
+    }
     for (const missing of this.missingEntries) {
       Annotations.of(this).addWarningV2('service:missing-entry', `${missing} does not exist yet: left out of this synth`);
     }
@@ -239,6 +253,7 @@ export class PlatformStack extends Stack {
     }
     if (definition.masterKey) environment.MASTER_KEY_SECRET_ARN = this.masterKey.secretArn;
     if (definition.sendsMail && props.mailFrom) environment.MAIL_FROM = props.mailFrom;
+    if (definition.sendsMail && props.agentMailDomain) environment.AGENT_MAIL_DOMAIN = props.agentMailDomain;
     if (props.dashboardOrigin) environment.DASHBOARD_ORIGIN = props.dashboardOrigin;
 
     const fn = createNodeFunction(this, definition.id, {

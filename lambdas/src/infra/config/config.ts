@@ -18,6 +18,7 @@ const ConfigSchema = z.object({
   CLIENT_METADATA_ALLOW_LOCAL: z.enum(['0', '1', 'true', 'false', '']).default('0'),
   CLIENT_METADATA_CA: z.string().optional(),
   MAIL_FROM: z.string().default('Service <no-reply@service.local>'),
+  AGENT_MAIL_DOMAIN: z.hostname().default('agents.service.local'),
   DASHBOARD_ORIGIN: z.url().optional(),
 });
 
@@ -46,6 +47,8 @@ export type PlatformConfig = {
   clientMetadataCa?: string;
   /** The sender of the platform's own mail (a verified SES identity in AWS). */
   mailFrom: string;
+  /** The domain of the agents' own addresses (`<name>.<id>@domain`, given at hire): a verified SES domain in AWS. */
+  agentMailDomain: string;
   /** The dashboard's origin in AWS (sign-in links, passkeys' relying party); locally the request's own origin serves. */
   dashboardOrigin?: string;
 };
@@ -67,6 +70,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     clientMetadataAllowLocal: parsed.CLIENT_METADATA_ALLOW_LOCAL === '1' || parsed.CLIENT_METADATA_ALLOW_LOCAL === 'true',
     ...(parsed.CLIENT_METADATA_CA ? { clientMetadataCa: parsed.CLIENT_METADATA_CA } : {}),
     mailFrom: parsed.MAIL_FROM,
+    agentMailDomain: parsed.AGENT_MAIL_DOMAIN,
     ...(parsed.DASHBOARD_ORIGIN ? { dashboardOrigin: parsed.DASHBOARD_ORIGIN.replace(/\/$/, '') } : {}),
   };
 }

@@ -6,6 +6,7 @@ import { redirectUriRegistered } from '../../domains/connections/redirect-uris';
 import { membershipsOfUser } from '../../domains/people/members';
 import { sessionFromCookieHeader, type ActiveSession } from '../../domains/people/sessions';
 import type { Deps } from '../../infra/deps';
+import { cookieHeaderOf } from '../../infra/http/cookies';
 import { header, rawBody, type HttpEvent, type HttpResult } from '../../infra/http/event';
 import { requestOrigin } from '../../infra/http/web-fetch';
 import { consentPage, errorPage, type AuthorizationRequest } from './consent-page';
@@ -71,7 +72,7 @@ async function checkRequest(deps: Deps, urls: OAuthUrls, params: Record<string, 
 }
 
 async function signedIn(deps: Deps, event: HttpEvent): Promise<ActiveSession | undefined> {
-  return sessionFromCookieHeader(deps, header(event, 'cookie'));
+  return sessionFromCookieHeader(deps, cookieHeaderOf(event));
 }
 
 /** The sign-in page, coming back here afterwards (the dashboard follows return_to paths under /oauth/). */
