@@ -37,19 +37,11 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** The payload 2.0 event of API Gateway and Function URLs: cookies arrive in `cookies`, never in a `cookie` header. */
+/** The payload 2.0 event of API Gateway (with the route that matched) and of Function URLs (`$default`). */
 async function payloadV2(request: IncomingMessage, routeKey: string, pathParameters?: Record<string, string>): Promise<HttpEvent> {
   const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
   const event = toApiGatewayEvent(request, url, await readBody(request));
-  const { cookie, ...headers } = event.headers;
-  return {
-    ...event,
-    routeKey,
-    headers,
-    ...(cookie ? { cookies: cookie.split(/;\s*/) } : {}),
-    ...(pathParameters ? { pathParameters } : {}),
-    requestContext: { ...event.requestContext, routeKey },
-  };
+  return { ...event, routeKey, ...(pathParameters ? { pathParameters } : {}), requestContext: { ...event.requestContext, routeKey } };
 }
 
 /** A handler's return value as the integration reads it: a result object, or anything else as a JSON body. */

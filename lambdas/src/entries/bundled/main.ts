@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import * as z from 'zod';
 import { startBundledPlatform } from './platform';
 import { synthesize } from './synth';
+import { stopOnSignal } from '../local/stop-on-signal';
 
 /**
  * `npm start -- --bundled`: synthesizes the stack (or takes BUNDLED_CDK_OUT, an earlier `cdk synth` output) and runs
@@ -39,9 +40,4 @@ ${Object.entries(platform.outputs).map(([name, value]) => `  ${name.padEnd(16)} 
   Demo API key     ${platform.demo.createdApiKey ?? '(created on the first start of this DATA_DIR)'}
 `);
 
-const shutdown = async () => {
-  await platform.stop();
-  process.exit(0);
-};
-process.once('SIGINT', () => void shutdown());
-process.once('SIGTERM', () => void shutdown());
+stopOnSignal(platform);

@@ -1,5 +1,5 @@
 import { CreateTableCommand, ResourceInUseException, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
-import { randomBase62 } from '@service/shared';
+import { ROUTES, randomBase62 } from '@service/shared';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
@@ -246,9 +246,12 @@ export async function startBundledPlatform(options: BundledPlatformOptions): Pro
       stopped.push(async () => clearInterval(timer));
     }
 
-    const tablePrefix = [...functions.values()].map((candidate) => candidate.environment.TABLE_PREFIX).find((prefix) => prefix !== undefined) ?? 'service-';
-    const seedStore = createStore({ tablePrefix, region: LOCAL_REGION, endpoint: dynamo.endpoint });
-    const seedDeps: Deps = { store: seedStore, queue: NO_QUEUE, config: configFromEnv({ TABLE_PREFIX: tablePrefix }), now: () => new Date() };
+    // The demo seed writes what the REST API would write (agents get its settings: table prefix, mail domain).
+    const restApi = [...routesOf.values()].flat().find((route) => route.path === ROUTES.restApi);
+    if (!restApi) throw new Error(`The template routes nothing to ${ROUTES.restApi}`);
+    const config = configFromEnv(restApi.fn.environment);
+    const seedStore = createStore({ tablePrefix: config.tablePrefix, region: LOCAL_REGION, endpoint: dynamo.endpoint });
+    const seedDeps: Deps = { store: seedStore, queue: NO_QUEUE, config, now: () => new Date() };
     const demo = await seedDemo(seedDeps, options.demoApiKey);
     seedStore.raw.destroy();
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { startPlatform } from './platform';
 import { StartupError } from './startup-error';
+import { stopOnSignal } from './stop-on-signal';
 
 /** The local platform (`npm start`): the whole platform in this process, data kept under DATA_DIR across restarts. */
 const parsed = z
@@ -44,9 +45,4 @@ Try:
   or the README's "Try it" script, with KEY=<this key> BASE=${platform.apiBaseUrl}
 `);
 
-const shutdown = async () => {
-  await platform.stop();
-  process.exit(0);
-};
-process.once('SIGINT', () => void shutdown());
-process.once('SIGTERM', () => void shutdown());
+stopOnSignal(platform);
