@@ -11,7 +11,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { PlatformAlarms } from './alarms';
-import { addMcpFunctionUrl, routeThroughDashboard, type McpAccessPointProps } from './mcp';
+import { addMcpFunctionUrl, addMcpUrlOutput, serveOnDashboard, type McpAccessPointProps } from './mcp';
 import { grantBedrockModel } from './bedrock-access';
 import { grantSendMail } from './mail-access';
 import { EmbedSite, EMBED_PREFIX } from './embed-site';
@@ -148,7 +148,7 @@ export class PlatformStack extends Stack {
       const fn = this.createPlatformFunction(definition, entry, props);
       this.functions.set(definition.id, fn);
       if (definition.id === 'Mcp') {
-        mcpUrl = addMcpFunctionUrl(this, fn, props.mcp);
+        mcpUrl = addMcpFunctionUrl(fn, props.mcp);
         continue;
       }
       const url = this.attachTrigger(definition.id, fn, definition.trigger);
@@ -183,10 +183,16 @@ export class PlatformStack extends Stack {
       accessLogs: this.embed.accessLogs,
     });
     // Sign-in (passkeys' expected origin, invitation and sign-in links) follows the dashboard's address: the
-    // distribution's own unless a custom domain is given.
-    if (!props.dashboardOrigin) for (const fn of this.functions.values()) fn.addEnvironment('DASHBOARD_ORIGIN', `https://${this.dashboard.distribution.distributionDomainName}`);
-    // The MCP access point on the dashboard's custom domain (README, Deploy).
-    if (mcpUrl && props.mcp?.resourceUrl && props.dashboardOrigin) routeThroughDashboard(this.dashboard.distribution, mcpUrl);
+    // distribution's own unless a custom domain is given. The MCP function, an origin of that distribution, learns it
+    // per request instead (serveOnDashboard).
+    if (!props.dashboardOrigin) {
+      for (const [id, fn] of this.functions) if (id !== 'Mcp') fn.addEnvironment('DASHBOARD_ORIGIN', `https://${this.dashboard.distribution.distributionDomainName}`);
+    }
+    // The MCP access point on the dashboard's origin, where its consent page sees the session (README, Deploy).
+    if (mcpUrl) {
+      serveOnDashboard(this, this.functions.get('Mcp')!, mcpUrl, this.dashboard.distribution, props.dashboardOrigin);
+      addMcpUrlOutput(this, this.dashboard.distribution, props.mcp);
+    }
 
     this.alarms = new PlatformAlarms(this, 'Alarms', {
       functions: new Map<string, IFunction>([...this.functions, ...[...this.skills].map(([id, skill]): [string, IFunction] => [id, skill.function])]),

@@ -29,6 +29,12 @@ export const MCP_PATH = '/mcp';
 export const PROTECTED_RESOURCE_METADATA_PATHS = ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource'] as const;
 export const AUTHORIZATION_SERVER_METADATA_PATH = '/.well-known/oauth-authorization-server';
 
+/**
+ * The header in which the CDN in front of the MCP function (cdk/lib/mcp.ts) names the host the viewer addressed: the
+ * function's own Host is its Function URL's, and its public origin (issuer, resource, consent page) is the viewer's.
+ */
+export const VIEWER_HOST_HEADER = 'x-viewer-host';
+
 /** OAuth error codes (RFC 6749 §5.2, RFC 6750 §3.1, RFC 7591 §3.2.2, RFC 8707 §2) the authorization and resource servers answer. */
 export type OAuthErrorCode =
   | 'invalid_request'

@@ -7,7 +7,8 @@ import { bearerToken } from '../../infra/http/credentials';
 import { errorResult } from '../../infra/http/errors';
 import { header, jsonResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
 import { writeResult, type StreamingHandler } from '../../infra/http/streaming';
-import { requestOrigin, sendWebResponse, toWebRequest } from '../../infra/http/web-fetch';
+import { publicOrigin } from '../../infra/http/public-origin';
+import { sendWebResponse, toWebRequest } from '../../infra/http/web-fetch';
 import { oauthUrls, type OAuthUrls } from '../oauth/urls';
 import type { McpAccess } from './access';
 import { registerTools } from './tools';
@@ -34,7 +35,7 @@ function originProblem(deps: Deps, event: HttpEvent): string | undefined {
   if (!hostAllowed(deps, header(event, 'host'))) return `Host ${header(event, 'host') ?? '(none)'} is not a name of this MCP server`;
   const origin = header(event, 'origin');
   if (origin === undefined) return undefined;
-  const own = requestOrigin(event);
+  const own = publicOrigin(event, deps.config.publicHosts);
   const canonical = deps.config.mcpResourceUrl ? new URL(deps.config.mcpResourceUrl).origin : undefined;
   if (origin === own || origin === canonical || deps.config.mcpAllowedOrigins.includes(origin)) return undefined;
   if (LOOPBACK.test(own) && LOOPBACK.test(origin)) return undefined;
