@@ -181,12 +181,14 @@ export interface DistributionBehavior {
 
 const patternRegex = (pattern: string) => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
 
-type ViewerResult = { statusCode: number; headers?: Record<string, { value: string }> } | { uri: string };
+type CloudFrontHeaders = Record<string, { value: string }>;
+type ViewerResult = { statusCode: number; headers?: CloudFrontHeaders } | { uri: string; headers?: CloudFrontHeaders };
 
 /**
- * A CloudFront distribution: the first behaviour whose pattern matches (else the default) picks the origin (behaviours complete by the first request). S3
- * origins serve the built files (the local platform's static files), custom origins are forwarded every viewer header
- * but Host (ALL_VIEWER_EXCEPT_HOST_HEADER) plus the origin's custom headers; nothing is cached.
+ * A CloudFront distribution: the first behaviour whose pattern matches (else the default) picks the origin (behaviours
+ * complete by the first request); a viewer-request function sees and may change the request (its uri and headers) or
+ * answer it. S3 origins serve the built files (the local platform's static files); custom origins are forwarded every
+ * viewer header but Host (ALL_VIEWER_EXCEPT_HOST_HEADER) plus the origin's custom headers. Nothing is cached.
  */
 export const distribution = (behaviors: DistributionBehavior[]): RequestHandler => {
   let compiled: (DistributionBehavior & { regex: RegExp })[] | undefined;
@@ -195,12 +197,17 @@ export const distribution = (behaviors: DistributionBehavior[]): RequestHandler 
     const url = new URL(request.url ?? '/', 'http://viewer');
     const behavior = compiled.find((candidate) => candidate.pathPattern && candidate.regex.test(url.pathname)) ?? compiled.find((candidate) => !candidate.pathPattern)!;
     let uri = url.pathname;
+    let viewerHeaders: CloudFrontHeaders = Object.fromEntries(
+      Object.entries(request.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, { value: Array.isArray(value) ? value.join(', ') : value }]])),
+    );
     if (behavior.viewerRequest) {
-      const result = runInNewContext(`${behavior.viewerRequest}\nhandler(event);`, { event: { request: { uri, method: request.method, querystring: {}, headers: {} } } }) as ViewerResult;
+      const event = { request: { uri, method: request.method, querystring: {}, headers: viewerHeaders } };
+      const result = runInNewContext(`${behavior.viewerRequest}\nhandler(event);`, { event }) as ViewerResult;
       if ('statusCode' in result) {
         return void response.writeHead(result.statusCode, Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, header]) => [name, header.value]))).end();
       }
       uri = result.uri;
+      viewerHeaders = result.headers ?? viewerHeaders;
     }
     if (behavior.origin.kind === 's3') {
       const file = await readStaticFile(uri);
@@ -208,9 +215,7 @@ export const distribution = (behaviors: DistributionBehavior[]): RequestHandler 
       return void response.writeHead(200, { 'content-type': file.contentType, 'cache-control': file.cacheControl, ...file.headers }).end(request.method === 'HEAD' ? undefined : file.body);
     }
     const headers = new Headers();
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (name !== 'host' && name !== 'connection' && value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-    }
+    for (const [name, header] of Object.entries(viewerHeaders)) if (name !== 'host' && name !== 'connection') headers.set(name, header.value);
     for (const [name, value] of Object.entries(behavior.origin.customHeaders)) headers.set(name, value);
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await readBody(request);
     const answer = await fetch(`${behavior.origin.target}${uri}${url.search}`, { method: request.method ?? 'GET', headers, redirect: 'manual', ...(body ? { body: new Uint8Array(body) } : {}) });

@@ -95,9 +95,15 @@ class Hosts {
     return origin;
   }
 
-  /** A value with every AWS address replaced by its local one (TLS ends at the edge we cannot reach: http). */
+  /**
+   * A value with every AWS address replaced by its local one (TLS ends at the edge we cannot reach: http), and a host
+   * pattern (`*.cloudfront.net`) by the local hosts of that kind, comma-separated.
+   */
   localize(value: string): string {
-    let localized = value;
+    let localized = value.replace(/\*\.([a-z0-9.-]+)/g, (pattern: string, suffix: string) => {
+      const matching = [...this.origins].filter(([host]) => host.endsWith(`.${suffix}`)).map(([, origin]) => origin.replace('http://', ''));
+      return matching.length ? matching.join(',') : pattern;
+    });
     for (const [host, origin] of this.origins) localized = localized.replaceAll(`https://${host}`, origin).replaceAll(host, origin.replace('http://', ''));
     return localized;
   }
