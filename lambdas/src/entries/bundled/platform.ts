@@ -1,4 +1,4 @@
-import { CreateTableCommand, ResourceInUseException, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { ROUTES, randomBase62 } from '@service/shared';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
@@ -10,7 +10,7 @@ import type { Deps } from '../../infra/deps';
 import { localMailbox, readMailbox, type DeliveredMail } from '../../infra/mail/local-mailbox';
 import { LocalQueue } from '../../infra/queue/local';
 import type { QueueSender } from '../../infra/queue/queue';
-import { ensureTables } from '../../infra/store/bootstrap';
+import { createTableIfAbsent, ensureTables } from '../../infra/store/bootstrap';
 import { createStore, type Store } from '../../infra/store/dynamo';
 import { logger } from '../../infra/logger';
 import { startEmbeddedDynamo } from '../local/embedded-dynamo';
@@ -74,9 +74,7 @@ async function createStackTables(store: Store, stack: ResolvedStack): Promise<vo
           ? { GlobalSecondaryIndexes: GlobalSecondaryIndexes.map(({ IndexName, KeySchema: keys, Projection }) => ({ IndexName, KeySchema: keys, Projection })) }
           : {}),
       };
-      await store.raw.send(new CreateTableCommand(input)).catch((error: unknown) => {
-        if (!(error instanceof ResourceInUseException)) throw error;
-      });
+      await createTableIfAbsent(store.raw, input);
     }),
   );
 }
