@@ -167,7 +167,8 @@ export class LocalQueue implements QueueSender {
   }
 }
 
-function toSqsEvent(queue: string, message: StoredMessage): SQSEvent {
+/** The SQS event the queue's event source mapping hands its consumer for one message. */
+export function toSqsEvent(queue: string, message: Pick<StoredMessage, 'id' | 'sk' | 'body' | 'receiveCount' | 'sentAt'>): SQSEvent {
   const record: SQSRecord = {
     messageId: message.id,
     receiptHandle: message.sk,
