@@ -10,7 +10,7 @@ import type { SoakReply, SoakRequest, SoakTarget } from './soak-target';
 const TRAFFIC_S = Number(process.env.SOAK_SECONDS ?? 180);
 const IDLE_S = Math.max(10, Math.round(TRAFFIC_S / 3));
 const SAMPLE_MS = Math.max(1000, (TRAFFIC_S * 1000) / 36);
-/** RSS may vary by 10 % over the second half of the traffic; at idle it must not climb (within the same 10 % band of GC noise, and no upward trend). */
+/** RSS may rise by 10 % over the second half of the traffic; at idle it must not climb (no more than that, and no upward trend). */
 const SPREAD_LIMIT = 0.1;
 const IDLE_SLOPE_LIMIT_MB_PER_S = 0.05;
 const LOCAL_ORIGIN = 'http://localhost:5173';
@@ -143,10 +143,8 @@ async function sampleWhile(target: SoakProcess, startedAt: number, work: Promise
   return samples;
 }
 
-const spread = (samples: Sample[]) => {
-  const rss = samples.map((sample) => sample.memory.rss);
-  return (Math.max(...rss) - Math.min(...rss)) / Math.min(...rss);
-};
+/** How far RSS rose above the window's first sample (a fall, memory given back, is not growth). */
+const rise = (samples: Sample[]) => Math.max(...samples.map((sample) => sample.memory.rss)) / samples[0]!.memory.rss - 1;
 
 /** Least-squares slope of RSS over time, in MB per second. */
 function slopeMbPerS(samples: Sample[]): number {
@@ -167,8 +165,8 @@ export async function soak(label: string, target: SoakProcess, traffic: () => Pr
   const busy = await sampleWhile(target, startedAt, traffic().then((counts) => (answers = counts)));
   const idle = await sampleWhile(target, startedAt, sleep(IDLE_S * 1000));
   const secondHalf = busy.filter((sample) => sample.atS >= TRAFFIC_S / 2);
-  const busySpread = spread(secondHalf);
-  const idleSpread = spread(idle);
+  const busySpread = rise(secondHalf);
+  const idleSpread = rise(idle);
   const idleSlope = slopeMbPerS(idle);
   const trafficMet = busySpread <= SPREAD_LIMIT;
   const idleMet = idleSpread <= SPREAD_LIMIT && idleSlope <= IDLE_SLOPE_LIMIT_MB_PER_S;
@@ -182,8 +180,8 @@ export async function soak(label: string, target: SoakProcess, traffic: () => Pr
       `  RSS MB under traffic: ${series(busy)}`,
       `  RSS MB at idle:       ${series(idle)}`,
       `  at the end: rss ${mb(last.rss)} MB, heap ${mb(last.heapUsed)}/${mb(last.heapTotal)} MB, external ${mb(last.external)} MB, arrayBuffers ${mb(last.arrayBuffers)} MB`,
-      `  second half of the traffic: RSS spread ${(busySpread * 100).toFixed(1)} % (target ≤ 10 %: ${trafficMet ? 'met' : 'NOT met'}); ` +
-        `idle ${IDLE_S} s: spread ${(idleSpread * 100).toFixed(1)} %, trend ${idleSlope.toFixed(3)} MB/s (target flat, ≤ ${IDLE_SLOPE_LIMIT_MB_PER_S} MB/s: ${idleMet ? 'met' : 'NOT met'})`,
+      `  second half of the traffic: RSS rise ${(busySpread * 100).toFixed(1)} % (target ≤ 10 %: ${trafficMet ? 'met' : 'NOT met'}); ` +
+        `idle ${IDLE_S} s: rise ${(idleSpread * 100).toFixed(1)} %, trend ${idleSlope.toFixed(3)} MB/s (target flat, ≤ ${IDLE_SLOPE_LIMIT_MB_PER_S} MB/s: ${idleMet ? 'met' : 'NOT met'})`,
     ],
   };
 }
