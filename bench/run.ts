@@ -3,6 +3,8 @@ import { benchLambdas } from './lambdas';
 import { benchRunner } from './runner';
 import { benchWebhooks } from './webhooks';
 import { benchMcp } from './mcp';
+import { soakPlatform } from './soak';
+import { soakLambdas } from './soak-lambdas';
 import { benchToolCalls } from '../skill-sdk/bench/tool-calls';
 import { benchWidget } from '../embed/bench/widget';
 
@@ -17,6 +19,9 @@ const sections: [string, () => Promise<string[]>][] = [
   ['Skill tool calls: startSkill vs a bare MCP SDK server', async () => (await benchToolCalls(), [])],
   // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time.
   ['Chat widget: sizes and time to an interactive FAB', async () => (await benchWidget(), [])],
+  // SOAK_SECONDS shortens both soaks (3 minutes of traffic and a minute at idle by default).
+  ['Memory soak: the local platform under mixed traffic, then idle', () => soakPlatform()],
+  ['Memory soak: each Lambda handler invoked in a loop, then idle', () => soakLambdas()],
 ];
 
 for (const [title, run] of sections) {

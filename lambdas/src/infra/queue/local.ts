@@ -176,11 +176,14 @@ export class LocalQueue<Name extends string = QueueName> {
   }
 }
 
-function toSqsEvent(queue: string, messages: StoredMessage[]): SQSEvent {
+type SqsEventMessage = Pick<StoredMessage, 'id' | 'sk' | 'body' | 'receiveCount' | 'sentAt'>;
+
+/** The SQS event the queue's event source mapping hands its consumer for a batch of messages. */
+export function toSqsEvent(queue: string, messages: SqsEventMessage[]): SQSEvent {
   return { Records: messages.map((message) => toSqsRecord(queue, message)) };
 }
 
-function toSqsRecord(queue: string, message: StoredMessage): SQSRecord {
+function toSqsRecord(queue: string, message: SqsEventMessage): SQSRecord {
   return {
     messageId: message.id,
     receiptHandle: message.sk,
