@@ -31,6 +31,22 @@ function RecentCalls({ id, of, load, agentName }: { id: string; of: string; load
   );
 }
 
+const reach = (agentIds: string[] | null, agentName: AgentName): string => (agentIds ? agentIds.map(agentName).join(', ') : 'All agents');
+
+/** The last-use and calls cells of a connection's or a key's row; the calls button opens its recent calls. */
+function UseCells({ id, lastUsedAt, calls, opened, onOpen }: { id: string; lastUsedAt: string | null; calls: number; opened: string | null; onOpen: (id: string | null) => void }) {
+  return (
+    <>
+      <td>{lastUsedAt ? when(lastUsedAt) : 'Never'}</td>
+      <td>
+        <button type="button" class="quiet" aria-expanded={opened === id} onClick={() => onOpen(opened === id ? null : id)}>
+          {calls} {calls === 1 ? 'call' : 'calls'}
+        </button>
+      </td>
+    </>
+  );
+}
+
 export default function McpConnections() {
   const list = useLoad(() => get('connections/list'), []);
   const agents = useLoad(() => get('agents/list'), []);
@@ -78,14 +94,9 @@ export default function McpConnections() {
                 <td>{connection.user_email}</td>
                 <td>{workspaceName(connection.workspace_id)}</td>
                 <td>{connection.scopes.join(' ')}</td>
-                <td>{connection.agent_ids ? connection.agent_ids.map(agentName).join(', ') : 'All agents'}</td>
+                <td>{reach(connection.agent_ids, agentName)}</td>
                 <td>{when(connection.created_at)}</td>
-                <td>{connection.last_used_at ? when(connection.last_used_at) : 'Never'}</td>
-                <td>
-                  <button type="button" class="quiet" aria-expanded={opened === connection.id} onClick={() => setOpened(opened === connection.id ? null : connection.id)}>
-                    {connection.calls} {connection.calls === 1 ? 'call' : 'calls'}
-                  </button>
-                </td>
+                <UseCells id={connection.id} lastUsedAt={connection.last_used_at} calls={connection.calls} opened={opened} onOpen={setOpened} />
                 <td>
                   <button type="button" class="danger" disabled={withdraw.busy} onClick={() => void withdraw.run(connection.id)}>
                     Withdraw
@@ -131,7 +142,6 @@ function McpKeys({ url, agents, agentName }: { url: string; agents: Array<{ id: 
   const [secret, setSecret] = useState<string | null>(null);
   const [opened, setOpened] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<McpKey | null>(null);
-  const [revokingId, setRevokingId] = useState<string | null>(null);
   const mayManage = app.may('manage');
   const create = useAction(async () => {
     const created = await post('connections/key_create', { name: name.trim() || 'MCP key', scopes, ...(chosenAgents.length ? { agent_ids: chosenAgents } : {}) });
@@ -139,15 +149,10 @@ function McpKeys({ url, agents, agentName }: { url: string; agents: Array<{ id: 
     setName('');
     keys.reload();
   });
-  // A revocation answers once no instance of the MCP server admits the key any more (about a second): the row shows it busy.
+  // A revocation answers once no instance of the MCP server admits the key any more (about a second).
   const revoke = useAction(async (id: string) => {
-    setRevokingId(id);
-    try {
-      await post('connections/key_revoke', { key_id: id });
-      keys.reload();
-    } finally {
-      setRevokingId(null);
-    }
+    await post('connections/key_revoke', { key_id: id });
+    keys.reload();
   });
   const toggle = <T,>(list: T[], value: T, on: boolean): T[] => (on ? [...list, value] : list.filter((other) => other !== value));
   const openedKey = keys.data?.keys.find((key) => key.id === opened);
@@ -202,20 +207,15 @@ function McpKeys({ url, agents, agentName }: { url: string; agents: Array<{ id: 
               {key.prefix}…{key.last4}
             </td>
             <td>{key.scopes.join(' ')}</td>
-            <td>{key.agent_ids ? key.agent_ids.map(agentName).join(', ') : 'All agents'}</td>
+            <td>{reach(key.agent_ids, agentName)}</td>
             <td>{key.created_by}</td>
             <td>{when(key.created_at)}</td>
-            <td>{key.last_used_at ? when(key.last_used_at) : 'Never'}</td>
-            <td>
-              <button type="button" class="quiet" aria-expanded={opened === key.id} onClick={() => setOpened(opened === key.id ? null : key.id)}>
-                {key.calls} {key.calls === 1 ? 'call' : 'calls'}
-              </button>
-            </td>
+            <UseCells id={key.id} lastUsedAt={key.last_used_at} calls={key.calls} opened={opened} onOpen={setOpened} />
             <td>
               {key.revoked_at ? (
                 <span class="badge failed">Revoked {when(key.revoked_at)}</span>
               ) : (
-                <ActionButton permission="manage" variant="danger" label={`Revoke ${key.name}`} busy={revokingId === key.id} onClick={() => setRevoking(key)}>
+                <ActionButton permission="manage" variant="danger" label={`Revoke ${key.name}`} busy={revoke.busy} onClick={() => setRevoking(key)}>
                   Revoke
                 </ActionButton>
               )}

@@ -37,6 +37,8 @@ export const ConnectionCall = z
   })
   .meta({ id: 'McpConnectionCall' });
 
+const CallsData = z.object({ calls: z.array(ConnectionCall) });
+
 /** An MCP key as listed: the API key's fields, what it may do, and its use (from its recent calls, as a connection's). */
 export const McpKey = ApiKey.extend({
   scopes: z.array(z.enum(MCP_KEY_SCOPES)).meta({ description: 'Its permissions: agents:read, agents:ask, agents:act' }),
@@ -70,7 +72,7 @@ export const CONNECTION_ENDPOINTS = {
     method: 'GET',
     summary: 'Recent tool calls of one MCP connection, newest first',
     query: z.object({ connection_id: connectionId, limit: limitParam }),
-    data: z.object({ calls: z.array(ConnectionCall) }),
+    data: CallsData,
     status: 200,
     access: 'read',
   },
@@ -116,7 +118,7 @@ export const CONNECTION_ENDPOINTS = {
     method: 'GET',
     summary: 'Recent tool calls made with one MCP key, newest first',
     query: z.object({ key_id: mcpKeyId, limit: limitParam }),
-    data: z.object({ calls: z.array(ConnectionCall) }),
+    data: CallsData,
     status: 200,
     access: 'read',
   },
