@@ -69,20 +69,29 @@ export async function listMcpKeys(deps: Deps, workspaceId: string): Promise<List
   return Promise.all((await mcpKeysOfWorkspace(deps, workspaceId)).map((key) => withUse(deps, key)));
 }
 
-async function keyOfWorkspace(deps: Deps, workspaceId: string, keyId: string): Promise<StoredMcpKey> {
-  const key = (await mcpKeysOfWorkspace(deps, workspaceId)).find((candidate) => candidate.id === keyId);
+const keyOfWorkspace = async (deps: Deps, workspaceId: string, keyId: string): Promise<StoredMcpKey | undefined> =>
+  (await mcpKeysOfWorkspace(deps, workspaceId)).find((candidate) => candidate.id === keyId);
+
+async function existingKey(deps: Deps, workspaceId: string, keyId: string): Promise<StoredMcpKey> {
+  const key = await keyOfWorkspace(deps, workspaceId, keyId);
   if (!key) throw new DomainError('NOT_FOUND', `No MCP key ${keyId} in this workspace`, { field: 'key_id' });
   return key;
 }
 
+/** The key a retried create's first attempt stored under this id, if it got that far. */
+export async function earlierMcpKey(deps: Deps, workspaceId: string, keyId: string): Promise<ListedMcpKey | undefined> {
+  const key = await keyOfWorkspace(deps, workspaceId, keyId);
+  return key && withUse(deps, key);
+}
+
 export async function callsOfMcpKey(deps: Deps, workspaceId: string, keyId: string, limit: number) {
-  await keyOfWorkspace(deps, workspaceId, keyId);
+  await existingKey(deps, workspaceId, keyId);
   return recentCalls(deps, keyId, Math.min(limit, CALLS_LIMIT_MAX));
 }
 
 /** Revokes a key: once this answers, no container acts on a check of it any more, so its next request fails. */
 export async function revokeMcpKey(deps: Deps, workspaceId: string, keyId: string): Promise<ListedMcpKey> {
-  const key = await keyOfWorkspace(deps, workspaceId, keyId);
+  const key = await existingKey(deps, workspaceId, keyId);
   // Lost to a concurrent revocation: the consistent read of the key sees when that one revoked it.
   const revoked = key.revokedAt ? key : ((await markMcpKeyRevoked(deps, key.keyHash, workspaceId, deps.now().toISOString())) ?? (await findMcpKey(deps, key.keyHash)) ?? key);
   await outlastVouches();

@@ -1,7 +1,7 @@
 import { MCP_PATH, roleMay } from '@service/shared';
 import { toApiKeyResponse } from '../../../domains/access/api-keys';
 import { callsOfConnection, listConnections, withdrawAllConnections, withdrawConnection, type ConnectionViewer } from '../../../domains/connections/connections';
-import { callsOfMcpKey, createMcpKey, listMcpKeys, newMcpKeyId, revokeMcpKey, type ListedMcpKey } from '../../../domains/connections/mcp-keys';
+import { callsOfMcpKey, createMcpKey, earlierMcpKey, listMcpKeys, newMcpKeyId, revokeMcpKey, type ListedMcpKey } from '../../../domains/connections/mcp-keys';
 import type { StoredCall, StoredConnection } from '../../../domains/connections/repository';
 import type { EndpointHandlers, EndpointInput } from './types';
 
@@ -73,7 +73,7 @@ export const connectionEndpoints: EndpointHandlers<ConnectionEndpoints> = {
   connectionsKeyCreate: async ({ deps, workspace, body, action, session }) => {
     const id = newMcpKeyId(action.seed);
     // A retry after a crash finds the key its first attempt made; only its hash was kept, so the secret is gone.
-    const earlier = action.seed ? (await listMcpKeys(deps, workspace.id)).find((key) => key.id === id) : undefined;
+    const earlier = action.seed ? await earlierMcpKey(deps, workspace.id, id) : undefined;
     if (earlier) {
       return { data: { key: toMcpKey(earlier), secret: null, secret_already_shown: true }, msg: 'This key was created by an earlier attempt; revoke it and create another if you lack the secret' };
     }
