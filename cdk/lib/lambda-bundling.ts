@@ -1,7 +1,10 @@
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const BUNDLING_DIR = join(dirname(fileURLToPath(import.meta.url)), 'bundling');
+/** The dist folder of the MCP server package as the lambdas resolve it (npm may keep another version at the root for the tools). */
+const MCP_SERVER_DIST = dirname(createRequire(join(REPO_ROOT, 'lambdas/package.json')).resolve('@modelcontextprotocol/server'));
 
 /**
  * How every Lambda of the platform is bundled: one minified ESM file for Node 22. The CDK stack (node-function.ts) and
@@ -46,6 +49,9 @@ export const LAMBDA_BUNDLING = {
     // The MCP server package's shims as its own Cloudflare Workers shims have them: its Cloudflare Workers validator
     // instead of the Ajv copy in its Node shims (mcp-server-shims.ts).
     '@modelcontextprotocol/server/_shims': join(BUNDLING_DIR, 'mcp-server-shims.ts'),
+    // That validator from the same copy of the package as the server the lambdas import, not the copy the shims' own
+    // folder would find.
+    '@modelcontextprotocol/server/validators/cf-worker': join(MCP_SERVER_DIST, 'validators/cfWorker.mjs'),
   },
   // Some CommonJS dependencies call require() for Node built-ins; an ES module has no require of its own.
   banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",

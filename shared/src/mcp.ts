@@ -18,6 +18,16 @@ export const MCP_SCOPE_TEXT: Record<McpScope, { title: string; detail: string }>
   offline_access: { title: 'Stay connected', detail: 'Keep the connection working without signing in again, until you withdraw it.' },
 };
 
+/** The permissions an MCP key is made with: the consent page's, but offline_access (a key stays valid until revoked). */
+export const MCP_KEY_SCOPES = ['agents:read', 'agents:ask', 'agents:act'] as const satisfies readonly McpScope[];
+export type McpKeyScope = (typeof MCP_KEY_SCOPES)[number];
+
+/**
+ * An MCP key (a restricted workspace key for headless agents, sent as the bearer on /mcp) begins with this, so that
+ * it is told apart from an API key (`sk_live_`), which /mcp refuses.
+ */
+export const MCP_KEY_PREFIX = 'mcp_live_';
+
 /** What a client gets when it asks for nothing in particular (and what the 401 challenge names). */
 export const MCP_DEFAULT_SCOPES: readonly McpScope[] = ['agents:read', 'agents:ask', 'offline_access'];
 
