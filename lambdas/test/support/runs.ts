@@ -16,6 +16,7 @@ export async function waitForRun(api: ApiCall, runId: string, timeoutMs = 15_000
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const response = await api<RunView>('agents/command_status/', { query: { run_id: runId } });
+    if (response.status !== 200) throw new Error(`command_status answered ${response.status}: ${JSON.stringify(response.body)}`);
     if (!['queued', 'running'].includes(response.body.data.status)) return response.body.data;
     if (Date.now() > deadline) throw new Error(`run ${runId} still ${response.body.data.status} after ${timeoutMs} ms`);
     await sleep(25);
