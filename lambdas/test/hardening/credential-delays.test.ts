@@ -60,7 +60,7 @@ describe('failed credentials meet progressive delays, per source IP and per key 
     }
     expect(storeCalls).toEqual([]);
     expect((await ctx.api('agents/list/')).status).toBe(200);
-  });
+  }, 60_000);
 
   it('slows guesses at the master key the same way', async () => {
     const provision = (key: string) =>
