@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/infra/deps';
 import { enqueueNewRun, findRun, listRuns, markActing, MAX_RUN_ATTEMPTS, RUN_LEASE_MS, takeRun, type StoredRun } from '../../src/domains/runs/runs';
@@ -6,18 +5,9 @@ import { listRecords } from '../../src/domains/records/records';
 import { DEFAULT_SWEEP_BOUNDS, sweepRuns } from '../../src/domains/runs/runtime/run-sweeper';
 import { orphanRunMessages } from '../support/orphans';
 import { usePlatform } from '../support/platform';
+import { until } from '../support/runs';
 
 const later = (deps: Deps, ms: number): Deps => ({ ...deps, now: () => new Date(Date.now() + ms) });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await sleep(25);
-  }
-}
 
 describe('a stored run always gets its queue message; the sweeper finishes what a crash left', () => {
   // A held run's second delivery comes back after the visibility timeout; short here so the test sees it end.

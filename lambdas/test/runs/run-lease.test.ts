@@ -1,10 +1,9 @@
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import { MockLanguageModelV4 } from 'ai/test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { failRun, findRun, RUN_HEARTBEAT_MS, type StoredRun } from '../../src/domains/runs/runs';
 import { usePlatform } from '../support/platform';
-import { command } from '../support/runs';
+import { command, contactsNamed, until } from '../support/runs';
 import { scriptedModel } from '../support/scripted-model';
 
 /** The scripted model of a run that adds a contact, whose first turn waits until the test opens the gate. */
@@ -28,21 +27,9 @@ function gatedContactRun(name: string) {
   return { model, open, waiting };
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
-    await sleep(25);
-  }
-}
-
 describe("a run's lease, renewed by its working runner", () => {
   const renewed = gatedContactRun('Beating Bea');
   const ctx = usePlatform({ model: renewed.model, env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  const contactsNamed = async (name: string) =>
-    (await ctx.api<{ contacts: { name: string }[] }>('contacts/list/', { query: { limit: '100' } })).body.data.contacts.filter((contact) => contact.name === name).length;
 
   it('is renewed while the runner works, so a run may outlast its first lease: it completes on its first attempt, its action done once', async () => {
     const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Add Beating Bea', autonomy: 'full' });
@@ -53,7 +40,7 @@ describe("a run's lease, renewed by its working runner", () => {
     renewed.open();
     const done = await until(() => findRun(ctx.platform.deps, runId), (run): run is StoredRun => run?.status === 'completed');
     expect(done).toMatchObject({ attempts: 1, actedAt: expect.any(String) });
-    expect(await contactsNamed('Beating Bea')).toBe(1);
+    expect(await contactsNamed(ctx.api, 'Beating Bea')).toBe(1);
   }, 60_000);
 });
 
@@ -68,7 +55,6 @@ describe('a runner that lost its lease', () => {
     lost.open();
     await until(() => ctx.platform.queue.depth('runs'), (depth) => depth === 0);
     expect(await findRun(ctx.platform.deps, runId)).toMatchObject({ status: 'failed', error: 'The runner stopped before finishing the run' });
-    const contacts = await ctx.api<{ contacts: { name: string }[] }>('contacts/list/', { query: { limit: '100' } });
-    expect(contacts.body.data.contacts.filter((contact) => contact.name === 'Lost Lou')).toHaveLength(0);
+    expect(await contactsNamed(ctx.api, 'Lost Lou')).toBe(0);
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { crashThenRestart } from '../support/crash-platform';
 import type { ApiCall } from '../support/platform';
-import { waitForRun } from '../support/runs';
+import { contactsNamed, waitForRun } from '../support/runs';
 
 /** The bound the platform keeps: a run whose runner died is taken up again, or failed, this soon after the restart. */
 const SETTLED_AFTER_RESTART_MS = 60_000;
@@ -18,11 +18,6 @@ async function runAdding(api: ApiCall, agentId: string, name: string): Promise<s
   const matching = runs.body.data.runs.filter((run) => run.instruction === instructionFor(name));
   expect(matching).toHaveLength(1);
   return matching[0]!.run_id;
-}
-
-async function contactsNamed(api: ApiCall, name: string): Promise<number> {
-  const contacts = await api<{ contacts: { name: string }[] }>('contacts/list/', { query: { limit: '100' } });
-  return contacts.body.data.contacts.filter((contact) => contact.name === name).length;
 }
 
 describe('a runner killed with SIGKILL in the middle of a run, then restarted on the same data', () => {

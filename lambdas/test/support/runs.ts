@@ -28,3 +28,20 @@ export async function command(api: ApiCall, body: Record<string, unknown>): Prom
   if (response.status !== 202) throw new Error(`command answered ${response.status}: ${JSON.stringify(response.body)}`);
   return response.body.data.run.run_id;
 }
+
+/** Reads until `done` holds of what was read (a condition, never a fixed sleep); fails past `timeoutMs`. */
+export async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await sleep(25);
+  }
+}
+
+/** How many contacts of the workspace bear `name` (what a run that adds a contact did, seen as a user sees it). */
+export async function contactsNamed(api: ApiCall, name: string): Promise<number> {
+  const contacts = await api<{ contacts: { name: string }[] }>('contacts/list/', { query: { limit: '100' } });
+  return contacts.body.data.contacts.filter((contact) => contact.name === name).length;
+}
