@@ -15,8 +15,8 @@ export interface TableUsage {
 
 export interface DynamoMeter {
   usage(): ReadonlyMap<TableName, TableUsage>;
-  /** Time the meter itself spent reading item images around index writes (it lengthens the functions' durations). */
-  imageReadMs(): number;
+  /** When the meter itself waited on item reads around index writes (performance.now() spans): the functions waited too. */
+  imageReads(): readonly [number, number][];
   reset(): void;
 }
 
@@ -85,7 +85,7 @@ export function meterDynamo(store: Store, options: { tablePrefix: string; region
     (Object.keys(TABLES) as TableName[]).filter((name) => !(TABLES[name] as TableDefinition).localOnly).map((name) => [physicalTableName(options.tablePrefix, name), name]),
   );
   let usage = new Map<TableName, TableUsage>();
-  let imageMs = 0;
+  let imageReads: [number, number][] = [];
   const tally = (name: TableName) => {
     let entry = usage.get(name);
     if (!entry) usage.set(name, (entry = { readUnits: 0, writeUnits: 0, indexWriteUnits: 0, failedConditionUnits: 0 }));
@@ -96,7 +96,7 @@ export function meterDynamo(store: Store, options: { tablePrefix: string; region
     try {
       return (await images.send(new GetItemCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
     } finally {
-      imageMs += performance.now() - started;
+      imageReads.push([started, performance.now()]);
     }
   };
 
@@ -150,10 +150,10 @@ export function meterDynamo(store: Store, options: { tablePrefix: string; region
 
   return {
     usage: () => usage,
-    imageReadMs: () => imageMs,
+    imageReads: () => imageReads,
     reset() {
       usage = new Map();
-      imageMs = 0;
+      imageReads = [];
     },
   };
 }

@@ -1,4 +1,5 @@
 import { randomBase62, type QueueName } from '@service/shared';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FUNCTIONS, type PlatformFunction } from '../cdk/lib/functions';
 import { BUILTIN_SKILLS, SKILL_MEMORY_MB } from '../cdk/lib/skills';
@@ -17,11 +18,12 @@ import { startVerifyingReceiver } from './webhooks';
 
 /** What the platform and the skill proxies reported since the last reset. */
 class InvocationLog implements PlatformObserver {
-  invocations: Invocation[] = [];
-  skillCalls: { functionId: string; durationMs: number }[] = [];
+  /** Each with when it ended (performance.now()), so the meter's own waits inside it can be taken out. */
+  invocations: (Invocation & { endedAt: number })[] = [];
+  skillCalls: { functionId: string; durationMs: number; endedAt: number }[] = [];
   sends: { queue: QueueName; bytes: number }[] = [];
   invoked(invocation: Invocation): void {
-    this.invocations.push(invocation);
+    this.invocations.push({ ...invocation, endedAt: performance.now() });
   }
   sent(queue: QueueName, bytes: number): void {
     this.sends.push({ queue, bytes });
@@ -60,18 +62,26 @@ function sqsRequests(log: InvocationLog): MeasuredUsage['sqs'] {
   };
 }
 
-function lambdaUsage(log: InvocationLog): MeasuredUsage['lambda'] {
+/** Milliseconds of the spans `waits` that fall within [start, end]. */
+const overlapMs = (start: number, end: number, waits: readonly [number, number][]) =>
+  waits.reduce((total, [from, to]) => total + Math.max(0, Math.min(end, to) - Math.max(start, from)), 0);
+
+/**
+ * Each function's invocations and wall times, less the meter's own item reads they waited on (every invocation
+ * under way during a read waited for it: a SkillApi call, the skill that made it and the run that called the skill).
+ */
+function lambdaUsage(log: InvocationLog, meterWaits: readonly [number, number][]): MeasuredUsage['lambda'] {
   const byFunction = new Map<string, { functionId: string; memoryMb: number; durationsMs: number[] }>();
-  const add = (functionId: string, memoryMb: number, durationMs: number) => {
+  const add = (functionId: string, memoryMb: number, call: { durationMs: number; endedAt: number }) => {
     let entry = byFunction.get(functionId);
     if (!entry) byFunction.set(functionId, (entry = { functionId, memoryMb, durationsMs: [] }));
-    entry.durationsMs.push(durationMs);
+    entry.durationsMs.push(call.durationMs - overlapMs(call.endedAt - call.durationMs, call.endedAt, meterWaits));
   };
   for (const invocation of log.invocations) {
     const fn = functionOf(invocation);
-    add(fn.id, fn.memoryMb, invocation.durationMs);
+    add(fn.id, fn.memoryMb, invocation);
   }
-  for (const call of log.skillCalls) add(call.functionId, SKILL_MEMORY_MB, call.durationMs);
+  for (const call of log.skillCalls) add(call.functionId, SKILL_MEMORY_MB, call);
   return [...byFunction.values()];
 }
 
@@ -82,7 +92,7 @@ async function proxySkills(platform: RunningPlatform, log: InvocationLog): Promi
     builtins.map(async ([code, endpoint]) => {
       const functionId = BUILTIN_SKILLS.find((skill) => skill.code === code)?.id ?? code;
       const target = new URL(endpoint.mcpUrl);
-      const proxy = await startTimingProxy(target.origin, (durationMs) => log.skillCalls.push({ functionId, durationMs }));
+      const proxy = await startTimingProxy(target.origin, (durationMs) => log.skillCalls.push({ functionId, durationMs, endedAt: performance.now() }));
       return { code, endpoint: { ...endpoint, mcpUrl: `${proxy.url}${target.pathname}` }, proxy };
     }),
   );
@@ -160,7 +170,7 @@ export async function benchCost(count = 200, warmUp = 10): Promise<string[]> {
 
     const usage: MeasuredUsage = {
       commands: count,
-      lambda: lambdaUsage(log),
+      lambda: lambdaUsage(log, meter.imageReads()),
       apiGatewayRequests: log.invocations.reduce((total, invocation) => total + (invocation.trigger === 'http' ? chunks(invocation.requestBytes, AWS_PRICES.apiGateway.requestChunkBytes) : 0), 0),
       sqs: sqsRequests(log),
       dynamo: meter.usage(),
@@ -172,7 +182,7 @@ export async function benchCost(count = 200, warmUp = 10): Promise<string[]> {
       ...formatBill(usage),
       `beside the bill, model tokens per 1,000 commands: ${perThousand(tokens.input)} input, ${perThousand(tokens.output)} output (the offline model's count; on Bedrock they are billed at the model's own price)`,
       `assumed: each ReceiveMessage of the event source mapping carries one message and each batch is deleted in one DeleteMessageBatch (the local queue hands one message per invocation; a busy queue batches up to the mapping's batch size, ${FUNCTIONS.flatMap((fn) => (fn.trigger.kind === 'queue' ? [`${fn.trigger.batchSize} for the ${fn.id}`] : [])).join(' and ')}, fewer SQS requests and invocations); the mapping's long polling of an idle queue is a fixed cost, not per command: about 5 pollers x 3 receives a minute = 648,000 requests a month a queue, $${((648_000 * AWS_PRICES.sqs.perMillionStandardRequests) / 1e6).toFixed(2)} a month each`,
-      `assumed: durations are warm invocations as this machine ran the handlers (cold starts not included), with dynalite in its own process in place of DynamoDB; the meter's own item reads around index writes add ${(meter.imageReadMs() / count).toFixed(2)} ms per command to them. Not counted: CloudWatch Logs, data transfer out (about 1 KB per webhook), Secrets Manager (read once per container); the flow crosses no CloudFront distribution (the REST API is the HTTP API's own endpoint)`,
+      `assumed: durations are warm invocations as this machine ran the handlers (cold starts not included), with dynalite in its own process in place of DynamoDB, less the meter's own item reads around index writes (${(meter.imageReads().reduce((total, [from, to]) => total + to - from, 0) / count).toFixed(1)} ms per command). Not counted: CloudWatch Logs, data transfer out (about 1 KB per webhook), Secrets Manager (read once per container); the flow crosses no CloudFront distribution (the REST API is the HTTP API's own endpoint)`,
     ];
   } finally {
     await closeProxies();
