@@ -72,12 +72,22 @@ export function formatBill(usage: MeasuredUsage): string[] {
     `${'service'.padEnd(84)} ${'quantity / 1,000 commands'.padStart(26)}  ${'unit price'.padEnd(26)} cost`,
     ...lines.map((line) => `${line.service.padEnd(84)} ${`${quantity(line.quantity)} ${line.unit}`.padStart(26)}  ${line.unitPrice.padEnd(26)} ${money(line.cost)}`),
     `${'total per 1,000 commands'.padEnd(84)} ${''.padStart(26)}  ${''.padEnd(26)} ${money(total)}   (target at most $${BILL_TARGET_PER_1000}: ${verdict})`,
-    `largest line: ${largest.service}, ${((largest.cost / total) * 100).toFixed(0)}% of the bill; Lambda durations could be ${durationCost > 0 ? ((BILL_TARGET_PER_1000 - (total - durationCost)) / durationCost).toFixed(0) : '∞'}x these before the bill reaches the target`,
+    `by service: ${shares(lines, total)}; largest line: ${largest.service}, ${((largest.cost / total) * 100).toFixed(0)}% of the bill; Lambda durations could be ${durationCost > 0 ? ((BILL_TARGET_PER_1000 - (total - durationCost)) / durationCost).toFixed(0) : '∞'}x these before the bill reaches the target`,
     `DynamoDB per command by table: ${[...usage.dynamo]
       .sort(([, a], [, b]) => b.writeUnits + b.indexWriteUnits - (a.writeUnits + a.indexWriteUnits))
       .map(([name, table]) => `${name} ${fmtUnits(table.writeUnits + table.failedConditionUnits, usage.commands)}+${fmtUnits(table.indexWriteUnits, usage.commands)} WRU ${fmtUnits(table.readUnits, usage.commands)} RRU`)
       .join(', ')} (table+index writes, reads)`,
   ];
+}
+
+/** Each service's share of the bill (a line's service is its first word: DynamoDB, SQS, API Gateway, Lambda). */
+function shares(lines: BillLine[], total: number): string {
+  const byService = new Map<string, number>();
+  for (const line of lines) {
+    const service = line.service.startsWith('API Gateway') ? 'API Gateway' : line.service.split(' ')[0]!;
+    byService.set(service, (byService.get(service) ?? 0) + line.cost);
+  }
+  return [...byService].sort(([, a], [, b]) => b - a).map(([service, cost]) => `${service} ${((cost / total) * 100).toFixed(0)}%`).join(', ');
 }
 
 const fmtUnits = (units: number, commands: number) => (units / commands).toFixed(units / commands >= 10 ? 0 : 1);
