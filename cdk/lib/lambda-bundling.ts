@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from './repo-paths';
 
 const BUNDLING_DIR = join(dirname(fileURLToPath(import.meta.url)), 'bundling');
 /** The dist folder of the MCP server package as the lambdas resolve it (npm may keep another version at the root for the tools). */

@@ -102,7 +102,7 @@ export const CONNECTION_ENDPOINTS = {
     data: z.object({ key: McpKey, secret: secretShownOnce, secret_already_shown: secretAlreadyShown }),
     status: 201,
     idempotent: true,
-    secretField: 'secret',
+    secretFields: ['secret'],
     access: 'manage',
   },
   connectionsKeyList: {
