@@ -3,7 +3,7 @@ import { benchLambdas } from './lambdas';
 import { benchRunner } from './runner';
 import { benchWebhooks } from './webhooks';
 import { benchMcp } from './mcp';
-import { benchToolCalls } from '../skill-sdk/bench/tool-calls';
+import { benchSkillCalls } from './skill-calls';
 import { benchWidget } from '../embed/bench/widget';
 
 /** `npm run bench`: every benchmark, each printing measured figures and ratios against a baseline run in the same process. */
@@ -13,8 +13,7 @@ const sections: [string, () => Promise<string[]>][] = [
   ['Agent runs', () => benchRunner()],
   ['Signed webhook deliveries to a loopback receiver', () => benchWebhooks()],
   ['MCP access point: list_agents over MCP vs REST agents/list', () => benchMcp()],
-  // benchToolCalls prints its own figures and ratio (startSkill vs a bare official-SDK stateless server).
-  ['Skill tool calls: startSkill vs a bare MCP SDK server', async () => (await benchToolCalls(), [])],
+  ['Skill tool calls: startSkill vs a bare official-SDK stateless server', () => benchSkillCalls()],
   // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time.
   ['Chat widget: sizes and time to an interactive FAB', async () => (await benchWidget(), [])],
 ];

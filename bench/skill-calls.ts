@@ -1,0 +1,100 @@
+/**
+ * Skill tool calls: `startSkill` against the bare official-SDK stateless server (node:http +
+ * StreamableHTTPServerTransport, a fresh McpServer and transport per request, as the SDK's stateless example does)
+ * serving the same tool with the same input schema, both in this process, the callers on a thread of their own
+ * (skill-calls-client.ts). startSkill runs its production path: the bearer on every call and a fresh turn token every
+ * few calls (a turn calls a few tools with one token), each verified. Rounds alternate (bare, startSkill, bare, …) and
+ * each is printed; the targets are judged on the medians over rounds.
+ *
+ *   npx tsx bench/skill-calls.ts
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { defineSkill, mintTurnToken, startSkill, TURN_TOKEN_HEADER, z } from '../skill-sdk/src/index';
+import { formatFigures, medianOf, type Figures, type Pair } from './measure';
+import type { ClientAnswer, ClientPlan } from './skill-calls-client';
+
+const TARGETS = { throughput: 1.0, p99: 1.0 };
+const CALLS_PER_TURN = 4;
+const LABELS = { baseline: 'bare SDK stateless server', candidate: 'startSkill' };
+
+const input = { text: z.string().max(1000) };
+const echo = async ({ text }: { text: string }) => ({ text, length: text.length });
+
+function startBareServer(): Promise<Server> {
+  const server = createServer(async (req, res) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    const mcp = new McpServer({ name: 'bench', version: '1.0.0' });
+    mcp.registerTool('bench__echo', { description: 'Echo', inputSchema: input }, async (args) => {
+      const result = await echo(args);
+      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+    });
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => void mcp.close());
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res, JSON.parse(body));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+function runClients(plan: ClientPlan): Promise<Pair[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./skill-calls-client.ts', import.meta.url), { workerData: plan });
+    worker.once('message', (answer: ClientAnswer) => ('error' in answer ? reject(new Error(answer.error)) : resolve(answer.rounds)));
+    worker.once('error', reject);
+  });
+}
+
+const verdict = (ratio: number, met: boolean, target: string) => `${ratio.toFixed(2)}x (target ${target}: ${met ? 'met' : 'NOT met'})`;
+
+export async function benchSkillCalls({ countPerRound = 2000, rounds = 5, concurrency = 4, warmUp = 500 } = {}): Promise<string[]> {
+  const bearer = 'bench-bearer';
+  const secret = 'bench-turn-token-key-0123456789abcdefgh';
+  const skill = defineSkill({ code: 'bench', version: '1.0.0', defaultLocale: 'en', tools: { echo: { description: 'Echo', input, handler: echo } } });
+  const running = await startSkill(skill, { port: 0, bearer, turnTokenSecret: secret, log: { error: console.error, warn: () => undefined, info: () => undefined } });
+  const bare = await startBareServer();
+  try {
+    // A distinct token for every turn of the run, minted up front so minting is not measured.
+    const turns = Math.ceil((warmUp + rounds * countPerRound) / CALLS_PER_TURN);
+    const tokens = await Promise.all(
+      Array.from({ length: turns }, () => mintTurnToken({ accountId: '3c1f2e4d-5a6b-4c7d-8e9f-0a1b2c3d4e5f', capabilities: ['bench.echo'] }, { secret })),
+    );
+    const measured = await runClients({
+      labels: LABELS,
+      baseline: { url: `http://127.0.0.1:${(bare.address() as AddressInfo).port}/mcp`, headers: {} },
+      candidate: {
+        url: `${running.url}/mcp`,
+        headers: { authorization: `Bearer ${bearer}`, 'x-service-language': 'en' },
+        rotating: { header: TURN_TOKEN_HEADER, values: tokens, every: CALLS_PER_TURN },
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'bench__echo', arguments: { text: 'hello' } } }),
+      warmUp,
+      countPerRound,
+      concurrency,
+      rounds,
+    });
+    const labelled = (figures: Figures, prefix: string) => formatFigures({ ...figures, label: `${prefix} ${figures.label}` });
+    const lines = [`${rounds} alternating rounds of ${countPerRound} tools/call per server, ${concurrency} in flight, a turn token every ${CALLS_PER_TURN} calls:`];
+    measured.forEach((pair, index) => lines.push(labelled(pair.baseline, `round ${index + 1}`), labelled(pair.candidate, `round ${index + 1}`)));
+    const baseline = medianOf(LABELS.baseline, measured.map((pair) => pair.baseline));
+    const candidate = medianOf(LABELS.candidate, measured.map((pair) => pair.candidate));
+    lines.push(labelled(baseline, 'median '), labelled(candidate, 'median '));
+    const throughput = candidate.perSecond / baseline.perSecond;
+    const p99 = candidate.p99Ms / baseline.p99Ms;
+    lines.push(
+      `startSkill vs the bare SDK server: ${verdict(throughput, throughput >= TARGETS.throughput, `>= ${TARGETS.throughput}x`)} by median throughput, ` +
+        `${verdict(p99, p99 <= TARGETS.p99, `<= ${TARGETS.p99}x`)} by median p99 (p50 ${(candidate.p50Ms / baseline.p50Ms).toFixed(2)}x)`,
+    );
+    return lines;
+  } finally {
+    await running.close();
+    bare.closeAllConnections();
+    await new Promise((resolve) => bare.close(resolve));
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) for (const line of await benchSkillCalls()) console.log(line);
