@@ -79,7 +79,7 @@ function report(measured: Pair[], baseline: string, judged: boolean): string[] {
   return lines;
 }
 
-export async function benchSkillCalls({ countPerRound = 2000, rounds = 5, concurrency = 4, warmUp = 2000 } = {}): Promise<string[]> {
+export async function benchSkillCalls({ countPerRound = 2000, rounds = 5, concurrency = 4, warmUp = 5000 } = {}): Promise<string[]> {
   const bearer = 'bench-bearer';
   const secret = 'bench-turn-token-key-0123456789abcdefgh';
   const skill = defineSkill({ code: 'bench', version: '1.0.0', defaultLocale: 'en', tools: { echo: { description: 'Echo', input, handler: echo } } });
