@@ -110,9 +110,10 @@ export async function benchWebhooks(options: { deliveries?: number } = {}): Prom
       await Promise.all(
         Array.from({ length: 16 }, async () => {
           while (next < payloads.length) {
-            const payload = payloads[next++]!;
+            const index = next++;
+            const payload = payloads[index]!;
             const at = performance.now();
-            const result = await sender.send({ url: receiver.url, event: 'agent.command.completed', payload, signingSecret: subscription.signingSecret, signedAt: new Date() });
+            const result = await sender.send({ url: receiver.url, id: `evt_bench${String(index).padStart(16, '0')}`, event: 'agent.command.completed', payload, signingSecret: subscription.signingSecret, signedAt: new Date() });
             if (!result.ok) throw new Error(`bench delivery failed: ${result.error}`);
             sendLatencies.push(performance.now() - at);
           }

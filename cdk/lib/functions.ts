@@ -40,7 +40,10 @@ export interface PlatformFunction {
   builtinSkills?: true;
   /** Serves the administrative routes: gets MASTER_KEY_SECRET_ARN. */
   masterKey?: true;
-  /** Sends e-mail through Amazon SES (sign-in codes, invitations, the agents' mail): gets MAIL_FROM and ses:SendEmail. */
+  /**
+   * Sends e-mail through Amazon SES (sign-in codes, invitations, the agents' mail): gets MAIL_FROM, AGENT_MAIL_DOMAIN
+   * (the domain of the addresses agents are hired with) and ses:SendEmail.
+   */
   sendsMail?: true;
 }
 
@@ -63,8 +66,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills', 'rateLimits',
       // People (the dashboard): accounts, memberships, invitations, sessions (sign-in codes and passkeys: AuthApi).
       'users', 'memberships', 'invitations', 'sessions',
-      // MCP connections: listed and withdrawn (connections/*).
-      'connections'],
+      // MCP connections: listed and withdrawn; MCP keys: made, listed and revoked (connections/*).
+      'connections', 'mcpKeys'],
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery.
     sendsTo: ['runs', 'webhooks'],
     turnTokens: false,
@@ -216,8 +219,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // ask_agent waits at most 60 s for a run; the rest is margin.
     timeoutSeconds: 90,
     memoryMb: 1024,
-    // memberships: the person's role, read at every call; the consent page lists their workspaces.
-    reads: ['agents', 'usage', 'workspaces', 'memberships'],
+    // memberships: the person's role, read at every call; the consent page lists their workspaces. mcpKeys: an MCP
+    // key as the bearer.
+    reads: ['agents', 'usage', 'workspaces', 'memberships', 'mcpKeys'],
     // ask_agent stores its run; OAuth clients, connections, secrets by hash and recent calls; DCR is rate limited;
     // the consent page reads the sign-in session (and moves its last activity forward).
     writes: ['runs', 'oauthClients', 'connections', 'oauthTokens', 'connectionCalls', 'rateLimits', 'sessions'],

@@ -1,32 +1,49 @@
 import { CfnOutput, Duration } from 'aws-cdk-lib';
-import { AllowedMethods, CachePolicy, OriginRequestPolicy, ViewerProtocolPolicy, type Distribution } from 'aws-cdk-lib/aws-cloudfront';
+import {
+  AllowedMethods,
+  CachePolicy,
+  FunctionCode,
+  FunctionEventType,
+  FunctionRuntime,
+  Function as CloudFrontFunction,
+  OriginRequestPolicy,
+  ViewerProtocolPolicy,
+  type Distribution,
+} from 'aws-cdk-lib/aws-cloudfront';
 import { FunctionUrlOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { FunctionUrlAuthType, HttpMethod, InvokeMode, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type { Construct } from 'constructs';
+import { MCP_PATH, VIEWER_HOST_HEADER } from '@service/shared';
 
 export interface McpAccessPointProps {
   /**
-   * The canonical URL of the MCP server (RFC 8707 resource, e.g. `https://mcp.example.com/mcp` on a custom domain in
-   * front of the Function URL). Unset, the Function URL's own address is the resource.
+   * The canonical URL of the MCP server (RFC 8707 resource), e.g. `https://agents.example.com/mcp` on the dashboard's
+   * custom domain. Unset, the address the viewer used on the dashboard's distribution is the resource.
    */
   resourceUrl?: string;
   /** Browser origins (besides the server's own) allowed to call /mcp, e.g. a web-based assistant. */
   allowedOrigins?: string[];
 }
 
+/** The MCP access point's paths on the dashboard's distribution (its consent page needs the dashboard's session). */
+export const MCP_DISTRIBUTION_PATHS = [MCP_PATH, '/oauth/*', '/.well-known/*'] as const;
+
+/** Host names of CloudFront's own distributions: the public name of a deploy without a custom domain. */
+const CLOUDFRONT_DEFAULT_HOSTS = '*.cloudfront.net';
+
 /**
- * The MCP access point in AWS: the MCP function's Function URL with response streaming (a long ask outlives API
- * Gateway's 30 s), serving /mcp, the authorization server (/oauth/*) and discovery (/.well-known/*) on one origin,
- * which is the issuer. Authentication is the handler's own (OAuth bearer tokens), so the URL itself is public.
+ * The MCP function's streaming Function URL (a long ask outlives API Gateway's 30 s): /mcp, the authorization server
+ * (/oauth/*) and discovery (/.well-known/*). Authentication is the handler's own (OAuth bearer tokens), so the URL
+ * itself is public; people and assistants use it through the dashboard's distribution (`serveOnDashboard`).
  */
-export function addMcpFunctionUrl(scope: Construct, fn: NodejsFunction, props: McpAccessPointProps = {}): FunctionUrl {
+export function addMcpFunctionUrl(fn: NodejsFunction, props: McpAccessPointProps = {}): FunctionUrl {
   if (props.resourceUrl) fn.addEnvironment('MCP_RESOURCE_URL', props.resourceUrl);
   if (props.allowedOrigins?.length) fn.addEnvironment('MCP_ALLOWED_ORIGINS', props.allowedOrigins.join(','));
-  const url = fn.addFunctionUrl({
+  return fn.addFunctionUrl({
     authType: FunctionUrlAuthType.NONE,
     invokeMode: InvokeMode.RESPONSE_STREAM,
-    // The handler validates Origin and Host itself (DNS rebinding) and answers preflights; bearer tokens, no cookies.
+    // The handler validates Origin and Host itself (DNS rebinding) and answers preflights.
     cors: {
       allowedOrigins: ['*'],
       allowedMethods: [HttpMethod.POST, HttpMethod.GET, HttpMethod.DELETE],
@@ -35,28 +52,45 @@ export function addMcpFunctionUrl(scope: Construct, fn: NodejsFunction, props: M
       maxAge: Duration.hours(1),
     },
   });
-  new CfnOutput(scope, 'McpUrl', {
-    value: props.resourceUrl ?? `${url.url}mcp`,
-    description: 'The MCP server to add to an assistant (OAuth: the assistant signs the person in; no key is pasted)',
-  });
-  return url;
 }
 
-/** The MCP access point's paths on the dashboard's distribution (its consent page needs the dashboard's session). */
-export const MCP_DISTRIBUTION_PATHS = ['/mcp', '/oauth/*', '/.well-known/*'] as const;
+/** CloudFront Functions code (viewer request): names the host the viewer addressed, which the origin's Host is not. */
+export const VIEWER_HOST_FUNCTION_CODE = `function handler(event) {
+  var request = event.request;
+  request.headers['${VIEWER_HOST_HEADER}'] = { value: request.headers.host.value };
+  return request;
+}`;
 
 /**
- * Serves the MCP function on the dashboard's origin: only with a custom domain (`resourceUrl` and the dashboard's
- * origin given as props), since the function must know that address and the distribution's own name would make the
- * two depend on each other. Nothing is cached; every viewer header but Host reaches the function.
+ * Serves the MCP function on the dashboard's distribution, so the consent page sees the dashboard's session cookie.
+ * Nothing is cached; every viewer header but Host reaches the function, and a viewer-request function names the
+ * viewer's host, which the function takes as its public origin (issuer, resource, consent page) when it is one the
+ * stack allows (PUBLIC_HOSTS): the dashboard's custom domain (`customOrigin`), or else any CloudFront name, since the
+ * distribution's own name would make the function and the distribution depend on each other.
  */
-export function routeThroughDashboard(distribution: Distribution, url: FunctionUrl): void {
+export function serveOnDashboard(scope: Construct, fn: NodejsFunction, url: FunctionUrl, distribution: Distribution, customOrigin: string | undefined): void {
+  fn.addEnvironment('PUBLIC_HOSTS', customOrigin ? new URL(customOrigin).host : CLOUDFRONT_DEFAULT_HOSTS);
+  const viewerHost = new CloudFrontFunction(scope, 'McpViewerHost', {
+    comment: 'MCP access point: names the viewer host for the origin',
+    runtime: FunctionRuntime.JS_2_0,
+    code: FunctionCode.fromInline(VIEWER_HOST_FUNCTION_CODE),
+  });
   const behavior = {
     viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
     allowedMethods: AllowedMethods.ALLOW_ALL,
     cachePolicy: CachePolicy.CACHING_DISABLED,
     originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+    functionAssociations: [{ eventType: FunctionEventType.VIEWER_REQUEST, function: viewerHost }],
   };
-  const origin = new FunctionUrlOrigin(url);
+  // An ask waits up to 60 s for its run: CloudFront's longest origin wait without a quota increase.
+  const origin = new FunctionUrlOrigin(url, { readTimeout: Duration.seconds(60) });
   for (const path of MCP_DISTRIBUTION_PATHS) distribution.addBehavior(path, origin, behavior);
+}
+
+/** The MCP server's address for assistants: the canonical resource URL, else /mcp on the dashboard's distribution. */
+export function addMcpUrlOutput(scope: Construct, distribution: Distribution, props: McpAccessPointProps = {}): void {
+  new CfnOutput(scope, 'McpUrl', {
+    value: props.resourceUrl ?? `https://${distribution.distributionDomainName}${MCP_PATH}`,
+    description: 'The MCP server to add to an assistant (OAuth: the assistant signs the person in; no key is pasted)',
+  });
 }

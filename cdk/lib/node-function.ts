@@ -58,7 +58,7 @@ export function createNodeFunction(scope: Construct, id: string, props: NodeFunc
     memorySize: props.memoryMb,
     projectRoot: REPO_ROOT,
     depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
-    environment: { NODE_OPTIONS: '--enable-source-maps', ...props.environment },
+    environment: { NODE_OPTIONS: LAMBDA_BUNDLING.nodeOptions, ...props.environment },
     bundling: {
       forceDockerBundling: false,
       format: OutputFormat.ESM,
@@ -70,7 +70,8 @@ export function createNodeFunction(scope: Construct, id: string, props: NodeFunc
         '--legal-comments': LAMBDA_BUNDLING.legalComments,
       },
       minify: LAMBDA_BUNDLING.minify,
-      sourceMap: true,
+      sourceMap: LAMBDA_BUNDLING.sourceMap,
+      sourcesContent: LAMBDA_BUNDLING.sourcesContent,
       banner: LAMBDA_BUNDLING.banner,
     },
     logGroup,

@@ -11,7 +11,7 @@ import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { PlatformAlarms } from './alarms';
-import { addMcpFunctionUrl, routeThroughDashboard, type McpAccessPointProps } from './mcp';
+import { addMcpFunctionUrl, addMcpUrlOutput, serveOnDashboard, type McpAccessPointProps } from './mcp';
 import { grantBedrockModel } from './bedrock-access';
 import { grantSendMail } from './mail-access';
 import { EmbedSite, EMBED_PREFIX } from './embed-site';
@@ -43,8 +43,10 @@ export interface PlatformStackProps extends StackProps {
   mcp?: McpAccessPointProps;
   /** The built dashboard. Default: dashboard/dist if it exists. */
   dashboardDistDir?: string | undefined;
-  /** Sender of the platform's e-mail (a verified SES identity), as MAIL_FROM. Default: the runtime's. */
+  /** Sender of the platform's e-mail (a verified SES identity), as MAIL_FROM. Default: the runtime's, which SES refuses. */
   mailFrom?: string;
+  /** Domain of the agents' addresses (a verified SES domain), as AGENT_MAIL_DOMAIN. Default: the runtime's, which SES refuses. */
+  agentMailDomain?: string;
   /** The dashboard's origin (https://…), as DASHBOARD_ORIGIN: sign-in links, CSRF origin checks, passkeys' relying party. */
   dashboardOrigin?: string;
   /** Subscribes this e-mail address to the alarm topic. Default: no subscription (subscribe to `AlarmTopicArn` yourself). */
@@ -146,7 +148,7 @@ export class PlatformStack extends Stack {
       const fn = this.createPlatformFunction(definition, entry, props);
       this.functions.set(definition.id, fn);
       if (definition.id === 'Mcp') {
-        mcpUrl = addMcpFunctionUrl(this, fn, props.mcp);
+        mcpUrl = addMcpFunctionUrl(fn, props.mcp);
         continue;
       }
       const url = this.attachTrigger(definition.id, fn, definition.trigger);
@@ -181,10 +183,16 @@ export class PlatformStack extends Stack {
       accessLogs: this.embed.accessLogs,
     });
     // Sign-in (passkeys' expected origin, invitation and sign-in links) follows the dashboard's address: the
-    // distribution's own unless a custom domain is given.
-    if (!props.dashboardOrigin) for (const fn of this.functions.values()) fn.addEnvironment('DASHBOARD_ORIGIN', `https://${this.dashboard.distribution.distributionDomainName}`);
-    // The MCP access point on the dashboard's custom domain (README, Deploy).
-    if (mcpUrl && props.mcp?.resourceUrl && props.dashboardOrigin) routeThroughDashboard(this.dashboard.distribution, mcpUrl);
+    // distribution's own unless a custom domain is given. The MCP function, an origin of that distribution, learns it
+    // per request instead (serveOnDashboard).
+    if (!props.dashboardOrigin) {
+      for (const [id, fn] of this.functions) if (id !== 'Mcp') fn.addEnvironment('DASHBOARD_ORIGIN', `https://${this.dashboard.distribution.distributionDomainName}`);
+    }
+    // The MCP access point on the dashboard's origin, where its consent page sees the session (README, Deploy).
+    if (mcpUrl) {
+      serveOnDashboard(this, this.functions.get('Mcp')!, mcpUrl, this.dashboard.distribution, props.dashboardOrigin);
+      addMcpUrlOutput(this, this.dashboard.distribution, props.mcp);
+    }
 
     this.alarms = new PlatformAlarms(this, 'Alarms', {
       functions: new Map<string, IFunction>([...this.functions, ...[...this.skills].map(([id, skill]): [string, IFunction] => [id, skill.function])]),
@@ -193,6 +201,18 @@ export class PlatformStack extends Stack {
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
     });
 
+    if (!props.mailFrom) {
+      Annotations.of(this).addWarningV2(
+        'service:mail-from-unset',
+        'mailFrom is not set: sign-in codes and invitations go from no-reply@service.local, which SES refuses. Deploy with -c mailFrom="Name <address@your verified domain>"',
+      );
+    }
+    if (!props.agentMailDomain) {
+      Annotations.of(this).addWarningV2(
+        'service:agent-mail-domain-unset',
+        'agentMailDomain is not set: agents get addresses @agents.service.local, which SES refuses. Deploy with -c agentMailDomain=<your verified domain>',
+      );
+    }
     for (const missing of this.missingEntries) {
       Annotations.of(this).addWarningV2('service:missing-entry', `${missing} does not exist yet: left out of this synth`);
     }
@@ -239,6 +259,7 @@ export class PlatformStack extends Stack {
     }
     if (definition.masterKey) environment.MASTER_KEY_SECRET_ARN = this.masterKey.secretArn;
     if (definition.sendsMail && props.mailFrom) environment.MAIL_FROM = props.mailFrom;
+    if (definition.sendsMail && props.agentMailDomain) environment.AGENT_MAIL_DOMAIN = props.agentMailDomain;
     if (props.dashboardOrigin) environment.DASHBOARD_ORIGIN = props.dashboardOrigin;
 
     const fn = createNodeFunction(this, definition.id, {

@@ -60,6 +60,9 @@ describe('cdk-nag AwsSolutions', () => {
       resolveEntry: () => FIXTURE_HANDLER,
       embedDistDir: FIXTURE_EMBED_DIST,
       alarmEmail: 'ops@example.com',
+      // Without them synth warns (SES would refuse the default senders), and a warning is a finding.
+      mailFrom: 'Service <no-reply@example.com>',
+      agentMailDomain: 'agents.example.com',
     });
     const { findings, refused } = synthFindings(app);
     expect(findings).toEqual([]);

@@ -1,6 +1,6 @@
 import { rmSync } from 'node:fs';
 import { Stage } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformStack } from '../lib/platform-stack';
 import { FIXTURE_EMBED_DIST, FIXTURE_HANDLER, roleStatements, testApp } from './support/synth';
@@ -15,6 +15,7 @@ describe('mail and dashboard settings of the functions', () => {
       resolveEntry: () => FIXTURE_HANDLER,
       embedDistDir: FIXTURE_EMBED_DIST,
       mailFrom: 'Service <no-reply@acme.example>',
+      agentMailDomain: 'agents.acme.example',
       dashboardOrigin: 'https://dashboard.acme.example',
     });
     template = Template.fromStack(stack);
@@ -26,14 +27,32 @@ describe('mail and dashboard settings of the functions', () => {
       .Properties.Environment.Variables;
   const maySendMail = (id: string) => roleStatements(template, stack, stack.functions.get(id)!).some((statement) => [statement.Action].flat().includes('ses:SendEmail'));
 
-  it('the functions that mail get MAIL_FROM and ses:SendEmail; the others neither', () => {
-    for (const id of ['Api', 'SkillApi']) {
-      expect(environmentOf(id)).toMatchObject({ MAIL_FROM: 'Service <no-reply@acme.example>', DASHBOARD_ORIGIN: 'https://dashboard.acme.example' });
+  it('the functions that mail get MAIL_FROM, AGENT_MAIL_DOMAIN and ses:SendEmail; the others none of them', () => {
+    for (const id of ['Api', 'SkillApi', 'AuthApi']) {
+      expect(environmentOf(id)).toMatchObject({ MAIL_FROM: 'Service <no-reply@acme.example>', AGENT_MAIL_DOMAIN: 'agents.acme.example', DASHBOARD_ORIGIN: 'https://dashboard.acme.example' });
       expect(maySendMail(id)).toBe(true);
     }
     for (const id of ['Runner', 'Widget', 'ConversationsApi']) {
       expect(environmentOf(id)).not.toHaveProperty('MAIL_FROM');
+      expect(environmentOf(id)).not.toHaveProperty('AGENT_MAIL_DOMAIN');
       expect(maySendMail(id)).toBe(false);
+    }
+  });
+
+  it('synthesizes without a mail warning when both senders are set', () => {
+    expect(Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('mailFrom|agentMailDomain'))).toEqual([]);
+  });
+});
+
+describe('a deploy without the mail settings', () => {
+  it('warns at synth that SES will refuse the default senders, naming the context to set', () => {
+    const stack = new PlatformStack(testApp({ full: false }), 'NoMail', { tablePrefix: 'nomail-', resolveEntry: () => FIXTURE_HANDLER, embedDistDir: FIXTURE_EMBED_DIST });
+    try {
+      const annotations = Annotations.fromStack(stack);
+      annotations.hasWarning('*', Match.stringLikeRegexp('-c mailFrom='));
+      annotations.hasWarning('*', Match.stringLikeRegexp('-c agentMailDomain='));
+    } finally {
+      rmSync(Stage.of(stack)!.outdir, { recursive: true, force: true });
     }
   });
 });

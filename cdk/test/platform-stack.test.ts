@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Match, Template } from 'aws-cdk-lib/assertions';
@@ -7,9 +7,7 @@ import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES, physicalTableName, type TableDefinition } from '@service/shared';
 import { FUNCTIONS } from '../lib/functions';
-import { bundleBudgetBytes } from '../lib/lambda-bundling';
 import { REPO_ROOT } from '../lib/repo-paths';
-import { BUILTIN_SKILLS } from '../lib/skills';
 import { PlatformStack } from '../lib/platform-stack';
 import { DEPLOYED_TABLES } from '../lib/tables';
 import { actionsOn, logicalIdsWhere, roleStatements, testApp } from './support/synth';
@@ -167,18 +165,6 @@ describe('functions', () => {
       expect(await start(id, 'bedrock:anthropic.claude-test')).toBe('function');
       expect(await start(id, 'openai:http://model.test/v1#m')).toMatch(/OpenAI-compatible model provider is not in this Lambda bundle/);
     }
-  });
-
-  it('keeps every platform Lambda bundle within its budget', () => {
-    const builtins = [...stack.skills].filter(([id]) => BUILTIN_SKILLS.some((skill) => skill.id === id));
-    const deployed = [...stack.functions, ...builtins.map(([id, skill]) => [id, skill.function] as const)];
-    expect(deployed).toHaveLength(FUNCTIONS.length + BUILTIN_SKILLS.length);
-    const overBudget = deployed.flatMap(([id, fn]) => {
-      const bytes = statSync(join(assemblyDir, `asset.${assetHashOf(fn)}`, 'index.mjs')).size;
-      const budget = bundleBudgetBytes(id);
-      return bytes > budget ? [`${id}: ${Math.round(bytes / 1024)} KB, budget ${Math.round(budget / 1024)} KB`] : [];
-    });
-    expect(overBudget).toEqual([]);
   });
 
   it('routes ANY /{lang}/api/v1/{proxy+} of the HTTP API to the API function', () => {

@@ -1,8 +1,9 @@
 import { render, type ComponentType } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { batch } from '@preact/signals';
+import { useEffect, useState } from 'preact/hooks';
 import { ApiError, configureClient, get, post } from './api/client';
-import { AppContext, mayFor, rememberWorkspace, rememberedWorkspace, safeReturnTo, type AppState, type SessionState } from './session';
-import { href, SCREENS, useRoute, type Route } from './router';
+import { rememberWorkspace, rememberedWorkspace, safeReturnTo, session, switchWorkspace, useApp, workspaceId } from './session';
+import { href, replaceUrl, route, SCREENS, type Route } from './router';
 import { SignIn } from './signin';
 import { Loading } from './ui';
 
@@ -13,9 +14,6 @@ function toSignIn(): void {
 }
 
 function App() {
-  const [session, setSession] = useState<SessionState | null | undefined>(undefined);
-  const [workspaceId, setWorkspaceId] = useState<string>('');
-
   const load = async () => {
     try {
       let data = await get('auth/session');
@@ -25,18 +23,20 @@ function App() {
       if (invitation) {
         const { workspace } = await post('invitations/accept', { token: invitation });
         rememberWorkspace(workspace.id);
-        history.replaceState(null, '', location.pathname + location.hash);
+        replaceUrl(location.pathname + location.hash);
         data = await get('auth/session');
       }
       const remembered = rememberedWorkspace();
       const picked = data.workspaces.find((workspace) => workspace.id === remembered) ?? data.workspaces[0];
       configureClient({ workspaceId: picked?.id ?? '' });
-      setWorkspaceId(picked?.id ?? '');
-      setSession(data);
+      batch(() => {
+        workspaceId.value = picked?.id ?? '';
+        session.value = data;
+      });
     } catch (error) {
       // No session (401), or none to be had: Sign in either way; a real outage shows there on the first attempt.
       if (!(error instanceof ApiError)) console.error(error);
-      setSession(null);
+      session.value = null;
     }
   };
 
@@ -45,30 +45,16 @@ function App() {
     void load();
   }, []);
 
-  if (session === undefined) return <Loading what="your session" />;
-  if (session === null) return <SignIn onSignedIn={signedIn} />;
-  return (
-    <Shell
-      session={session}
-      workspaceId={workspaceId}
-      onWorkspace={pick}
-      onUser={(user) => setSession((current) => current && { ...current, user })}
-      onSignedOut={() => setSession(null)}
-    />
-  );
+  if (session.value === undefined) return <Loading what="your session" />;
+  if (session.value === null) return <SignIn onSignedIn={signedIn} />;
+  return <Shell />;
 
   async function signedIn() {
     const returnTo = safeReturnTo(new URLSearchParams(location.search).get('return_to'));
     // Leave the query (code, invitation) behind either way.
     if (returnTo && !returnTo.startsWith(location.pathname + '#') && returnTo !== location.pathname) return location.assign(returnTo);
-    history.replaceState(null, '', location.pathname + (returnTo ? returnTo.slice(location.pathname.length) : location.hash));
+    replaceUrl(location.pathname + (returnTo ? returnTo.slice(location.pathname.length) : location.hash));
     await load();
-  }
-
-  function pick(id: string) {
-    rememberWorkspace(id);
-    configureClient({ workspaceId: id });
-    setWorkspaceId(id);
   }
 }
 
@@ -92,39 +78,13 @@ const NAV: { section?: string; items: { label: string; to: string; screens: Rout
   },
 ];
 
-function Shell({
-  session,
-  workspaceId,
-  onWorkspace,
-  onUser,
-  onSignedOut,
-}: {
-  session: SessionState;
-  workspaceId: string;
-  onWorkspace: (id: string) => void;
-  onUser: (user: SessionState['user']) => void;
-  onSignedOut: () => void;
-}) {
-  const route = useRoute();
+function Shell() {
+  const app = useApp();
+  const { session, workspaceId } = app;
+  const current = route.value;
   const workspace = session.workspaces.find((candidate) => candidate.id === workspaceId);
-  const role = workspace?.role ?? 'member';
-  const app = useMemo<AppState>(
-    () => ({
-      session,
-      workspaceId,
-      role,
-      may: mayFor(role),
-      switchWorkspace: onWorkspace,
-      updateUser: onUser,
-      async signOut() {
-        await post('auth/signout');
-        onSignedOut();
-      },
-    }),
-    [session, workspaceId, role],
-  );
   return (
-    <AppContext.Provider value={app}>
+    <>
       <a class="skip" href="#main">
         Skip to content
       </a>
@@ -133,7 +93,7 @@ function Shell({
         {session.workspaces.length > 1 ? (
           <label class="switcher">
             <span>Workspace</span>
-            <select value={workspaceId} onChange={(event) => onWorkspace(event.currentTarget.value)}>
+            <select value={workspaceId} onChange={(event) => switchWorkspace(event.currentTarget.value)}>
               {session.workspaces.map((candidate) => (
                 <option key={candidate.id} value={candidate.id}>
                   {candidate.name} ({candidate.role})
@@ -157,7 +117,7 @@ function Shell({
               <ul>
                 {group.items.map((item) => (
                   <li key={item.to}>
-                    <a href={item.to} aria-current={item.screens.includes(route.screen) ? 'page' : undefined}>
+                    <a href={item.to} aria-current={item.screens.includes(current.screen) ? 'page' : undefined}>
                       {item.label}
                     </a>
                   </li>
@@ -167,10 +127,10 @@ function Shell({
           ))}
         </nav>
         <main id="main">
-          {workspace ? <LazyScreen key={`${workspaceId}:${route.screen}:${route.params.join('/')}`} route={route} /> : <p>You are not a member of any workspace yet. Ask an owner to invite you.</p>}
+          {workspace ? <LazyScreen key={`${workspaceId}:${current.screen}:${current.params.join('/')}`} route={current} /> : <p>You are not a member of any workspace yet. Ask an owner to invite you.</p>}
         </main>
       </div>
-    </AppContext.Provider>
+    </>
   );
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { signal } from '@preact/signals';
 
 /** Hash routes (`#/agents/<id>/settings`): the dashboard is static files, so every screen is one index.html. */
 export interface Route {
@@ -34,12 +34,12 @@ export function parseRoute(hash: string): Route {
   return first in SCREENS ? { screen: first as ScreenName, params: rest } : { screen: 'agents', params: [] };
 }
 
-export function useRoute(): Route {
-  const [route, setRoute] = useState(() => parseRoute(location.hash));
-  useEffect(() => {
-    const update = () => setRoute(parseRoute(location.hash));
-    addEventListener('hashchange', update);
-    return () => removeEventListener('hashchange', update);
-  }, []);
-  return route;
+/** The route of the page's hash, kept current by `hashchange`. */
+export const route = signal(parseRoute(location.hash));
+addEventListener('hashchange', () => (route.value = parseRoute(location.hash)));
+
+/** Replaces the page's URL; the route follows it (history.replaceState fires no `hashchange`). */
+export function replaceUrl(url: string): void {
+  history.replaceState(null, '', url);
+  route.value = parseRoute(location.hash);
 }

@@ -1,10 +1,15 @@
-import { createContext } from 'preact';
-import { useContext } from 'preact/hooks';
+import { computed, signal } from '@preact/signals';
+import { configureClient, post } from './api/client';
 import { roleMay, type Permission } from './permissions';
 import type { DataAt } from './api/types';
 
 /** The signed-in person, their workspaces and the CSRF token (auth/session). */
 export type SessionState = DataAt<'auth/session'>;
+
+/** The session: undefined while it loads, null when nobody is signed in. */
+export const session = signal<SessionState | null | undefined>(undefined);
+/** The workspace picked in the switcher. */
+export const workspaceId = signal('');
 
 export interface AppState {
   session: SessionState;
@@ -18,15 +23,34 @@ export interface AppState {
   signOut(): Promise<void>;
 }
 
-export const AppContext = createContext<AppState | null>(null);
-
-export function useApp(): AppState {
-  const app = useContext(AppContext);
-  if (!app) throw new Error('useApp outside the signed-in shell');
-  return app;
+export function switchWorkspace(id: string): void {
+  rememberWorkspace(id);
+  configureClient({ workspaceId: id });
+  workspaceId.value = id;
 }
 
-export const mayFor = (role: string) => (permission: Permission) => roleMay(role, permission);
+function updateUser(user: SessionState['user']): void {
+  if (session.value) session.value = { ...session.value, user };
+}
+
+async function signOut(): Promise<void> {
+  await post('auth/signout');
+  session.value = null;
+}
+
+const app = computed<AppState | null>(() => {
+  const current = session.value;
+  if (!current) return null;
+  const role = current.workspaces.find((workspace) => workspace.id === workspaceId.value)?.role ?? 'member';
+  return { session: current, workspaceId: workspaceId.value, role, may: (permission) => roleMay(role, permission), switchWorkspace, updateUser, signOut };
+});
+
+/** The signed-in shell's state; a component that reads it renders again when it changes. */
+export function useApp(): AppState {
+  const current = app.value;
+  if (!current) throw new Error('useApp outside the signed-in shell');
+  return current;
+}
 
 const WORKSPACE_KEY = 'dashboard.workspace';
 export const rememberedWorkspace = (): string | null => localStorage.getItem(WORKSPACE_KEY);

@@ -136,7 +136,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
 }
 
 /** A secret the API returns once: shown with Copy until the person confirms they saved it. */
-export function SecretOnce({ title, value, onDone }: { title: string; value: string; onDone: () => void }) {
+export function SecretOnce({ title, value, also, onDone }: { title: string; value: string; also?: { label: string; value: string }; onDone: () => void }) {
   return (
     <div class="secret" role="region" aria-label={title}>
       <p>
@@ -145,6 +145,17 @@ export function SecretOnce({ title, value, onDone }: { title: string; value: str
       <code class="secret-value">{value}</code>
       <div class="row">
         <CopyButton text={value} />
+      </div>
+      {also ? (
+        <>
+          <p>{also.label}</p>
+          <code class="secret-value secret-also">{also.value}</code>
+          <div class="row">
+            <CopyButton text={also.value} label="Copy the whsec_ form" />
+          </div>
+        </>
+      ) : null}
+      <div class="row">
         <button type="button" class="primary" onClick={onDone}>
           I have saved it
         </button>
@@ -207,10 +218,13 @@ export function Confirm<T>({
   );
 }
 
-/** A table in a box that scrolls sideways on narrow screens; the caption for screen readers, a line when empty. */
+/**
+ * A table in a box that scrolls sideways on narrow screens; the caption for screen readers, a line when empty.
+ * The box is a named, focusable group so a keyboard can scroll it even when no cell holds a control.
+ */
 export function DataTable({ caption, columns, empty, children }: { caption: string; columns: (string | { label: string; class: string })[]; empty?: string | false; children: ComponentChildren }) {
   return (
-    <div class="table-wrap">
+    <div class="table-wrap" role="group" aria-label={caption} tabIndex={0}>
       <table>
         <caption class="sr-only">{caption}</caption>
         <thead>

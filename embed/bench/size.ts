@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 /** Gzip budgets of what a browser downloads (bytes). */
-export const BUDGETS = { loader: 2 * 1024, firstOpen: 20 * 1024 } as const;
+export const BUDGETS = { loader: 2 * 1024, firstOpen: 22 * 1024 } as const;
 
 /** The files a page downloads to show the FAB and open the panel: the loader and the widget chunk (Preact included); the
  * chat client and the pointer overlay are chunks of their own, loaded with the first open and the first UI action. */

@@ -9,6 +9,8 @@ import type { ConfigOverrides } from './core/config';
 import type { MountOptions } from './widget/mount';
 
 const script = document.currentScript as HTMLScriptElement | null;
+// The page's fetch as the loader found it: a host page may replace window.fetch later (see MountOptions.fetch).
+const foundFetch = fetch.bind(window);
 const bus = (window.__service_chat = adoptBus(window.__service_chat));
 
 // The spec's default; a different showDelay from the API applies once the widget runs.
@@ -40,6 +42,7 @@ function start(source: HTMLScriptElement): void {
     apiUrl: data.apiUrl || new URL(source.src).origin,
     config,
     keepAttached: true,
+    fetch: foundFetch,
   };
   // A signed-in visitor the host's server signed (queued like any command until the widget loads).
   if (data.userId && data.userHash) bus.emit('identify', { userId: data.userId, userHash: data.userHash });

@@ -18,6 +18,16 @@ export const MCP_SCOPE_TEXT: Record<McpScope, { title: string; detail: string }>
   offline_access: { title: 'Stay connected', detail: 'Keep the connection working without signing in again, until you withdraw it.' },
 };
 
+/** The permissions an MCP key is made with: the consent page's, but offline_access (a key stays valid until revoked). */
+export const MCP_KEY_SCOPES = ['agents:read', 'agents:ask', 'agents:act'] as const satisfies readonly McpScope[];
+export type McpKeyScope = (typeof MCP_KEY_SCOPES)[number];
+
+/**
+ * An MCP key (a restricted workspace key for headless agents, sent as the bearer on /mcp) begins with this, so that
+ * it is told apart from an API key (`sk_live_`), which /mcp refuses.
+ */
+export const MCP_KEY_PREFIX = 'mcp_live_';
+
 /** What a client gets when it asks for nothing in particular (and what the 401 challenge names). */
 export const MCP_DEFAULT_SCOPES: readonly McpScope[] = ['agents:read', 'agents:ask', 'offline_access'];
 
@@ -28,6 +38,12 @@ export const KNOWN_ASSISTANT_SCHEMES = ['cursor', 'vscode', 'vscode-insiders', '
 export const MCP_PATH = '/mcp';
 export const PROTECTED_RESOURCE_METADATA_PATHS = ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource'] as const;
 export const AUTHORIZATION_SERVER_METADATA_PATH = '/.well-known/oauth-authorization-server';
+
+/**
+ * The header in which the CDN in front of the MCP function (cdk/lib/mcp.ts) names the host the viewer addressed: the
+ * function's own Host is its Function URL's, and its public origin (issuer, resource, consent page) is the viewer's.
+ */
+export const VIEWER_HOST_HEADER = 'x-viewer-host';
 
 /** OAuth error codes (RFC 6749 §5.2, RFC 6750 §3.1, RFC 7591 §3.2.2, RFC 8707 §2) the authorization and resource servers answer. */
 export type OAuthErrorCode =

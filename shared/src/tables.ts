@@ -80,6 +80,12 @@ export const TABLES = {
   oauthTokens: { name: 'oauth-tokens', partitionKey: s('tokenHash'), ttlAttribute: 'expiresAtEpoch' },
   /** Clients registered by Dynamic Client Registration (RFC 7591). */
   oauthClients: { name: 'oauth-clients', partitionKey: s('clientId') },
+  /** MCP keys (restricted workspace keys for headless agents, the bearer on /mcp) by SHA-256 hash of the key. */
+  mcpKeys: {
+    name: 'mcp-keys',
+    partitionKey: s('keyHash'),
+    indexes: [{ name: 'byWorkspace', partitionKey: s('workspaceId'), sortKey: s('createdAt') }],
+  },
   /** Recent tool calls of each connection (the audit trail beside the runs' own source), newest by sort key. */
   connectionCalls: { name: 'connection-calls', partitionKey: s('connectionId'), sortKey: s('sk'), ttlAttribute: 'expiresAtEpoch' },
   localQueue: { name: 'local-queue', partitionKey: s('queue'), sortKey: s('sk'), localOnly: true },

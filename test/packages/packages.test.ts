@@ -143,11 +143,11 @@ describe('@service/webhooks from its tarball', () => {
     try {
       const payload = JSON.stringify({ id: 'evt_packagestest0001', event: 'agent.command.completed', created_at: new Date().toISOString(), data: { result_text: 'Grüße' } });
       const url = `http://127.0.0.1:${receiver.match[1]}/hooks`;
-      const sent = await sender.send({ url, event: 'agent.command.completed', payload, signingSecret: secret, signedAt: new Date() });
+      const sent = await sender.send({ url, id: 'evt_packagestest0001', event: 'agent.command.completed', payload, signingSecret: secret, signedAt: new Date() });
       expect(sent).toMatchObject({ ok: true, httpStatus: 204 });
       // The receiver logs before it answers, but its stdout reaches this process through a pipe that may lag the HTTP answer.
       await vi.waitFor(() => expect(receiver.output()).toContain('verified evt_packagestest0001 agent.command.completed'), { timeout: 10_000 });
-      const forged = await sender.send({ url, event: 'agent.command.completed', payload, signingSecret: `${secret}x`, signedAt: new Date() });
+      const forged = await sender.send({ url, id: 'evt_packagestest0001', event: 'agent.command.completed', payload, signingSecret: `${secret}x`, signedAt: new Date() });
       expect(forged).toMatchObject({ ok: false, httpStatus: 400 });
     } finally {
       sender.close();

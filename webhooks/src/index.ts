@@ -1,14 +1,28 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { checkTimestamp, toBuffer, WebhookVerificationError, type RawBody, type VerifyOptions } from './core.js';
 import type { WebhookEvent } from './events.js';
+import {
+  parseStandardHeaders,
+  standardDigest,
+  standardSignature,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+  type StandardHeaders,
+} from './standard.js';
 
 export type { CommandCompletedData, CommandFailedData, WebhookEvent, WebhookEventData, WebhookEventType, WebhookTestData } from './events.js';
+export { DEFAULT_TOLERANCE_SECONDS, WebhookVerificationError, type RawBody, type VerificationFailure, type VerifyOptions } from './core.js';
+export { standardSignature, standardWebhooksSecret, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, type StandardHeaders } from './standard.js';
 
 /**
  * @service/webhooks: signing and verification of the platform's webhook deliveries (the platform signs with this
- * package, receivers verify with it).
- * Header `X-Service-Signature: t=<unix seconds>,v1=<hex>`, where v1 is HMAC-SHA256 of `t + "." + rawBody` keyed with
- * the subscription's signing secret: the same scheme as Stripe's. Always verify the raw bytes as received: a body that
- * a framework parsed and re-serialized no longer matches.
+ * package, receivers verify with it). Every delivery carries two signatures over the same raw body, with the same key:
+ * - `X-Service-Signature: t=<unix seconds>,v1=<hex>`, v1 the HMAC-SHA256 of `t + "." + rawBody` keyed with the
+ *   subscription's signing secret: Stripe's scheme;
+ * - `webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`: Standard Webhooks (see standard.ts).
+ * The verifiers take the signing secret and accept either. Always verify the raw bytes as received: a body that a
+ * framework parsed and re-serialized no longer matches.
  *
  * Express (raw body on the webhook route, before any JSON parser):
  *   app.post('/hooks', express.raw({ type: 'application/json' }), (req, res) => {
@@ -26,35 +40,10 @@ export type { CommandCompletedData, CommandFailedData, WebhookEvent, WebhookEven
  *     const event = await verifyRequest(request, process.env.SIGNING_SECRET!);
  *     return new Response(null, { status: 204 });
  *   }
- * Answer 2xx quickly (within 5 s) and deduplicate on `event.id`: a delivery may arrive more than once.
+ * Answer 2xx quickly (within 5 s) and deduplicate on `event.id` (also sent as webhook-id): a delivery may arrive more than once.
  */
 export const SIGNATURE_HEADER = 'X-Service-Signature';
 export const EVENT_HEADER = 'X-Service-Event';
-export const DEFAULT_TOLERANCE_SECONDS = 300;
-
-/** The body exactly as received: a string, or bytes (a Node.js Buffer is a Uint8Array). */
-export type RawBody = string | Uint8Array;
-
-export type VerificationFailure = 'missing_header' | 'malformed_header' | 'timestamp_out_of_tolerance' | 'signature_mismatch' | 'invalid_body';
-
-export class WebhookVerificationError extends Error {
-  constructor(
-    readonly reason: VerificationFailure,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'WebhookVerificationError';
-  }
-}
-
-export interface VerifyOptions {
-  /** How far t may be from now, in either direction. Default 300. */
-  toleranceSeconds?: number;
-  /** The clock to compare t with (tests). */
-  now?: Date;
-}
-
-const toBuffer = (body: RawBody): Buffer => (typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
 
 const hmacHex = (secret: string, timestamp: number, rawBody: RawBody): string =>
   createHmac('sha256', secret).update(`${timestamp}.`, 'utf8').update(toBuffer(rawBody)).digest('hex');
@@ -64,14 +53,25 @@ export function signatureHeader(secret: string, rawBody: RawBody, timestamp: num
   return `t=${timestamp},v1=${hmacHex(secret, timestamp, rawBody)}`;
 }
 
-function parseHeader(header: string): { timestamp: number; signatures: string[] } {
+/** Both signatures of a delivery: X-Service-Signature and the three Standard Webhooks headers (`id`: the event id). */
+export function signedHeaders(secret: string, message: { id: string; timestamp: number; rawBody: RawBody }): Record<string, string> {
+  const { id, timestamp, rawBody } = message;
+  return {
+    [SIGNATURE_HEADER]: signatureHeader(secret, rawBody, timestamp),
+    [WEBHOOK_ID_HEADER]: id,
+    [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp),
+    [WEBHOOK_SIGNATURE_HEADER]: standardSignature(secret, id, timestamp, rawBody),
+  };
+}
+
+function parseHeader(header: string): { timestamp: number; signatures: Buffer[] } {
   let timestamp: number | undefined;
-  const signatures: string[] = [];
+  const signatures: Buffer[] = [];
   for (const part of header.split(',')) {
     const [key, value] = part.trim().split('=', 2);
     if (key === 't' && value && /^\d{1,12}$/.test(value)) timestamp = Number(value);
     // Several v1 entries may appear (while a secret is being rotated); any one may match.
-    else if (key === 'v1' && value && /^[0-9a-f]{64}$/i.test(value)) signatures.push(value.toLowerCase());
+    else if (key === 'v1' && value && /^[0-9a-f]{64}$/i.test(value)) signatures.push(Buffer.from(value, 'hex'));
   }
   if (timestamp === undefined || signatures.length === 0) {
     throw new WebhookVerificationError('malformed_header', `${SIGNATURE_HEADER} must look like t=<unix seconds>,v1=<64 hex digits>`);
@@ -79,26 +79,46 @@ function parseHeader(header: string): { timestamp: number; signatures: string[] 
   return { timestamp, signatures };
 }
 
-/**
- * Verifies a delivery and returns its parsed event. Throws WebhookVerificationError when the header is missing or
- * malformed, t is further than the tolerance from now (either way), or no v1 matches (constant-time comparison).
- */
-export function verify(rawBody: RawBody, header: string | null | undefined, secret: string, options: VerifyOptions = {}): WebhookEvent {
-  if (!header) throw new WebhookVerificationError('missing_header', `The ${SIGNATURE_HEADER} header is missing`);
-  const { timestamp, signatures } = parseHeader(header);
-  const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-  const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
-  if (Math.abs(now - timestamp) > tolerance) {
-    throw new WebhookVerificationError('timestamp_out_of_tolerance', `The signature timestamp is ${now - timestamp} s from now; at most ${tolerance} s is accepted`);
+/** Constant-time: does any received signature equal the expected one? Then the body is parsed as the event. */
+function acceptedEvent(expected: Buffer, signatures: Buffer[], rawBody: RawBody): WebhookEvent {
+  if (!signatures.some((candidate) => timingSafeEqual(expected, candidate))) {
+    throw new WebhookVerificationError('signature_mismatch', 'The signature does not match the body (verify the raw body, with the right secret)');
   }
-  const expected = Buffer.from(hmacHex(secret, timestamp, rawBody), 'hex');
-  const matches = signatures.some((candidate) => timingSafeEqual(expected, Buffer.from(candidate, 'hex')));
-  if (!matches) throw new WebhookVerificationError('signature_mismatch', 'The signature does not match the body (verify the raw body, with the right secret)');
   try {
     return JSON.parse(toBuffer(rawBody).toString('utf8')) as WebhookEvent;
   } catch {
     throw new WebhookVerificationError('invalid_body', 'The signed body is not JSON');
   }
+}
+
+/**
+ * Verifies a delivery by its X-Service-Signature and returns its parsed event. Throws WebhookVerificationError when
+ * the header is missing or malformed, t is further than the tolerance from now (either way), or no v1 matches.
+ */
+export function verify(rawBody: RawBody, header: string | null | undefined, secret: string, options: VerifyOptions = {}): WebhookEvent {
+  if (!header) throw new WebhookVerificationError('missing_header', `The ${SIGNATURE_HEADER} header is missing`);
+  const { timestamp, signatures } = parseHeader(header);
+  checkTimestamp(timestamp, options);
+  return acceptedEvent(Buffer.from(hmacHex(secret, timestamp, rawBody), 'hex'), signatures, rawBody);
+}
+
+/** Verifies a delivery by its Standard Webhooks headers, with the signing secret; the same checks as verify. */
+export function verifyStandard(rawBody: RawBody, headers: StandardHeaders, secret: string, options: VerifyOptions = {}): WebhookEvent {
+  const { id, timestamp, signatures } = parseStandardHeaders(headers);
+  checkTimestamp(timestamp, options);
+  return acceptedEvent(standardDigest(secret, id, timestamp, rawBody), signatures, rawBody);
+}
+
+/** Reads a request header by name, in any casing. */
+export type HeaderLookup = (name: string) => string | null | undefined;
+
+/** Verifies by X-Service-Signature when present, else by the Standard Webhooks headers. */
+export function verifyHeaders(rawBody: RawBody, header: HeaderLookup, secret: string, options?: VerifyOptions): WebhookEvent {
+  const ours = header(SIGNATURE_HEADER);
+  if (ours) return verify(rawBody, ours, secret, options);
+  const signature = header(WEBHOOK_SIGNATURE_HEADER);
+  if (signature) return verifyStandard(rawBody, { id: header(WEBHOOK_ID_HEADER), timestamp: header(WEBHOOK_TIMESTAMP_HEADER), signature }, secret, options);
+  throw new WebhookVerificationError('missing_header', `Neither ${SIGNATURE_HEADER} nor ${WEBHOOK_SIGNATURE_HEADER} is present`);
 }
 
 /** Express (4 or 5) with `express.raw({ type: 'application/json' })` on the route, so `req.body` is the raw Buffer. */
@@ -111,7 +131,7 @@ export function verifyExpressRequest(
   if (!(body instanceof Uint8Array) && typeof body !== 'string') {
     throw new WebhookVerificationError('invalid_body', 'req.body is not the raw body: mount express.raw({ type: "application/json" }) on the webhook route, before any JSON parser');
   }
-  return verify(body, request.get(SIGNATURE_HEADER), secret, options);
+  return verifyHeaders(body, (name) => request.get(name), secret, options);
 }
 
 /** AWS Lambda behind API Gateway or a Function URL: the body may arrive base64-encoded (isBase64Encoded). */
@@ -121,9 +141,8 @@ export function verifyLambdaEvent(
   options?: VerifyOptions,
 ): WebhookEvent {
   const raw = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64') : (event.body ?? '');
-  const name = SIGNATURE_HEADER.toLowerCase();
-  const header = Object.entries(event.headers ?? {}).find(([key]) => key.toLowerCase() === name)?.[1];
-  return verify(raw, header, secret, options);
+  const headers = Object.entries(event.headers ?? {});
+  return verifyHeaders(raw, (name) => headers.find(([key]) => key.toLowerCase() === name.toLowerCase())?.[1], secret, options);
 }
 
 /** The part of a web-standard Request the verifier reads (typed structurally: no DOM or Node.js types needed). */
@@ -135,5 +154,5 @@ export interface WebRequestLike {
 /** A web-standard Request (Next.js route handlers, Hono, Deno, Bun, Cloudflare Workers): reads the body as bytes. */
 export async function verifyRequest(request: WebRequestLike, secret: string, options?: VerifyOptions): Promise<WebhookEvent> {
   const raw = new Uint8Array(await request.arrayBuffer());
-  return verify(raw, request.headers.get(SIGNATURE_HEADER), secret, options);
+  return verifyHeaders(raw, (name) => request.headers.get(name), secret, options);
 }

@@ -2,7 +2,19 @@ import { createHmac } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { describe, expect, it } from 'vitest';
-import { signatureHeader, verify, verifyExpressRequest, verifyLambdaEvent, verifyRequest, WebhookVerificationError } from '@service/webhooks';
+import {
+  signatureHeader,
+  signedHeaders,
+  standardSignature,
+  standardWebhooksSecret,
+  verify,
+  verifyExpressRequest,
+  verifyHeaders,
+  verifyLambdaEvent,
+  verifyRequest,
+  verifyStandard,
+  WebhookVerificationError,
+} from '@service/webhooks';
 
 const secret = 'whsec_test_0123456789abcdefghijklmnopqrstuv';
 // Non-ASCII and spacing on purpose: re-serialising this JSON would change the bytes.
@@ -62,6 +74,48 @@ describe('verify', () => {
   it('accepts when any of several v1 signatures matches (secret rotation)', () => {
     const good = signatureHeader(secret, rawBody, t).split(',')[1]!;
     expect(verify(rawBody, `t=${t},v1=${'0'.repeat(64)},${good}`, secret, { now }).id).toMatch(/^evt_/);
+  });
+});
+
+describe('verifyStandard (Standard Webhooks)', () => {
+  const id = 'evt_abc123def456ghi789jkl012';
+  const standard = (at = t, signature = standardSignature(secret, id, at, rawBody)) => ({ id, timestamp: String(at), signature });
+
+  it('signs as the standard says: v1, base64 HMAC-SHA256 of id.timestamp.body keyed with the whsec_ secret decoded', () => {
+    const whsec = standardWebhooksSecret(secret);
+    expect(whsec).toBe(`whsec_${Buffer.from(secret).toString('base64')}`);
+    const key = Buffer.from(whsec.slice('whsec_'.length), 'base64');
+    expect(standardSignature(secret, id, t, rawBody)).toBe(`v1,${createHmac('sha256', key).update(`${id}.${t}.${rawBody}`).digest('base64')}`);
+    expect(verifyStandard(rawBody, standard(), secret, { now }).data).toMatchObject({ result_text: 'Grüße 👋' });
+  });
+
+  it('rejects another id, body or secret; checks the timestamp both ways; accepts any of several signatures', () => {
+    expect(failure(() => verifyStandard(rawBody, { ...standard(), id: 'evt_other' }, secret, { now }))).toBe('signature_mismatch');
+    expect(failure(() => verifyStandard(rawBody.replace('1.50', '1.5'), standard(), secret, { now }))).toBe('signature_mismatch');
+    expect(failure(() => verifyStandard(rawBody, standard(), 'whsec_other', { now }))).toBe('signature_mismatch');
+    expect(failure(() => verifyStandard(rawBody, standard(t - 301), secret, { now }))).toBe('timestamp_out_of_tolerance');
+    expect(failure(() => verifyStandard(rawBody, standard(t + 301), secret, { now }))).toBe('timestamp_out_of_tolerance');
+    const good = standardSignature(secret, id, t, rawBody);
+    expect(failure(() => verifyStandard(rawBody, standard(t, `v1,${Buffer.alloc(32).toString('base64')} v2,abc ${good}`), secret, { now }))).toBe('verified');
+  });
+
+  it('explains missing and malformed headers', () => {
+    expect(failure(() => verifyStandard(rawBody, { ...standard(), id: undefined }, secret, { now }))).toBe('missing_header');
+    expect(failure(() => verifyStandard(rawBody, standard(t, 'v1,short'), secret, { now }))).toBe('malformed_header');
+    expect(failure(() => verifyStandard(rawBody, { ...standard(), timestamp: 'soon' }, secret, { now }))).toBe('malformed_header');
+    expect(failure(() => verifyHeaders(rawBody, () => undefined, secret, { now }))).toBe('missing_header');
+  });
+
+  it('signedHeaders carries both signatures; the helpers verify either one alone', async () => {
+    const headers = signedHeaders(secret, { id, timestamp: t, rawBody });
+    expect(Object.keys(headers)).toEqual(['X-Service-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
+    const { 'X-Service-Signature': ours, ...standardOnly } = headers;
+    expect(verifyLambdaEvent({ body: rawBody, headers: { 'X-Service-Signature': ours } }, secret, { now }).id).toBe(id);
+    expect(verifyLambdaEvent({ body: rawBody, headers: { 'Webhook-Id': id, 'WEBHOOK-TIMESTAMP': String(t), 'webhook-signature': standardOnly['webhook-signature']! } }, secret, { now }).id).toBe(id);
+    const request = new Request('https://receiver.example/hooks', { method: 'POST', headers: standardOnly, body: rawBody });
+    expect((await verifyRequest(request, secret, { now })).id).toBe(id);
+    const forged = new Request('https://receiver.example/hooks', { method: 'POST', headers: { ...standardOnly, 'webhook-id': 'evt_forged' }, body: rawBody });
+    await expect(verifyRequest(forged, secret, { now })).rejects.toMatchObject({ reason: 'signature_mismatch' });
   });
 });
 

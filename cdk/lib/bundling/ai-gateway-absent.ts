@@ -1,6 +1,6 @@
 /**
  * What a Lambda bundle gets for `import ... from '@ai-sdk/gateway'` (LAMBDA_BUNDLING aliases it here). `ai` imports
- * the Vercel AI Gateway provider (about 135 KB with its OIDC client) for one purpose: a model given as a string id
+ * the Vercel AI Gateway provider (with its OIDC client) for one purpose: a model given as a string id
  * ("openai/gpt-5") is resolved through it when no global provider is set. The platform never passes a string: every
  * call gets the model object of the MODEL setting (infra/model/resolve-model.ts). So the bundle carries what `ai`
  * touches on its other paths, with the gateway's own behaviour: the error checks (`isInstance`, by the same global

@@ -1,7 +1,7 @@
 /**
- * The Node shims of `@modelcontextprotocol/server` (its `_shims` export), as the Lambda bundles take them: the same
- * `process`, and JSON Schema validation on @cfworker/json-schema (the package's own Cloudflare Workers validator)
- * instead of the Ajv copy its Node shim carries inside its own dist (about 140 KB, which the `ajv` alias cannot reach).
+ * The shims of `@modelcontextprotocol/server` (its `_shims` export, chosen by export condition), as the Lambda bundles
+ * take them: Node's `process`, as its Node shims export, and as the default validator the one its Cloudflare Workers
+ * shims export (the package's own, on @cfworker/json-schema) instead of the Ajv copy inside its Node shims.
  */
 export { default as process } from 'node:process';
 export { CfWorkerJsonSchemaValidator as DefaultJsonSchemaValidator } from '@modelcontextprotocol/server/validators/cf-worker';

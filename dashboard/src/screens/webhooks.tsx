@@ -9,12 +9,12 @@ export default function Webhooks() {
   const list = useLoad(() => get('webhooks/list'), []);
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<EventType[]>([...EVENTS]);
-  const [secret, setSecret] = useState<string | null>(null);
+  const [secrets, setSecrets] = useState<{ signing: string; standard: string } | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
   const create = useAction(async () => {
     const created = await post('webhooks/create', { url: url.trim(), events });
-    setSecret(created.signing_secret ?? null);
+    setSecrets(created.signing_secret && created.standard_webhooks_secret ? { signing: created.signing_secret, standard: created.standard_webhooks_secret } : null);
     setUrl('');
     list.reload();
   });
@@ -26,7 +26,14 @@ export default function Webhooks() {
   return (
     <Screen title="Webhooks" trail="Developers" intro="Signed HTTPS callbacks when a command completes or fails.">
       <RoleNote permission="manage" action="adding, testing or redelivering" />
-      {secret ? <SecretOnce title="Signing secret" value={secret} onDone={() => setSecret(null)} /> : null}
+      {secrets ? (
+        <SecretOnce
+          title="Signing secret"
+          value={secrets.signing}
+          also={{ label: 'The same key for Standard Webhooks verifiers (webhook-signature header):', value: secrets.standard }}
+          onDone={() => setSecrets(null)}
+        />
+      ) : null}
       <ActionForm class="panel" onSubmit={create.run}>
         <h2>Add an endpoint</h2>
         <label for="webhook-url">Endpoint URL</label>

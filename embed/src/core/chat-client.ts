@@ -1,5 +1,5 @@
 import type { ChatDecision, ChatRequest, ChatStreamEvents } from '@service/shared/widget-protocol';
-import { createSseParser } from './sse';
+import { createParser } from 'eventsource-parser';
 import type { UiActionRequest, VisitorIdentity } from './events';
 
 export type { ChatRequest };
@@ -39,9 +39,9 @@ const identityHeaders = (identity?: VisitorIdentity): Record<string, string> =>
  * A verified visitor's conversation from `GET {apiUrl}/v1/agents/{agentId}/history`, as the panel's messages; null
  * when the server knows none (an unverified visitor included) or cannot be reached.
  */
-export async function fetchHistory(url: string, identity: VisitorIdentity): Promise<{ conversationId: string; messages: { id: string; role: 'user' | 'bot'; text: string; done: true; at: number }[] } | null> {
+export async function fetchHistory(url: string, identity: VisitorIdentity, fetchApi: typeof fetch): Promise<{ conversationId: string; messages: { id: string; role: 'user' | 'bot'; text: string; done: true; at: number }[] } | null> {
   try {
-    const response = await fetch(url, { headers: identityHeaders(identity), credentials: 'omit' });
+    const response = await fetchApi(url, { headers: identityHeaders(identity), credentials: 'omit' });
     const body = record(await response.json());
     if (!response.ok || typeof body.conversationId !== 'string' || !Array.isArray(body.messages)) return null;
     const messages = body.messages.map(record).filter((message) => typeof message.content === 'string');
@@ -54,42 +54,51 @@ export async function fetchHistory(url: string, identity: VisitorIdentity): Prom
   }
 }
 
+/** How a reply is fetched: with which fetch, how long it may stall, what ends it, for whom. */
+export interface ChatConnection {
+  /** The fetch the widget found when it loaded: a host page may replace `window.fetch` afterwards. */
+  fetch: typeof fetch;
+  idleTimeoutMs: number;
+  signal: AbortSignal;
+  identity?: VisitorIdentity;
+}
+
 /**
  * POST the conversation and consume the server-sent events of the reply.
  * Resolves with the full reply text once the server sends `done`; rejects with a ChatError otherwise, also when
  * nothing (not even the server's keep-alive) arrives for `idleTimeoutMs`.
  */
-export async function streamChat(url: string, request: ChatRequest | ChatDecision, handlers: ChatStreamHandlers, idleTimeoutMs: number, signal: AbortSignal, identity?: VisitorIdentity): Promise<string> {
+export async function streamChat(url: string, request: ChatRequest | ChatDecision, handlers: ChatStreamHandlers, connection: ChatConnection): Promise<string> {
   const idle = new AbortController();
-  let timer = setTimeout(() => idle.abort(), idleTimeoutMs);
+  let timer = setTimeout(() => idle.abort(), connection.idleTimeoutMs);
   const stillAlive = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => idle.abort(), idleTimeoutMs);
+    timer = setTimeout(() => idle.abort(), connection.idleTimeoutMs);
   };
   try {
-    return await consume(url, request, handlers, AbortSignal.any([signal, idle.signal]), stillAlive, identity);
+    return await consume(url, request, handlers, { ...connection, signal: AbortSignal.any([connection.signal, idle.signal]) }, stillAlive);
   } catch (error) {
-    if (idle.signal.aborted && !signal.aborted) throw new ChatError('REPLY_TIMEOUT', 'The reply stalled');
+    if (idle.signal.aborted && !connection.signal.aborted) throw new ChatError('REPLY_TIMEOUT', 'The reply stalled');
     throw error;
   } finally {
     clearTimeout(timer);
   }
 }
 
-async function consume(url: string, request: ChatRequest | ChatDecision, handlers: ChatStreamHandlers, signal: AbortSignal, stillAlive: () => void, identity?: VisitorIdentity): Promise<string> {
+async function consume(url: string, request: ChatRequest | ChatDecision, handlers: ChatStreamHandlers, connection: ChatConnection, stillAlive: () => void): Promise<string> {
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await connection.fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...identityHeaders(identity) },
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...identityHeaders(connection.identity) },
       body: JSON.stringify(request),
       credentials: 'omit',
-      signal,
+      signal: connection.signal,
     });
   } catch (error) {
     throw new ChatError('NETWORK_ERROR', String(error));
   }
-  if (!response.ok || !response.body) {
+  if (!response.ok) {
     const error = record(parseJson(await response.text().catch(() => '')).error);
     throw new ChatError(typeof error.code === 'string' ? error.code : `HTTP_${response.status}`, String(error.message ?? response.statusText));
   }
@@ -97,40 +106,47 @@ async function consume(url: string, request: ChatRequest | ChatDecision, handler
   let text = '';
   let finished = false;
   let failure: ChatError | null = null;
-  const parser = createSseParser((event) => {
-    const data = parseJson(event.data);
-    switch (event.event) {
-      case 'delta':
-        if (typeof data.text === 'string') {
-          text += data.text;
-          handlers.onDelta(data.text);
-        }
-        break;
-      case 'navigate':
-        if (typeof data.href === 'string') handlers.onNavigate(data.href);
-        break;
-      case 'uiAction':
-        if (typeof data.action === 'string' && typeof data.target === 'string') {
-          handlers.onUiAction({ action: data.action as UiActionRequest['action'], target: data.target });
-        }
-        break;
-      case 'confirm':
-        if (typeof data.actionId === 'string' && typeof data.summary === 'string') handlers.onConfirm({ actionId: data.actionId, summary: data.summary });
-        break;
-      case 'done':
-        finished = true;
-        break;
-      case 'error':
-        failure = new ChatError(String(data.code ?? 'STREAM_ERROR'), String(data.message ?? 'The reply failed'));
-        break;
-    }
+  const parser = createParser({
+    onEvent(event) {
+      const data = parseJson(event.data);
+      switch (event.event) {
+        case 'delta':
+          if (typeof data.text === 'string') {
+            text += data.text;
+            handlers.onDelta(data.text);
+          }
+          break;
+        case 'navigate':
+          if (typeof data.href === 'string') handlers.onNavigate(data.href);
+          break;
+        case 'uiAction':
+          if (typeof data.action === 'string' && typeof data.target === 'string') {
+            handlers.onUiAction({ action: data.action as UiActionRequest['action'], target: data.target });
+          }
+          break;
+        case 'confirm':
+          if (typeof data.actionId === 'string' && typeof data.summary === 'string') handlers.onConfirm({ actionId: data.actionId, summary: data.summary });
+          break;
+        case 'done':
+          finished = true;
+          break;
+        case 'error':
+          failure = new ChatError(String(data.code ?? 'STREAM_ERROR'), String(data.message ?? 'The reply failed'));
+          break;
+      }
+    },
   });
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    stillAlive();
-    parser.feed(value);
+  if (response.body) {
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      stillAlive();
+      parser.feed(value);
+    }
+  } else {
+    // A fetch without readable streams (a host page's polyfill, XHR underneath): the reply arrives whole.
+    parser.feed(await response.text());
   }
   if (failure) throw failure;
   if (!finished) throw new ChatError('STREAM_INTERRUPTED', 'The reply ended early');

@@ -1,9 +1,10 @@
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import { session } from './storage';
 
+/** The fields of the widget-config response the widget shows or obeys (it ignores the rest). */
 export interface WidgetConfig {
-  agent: { name: string; role: string; avatarUrl: string; avatarExpressions: string[] };
-  branding: { companyName: string; primaryColor: string; gradientFrom: string; gradientTo: string };
+  agent: { name: string; role: string; avatarUrl: string };
+  branding: { primaryColor: string; gradientFrom: string; gradientTo: string };
   widget: { showDelay: number; teaserDelay: number; idleNudgeDelay: number; teaserHighlightWord: string; locale: string };
   /**
    * Where the panel streams the conversation from (defaults to `{apiUrl}/v1/agents/{agentId}/chat`), and how long a
@@ -21,8 +22,8 @@ export interface ConfigOverrides {
 }
 
 export const DEFAULT_CONFIG: WidgetConfig = {
-  agent: { name: '', role: '', avatarUrl: '', avatarExpressions: [] },
-  branding: { companyName: '', primaryColor: '#2563eb', gradientFrom: '#3b82f6', gradientTo: '#4f46e5' },
+  agent: { name: '', role: '', avatarUrl: '' },
+  branding: { primaryColor: '#2563eb', gradientFrom: '#3b82f6', gradientTo: '#4f46e5' },
   widget: { showDelay: 2000, teaserDelay: 5000, idleNudgeDelay: 30000, teaserHighlightWord: '', locale: 'en' },
   chat: { url: '', idleTimeoutMs: CHAT_LIMITS.idleTimeoutMs },
 };
@@ -52,12 +53,8 @@ export function normalizeConfig(input: unknown): WidgetConfig {
       name: str(agent.name, d.agent.name, 80),
       role: str(agent.role, d.agent.role, 120),
       avatarUrl: url(agent.avatarUrl, d.agent.avatarUrl),
-      avatarExpressions: Array.isArray(agent.avatarExpressions)
-        ? agent.avatarExpressions.filter((value): value is string => typeof value === 'string').slice(0, 10)
-        : [],
     },
     branding: {
-      companyName: str(branding.companyName, d.branding.companyName, 120),
       primaryColor: hex(branding.primaryColor, d.branding.primaryColor),
       gradientFrom: hex(branding.gradientFrom, d.branding.gradientFrom),
       gradientTo: hex(branding.gradientTo, d.branding.gradientTo),

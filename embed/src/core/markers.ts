@@ -87,7 +87,7 @@ export function parseMarkers(text: string): Marker[] {
 
 export type IconName =
   | 'calendar' | 'mail' | 'cart' | 'phone' | 'chart' | 'globe' | 'zap' | 'puzzle'
-  | 'bot' | 'file' | 'link' | 'help' | 'close' | 'send' | 'chat' | 'trash' | 'pointer';
+  | 'bot' | 'file' | 'close' | 'send' | 'chat' | 'trash';
 
 const SKILL_ICONS: [RegExp, IconName][] = [
   [/reservation|calendar/, 'calendar'],

@@ -1,4 +1,3 @@
-import { ICONS } from './icons';
 import type { UiActionRequest } from './events';
 
 export const POINTER_PHASES = [
@@ -40,15 +39,22 @@ function inViewport(rect: DOMRect): boolean {
   return rect.top >= 0 && rect.left >= 0 && rect.bottom <= innerHeight && rect.right <= innerWidth;
 }
 
+// The lucide pointer icon (ISC licence), kept with its only user: the widget chunk does not carry it.
+const POINTER_PATHS = [
+  'M22 14a8 8 0 0 1-8 8', 'M18 11v-1a2 2 0 0 0-2-2a2 2 0 0 0-2 2', 'M14 10V9a2 2 0 0 0-2-2a2 2 0 0 0-2 2v1',
+  'M10 9.5V4a2 2 0 0 0-2-2a2 2 0 0 0-2 2v10',
+  'M18 11a2 2 0 1 1 4 0v3a8 8 0 0 1-8 8h-2c-2.8 0-4.5-.86-5.99-2.34l-3.6-3.6a2 2 0 0 1 2.83-2.82L7 15',
+];
+
 function pointerSvg(): SVGSVGElement {
   const ns = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(ns, 'svg');
   svg.setAttribute('viewBox', '0 0 24 24');
   svg.setAttribute('aria-hidden', 'true');
-  for (const [tag, attrs] of ICONS.pointer) {
-    const shape = document.createElementNS(ns, tag);
-    for (const [name, value] of Object.entries(attrs)) shape.setAttribute(name, value);
-    svg.append(shape);
+  for (const d of POINTER_PATHS) {
+    const path = document.createElementNS(ns, 'path');
+    path.setAttribute('d', d);
+    svg.append(path);
   }
   return svg;
 }

@@ -1,6 +1,7 @@
 import { h } from 'preact';
 import type { VNode } from 'preact';
-import { useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'preact/hooks';
+import { useSignal } from '@preact/signals';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
 import { renderIcon, renderMarker, renderSegments } from '../core/render-rich';
 import { parseRichText } from '../core/markers';
 import { handleMarkerClick } from '../core/navigate';
@@ -28,20 +29,20 @@ const SEGMENTS_PER_FRAME = 20;
 /** Bot text, rendered a step per frame when it is long. */
 function RichText({ text, onMarker }: { text: string; onMarker: (marker: Marker, event: Event) => void }) {
   const segments = useMemo(() => parseRichText(text), [text]);
-  const [shown, setShown] = useState(SEGMENTS_PER_FRAME);
+  const shown = useSignal(SEGMENTS_PER_FRAME);
   useEffect(() => {
-    if (shown >= segments.length) return;
-    const frame = requestAnimationFrame(() => setShown(shown + SEGMENTS_PER_FRAME));
+    if (shown.value >= segments.length) return;
+    const frame = requestAnimationFrame(() => (shown.value += SEGMENTS_PER_FRAME));
     return () => cancelAnimationFrame(frame);
-  }, [shown, segments]);
-  return <>{renderSegments(create, segments.slice(0, shown), { onMarker })}</>;
+  }, [shown.value, segments]);
+  return <>{renderSegments(create, segments.slice(0, shown.value), { onMarker })}</>;
 }
 
 function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }) {
-  const onMarker = (marker: Marker, event: Event) => handleMarkerClick(store.bus, marker, event, store.locale.value);
+  const onMarker = (marker: Marker, event: Event) => handleMarkerClick(store.bus, marker, event, store.locale());
   const typing = message.role === 'bot' && !message.done && !message.text;
   // Shown on hover by CSS (attr()), so the message's text stays its text.
-  const time = message.at ? new Date(message.at).toLocaleTimeString(store.locale.value, { hour: '2-digit', minute: '2-digit' }) : undefined;
+  const time = message.at ? new Date(message.at).toLocaleTimeString(store.locale(), { hour: '2-digit', minute: '2-digit' }) : undefined;
   return (
     <div class={`scw-msg scw-${message.role}${message.error ? ' scw-error' : ''}`} data-role={message.role} data-done={String(message.done)} data-time={time}>
       {message.role === 'bot' && <Avatar store={store} />}
@@ -64,14 +65,14 @@ function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }
 
 /** Whether a media query matches, live. */
 function useMedia(query: string): boolean {
-  const [matches, setMatches] = useState(() => matchMedia(query).matches);
+  const list = useMemo(() => matchMedia(query), [query]);
+  const matches = useSignal(list.matches);
   useEffect(() => {
-    const list = matchMedia(query);
-    const onChange = () => setMatches(list.matches);
+    const onChange = () => (matches.value = list.matches);
     list.addEventListener('change', onChange);
     return () => list.removeEventListener('change', onChange);
-  }, [query]);
-  return matches;
+  }, [list]);
+  return matches.value;
 }
 
 const INPUT_MAX_PX = 120;
@@ -119,11 +120,11 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
   };
 
   return (
-    <section class="scw-panel" role="dialog" aria-modal={fullScreen ? 'true' : undefined} aria-label={`${t('conversation')}: ${store.agentName.value}`}>
+    <section class="scw-panel" role="dialog" aria-modal={fullScreen ? 'true' : undefined} aria-label={`${t('conversation')}: ${store.agentName()}`}>
       <div class="scw-header">
         <Avatar store={store} />
         <div class="scw-title">
-          <div class="scw-name">{store.agentName.value}</div>
+          <div class="scw-name">{store.agentName()}</div>
           <div class="scw-role">{store.config.value.agent.role || t('defaultRole')}</div>
         </div>
         <button type="button" class="scw-icon-btn" aria-label={t('clear')} title={t('clear')} onClick={store.clear}>
@@ -179,9 +180,6 @@ function Teaser({ store }: { store: WidgetStore }) {
 }
 
 export function App({ store }: { store: WidgetStore }) {
-  const [, rerender] = useReducer((count: number) => count + 1, 0);
-  // Subscribed during the first commit, before the store starts: no change is missed.
-  useLayoutEffect(() => store.subscribe(() => rerender(undefined)), [store]);
   const fab = useRef<HTMLButtonElement>(null);
   const open = store.open.value;
   const { t } = store;
@@ -203,7 +201,7 @@ export function App({ store }: { store: WidgetStore }) {
   const style = { '--scw-primary': branding.primaryColor, '--scw-from': branding.gradientFrom, '--scw-to': branding.gradientTo };
 
   return (
-    <div class={`scw-root${store.dark.value ? ' dark' : ''}${open ? ' scw-open' : ''}`} style={style} onKeyDown={onKeyDown} lang={store.locale.value}>
+    <div class={`scw-root${store.dark.value ? ' dark' : ''}${open ? ' scw-open' : ''}`} style={style} onKeyDown={onKeyDown} lang={store.locale()}>
       {store.teaserVisible.value && !store.nudgeText.value && !open && store.fabVisible.value && <Teaser store={store} />}
       {store.nudgeText.value && !open && store.fabVisible.value && (
         <div class="scw-nudge" role="status">

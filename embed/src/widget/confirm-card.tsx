@@ -3,7 +3,7 @@ import type { Locale } from '../core/events';
 /** What the card needs of the message and the store (structural, so the store may name the card's type). */
 interface ConfirmProps {
   message: { id: string; text: string; confirm?: { actionId: string } };
-  store: { locale: { value: Locale }; streaming: { value: boolean }; decide(id: string, actionId: string, confirm: boolean): Promise<void> };
+  store: { locale(): Locale; streaming: { value: boolean }; decide(id: string, actionId: string, confirm: boolean): Promise<void> };
 }
 
 const LABELS = { en: ['Confirm', 'Decline'], tr: ['Onayla', 'Vazgeç'] } as const;
@@ -15,7 +15,7 @@ const LABELS = { en: ['Confirm', 'Decline'], tr: ['Onayla', 'Vazgeç'] } as cons
 export function ConfirmCard({ message, store }: ConfirmProps) {
   const actionId = message.confirm?.actionId;
   if (!actionId) return null;
-  const [yes, no] = LABELS[store.locale.value];
+  const [yes, no] = LABELS[store.locale()];
   const busy = store.streaming.value;
   return (
     <div class="scw-offer scw-confirm" role="group" aria-label={message.text}>

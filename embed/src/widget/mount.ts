@@ -26,6 +26,11 @@ export interface MountOptions {
   keepAttached?: boolean;
   /** The FAB the loader painted before the widget loaded: replaced (keeping focus), and the FAB shows at once. */
   staticFab?: HTMLElement;
+  /**
+   * The fetch the widget calls its API with; the loader passes the one it found when it ran, so a host page that
+   * later replaces `window.fetch` (a polyfill without streams, a wrapper) leaves the chat as it was.
+   */
+  fetch?: typeof fetch;
 }
 
 /** Follows a `dark` class on any ancestor of the host, live. */
@@ -103,6 +108,7 @@ export function mountWidget(options: MountOptions): () => void {
     config: options.config,
     fabShown: options.staticFab !== undefined,
     runUiAction: overlay ? lazyOverlay(shadow) : undefined,
+    fetch: options.fetch,
   });
   const cleanups = [
     watchDarkClass(host, (value) => (store.dark.value = value)),

@@ -6,7 +6,7 @@ import { isLocale, resolveLocale, translate } from '../core/locale';
 import { parseMarkers, parseRichText } from '../core/markers';
 import { requestNavigation } from '../core/navigate';
 import { session } from '../core/storage';
-import { createState } from './state';
+import { batch, signal } from '@preact/signals';
 import type { ChatBus } from '../core/bus';
 import type { ChatRequest } from '../core/chat-client';
 import type * as Reply from './reply';
@@ -37,6 +37,8 @@ export interface StoreOptions {
   fabShown?: boolean;
   /** Runs a UI action (the overlay); omitted when a separate ChatPointerOverlay handles them. */
   runUiAction?: (request: UiActionRequest) => void;
+  /** The fetch the widget calls its API with (default: the page's at creation); see MountOptions.fetch. */
+  fetch?: typeof fetch;
 }
 
 interface Persisted {
@@ -88,11 +90,10 @@ export type WidgetStore = ReturnType<typeof createStore>;
 
 export function createStore(options: StoreOptions) {
   const { bus, agentId, apiUrl } = options;
+  const fetchApi = options.fetch ?? fetch.bind(globalThis);
   const overrides = options.config ?? {};
   const storageKey = `service-chat:conversation:${agentId}`;
   const restored = session.read<Persisted>(storageKey);
-  const { signal, computed, batch, subscribe } = createState();
-
   const config = signal<WidgetConfig>(applyOverrides(DEFAULT_CONFIG, overrides));
   const loading = signal(true);
   const open = signal(restored?.open === true);
@@ -118,14 +119,13 @@ export function createStore(options: StoreOptions) {
   /** The host's signed-in visitor (never stored: the host identifies them on every page). */
   let identity: InboundEvents['identify'] | undefined;
 
-  const locale = computed<Locale>(
-    () =>
-      explicitLocale.value ??
-      resolveLocale({ detected: overrides.detectLocale?.(), pathname: location.pathname, apiLocale: config.value.widget.locale }),
-  );
-  const t = (key: StringKey, values: Record<string, string | number> = {}) =>
-    translate(locale.value, key, { name: agentName.value, ...values });
-  const agentName = computed(() => config.value.agent.name || translate(locale.value, 'defaultName'));
+  // Derived on every read rather than cached: the page's path and the host's detectLocale are no signals, and a
+  // single-page app changes them between renders. The signals read here still subscribe the view.
+  const locale = (): Locale =>
+    explicitLocale.value ??
+    resolveLocale({ detected: overrides.detectLocale?.(), pathname: location.pathname, apiLocale: config.value.widget.locale });
+  const agentName = () => config.value.agent.name || translate(locale(), 'defaultName');
+  const t = (key: StringKey, values: Record<string, string | number> = {}) => translate(locale(), key, { name: agentName(), ...values });
 
   const persist = () =>
     session.write(storageKey, {
@@ -165,7 +165,7 @@ export function createStore(options: StoreOptions) {
     delivered(text);
   }
 
-  const navigate = (href: string) => requestNavigation(bus, href, locale.value);
+  const navigate = (href: string) => requestNavigation(bus, href, locale());
 
   /** The transcript within the endpoint's limits: the latest messages, each cut to the message length. */
   function historyForRequest(): ChatRequest['messages'] {
@@ -178,7 +178,7 @@ export function createStore(options: StoreOptions) {
   /** After a complete reply: at most one navigation, and only a harmless one on this site without a click. */
   function followNavigation(effects: typeof Reply, replyId: string, href: string | undefined): void {
     if (href === undefined) return;
-    if (effects.mayNavigateUnasked(href, locale.value, location.origin)) return navigate(href);
+    if (effects.mayNavigateUnasked(href, locale(), location.origin)) return navigate(href);
     const offer = effects.navigationOffer(href, (place) => t('openTarget', { target: place }));
     if (offer) update(replyId, { offer });
   }
@@ -198,7 +198,7 @@ export function createStore(options: StoreOptions) {
     bus.emit('userMessage', { text });
     persist();
     await reply({
-      conversationId, visitorId, locale: locale.value,
+      conversationId, visitorId, locale: locale(),
       messages: historyForRequest(),
       context: { system, data },
       page: { url: location.href, title: document.title },
@@ -208,7 +208,7 @@ export function createStore(options: StoreOptions) {
   /** The visitor's Confirm or Decline of an action: the card goes, the server's answer streams in as a reply. */
   function decide(id: string, actionId: string, confirm: boolean): Promise<void> {
     update(id, { confirm: undefined });
-    return reply({ conversationId, visitorId, locale: locale.value, actionId, confirm });
+    return reply({ conversationId, visitorId, locale: locale(), actionId, confirm });
   }
 
   /** Streams the reply to a request into a new bot message; actions to confirm follow it as cards. */
@@ -240,9 +240,7 @@ export function createStore(options: StoreOptions) {
             void import('./confirm-card').then((module) => (confirmCard.value = module.ConfirmCard));
           },
         },
-        config.value.chat.idleTimeoutMs,
-        abort.signal,
-        identity,
+        { fetch: fetchApi, idleTimeoutMs: config.value.chat.idleTimeoutMs, signal: abort.signal, identity },
       );
       update(replyId, { done: true, at: Date.now() });
       messages.value = [...messages.value, ...confirms.map((confirm) => ({ id: newId(), role: 'bot' as const, text: confirm.summary, done: true, confirm }))];
@@ -335,7 +333,7 @@ export function createStore(options: StoreOptions) {
       if (!isRecord(payload) || typeof payload.userId !== 'string' || typeof payload.userHash !== 'string') return warn('identify');
       identity = { userId: payload.userId, userHash: payload.userHash };
       // A verified visitor continues their conversation from any device; the server ignores a forged identity.
-      const found = await (await loadReply()).fetchHistory(`${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/history`, identity);
+      const found = await (await loadReply()).fetchHistory(`${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/history`, identity, fetchApi);
       if (!found || streaming.value) return;
       conversationId = found.conversationId;
       messages.value = found.messages;
@@ -364,7 +362,7 @@ export function createStore(options: StoreOptions) {
 
     // The FAB appears after showDelay even while the configuration is still loading (it pulses meanwhile).
     later(() => (fabVisible.value = true), config.value.widget.showDelay);
-    void loadWidgetConfig({ apiUrl, agentId }).then(({ config: loaded }) => {
+    void loadWidgetConfig({ apiUrl, agentId, fetch: fetchApi }).then(({ config: loaded }) => {
       const merged = applyOverrides(loaded, overrides);
       batch(() => {
         config.value = merged;
@@ -412,7 +410,7 @@ export function createStore(options: StoreOptions) {
   return {
     config, loading, open, messages, streaming, badge, fabVisible, fabHighlight, teaserVisible, nudgeText,
     announcement, locale, agentName, dark, confirmCard, t,
-    bus, setOpen, send, decide, clear, start, subscribe,
+    bus, setOpen, send, decide, clear, start,
     dismissTeaser() {
       teaserVisible.value = false;
       teaserSeen = true;

@@ -61,6 +61,42 @@ describe('errors, through HTTP', () => {
     expect(run.body.error?.code).toBe('RUN_NOT_FOUND');
   });
 
+  it('an unknown id answers 404 with its documented code on every endpoint that takes one, whatever else the body changes', async () => {
+    const agent_id = '00000000-0000-4000-8000-000000000000';
+    const run_id = 'cmd_AAAAAAAAAAAAAAAAAAAAAAAA';
+    const unknown: [path: string, request: { body?: unknown; query?: Record<string, string> }, code: string][] = [
+      ['agents/get/', { query: { agent_id } }, 'AGENT_NOT_FOUND'],
+      ['agents/runs/', { query: { agent_id } }, 'AGENT_NOT_FOUND'],
+      ['agents/command/', { body: { agent_id, instruction: 'Hello' } }, 'AGENT_NOT_FOUND'],
+      ['agents/identity_secret/', { body: { agent_id } }, 'AGENT_NOT_FOUND'],
+      ['agents/update/', { body: { agent_id, name: 'Nora' } }, 'AGENT_NOT_FOUND'],
+      ['agents/update/', { body: { agent_id, company_name: 'Acme', colors: { primary: '#000000' }, widget: { show_delay_ms: 100 } } }, 'AGENT_NOT_FOUND'],
+      ['agents/update/', { body: { agent_id, teaser_word: 'Hi' } }, 'AGENT_NOT_FOUND'],
+      ['agents/update/', { body: { agent_id } }, 'AGENT_NOT_FOUND'],
+      ['agents/update/', { body: { agent_id, allowed_origins: ['https://shop.example'], avatar_url: 'https://shop.example/a.png', locale: 'tr', persona: 'p', role: 'r' } }, 'AGENT_NOT_FOUND'],
+      ['skills/install/', { body: { agent_id, skill_code: 'calendar' } }, 'AGENT_NOT_FOUND'],
+      ['skills/uninstall/', { body: { agent_id, skill_code: 'calendar' } }, 'AGENT_NOT_FOUND'],
+      ['conversations/list/', { query: { agent_id } }, 'AGENT_NOT_FOUND'],
+      ['agents/command_status/', { query: { run_id } }, 'RUN_NOT_FOUND'],
+      ['agents/command_cancel/', { body: { run_id } }, 'RUN_NOT_FOUND'],
+      ['webhooks/delete/', { body: { webhook_id: 'wh_nothing' } }, 'NOT_FOUND'],
+      ['webhooks/test/', { body: { webhook_id: 'wh_nothing' } }, 'NOT_FOUND'],
+      ['webhooks/deliveries/', { query: { webhook_id: 'wh_nothing' } }, 'NOT_FOUND'],
+      ['webhooks/redeliver/', { body: { webhook_id: 'wh_nothing', event_id: 'evt_AAAAAAAAAAAA' } }, 'NOT_FOUND'],
+      ['keys/revoke/', { body: { key_id: 'key_nothing' } }, 'NOT_FOUND'],
+      ['connections/calls/', { query: { connection_id: 'mcn_AAAAAAAAAAAAAAAAAAAA' } }, 'NOT_FOUND'],
+      ['connections/withdraw/', { body: { connection_id: 'mcn_AAAAAAAAAAAAAAAAAAAA' } }, 'NOT_FOUND'],
+    ];
+    const answers = await Promise.all(unknown.map(async ([path, request]) => {
+      const response = await ctx.api(path, request);
+      return `${path} ${response.status} ${response.body.error?.code}`;
+    }));
+    expect(answers).toEqual(unknown.map(([path, , code]) => `${path} 404 ${code}`));
+    const unchanged = await ctx.api<{ agent: { id: string } }>('agents/update/', { body: { agent_id: ctx.agentId } });
+    expect(unchanged.status).toBe(200);
+    expect(unchanged.body.data.agent.id).toBe(ctx.agentId);
+  });
+
   it('402 TOKEN_LIMIT_REACHED once the plan’s monthly tokens are used', async () => {
     const small = await createWorkspace(ctx.platform.deps, 'partner', 1000);
     const api = apiClient(ctx.platform.apiBaseUrl, small.apiKey);

@@ -4,6 +4,7 @@ import type { Deps } from '../../src/infra/deps';
 import { createApiHandler } from '../../src/surfaces/rest-api/handler';
 import { listAgents } from '../../src/domains/agents/agents';
 import { listApiKeys } from '../../src/domains/access/api-keys';
+import { listMcpKeys } from '../../src/domains/connections/mcp-keys';
 import { IDEMPOTENCY_LOCK_MS } from '../../src/infra/store/idempotency';
 import { listRuns } from '../../src/domains/runs/runs';
 import { listGrants } from '../../src/domains/skills/grants';
@@ -84,6 +85,11 @@ describe('Idempotency-Key: a crash or a failure at any step, then the retry, per
       path: 'keys/create',
       body: (label) => ({ name: label }),
       count: async (deps, workspaceId, label) => (await listApiKeys(deps, workspaceId)).filter((key) => key.name === label).length,
+    },
+    'connections/key_create': {
+      path: 'connections/key_create',
+      body: (label) => ({ name: label, scopes: ['agents:read'] }),
+      count: async (deps, workspaceId, label) => (await listMcpKeys(deps, workspaceId)).filter((key) => key.name === label).length,
     },
   };
 

@@ -1,56 +1,7 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SWEEP_BOUNDS } from '../../src/domains/runs/runtime/run-sweeper';
 import { IDEMPOTENCY_LOCK_MS } from '../../src/infra/store/idempotency';
-import { apiClient, newDemoKey } from '../support/platform';
-
-const CHILD = new URL('../support/crash-child.ts', import.meta.url).pathname;
-
-/** Starts the platform in a child process and resolves with its API base URL once it listens. */
-function startChild(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
-  const ready = new Promise<{ apiBaseUrl: string; agentId: string }>((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /READY (\S+) (\S+)/.exec(output);
-      if (match) resolve({ apiBaseUrl: match[1]!, agentId: match[2]! });
-    });
-    void exited.then((signal) => reject(new Error(`the platform exited (${signal}) before it was ready`)));
-  });
-  return { child, exited, ready };
-}
-
-type Api = ReturnType<typeof apiClient>;
-
-/**
- * The platform on a fresh data dir dies (SIGKILL, as `crash` says) while answering `request`, then starts again on the
- * same data (with `restart`'s settings) for `check`.
- */
-async function crashThenRestart(crash: Record<string, string>, restart: Record<string, string>, request: (api: Api, agentId: string) => Promise<unknown>, check: (api: Api, agentId: string) => Promise<void>) {
-  const dataDir = await mkdtemp(join(tmpdir(), 'sigkill-'));
-  const env = { DATA_DIR: dataDir, SERVICE_DEMO_API_KEY: newDemoKey(), PORT: '0' };
-  try {
-    const doomed = startChild({ ...env, ...crash });
-    const first = await doomed.ready;
-    await expect(request(apiClient(first.apiBaseUrl, env.SERVICE_DEMO_API_KEY), first.agentId)).rejects.toThrow();
-    expect(await doomed.exited).toBe('SIGKILL');
-    const restarted = startChild({ ...env, ...restart });
-    try {
-      const { apiBaseUrl, agentId } = await restarted.ready;
-      await check(apiClient(apiBaseUrl, env.SERVICE_DEMO_API_KEY), agentId);
-    } finally {
-      restarted.child.kill('SIGTERM');
-      await restarted.exited;
-    }
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-}
+import { crashThenRestart } from '../support/crash-platform';
 
 describe('a process killed with SIGKILL between acting and storing its answer', () => {
   it('lets the client retry on the restarted platform without performing the command twice', async () => {
@@ -59,7 +10,7 @@ describe('a process killed with SIGKILL between acting and storing its answer', 
     await crashThenRestart(
       { CRASH_AT: 'UpdateCommand:idempotency::done' },
       { CLOCK_SHIFT_MS: String(IDEMPOTENCY_LOCK_MS + 1_000) },
-      (api, agentId) => api('agents/command/', request(agentId)),
+      (api, agentId) => expect(api('agents/command/', request(agentId))).rejects.toThrow(),
       async (api, agentId) => {
         const retry = await api<{ run: { run_id: string } }>('agents/command/', request(agentId));
         expect(retry.status).toBe(202);
@@ -78,7 +29,7 @@ describe('a process killed with SIGKILL between acting and storing its answer', 
       { CRASH_AFTER: 'PutCommand:runs', HOLD: 'PutCommand:local-queue' },
       // Restarted later than the sweeper's bound: its next sweep enqueues the stranded run, which then completes.
       { CLOCK_SHIFT_MS: String(DEFAULT_SWEEP_BOUNDS.unsentAfterMs + 1_000), SWEEP_EVERY_MS: '200' },
-      (api, agentId) => api('agents/command/', { body: { agent_id: agentId, instruction: 'Please add Orphan Olga (olga@example.com) to my contacts.', autonomy: 'full' } }),
+      (api, agentId) => expect(api('agents/command/', { body: { agent_id: agentId, instruction: 'Please add Orphan Olga (olga@example.com) to my contacts.', autonomy: 'full' } })).rejects.toThrow(),
       async (api, agentId) => {
         const runsOfOlga = async () =>
           (await api<{ runs: { run_id: string; status: string; instruction: string }[] }>('agents/runs/', { query: { agent_id: agentId, limit: '100' } })).body.data.runs.filter((run) =>

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { failStoreOnce } from '../support/faults';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
+import { sseJson } from '../support/sse';
 import { authorizeUrl, consent, mcpCall, newPkce, registerClient, signIn, tokenRequest, type Pkce } from './oauth-flow';
 
 const REDIRECT = 'http://127.0.0.1:9/callback';
@@ -277,7 +278,7 @@ describe('the authorization server and the MCP resource server', () => {
         }),
       });
       expect(response.headers.get('content-type')).toContain('text/event-stream');
-      const messages = (await response.text()).split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+      const messages = sseJson<Record<string, unknown>>(await response.text());
       expect(messages.filter((message) => message.method === 'notifications/progress').length).toBeGreaterThan(0);
       const result = messages.find((message) => message.id === 7)!.result as { structuredContent: { run_id: string; status: string; done: boolean }; content: { text: string }[] };
       expect(result.structuredContent).toMatchObject({ status: 'queued', done: false });

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { sseJson } from '../support/sse';
 
 /** An OAuth client of the platform's authorization server, over real HTTP, for tests that drive each step themselves. */
 export interface Pkce {
@@ -83,7 +84,7 @@ export async function mcpCall(origin: string, token: string | undefined, method:
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
   const text = await response.text();
-  const json = text.startsWith('{') ? JSON.parse(text) : text.split('\n').filter((line) => line.startsWith('data: ')).map((line) => JSON.parse(line.slice(6))).at(-1);
+  const json = text.startsWith('{') ? JSON.parse(text) : sseJson(text).at(-1);
   return { status: response.status, headers: response.headers, body: json as { result?: Record<string, unknown>; error?: { message: string } } & Record<string, unknown> };
 }
 

@@ -8,7 +8,7 @@ import { connectByConsent, mcpCall } from './oauth-flow';
  * MCP call on one lets that container act on its verification for a moment; a withdrawal made on the other answers
  * only once no container does, so the next call fails wherever it lands.
  */
-describe('withdrawing an MCP connection across instances', () => {
+describe('withdrawing an MCP connection or revoking an MCP key across instances', () => {
   const key = newDemoKey();
   let a: RunningPlatform;
   let b: RunningPlatform;
@@ -32,6 +32,21 @@ describe('withdrawing an MCP connection across instances', () => {
     const listed = await onB<{ connections: Array<{ id: string }> }>('connections/list/');
     expect(listed.body.data.connections).toHaveLength(1);
     expect((await onB('connections/withdraw/', { body: { connection_id: listed.body.data.connections[0]!.id } })).status).toBe(200);
+
+    const after = await listAgents();
+    expect(after.status).toBe(401);
+    expect(after.headers.get('www-authenticate')).toMatch(/error="invalid_token"/);
+  });
+
+  it('fails the next call made with an MCP key on the instance that verified it once the revocation on the other has answered', async () => {
+    const onB = apiClient(b.apiBaseUrl, key);
+    const created = await onB<{ key: { id: string }; secret: string }>('connections/key_create/', { body: { name: 'CI', scopes: ['agents:read'] } });
+    expect(created.status).toBe(201);
+    const listAgents = () => mcpCall(a.url, created.body.data.secret, 'tools/call', { name: 'list_agents', arguments: {} });
+    expect((await listAgents()).status).toBe(200);
+    expect((await listAgents()).status).toBe(200);
+
+    expect((await onB('connections/key_revoke/', { body: { key_id: created.body.data.key.id } })).status).toBe(200);
 
     const after = await listAgents();
     expect(after.status).toBe(401);

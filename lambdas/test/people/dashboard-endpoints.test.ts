@@ -68,6 +68,22 @@ describe('the endpoints behind the dashboard screens', () => {
     expect(unknown.body.error?.code).toBe('AGENT_NOT_FOUND');
   });
 
+  it('members/* and passkeys answer 404 NOT_FOUND for an id that names nothing', async () => {
+    const unknown: [path: string, body: unknown][] = [
+      ['members/update', { user_id: 'usr_AAAAAAAAAAAA', role: 'member' }],
+      ['members/remove', { user_id: 'usr_AAAAAAAAAAAA' }],
+      ['members/invitation_revoke', { invitation_id: 'inv_AAAAAAAAAAAA' }],
+      ['auth/passkey/delete', { passkey_id: 'AAAAAAAAAAAA' }],
+    ];
+    await addPerson(ctx.platform, 'owner@demo.example', 'owner');
+    const owner = await signIn(ctx.platform, 'owner@demo.example');
+    const answers = await Promise.all(unknown.map(async ([path, body]) => {
+      const response = await call(ctx.platform, path, { body, headers: owner.headers });
+      return `${path} ${response.status} ${response.body.error?.code}`;
+    }));
+    expect(answers).toEqual(unknown.map(([path]) => `${path} 404 NOT_FOUND`));
+  });
+
   it('conversations/list and conversations/get show the widget conversations of an agent, read-only', async () => {
     const deps = ctx.platform.deps;
     const start = { agentId: ctx.agentId, workspaceId: ctx.platform.demo.workspaceId, locale: 'en' };

@@ -2,7 +2,7 @@ import { MockLanguageModelV4 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { RESULT_TEXT_MAX_CHARS } from '../../src/domains/runs/runs';
 import { scriptedModel } from '../support/scripted-model';
-import { MAX_RUN_ATTEMPTS } from '../../src/domains/runs/runtime/run-consumer';
+import { MAX_RUN_ATTEMPTS } from '../../src/domains/runs/runs';
 import { usePlatform } from '../support/platform';
 import { command, waitForRun } from '../support/runs';
 

@@ -1,8 +1,8 @@
-import { createParser } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import { usePlatform } from '../support/platform';
 import { scriptedModel } from '../support/scripted-model';
+import { sseJson, sseMessages } from '../support/sse';
 
 // A widget visitor runs skills as the `public` role: nothing until the company grants a capability, and then a
 // real-world action only after the visitor's Confirm, performed from the server's own copy of the arguments.
@@ -17,8 +17,7 @@ const visitor = () => ({ conversationId: crypto.randomUUID(), visitorId: crypto.
 function chatPoster(ctx: ReturnType<typeof usePlatform>) {
   return async (body: Record<string, unknown>): Promise<Posted> => {
     const response = await fetch(`${ctx.platform.url}/v1/agents/${ctx.agentId}/chat`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify(body) });
-    const events: Posted['events'] = [];
-    createParser({ onEvent: (event) => events.push({ event: event.event ?? 'message', data: JSON.parse(event.data) }) }).feed(await response.text());
+    const events = sseMessages(await response.text()).map((event) => ({ event: event.event ?? 'message', data: JSON.parse(event.data) }));
     return { status: response.status, events };
   };
 }
@@ -64,7 +63,7 @@ describe('visitor skills in the widget chat', () => {
       headers: { 'content-type': 'application/json', origin: ORIGIN },
       body: JSON.stringify({ id: crypto.randomUUID(), visitorId: crypto.randomUUID(), messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: BOOK }] }] }),
     });
-    const parts = (await response.text()).split('\n\n').filter((line) => line.startsWith('data: {')).map((line) => JSON.parse(line.slice(6)) as { type: string; data?: { actionId?: string } });
+    const parts = sseJson<{ type: string; data?: { actionId?: string } }>(await response.text());
     expect(parts.find((part) => part.type === 'data-confirm')?.data?.actionId).toMatch(/^[0-9a-f-]{36}$/);
     expect(parts.at(-1)?.type).toBe('finish');
   });

@@ -16,6 +16,6 @@ export interface EndpointContract {
   access: EndpointAccess;
   /** Accepts an Idempotency-Key header (every create and agents/command). */
   idempotent?: boolean;
-  /** The field of `data` holding a secret shown once: a replay answers it as null with `secret_already_shown: true`. */
-  secretField?: string;
+  /** The fields of `data` holding a secret shown once: a replay answers them as null with `secret_already_shown: true`. */
+  secretFields?: readonly string[];
 }

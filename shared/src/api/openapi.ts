@@ -2,6 +2,7 @@ import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-open
 import * as z from 'zod';
 import { ERROR_CODES } from '../errors';
 import { ENDPOINTS, SUPPORTED_LANGUAGES, type EndpointContract } from './endpoints';
+import { operationIdOf, RESOURCE_TAGS, resourceOf } from './operations';
 
 const envelopeOf = (data: z.ZodType) =>
   z.object({ status: z.literal(true), code: z.number().int(), title: z.string(), data, msg: z.string() });
@@ -33,6 +34,8 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointContract): void {
   registry.registerPath({
     method: endpoint.method === 'GET' ? 'get' : 'post',
     path: `/${endpoint.path}/`,
+    operationId: operationIdOf(endpoint),
+    tags: [resourceOf(endpoint)],
     summary: endpoint.summary,
     security: securityOf(endpoint),
     request: {
@@ -74,6 +77,7 @@ function generateDocument() {
       description: `Company REST API. Every response is the envelope {status, code, title, data, msg, error?}. Languages: ${SUPPORTED_LANGUAGES.join(', ')}.`,
     },
     servers: [],
+    tags: Object.entries(RESOURCE_TAGS).map(([name, description]) => ({ name, description })),
   });
 }
 

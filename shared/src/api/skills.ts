@@ -46,7 +46,7 @@ export const SKILL_ACCESS_ENDPOINTS = {
     data: z.object({ skill: Skill, turn_token_secret: secretShownOnce, secret_already_shown: secretAlreadyShown }),
     status: 201,
     idempotent: true,
-    secretField: 'turn_token_secret',
+    secretFields: ['turn_token_secret'],
     access: 'manage',
   },
   rolesList: { path: 'roles/list', method: 'GET', summary: 'Built-in and company-defined roles', data: z.object({ roles: z.array(Role) }), status: 200, access: 'read' },

@@ -1,5 +1,5 @@
 import { DomainError } from '@service/shared';
-import { recall, remember } from '../../infra/cache/short-cache';
+import { lruPerStore, recall, remember } from '../../infra/cache/short-cache';
 import { stillVouches } from '../../infra/cache/vouching';
 import type { Deps } from '../../infra/deps';
 import { storedHash } from '../../infra/secrets/stored-hash';
@@ -92,12 +92,10 @@ function admitOnRecentCheck(deps: Deps, secret: string, limitPerMinute: number):
 
 /**
  * Checks the key and counts the request, with the tally admitted on this container's last check in the same minute
- * (taken over by this check; given back if it fails). Unknown, malformed or revoked keys are API_KEY_INVALID; a
+ * (taken over by this check; given back if it fails). Unknown or revoked keys are API_KEY_INVALID; a
  * request over the limit is `rate.exceeded`.
  */
-async function checkAndCount(deps: Deps, secret: string, limitPerMinute: number): Promise<{ key: StoredApiKey; rate: RateLimitState }> {
-  if (!API_KEY_PATTERN.test(secret)) throw new DomainError('API_KEY_INVALID', 'The API key is not valid');
-  const keyHash = storedHash(secret);
+async function checkAndCount(deps: Deps, keyHash: string, limitPerMinute: number): Promise<{ key: StoredApiKey; rate: RateLimitState }> {
   const nowMs = deps.now().getTime();
   const window = windowOf(nowMs);
   const previous = keptCheck(deps, keyHash);
@@ -124,11 +122,31 @@ function recordCheck(deps: Deps, key: StoredApiKey, window: number, count: numbe
 }
 
 /**
+ * Keys this container found unknown or revoked, refused again without the store: a key never becomes valid after
+ * that (its secret is random and shown only once it is stored). A cache of its own, so that a flood of bad keys
+ * pushes out only other bad keys, never what valid requests rely on.
+ */
+const knownInvalidKeys = lruPerStore<true>(10_000);
+
+const invalidKey = () => new DomainError('API_KEY_INVALID', 'The API key is not valid or was revoked');
+
+/**
  * Admits a request made with an API key: on this container's recent check of it when one vouches (no store wait),
- * otherwise after checking it and counting it with the tally admitted since the last check.
+ * otherwise after checking it and counting it with the tally admitted since the last check. A key this container
+ * already found invalid is refused at once.
  */
 export async function admitApiKey(deps: Deps, secret: string, limitPerMinute: number): Promise<{ key: StoredApiKey; rate: RateLimitState }> {
-  return admitOnRecentCheck(deps, secret, limitPerMinute) ?? (await checkAndCount(deps, secret, limitPerMinute));
+  const admitted = admitOnRecentCheck(deps, secret, limitPerMinute);
+  if (admitted) return admitted;
+  if (!API_KEY_PATTERN.test(secret)) throw new DomainError('API_KEY_INVALID', 'The API key is not valid');
+  const keyHash = storedHash(secret);
+  if (knownInvalidKeys(deps).has(keyHash)) throw invalidKey();
+  try {
+    return await checkAndCount(deps, keyHash, limitPerMinute);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'API_KEY_INVALID') knownInvalidKeys(deps).set(keyHash, true);
+    throw error;
+  }
 }
 
 type MeteredKey = StoredApiKey & { rlWindow?: number; rlCount?: number };
@@ -148,6 +166,6 @@ async function countRequests(deps: Deps, keyHash: string, window: number, nowMs:
   const countInWindow = () => meteredUpdate(deps, keyHash, 'SET rlCount = rlCount + :n, lastUsedAt = :now', 'rlWindow >= :w', values);
   const startWindow = () => meteredUpdate(deps, keyHash, 'SET rlWindow = :w, rlCount = :n, lastUsedAt = :now', '(attribute_not_exists(rlWindow) OR rlWindow < :w)', values);
   const counted = (await countInWindow()) ?? (await startWindow()) ?? (await countInWindow());
-  if (!counted) throw new DomainError('API_KEY_INVALID', 'The API key is not valid or was revoked');
+  if (!counted) throw invalidKey();
   return counted;
 }

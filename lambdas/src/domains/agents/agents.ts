@@ -5,8 +5,6 @@ import { createAgentOrFind, findAgentItemById, getAgentItem, putNewAgent, queryA
 
 export type { StoredAgent } from './repository';
 
-export const AGENT_EMAIL_DOMAIN = 'agents.service.local';
-
 export function toAgentResponse(agent: StoredAgent) {
   return {
     id: agent.id,
@@ -52,7 +50,7 @@ export function buildAgent(deps: Deps, workspaceId: string, options: HireOptions
     role: options.role ?? preset.role,
     preset: preset.id,
     persona: options.persona ?? preset.persona,
-    email: `${slug(name)}.${id.slice(0, 8)}@${AGENT_EMAIL_DOMAIN}`,
+    email: `${slug(name)}.${id.slice(0, 8)}@${deps.config.agentMailDomain}`,
     locale: options.locale ?? 'en',
     avatarUrl: '/embed/avatar.svg',
     skills: [...preset.skills],

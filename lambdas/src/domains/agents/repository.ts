@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { createOrFind, ifConditionHolds } from '../../infra/store/dynamo';
+import { createOrFind, ifConditionHolds, readItem } from '../../infra/store/dynamo';
 
 /** The agents domain's repository: every store call of the `agents` table; a failed condition comes back as a value. */
 export interface StoredAgent {
@@ -70,9 +70,11 @@ export async function setAgentFields(deps: Deps, workspaceId: string, agentId: s
 
 /**
  * Sets values at (possibly nested) paths of an existing agent in one conditional update: the agent as it now is;
- * undefined when there is no such agent. No path at all still checks that the agent exists and answers it.
+ * undefined when there is no such agent. No path at all reads the agent as it is (an update must set something, and
+ * the key attributes cannot be set).
  */
 export async function updateAgentPaths(deps: Deps, workspaceId: string, agentId: string, updates: [path: string[], value: unknown][]): Promise<StoredAgent | undefined> {
+  if (!updates.length) return readItem<StoredAgent>(deps.store, table(deps), { workspaceId, id: agentId });
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const assignments = updates.map(([path, value], index) => {
@@ -88,10 +90,10 @@ export async function updateAgentPaths(deps: Deps, workspaceId: string, agentId:
       new UpdateCommand({
         TableName: table(deps),
         Key: { workspaceId, id: agentId },
-        UpdateExpression: assignments.length ? `SET ${assignments.join(', ')}` : 'SET #id = #id',
+        UpdateExpression: `SET ${assignments.join(', ')}`,
         ConditionExpression: 'attribute_exists(#id)',
         ExpressionAttributeNames: { ...names, '#id': 'id' },
-        ...(assignments.length ? { ExpressionAttributeValues: values } : {}),
+        ExpressionAttributeValues: values,
         ReturnValues: 'ALL_NEW',
       }),
     ),

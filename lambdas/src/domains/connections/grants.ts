@@ -4,8 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { addAccessToken, connectionsOfWorkspace, endConnection, findConnection, findSecret, putConnection, putSecret, removeAccessToken, useSecretOnce, type ApprovedConnection, type StoredConnection } from './repository';
 import { newOAuthSecret, pkceMatches } from './secrets';
 import { storedHash } from '../../infra/secrets/stored-hash';
-import { recall, remember } from '../../infra/cache/short-cache';
-import { outlastVouches, stillVouches, VOUCH_MS } from '../../infra/cache/vouching';
+import { outlastVouches, vouchedCheck } from '../../infra/cache/vouching';
 
 /** Authorization codes live 5 minutes; access tokens 15 (short-lived, opaque); refresh tokens 30 days, rotated on every use. */
 export const CODE_SECONDS = 5 * 60;
@@ -149,12 +148,6 @@ export interface VerifiedAccess<T> {
 /** Who a connection belongs to never changes: remembered per container so the person's role is read beside it. */
 const owners = new LRUCache<string, { workspaceId: string; userId: string }>({ max: 10_000 });
 
-/** An access token's last verification in this container (kept per store): what it found, and when it started. */
-interface AccessCheck {
-  verified: VerifiedAccess<unknown>;
-  checkedAtMs: number;
-}
-
 /**
  * The connection behind an access token, with `alongside` (the person's membership) read in parallel once the
  * connection's owner is known. A container acts on a verification for VOUCH_MS (a second) without reading again;
@@ -164,10 +157,10 @@ interface AccessCheck {
 export async function verifyAccessToken<T>(deps: Deps, token: string, alongside: (workspaceId: string, userId: string) => Promise<T>): Promise<VerifiedAccess<T>> {
   const parsed = parseAccessToken(token);
   if (!parsed) throw new OAuthRefusal('invalid_token', 'Unknown access token');
-  const checkKey = `mcp-access:${parsed.tokenHash}`;
-  const nowMs = deps.now().getTime();
-  const recent = recall<AccessCheck>(deps, checkKey);
-  if (recent && stillVouches(recent.checkedAtMs, nowMs) && !expired(deps, recent.verified.expiresAt)) return recent.verified as VerifiedAccess<T>;
+  return vouchedCheck(deps, `mcp-access:${parsed.tokenHash}`, () => readAccessToken(deps, parsed, alongside), (verified) => !expired(deps, verified.expiresAt));
+}
+
+async function readAccessToken<T>(deps: Deps, parsed: { connectionId: string; tokenHash: string }, alongside: (workspaceId: string, userId: string) => Promise<T>): Promise<VerifiedAccess<T>> {
   const owner = owners.get(parsed.connectionId);
   const [connection, early] = await Promise.all([findConnection(deps, parsed.connectionId), owner ? alongside(owner.workspaceId, owner.userId) : undefined]);
   const live = connection?.accessTokens?.[parsed.tokenHash];
@@ -176,9 +169,7 @@ export async function verifyAccessToken<T>(deps: Deps, token: string, alongside:
   if (connection.status !== 'active') throw new OAuthRefusal('invalid_token', `The connection was ${connection.status}`);
   owners.set(connection.id, { workspaceId: connection.workspaceId, userId: connection.userId });
   const extra = owner ? (early as T) : await alongside(connection.workspaceId, connection.userId);
-  const verified: VerifiedAccess<T> = { connection, scopes: live.scopes.filter((scope) => connection.scopes.includes(scope)), expiresAt: live.expiresAt, alongside: extra };
-  remember(deps, checkKey, { verified, checkedAtMs: nowMs } satisfies AccessCheck, VOUCH_MS);
-  return verified;
+  return { connection, scopes: live.scopes.filter((scope) => connection.scopes.includes(scope)), expiresAt: live.expiresAt, alongside: extra };
 }
 
 /** Ends a connection (its tokens and refresh token), answering once no container acts on a verification of it. */

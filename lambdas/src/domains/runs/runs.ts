@@ -1,4 +1,5 @@
 import { DomainError, newRunId, type schemas } from '@service/shared';
+import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Deps } from '../../infra/deps';
 import type { Action } from '../../infra/store/idempotency';
@@ -28,6 +29,13 @@ export interface StoredRun {
   followUpsDone?: boolean;
   /** Set once the sweeper sent the run's queue message (the API sends its own beside the run's write, unmarked). */
   enqueuedAt?: string;
+  /** The hold of the attempt at work (see RUN_LEASE_MS): its id, and when it lapses unless its runner renews it. */
+  leaseId?: string;
+  leaseUntil?: string;
+  /** How many times a runner took the run. */
+  attempts?: number;
+  /** Set just before the run's first action (a tool that writes or sends): from then on it is never run again from the start. */
+  actedAt?: string;
   /**
    * The role the run acts for toward skills (which tools it is offered, the turn token's roles): the role of the
    * member who commanded it with a session (a company-defined role included). Absent for an API key, which acts as
@@ -178,10 +186,18 @@ export async function listPendingRuns(deps: Deps, status: 'queued' | 'running', 
   return (await queryPendingRunItems<RunItem>(deps, status, before, limit)).map(fromItem);
 }
 
-/** Moves a run to `to` only from one of `from`; false when it was not in such a state (cancelled, finished). */
-async function transition(deps: Deps, runId: string, from: RunStatus[], to: RunStatus, set: Record<string, unknown> = {}): Promise<boolean> {
+/** A condition a transition adds to "the run is in one of `from`" (the lease it must still be under). */
+interface HoldCondition {
+  expression: string;
+  values: Record<string, unknown>;
+}
+
+const heldUnder = (leaseId: string): HoldCondition => ({ expression: 'leaseId = :leaseId', values: { ':leaseId': leaseId } });
+
+/** Moves a run to `to` only from one of `from` (and under `hold`); false when it was not in such a state (cancelled, finished, taken over). */
+async function transition(deps: Deps, runId: string, from: RunStatus[], to: RunStatus, set: Record<string, unknown> = {}, hold?: HoldCondition): Promise<boolean> {
   const names: Record<string, string> = { '#status': 'status' };
-  const values: Record<string, unknown> = { ':to': to };
+  const values: Record<string, unknown> = { ':to': to, ...hold?.values };
   const assignments = ['#status = :to', ...(PENDING.includes(to) ? ['pendingStatus = :to'] : [])];
   Object.entries(set).forEach(([field, value], index) => {
     names[`#f${index}`] = field;
@@ -189,33 +205,95 @@ async function transition(deps: Deps, runId: string, from: RunStatus[], to: RunS
     assignments.push(`#f${index} = :v${index}`);
   });
   from.forEach((status, index) => (values[`:from${index}`] = status));
+  const inFrom = `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`;
   return updateRunIf(deps, runId, {
     UpdateExpression: `SET ${assignments.join(', ')}${PENDING.includes(to) ? '' : ' REMOVE pendingStatus'}`,
-    ConditionExpression: `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`,
+    ConditionExpression: hold ? `${inFrom} AND ${hold.expression}` : inFrom,
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   });
 }
 
 /**
- * How long a runner owns a running run (the runner's own timeout). Messages are delivered at least once and a
- * crash may send one twice, so a second delivery takes a run over only once the owner must be gone.
+ * How long a runner holds a running run without renewing it: short, so that a run whose runner died is taken up again
+ * (or failed) within a minute of the sweep that finds it, yet several heartbeats long, so one slow write loses nothing.
  */
-export const RUN_LEASE_MS = 5 * 60_000;
+export const RUN_LEASE_MS = 20_000;
+/** How often the working runner renews its lease: four renewals fit in one lease. */
+export const RUN_HEARTBEAT_MS = 5_000;
+/** A run whose runners keep dying (or failing) ends `failed` after this many attempts, before the queue would dead-letter it. */
+export const MAX_RUN_ATTEMPTS = 3;
 
-/** Takes the run for this delivery: false when it is finished, cancelled, or another runner holds its lease. */
-export async function markRunning(deps: Deps, runId: string): Promise<boolean> {
-  const now = deps.now();
-  return updateRunIf(deps, runId, {
-    UpdateExpression: 'SET #status = :running, pendingStatus = :running, startedAt = :now',
-    ConditionExpression: '#status = :queued OR (#status = :running AND startedAt < :leaseStart)',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued', ':now': now.toISOString(), ':leaseStart': new Date(now.getTime() - RUN_LEASE_MS).toISOString() },
-  });
+/** The hold of one attempt at a run, renewed by its runner's heartbeat. */
+export interface RunLease {
+  runId: string;
+  id: string;
 }
 
-/** A failed attempt gives the run back, so that the queue's next delivery may take it at once. */
-export const requeueRun = (deps: Deps, runId: string) => transition(deps, runId, ['running'], 'queued');
+const leaseEnd = (deps: Deps) => new Date(deps.now().getTime() + RUN_LEASE_MS).toISOString();
+
+/**
+ * Takes the run for this delivery under a new lease: a queued run, or a running one whose lease lapsed (its runner
+ * died) that has not begun acting and has attempts left. Undefined when it is finished, cancelled, held by a live
+ * runner, or must not be run again (the sweeper fails those with the reason).
+ */
+export async function takeRun(deps: Deps, runId: string): Promise<RunLease | undefined> {
+  const now = deps.now().toISOString();
+  const lease = { runId, id: randomUUID() };
+  const taken = await updateRunIf(deps, runId, {
+    UpdateExpression: 'SET #status = :running, pendingStatus = :running, startedAt = :now, leaseId = :id, leaseUntil = :until ADD attempts :one',
+    ConditionExpression: '#status = :queued OR (#status = :running AND leaseUntil < :now AND attribute_not_exists(actedAt) AND attempts < :maxAttempts)',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued', ':now': now, ':id': lease.id, ':until': leaseEnd(deps), ':one': 1, ':maxAttempts': MAX_RUN_ATTEMPTS },
+  });
+  return taken ? lease : undefined;
+}
+
+/** The heartbeat: extends the lease; false when it is no longer this runner's (taken over, or the run was failed). */
+export const renewLease = (deps: Deps, lease: RunLease) =>
+  updateRunIf(deps, lease.runId, {
+    UpdateExpression: 'SET leaseUntil = :until',
+    ConditionExpression: '#status = :running AND leaseId = :leaseId',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':running': 'running', ':until': leaseEnd(deps), ':leaseId': lease.id },
+  });
+
+/**
+ * Records, under the lease, that the run is about to perform its first action; false when the lease is lost (the
+ * action must then not happen). Once recorded, no runner runs the run from the start again.
+ */
+export const markActing = (deps: Deps, lease: RunLease) =>
+  updateRunIf(deps, lease.runId, {
+    UpdateExpression: 'SET actedAt = if_not_exists(actedAt, :now)',
+    ConditionExpression: '#status = :running AND leaseId = :leaseId',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':running': 'running', ':now': deps.now().toISOString(), ':leaseId': lease.id },
+  });
+
+/** True when no live runner holds the running run: its lease lapsed, or (taken before leases) it ran past `legacyAfterMs`. */
+export function holdLapsed(run: StoredRun, now: Date, legacyAfterMs: number): boolean {
+  if (run.leaseUntil) return run.leaseUntil < now.toISOString();
+  return !run.startedAt || now.getTime() - Date.parse(run.startedAt) > legacyAfterMs;
+}
+
+/** Why a run whose runner died must not be run again (and is failed instead), or undefined when it may be. */
+export function noRetakeReason(run: StoredRun): string | undefined {
+  if (run.actedAt) return 'The runner stopped after the run had begun acting; it was not run again, so that no action is done twice';
+  if (!run.leaseId) return 'The runner stopped before finishing the run';
+  if ((run.attempts ?? 0) >= MAX_RUN_ATTEMPTS) return `The runner stopped before finishing the run, ${run.attempts} times`;
+  return undefined;
+}
+
+/** Fails a running run whose hold lapsed, unless a runner renewed or took it since `run` was read. */
+export const failLapsed = (deps: Deps, run: StoredRun, reason: string) =>
+  transition(deps, run.runId, ['running'], 'failed', { error: reason, completedAt: deps.now().toISOString(), followUpsDone: false }, run.leaseUntil ? { expression: 'leaseUntil = :seen', values: { ':seen': run.leaseUntil } } : { expression: 'attribute_not_exists(leaseUntil)', values: {} });
+
+/**
+ * A failed attempt gives the run back, so that the queue's next delivery may take it at once; false (nothing changed)
+ * when the run has begun acting, since running it again could repeat an action.
+ */
+export const requeueRun = (deps: Deps, lease: RunLease) =>
+  transition(deps, lease.runId, ['running'], 'queued', {}, { expression: 'leaseId = :leaseId AND attribute_not_exists(actedAt)', values: { ':leaseId': lease.id } });
 
 /**
  * What a model writes is unbounded; the run item is not (DynamoDB: 400 KB). With the request capped at 100 KB,
@@ -234,23 +312,24 @@ function bounded(outcome: Outcome): Outcome {
     : { ...outcome, resultText };
 }
 
-/** Stores the outcome (bounded) and returns what was stored, or undefined when the run was no longer running. */
-export async function completeRun(deps: Deps, runId: string, outcome: Outcome): Promise<Outcome | undefined> {
+/** Stores the outcome (bounded) and returns what was stored, or undefined when the run was no longer running under `lease`. */
+export async function completeRun(deps: Deps, lease: RunLease, outcome: Outcome): Promise<Outcome | undefined> {
   const stored = bounded(outcome);
   const { resultText, output, outputError, usage } = stored;
-  const done = await transition(deps, runId, ['running'], 'completed', {
-    resultText,
-    outputJson: output === null ? null : JSON.stringify(output),
-    outputError,
-    usage,
-    completedAt: deps.now().toISOString(),
-    followUpsDone: false,
-  });
+  const done = await transition(
+    deps,
+    lease.runId,
+    ['running'],
+    'completed',
+    { resultText, outputJson: output === null ? null : JSON.stringify(output), outputError, usage, completedAt: deps.now().toISOString(), followUpsDone: false },
+    heldUnder(lease.id),
+  );
   return done ? stored : undefined;
 }
 
-export const failRun = (deps: Deps, runId: string, reason: string) =>
-  transition(deps, runId, ['queued', 'running'], 'failed', { error: reason, completedAt: deps.now().toISOString(), followUpsDone: false });
+/** Fails a queued or running run (only under `lease` when given: the runner's own verdict). */
+export const failRun = (deps: Deps, runId: string, reason: string, lease?: RunLease) =>
+  transition(deps, runId, ['queued', 'running'], 'failed', { error: reason, completedAt: deps.now().toISOString(), followUpsDone: false }, lease && heldUnder(lease.id));
 
 /** Only a run still waiting in the queue can be cancelled; a running one finishes. */
 export const cancelRun = (deps: Deps, runId: string) => transition(deps, runId, ['queued'], 'cancelled', { completedAt: deps.now().toISOString() });

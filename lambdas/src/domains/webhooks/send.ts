@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { EVENT_HEADER, SIGNATURE_HEADER, signatureHeader } from '@service/webhooks';
+import { EVENT_HEADER, signedHeaders } from '@service/webhooks';
 import { checkOutboundUrl, createGuardedAgents, OutboundBlockedError, type OutboundPolicy } from '../../infra/net/outbound-guard';
 
 export interface AttemptResult {
@@ -13,6 +13,8 @@ export interface AttemptResult {
 
 export interface SignedDelivery {
   url: string;
+  /** The event id: the webhook-id of every attempt and redelivery, so receivers deduplicate on it. */
+  id: string;
   event: string;
   payload: string;
   signingSecret: string;
@@ -74,7 +76,7 @@ export function createWebhookSender(policy: OutboundPolicy, timeoutMs = DELIVERY
               'content-length': String(body.length),
               'user-agent': 'Service-Webhooks/1',
               [EVENT_HEADER]: delivery.event,
-              [SIGNATURE_HEADER]: signatureHeader(delivery.signingSecret, body, Math.floor(delivery.signedAt.getTime() / 1000)),
+              ...signedHeaders(delivery.signingSecret, { id: delivery.id, timestamp: Math.floor(delivery.signedAt.getTime() / 1000), rawBody: body }),
             },
           },
           (response) => {

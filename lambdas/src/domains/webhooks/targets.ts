@@ -26,6 +26,7 @@ export async function resolveTarget(deps: Deps, workspaceId: string, targetId: s
     return {
       request: async (delivery, signedAt) => ({
         url,
+        id: delivery.eventId,
         event: delivery.event,
         payload: delivery.payload,
         // Signed with the skill's own key as well; the skill authenticates the call by its bearer and the turn token.
@@ -42,7 +43,7 @@ export async function resolveTarget(deps: Deps, workspaceId: string, targetId: s
   if (!subscription) return { closed: 'subscription deleted' };
   if (!subscription.active) return { closed: 'subscription disabled' };
   return {
-    request: async (delivery, signedAt) => ({ url: subscription.url, event: delivery.event, payload: delivery.payload, signingSecret: subscription.signingSecret, signedAt }),
+    request: async (delivery, signedAt) => ({ url: subscription.url, id: delivery.eventId, event: delivery.event, payload: delivery.payload, signingSecret: subscription.signingSecret, signedAt }),
     // Only a counter that is not already zero needs the write (it was read at the start of this attempt).
     succeeded: async () => (subscription.failureCount > 0 ? resetFailureCount(deps, subscription) : undefined),
     failed: () => countFailure(deps, subscription),

@@ -1,5 +1,5 @@
 import { createConversationsApiHandler } from '../../surfaces/rest-api/conversations-api';
-import { depsFromEnv } from './deps-from-env';
+import { storeDepsFromEnv } from './deps-from-env';
 
 /** Lambda entry of the conversation endpoints (API Gateway route `ANY /{lang}/api/v1/conversations/{proxy+}`). */
-export const handler = createConversationsApiHandler(await depsFromEnv());
+export const handler = createConversationsApiHandler(storeDepsFromEnv());

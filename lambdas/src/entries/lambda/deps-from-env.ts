@@ -10,13 +10,6 @@ function wiring(config: PlatformConfig, queue: QueueSender): Deps {
   return { config, store, queue, now: () => new Date() };
 }
 
-/** Production wiring at cold start: secrets from Secrets Manager, then DynamoDB and SQS as the CDK stack configured them. */
-export async function depsFromEnv(): Promise<Deps> {
-  await loadSecretsIntoEnv();
-  const config = configFromEnv();
-  return wiring(config, createSqsSender(config.queueUrls, config.region));
-}
-
 /** The queue of a function the stack gives no queue (cdk/lib/functions.ts: `sendsTo: []`). */
 const NO_QUEUE: QueueSender = {
   send: async (queue) => {
@@ -25,8 +18,8 @@ const NO_QUEUE: QueueSender = {
 };
 
 /**
- * The wiring of a function that reads no secret and sends to no queue (the widget's two): DynamoDB only, so neither
- * the SQS nor the Secrets Manager client rides in its bundle.
+ * The wiring of a function that sends to no queue: DynamoDB only, so the SQS client stays out of its bundle, and the
+ * Secrets Manager client too unless it is wrapped in `withSecrets` (the widget chat).
  */
 export const storeDepsFromEnv = (): Deps => wiring(configFromEnv(), NO_QUEUE);
 
@@ -35,3 +28,12 @@ export function queueDepsFromEnv(): Deps {
   const config = configFromEnv();
   return wiring(config, createSqsSender(config.queueUrls, config.region));
 }
+
+/** Reads the secrets the stack names by ARN (Secrets Manager) into their settings, then wires the function. */
+export async function withSecrets(wire: () => Deps): Promise<Deps> {
+  await loadSecretsIntoEnv();
+  return wire();
+}
+
+/** Production wiring at cold start: secrets, then DynamoDB and SQS as the CDK stack configured them. */
+export const depsFromEnv = (): Promise<Deps> => withSecrets(queueDepsFromEnv);

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { lockDataDir } from './data-dir-lock';
+import { letDynaliteCloseItsIterators } from './dynalite-iterators';
 
 /**
  * dynalite, a real DynamoDB API on LevelDB: persisted under `dataDir`, or in memory for tests. A data folder is
@@ -13,6 +14,7 @@ export async function startEmbeddedDynamo(dataDir?: string): Promise<{ endpoint:
   const path = dataDir ? join(dataDir, 'dynamodb') : undefined;
   if (path) await mkdir(path, { recursive: true });
   const unlock = dataDir ? await lockDataDir(dataDir) : async () => undefined;
+  letDynaliteCloseItsIterators();
   const server: Server = dynalite({ ...(path ? { path } : {}), createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -11,6 +11,9 @@ export function toApiGatewayEvent(request: IncomingMessage, url: URL, body: Buff
   for (const [name, value] of Object.entries(request.headers)) {
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
+  // Payload 2.0 (HTTP API and Function URLs alike) hands the cookies over as `cookies`, not as a Cookie header.
+  const cookies = headers.cookie?.split(';').map((cookie) => cookie.trim()).filter(Boolean);
+  delete headers.cookie;
   // What API Gateway adds in front of every request.
   headers['x-forwarded-proto'] ??= 'http';
   headers['x-forwarded-for'] ??= request.socket.remoteAddress ?? '127.0.0.1';
@@ -24,6 +27,7 @@ export function toApiGatewayEvent(request: IncomingMessage, url: URL, body: Buff
     routeKey: '$default',
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
+    ...(cookies?.length ? { cookies } : {}),
     headers,
     ...(Object.keys(query).length ? { queryStringParameters: query } : {}),
     requestContext: {

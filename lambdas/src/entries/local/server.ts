@@ -26,7 +26,8 @@ async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   return Buffer.concat(chunks);
 }
 
-function writeResult(response: ServerResponse, result: HttpResult): void {
+/** Writes a buffered handler's result as API Gateway v2 and a buffered Function URL do. */
+export function writeResult(response: ServerResponse, result: HttpResult): void {
   const body = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
   // API Gateway v2 turns `cookies` into one Set-Cookie header each; so does the local server.
   response.writeHead(result.statusCode ?? 200, result.cookies?.length ? { ...result.headers, 'set-cookie': result.cookies } : result.headers);

@@ -9,13 +9,18 @@ import type { Deps } from '../deps';
  * that bounds what it may vouch for (key-admission.ts).
  */
 const MAX_ENTRIES = 5_000;
-const caches = new WeakMap<object, LRUCache<string, { value: unknown }>>();
 
-function cacheOf(deps: Deps): LRUCache<string, { value: unknown }> {
-  let cache = caches.get(deps.store);
-  if (!cache) caches.set(deps.store, (cache = new LRUCache({ max: MAX_ENTRIES })));
-  return cache;
+/** One LRU cache of at most `max` entries per store, made on first use: two platforms in one process never share. */
+export function lruPerStore<V extends NonNullable<unknown>>(max: number): (deps: Deps) => LRUCache<string, V> {
+  const caches = new WeakMap<object, LRUCache<string, V>>();
+  return (deps) => {
+    let cache = caches.get(deps.store);
+    if (!cache) caches.set(deps.store, (cache = new LRUCache<string, V>({ max })));
+    return cache;
+  };
 }
+
+const cacheOf = lruPerStore<{ value: unknown }>(MAX_ENTRIES);
 
 /** The value kept under `key`, if it has not expired. */
 export const recall = <T>(deps: Deps, key: string): T | undefined => cacheOf(deps).get(key)?.value as T | undefined;
@@ -35,5 +40,5 @@ export async function cached<T>(deps: Deps, key: string, ttlMs: number, load: ()
 
 /** Drops an entry of this store's cache (a write this container made that its next read must see). */
 export function forget(deps: Deps, key: string): void {
-  caches.get(deps.store)?.delete(key);
+  cacheOf(deps).delete(key);
 }

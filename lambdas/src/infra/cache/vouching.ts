@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { Deps } from '../deps';
+import { recall, remember } from './short-cache';
 
 /**
  * How long a container may act on its last check of a credential (an API key, an MCP connection) without checking it
@@ -15,3 +17,16 @@ export const stillVouches = (checkedAtMs: number, nowMs: number): boolean => now
 
 /** Resolves once every check made before the call has stopped vouching, on every instance. */
 export const outlastVouches = (): Promise<void> => sleep(VOUCH_MS + MARGIN_MS);
+
+/**
+ * The outcome of `check`, or this container's last outcome under `cacheKey` while that check still vouches (it
+ * started under VOUCH_MS ago) and `stillValid` holds for it. A check that throws is not kept.
+ */
+export async function vouchedCheck<T>(deps: Deps, cacheKey: string, check: () => Promise<T>, stillValid: (outcome: T) => boolean = () => true): Promise<T> {
+  const startedAtMs = deps.now().getTime();
+  const recent = recall<{ outcome: T; startedAtMs: number }>(deps, cacheKey);
+  if (recent && stillVouches(recent.startedAtMs, startedAtMs) && stillValid(recent.outcome)) return recent.outcome;
+  const outcome = await check();
+  remember(deps, cacheKey, { outcome, startedAtMs }, VOUCH_MS);
+  return outcome;
+}

@@ -15,9 +15,11 @@ const ConfigSchema = z.object({
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().default(1),
   MCP_RESOURCE_URL: z.url().optional(),
   MCP_ALLOWED_ORIGINS: z.string().default(''),
+  PUBLIC_HOSTS: z.string().default(''),
   CLIENT_METADATA_ALLOW_LOCAL: z.enum(['0', '1', 'true', 'false', '']).default('0'),
   CLIENT_METADATA_CA: z.string().optional(),
   MAIL_FROM: z.string().default('Service <no-reply@service.local>'),
+  AGENT_MAIL_DOMAIN: z.hostname().default('agents.service.local'),
   DASHBOARD_ORIGIN: z.url().optional(),
 });
 
@@ -39,6 +41,11 @@ export type PlatformConfig = {
   /** Browser origins besides the server's own allowed to call /mcp (comma-separated MCP_ALLOWED_ORIGINS). */
   mcpAllowedOrigins: string[];
   /**
+   * Host names (exact, or `*.suffix` for one label) the CDN in front may report as the viewer's (VIEWER_HOST_HEADER),
+   * comma-separated PUBLIC_HOSTS; none (locally): the request's own Host is the public one.
+   */
+  publicHosts: string[];
+  /**
    * Local tests only: client metadata documents may be fetched from loopback https servers, trusting the extra CA
    * (PEM) in CLIENT_METADATA_CA. Off in AWS: documents at private addresses are refused.
    */
@@ -46,9 +53,13 @@ export type PlatformConfig = {
   clientMetadataCa?: string;
   /** The sender of the platform's own mail (a verified SES identity in AWS). */
   mailFrom: string;
+  /** The domain of the agents' own addresses (`<name>.<id>@domain`, given at hire): a verified SES domain in AWS. */
+  agentMailDomain: string;
   /** The dashboard's origin in AWS (sign-in links, passkeys' relying party); locally the request's own origin serves. */
   dashboardOrigin?: string;
 };
+
+const commaList = (value: string): string[] => value.split(',').map((item) => item.trim()).filter(Boolean);
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const parsed = ConfigSchema.parse(env);
@@ -63,10 +74,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     webhookRetryScale: parsed.WEBHOOK_RETRY_SCALE,
     model: parsed.MODEL,
     ...(parsed.MCP_RESOURCE_URL ? { mcpResourceUrl: parsed.MCP_RESOURCE_URL } : {}),
-    mcpAllowedOrigins: parsed.MCP_ALLOWED_ORIGINS.split(',').map((origin) => origin.trim()).filter(Boolean),
+    mcpAllowedOrigins: commaList(parsed.MCP_ALLOWED_ORIGINS),
+    publicHosts: commaList(parsed.PUBLIC_HOSTS.toLowerCase()),
     clientMetadataAllowLocal: parsed.CLIENT_METADATA_ALLOW_LOCAL === '1' || parsed.CLIENT_METADATA_ALLOW_LOCAL === 'true',
     ...(parsed.CLIENT_METADATA_CA ? { clientMetadataCa: parsed.CLIENT_METADATA_CA } : {}),
     mailFrom: parsed.MAIL_FROM,
+    agentMailDomain: parsed.AGENT_MAIL_DOMAIN,
     ...(parsed.DASHBOARD_ORIGIN ? { dashboardOrigin: parsed.DASHBOARD_ORIGIN.replace(/\/$/, '') } : {}),
   };
 }

@@ -35,6 +35,10 @@ export function toLambdaStreamingHandler(handler: StreamingHandler): unknown {
       {
         start: (statusCode, headers) => {
           stream = runtime.HttpResponseStream.from(responseStream, { statusCode, headers });
+          // The runtime sends status and headers just before the first write(), never on end()
+          // (aws/aws-lambda-nodejs-runtime-interface-client, src/HttpResponseStream.js and src/ResponseStream.js:
+          // `_onBeforeFirstWrite`): an empty write sends them now, so a bodiless answer keeps them too.
+          stream.write('');
         },
         write: (chunk) => void stream.write(chunk),
         end: () => stream.end(),

@@ -2,7 +2,7 @@ import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { ifConditionHolds, type Store } from '../store/dynamo';
-import type { QueueConsumer, QueueName, QueueSender } from './queue';
+import type { QueueConsumer, QueueName } from './queue';
 import { logger } from '../logger';
 
 /**
@@ -19,8 +19,10 @@ interface StoredMessage {
   sentAt: number;
 }
 
-export interface LocalQueueOptions {
-  visibilityTimeoutMs?: Partial<Record<QueueName, number>>;
+export interface LocalQueueOptions<Name extends string = QueueName> {
+  visibilityTimeoutMs?: Partial<Record<Name, number>>;
+  /** Most messages handed to a consumer in one event (an event source mapping's BatchSize); default 1. */
+  batchSize?: Partial<Record<Name, number>>;
   maxReceiveCount?: number;
   pollIntervalMs?: number;
   concurrency?: number;
@@ -28,8 +30,9 @@ export interface LocalQueueOptions {
 
 const sortKey = (visibleAt: number, id: string) => `${String(visibleAt).padStart(15, '0')}#${id}`;
 
-export class LocalQueue implements QueueSender {
-  private readonly consumers = new Map<QueueName, QueueConsumer>();
+/** A QueueSender (structurally) for the platform's queues; the bundled platform names its queues by their SQS ids. */
+export class LocalQueue<Name extends string = QueueName> {
+  private readonly consumers = new Map<Name, QueueConsumer>();
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
@@ -38,16 +41,22 @@ export class LocalQueue implements QueueSender {
 
   constructor(
     private readonly store: Store,
-    private readonly options: LocalQueueOptions = {},
+    private readonly options: LocalQueueOptions<Name> = {},
   ) {}
 
-  async send(queue: QueueName, body: unknown, options: { delaySeconds?: number } = {}): Promise<void> {
-    const id = randomUUID();
-    const visibleAt = Date.now() + Math.max(0, (options.delaySeconds ?? 0) * 1000);
-    await this.put({ queue, sk: sortKey(visibleAt, id), id, body: JSON.stringify(body), receiveCount: 0, sentAt: Date.now() });
+  async send(queue: Name, body: unknown, options: { delaySeconds?: number } = {}): Promise<void> {
+    await this.sendSerialized(queue, JSON.stringify(body), options.delaySeconds);
   }
 
-  consume(queue: QueueName, consumer: QueueConsumer): void {
+  /** Enqueues a message body as it is (an SQS MessageBody); answers its message id. */
+  async sendSerialized(queue: Name, body: string, delaySeconds = 0): Promise<string> {
+    const id = randomUUID();
+    const visibleAt = Date.now() + Math.max(0, delaySeconds * 1000);
+    await this.put({ queue, sk: sortKey(visibleAt, id), id, body, receiveCount: 0, sentAt: Date.now() });
+    return id;
+  }
+
+  consume(queue: Name, consumer: QueueConsumer): void {
     this.consumers.set(queue, consumer);
   }
 
@@ -93,11 +102,11 @@ export class LocalQueue implements QueueSender {
         const capacity = (this.options.concurrency ?? 16) - this.inFlight.size;
         if (capacity <= 0 || !this.running) break;
         // Claims of one batch go out together: one at a time, the store's round trips would cap the throughput.
-        const claimed = await Promise.all((await this.due(queue, capacity)).map((message) => this.claim(message)));
-        for (const message of claimed) {
-          if (!message) continue;
+        const batchSize = this.options.batchSize?.[queue] ?? 1;
+        const claimed = (await Promise.all((await this.due(queue, capacity * batchSize)).map((message) => this.claim(message)))).filter((message) => message !== undefined);
+        for (let start = 0; start < claimed.length; start += batchSize) {
           claimedAny = true;
-          const work = this.deliver(queue, consumer, message).finally(() => {
+          const work = this.deliver(queue, consumer, claimed.slice(start, start + batchSize)).finally(() => {
             this.inFlight.delete(work);
             this.schedule(0);
           });
@@ -126,7 +135,7 @@ export class LocalQueue implements QueueSender {
 
   /** Hides the message for the visibility timeout (or dead-letters it); returns the hidden copy, or undefined if another poller won. */
   private async claim(message: StoredMessage): Promise<StoredMessage | undefined> {
-    const queue = message.queue as QueueName;
+    const queue = message.queue as Name;
     const maxReceive = this.options.maxReceiveCount ?? 5;
     const moved: StoredMessage =
       message.receiveCount >= maxReceive
@@ -147,11 +156,11 @@ export class LocalQueue implements QueueSender {
     return moved;
   }
 
-  private async deliver(queue: QueueName, consumer: QueueConsumer, message: StoredMessage): Promise<void> {
+  private async deliver(queue: Name, consumer: QueueConsumer, messages: StoredMessage[]): Promise<void> {
     try {
-      const response = await consumer(toSqsEvent(queue, message));
-      const failed = response?.batchItemFailures?.some((failure) => failure.itemIdentifier === message.id) ?? false;
-      if (!failed) await this.remove(message);
+      const response = await consumer(toSqsEvent(queue, messages));
+      const failed = new Set(response?.batchItemFailures?.map((failure) => failure.itemIdentifier));
+      await Promise.all(messages.filter((message) => !failed.has(message.id)).map((message) => this.remove(message)));
     } catch (error) {
       // Left hidden: it comes back after the visibility timeout, as on SQS.
       logger.error('local queue: consumer threw', { queue, error });
@@ -167,8 +176,15 @@ export class LocalQueue implements QueueSender {
   }
 }
 
-function toSqsEvent(queue: string, message: StoredMessage): SQSEvent {
-  const record: SQSRecord = {
+type SqsEventMessage = Pick<StoredMessage, 'id' | 'sk' | 'body' | 'receiveCount' | 'sentAt'>;
+
+/** The SQS event the queue's event source mapping hands its consumer for a batch of messages. */
+export function toSqsEvent(queue: string, messages: SqsEventMessage[]): SQSEvent {
+  return { Records: messages.map((message) => toSqsRecord(queue, message)) };
+}
+
+function toSqsRecord(queue: string, message: SqsEventMessage): SQSRecord {
+  return {
     messageId: message.id,
     receiptHandle: message.sk,
     body: message.body,
@@ -184,5 +200,4 @@ function toSqsEvent(queue: string, message: StoredMessage): SQSEvent {
     eventSourceARN: `arn:aws:sqs:local:000000000000:${queue}`,
     awsRegion: 'local',
   };
-  return { Records: [record] };
 }

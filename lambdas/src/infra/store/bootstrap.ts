@@ -1,4 +1,4 @@
-import { CreateTableCommand, DescribeTableCommand, type AttributeDefinition, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, ResourceInUseException, type AttributeDefinition, type CreateTableCommandInput, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { TABLES, physicalTableName, type KeyDefinition, type TableDefinition, type TableName } from '@service/shared';
 
 const keySchema = (partition: KeyDefinition, sort?: KeyDefinition) => [
@@ -49,4 +49,11 @@ export async function ensureTables(client: DynamoDBClient, prefix: string): Prom
       );
     }),
   );
+}
+
+/** Creates a table as declared elsewhere (the bundled platform: a CloudFormation template), unless it exists already. */
+export async function createTableIfAbsent(client: DynamoDBClient, input: CreateTableCommandInput): Promise<void> {
+  await client.send(new CreateTableCommand(input)).catch((error: unknown) => {
+    if (!(error instanceof ResourceInUseException)) throw error;
+  });
 }

@@ -1,15 +1,27 @@
 import type { McpScope, Permission } from '@service/shared';
 import { roleMay } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import type { StoredConnection } from '../../domains/connections/repository';
 
 /**
- * What one MCP request may do: the connection (approved scopes and chosen agents), the scopes of its token, and the
- * person's current role in the workspace, as verified for this request (verifyAccessToken). Each tool checks all three.
+ * What an MCP request came with: a connection (a person's consent in the browser) or an MCP key (made in the
+ * dashboard for a headless agent). Its id names its recent calls and the runs it starts.
+ */
+export interface McpGrant {
+  kind: 'connection' | 'key';
+  id: string;
+  workspaceId: string;
+  /** null: every agent of the workspace. */
+  agentIds: string[] | null;
+}
+
+/**
+ * What one MCP request may do: the grant (approved scopes and chosen agents), the scopes of its token, and the role
+ * it acts with (a connection's person's current role, as verified for this request; `admin` for an MCP key, within
+ * its permissions). Each tool checks all three.
  */
 export interface McpAccess {
   deps: Deps;
-  connection: StoredConnection;
+  grant: McpGrant;
   scopes: string[];
   role: string;
   /**
@@ -26,5 +38,5 @@ export function roleAllows(access: McpAccess, permission: Permission): string | 
   return roleMay(access.role, permission) ? undefined : `Your role in this workspace (${access.role}) does not allow ${permission === 'read' ? 'reading agents' : 'commanding agents'}`;
 }
 
-/** Whether the connection reaches this agent (null: the person did not narrow it). */
-export const reachesAgent = (access: McpAccess, agentId: string): boolean => access.connection.agentIds === null || access.connection.agentIds.includes(agentId);
+/** Whether the grant reaches this agent (null: it was not narrowed). */
+export const reachesAgent = (access: McpAccess, agentId: string): boolean => access.grant.agentIds === null || access.grant.agentIds.includes(agentId);

@@ -1,15 +1,15 @@
 import { MCP_DEFAULT_SCOPES, OAuthRefusal } from '@service/shared';
-import { createMcpHandler, McpServer, type AuthInfo } from '@modelcontextprotocol/server';
-import { verifyAccessToken } from '../../domains/connections/grants';
-import { membershipOf } from '../../domains/people/members';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import type { Deps } from '../../infra/deps';
 import { bearerToken } from '../../infra/http/credentials';
 import { errorResult } from '../../infra/http/errors';
 import { header, jsonResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
 import { writeResult, type StreamingHandler } from '../../infra/http/streaming';
-import { requestOrigin, sendWebResponse, toWebRequest } from '../../infra/http/web-fetch';
+import { publicOrigin } from '../../infra/http/public-origin';
+import { sendWebResponse, toWebRequest } from '../../infra/http/web-fetch';
 import { oauthUrls, type OAuthUrls } from '../oauth/urls';
 import type { McpAccess } from './access';
+import { authorizeBearer, type Authorized } from './bearer';
 import { registerTools } from './tools';
 
 const SERVER_INFO = { name: 'service-platform', title: 'AI agents of your workspace', version: '1.0.0' };
@@ -34,7 +34,7 @@ function originProblem(deps: Deps, event: HttpEvent): string | undefined {
   if (!hostAllowed(deps, header(event, 'host'))) return `Host ${header(event, 'host') ?? '(none)'} is not a name of this MCP server`;
   const origin = header(event, 'origin');
   if (origin === undefined) return undefined;
-  const own = requestOrigin(event);
+  const own = publicOrigin(event, deps.config.publicHosts);
   const canonical = deps.config.mcpResourceUrl ? new URL(deps.config.mcpResourceUrl).origin : undefined;
   if (origin === own || origin === canonical || deps.config.mcpAllowedOrigins.includes(origin)) return undefined;
   if (LOOPBACK.test(own) && LOOPBACK.test(origin)) return undefined;
@@ -69,26 +69,13 @@ function challenge(urls: OAuthUrls, event: HttpEvent, refusal?: OAuthRefusal): H
   return jsonResult(401, body, { 'www-authenticate': `Bearer ${params.join(', ')}`, ...corsHeaders(event) });
 }
 
-type Authenticated = { authInfo: AuthInfo; access: McpAccess } | { refused: HttpResult };
+type Authenticated = Authorized | { refused: HttpResult };
 
 async function authenticate(deps: Deps, event: HttpEvent, urls: OAuthUrls): Promise<Authenticated> {
   const token = bearerToken(event);
   if (!token) return { refused: challenge(urls, event) };
   try {
-    const verified = await verifyAccessToken(deps, token, (workspaceId, userId) => membershipOf(deps, workspaceId, userId));
-    if (verified.connection.resource !== urls.resource) throw new OAuthRefusal('invalid_token', `The token was issued for ${verified.connection.resource}, not for ${urls.resource}`);
-    if (!verified.alongside) throw new OAuthRefusal('invalid_token', 'The person who connected this assistant is no longer a member of the workspace');
-    const access: McpAccess = { deps, connection: verified.connection, scopes: verified.scopes, role: verified.alongside.role, afterAnswer: [] };
-    const authInfo: AuthInfo = {
-      token,
-      clientId: verified.connection.clientId,
-      scopes: verified.scopes,
-      expiresAt: Math.floor(Date.parse(verified.expiresAt) / 1000),
-      resource: new URL(urls.resource),
-      resourceMetadataUrl: urls.resourceMetadata,
-      extra: { access },
-    };
-    return { authInfo, access };
+    return await authorizeBearer(deps, token, urls);
   } catch (error) {
     if (error instanceof OAuthRefusal) return { refused: challenge(urls, event, error) };
     throw error;
@@ -98,14 +85,18 @@ async function authenticate(deps: Deps, event: HttpEvent, urls: OAuthUrls): Prom
 /**
  * The MCP server at /mcp: streamable HTTP, stateless (a fresh server per request, no session id), every protocol
  * revision the v2 SDK serves (2025-06-18, 2025-11-25 through its stateless legacy path, 2026-07-28) from one handler.
- * Origin is validated, the bearer token verified against this resource, and the person's role read, before the SDK
- * sees the request; step-up (403 insufficient_scope) comes from each tool's scope challenge.
+ * Origin is validated and the bearer (a connection's access token, or an MCP key) verified before the SDK sees the
+ * request; step-up (403 insufficient_scope) comes from each tool's scope challenge.
  */
 export function createMcpSurfaceHandler(deps: Deps): StreamingHandler {
   const mcp = createMcpHandler(
     ({ authInfo }) => {
       const server = new McpServer(SERVER_INFO, {
         instructions: 'Work with the AI agents of one workspace: list_agents, then ask_agent; long answers come back as a run id for get_run.',
+        // The four tools are the same for every caller and never change while it is connected (what a grant reaches
+        // narrows the agents, not the tools), so no tools/list_changed is ever sent: none is promised either, and a
+        // 2026-07-28 subscription asking for it is not acknowledged for it.
+        capabilities: { tools: { listChanged: false } },
       });
       const access = authInfo?.extra?.access as McpAccess | undefined;
       if (access) registerTools(server, access);

@@ -7,7 +7,7 @@ import { noteCall } from '../../domains/connections/connections';
 import { enqueueNewRun, getRun, listRuns, toRunResponse, type StoredRun } from '../../domains/runs/runs';
 import { assertWithinTokenLimit } from '../../domains/usage/usage';
 import { logger } from '../../infra/logger';
-import { hasScope, reachesAgent, roleAllows, type McpAccess } from './access';
+import { hasScope, reachesAgent, roleAllows, type McpAccess, type McpGrant } from './access';
 
 /** The longest a tool call waits for a run (ask_agent, get_run); past it the run id comes back to poll with get_run. */
 export const MAX_WAIT_SECONDS = 60;
@@ -60,19 +60,25 @@ const finished = (run: StoredRun) => run.status === 'completed' || run.status ==
 /** A refusal the assistant should read (a tool error, not a protocol error). */
 class ToolRefusal extends Error {}
 
+/** How a caller gets a permission it lacks: a connection authorizes again; an MCP key's permissions are fixed. */
+const REMEDY: Record<McpGrant['kind'], string> = {
+  connection: 'authorize again to grant it',
+  key: 'this MCP key does not have it: make a key that does (Developers > MCP connections)',
+};
+
 /**
  * The step-up challenge (HTTP 403 insufficient_scope, before the tool runs): the complete scope set the client should
  * ask for, i.e. what it has plus what this call needs.
  */
 const needs =
-  (scopesFor: (args: Record<string, unknown>) => McpScope[]): ScopeChallengeHandler =>
+  (access: McpAccess, scopesFor: (args: Record<string, unknown>) => McpScope[]): ScopeChallengeHandler =>
   ({ request, authInfo }) => {
     if (!authInfo) return undefined;
     const args = ((request.params as { arguments?: Record<string, unknown> } | undefined)?.arguments ?? {}) as Record<string, unknown>;
     const missing = scopesFor(args).filter((scope) => !authInfo.scopes.includes(scope));
     if (missing.length === 0) return undefined;
     const scopes = [...new Set([...authInfo.scopes, ...missing])] as [string, ...string[]];
-    return { scopes, errorDescription: `This call needs the permission ${missing.join(' and ')}; authorize again to grant it` };
+    return { scopes, errorDescription: `This call needs the permission ${missing.join(' and ')}; ${REMEDY[access.grant.kind]}` };
   };
 
 /** Runs a tool body, turns domain refusals into tool errors the assistant can read, and records the call. */
@@ -81,23 +87,28 @@ function toolCall<A, O extends Record<string, unknown>>(access: McpAccess, tool:
     const agentId = (args as { agent_id?: string }).agent_id ?? null;
     try {
       const { out, text, ...about } = await body(args, ctx);
-      access.afterAnswer.push(() => noteCall(access.deps, access.connection.id, { tool, agentId: about.agentId ?? agentId, runId: about.runId ?? null, outcome: 'ok' }));
+      access.afterAnswer.push(() => noteCall(access.deps, access.grant.id, { tool, agentId: about.agentId ?? agentId, runId: about.runId ?? null, outcome: 'ok' }));
       return { content: [{ type: 'text' as const, text }], structuredContent: out };
     } catch (error) {
       const refused = error instanceof ToolRefusal || error instanceof DomainError;
-      if (!refused) logger.error('mcp tool failed', { tool, connectionId: access.connection.id, error });
+      if (!refused) logger.error('mcp tool failed', { tool, grantId: access.grant.id, error });
       const message = refused ? error.message : 'The tool failed on our side; nothing was changed';
       const outcome = error instanceof DomainError ? error.code : refused ? 'refused' : 'failed';
-      access.afterAnswer.push(() => noteCall(access.deps, access.connection.id, { tool, agentId, runId: null, outcome }));
+      access.afterAnswer.push(() => noteCall(access.deps, access.grant.id, { tool, agentId, runId: null, outcome }));
       return { isError: true, content: [{ type: 'text' as const, text: message }] };
     }
   };
 }
 
+const NOT_REACHED: Record<McpGrant['kind'], (agentId: string) => string> = {
+  connection: (agentId) => `This connection does not reach agent ${agentId}; the person who connected it chose other agents`,
+  key: (agentId) => `This MCP key does not reach agent ${agentId}; it was made for other agents`,
+};
+
 function assertAllowed(access: McpAccess, permission: 'read' | 'command', agentId?: string): void {
   const denied = roleAllows(access, permission);
   if (denied) throw new ToolRefusal(denied);
-  if (agentId !== undefined && !reachesAgent(access, agentId)) throw new ToolRefusal(`This connection does not reach agent ${agentId}; the person who connected it chose other agents`);
+  if (agentId !== undefined && !reachesAgent(access, agentId)) throw new ToolRefusal(NOT_REACHED[access.grant.kind](agentId));
 }
 
 /** Waits for the run to finish, up to `seconds`, with progress notifications when the client asked for them. */
@@ -110,7 +121,7 @@ async function waitForRun(access: McpAccess, run: StoredRun, seconds: number, ct
   while (!finished(current) && Date.now() < deadline && !ctx.mcpReq.signal.aborted) {
     await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(0, deadline - Date.now()))));
     delay = Math.min(delay * 1.5, 1000);
-    current = await getRun(access.deps, access.connection.workspaceId, run.runId);
+    current = await getRun(access.deps, access.grant.workspaceId, run.runId);
     if (progressToken !== undefined) {
       step += 1;
       await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: step, message: `Run ${current.runId} is ${current.status}` } });
@@ -141,8 +152,8 @@ function keepOutputSchemaJson(tool: RegisteredTool): void {
 }
 
 export function registerTools(server: McpServer, access: McpAccess): void {
-  const { deps, connection } = access;
-  const workspaceId = connection.workspaceId;
+  const { deps, grant } = access;
+  const workspaceId = grant.workspaceId;
 
   keepOutputSchemaJson(
     server.registerTool(
@@ -153,7 +164,7 @@ export function registerTools(server: McpServer, access: McpAccess): void {
         inputSchema: LIST_AGENTS_INPUT,
         outputSchema: LIST_AGENTS_OUTPUT,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-        scopeChallenge: needs(() => ['agents:read']),
+        scopeChallenge: needs(access, () => ['agents:read']),
       },
       toolCall(access, 'list_agents', async () => {
         assertAllowed(access, 'read');
@@ -174,7 +185,7 @@ export function registerTools(server: McpServer, access: McpAccess): void {
         inputSchema: LIST_RUNS_INPUT,
         outputSchema: LIST_RUNS_OUTPUT,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-        scopeChallenge: needs(() => ['agents:read']),
+        scopeChallenge: needs(access, () => ['agents:read']),
       },
       toolCall(access, 'list_runs', async ({ agent_id, limit }: { agent_id: string; limit: number }) => {
         assertAllowed(access, 'read', agent_id);
@@ -195,13 +206,13 @@ export function registerTools(server: McpServer, access: McpAccess): void {
         outputSchema: RunOut,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
         scopeChallenge: ({ request, authInfo }) =>
-          authInfo && !authInfo.scopes.includes('agents:read') && !authInfo.scopes.includes('agents:ask') ? needs(() => ['agents:read'])({ request, authInfo }) : undefined,
+          authInfo && !authInfo.scopes.includes('agents:read') && !authInfo.scopes.includes('agents:ask') ? needs(access, () => ['agents:read'])({ request, authInfo }) : undefined,
       },
       toolCall(access, 'get_run', async ({ run_id, wait_seconds }: { run_id: string; wait_seconds: number }, ctx) => {
         assertAllowed(access, 'read');
         let run = await getRun(deps, workspaceId, run_id);
         if (!reachesAgent(access, run.agentId)) throw new DomainError('RUN_NOT_FOUND', `No run ${run_id} in this workspace`, { field: 'run_id' });
-        if (!hasScope(access, 'agents:read') && run.connectionId !== connection.id) throw new ToolRefusal('Without the permission to read runs, a connection reads only the runs it started');
+        if (!hasScope(access, 'agents:read') && run.connectionId !== grant.id) throw new ToolRefusal(`Without the permission to read runs, a ${grant.kind === 'key' ? 'key' : 'connection'} reads only the runs it started`);
         if (wait_seconds > 0) run = await waitForRun(access, run, wait_seconds, ctx);
         return { out: runOut(run), text: runText(run), agentId: run.agentId, runId: run.runId };
       }),
@@ -218,7 +229,7 @@ export function registerTools(server: McpServer, access: McpAccess): void {
         inputSchema: ASK_AGENT_INPUT,
         outputSchema: ASK_AGENT_OUTPUT,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-        scopeChallenge: needs((args) => (args.allow_actions === true ? ['agents:ask', 'agents:act'] : ['agents:ask'])),
+        scopeChallenge: needs(access, (args) => (args.allow_actions === true ? ['agents:ask', 'agents:act'] : ['agents:ask'])),
       },
       toolCall(
         access,
@@ -242,7 +253,7 @@ export function registerTools(server: McpServer, access: McpAccess): void {
             autonomy: args.allow_actions ? 'full' : 'read_only',
             ...(args.data ? { data: args.data } : {}),
             ...(args.schema ? { schema: args.schema } : {}),
-            origin: { source: 'mcp', connectionId: connection.id },
+            origin: { source: 'mcp', connectionId: grant.id },
             // The run acts for the person's current role, so it is offered only the tools granted to it.
             role: access.role,
           });

@@ -6,8 +6,9 @@ import { redirectUriRegistered } from '../../domains/connections/redirect-uris';
 import { membershipsOfUser } from '../../domains/people/members';
 import { sessionFromCookieHeader, type ActiveSession } from '../../domains/people/sessions';
 import type { Deps } from '../../infra/deps';
+import { cookieHeaderOf } from '../../infra/http/cookies';
 import { header, rawBody, type HttpEvent, type HttpResult } from '../../infra/http/event';
-import { requestOrigin } from '../../infra/http/web-fetch';
+import { publicOrigin } from '../../infra/http/public-origin';
 import { consentPage, errorPage, type AuthorizationRequest } from './consent-page';
 import type { OAuthUrls } from './urls';
 
@@ -71,7 +72,7 @@ async function checkRequest(deps: Deps, urls: OAuthUrls, params: Record<string, 
 }
 
 async function signedIn(deps: Deps, event: HttpEvent): Promise<ActiveSession | undefined> {
-  return sessionFromCookieHeader(deps, header(event, 'cookie'));
+  return sessionFromCookieHeader(deps, cookieHeaderOf(event));
 }
 
 /** The sign-in page, coming back here afterwards (the dashboard follows return_to paths under /oauth/). */
@@ -118,8 +119,8 @@ export async function authorizeDecision(deps: Deps, event: HttpEvent, urls: OAut
   const params = Object.fromEntries(['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'scope', 'resource', 'response_type'].map((name) => [name, single(name)]));
   const session = await signedIn(deps, event);
   if (!session) return errorPage('Your session ended; start again from your assistant.');
-  // The page's own origin: in AWS the dashboard's (DASHBOARD_ORIGIN; CloudFront hands the function its own host).
-  if (header(event, 'origin') !== (deps.config.dashboardOrigin ?? requestOrigin(event)) || single('csrf_token') !== session.csrfToken) {
+  // The page's own origin: the dashboard's (DASHBOARD_ORIGIN on a custom domain, else the distribution the viewer used).
+  if (header(event, 'origin') !== (deps.config.dashboardOrigin ?? publicOrigin(event, deps.config.publicHosts)) || single('csrf_token') !== session.csrfToken) {
     return errorPage('This form was not sent from the consent page (cross-site request refused).');
   }
   const checked = await checkRequest(deps, urls, params);

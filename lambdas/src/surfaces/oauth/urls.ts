@@ -1,7 +1,7 @@
 import { AUTHORIZATION_SERVER_METADATA_PATH, MCP_PATH, PROTECTED_RESOURCE_METADATA_PATHS } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import type { HttpEvent } from '../../infra/http/event';
-import { requestOrigin } from '../../infra/http/web-fetch';
+import { publicOrigin } from '../../infra/http/public-origin';
 
 export interface OAuthUrls {
   /** The canonical URL of the MCP server: the only audience (RFC 8707 resource) tokens are issued for. */
@@ -14,11 +14,12 @@ export interface OAuthUrls {
 }
 
 /**
- * Where the MCP server and its authorization server live. In AWS, MCP_RESOURCE_URL names it (a custom domain in
- * front of the MCP function); unset, and always locally, it is the address and port the request was sent to.
+ * Where the MCP server and its authorization server live: MCP_RESOURCE_URL when set (a custom domain); else the
+ * origin the viewer addressed (in AWS the dashboard's distribution in front of the MCP function; locally the address
+ * and port the request was sent to).
  */
 export function oauthUrls(deps: Deps, event: HttpEvent): OAuthUrls {
-  const resource = deps.config.mcpResourceUrl ?? `${requestOrigin(event)}${MCP_PATH}`;
+  const resource = deps.config.mcpResourceUrl ?? `${publicOrigin(event, deps.config.publicHosts)}${MCP_PATH}`;
   const issuer = new URL(resource).origin;
   return {
     resource,

@@ -5,6 +5,7 @@ import type { Deps } from '../../../infra/deps';
 import type { StoredAgent } from '../../agents/agents';
 import type { StoredRun } from '../runs';
 import type { AgentTool } from './agent-tool';
+import type { HeldRun } from './run-lease';
 import { ENVELOPE_FROM_MODEL, withNullsFilled, zodFromOutputSchema } from './output-shape';
 import { runSystemPrompt } from './prompt';
 import { describePending, recordedTools, type RunFacts } from './tool-recorder';
@@ -23,9 +24,10 @@ const tokens = (usage: LanguageModelUsage) => ({ inputTokens: usage.inputTokens 
 const firstSentence = (text: string) => text.match(/^[\s\S]*?[.!?](?=\s|$)/)?.[0]?.trim() ?? text.trim();
 
 /** Asks the model for the structured answer over the finished conversation; a mismatch is an error message, not a failed run. */
-async function shape<T>(model: LanguageModel, system: string, messages: ModelMessage[], schema: z.ZodType<T>) {
+async function shape<T>(model: LanguageModel, system: string, messages: ModelMessage[], schema: z.ZodType<T>, held: AbortSignal) {
+  held.throwIfAborted();
   try {
-    const result = await generateText({ model, system, messages, output: Output.object({ schema }), abortSignal: AbortSignal.timeout(RUN_TIMEOUT_MS) });
+    const result = await generateText({ model, system, messages, output: Output.object({ schema }), abortSignal: AbortSignal.any([held, AbortSignal.timeout(RUN_TIMEOUT_MS)]) });
     return { value: result.output as T, usage: tokens(result.usage) };
   } catch (error) {
     return { error: `The answer could not be shaped to the schema: ${error instanceof Error ? error.message : String(error)}`, usage: { inputTokens: 0, outputTokens: 0 } };
@@ -45,19 +47,20 @@ function defaultEnvelope(facts: RunFacts, resultText: string, fromModel?: z.infe
 
 /**
  * One run: the agent works the instruction with its tools (prose and real actions), then a second call shapes
- * `output` from that conversation, so a failure to shape never costs the prose or the actions.
+ * `output` from that conversation, so a failure to shape never costs the prose or the actions. It stops when its
+ * runner loses the hold on the run (`held.signal`), and performs no action the hold refuses.
  */
-export async function executeRun(input: { deps: Deps; run: StoredRun; agent: StoredAgent; model: LanguageModel; tools: AgentTool[] }): Promise<RunOutcome> {
-  const { deps, run, agent, model } = input;
+export async function executeRun(input: { deps: Deps; run: StoredRun; agent: StoredAgent; model: LanguageModel; tools: AgentTool[]; held: Pick<HeldRun, 'signal' | 'beforeAction'> }): Promise<RunOutcome> {
+  const { deps, run, agent, model, held } = input;
   const system = runSystemPrompt(agent, run, deps.now());
-  const { toolSet, facts } = recordedTools(input.tools, { deps, workspaceId: run.workspaceId, agent, runId: run.runId }, run.autonomy);
+  const { toolSet, facts } = recordedTools(input.tools, { deps, workspaceId: run.workspaceId, agent, runId: run.runId }, run.autonomy, held.beforeAction);
   const acted = await generateText({
     model,
     system,
     prompt: run.instruction,
     tools: toolSet,
     stopWhen: stepCountIs(MAX_STEPS),
-    abortSignal: AbortSignal.timeout(RUN_TIMEOUT_MS),
+    abortSignal: AbortSignal.any([held.signal, AbortSignal.timeout(RUN_TIMEOUT_MS)]),
   });
   const resultText = acted.text;
   const messages: ModelMessage[] = [{ role: 'user', content: run.instruction }, ...acted.responseMessages];
@@ -65,7 +68,7 @@ export async function executeRun(input: { deps: Deps; run: StoredRun; agent: Sto
 
   const check = run.schema ? checkOutputSchema(run.schema) : undefined;
   if (check?.ok) {
-    const shaped = await shape(model, system, messages, zodFromOutputSchema(check.schema));
+    const shaped = await shape(model, system, messages, zodFromOutputSchema(check.schema), held.signal);
     return {
       resultText,
       output: 'value' in shaped ? (withNullsFilled(check.schema, shaped.value) as Record<string, unknown>) : null,
@@ -73,7 +76,7 @@ export async function executeRun(input: { deps: Deps; run: StoredRun; agent: Sto
       usage: { inputTokens: acting.inputTokens + shaped.usage.inputTokens, outputTokens: acting.outputTokens + shaped.usage.outputTokens },
     };
   }
-  const shaped = await shape(model, system, messages, ENVELOPE_FROM_MODEL);
+  const shaped = await shape(model, system, messages, ENVELOPE_FROM_MODEL, held.signal);
   return {
     resultText,
     output: defaultEnvelope(facts, resultText, 'value' in shaped ? shaped.value : undefined),

@@ -5,17 +5,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import type { Deps } from '../../../infra/deps';
 import { findAgentById } from '../../agents/agents';
-import { completeRun, failRun, findRun, markFollowUpsDone, markRunning, requeueRun, type StoredRun } from '../runs';
+import { completeRun, failRun, findRun, markFollowUpsDone, MAX_RUN_ATTEMPTS, requeueRun, takeRun, type RunLease, type StoredRun } from '../runs';
 import { recordUsage } from '../../usage/usage';
 import type { QueueConsumer } from '../../../infra/queue/queue';
 import { emitEvent } from '../../webhooks/emit';
 import { toolsOfAgent } from './agent-tools';
 import type { Toolbox } from '../../skills/skill-toolbox';
 import { executeRun } from './execute-run';
+import { holdRun, type HeldRun } from './run-lease';
 import { logger } from '../../../infra/logger';
 
-/** A run whose attempts keep crashing ends `failed` on this receive, before the queue would dead-letter it. */
-export const MAX_RUN_ATTEMPTS = 3;
 const RunMessage = z.object({ runId: z.string() });
 
 class HeldElsewhere extends Error {}
@@ -53,11 +52,11 @@ async function findRunSoon(deps: Deps, runId: string): Promise<StoredRun | undef
 
 async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQSRecord): Promise<void> {
   const { runId } = RunMessage.parse(JSON.parse(record.body));
-  const attempt = Number(record.attributes.ApproximateReceiveCount || '1');
+  const received = Number(record.attributes.ApproximateReceiveCount || '1');
   const run = await findRunSoon(deps, runId);
   // A message whose run never shows up is dropped after the last attempt.
   if (!run) {
-    if (attempt < MAX_RUN_ATTEMPTS) throw new Error(`run ${runId} is not readable yet`);
+    if (received < MAX_RUN_ATTEMPTS) throw new Error(`run ${runId} is not readable yet`);
     return;
   }
   const agent = await findAgentById(deps, run.agentId);
@@ -65,26 +64,35 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
   if (finished && !run.followUpsDone) return followUps(deps, run, agent?.name ?? '');
   if (finished || run.status === 'cancelled') return;
 
+  // Counted on the run too: the sweeper's fresh message for a run whose runner died starts its receive count anew.
+  const attempt = Math.max(received, (run.attempts ?? 0) + 1);
+  let lease: RunLease | undefined;
+  let held: HeldRun | undefined;
   try {
     if (!agent) throw new Error(`The agent ${run.agentId} no longer exists`);
-    if (!(await markRunning(deps, runId))) {
+    lease = await takeRun(deps, runId);
+    if (!lease) {
       // A second delivery of a run another runner holds comes back later instead of vanishing (its owner may give it back).
       if ((await findRun(deps, runId))?.status === 'running') throw new HeldElsewhere(`run ${runId} is held by another runner`);
       return;
     }
+    held = holdRun(deps, lease);
     const toolbox = await (options.toolsFor ?? toolsOfAgent)(deps, agent, runId, run.role);
-    const outcome = await executeRun({ deps, run, agent, model: options.model, tools: toolbox.tools }).finally(() => toolbox.close());
-    const stored = await completeRun(deps, runId, outcome);
+    const outcome = await executeRun({ deps, run, agent, model: options.model, tools: toolbox.tools, held }).finally(() => toolbox.close());
+    const stored = await completeRun(deps, lease, outcome);
     if (stored) await followUps(deps, { ...run, status: 'completed', ...stored, output: stored.output ?? undefined }, agent.name);
   } catch (error) {
     if (error instanceof HeldElsewhere) throw error;
+    // The run is another runner's now, or the sweeper failed it: nothing of it is this attempt's to settle.
+    if (held?.lost) return;
     const reason = error instanceof Error ? error.message : String(error);
-    if (attempt < MAX_RUN_ATTEMPTS) {
-      await requeueRun(deps, runId);
-      throw error;
-    }
-    logger.error('run failed after its last attempt', { runId, workspaceId: run.workspaceId, attempt, reason });
-    if (await failRun(deps, runId, reason)) await followUps(deps, { ...run, status: 'failed', error: reason }, agent?.name ?? '');
+    // A run that has begun acting is not given back: running it again could repeat an action.
+    if (attempt < MAX_RUN_ATTEMPTS && (!lease || (await requeueRun(deps, lease)))) throw error;
+    logger.error('run failed', { runId, workspaceId: run.workspaceId, attempt, acted: held?.acted ?? false, reason });
+    const verdict = held?.acted && attempt < MAX_RUN_ATTEMPTS ? `${reason} (not retried: the run had begun acting, and no action is done twice)` : reason;
+    if (await failRun(deps, runId, verdict, lease)) await followUps(deps, { ...run, status: 'failed', error: verdict }, agent?.name ?? '');
+  } finally {
+    held?.release();
   }
 }
 

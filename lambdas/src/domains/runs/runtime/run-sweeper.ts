@@ -1,16 +1,18 @@
 import type { Deps } from '../../../infra/deps';
-import { ensureEnqueued, failRun, listPendingRuns, type StoredRun } from '../runs';
+import { ensureEnqueued, failLapsed, failRun, holdLapsed, listPendingRuns, noRetakeReason, RUN_LEASE_MS, type StoredRun } from '../runs';
 
 /**
  * Finishes runs a crash left behind. A `queued` run whose message was never sent (the API died between the two
- * writes) is enqueued; a run still `queued` or `running` long after its message went out is failed with the reason,
- * and its message is sent once more so that the runner records the failure's follow-ups (the `failed` webhook).
+ * writes) is enqueued; a queued run still waiting long after its message went out is failed with the reason. A
+ * `running` run whose lease lapsed (its runner died) gets a fresh message, so that a runner takes it up again, unless
+ * it had begun acting or used its attempts: that one is failed with the reason, never run twice. A failed run's
+ * message is sent once more so that the runner records the failure's follow-ups (the `failed` webhook).
  * Scheduled in AWS by an EventBridge rule on the sweeper handler; the local platform runs it on a timer.
  */
 export interface SweepBounds {
   /** A queued run not marked sent is (re-)enqueued once it is this old: the API sends unmarked, beside the write. */
   unsentAfterMs: number;
-  /** A run waiting or running this long after it was sent or started is failed: the runner lost it. */
+  /** A run waiting this long after it was sent (or, taken before leases, running this long) is failed: it was lost. */
   stalledAfterMs: number;
   /** Candidates read per status and sweep. */
   batch: number;
@@ -19,14 +21,16 @@ export interface SweepBounds {
 export const DEFAULT_SWEEP_BOUNDS: SweepBounds = { unsentAfterMs: 60_000, stalledAfterMs: 15 * 60_000, batch: 100 };
 
 export interface SweepReport {
+  /** Runs whose message was sent again: never sent, or their runner died. */
   enqueued: string[];
   failed: string[];
 }
 
 const ageOf = (now: Date, iso: string | undefined) => (iso ? now.getTime() - Date.parse(iso) : Number.POSITIVE_INFINITY);
 
-async function failStalled(deps: Deps, run: StoredRun, reason: string): Promise<boolean> {
-  if (!(await failRun(deps, run.runId, reason))) return false;
+/** Sends the message of a run failed here, for its follow-ups. */
+async function failed(deps: Deps, run: StoredRun, settled: Promise<boolean>): Promise<boolean> {
+  if (!(await settled)) return false;
   await deps.queue.send('runs', { runId: run.runId });
   return true;
 }
@@ -39,12 +43,18 @@ export async function sweepRuns(deps: Deps, bounds: SweepBounds = DEFAULT_SWEEP_
     if (!run.enqueuedAt) {
       await ensureEnqueued(deps, run);
       report.enqueued.push(run.runId);
-    } else if (ageOf(now, run.enqueuedAt) > bounds.stalledAfterMs && (await failStalled(deps, run, 'The run waited in the queue too long; its message was lost'))) {
+    } else if (ageOf(now, run.enqueuedAt) > bounds.stalledAfterMs && (await failed(deps, run, failRun(deps, run.runId, 'The run waited in the queue too long; its message was lost')))) {
       report.failed.push(run.runId);
     }
   }
-  for (const run of await listPendingRuns(deps, 'running', olderThan(bounds.stalledAfterMs), bounds.batch)) {
-    if (ageOf(now, run.startedAt) > bounds.stalledAfterMs && (await failStalled(deps, run, 'The runner stopped before finishing the run'))) {
+  // A lease is taken after the run was created, so only runs older than one lease can have lapsed.
+  for (const run of await listPendingRuns(deps, 'running', olderThan(RUN_LEASE_MS), bounds.batch)) {
+    if (!holdLapsed(run, now, bounds.stalledAfterMs)) continue;
+    const refusal = noRetakeReason(run);
+    if (refusal === undefined) {
+      await deps.queue.send('runs', { runId: run.runId });
+      report.enqueued.push(run.runId);
+    } else if (await failed(deps, run, failLapsed(deps, run, refusal))) {
       report.failed.push(run.runId);
     }
   }

@@ -23,8 +23,11 @@ function filesIn(result: unknown): RunFacts['files'] {
   return files.filter((file): file is RunFacts['files'][number] => typeof file?.name === 'string' && typeof file?.url === 'string').map(({ name, url, type }) => ({ name, url, type: String(type ?? 'application/octet-stream') }));
 }
 
-/** Gives the agent's tools to the AI SDK, recording every use; `read_only` turns actions into pending approvals. */
-export function recordedTools(tools: AgentTool[], context: ToolContext, autonomy: Autonomy): { toolSet: ToolSet; facts: RunFacts } {
+/**
+ * Gives the agent's tools to the AI SDK, recording every use; `read_only` turns actions into pending approvals.
+ * `beforeAction` is awaited before each action is performed, and an action it refuses (by throwing) never happens.
+ */
+export function recordedTools(tools: AgentTool[], context: ToolContext, autonomy: Autonomy, beforeAction: () => Promise<void>): { toolSet: ToolSet; facts: RunFacts } {
   const facts: RunFacts = { actions: [], pending: [], errors: [], files: [] };
   const toolSet: ToolSet = {};
   for (const agentTool of tools) {
@@ -36,6 +39,7 @@ export function recordedTools(tools: AgentTool[], context: ToolContext, autonomy
           facts.pending.push({ capability: agentTool.capability, input });
           return { status: 'pending_approval', detail: 'Not performed: this run has autonomy read_only; run it again with autonomy full to perform it.' };
         }
+        if (agentTool.effect === 'act') await beforeAction();
         try {
           const result = await agentTool.execute(input, context);
           if (!facts.actions.includes(agentTool.capability)) facts.actions.push(agentTool.capability);

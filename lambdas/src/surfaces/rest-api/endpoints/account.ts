@@ -1,4 +1,5 @@
 import { ApiError, newKeyId } from '@service/shared';
+import { standardWebhooksSecret } from '@service/webhooks';
 import { createApiKey, listApiKeys, revokeApiKey, toApiKeyResponse } from '../../../domains/access/api-keys';
 import { billingPeriod, monthToDate, usageReport } from '../../../domains/usage/usage';
 import { assertSubscribableUrl, createSubscription, deleteSubscription, listSubscriptions, toSubscriptionResponse } from '../../../domains/webhooks/subscriptions';
@@ -27,7 +28,12 @@ export const accountEndpoints: EndpointHandlers<AccountEndpoints> = {
     assertSubscribableUrl(body.url, deps.config.webhookAllowLocal);
     const subscription = await createSubscription(deps, workspace.id, body, action);
     return {
-      data: { subscription: toSubscriptionResponse(subscription), signing_secret: subscription.signingSecret, secret_already_shown: false },
+      data: {
+        subscription: toSubscriptionResponse(subscription),
+        signing_secret: subscription.signingSecret,
+        standard_webhooks_secret: standardWebhooksSecret(subscription.signingSecret),
+        secret_already_shown: false,
+      },
       msg: 'Subscription created; store the signing secret now, it is not shown again',
     };
   },

@@ -14,12 +14,13 @@ import { apiState, type ApiRequest } from '../context';
 
 const REPLAY_HEADER = 'Idempotent-Replayed';
 
-/** The copy kept for replays: a secret shown once is stored as null, with `secret_already_shown: true`. */
-function replayableBody(body: string, secretField: string | undefined): string {
-  if (!secretField) return body;
+/** The copy kept for replays: each secret shown once is stored as null, with `secret_already_shown: true`. */
+function replayableBody(body: string, secretFields: readonly string[] = []): string {
   const envelope = JSON.parse(body) as { data?: Record<string, unknown> };
-  if (!envelope.data || !Object.hasOwn(envelope.data, secretField)) return body;
-  return JSON.stringify({ ...envelope, data: { ...envelope.data, [secretField]: null, secret_already_shown: true } });
+  const data = envelope.data;
+  const shown = secretFields.filter((field) => data && Object.hasOwn(data, field));
+  if (shown.length === 0) return body;
+  return JSON.stringify({ ...envelope, data: { ...data, ...Object.fromEntries(shown.map((field) => [field, null])), secret_already_shown: true } });
 }
 
 /**
@@ -49,7 +50,7 @@ export const idempotency = (deps: Deps) => ({
     const { claim } = request.internal;
     if (!claim || !request.response) return;
     const { statusCode = 200, body = '', headers } = request.response;
-    const stored = replayableBody(body, apiState(request).endpoint.secretField);
+    const stored = replayableBody(body, apiState(request).endpoint.secretFields);
     await completeIdempotencyKey(deps, claim, { statusCode, body: stored, headers: { 'content-type': headers['content-type'] ?? 'application/json' } });
     request.response.headers[REPLAY_HEADER] = 'false';
   },

@@ -1,0 +1,275 @@
+import { verify, type WebhookEvent } from '@service/webhooks';
+import { createParser } from 'eventsource-parser';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBundledPlatform, type RunningBundledPlatform } from '../../src/entries/bundled/platform';
+import { synthesize } from '../../src/entries/bundled/synth';
+import { authorizeUrl, mcpCall, newPkce, registerClient, tokenRequest } from '../mcp/oauth-flow';
+
+/**
+ * The deployed form, end to end: `cdk synth` once (a default deploy, plus the mail settings SES needs), then every
+ * request goes through the bundles it produced, each loaded as the Lambda runtime loads it, behind the routes,
+ * Function URLs and distributions of the template. The test only speaks HTTP to the stack's outputs, as a customer,
+ * a browser, an assistant and a webhook receiver would.
+ */
+const MAIL_DOMAIN = 'mail.example.test';
+const AGENT_MAIL_DOMAIN = 'agents.example.test';
+const SYNTH_CONTEXT = { mailFrom: `Service <no-reply@${MAIL_DOMAIN}>`, agentMailDomain: AGENT_MAIL_DOMAIN };
+const WIDGET_ORIGIN = 'http://localhost:3000';
+
+let workDir: string;
+let platform: RunningBundledPlatform;
+let receiver: Server;
+const deliveries: { header: string | undefined; body: string }[] = [];
+
+beforeAll(async () => {
+  workDir = mkdtempSync(join(tmpdir(), 'bundled-'));
+  await synthesize(join(workDir, 'cdk.out'), SYNTH_CONTEXT);
+  platform = await startBundledPlatform({ cdkOut: join(workDir, 'cdk.out'), verifiedIdentities: [MAIL_DOMAIN, AGENT_MAIL_DOMAIN], logs: 'silent' });
+  receiver = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      deliveries.push({ header: request.headers['x-service-signature'] as string | undefined, body });
+      response.end();
+    });
+  });
+  await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
+}, 240_000);
+
+afterAll(async () => {
+  receiver?.close();
+  await platform?.stop();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+});
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/** A browser's cookies: one jar per origin (each AWS host is its own origin here, one loopback port each). */
+class Browser {
+  private readonly jars = new Map<string, Map<string, string>>();
+
+  cookieFor(url: string): string {
+    return [...(this.jars.get(new URL(url).origin) ?? new Map<string, string>())].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
+    const cookie = this.cookieFor(url);
+    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) } });
+    const jar = this.jars.get(new URL(url).origin) ?? new Map<string, string>();
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      jar.set(pair!.slice(0, at).trim(), pair!.slice(at + 1).trim());
+    }
+    this.jars.set(new URL(url).origin, jar);
+    return response;
+  }
+
+  /** GETs `url` and follows redirects, as a navigation does; answers the last response and its URL. */
+  async navigate(url: string): Promise<{ response: Response; url: string }> {
+    let current = url;
+    for (let hop = 0; hop < 10; hop += 1) {
+      const response = await this.fetch(current);
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status >= 400 || !location) return { response, url: current };
+      current = new URL(location, current).href;
+    }
+    throw new Error(`too many redirects from ${url}`);
+  }
+}
+
+const dashboardOrigin = () => new URL(platform.outputs.DashboardUrl!).origin;
+const apiBase = () => platform.outputs.ApiUrl!;
+const demoAgent = () => platform.demo.agentIds[0]!;
+const browser = new Browser();
+let csrf = '';
+let apiKey = '';
+
+/** A REST call as the dashboard makes it: on its own origin, with the session, CSRF token and workspace. */
+async function dashboardCall(path: string, body?: unknown) {
+  const response = await browser.fetch(`${dashboardOrigin()}/en/api/v1/${path}/`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { origin: dashboardOrigin(), 'content-type': 'application/json', 'x-csrf-token': csrf, 'x-workspace-id': platform.demo.workspaceId },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: response.status, body: (await response.json()) as { data: Record<string, unknown>; error?: { code: string } } };
+}
+
+async function apiCall(path: string, options: { body?: unknown; query?: Record<string, string>; headers?: Record<string, string> } = {}) {
+  const url = new URL(`${apiBase()}/${path}/`);
+  for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
+  const response = await fetch(url, {
+    method: options.body === undefined ? 'GET' : 'POST',
+    headers: { 'x-service-api-key': apiKey, 'content-type': 'application/json', ...options.headers },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+  return { status: response.status, body: (await response.json()) as { data: Record<string, unknown>; error?: { code: string } } };
+}
+
+async function mailbox(): Promise<{ to: string; from: string | null; subject: string; text: string }[]> {
+  return ((await (await fetch(platform.mailUrl)).json()) as { mail: { to: string; from: string | null; subject: string; text: string }[] }).mail;
+}
+
+describe('the deployed form, run locally', () => {
+  it('serves the OpenAPI document from the Api bundle', async () => {
+    const response = await fetch(`${apiBase()}/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { openapi: string }).openapi).toMatch(/^3\./);
+  });
+
+  it('signs the owner in on the dashboard by a code SES delivers from the configured sender', async () => {
+    const email = platform.demo.ownerEmail;
+    const post = (path: string, body: unknown) =>
+      browser.fetch(`${dashboardOrigin()}/en/api/v1/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: dashboardOrigin() }, body: JSON.stringify(body) });
+    expect((await post('auth/email/start', { email })).status).toBe(200);
+    const mail = await until('the sign-in mail', async () => (await mailbox()).find((message) => message.to === email && /sign-in code/i.test(message.subject)));
+    expect(mail.from).toContain(`@${MAIL_DOMAIN}`);
+    expect(mail.text).toContain(dashboardOrigin());
+    const verified = await post('auth/email/verify', { email, code: /\d{6}/.exec(mail.subject)![0] });
+    expect(verified.status, await verified.clone().text()).toBe(200);
+    const session = await dashboardCall('auth/session');
+    expect(session.status).toBe(200);
+    csrf = String(session.body.data.csrf_token);
+    expect(csrf).not.toBe('');
+  });
+
+  it('creates an API key with the dashboard session', async () => {
+    const created = await dashboardCall('keys/create', { name: 'Bundled test' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    apiKey = String(created.body.data.secret);
+    expect(apiKey).toMatch(/^sk_live_/);
+    expect((await apiCall('agents/list')).status).toBe(200);
+  });
+
+  it('runs a command whose run sends mail through the e-mail skill, and delivers a signed webhook', async () => {
+    const hook = await apiCall('webhooks/create', {
+      body: { url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`, events: ['agent.command.completed', 'agent.command.failed'] },
+    });
+    expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+    const secret = String(hook.body.data.signing_secret);
+    const command = await apiCall('agents/command', {
+      body: { agent_id: demoAgent(), instruction: 'Send an email "Welcome" to bob@example.com', autonomy: 'full' },
+      headers: { 'idempotency-key': 'bundled-welcome' },
+    });
+    expect(command.status, JSON.stringify(command.body)).toBe(202);
+    const runId = String((command.body.data.run as { run_id: string }).run_id);
+    const run = await until('the run to finish', async () => {
+      const status = await apiCall('agents/command_status', { query: { run_id: runId } });
+      return ['queued', 'running'].includes(String(status.body.data.status)) ? undefined : status.body.data;
+    });
+    expect(run, JSON.stringify(run)).toMatchObject({ status: 'completed', output: { result: 'ok', actions: ['email.send'] } });
+    const sent = await until('the agent mail', async () => (await mailbox()).find((message) => message.to === 'bob@example.com' && message.subject === 'Welcome'));
+    expect(sent.from).toContain(`@${AGENT_MAIL_DOMAIN}`);
+
+    const delivery = await until('the webhook', async () => deliveries.find((candidate) => candidate.body.includes(runId)));
+    const event: WebhookEvent = verify(delivery.body, delivery.header, secret);
+    expect(event.event).toBe('agent.command.completed');
+    expect(event.data).toMatchObject({ run_id: runId });
+  });
+
+  it('finishes stranded runs on the schedule the template gives the sweeper', async () => {
+    const reports = await platform.fireSchedules();
+    expect(reports).toEqual([expect.objectContaining({ enqueued: expect.any(Array), failed: expect.any(Array) })]);
+  });
+
+  it('answers the widget configuration with the chat Function URL, and streams a chat with a preset agent', async () => {
+    const config = await fetch(`${new URL(apiBase()).origin}/v1/agents/${demoAgent()}/widget-config`, { headers: { origin: WIDGET_ORIGIN } });
+    expect(config.status).toBe(200);
+    expect(config.headers.get('access-control-allow-origin')).toBe(WIDGET_ORIGIN);
+    const chatUrl = ((await config.json()) as { chat: { url: string } }).chat.url;
+    expect(chatUrl.startsWith(platform.outputs.ChatUrl!)).toBe(true);
+
+    const chat = await fetch(chatUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: WIDGET_ORIGIN },
+      body: JSON.stringify({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'en', messages: [{ role: 'user', content: 'Where is the pricing?' }] }),
+    });
+    const text = await chat.text();
+    expect(chat.status, text).toBe(200);
+    expect(chat.headers.get('content-type')).toContain('text/event-stream');
+    const events: { event: string; data: string }[] = [];
+    const parser = createParser({ onEvent: (event) => events.push({ event: event.event ?? 'message', data: event.data }) });
+    parser.feed(text);
+    expect(events.filter((event) => event.event === 'error'), text).toEqual([]);
+    expect(events.filter((event) => event.event === 'delta').length).toBeGreaterThan(0);
+    expect(events.at(-1)?.event).toBe('done');
+  });
+
+  describe('the MCP access point of the stack', () => {
+    const mcpUrl = () => platform.outputs.McpUrl!;
+    const mcpOrigin = () => new URL(mcpUrl()).origin;
+
+    it('challenges a call without a token with its protected resource metadata', async () => {
+      const answer = await mcpCall(mcpOrigin(), undefined, 'tools/list');
+      expect(answer.status).toBe(401);
+      const metadataUrl = /resource_metadata="([^"]+)"/.exec(answer.headers.get('www-authenticate') ?? '')?.[1];
+      expect(metadataUrl).toBeDefined();
+      const metadata = (await (await fetch(metadataUrl!)).json()) as { resource: string; authorization_servers: string[] };
+      expect(metadata.resource).toBe(mcpUrl());
+      const server = (await (await fetch(`${metadata.authorization_servers[0]}/.well-known/oauth-authorization-server`)).json()) as Record<string, string>;
+      expect(server.authorization_endpoint).toBe(`${mcpOrigin()}/oauth/authorize`);
+    });
+
+    it('sends a person without a session to the dashboard sign-in, with a Location', async () => {
+      const client = await registerClient(mcpOrigin(), ['http://127.0.0.1:9/callback']);
+      const url = authorizeUrl(mcpOrigin(), { clientId: client.body.client_id!, redirectUri: 'http://127.0.0.1:9/callback', pkce: newPkce(), scope: 'agents:read' });
+      const answer = await new Browser().fetch(url);
+      expect([302, 303], `${answer.status} ${JSON.stringify([...answer.headers])}`).toContain(answer.status);
+      const signIn = new URL(answer.headers.get('location')!, url);
+      expect(signIn.pathname).toBe('/dashboard/');
+      const page = await fetch(signIn);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toMatch(/<!doctype html>/i);
+    });
+
+    it('lets the dashboard-signed-in person consent, and the assistant list the agents with the token', async () => {
+      const redirectUri = 'http://127.0.0.1:9/callback';
+      const client = await registerClient(mcpOrigin(), [redirectUri]);
+      const pkce = newPkce();
+      // The browser that signed in on the dashboard opens the authorization page; a sign-in detour comes back to it.
+      let page = await browser.navigate(authorizeUrl(mcpOrigin(), { clientId: client.body.client_id!, redirectUri, pkce, scope: 'agents:read' }));
+      const returnTo = new URL(page.url).searchParams.get('return_to');
+      if (new URL(page.url).pathname === '/dashboard/' && returnTo) page = await browser.navigate(new URL(returnTo, page.url).href);
+      const html = await page.response.text();
+      expect(page.response.status, `${page.url}: ${html.slice(0, 300)}`).toBe(200);
+      const hidden = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1]!, match[2]!.replace(/&amp;/g, '&')]));
+      expect(hidden.csrf_token, `no consent form at ${page.url}: ${html.slice(0, 300)}`).toBeDefined();
+      const form = new URLSearchParams({ ...hidden, decision: 'approve', workspace_id: platform.demo.workspaceId, perm_agents_read: '1' });
+      const pageOrigin = new URL(page.url).origin;
+      const decided = await browser.fetch(`${pageOrigin}/oauth/authorize`, {
+        method: 'POST',
+        headers: { origin: pageOrigin, 'content-type': 'application/x-www-form-urlencoded' },
+        body: form.toString(),
+      });
+      expect(decided.status, await decided.clone().text()).toBe(303);
+      const back = new URL(decided.headers.get('location')!);
+      expect(back.origin + back.pathname).toBe(redirectUri);
+      const tokens = await tokenRequest(mcpOrigin(), {
+        grant_type: 'authorization_code',
+        code: back.searchParams.get('code')!,
+        code_verifier: pkce.verifier,
+        redirect_uri: redirectUri,
+        client_id: client.body.client_id!,
+        resource: mcpUrl(),
+      });
+      expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+      const listed = await mcpCall(mcpOrigin(), tokens.body.access_token, 'tools/call', { name: 'list_agents', arguments: {} });
+      expect(listed.status).toBe(200);
+      expect(JSON.stringify(listed.body.result)).toContain(demoAgent());
+    });
+
+  });
+});
