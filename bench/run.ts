@@ -2,6 +2,7 @@ import { benchApiCommand } from './api-command';
 import { benchLambdas } from './lambdas';
 import { benchRunner } from './runner';
 import { benchWebhooks } from './webhooks';
+import { benchCost } from './cost';
 import { benchMcp } from './mcp';
 import { soakPlatform } from './soak';
 import { soakLambdas } from './soak-lambdas';
@@ -14,6 +15,7 @@ const sections: [string, () => Promise<string[]>][] = [
   ['REST API: agents/command vs a bare conditional PutItem', () => benchApiCommand()],
   ['Agent runs', () => benchRunner()],
   ['Signed webhook deliveries to a loopback receiver', () => benchWebhooks()],
+  ['AWS bill of 1,000 commands, each with one tool call and one webhook delivery (measured, list prices)', () => benchCost()],
   ['MCP access point: list_agents over MCP vs REST agents/list', () => benchMcp()],
   ['Skill tool calls: startSkill vs a bare official-SDK stateless server', () => benchSkillCalls()],
   // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time.

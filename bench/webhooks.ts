@@ -9,7 +9,7 @@ import { createWebhookSender } from '../lambdas/src/domains/webhooks/send';
 import { createSubscription } from '../lambdas/src/domains/webhooks/subscriptions';
 
 /** A loopback receiver that verifies every signature and notes when each event arrived. */
-async function startVerifyingReceiver() {
+export async function startVerifyingReceiver() {
   let secret = '';
   const arrivals = new Map<string, number>();
   let rejected = 0;

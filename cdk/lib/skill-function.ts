@@ -5,6 +5,7 @@ import type { ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { createNodeFunction } from './node-function';
 import { generatedSecret } from './secrets';
+import { SKILL_MEMORY_MB } from './skills';
 
 /** Environment variables through which a deployed skill finds its secrets (values are read at cold start). */
 export const SKILL_SECRET_ENV = {
@@ -41,7 +42,7 @@ export class SkillFunction extends Construct {
     this.function = createNodeFunction(this, 'Function', {
       entry: props.entry,
       timeoutSeconds: props.timeoutSeconds ?? 30,
-      memoryMb: props.memoryMb ?? 512,
+      memoryMb: props.memoryMb ?? SKILL_MEMORY_MB,
       environment: {
         ...props.environment,
         // The SDK refuses to start without its bearer and turn-token key in production.

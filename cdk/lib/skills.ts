@@ -8,6 +8,9 @@ export interface SkillEntry {
   entry: string;
 }
 
+/** The memory of a skill function (SkillFunction) whose props name none. */
+export const SKILL_MEMORY_MB = 512;
+
 /** Example and third-party skills deployed beside the platform, each with its own generated bearer. */
 export const SKILLS: readonly SkillEntry[] = [{ id: 'Loyalty', entry: 'skill-sdk/examples/loyalty/lambda.ts' }];
 

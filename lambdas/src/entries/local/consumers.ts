@@ -3,9 +3,10 @@ import type { Deps } from '../../infra/deps';
 import type { LocalQueue } from '../../infra/queue/local';
 import { createRunConsumer } from '../../domains/runs/runtime/run-consumer';
 import { createWebhookConsumer } from '../../domains/webhooks/deliverer';
+import { observeConsumer, type PlatformObserver } from './observer';
 
 /** Connects each queue to the same consumer handler its SQS event source mapping invokes in AWS. */
-export function attachConsumers(queue: LocalQueue, deps: Deps, runtime: { model: LanguageModel }): void {
-  queue.consume('runs', createRunConsumer(deps, { model: runtime.model }));
-  queue.consume('webhooks', createWebhookConsumer(deps));
+export function attachConsumers(queue: LocalQueue, deps: Deps, runtime: { model: LanguageModel }, observer?: PlatformObserver): void {
+  queue.consume('runs', observeConsumer('runs', createRunConsumer(deps, { model: runtime.model }), observer));
+  queue.consume('webhooks', observeConsumer('webhooks', createWebhookConsumer(deps), observer));
 }

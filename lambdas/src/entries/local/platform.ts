@@ -18,6 +18,7 @@ import { sweepRuns } from '../../domains/runs/runtime/run-sweeper';
 import { createLocalServer } from './server';
 import { listenError } from './startup-error';
 import { logger } from '../../infra/logger';
+import { observeFunctions, observeSender, type PlatformObserver } from './observer';
 
 export interface PlatformOptions {
   /** 0 picks a free port. */
@@ -40,6 +41,8 @@ export interface PlatformOptions {
   onMail?: (mail: DeliveredMail) => void;
   /** Queue timing, e.g. a short visibility timeout so a test sees retries quickly. */
   queue?: LocalQueueOptions;
+  /** Told of each function invocation and queue message (the cost bench); omitted, nothing is wrapped. */
+  observer?: PlatformObserver;
 }
 
 export interface RunningPlatform {
@@ -73,11 +76,12 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   await ensureTables(store.raw, config.tablePrefix);
   const queue = new LocalQueue(store, { visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000 }, ...options.queue });
   const now = options.now ?? (() => new Date());
-  const deps: Deps = { store, queue, config, now, mail: localMailbox(store, now, options.onMail) };
+  const deps: Deps = { store, queue: observeSender(queue, options.observer), config, now, mail: localMailbox(store, now, options.onMail) };
   const seed = await seedDemo(deps, env.SERVICE_DEMO_API_KEY);
   const model = options.model ?? resolveModel(config.model, env);
 
-  const server: Server = createLocalServer(createLocalFunctions(deps, { model }));
+  const functions = () => observeFunctions(createLocalFunctions(deps, { model }), options.observer);
+  const server: Server = createLocalServer(functions());
   const host = options.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {
@@ -92,11 +96,11 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const { port } = server.address() as AddressInfo;
   const url = `http://${host}:${port}`;
   // Browsers resolve `localhost` themselves, some to ::1 first; the dashboard must work there (WebAuthn refuses IP addresses).
-  const ipv6 = LOOPBACK_V4.has(host) ? await listenOnIpv6Loopback(createLocalServer(createLocalFunctions(deps, { model })), port) : undefined;
+  const ipv6 = LOOPBACK_V4.has(host) ? await listenOnIpv6Loopback(createLocalServer(functions()), port) : undefined;
   // The built-in skills call back into this server, so they start once it listens, and runs start after them.
   const skills = await startBuiltinSkills(`${url}/en/api/v1`, env.SERVICE_MASTER_KEY);
   attachSkillHost(deps, skills.host);
-  attachConsumers(queue, deps, { model });
+  attachConsumers(queue, deps, { model }, options.observer);
   queue.start();
   // What an EventBridge schedule does in AWS: finish runs a crash left queued or running.
   const sweeper = setInterval(() => void sweepRuns(deps).catch(sweepFailed), SWEEP_INTERVAL_MS);

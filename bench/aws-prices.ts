@@ -1,0 +1,21 @@
+/**
+ * AWS list prices (on-demand, no free tier, no Savings Plans) for US East (N. Virginia), us-east-1, in US dollars, taken
+ * on 2026-11-25 from the published pricing pages named beside each, cross-read with secondary summaries of them:
+ * - "Amazon DynamoDB pricing for on-demand capacity" (aws.amazon.com/dynamodb/pricing/on-demand/): the prices after the
+ *   50% cut of on-demand throughput of 1 November 2024, Standard table class.
+ * - "Amazon SQS pricing" (aws.amazon.com/sqs/pricing/): standard queues, first 100 billion requests a month; each 64 KB
+ *   chunk of a request's payload is billed as one request.
+ * - "AWS Lambda pricing" (aws.amazon.com/lambda/pricing/): Arm (the stack's functions are arm64, cdk/lib/node-function.ts),
+ *   first 7.5 billion GB-seconds a month; duration is billed per 1 ms.
+ * - "Amazon API Gateway pricing" (aws.amazon.com/api-gateway/pricing/): HTTP APIs, first 300 million requests a month,
+ *   metered in 512 KB increments.
+ * Lambda Function URLs (the built-in skills, the chat, MCP) cost nothing beyond their function's invocations.
+ */
+export const AWS_PRICES = {
+  region: 'us-east-1',
+  takenOn: '2026-11-25',
+  dynamodb: { perMillionWriteRequestUnits: 0.625, perMillionReadRequestUnits: 0.125 },
+  sqs: { perMillionStandardRequests: 0.4, requestChunkBytes: 64 * 1024 },
+  lambda: { architecture: 'arm64', perGbSecond: 0.0000133334, perMillionRequests: 0.2 },
+  apiGateway: { perMillionHttpApiRequests: 1.0, requestChunkBytes: 512 * 1024 },
+} as const;

@@ -1,0 +1,93 @@
+import type { TableName } from '@service/shared';
+import { AWS_PRICES } from './aws-prices';
+import type { TableUsage } from './cost-dynamo-meter';
+
+/** What `commands` commands did, as AWS would bill it. */
+export interface MeasuredUsage {
+  commands: number;
+  /** Each function's invocations: its id in the stack, its configured memory, and each invocation's wall time. */
+  lambda: { functionId: string; memoryMb: number; durationsMs: number[] }[];
+  apiGatewayRequests: number;
+  sqs: { sends: number; receives: number; deletes: number };
+  dynamo: ReadonlyMap<TableName, TableUsage>;
+}
+
+interface BillLine {
+  service: string;
+  /** Per 1,000 commands, in `unit`. */
+  quantity: number;
+  unit: string;
+  unitPrice: string;
+  cost: number;
+}
+
+export const BILL_TARGET_PER_1000 = 0.05;
+const PER = 1000;
+
+const perMillion = (price: number, unit: string) => `$${price} / M ${unit}`;
+const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
+
+export function billLines(usage: MeasuredUsage): BillLine[] {
+  const scale = PER / usage.commands;
+  const { dynamodb, sqs, lambda, apiGateway } = AWS_PRICES;
+  const tables = [...usage.dynamo.values()];
+  const reads = sum(tables.map((table) => table.readUnits)) * scale;
+  const tableWrites = sum(tables.map((table) => table.writeUnits + table.failedConditionUnits)) * scale;
+  const indexWrites = sum(tables.map((table) => table.indexWriteUnits)) * scale;
+  const requestLine = (service: string, quantity: number, unit: string, price: number): BillLine => ({ service, quantity, unit, unitPrice: perMillion(price, unit), cost: (quantity * price) / 1e6 });
+  const invocations = sum(usage.lambda.map((fn) => fn.durationsMs.length)) * scale;
+  return [
+    requestLine('DynamoDB reads', reads, 'RRU', dynamodb.perMillionReadRequestUnits),
+    requestLine('DynamoDB writes (tables)', tableWrites, 'WRU', dynamodb.perMillionWriteRequestUnits),
+    requestLine('DynamoDB writes (global secondary indexes)', indexWrites, 'WRU', dynamodb.perMillionWriteRequestUnits),
+    requestLine('SQS requests (send, receive, delete)', (usage.sqs.sends + usage.sqs.receives + usage.sqs.deletes) * scale, 'requests', sqs.perMillionStandardRequests),
+    requestLine('API Gateway HTTP API requests', usage.apiGatewayRequests * scale, 'requests', apiGateway.perMillionHttpApiRequests),
+    requestLine('Lambda requests', invocations, 'requests', lambda.perMillionRequests),
+    ...usage.lambda.map((fn): BillLine => {
+      // Lambda bills each invocation's duration rounded up to the millisecond.
+      const gbSeconds = (sum(fn.durationsMs.map(Math.ceil)) / 1000) * (fn.memoryMb / 1024) * scale;
+      const mean = sum(fn.durationsMs) / fn.durationsMs.length;
+      return {
+        service: `Lambda ${fn.functionId} duration (${fn.memoryMb} MB ${lambda.architecture}, ${((fn.durationsMs.length * scale) / PER).toFixed(1)}/cmd, mean ${mean.toFixed(1)} ms)`,
+        quantity: gbSeconds,
+        unit: 'GB-s',
+        unitPrice: `$${lambda.perGbSecond} / GB-s`,
+        cost: gbSeconds * lambda.perGbSecond,
+      };
+    }),
+  ];
+}
+
+const money = (value: number) => `$${value.toFixed(value < 0.001 ? 6 : 5)}`;
+const quantity = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2));
+
+/** The bill line by line, its total against the target, and what dominates it. */
+export function formatBill(usage: MeasuredUsage): string[] {
+  const lines = billLines(usage);
+  const total = sum(lines.map((line) => line.cost));
+  const largest = [...lines].sort((a, b) => b.cost - a.cost)[0]!;
+  const durationCost = sum(lines.filter((line) => line.unit === 'GB-s').map((line) => line.cost));
+  const verdict = total <= BILL_TARGET_PER_1000 ? 'met' : 'NOT met';
+  return [
+    `${'service'.padEnd(84)} ${'quantity / 1,000 commands'.padStart(26)}  ${'unit price'.padEnd(26)} cost`,
+    ...lines.map((line) => `${line.service.padEnd(84)} ${`${quantity(line.quantity)} ${line.unit}`.padStart(26)}  ${line.unitPrice.padEnd(26)} ${money(line.cost)}`),
+    `${'total per 1,000 commands'.padEnd(84)} ${''.padStart(26)}  ${''.padEnd(26)} ${money(total)}   (target at most $${BILL_TARGET_PER_1000}: ${verdict})`,
+    `by service: ${shares(lines, total)}; largest line: ${largest.service}, ${((largest.cost / total) * 100).toFixed(0)}% of the bill; Lambda durations could be ${durationCost > 0 ? ((BILL_TARGET_PER_1000 - (total - durationCost)) / durationCost).toFixed(0) : '∞'}x these before the bill reaches the target`,
+    `DynamoDB per command by table: ${[...usage.dynamo]
+      .sort(([, a], [, b]) => b.writeUnits + b.indexWriteUnits - (a.writeUnits + a.indexWriteUnits))
+      .map(([name, table]) => `${name} ${fmtUnits(table.writeUnits + table.failedConditionUnits, usage.commands)}+${fmtUnits(table.indexWriteUnits, usage.commands)} WRU ${fmtUnits(table.readUnits, usage.commands)} RRU`)
+      .join(', ')} (table+index writes, reads)`,
+  ];
+}
+
+/** Each service's share of the bill (a line's service is its first word: DynamoDB, SQS, API Gateway, Lambda). */
+function shares(lines: BillLine[], total: number): string {
+  const byService = new Map<string, number>();
+  for (const line of lines) {
+    const service = line.service.startsWith('API Gateway') ? 'API Gateway' : line.service.split(' ')[0]!;
+    byService.set(service, (byService.get(service) ?? 0) + line.cost);
+  }
+  return [...byService].sort(([, a], [, b]) => b - a).map(([service, cost]) => `${service} ${((cost / total) * 100).toFixed(0)}%`).join(', ');
+}
+
+const fmtUnits = (units: number, commands: number) => (units / commands).toFixed(units / commands >= 10 ? 0 : 1);
