@@ -40,22 +40,53 @@ export async function measure(label: string, count: number, concurrency: number,
   return figuresOf(label, latencies, elapsedS);
 }
 
+type Sample = { latencies: number[]; elapsedS: number };
+type Side = 'baseline' | 'candidate';
+
+/** `rounds` alternating rounds (baseline, candidate, baseline, …) of `countPerRound` runs each, every round's samples. */
+async function sampleInTurns(tasks: Record<Side, Task>, countPerRound: number, concurrency: number, rounds: number): Promise<Record<Side, Sample>[]> {
+  const samples: Record<Side, Sample>[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const baseline = await sample(countPerRound, concurrency, tasks.baseline);
+    samples.push({ baseline, candidate: await sample(countPerRound, concurrency, tasks.candidate) });
+  }
+  return samples;
+}
+
 /**
  * A baseline and a candidate measured in alternating rounds (`rounds` of each, `count` runs in all per side), their
  * samples merged: a machine whose load drifts (other processes on the same cores) weighs on both alike.
  */
-export async function measureInTurns(labels: { baseline: string; candidate: string }, tasks: { baseline: Task; candidate: Task }, count: number, concurrency: number, rounds = 5): Promise<Pair> {
-  const merged = { baseline: { latencies: [] as number[], elapsedS: 0 }, candidate: { latencies: [] as number[], elapsedS: 0 } };
-  for (let round = 0; round < rounds; round++) {
-    for (const side of ['baseline', 'candidate'] as const) {
-      const { latencies, elapsedS } = await sample(Math.ceil(count / rounds), concurrency, tasks[side]);
-      merged[side].latencies.push(...latencies);
-      merged[side].elapsedS += elapsedS;
-    }
-  }
+export async function measureInTurns(labels: Record<Side, string>, tasks: Record<Side, Task>, count: number, concurrency: number, rounds = 5): Promise<Pair> {
+  const samples = await sampleInTurns(tasks, Math.ceil(count / rounds), concurrency, rounds);
+  const merged = (side: Side) => figuresOf(labels[side], samples.flatMap((s) => s[side].latencies), samples.reduce((sum, s) => sum + s[side].elapsedS, 0));
+  return { baseline: merged('baseline'), candidate: merged('candidate') };
+}
+
+/** Like measureInTurns, but each round's figures on their own (`countPerRound` runs per side and round), in order. */
+export async function measureRounds(labels: Record<Side, string>, tasks: Record<Side, Task>, countPerRound: number, concurrency: number, rounds: number): Promise<Pair[]> {
+  const samples = await sampleInTurns(tasks, countPerRound, concurrency, rounds);
+  return samples.map((s) => ({
+    baseline: figuresOf(labels.baseline, s.baseline.latencies, s.baseline.elapsedS),
+    candidate: figuresOf(labels.candidate, s.candidate.latencies, s.candidate.elapsedS),
+  }));
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/** Each figure's median over rounds (throughput, p50 and p99 each on its own), with the rounds' runs counted together. */
+export function medianOf(label: string, rounds: Figures[]): Figures {
   return {
-    baseline: figuresOf(labels.baseline, merged.baseline.latencies, merged.baseline.elapsedS),
-    candidate: figuresOf(labels.candidate, merged.candidate.latencies, merged.candidate.elapsedS),
+    label,
+    count: rounds.reduce((sum, r) => sum + r.count, 0),
+    perSecond: median(rounds.map((r) => r.perSecond)),
+    p50Ms: median(rounds.map((r) => r.p50Ms)),
+    p99Ms: median(rounds.map((r) => r.p99Ms)),
   };
 }
 

@@ -6,7 +6,7 @@ import { benchCost } from './cost';
 import { benchMcp } from './mcp';
 import { soakPlatform } from './soak';
 import { soakLambdas } from './soak-lambdas';
-import { benchToolCalls } from '../skill-sdk/bench/tool-calls';
+import { benchSkillCalls } from './skill-calls';
 import { benchWidget } from '../embed/bench/widget';
 
 /** `npm run bench`: every benchmark, each printing measured figures and ratios against a baseline run in the same process. */
@@ -17,8 +17,7 @@ const sections: [string, () => Promise<string[]>][] = [
   ['Signed webhook deliveries to a loopback receiver', () => benchWebhooks()],
   ['AWS bill of 1,000 commands, each with one tool call and one webhook delivery (measured, list prices)', () => benchCost()],
   ['MCP access point: list_agents over MCP vs REST agents/list', () => benchMcp()],
-  // benchToolCalls prints its own figures and ratio (startSkill vs a bare official-SDK stateless server).
-  ['Skill tool calls: startSkill vs a bare MCP SDK server', async () => (await benchToolCalls(), [])],
+  ['Skill tool calls: startSkill vs a bare official-SDK stateless server', () => benchSkillCalls()],
   // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time.
   ['Chat widget: sizes and time to an interactive FAB', async () => (await benchWidget(), [])],
   // SOAK_SECONDS shortens both soaks (3 minutes of traffic and a minute at idle by default).

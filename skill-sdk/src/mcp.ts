@@ -56,10 +56,8 @@ export async function handleMcp(
   });
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await mcp.connect(transport);
-  try {
-    return await transport.handleRequest(request, { parsedBody: body });
-  } finally {
-    // The JSON response is complete here; closing need not delay it.
-    void mcp.close();
-  }
+  // Not closed afterwards: with JSON responses the transport has answered every request by the time it returns and
+  // holds no stream or timer, so both are garbage; close() would only build a "Connection closed" error and abort
+  // the finished handlers' signals, costing more than the rest of the SDK's share of the call.
+  return transport.handleRequest(request, { parsedBody: body });
 }

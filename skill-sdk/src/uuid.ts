@@ -4,5 +4,5 @@ const uuid = z.uuid();
 
 /** Identity ids are UUIDs only: anything else (a sequential id, garbage) is dropped. */
 export function uuidOrUndefined(value: unknown): string | undefined {
-  return uuid.safeParse(value).success ? (value as string) : undefined;
+  return typeof value === 'string' && uuid.safeParse(value).success ? value : undefined;
 }

@@ -252,4 +252,26 @@ describe('startup rules', () => {
       await late.close();
     }
   });
+
+  it('verifies a remembered turn token anew once the key changes', async () => {
+    const quiet: Logger = { error: () => undefined, warn: () => undefined, info: () => undefined };
+    const rotating = await startSkill(weather, { bearer: BEARER, turnTokenSecret: SECRET, log: quiet });
+    const turnToken = await token({ roles: ['member'] });
+    const call = () =>
+      fetch(`${rotating.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${BEARER}`, 'x-service-turn-token': turnToken },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'weather__forecast', arguments: { city: 'Oslo' } } }),
+      });
+    try {
+      expect((await call()).status).toBe(200);
+      expect((await call()).status).toBe(200);
+      rotating.setTurnTokenSecret('a-rotated-turn-token-key-0123456789abcdef');
+      const refused = await call();
+      expect(refused.status).toBe(401);
+      expect(await refused.text()).toContain('TURN_TOKEN_INVALID');
+    } finally {
+      await rotating.close();
+    }
+  });
 });
