@@ -13,9 +13,10 @@ export interface BareServer {
 
 /**
  * A Path B skill as anyone would write it with the official SDK alone: stateless streamable HTTP (a fresh server and
- * transport per request), one tool `forecast`, no manifest unless `manifest` is given.
+ * transport per request), one tool `forecast`, no manifest unless `manifest` is given. `gate`, when given, is awaited
+ * by each call after it was counted: the test decides when the tool answers.
  */
-export async function startBareMcpServer(options: { manifest?: object } = {}): Promise<BareServer> {
+export async function startBareMcpServer(options: { manifest?: object; gate?: () => Promise<void> } = {}): Promise<BareServer> {
   const calls: BareServer['calls'] = [];
   const server = createServer(async (req, res) => {
     if (req.method === 'GET' && req.url === '/manifest' && options.manifest) {
@@ -29,6 +30,7 @@ export async function startBareMcpServer(options: { manifest?: object } = {}): P
     const mcp = new McpServer({ name: 'Weather Station', version: '2.1.0' });
     mcp.registerTool('forecast', { description: 'Weather forecast for a city', inputSchema: { city: z.string().min(1) }, annotations: { readOnlyHint: true } }, async ({ city }) => {
       calls.push({ headers: req.headers, args: { city } });
+      await options.gate?.();
       return { content: [{ type: 'text', text: `Sunny in ${city}` }], structuredContent: { city, summary: 'sunny' } };
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
