@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findRun, requestRunStop, takeRun } from '../../src/domains/runs/runs';
+import { sweepRuns } from '../../src/domains/runs/runtime/run-sweeper';
 import { openApiProblems } from '../support/openapi';
 import { apiClient, usePlatform, type ApiResponse } from '../support/platform';
 import { command, until, waitForRun, type RunView } from '../support/runs';
@@ -79,5 +81,21 @@ describe('agents/command_cancel on a running run', () => {
     const otherApi = apiClient(ctx.platform.apiBaseUrl, other.apiKey);
     const refused = await otherApi('agents/command_cancel/', { body: { run_id: stoppedRunId } });
     expect([refused.status, refused.body.error?.code]).toEqual([404, 'RUN_NOT_FOUND']);
+  });
+});
+
+describe('a run asked to stop whose runner is gone', () => {
+  const ctx = usePlatform({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+
+  it('is ended cancelled by the sweeper once its lease lapsed, and never taken again', async () => {
+    await ctx.platform.queue.stop();
+    const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'List my tasks.' });
+    // A runner takes it, then dies (nothing renews its lease) after the stop was recorded.
+    expect(await takeRun(ctx.platform.deps, runId)).toBeDefined();
+    expect(await requestRunStop(ctx.platform.deps, runId, 'api_key')).toBe(true);
+    const later = { ...ctx.platform.deps, now: () => new Date(Date.now() + 60_000) };
+    await sweepRuns(later);
+    expect(await findRun(ctx.platform.deps, runId)).toMatchObject({ status: 'cancelled', cancelledBy: 'api_key' });
+    expect(await takeRun(later, runId)).toBeUndefined();
   });
 });
