@@ -1,6 +1,7 @@
 import type { LanguageModelUsage, ToolSet } from 'ai';
 import type { Deps } from '../../../infra/deps';
 import { findRun } from '../runs';
+import { stoppableTools } from './stoppable-tools';
 
 /** The run was asked to stop (agents/command_cancel): the runner ends it `cancelled`. */
 export class RunCancelled extends Error {}
@@ -30,12 +31,6 @@ export interface RunStopping {
   readonly progress: { resultText: string; usage: { inputTokens: number; outputTokens: number } };
 }
 
-const untilAborted = (signal: AbortSignal) =>
-  new Promise<never>((_, reject) => {
-    if (signal.aborted) reject(signal.reason);
-    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
-  });
-
 export function watchForStop(deps: Deps, runId: string): RunStopping {
   const controller = new AbortController();
   const texts: string[] = [];
@@ -51,26 +46,7 @@ export function watchForStop(deps: Deps, runId: string): RunStopping {
     signal: controller.signal,
     checkpoint,
     stopRequested: stop,
-    guard: (tools) =>
-      Object.fromEntries(
-        Object.entries(tools).map(([name, tool]) => {
-          const execute = tool.execute;
-          if (!execute) return [name, tool];
-          return [
-            name,
-            {
-              ...tool,
-              execute: async (input: unknown, options: Parameters<typeof execute>[1]) => {
-                await checkpoint();
-                const running = Promise.resolve(execute(input, options) as PromiseLike<unknown>);
-                // A call already started is abandoned, not awaited, once a stop comes: the run ends now.
-                running.catch(() => undefined);
-                return Promise.race([running, untilAborted(controller.signal)]);
-              },
-            },
-          ];
-        }),
-      ),
+    guard: (tools) => stoppableTools(tools, controller.signal, checkpoint),
     recordStep: (step) => {
       if (step.text) texts.push(step.text);
       usage.inputTokens += step.usage.inputTokens ?? 0;
