@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBareMcpServer, type BareServer } from '../../../lambdas/test/skills/bare-mcp-server';
+import { offerWeatherSkill, startBareMcpServer, type BareServer } from '../../../lambdas/test/skills/bare-mcp-server';
 import { until } from '../../../lambdas/test/support/runs';
 import { scriptedModel } from '../../../lambdas/test/support/scripted-model';
 import { embedTag, hostPage, startHarness, W, type Harness } from './harness';
@@ -20,9 +20,7 @@ const gate = new Promise<void>((resolve) => (release = resolve));
 beforeAll(async () => {
   weather = await startBareMcpServer({ gate: () => gate });
   h = await startHarness({ model, env: { WEBHOOK_ALLOW_LOCAL: '1' } });
-  expect((await h.api('skills/register/', { body: { url: weather.url, code: 'weather', bearer: 'weather-bearer-0123456789' } })).status).toBe(201);
-  expect((await h.api('skills/install/', { body: { agent_id: h.agentId, skill_code: 'weather' } })).status).toBe(200);
-  expect((await h.api('grants/create/', { body: { role: 'public', capability: 'weather.forecast' } })).status).toBe(201);
+  await offerWeatherSkill(h.api, weather, h.agentId, 'public');
 });
 afterAll(async () => {
   release();

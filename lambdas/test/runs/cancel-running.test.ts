@@ -6,7 +6,7 @@ import { apiClient, usePlatform, type ApiResponse } from '../support/platform';
 import { command, until, waitForRun, type RunView } from '../support/runs';
 import { scriptedModel } from '../support/scripted-model';
 import { createWorkspace } from '../support/workspaces';
-import { startBareMcpServer, type BareServer } from '../skills/bare-mcp-server';
+import { offerWeatherSkill, startBareMcpServer, type BareServer } from '../skills/bare-mcp-server';
 import { envelopeTurn } from '../skills/helpers';
 
 type CancelView = RunView & { cancel_requested_at: string | null; cancelled_by: string | null };
@@ -27,9 +27,7 @@ describe('agents/command_cancel on a running run', () => {
 
   beforeAll(async () => {
     weather = await startBareMcpServer({ gate: () => gate });
-    expect((await ctx.api('skills/register/', { body: { url: weather.url, code: 'weather', bearer: 'weather-bearer-0123456789' } })).status).toBe(201);
-    expect((await ctx.api('skills/install/', { body: { agent_id: ctx.agentId, skill_code: 'weather' } })).status).toBe(200);
-    expect((await ctx.api('grants/create/', { body: { role: 'admin', capability: 'weather.forecast' } })).status).toBe(201);
+    await offerWeatherSkill(ctx.api, weather, ctx.agentId, 'admin');
   });
   afterAll(async () => {
     release();

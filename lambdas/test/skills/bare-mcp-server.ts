@@ -3,6 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
+import type { ApiCall } from '../support/platform';
 
 export interface BareServer {
   url: string;
@@ -49,4 +50,17 @@ export async function startBareMcpServer(options: { manifest?: object; gate?: ()
         server.close(() => resolve());
       }),
   };
+}
+
+/** Registers the bare server as the skill `weather`, installs it on the agent and grants its forecast to `role`. */
+export async function offerWeatherSkill(api: ApiCall, server: BareServer, agentId: string, role: string): Promise<void> {
+  const steps: [path: string, body: Record<string, unknown>, status: number][] = [
+    ['skills/register/', { url: server.url, code: 'weather', bearer: 'weather-bearer-0123456789' }, 201],
+    ['skills/install/', { agent_id: agentId, skill_code: 'weather' }, 200],
+    ['grants/create/', { role, capability: 'weather.forecast' }, 201],
+  ];
+  for (const [path, body, status] of steps) {
+    const response = await api(path, { body });
+    if (response.status !== status) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(response.body)}`);
+  }
 }
