@@ -8,6 +8,7 @@
  * ORIGIN_NOT_ALLOWED 403 is ours too: the widget chat was called from a page origin the agent does not allow.
  * People (the dashboard): CODE_INVALID 400 (wrong sign-in code), CODE_EXPIRED 400 (expired, used, or out of tries:
  * ask for a new one), LAST_OWNER 409 (the last owner cannot be removed or demoted), FORBIDDEN 403 (the role may not).
+ * RUN_NOT_CANCELLABLE 409: agents/command_cancel on a run that already completed or failed.
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -32,6 +33,7 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_CONFLICT: 409,
   SKILL_OAUTH_REQUIRED: 409,
   LAST_OWNER: 409,
+  RUN_NOT_CANCELLABLE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

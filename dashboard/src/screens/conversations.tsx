@@ -57,7 +57,10 @@ function Transcript({ id }: { id: string }) {
         <li key={index} class={`message ${message.role}`}>
           <span class="who">{message.role === 'user' ? 'Visitor' : 'Agent'}</span>
           <p>{readable(message.text)}</p>
-          <span class="muted small">{when(message.at)}</span>
+          <span class="muted small">
+            {when(message.at)}
+            {message.stopped ? ' · stopped by the visitor' : ''}
+          </span>
         </li>
       ))}
     </ol>

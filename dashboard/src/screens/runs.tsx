@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api/client';
-import { ActionButton, ActionForm, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad, when } from '../ui';
+import { ActionButton, ActionForm, Confirm, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad, when } from '../ui';
 import { AgentTabs } from './agent-tabs';
 
 const POLL_MS = 1000;
@@ -13,6 +13,12 @@ export default function Runs({ params }: { params: string[] }) {
   const command = useAction(async () => {
     await post('agents/command', { agent_id: agentId, instruction: instruction.trim(), autonomy: act ? 'full' : 'read_only' });
     setInstruction('');
+    runs.reload();
+  });
+  const [stopping, setStopping] = useState<string | null>(null);
+  // Answers once the run has stopped (its runner acknowledges within a heartbeat), with what it produced so far.
+  const stop = useAction(async (runId: string) => {
+    await post('agents/command_cancel', { run_id: runId });
     runs.reload();
   });
   const unfinished = runs.data?.runs.some((run) => run.status === 'queued' || run.status === 'running');
@@ -39,7 +45,7 @@ export default function Runs({ params }: { params: string[] }) {
         <ErrorNote error={command.error} />
       </ActionForm>
       {runs.loading && !runs.data ? <Loading what="runs" /> : null}
-      <ErrorNote error={runs.error} />
+      <ErrorNote error={runs.error ?? stop.error} />
       {runs.data && runs.data.runs.length === 0 ? <p class="muted">No runs yet.</p> : null}
       <ol class="runs">
         {runs.data?.runs.map((run) => (
@@ -48,6 +54,11 @@ export default function Runs({ params }: { params: string[] }) {
               <span class={`badge ${run.status}`}>{run.status}</span>
               <span class="muted small">{when(run.created_at)}</span>
             </p>
+            {run.status === 'queued' || run.status === 'running' ? (
+              <ActionButton permission="command" variant="danger" label={`Stop the run ${run.run_id}`} busy={stop.busy} onClick={() => setStopping(run.run_id)}>
+                Stop
+              </ActionButton>
+            ) : null}
             <p class="instruction">{run.instruction}</p>
             {run.result_text ? (
               <div class="result">
@@ -70,6 +81,15 @@ export default function Runs({ params }: { params: string[] }) {
           </li>
         ))}
       </ol>
+      <Confirm
+        subject={stopping}
+        title="Stop this run?"
+        body={() => 'The agent starts no further step; the run ends cancelled with what it has done so far.'}
+        confirmLabel="Stop the run"
+        dismissLabel="Keep running"
+        onClose={() => setStopping(null)}
+        onConfirm={(runId) => void stop.run(runId)}
+      />
     </Screen>
   );
 }

@@ -272,6 +272,27 @@ describe('signed in as the demo owner', () => {
     await screenshot(page, 'runs-after-command');
   });
 
+  it('stops a waiting run from the Runs screen after confirming: it ends cancelled, stopped by the signed-in person', async () => {
+    await h.platform.queue.stop();
+    try {
+      const accepted = await h.api<{ run: { run_id: string } }>('agents/command/', { body: { agent_id: h.agentId, instruction: 'Draft the quarterly summary' } });
+      await go(page, `#/agents/${h.agentId}/runs`, /^Runs$/);
+      const run = page.locator('.run', { hasText: 'Draft the quarterly summary' }).first();
+      await run.getByRole('button', { name: /^Stop the run/ }).click();
+      const dialog = page.getByRole('dialog', { name: 'Stop this run?' });
+      expect(await axeViolations(page)).toEqual([]);
+      await dialog.getByRole('button', { name: 'Stop the run', exact: true }).click();
+      await run.and(page.locator('[data-status=cancelled]')).waitFor();
+      expect(await run.getByRole('button', { name: /^Stop the run/ }).count()).toBe(0);
+      const status = await h.api<{ status: string; cancelled_by: string }>('agents/command_status/', { query: { run_id: accepted.body.data.run.run_id } });
+      expect(status.body.data.status).toBe('cancelled');
+      expect(status.body.data.cancelled_by).toMatch(/^(?!api_key$)\S+$/);
+      await screenshot(page, 'runs-stopped');
+    } finally {
+      h.platform.queue.start();
+    }
+  });
+
   it('grants a capability with one click and a run uses the tool; revokes it and the next run has no such tool', async () => {
     // Commands made with an API key act for the role admin: its column decides which tools they get.
     const cell = page.locator('button[data-role=admin][data-capability="tasks.create"]');

@@ -39,5 +39,6 @@ export const ICONS: Record<IconName, IconNode> = {
     p('m21.854 2.147-10.94 10.939'),
   ],
   chat: [p(CHAT_PATH)],
+  stop: [['rect', { x: '6', y: '6', width: '12', height: '12', rx: '2' }]],
   trash: [p('M10 11v6'), p('M14 11v6'), p('M19 6v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6'), p('M3 6h18'), p('M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2')],
 };

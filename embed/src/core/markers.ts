@@ -87,7 +87,7 @@ export function parseMarkers(text: string): Marker[] {
 
 export type IconName =
   | 'calendar' | 'mail' | 'cart' | 'phone' | 'chart' | 'globe' | 'zap' | 'puzzle'
-  | 'bot' | 'file' | 'close' | 'send' | 'chat' | 'trash';
+  | 'bot' | 'file' | 'close' | 'send' | 'chat' | 'trash' | 'stop';
 
 const SKILL_ICONS: [RegExp, IconName][] = [
   [/reservation|calendar/, 'calendar'],

@@ -55,6 +55,7 @@ function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }
       ) : (
         <div class="scw-bubble scw-rich">
           {message.role === 'bot' ? <RichText text={message.text} onMarker={onMarker} /> : message.text}
+          {message.stopped && <em class="scw-role"> {store.t('stopped')}</em>}
           {message.offer && <div class="scw-offer">{renderMarker(create, message.offer, { onMarker }, 'offer')}</div>}
           {message.confirm && store.confirmCard.value && h(store.confirmCard.value, { message, store })}
         </div>
@@ -146,9 +147,15 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
       </div>
       <form class="scw-form" onSubmit={submit}>
         <textarea ref={input} rows={1} maxLength={4000} aria-label={t('inputLabel')} placeholder={t('placeholder')} onKeyDown={onKeyDown} onInput={(event) => fitInput(event.currentTarget)} />
-        <button type="submit" class="scw-send" aria-label={t('send')} disabled={store.streaming.value}>
-          {icon('send')}
-        </button>
+        {store.streaming.value ? (
+          <button type="button" class="scw-send" aria-label={t('stop')} title={t('stop')} onClick={store.stop}>
+            {icon('stop')}
+          </button>
+        ) : (
+          <button type="submit" class="scw-send" aria-label={t('send')}>
+            {icon('send')}
+          </button>
+        )}
       </form>
     </section>
   );

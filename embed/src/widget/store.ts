@@ -20,6 +20,8 @@ export interface ChatMessage {
   text: string;
   done: boolean;
   error?: boolean;
+  /** A reply the visitor stopped: `text` is what was written until then. */
+  stopped?: boolean;
   /** When it was written (ms since the epoch), shown on hover. */
   at?: number;
   /** A page the model asked to open that needs the visitor's click (off-site or destructive-looking). */
@@ -116,6 +118,7 @@ export function createStore(options: StoreOptions) {
   let data: Record<string, unknown> = isRecord(restored?.data) ? restored.data : {};
   let teaserSeen = restored?.teaserSeen === true;
   let abort: AbortController | null = null;
+  let stopping = false;
   /** The host's signed-in visitor (never stored: the host identifies them on every page). */
   let identity: InboundEvents['identify'] | undefined;
 
@@ -217,6 +220,7 @@ export function createStore(options: StoreOptions) {
     const confirms: ChatStreamEvents['confirm'][] = [];
     messages.value = [...messages.value, { id: replyId, role: 'bot', text: '', done: false }];
     streaming.value = true;
+    stopping = false;
     abort = new AbortController();
     const uiActions: UiActionRequest[] = [];
     let navigation: string | undefined;
@@ -248,6 +252,11 @@ export function createStore(options: StoreOptions) {
       for (const action of uiActions.slice(0, CHAT_LIMITS.uiActionsPerReply)) bus.emit('uiAction', action);
       followNavigation(effects, replyId, navigation);
     } catch (error) {
+      if (stopping) {
+        update(replyId, { done: true, stopped: true, at: Date.now() });
+        announcement.value = t('stopped');
+        persist();
+      }
       if (abort?.signal.aborted) return;
       const code = error instanceof Error && 'code' in error ? error.code : '';
       const key: StringKey = code === 'RATE_LIMITED' ? 'rateLimited' : code === 'REPLY_TIMEOUT' ? 'timeout' : 'error';
@@ -259,6 +268,12 @@ export function createStore(options: StoreOptions) {
     }
     const next = queuedSends.shift();
     if (next !== undefined) void send(next);
+  }
+
+  /** The visitor's Stop: the request ends, so the server stops the reply (no tool call starts after it); what was written stays. */
+  function stop(): void {
+    stopping = true;
+    abort?.abort();
   }
 
   function clear(): void {
@@ -410,7 +425,7 @@ export function createStore(options: StoreOptions) {
   return {
     config, loading, open, messages, streaming, badge, fabVisible, fabHighlight, teaserVisible, nudgeText,
     announcement, locale, agentName, dark, confirmCard, t,
-    bus, setOpen, send, decide, clear, start,
+    bus, setOpen, send, decide, stop, clear, start,
     dismissTeaser() {
       teaserVisible.value = false;
       teaserSeen = true;

@@ -75,7 +75,8 @@ describe('demo page (one-line embed, strict CSP meta)', () => {
     await page.fill(W.input, 'Please show me the pricing and take me there');
     await page.keyboard.press('Enter');
     await page.waitForSelector('#service-chat .scw-typing');
-    expect(await page.isDisabled('#service-chat .scw-send')).toBe(true);
+    // While the reply streams, Stop stands where Send was (it ends the reply; see stop-reply.e2e.test.ts).
+    expect(await page.getAttribute('#service-chat .scw-send', 'aria-label')).toBe('Stop');
     expect(await axeViolations(page)).toEqual([]);
     release();
     await page.waitForSelector(W.botDone);

@@ -3,6 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
+import type { ApiCall } from '../support/platform';
 
 export interface BareServer {
   url: string;
@@ -13,9 +14,10 @@ export interface BareServer {
 
 /**
  * A Path B skill as anyone would write it with the official SDK alone: stateless streamable HTTP (a fresh server and
- * transport per request), one tool `forecast`, no manifest unless `manifest` is given.
+ * transport per request), one tool `forecast`, no manifest unless `manifest` is given. `gate`, when given, is awaited
+ * by each call after it was counted: the test decides when the tool answers.
  */
-export async function startBareMcpServer(options: { manifest?: object } = {}): Promise<BareServer> {
+export async function startBareMcpServer(options: { manifest?: object; gate?: () => Promise<void> } = {}): Promise<BareServer> {
   const calls: BareServer['calls'] = [];
   const server = createServer(async (req, res) => {
     if (req.method === 'GET' && req.url === '/manifest' && options.manifest) {
@@ -29,6 +31,7 @@ export async function startBareMcpServer(options: { manifest?: object } = {}): P
     const mcp = new McpServer({ name: 'Weather Station', version: '2.1.0' });
     mcp.registerTool('forecast', { description: 'Weather forecast for a city', inputSchema: { city: z.string().min(1) }, annotations: { readOnlyHint: true } }, async ({ city }) => {
       calls.push({ headers: req.headers, args: { city } });
+      await options.gate?.();
       return { content: [{ type: 'text', text: `Sunny in ${city}` }], structuredContent: { city, summary: 'sunny' } };
     });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -47,4 +50,17 @@ export async function startBareMcpServer(options: { manifest?: object } = {}): P
         server.close(() => resolve());
       }),
   };
+}
+
+/** Registers the bare server as the skill `weather`, installs it on the agent and grants its forecast to `role`. */
+export async function offerWeatherSkill(api: ApiCall, server: BareServer, agentId: string, role: string): Promise<void> {
+  const steps: [path: string, body: Record<string, unknown>, status: number][] = [
+    ['skills/register/', { url: server.url, code: 'weather', bearer: 'weather-bearer-0123456789' }, 201],
+    ['skills/install/', { agent_id: agentId, skill_code: 'weather' }, 200],
+    ['grants/create/', { role, capability: 'weather.forecast' }, 201],
+  ];
+  for (const [path, body, status] of steps) {
+    const response = await api(path, { body });
+    if (response.status !== status) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(response.body)}`);
+  }
 }

@@ -88,6 +88,8 @@ export const Run = z
     usage: Usage,
     created_at: isoDateTime,
     completed_at: isoDateTime.nullable(),
+    cancel_requested_at: isoDateTime.nullable().meta({ description: 'When agents/command_cancel asked the run to stop; no model turn or tool call starts after its answer' }),
+    cancelled_by: z.string().nullable().meta({ description: 'Who stopped the run: `api_key`, `mcp`, or the user id of the member who stopped it in the dashboard' }),
   })
   .meta({ id: 'Run' });
 

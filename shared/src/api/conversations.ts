@@ -16,7 +16,9 @@ export const ConversationSummary = z
   })
   .meta({ id: 'ConversationSummary' });
 
-export const ConversationMessage = z.object({ role: z.enum(['user', 'assistant']), text: z.string(), at: isoDateTime }).meta({ id: 'ConversationMessage' });
+export const ConversationMessage = z
+  .object({ role: z.enum(['user', 'assistant']), text: z.string(), at: isoDateTime, stopped: z.boolean().optional().meta({ description: 'true: the visitor stopped this reply while it was written; `text` is what was written until then' }) })
+  .meta({ id: 'ConversationMessage' });
 
 export const ConversationsQuery = z.object({
   agent_id: uuid('agent_id'),

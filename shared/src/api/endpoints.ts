@@ -32,7 +32,7 @@ export const ENDPOINTS = {
   agentsCommandCancel: contract({
     path: 'agents/command_cancel',
     method: 'POST',
-    summary: 'Cancel a run that is still queued (a running run finishes)',
+    summary: 'Stop a run: a queued run never starts; a running one starts no further model turn or tool call and ends `cancelled` with what it produced so far (409 RUN_NOT_CANCELLABLE once it completed or failed)',
     body: a.CancelBody,
     data: a.Run,
     status: 200,

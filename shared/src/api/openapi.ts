@@ -53,6 +53,7 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointContract): void {
       429: errorResponse('RATE_LIMITED; honour Retry-After'),
       ...(endpoint.idempotent ? { 409: errorResponse('IDEMPOTENCY_CONFLICT') } : {}),
       ...(endpoint.path.startsWith('members/') ? { 409: errorResponse('LAST_OWNER') } : {}),
+      ...(endpoint.path === 'agents/command_cancel' ? { 409: errorResponse('RUN_NOT_CANCELLABLE') } : {}),
       ...(endpoint.method === 'POST' ? { 413: errorResponse('PAYLOAD_TOO_LARGE') } : {}),
     },
   });

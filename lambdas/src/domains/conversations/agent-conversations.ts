@@ -23,6 +23,7 @@ export interface TranscriptMessage {
   role: 'user' | 'assistant';
   content: string;
   createdAt: string;
+  stopped?: true;
 }
 
 /** Lists a newly started conversation under its agent. */
@@ -56,5 +57,5 @@ export async function conversationTranscript(deps: Deps, workspaceId: string, co
   const meta = await getConversationMeta(deps, conversationId);
   if (!meta || meta.workspaceId !== workspaceId) throw new DomainError('NOT_FOUND', `No conversation ${conversationId} in this workspace`, { field: 'conversation_id' });
   const messages = await queryMessages(deps, conversationId, TRANSCRIPT_LIMIT, 'oldest first');
-  return { conversation: toSummary(meta), messages: messages.map(({ role, content, createdAt }) => ({ role, content, createdAt })) };
+  return { conversation: toSummary(meta), messages: messages.map(({ role, content, createdAt, stopped }) => ({ role, content, createdAt, ...(stopped ? { stopped } : {}) })) };
 }

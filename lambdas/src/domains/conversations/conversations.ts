@@ -23,11 +23,11 @@ export async function openConversation(deps: Deps, start: ConversationStart): Pr
   if (start.userId) await putUserPointer(deps, start.agentId, start.userId, start.conversationId, expiresAtEpoch(now));
 }
 
-/** Appends one message as its own item, keyed by time and a sequence so messages sort in order. */
-export async function appendMessage(deps: Deps, conversationId: string, role: 'user' | 'assistant', content: string): Promise<string> {
+/** Appends one message as its own item, keyed by time and a sequence so messages sort in order (`stopped`: a reply cut short by the visitor). */
+export async function appendMessage(deps: Deps, conversationId: string, role: 'user' | 'assistant', content: string, options: { stopped?: boolean } = {}): Promise<string> {
   const now = deps.now();
   const messageId = `msg_${String(await countMessage(deps, conversationId)).padStart(6, '0')}`;
-  await putMessage(deps, conversationId, { messageId, role, content, createdAt: now.toISOString() }, expiresAtEpoch(now));
+  await putMessage(deps, conversationId, { messageId, role, content, createdAt: now.toISOString(), ...(options.stopped ? { stopped: true as const } : {}) }, expiresAtEpoch(now));
   return messageId;
 }
 

@@ -12,6 +12,8 @@ export interface StoredMessage {
   role: 'user' | 'assistant';
   content: string;
   createdAt: string;
+  /** An assistant reply the visitor stopped while it was written: `content` is what was written until then. */
+  stopped?: true;
 }
 
 export interface ConversationStart {
@@ -108,7 +110,7 @@ export async function queryMessages(deps: Deps, conversationId: string, limit: n
       ConsistentRead: true,
     }),
   );
-  return (result.Items ?? []).map(({ messageId, role, content, createdAt }) => ({ messageId, role, content, createdAt }) as StoredMessage);
+  return (result.Items ?? []).map(({ messageId, role, content, createdAt, stopped }) => ({ messageId, role, content, createdAt, ...(stopped ? { stopped } : {}) }) as StoredMessage);
 }
 
 /** The conversation's last `limit` messages, newest first. */

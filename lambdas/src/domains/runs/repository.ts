@@ -58,5 +58,8 @@ export async function setRunFields(deps: Deps, runId: string, fields: Record<str
   );
 }
 
+/** Updates a run under a condition; the item as updated, or undefined when the condition failed. */
+export const updateRunItemIf = <T>(deps: Deps, runId: string, update: ConditionalUpdate): Promise<T | undefined> => updateIf<T>(deps.store, table(deps), { runId }, update);
+
 /** Updates a run under a condition; false when the condition failed. */
-export const updateRunIf = async (deps: Deps, runId: string, update: ConditionalUpdate): Promise<boolean> => (await updateIf(deps.store, table(deps), { runId }, update)) !== undefined;
+export const updateRunIf = async (deps: Deps, runId: string, update: ConditionalUpdate): Promise<boolean> => (await updateRunItemIf(deps, runId, update)) !== undefined;

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Deps } from '../../infra/deps';
 import type { Action } from '../../infra/store/idempotency';
-import { createRunItemOrFind, getRunItem, queryPendingRunItems, queryRunItemsByAgent, setRunFields, updateRunIf } from './repository';
+import { createRunItemOrFind, getRunItem, queryPendingRunItems, queryRunItemsByAgent, setRunFields, updateRunIf, updateRunItemIf } from './repository';
 
 type RunStatus = (typeof schemas.RUN_STATUSES)[number];
 type Autonomy = (typeof schemas.AUTONOMY_LEVELS)[number];
@@ -45,6 +45,10 @@ export interface StoredRun {
   /** Who started it: absent for the REST API; `mcp` with the connection for the MCP access point (the audit trail). */
   source?: 'mcp';
   connectionId?: string;
+  /** Set by agents/command_cancel on a running run: its runner starts no further step and ends it `cancelled`. */
+  cancelRequestedAt?: string;
+  /** Who cancelled it: `api_key`, `mcp`, or a member's user id. */
+  cancelledBy?: string;
 }
 
 /**
@@ -91,6 +95,8 @@ export function toRunResponse(run: StoredRun): z.input<typeof schemas.Run> {
     usage: { input_tokens: run.usage.inputTokens, output_tokens: run.usage.outputTokens },
     created_at: run.createdAt,
     completed_at: run.completedAt ?? null,
+    cancel_requested_at: run.cancelRequestedAt ?? null,
+    cancelled_by: run.cancelledBy ?? null,
   };
 }
 
@@ -242,21 +248,26 @@ export async function takeRun(deps: Deps, runId: string): Promise<RunLease | und
   const lease = { runId, id: randomUUID() };
   const taken = await updateRunIf(deps, runId, {
     UpdateExpression: 'SET #status = :running, pendingStatus = :running, startedAt = :now, leaseId = :id, leaseUntil = :until ADD attempts :one',
-    ConditionExpression: '#status = :queued OR (#status = :running AND leaseUntil < :now AND attribute_not_exists(actedAt) AND attempts < :maxAttempts)',
+    ConditionExpression: '(#status = :queued OR (#status = :running AND leaseUntil < :now AND attribute_not_exists(actedAt) AND attempts < :maxAttempts)) AND attribute_not_exists(cancelRequestedAt)',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued', ':now': now, ':id': lease.id, ':until': leaseEnd(deps), ':one': 1, ':maxAttempts': MAX_RUN_ATTEMPTS },
   });
   return taken ? lease : undefined;
 }
 
-/** The heartbeat: extends the lease; false when it is no longer this runner's (taken over, or the run was failed). */
-export const renewLease = (deps: Deps, lease: RunLease) =>
-  updateRunIf(deps, lease.runId, {
+/**
+ * The heartbeat: extends the lease, and tells whether a stop was asked for (the renewal reads the run anyway);
+ * undefined when it is no longer this runner's (taken over, or the run was failed or cancelled).
+ */
+export async function renewLease(deps: Deps, lease: RunLease): Promise<{ cancelRequested: boolean } | undefined> {
+  const renewed = await updateRunItemIf<RunItem>(deps, lease.runId, {
     UpdateExpression: 'SET leaseUntil = :until',
     ConditionExpression: '#status = :running AND leaseId = :leaseId',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: { ':running': 'running', ':until': leaseEnd(deps), ':leaseId': lease.id },
   });
+  return renewed && { cancelRequested: renewed.cancelRequestedAt !== undefined };
+}
 
 /**
  * Records, under the lease, that the run is about to perform its first action; false when the lease is lost (the
@@ -290,10 +301,10 @@ export const failLapsed = (deps: Deps, run: StoredRun, reason: string) =>
 
 /**
  * A failed attempt gives the run back, so that the queue's next delivery may take it at once; false (nothing changed)
- * when the run has begun acting, since running it again could repeat an action.
+ * when the run has begun acting, since running it again could repeat an action, or was asked to stop.
  */
 export const requeueRun = (deps: Deps, lease: RunLease) =>
-  transition(deps, lease.runId, ['running'], 'queued', {}, { expression: 'leaseId = :leaseId AND attribute_not_exists(actedAt)', values: { ':leaseId': lease.id } });
+  transition(deps, lease.runId, ['running'], 'queued', {}, { expression: 'leaseId = :leaseId AND attribute_not_exists(actedAt) AND attribute_not_exists(cancelRequestedAt)', values: { ':leaseId': lease.id } });
 
 /**
  * What a model writes is unbounded; the run item is not (DynamoDB: 400 KB). With the request capped at 100 KB,
@@ -331,8 +342,30 @@ export async function completeRun(deps: Deps, lease: RunLease, outcome: Outcome)
 export const failRun = (deps: Deps, runId: string, reason: string, lease?: RunLease) =>
   transition(deps, runId, ['queued', 'running'], 'failed', { error: reason, completedAt: deps.now().toISOString(), followUpsDone: false }, lease && heldUnder(lease.id));
 
-/** Only a run still waiting in the queue can be cancelled; a running one finishes. */
-export const cancelRun = (deps: Deps, runId: string) => transition(deps, runId, ['queued'], 'cancelled', { completedAt: deps.now().toISOString() });
+/** A run still waiting in the queue is cancelled at once: no runner takes it any more. */
+export const cancelQueuedRun = (deps: Deps, runId: string, by: string) => {
+  const now = deps.now().toISOString();
+  return transition(deps, runId, ['queued'], 'cancelled', { cancelRequestedAt: now, cancelledBy: by, completedAt: now, followUpsDone: true });
+};
+
+/** Asks a running run to stop (its runner sees it before its next step, or at its next heartbeat); false unless it is running. */
+export const requestRunStop = (deps: Deps, runId: string, by: string) =>
+  updateRunIf(deps, runId, {
+    UpdateExpression: 'SET cancelRequestedAt = if_not_exists(cancelRequestedAt, :now), cancelledBy = if_not_exists(cancelledBy, :by)',
+    ConditionExpression: '#status = :running',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':running': 'running', ':now': deps.now().toISOString(), ':by': by },
+  });
+
+/** The runner's acknowledgement of a stop: the run ends `cancelled` with what it produced so far, under its lease. */
+export function endCancelledRun(deps: Deps, lease: RunLease, progress: Pick<Outcome, 'resultText' | 'usage'>): Promise<boolean> {
+  const { resultText } = bounded({ ...progress, output: null, outputError: null });
+  return transition(deps, lease.runId, ['running'], 'cancelled', { resultText, usage: progress.usage, completedAt: deps.now().toISOString(), followUpsDone: false }, heldUnder(lease.id));
+}
+
+/** Ends a running run whose stop was asked for but whose runner did not acknowledge it (it died, or is stuck in a step). */
+export const endUnacknowledgedStop = (deps: Deps, runId: string) =>
+  transition(deps, runId, ['running'], 'cancelled', { completedAt: deps.now().toISOString(), followUpsDone: true }, { expression: 'attribute_exists(cancelRequestedAt)', values: {} });
 
 /** Usage and webhooks of a finished run were handled; a redelivered message need not repeat them. */
 export async function markFollowUpsDone(deps: Deps, runId: string): Promise<void> {

@@ -49,9 +49,9 @@ const ASK_AGENT_INPUT = z.object({
 });
 const ASK_AGENT_OUTPUT = RunOut.extend({ done: z.boolean() });
 
-/** The REST run (agents/command_status) without its token usage. */
+/** The REST run (agents/command_status) without its token usage and who stopped it. */
 function runOut(run: StoredRun): RunOutput {
-  const { usage: _usage, ...rest } = toRunResponse(run);
+  const { usage: _usage, cancel_requested_at: _stopAsked, cancelled_by: _stoppedBy, ...rest } = toRunResponse(run);
   return rest as RunOutput;
 }
 

@@ -23,6 +23,7 @@ import { assertOriginAllowed, requestUser, widgetAgent } from './widget-agent';
 import { widgetSystemPrompt } from './prompt';
 import { hitRateLimit } from '../../domains/access/rate-limit';
 import { replyTools, visitorToolbox, type VisitorConversation } from './visitor-tools';
+import { stoppableTools } from '../../domains/runs/runtime/stoppable-tools';
 
 export interface WidgetChatOptions {
   model: LanguageModel;
@@ -107,6 +108,8 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     const keepAlive = setInterval(() => sink.write(SSE_KEEP_ALIVE), CHAT_LIMITS.keepAliveMs);
     const deadline = AbortSignal.timeout(options.replyMs ?? CHAT_LIMITS.replyMs);
     const stop = new AbortController();
+    // The visitor's Stop (or a closed page) goes as the request's end: the reply stops there, no tool starts after it.
+    const replySignal = AbortSignal.any([sink.signal, deadline, stop.signal]);
     const budget = createReplyBudget();
     let toolbox: Toolbox | undefined;
     try {
@@ -115,9 +118,9 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
         model: options.model,
         system: widgetSystemPrompt(agent, body, deps.now()),
         messages: body.messages,
-        abortSignal: AbortSignal.any([sink.signal, deadline, stop.signal]),
+        abortSignal: replySignal,
         stopWhen: stepCountIs(3),
-        tools: {
+        tools: stoppableTools({
           ...replyTools(deps, conversation, toolbox.tools, (confirm) => send('confirm', confirm)),
           navigate: tool({
             description: 'Open a page for the visitor: a path of this site such as /pricing, or an external https URL. Once per reply.',
@@ -137,7 +140,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
               return { requested: true };
             },
           }),
-        },
+        }, replySignal),
       });
       let reply = '';
       for await (const part of result.fullStream) {
@@ -155,8 +158,10 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       }
       // An aborted stream ends quietly (an `abort` part); past the deadline the reply is a failure.
       if (deadline.aborted) throw deadline.reason;
-      const messageId = await appendMessage(deps, body.conversationId, 'assistant', reply);
-      send('done', { conversationId: body.conversationId, messageId });
+      // A reply the visitor stopped keeps what was written, marked so; the conversation goes on from it.
+      const stopped = sink.signal.aborted;
+      const messageId = await appendMessage(deps, body.conversationId, 'assistant', reply, { stopped });
+      if (!stopped) send('done', { conversationId: body.conversationId, messageId });
       // A reply cut at its length limit was aborted: its usage may never arrive.
       const usage = await Promise.resolve(result.totalUsage).catch(() => undefined);
       if (usage) await recordUsage(deps, agent.workspaceId, agent.id, { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 });

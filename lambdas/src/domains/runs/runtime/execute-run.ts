@@ -6,6 +6,7 @@ import type { StoredAgent } from '../../agents/agents';
 import type { StoredRun } from '../runs';
 import type { AgentTool } from './agent-tool';
 import type { HeldRun } from './run-lease';
+import type { RunStopping } from './run-cancellation';
 import { ENVELOPE_FROM_MODEL, withNullsFilled, zodFromOutputSchema } from './output-shape';
 import { runSystemPrompt } from './prompt';
 import { describePending, recordedTools, type RunFacts } from './tool-recorder';
@@ -30,6 +31,7 @@ async function shape<T>(model: LanguageModel, system: string, messages: ModelMes
     const result = await generateText({ model, system, messages, output: Output.object({ schema }), abortSignal: AbortSignal.any([held, AbortSignal.timeout(RUN_TIMEOUT_MS)]) });
     return { value: result.output as T, usage: tokens(result.usage) };
   } catch (error) {
+    held.throwIfAborted();
     return { error: `The answer could not be shaped to the schema: ${error instanceof Error ? error.message : String(error)}`, usage: { inputTokens: 0, outputTokens: 0 } };
   }
 }
@@ -48,27 +50,32 @@ function defaultEnvelope(facts: RunFacts, resultText: string, fromModel?: z.infe
 /**
  * One run: the agent works the instruction with its tools (prose and real actions), then a second call shapes
  * `output` from that conversation, so a failure to shape never costs the prose or the actions. It stops when its
- * runner loses the hold on the run (`held.signal`), and performs no action the hold refuses.
+ * runner loses the hold on the run (`held.signal`), and performs no action the hold refuses; asked to stop
+ * (`stopping`), it starts no further model turn or tool call.
  */
-export async function executeRun(input: { deps: Deps; run: StoredRun; agent: StoredAgent; model: LanguageModel; tools: AgentTool[]; held: Pick<HeldRun, 'signal' | 'beforeAction'> }): Promise<RunOutcome> {
-  const { deps, run, agent, model, held } = input;
+export async function executeRun(input: { deps: Deps; run: StoredRun; agent: StoredAgent; model: LanguageModel; tools: AgentTool[]; held: Pick<HeldRun, 'signal' | 'beforeAction'>; stopping: RunStopping }): Promise<RunOutcome> {
+  const { deps, run, agent, model, held, stopping } = input;
+  const workSignal = AbortSignal.any([held.signal, stopping.signal]);
   const system = runSystemPrompt(agent, run, deps.now());
   const { toolSet, facts } = recordedTools(input.tools, { deps, workspaceId: run.workspaceId, agent, runId: run.runId }, run.autonomy, held.beforeAction);
   const acted = await generateText({
     model,
     system,
     prompt: run.instruction,
-    tools: toolSet,
+    tools: stopping.guard(toolSet),
     stopWhen: stepCountIs(MAX_STEPS),
-    abortSignal: AbortSignal.any([held.signal, AbortSignal.timeout(RUN_TIMEOUT_MS)]),
+    prepareStep: () => stopping.checkpoint().then(() => undefined),
+    onStepEnd: (step) => stopping.recordStep(step),
+    abortSignal: AbortSignal.any([workSignal, AbortSignal.timeout(RUN_TIMEOUT_MS)]),
   });
+  await stopping.checkpoint();
   const resultText = acted.text;
   const messages: ModelMessage[] = [{ role: 'user', content: run.instruction }, ...acted.responseMessages];
   const acting = tokens(acted.totalUsage);
 
   const check = run.schema ? checkOutputSchema(run.schema) : undefined;
   if (check?.ok) {
-    const shaped = await shape(model, system, messages, zodFromOutputSchema(check.schema), held.signal);
+    const shaped = await shape(model, system, messages, zodFromOutputSchema(check.schema), workSignal);
     return {
       resultText,
       output: 'value' in shaped ? (withNullsFilled(check.schema, shaped.value) as Record<string, unknown>) : null,
@@ -76,7 +83,7 @@ export async function executeRun(input: { deps: Deps; run: StoredRun; agent: Sto
       usage: { inputTokens: acting.inputTokens + shaped.usage.inputTokens, outputTokens: acting.outputTokens + shaped.usage.outputTokens },
     };
   }
-  const shaped = await shape(model, system, messages, ENVELOPE_FROM_MODEL, held.signal);
+  const shaped = await shape(model, system, messages, ENVELOPE_FROM_MODEL, workSignal);
   return {
     resultText,
     output: defaultEnvelope(facts, resultText, 'value' in shaped ? shaped.value : undefined),

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import type { Deps } from '../../../infra/deps';
 import { findAgentById } from '../../agents/agents';
-import { completeRun, failRun, findRun, markFollowUpsDone, MAX_RUN_ATTEMPTS, requeueRun, takeRun, type RunLease, type StoredRun } from '../runs';
+import { completeRun, endCancelledRun, failRun, findRun, markFollowUpsDone, MAX_RUN_ATTEMPTS, requeueRun, takeRun, type RunLease, type StoredRun } from '../runs';
 import { recordUsage } from '../../usage/usage';
 import type { QueueConsumer } from '../../../infra/queue/queue';
 import { emitEvent } from '../../webhooks/emit';
@@ -13,6 +13,7 @@ import { toolsOfAgent } from './agent-tools';
 import type { Toolbox } from '../../skills/skill-toolbox';
 import { executeRun } from './execute-run';
 import { holdRun, type HeldRun } from './run-lease';
+import { watchForStop, type RunStopping } from './run-cancellation';
 import { logger } from '../../../infra/logger';
 
 const RunMessage = z.object({ runId: z.string() });
@@ -28,9 +29,10 @@ export interface RunConsumerOptions {
   toolsFor?: (deps: Deps, agent: NonNullable<Awaited<ReturnType<typeof findAgentById>>>, runId: string, role?: string) => Promise<Toolbox>;
 }
 
-/** Usage and the webhook of a finished run; safe to repeat (stable event id). */
+/** Usage and the webhook of a finished run (a cancelled one: its usage so far); safe to repeat (stable event id). */
 async function followUps(deps: Deps, run: StoredRun, agentName: string): Promise<void> {
   const common = { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: run.status, instruction: run.instruction };
+  if (run.status === 'cancelled') await recordUsage(deps, run.workspaceId, run.agentId, run.usage);
   if (run.status === 'completed') {
     await recordUsage(deps, run.workspaceId, run.agentId, run.usage);
     await emitEvent(deps, run.workspaceId, 'agent.command.completed', { ...common, result_text: run.resultText ?? '' }, { eventId: eventIdFor(run.runId, 'completed') });
@@ -60,14 +62,15 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
     return;
   }
   const agent = await findAgentById(deps, run.agentId);
-  const finished = run.status === 'completed' || run.status === 'failed';
+  const finished = run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled';
   if (finished && !run.followUpsDone) return followUps(deps, run, agent?.name ?? '');
-  if (finished || run.status === 'cancelled') return;
+  if (finished) return;
 
   // Counted on the run too: the sweeper's fresh message for a run whose runner died starts its receive count anew.
   const attempt = Math.max(received, (run.attempts ?? 0) + 1);
   let lease: RunLease | undefined;
   let held: HeldRun | undefined;
+  let stopping: RunStopping | undefined;
   try {
     if (!agent) throw new Error(`The agent ${run.agentId} no longer exists`);
     lease = await takeRun(deps, runId);
@@ -76,15 +79,17 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
       if ((await findRun(deps, runId))?.status === 'running') throw new HeldElsewhere(`run ${runId} is held by another runner`);
       return;
     }
-    held = holdRun(deps, lease);
+    stopping = watchForStop(deps, runId);
+    held = holdRun(deps, lease, stopping.stopRequested);
     const toolbox = await (options.toolsFor ?? toolsOfAgent)(deps, agent, runId, run.role);
-    const outcome = await executeRun({ deps, run, agent, model: options.model, tools: toolbox.tools, held }).finally(() => toolbox.close());
+    const outcome = await executeRun({ deps, run, agent, model: options.model, tools: toolbox.tools, held, stopping }).finally(() => toolbox.close());
     const stored = await completeRun(deps, lease, outcome);
     if (stored) await followUps(deps, { ...run, status: 'completed', ...stored, output: stored.output ?? undefined }, agent.name);
   } catch (error) {
     if (error instanceof HeldElsewhere) throw error;
     // The run is another runner's now, or the sweeper failed it: nothing of it is this attempt's to settle.
     if (held?.lost) return;
+    if (lease && stopping?.requested && (await endCancelledRun(deps, lease, stopping.progress))) return followUps(deps, { ...run, status: 'cancelled', ...stopping.progress }, agent?.name ?? '');
     const reason = error instanceof Error ? error.message : String(error);
     // A run that has begun acting is not given back: running it again could repeat an action.
     if (attempt < MAX_RUN_ATTEMPTS && (!lease || (await requeueRun(deps, lease)))) throw error;

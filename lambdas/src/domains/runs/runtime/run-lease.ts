@@ -18,8 +18,11 @@ export interface HeldRun {
   release(): void;
 }
 
-/** Renews the lease every RUN_HEARTBEAT_MS until released; a renewal that finds the lease taken aborts the work. */
-export function holdRun(deps: Deps, lease: RunLease): HeldRun {
+/**
+ * Renews the lease every RUN_HEARTBEAT_MS until released; a renewal that finds the lease taken aborts the work, and one
+ * that finds a stop asked for tells `onStopRequested`.
+ */
+export function holdRun(deps: Deps, lease: RunLease, onStopRequested?: () => void): HeldRun {
   const controller = new AbortController();
   let acted = false;
   const lose = () => {
@@ -27,7 +30,7 @@ export function holdRun(deps: Deps, lease: RunLease): HeldRun {
   };
   const heartbeat = setInterval(() => {
     renewLease(deps, lease).then(
-      (renewed) => renewed || lose(),
+      (renewed) => (renewed ? renewed.cancelRequested && onStopRequested?.() : lose()),
       // A renewal that failed (the store briefly unreachable) is tried again on the next beat; the lease outlives several.
       (error: unknown) => logger.warn('run lease renewal failed', { runId: lease.runId, error }),
     );

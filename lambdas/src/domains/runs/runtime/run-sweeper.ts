@@ -1,11 +1,11 @@
 import type { Deps } from '../../../infra/deps';
-import { ensureEnqueued, failLapsed, failRun, holdLapsed, listPendingRuns, noRetakeReason, RUN_LEASE_MS, type StoredRun } from '../runs';
+import { endUnacknowledgedStop, ensureEnqueued, failLapsed, failRun, holdLapsed, listPendingRuns, noRetakeReason, RUN_LEASE_MS, type StoredRun } from '../runs';
 
 /**
  * Finishes runs a crash left behind. A `queued` run whose message was never sent (the API died between the two
  * writes) is enqueued; a queued run still waiting long after its message went out is failed with the reason. A
  * `running` run whose lease lapsed (its runner died) gets a fresh message, so that a runner takes it up again, unless
- * it had begun acting or used its attempts: that one is failed with the reason, never run twice. A failed run's
+ * it had begun acting or used its attempts: that one is failed with the reason, never run twice; one asked to stop ends cancelled. A failed run's
  * message is sent once more so that the runner records the failure's follow-ups (the `failed` webhook).
  * Scheduled in AWS by an EventBridge rule on the sweeper handler; the local platform runs it on a timer.
  */
@@ -50,6 +50,11 @@ export async function sweepRuns(deps: Deps, bounds: SweepBounds = DEFAULT_SWEEP_
   // A lease is taken after the run was created, so only runs older than one lease can have lapsed.
   for (const run of await listPendingRuns(deps, 'running', olderThan(RUN_LEASE_MS), bounds.batch)) {
     if (!holdLapsed(run, now, bounds.stalledAfterMs)) continue;
+    // Asked to stop, and its runner is gone: it ends cancelled, never runs again.
+    if (run.cancelRequestedAt) {
+      await endUnacknowledgedStop(deps, run.runId);
+      continue;
+    }
     const refusal = noRetakeReason(run);
     if (refusal === undefined) {
       await deps.queue.send('runs', { runId: run.runId });

@@ -2,7 +2,8 @@ import { AGENT_PRESETS, ApiError, checkOutputSchema, newUuid } from '@service/sh
 import { getAgent, getAgentIdentity, hireAgent, listAgents, toAgentResponse } from '../../../domains/agents/agents';
 import { rotateIdentitySecret } from '../../../domains/agents/visitor-identity';
 import { assertWithinTokenLimit } from '../../../domains/usage/usage';
-import { cancelRun, enqueueNewRun, getRun, listRuns, toRunResponse } from '../../../domains/runs/runs';
+import { enqueueNewRun, getRun, listRuns, toRunResponse } from '../../../domains/runs/runs';
+import { cancelRun } from '../../../domains/runs/cancel-run';
 import type { EndpointHandlers } from './types';
 
 type AgentEndpoints = 'agentsList' | 'agentsGet' | 'agentsCreate' | 'agentsPresets' | 'agentsCommand' | 'agentsCommandStatus' | 'agentsCommandCancel' | 'agentsRuns' | 'agentsIdentitySecret';
@@ -51,14 +52,10 @@ export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
 
   agentsCommandStatus: async ({ deps, workspace, query }) => ({ data: toRunResponse(await getRun(deps, workspace.id, query.run_id)) }),
 
-  agentsCommandCancel: async ({ deps, workspace, body }) => {
-    const run = await getRun(deps, workspace.id, body.run_id);
-    if (!(await cancelRun(deps, run.runId))) {
-      const current = await getRun(deps, workspace.id, body.run_id);
-      throw new ApiError('VALIDATION_ERROR', `Only a queued run can be cancelled; this one is ${current.status}`, { field: 'run_id' });
-    }
-    return { data: toRunResponse(await getRun(deps, workspace.id, run.runId)), msg: 'Run cancelled' };
-  },
+  agentsCommandCancel: async ({ deps, workspace, body, session }) => ({
+    data: toRunResponse(await cancelRun(deps, workspace.id, body.run_id, session ? session.userId : 'api_key')),
+    msg: 'Run cancelled: no further model turn or tool call starts',
+  }),
 
   agentsRuns: async ({ deps, workspace, query }) => {
     await getAgent(deps, workspace.id, query.agent_id);

@@ -25,7 +25,7 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
   conversationsGet: async ({ deps, workspace, query }) => {
     const { conversation, messages } = await conversationTranscript(deps, workspace.id, query.conversation_id);
     return {
-      data: { conversation: summaryResponse(conversation), messages: messages.map((message) => ({ role: message.role, text: message.content, at: message.createdAt })) },
+      data: { conversation: summaryResponse(conversation), messages: messages.map((message) => ({ role: message.role, text: message.content, at: message.createdAt, ...(message.stopped ? { stopped: true } : {}) })) },
     };
   },
 };
