@@ -1,37 +1,112 @@
-import { randomBase62 } from '@service/shared';
+import { randomBase62, type QueueName } from '@service/shared';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { enqueueNewRun, findRun } from '../lambdas/src/domains/runs/runs';
+import { listRecords } from '../lambdas/src/domains/records/records';
+import { enqueueNewRun, findRun, type StoredRun } from '../lambdas/src/domains/runs/runs';
+import type { Invocation, PlatformObserver } from '../lambdas/src/entries/local/observer';
 import { startPlatform } from '../lambdas/src/entries/local/platform';
+import type { Deps } from '../lambdas/src/infra/deps';
+import { createStore } from '../lambdas/src/infra/store/dynamo';
+import { addContactInstruction, BENCH_PERSON_PREFIX } from './contact-instruction';
+import { meterDynamo } from './cost-dynamo-meter';
 import { formatFigures, type Figures } from './measure';
 
-/** Runs per second through the runner with the offline model: queue N runs, start the consumer, time each to completion. */
-export async function benchRunner(count = 300): Promise<string[]> {
-  const platform = await startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: `sk_live_${randomBase62(40)}` } });
+const TARGET = { perSecond: 100, p50Ms: 20 };
+const TOOL_CAPABILITY = 'contacts.create';
+
+/** Queue requests as SQS would count them: each send, and for each batch a consumer took, a receive and a delete. */
+class QueueTally implements PlatformObserver {
+  private readonly counts = new Map<string, number>();
+  counting = false;
+  private add(label: string): void {
+    if (this.counting) this.counts.set(label, (this.counts.get(label) ?? 0) + 1);
+  }
+  invoked(invocation: Invocation): void {
+    if (invocation.trigger !== 'queue') return;
+    this.add(`ReceiveMessage ${invocation.queue}`);
+    if (invocation.failedMessages < invocation.messageBytes.length) this.add(`DeleteMessage ${invocation.queue}`);
+  }
+  sent(queue: QueueName): void {
+    this.add(`SendMessage ${queue}`);
+  }
+  operations(): ReadonlyMap<string, number> {
+    return this.counts;
+  }
+}
+
+const settled = (run: StoredRun | undefined) => run !== undefined && ['completed', 'failed'].includes(run.status) && run.followUpsDone === true;
+
+/** Waits until every run settled (its usage and webhook done too), reading only the oldest unsettled one per tick so the bench barely loads the store. */
+async function settleAll(deps: Deps, runIds: readonly string[]): Promise<StoredRun[]> {
+  const runs: StoredRun[] = [];
+  const deadline = Date.now() + 120_000;
+  while (runs.length < runIds.length) {
+    const run = await findRun(deps, runIds[runs.length]!);
+    if (settled(run)) runs.push(run!);
+    else if (Date.now() > deadline) throw new Error(`runner bench: run ${runIds[runs.length]} did not settle (${run?.status})`);
+    else await sleep(5);
+  }
+  return runs;
+}
+
+async function countBenchContacts(deps: Deps, workspaceId: string): Promise<number> {
+  let count = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await listRecords<{ name: string }>(deps, workspaceId, 'contact', { limit: 100, ...(cursor ? { cursor } : {}) });
+    count += page.items.filter((contact) => contact.name.startsWith(BENCH_PERSON_PREFIX)).length;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return count;
+}
+
+/** Refuses figures unless every run completed having made its one tool call: one action each, and one contact per run. */
+function checkOneToolCallEach(runs: readonly StoredRun[], contactsAdded: number): void {
+  const wrong = runs.find((run) => run.status !== 'completed' || JSON.stringify((run.output as { actions?: unknown } | undefined)?.actions) !== JSON.stringify([TOOL_CAPABILITY]));
+  if (wrong) throw new Error(`runner bench: run ${wrong.runId} did not make its one ${TOOL_CAPABILITY} call (${wrong.status}: ${wrong.error ?? wrong.resultText})`);
+  if (contactsAdded !== runs.length) throw new Error(`runner bench: ${runs.length} runs added ${contactsAdded} contacts; each run must add exactly one`);
+}
+
+const perRun = (operations: ReadonlyMap<string, number>, runs: number) =>
+  [...operations]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([label, total]) => `${label} ${Number.isInteger(total / runs) ? total / runs : (total / runs).toFixed(2)}`)
+    .join(', ');
+const sum = (operations: ReadonlyMap<string, number>) => [...operations.values()].reduce((a, b) => a + b, 0);
+
+/**
+ * Runs per second through the runner with the offline model, each run adding one contact through the contacts skill
+ * (one MCP tools/call): queue `count` runs, start the consumer, time each to completion. Then `metered` more, one at a
+ * time, with the store and queue requests of each counted (from the API's enqueue to its usage and webhook follow-ups).
+ */
+export async function benchRunner(count = 300, metered = 20): Promise<string[]> {
+  const queueTally = new QueueTally();
+  const platform = await startPlatform({ port: 0, observer: queueTally, env: { SERVICE_DEMO_API_KEY: `sk_live_${randomBase62(40)}` } });
   try {
     await platform.queue.stop();
     const { deps } = platform;
+    const { workspaceId, agentId } = platform.demo;
+    const storeOptions = { tablePrefix: deps.config.tablePrefix, region: deps.config.region, endpoint: deps.config.dynamoEndpoint! };
+    // The bench's own reads go through a client of its own, outside the meter.
+    const unmetered: Deps = { ...deps, store: createStore(storeOptions) };
+    const enqueue = (index: number) => enqueueNewRun(deps, { workspaceId, agentId, instruction: addContactInstruction(index), autonomy: 'full' });
+    const contactsBefore = await countBenchContacts(unmetered, workspaceId);
+
     const runIds: string[] = [];
-    for (let index = 0; index < count; index += 1) {
-      const run = await enqueueNewRun(deps, { workspaceId: platform.demo.workspaceId, agentId: platform.demo.agentId, instruction: `Please add Person ${index} (p${index}@example.com) to my contacts.`, autonomy: 'full' });
-      runIds.push(run.runId);
-    }
+    for (let index = 0; index < count; index += 1) runIds.push((await enqueue(index)).runId);
     const started = Date.now();
     platform.queue.start();
-    const durations: number[] = [];
-    const pending = new Set(runIds);
-    while (pending.size > 0) {
-      await sleep(50);
-      for (const runId of [...pending]) {
-        const run = await findRun(deps, runId);
-        if (run && ['completed', 'failed'].includes(run.status)) {
-          if (run.status === 'failed') throw new Error(`bench run failed: ${run.error}`);
-          durations.push(Date.parse(run.completedAt!) - Date.parse(run.startedAt!));
-          pending.delete(runId);
-        }
-      }
-    }
+    const runs = await settleAll(unmetered, runIds);
     const elapsedS = (Date.now() - started) / 1000;
-    durations.sort((a, b) => a - b);
+    checkOneToolCallEach(runs, (await countBenchContacts(unmetered, workspaceId)) - contactsBefore);
+
+    const meter = meterDynamo(deps.store, storeOptions);
+    queueTally.counting = true;
+    const meteredRuns: StoredRun[] = [];
+    for (let index = count; index < count + metered; index += 1) meteredRuns.push(...(await settleAll(unmetered, [(await enqueue(index)).runId])));
+    queueTally.counting = false;
+    checkOneToolCallEach([...runs, ...meteredRuns], (await countBenchContacts(unmetered, workspaceId)) - contactsBefore);
+
+    const durations = runs.map((run) => Date.parse(run.completedAt!) - Date.parse(run.startedAt!)).sort((a, b) => a - b);
     const figures: Figures = {
       label: 'runs through the runner (offline model, 1 tool call)',
       count,
@@ -39,7 +114,15 @@ export async function benchRunner(count = 300): Promise<string[]> {
       p50Ms: durations[Math.floor(count * 0.5)]!,
       p99Ms: durations[Math.min(count - 1, Math.floor(count * 0.99))]!,
     };
-    return [formatFigures(figures), '  (latency = one run from start to completion inside the runner)'];
+    const met = figures.perSecond >= TARGET.perSecond && figures.p50Ms <= TARGET.p50Ms;
+    return [
+      formatFigures(figures),
+      `  target: at least ${TARGET.perSecond} runs/s and p50 at most ${TARGET.p50Ms} ms: ${met ? 'met' : 'NOT met'}`,
+      `  (throughput = ${count} queued runs to their usage and webhook follow-ups; latency = one run from start to completion inside the runner; every run made exactly one ${TOOL_CAPABILITY} call)`,
+      `  store requests per run: ${(sum(meter.operations()) / metered).toFixed(1)} (${perRun(meter.operations(), metered)})`,
+      `  queue requests per run: ${(sum(queueTally.operations()) / metered).toFixed(1)} (${perRun(queueTally.operations(), metered)})`,
+      `  (counted over ${metered} runs one at a time, from the API's enqueue to the follow-ups, the skill's serviceApi callback included)`,
+    ];
   } finally {
     await platform.stop();
   }
