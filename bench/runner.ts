@@ -94,9 +94,11 @@ export async function benchRunner(count = 300, metered = 20): Promise<string[]> 
     const runIds: string[] = [];
     for (let index = 0; index < count; index += 1) runIds.push((await enqueue(index)).runId);
     const started = Date.now();
+    const cpuBefore = process.cpuUsage();
     platform.queue.start();
     const runs = await settleAll(unmetered, runIds);
     const elapsedS = (Date.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
     checkOneToolCallEach(runs, (await countBenchContacts(unmetered, workspaceId)) - contactsBefore);
 
     const meter = meterDynamo(deps.store, storeOptions);
@@ -119,6 +121,7 @@ export async function benchRunner(count = 300, metered = 20): Promise<string[]> 
       formatFigures(figures),
       `  target: at least ${TARGET.perSecond} runs/s and p50 at most ${TARGET.p50Ms} ms: ${met ? 'met' : 'NOT met'}`,
       `  (throughput = ${count} queued runs to their usage and webhook follow-ups; latency = one run from start to completion inside the runner; every run made exactly one ${TOOL_CAPABILITY} call)`,
+      `  CPU per run: ${((cpu.user + cpu.system) / 1000 / count).toFixed(1)} ms (the platform, its skills and its embedded DynamoDB share this process; on a busy machine this is the steadier figure)`,
       `  store requests per run: ${(sum(meter.operations()) / metered).toFixed(1)} (${perRun(meter.operations(), metered)})`,
       `  queue requests per run: ${(sum(queueTally.operations()) / metered).toFixed(1)} (${perRun(queueTally.operations(), metered)})`,
       `  (counted over ${metered} runs one at a time, from the API's enqueue to the follow-ups, the skill's serviceApi callback included)`,
