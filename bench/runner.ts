@@ -1,4 +1,6 @@
 import { randomBase62, type QueueName } from '@service/shared';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listRecords } from '../lambdas/src/domains/records/records';
 import { enqueueNewRun, findRun, type StoredRun } from '../lambdas/src/domains/runs/runs';
@@ -46,6 +48,36 @@ const runSpanMs = (run: StoredRun) => Date.parse(run.completedAt!) - Date.parse(
 function figuresOf(label: string, runs: readonly StoredRun[], perSecond: number): Figures {
   const durations = runs.map(runSpanMs).sort((a, b) => a - b);
   return { label, count: runs.length, perSecond, p50Ms: durations[Math.floor(runs.length * 0.5)]!, p99Ms: durations[Math.min(runs.length - 1, Math.floor(runs.length * 0.99))]! };
+}
+
+/**
+ * HTTP requests the process makes to anything but the store, by method and path: the runner's to the skills
+ * (node:http) and the skills' serviceApi calls back to the platform (fetch, over undici).
+ */
+function countHttpRequests(storeEndpoint: string): { operations: ReadonlyMap<string, number>; stop(): void } {
+  const operations = new Map<string, number>();
+  const storeHost = new URL(storeEndpoint).host;
+  const count = (method: string, path: string) => {
+    const label = `${method} ${path.replace(/^\/(?:en|tr)\/api\/v1\//, '/api/')}`;
+    operations.set(label, (operations.get(label) ?? 0) + 1);
+  };
+  const onNodeRequest = (message: unknown) => {
+    const { request } = message as { request: ClientRequest };
+    if (request.getHeader('host') !== storeHost) count(request.method, request.path);
+  };
+  const onFetch = (message: unknown) => {
+    const { request } = message as { request: { method: string; path: string } };
+    count(request.method, request.path);
+  };
+  subscribe('http.client.request.start', onNodeRequest);
+  subscribe('undici:request:create', onFetch);
+  return {
+    operations,
+    stop: () => {
+      unsubscribe('http.client.request.start', onNodeRequest);
+      unsubscribe('undici:request:create', onFetch);
+    },
+  };
 }
 
 const settled = (run: StoredRun | undefined) => run !== undefined && ['completed', 'failed'].includes(run.status) && run.followUpsDone === true;
@@ -121,6 +153,7 @@ export async function benchRunner(count = 300, alone = 50, metered = 20): Promis
     for (let index = count; index < count + alone; index += 1) aloneRuns.push(...(await settleAll(unmetered, [(await enqueue(index)).runId])));
 
     const meter = meterDynamo(deps.store, storeOptions);
+    const http = countHttpRequests(storeOptions.endpoint);
     queueTally.counting = true;
     const meteredRuns: StoredRun[] = [];
     for (let index = count + alone; index < count + alone + metered; index += 1) {
@@ -128,6 +161,7 @@ export async function benchRunner(count = 300, alone = 50, metered = 20): Promis
       await queueTally.untilReceived('runs', meteredRuns.length);
     }
     queueTally.counting = false;
+    http.stop();
     checkOneToolCallEach([...runs, ...aloneRuns, ...meteredRuns], (await countBenchContacts(unmetered, workspaceId)) - contactsBefore);
 
     const figures = figuresOf('runs through the runner (offline model, 1 tool call)', runs, count / elapsedS);
@@ -141,6 +175,7 @@ export async function benchRunner(count = 300, alone = 50, metered = 20): Promis
       `  CPU per run: ${((cpu.user + cpu.system) / 1000 / count).toFixed(1)} ms (the platform, its skills and its embedded DynamoDB share this process; on a busy machine this is the steadier figure)`,
       `  store requests per run: ${(sum(meter.operations()) / metered).toFixed(1)} (${perRun(meter.operations(), metered)})`,
       `  queue requests per run: ${(sum(queueTally.operations()) / metered).toFixed(1)} (${perRun(queueTally.operations(), metered)})`,
+      `  HTTP requests per run, store aside: ${(sum(http.operations) / metered).toFixed(1)} (${perRun(http.operations, metered)})`,
       `  (counted over ${metered} runs one at a time, from the API's enqueue to the follow-ups, the skill's serviceApi callback included)`,
     ];
   } finally {

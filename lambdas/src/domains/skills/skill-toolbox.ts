@@ -139,6 +139,7 @@ function outcomeOf(result: CallToolResult): unknown {
  */
 export async function skillToolbox(deps: Deps, caller: SkillCaller): Promise<Toolbox> {
   const { agent } = caller;
+  // One read per run, never cached: a grant revoked a moment ago must already keep its tool from this run.
   const grants = await listGrants(deps, agent.workspaceId);
   const sessions: SkillSession[] = [];
   const perSkill = await Promise.all(
