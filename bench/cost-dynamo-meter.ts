@@ -15,6 +15,8 @@ export interface TableUsage {
 
 export interface DynamoMeter {
   usage(): ReadonlyMap<TableName, TableUsage>;
+  /** Requests by operation and table, e.g. `GetItem runs` (a multi-table request counts once for each table it names). */
+  operations(): ReadonlyMap<string, number>;
   /** When the meter itself waited on item reads around index writes (performance.now() spans): the functions waited too. */
   imageReads(): readonly [number, number][];
   reset(): void;
@@ -85,6 +87,7 @@ export function meterDynamo(store: Store, options: { tablePrefix: string; region
     (Object.keys(TABLES) as TableName[]).filter((name) => !(TABLES[name] as TableDefinition).localOnly).map((name) => [physicalTableName(options.tablePrefix, name), name]),
   );
   let usage = new Map<TableName, TableUsage>();
+  let operations = new Map<string, number>();
   let imageReads: [number, number][] = [];
   const tally = (name: TableName) => {
     let entry = usage.get(name);
@@ -112,6 +115,9 @@ export function meterDynamo(store: Store, options: { tablePrefix: string; region
       if (request.headers['content-length'] !== undefined) request.headers['content-length'] = String(Buffer.byteLength(rewritten));
 
       const name = body.TableName === undefined ? undefined : tables.get(body.TableName);
+      for (const table of new Set((body.TableName === undefined ? tablesOf(body) : [body.TableName]).flatMap((physical) => tables.get(physical) ?? []))) {
+        operations.set(`${operation} ${table}`, (operations.get(`${operation} ${table}`) ?? 0) + 1);
+      }
       const definition = name === undefined ? undefined : (TABLES[name] as TableDefinition);
       const imaged = definition !== undefined && SINGLE_ITEM_WRITES.has(operation) && hasIndexes(name);
       if (!SINGLE_ITEM_WRITES.has(operation) && WRITES.has(operation) && tablesOf(body).some((table) => hasIndexes(tables.get(table)))) {
@@ -150,9 +156,11 @@ export function meterDynamo(store: Store, options: { tablePrefix: string; region
 
   return {
     usage: () => usage,
+    operations: () => operations,
     imageReads: () => imageReads,
     reset() {
       usage = new Map();
+      operations = new Map();
       imageReads = [];
     },
   };

@@ -10,6 +10,7 @@ import type { Invocation, PlatformObserver } from '../lambdas/src/entries/local/
 import { startPlatform, type RunningPlatform } from '../lambdas/src/entries/local/platform';
 import { createStore } from '../lambdas/src/infra/store/dynamo';
 import { AWS_PRICES } from './aws-prices';
+import { addContactInstruction } from './contact-instruction';
 import { formatBill, type MeasuredUsage } from './cost-bill';
 import { meterDynamo } from './cost-dynamo-meter';
 import { startTimingProxy } from './cost-skill-proxy';
@@ -101,8 +102,6 @@ async function proxySkills(platform: RunningPlatform, log: InvocationLog): Promi
 }
 
 /** A person's name the offline model recognises (two capitalised words; digits are not a name), one per index. */
-const personName = (index: number) => `Jane Doe${index.toString(26).replace(/./g, (digit) => String.fromCharCode(97 + parseInt(digit, 26)))}`;
-
 async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
@@ -147,7 +146,7 @@ export async function benchCost(count = 200, warmUp = 10): Promise<string[]> {
       const response = await fetch(`${platform.apiBaseUrl}/agents/command/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-service-api-key': key },
-        body: JSON.stringify({ agent_id: platform.demo.agentId, instruction: `Please add ${personName(index)} (p${index}@example.com) to my contacts.`, autonomy: 'full' }),
+        body: JSON.stringify({ agent_id: platform.demo.agentId, instruction: addContactInstruction(index), autonomy: 'full' }),
       });
       if (response.status !== 202) throw new Error(`agents/command answered ${response.status}: ${await response.text()}`);
       runIds.push(((await response.json()) as { data: { run: { run_id: string } } }).data.run.run_id);

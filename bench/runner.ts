@@ -1,45 +1,183 @@
-import { randomBase62 } from '@service/shared';
+import { randomBase62, type QueueName } from '@service/shared';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { ClientRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { enqueueNewRun, findRun } from '../lambdas/src/domains/runs/runs';
+import { listRecords } from '../lambdas/src/domains/records/records';
+import { enqueueNewRun, findRun, type StoredRun } from '../lambdas/src/domains/runs/runs';
+import type { Invocation, PlatformObserver } from '../lambdas/src/entries/local/observer';
 import { startPlatform } from '../lambdas/src/entries/local/platform';
+import type { Deps } from '../lambdas/src/infra/deps';
+import { createStore } from '../lambdas/src/infra/store/dynamo';
+import { addContactInstruction, BENCH_PERSON_PREFIX } from './contact-instruction';
+import { meterDynamo } from './cost-dynamo-meter';
 import { formatFigures, type Figures } from './measure';
 
-/** Runs per second through the runner with the offline model: queue N runs, start the consumer, time each to completion. */
-export async function benchRunner(count = 300): Promise<string[]> {
-  const platform = await startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: `sk_live_${randomBase62(40)}` } });
+const TARGET = { perSecond: 100, p50Ms: 20 };
+const TOOL_CAPABILITY = 'contacts.create';
+
+/** Queue requests as SQS would count them: each send, and for each batch a consumer took, a receive and a delete. */
+class QueueTally implements PlatformObserver {
+  private readonly counts = new Map<string, number>();
+  counting = false;
+  private add(label: string): void {
+    if (this.counting) this.counts.set(label, (this.counts.get(label) ?? 0) + 1);
+  }
+  invoked(invocation: Invocation): void {
+    if (invocation.trigger !== 'queue') return;
+    this.add(`ReceiveMessage ${invocation.queue}`);
+    if (invocation.failedMessages < invocation.messageBytes.length) this.add(`DeleteMessage ${invocation.queue}`);
+  }
+  sent(queue: QueueName): void {
+    this.add(`SendMessage ${queue}`);
+  }
+  operations(): ReadonlyMap<string, number> {
+    return this.counts;
+  }
+  /** Waits until the consumer reported `batches` invocations of `queue` (it reports one after its run settled). */
+  async untilReceived(queue: QueueName, batches: number): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while ((this.counts.get(`ReceiveMessage ${queue}`) ?? 0) < batches) {
+      if (Date.now() > deadline) throw new Error(`runner bench: the ${queue} consumer reported fewer than ${batches} batches`);
+      await sleep(5);
+    }
+  }
+}
+
+const runSpanMs = (run: StoredRun) => Date.parse(run.completedAt!) - Date.parse(run.startedAt!);
+
+function figuresOf(label: string, runs: readonly StoredRun[], perSecond: number): Figures {
+  const durations = runs.map(runSpanMs).sort((a, b) => a - b);
+  return { label, count: runs.length, perSecond, p50Ms: durations[Math.floor(runs.length * 0.5)]!, p99Ms: durations[Math.min(runs.length - 1, Math.floor(runs.length * 0.99))]! };
+}
+
+/**
+ * HTTP requests the process makes to anything but the store, by method and path: the runner's to the skills
+ * (node:http) and the skills' serviceApi calls back to the platform (fetch, over undici).
+ */
+function countHttpRequests(storeEndpoint: string): { operations: ReadonlyMap<string, number>; stop(): void } {
+  const operations = new Map<string, number>();
+  const storeHost = new URL(storeEndpoint).host;
+  const count = (method: string, path: string) => {
+    const label = `${method} ${path.replace(/^\/(?:en|tr)\/api\/v1\//, '/api/')}`;
+    operations.set(label, (operations.get(label) ?? 0) + 1);
+  };
+  const onNodeRequest = (message: unknown) => {
+    const { request } = message as { request: ClientRequest };
+    if (request.getHeader('host') !== storeHost) count(request.method, request.path);
+  };
+  const onFetch = (message: unknown) => {
+    const { request } = message as { request: { method: string; path: string } };
+    count(request.method, request.path);
+  };
+  subscribe('http.client.request.start', onNodeRequest);
+  subscribe('undici:request:create', onFetch);
+  return {
+    operations,
+    stop: () => {
+      unsubscribe('http.client.request.start', onNodeRequest);
+      unsubscribe('undici:request:create', onFetch);
+    },
+  };
+}
+
+const settled = (run: StoredRun | undefined) => run !== undefined && ['completed', 'failed'].includes(run.status) && run.followUpsDone === true;
+
+/** Waits until every run settled (its usage and webhook done too), reading only the oldest unsettled one per tick so the bench barely loads the store. */
+async function settleAll(deps: Deps, runIds: readonly string[]): Promise<StoredRun[]> {
+  const runs: StoredRun[] = [];
+  const deadline = Date.now() + 120_000;
+  while (runs.length < runIds.length) {
+    const run = await findRun(deps, runIds[runs.length]!);
+    if (settled(run)) runs.push(run!);
+    else if (Date.now() > deadline) throw new Error(`runner bench: run ${runIds[runs.length]} did not settle (${run?.status})`);
+    else await sleep(5);
+  }
+  return runs;
+}
+
+async function countBenchContacts(deps: Deps, workspaceId: string): Promise<number> {
+  let count = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await listRecords<{ name: string }>(deps, workspaceId, 'contact', { limit: 100, ...(cursor ? { cursor } : {}) });
+    count += page.items.filter((contact) => contact.name.startsWith(BENCH_PERSON_PREFIX)).length;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return count;
+}
+
+/** Refuses figures unless every run completed having made its one tool call: one action each, and one contact per run. */
+function checkOneToolCallEach(runs: readonly StoredRun[], contactsAdded: number): void {
+  const wrong = runs.find((run) => run.status !== 'completed' || JSON.stringify((run.output as { actions?: unknown } | undefined)?.actions) !== JSON.stringify([TOOL_CAPABILITY]));
+  if (wrong) throw new Error(`runner bench: run ${wrong.runId} did not make its one ${TOOL_CAPABILITY} call (${wrong.status}: ${wrong.error ?? wrong.resultText})`);
+  if (contactsAdded !== runs.length) throw new Error(`runner bench: ${runs.length} runs added ${contactsAdded} contacts; each run must add exactly one`);
+}
+
+const perRun = (operations: ReadonlyMap<string, number>, runs: number) =>
+  [...operations]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([label, total]) => `${label} ${Number.isInteger(total / runs) ? total / runs : (total / runs).toFixed(2)}`)
+    .join(', ');
+const sum = (operations: ReadonlyMap<string, number>) => [...operations.values()].reduce((a, b) => a + b, 0);
+
+/**
+ * Runs per second through the runner with the offline model, each run adding one contact through the contacts skill
+ * (one MCP tools/call): queue `count` runs, start the consumer, time each to completion. Then `metered` more, one at a
+ * time, with the store and queue requests of each counted (from the API's enqueue to its usage and webhook follow-ups).
+ */
+export async function benchRunner(count = 300, alone = 50, metered = 20): Promise<string[]> {
+  const queueTally = new QueueTally();
+  const platform = await startPlatform({ port: 0, observer: queueTally, env: { SERVICE_DEMO_API_KEY: `sk_live_${randomBase62(40)}` } });
   try {
     await platform.queue.stop();
     const { deps } = platform;
+    const { workspaceId, agentId } = platform.demo;
+    const storeOptions = { tablePrefix: deps.config.tablePrefix, region: deps.config.region, endpoint: deps.config.dynamoEndpoint! };
+    // The bench's own reads go through a client of its own, outside the meter.
+    const unmetered: Deps = { ...deps, store: createStore(storeOptions) };
+    const enqueue = (index: number) => enqueueNewRun(deps, { workspaceId, agentId, instruction: addContactInstruction(index), autonomy: 'full' });
+    const contactsBefore = await countBenchContacts(unmetered, workspaceId);
+
     const runIds: string[] = [];
-    for (let index = 0; index < count; index += 1) {
-      const run = await enqueueNewRun(deps, { workspaceId: platform.demo.workspaceId, agentId: platform.demo.agentId, instruction: `Please add Person ${index} (p${index}@example.com) to my contacts.`, autonomy: 'full' });
-      runIds.push(run.runId);
-    }
+    for (let index = 0; index < count; index += 1) runIds.push((await enqueue(index)).runId);
     const started = Date.now();
+    const cpuBefore = process.cpuUsage();
     platform.queue.start();
-    const durations: number[] = [];
-    const pending = new Set(runIds);
-    while (pending.size > 0) {
-      await sleep(50);
-      for (const runId of [...pending]) {
-        const run = await findRun(deps, runId);
-        if (run && ['completed', 'failed'].includes(run.status)) {
-          if (run.status === 'failed') throw new Error(`bench run failed: ${run.error}`);
-          durations.push(Date.parse(run.completedAt!) - Date.parse(run.startedAt!));
-          pending.delete(runId);
-        }
-      }
-    }
+    const runs = await settleAll(unmetered, runIds);
     const elapsedS = (Date.now() - started) / 1000;
-    durations.sort((a, b) => a - b);
-    const figures: Figures = {
-      label: 'runs through the runner (offline model, 1 tool call)',
-      count,
-      perSecond: count / elapsedS,
-      p50Ms: durations[Math.floor(count * 0.5)]!,
-      p99Ms: durations[Math.min(count - 1, Math.floor(count * 0.99))]!,
-    };
-    return [formatFigures(figures), '  (latency = one run from start to completion inside the runner)'];
+    const cpu = process.cpuUsage(cpuBefore);
+    checkOneToolCallEach(runs, (await countBenchContacts(unmetered, workspaceId)) - contactsBefore);
+
+    // The latency of one run alone, as a single command sees it (in the throughput pass 16 runs share the consumer).
+    const aloneRuns: StoredRun[] = [];
+    for (let index = count; index < count + alone; index += 1) aloneRuns.push(...(await settleAll(unmetered, [(await enqueue(index)).runId])));
+
+    const meter = meterDynamo(deps.store, storeOptions);
+    const http = countHttpRequests(storeOptions.endpoint);
+    queueTally.counting = true;
+    const meteredRuns: StoredRun[] = [];
+    for (let index = count + alone; index < count + alone + metered; index += 1) {
+      meteredRuns.push(...(await settleAll(unmetered, [(await enqueue(index)).runId])));
+      await queueTally.untilReceived('runs', meteredRuns.length);
+    }
+    queueTally.counting = false;
+    http.stop();
+    checkOneToolCallEach([...runs, ...aloneRuns, ...meteredRuns], (await countBenchContacts(unmetered, workspaceId)) - contactsBefore);
+
+    const figures = figuresOf('runs through the runner (offline model, 1 tool call)', runs, count / elapsedS);
+    const aloneFigures = figuresOf('one run at a time (the same runs, unloaded)', aloneRuns, aloneRuns.length / (aloneRuns.reduce((total, run) => total + runSpanMs(run), 0) / 1000));
+    const met = figures.perSecond >= TARGET.perSecond && aloneFigures.p50Ms <= TARGET.p50Ms;
+    return [
+      formatFigures(figures),
+      formatFigures(aloneFigures),
+      `  target: at least ${TARGET.perSecond} runs/s, and p50 of a run alone at most ${TARGET.p50Ms} ms: ${met ? 'met' : 'NOT met'}`,
+      `  (throughput = ${count} queued runs to their usage and webhook follow-ups, 16 at a time as the local queue hands them out; latency = one run from start to completion inside the runner; every run made exactly one ${TOOL_CAPABILITY} call)`,
+      `  CPU per run: ${((cpu.user + cpu.system) / 1000 / count).toFixed(1)} ms (the platform, its skills and its embedded DynamoDB share this process; on a busy machine this is the steadier figure)`,
+      `  store requests per run: ${(sum(meter.operations()) / metered).toFixed(1)} (${perRun(meter.operations(), metered)})`,
+      `  queue requests per run: ${(sum(queueTally.operations()) / metered).toFixed(1)} (${perRun(queueTally.operations(), metered)})`,
+      `  HTTP requests per run, store aside: ${(sum(http.operations) / metered).toFixed(1)} (${perRun(http.operations, metered)})`,
+      `  (counted over ${metered} runs one at a time, from the API's enqueue to the follow-ups, the skill's serviceApi callback included)`,
+    ];
   } finally {
     await platform.stop();
   }

@@ -9,6 +9,8 @@ export interface BareServer {
   url: string;
   /** Headers of every tools/call the server answered. */
   calls: { headers: IncomingHttpHeaders; args: unknown }[];
+  /** Every request to /mcp: its HTTP method, for a POST its JSON-RPC method, and its headers. */
+  requests: { http: string; rpc?: string; headers: IncomingHttpHeaders }[];
   close(): Promise<void>;
 }
 
@@ -19,7 +21,9 @@ export interface BareServer {
  */
 export async function startBareMcpServer(options: { manifest?: object; gate?: () => Promise<void> } = {}): Promise<BareServer> {
   const calls: BareServer['calls'] = [];
+  const requests: BareServer['requests'] = [];
   const server = createServer(async (req, res) => {
+    if (req.url === '/mcp' && req.method !== 'POST') requests.push({ http: req.method ?? '', headers: req.headers });
     if (req.method === 'GET' && req.url === '/manifest' && options.manifest) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(options.manifest));
       return;
@@ -28,6 +32,7 @@ export async function startBareMcpServer(options: { manifest?: object; gate?: ()
     const chunks: Buffer[] = [];
     for await (const chunk of req as AsyncIterable<Buffer>) chunks.push(chunk);
     const body: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    requests.push({ http: 'POST', rpc: (body as { method?: string }).method, headers: req.headers });
     const mcp = new McpServer({ name: 'Weather Station', version: '2.1.0' });
     mcp.registerTool('forecast', { description: 'Weather forecast for a city', inputSchema: { city: z.string().min(1) }, annotations: { readOnlyHint: true } }, async ({ city }) => {
       calls.push({ headers: req.headers, args: { city } });
@@ -44,6 +49,7 @@ export async function startBareMcpServer(options: { manifest?: object; gate?: ()
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     calls,
+    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

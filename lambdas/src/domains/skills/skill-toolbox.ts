@@ -1,4 +1,3 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONSchema7 } from 'ai';
 import { LRUCache } from 'lru-cache';
@@ -13,7 +12,7 @@ import { oauthMissing } from './oauth';
 import { findRegisteredSkill } from './registry';
 import { mintTurn, type TurnCaller } from './turns';
 import type { AgentTool } from '../runs/runtime/agent-tool';
-import { callSkillTool, connectSkill, listSkillTools, type SkillTarget } from './skill-client';
+import { openSkill, type SkillLink, type SkillTarget } from './skill-client';
 import { logger } from '../../infra/logger';
 
 /** Who a run acts as, toward skills. */
@@ -51,7 +50,13 @@ function cachedToolList(target: SkillTarget, language: string): Promise<Tool[]> 
   const key = `${target.mcpUrl}\n${target.bearer ?? ''}`;
   const hit = toolLists.get(key);
   if (hit) return hit;
-  const tools = listSkillTools(target, language).then((listing) => listing.tools);
+  const tools = openSkill(target).then(async (link) => {
+    try {
+      return await link.listTools({ 'x-service-language': language });
+    } finally {
+      await link.release();
+    }
+  });
   toolLists.set(key, tools);
   tools.catch(() => toolLists.delete(key));
   return tools;
@@ -79,9 +84,9 @@ async function resolveInstalled(deps: Deps, agent: StoredAgent, code: string): P
   };
 }
 
-/** One MCP session with one skill for the length of a run, opened on the first call, with a turn token renewed as needed. */
+/** One run's use of one skill: its link opened on the first call, each call with the run's turn token (renewed as needed). */
 class SkillSession {
-  private client: Promise<Client> | undefined;
+  private link: Promise<SkillLink> | undefined;
   private token: Promise<{ token: string; expiresAtEpoch: number }> | undefined;
 
   constructor(
@@ -100,14 +105,15 @@ class SkillSession {
   }
 
   async call(mcpName: string, input: Record<string, unknown>): Promise<CallToolResult> {
-    this.client ??= connectSkill(this.installed.target, async () => ({ 'x-service-language': this.language, [TURN_TOKEN_HEADER]: await this.turnToken() }));
-    this.client.catch(() => (this.client = undefined));
-    return callSkillTool(await this.client, mcpName, input);
+    this.link ??= openSkill(this.installed.target);
+    this.link.catch(() => (this.link = undefined));
+    const [link, token] = await Promise.all([this.link, this.turnToken()]);
+    return link.callTool(mcpName, input, { 'x-service-language': this.language, [TURN_TOKEN_HEADER]: token });
   }
 
   async close(): Promise<void> {
-    const client = await this.client?.catch(() => undefined);
-    await client?.close();
+    const link = await this.link?.catch(() => undefined);
+    await link?.release();
   }
 }
 
@@ -133,6 +139,7 @@ function outcomeOf(result: CallToolResult): unknown {
  */
 export async function skillToolbox(deps: Deps, caller: SkillCaller): Promise<Toolbox> {
   const { agent } = caller;
+  // One read per run, never cached: a grant revoked a moment ago must already keep its tool from this run.
   const grants = await listGrants(deps, agent.workspaceId);
   const sessions: SkillSession[] = [];
   const perSkill = await Promise.all(

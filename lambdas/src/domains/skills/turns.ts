@@ -47,6 +47,7 @@ export async function mintTurn(deps: Deps, secret: string, skill: string, caller
   const expiresAtEpoch = Math.floor(Date.now() / 1000) + TURN_TOKEN_TTL_SECONDS;
   const jti = turnTokenId(token);
   if (remember && jti) {
+    // One write per run and skill: the serviceApi routes learn the run and agent from it, and refuse a token no run was given.
     await putSkillItem(deps, caller.workspaceId, `turn#${jti}`, { agentId: caller.agentId, runId: caller.runId, skill, expiresAtEpoch } satisfies Turn);
   }
   return { token, expiresAtEpoch };
@@ -54,6 +55,7 @@ export async function mintTurn(deps: Deps, secret: string, skill: string, caller
 
 /** The live turn of a verified token; expiry is checked here, never left to TTL deletion. */
 export async function findTurn(deps: Deps, workspaceId: string, jti: string): Promise<Turn | undefined> {
+  // One read per serviceApi call: a token that verifies but was minted by no run (a leaked key) acts for nobody.
   const turn = await getSkillItem<Turn>(deps, workspaceId, `turn#${jti}`);
   return turn && turn.expiresAtEpoch > Date.now() / 1000 ? turn : undefined;
 }

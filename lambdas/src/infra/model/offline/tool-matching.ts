@@ -1,4 +1,5 @@
 import type { LanguageModelV4FunctionTool } from '@ai-sdk/provider';
+import { LRUCache } from 'lru-cache';
 import { identifierWords, wordMatches, wordsOf } from './words';
 
 // Which offered tools a request asks for. A tool's name is read as concepts ("contacts__create" is
@@ -29,9 +30,17 @@ const NEUTRAL_WORDS = new Set(['builtin', 'skill', 'tool', 'api', 'mcp', 'servic
 /** Words of descriptions too common to count as evidence. */
 const STOP_WORDS = new Set(['with', 'from', 'that', 'this', 'into', 'about', 'their', 'your', 'given', 'will', 'also', 'when']);
 
-function conceptsOfWord(word: string): string[] {
-  const concepts = Object.entries(CONCEPTS).flatMap(([concept, synonyms]) => (synonyms.some((synonym) => wordMatches(word, synonym)) ? [concept] : []));
-  return concepts.length > 0 ? concepts : [word];
+// Pure functions of their text, asked again on every call for the same words and the same offered tools.
+const wordConcepts = new LRUCache<string, readonly string[]>({ max: 10_000 });
+const toolConcepts = new LRUCache<string, { name: readonly string[]; description: ReadonlySet<string> }>({ max: 1_000 });
+
+function conceptsOfWord(word: string): readonly string[] {
+  let concepts = wordConcepts.get(word);
+  if (!concepts) {
+    const found = Object.entries(CONCEPTS).flatMap(([concept, synonyms]) => (synonyms.some((synonym) => wordMatches(word, synonym)) ? [concept] : []));
+    wordConcepts.set(word, (concepts = found.length > 0 ? found : [word]));
+  }
+  return concepts;
 }
 
 function conceptsOf(words: readonly string[]): Set<string> {
@@ -47,11 +56,23 @@ interface ToolMatch {
   score: number;
 }
 
+function conceptsOfTool(tool: LanguageModelV4FunctionTool): { name: readonly string[]; description: ReadonlySet<string> } {
+  const key = `${tool.name}\n${tool.description ?? ''}`;
+  let concepts = toolConcepts.get(key);
+  if (!concepts) {
+    concepts = {
+      name: [...conceptsOf(identifierWords(tool.name).filter((word) => !NEUTRAL_WORDS.has(word)))],
+      description: conceptsOf(wordsOf(tool.description ?? '').filter((word) => word.length >= 4 && !STOP_WORDS.has(word))),
+    };
+    toolConcepts.set(key, concepts);
+  }
+  return concepts;
+}
+
 function scoreTool(tool: LanguageModelV4FunctionTool, requestConcepts: ReadonlySet<string>): ToolMatch {
-  const nameConcepts = [...conceptsOf(identifierWords(tool.name).filter((word) => !NEUTRAL_WORDS.has(word)))];
+  const { name: nameConcepts, description: descriptionConcepts } = conceptsOfTool(tool);
   const hits = nameConcepts.filter((concept) => requestConcepts.has(concept));
   const nameHits = hits.length;
-  const descriptionConcepts = conceptsOf(wordsOf(tool.description ?? '').filter((word) => word.length >= 4 && !STOP_WORDS.has(word)));
   const descriptionHits = [...descriptionConcepts].filter((concept) => requestConcepts.has(concept) && !nameConcepts.includes(concept)).length;
   return {
     tool,
