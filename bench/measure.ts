@@ -29,7 +29,8 @@ async function sample(count: number, concurrency: number, task: Task): Promise<{
   return { latencies, elapsedS: (performance.now() - started) / 1000 };
 }
 
-function figuresOf(label: string, latencies: number[], elapsedS: number): Figures {
+/** Figures of measured latencies, `elapsedS` being the seconds the whole sample took. */
+export function figuresOf(label: string, latencies: number[], elapsedS: number): Figures {
   const sorted = [...latencies].sort((a, b) => a - b);
   return { label, count: sorted.length, perSecond: sorted.length / elapsedS, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99) };
 }

@@ -1,4 +1,4 @@
-import { ROUTES, type TableName } from '@service/shared';
+import { QUEUE_BATCH_SIZE, ROUTES, type TableName } from '@service/shared';
 
 /** The two work queues of ARCHITECTURE.md ("Queues (SQS)"); each gets a dead-letter queue. */
 export type QueueName = 'runs' | 'webhooks';
@@ -77,7 +77,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   {
     id: 'Runner',
     entry: 'lambdas/src/entries/lambda/runner.ts',
-    trigger: { kind: 'queue', queue: 'runs', batchSize: 5 },
+    trigger: { kind: 'queue', queue: 'runs', batchSize: QUEUE_BATCH_SIZE.runs },
     timeoutSeconds: 300,
     memoryMb: 1024,
     reads: ['agents', 'webhookSubscriptions'],
@@ -91,7 +91,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   {
     id: 'WebhookDeliverer',
     entry: 'lambdas/src/entries/lambda/webhook-deliverer.ts',
-    trigger: { kind: 'queue', queue: 'webhooks', batchSize: 10 },
+    trigger: { kind: 'queue', queue: 'webhooks', batchSize: QUEUE_BATCH_SIZE.webhooks },
     timeoutSeconds: 60,
     memoryMb: 512,
     // skills: a skill's inbound events go to its registered events URL.

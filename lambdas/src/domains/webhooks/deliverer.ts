@@ -49,6 +49,14 @@ async function handleWakeUp(deps: Deps, sender: WebhookSender, record: SQSRecord
   if (!message) return;
   const token = randomUUID();
   // The common case first: the attempt is due and free. Its target (subscription or skill) is read alongside.
+  // Store calls of a delivery that succeeds at once, and why each is needed:
+  // - claimAttempt, one conditional UpdateItem: the only guard against sending an attempt twice (queue messages come
+  //   at least once, a redelivered message must not resend), and it answers the delivery record with the payload;
+  // - resolveTarget: the URL and signing secret, and whether the subscription is still active; a GetItem at most once
+  //   per SUBSCRIPTION_KEPT_MS per container, not per delivery;
+  // - logAttempt, a share of one BatchWriteItem: the delivery log's entry for this attempt;
+  // - settleAttempt, one conditional UpdateItem: `delivered`, so no later message sends it again, only if this sender
+  //   still holds the claim.
   const [claimed, target] = await Promise.all([
     claimAttempt(deps, message, token, ATTEMPT_LEASE_MS),
     resolveTarget(deps, message.workspaceId, message.subscriptionId),

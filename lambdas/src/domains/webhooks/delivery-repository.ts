@@ -1,7 +1,9 @@
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBase62 } from '@service/shared';
+import DataLoader from 'dataloader';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds, updateIf } from '../../infra/store/dynamo';
+import { MAX_BATCH_WRITE, writeAll } from '../../infra/store/batch-write';
+import { ifConditionHolds, updateIf, type Store } from '../../infra/store/dynamo';
 import type { PlatformEvent } from './events';
 import type { EventType } from './subscriptions';
 
@@ -180,6 +182,30 @@ export async function takeHop(deps: Deps, delivery: StoredDelivery, hop: number,
   return taken !== undefined;
 }
 
+/**
+ * Log entries written in one turn of the event loop (the attempts of a batch that end together, and of the batches
+ * beside it) go to the store in one BatchWriteItem: the entry is a new item of its own, so nothing needs a condition.
+ */
+const logWriters = new WeakMap<Store, DataLoader<AttemptLogEntry<PlatformEvent>, void>>();
+
+function logWriter(deps: Deps): DataLoader<AttemptLogEntry<PlatformEvent>, void> {
+  let writer = logWriters.get(deps.store);
+  if (!writer) {
+    const [store, tableName] = [deps.store, table(deps)];
+    writer = new DataLoader(
+      async (entries) => {
+        // One request per key (a batch may not name a key twice): a repeated entry is the same attempt, written once.
+        const byKey = new Map(entries.map((entry) => [`${entry.subscriptionId}\n${entry.deliveryId}`, entry]));
+        await writeAll(store, tableName, [...byKey.values()].map((entry) => ({ PutRequest: { Item: entry } })));
+        return entries.map(() => undefined);
+      },
+      { cache: false, maxBatchSize: MAX_BATCH_WRITE, batchScheduleFn: (write) => setImmediate(write) },
+    );
+    logWriters.set(deps.store, writer);
+  }
+  return writer;
+}
+
 export async function logAttempt(
   deps: Deps,
   delivery: StoredDelivery,
@@ -202,7 +228,7 @@ export async function logAttempt(
     body: delivery.payload,
     expiresAtEpoch: expiresAt(attempt.attemptedAt),
   };
-  await deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: entry }));
+  await logWriter(deps).load(entry);
 }
 
 /**

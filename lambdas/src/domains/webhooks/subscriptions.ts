@@ -1,4 +1,5 @@
 import { DomainError, newSubscriptionId, randomBase62 } from '@service/shared';
+import { cached, recall, remember } from '../../infra/cache/short-cache';
 import type { Deps } from '../../infra/deps';
 import { checkOutboundUrl, OutboundBlockedError } from '../../infra/net/outbound-guard';
 import type { Action } from '../../infra/store/idempotency';
@@ -53,17 +54,42 @@ export async function listSubscriptions(deps: Deps, workspaceId: string): Promis
 }
 
 export async function deleteSubscription(deps: Deps, workspaceId: string, id: string): Promise<void> {
+  remember(deps, keptKey(workspaceId, id), GONE, SUBSCRIPTION_KEPT_MS);
   if (!(await deleteSubscriptionItem(deps, workspaceId, id))) throw new DomainError('NOT_FOUND', `No webhook subscription ${id} in this workspace`, { field: 'webhook_id' });
 }
 
 export const getSubscription = (deps: Deps, workspaceId: string, id: string): Promise<StoredSubscription | undefined> => getSubscriptionItem(deps, workspaceId, id);
+
+/**
+ * How long a container may deliver on the subscription as it last read it. What this container changes (its failure
+ * count, disabling, deletion) it sees at once; a change made elsewhere (a deletion through the API, another container's
+ * failures) within this bound, as deliveries already in flight would miss it too.
+ */
+const SUBSCRIPTION_KEPT_MS = 5_000;
+const keptKey = (workspaceId: string, id: string) => `webhookSubscription:${workspaceId}:${id}`;
+
+/** Kept for a subscription this container deleted: a write of an attempt that was under way may not bring it back. */
+const GONE = 'gone';
+
+/** The subscription a delivery goes to, read once per SUBSCRIPTION_KEPT_MS per container rather than for every attempt. */
+export async function getSubscriptionToDeliver(deps: Deps, workspaceId: string, id: string): Promise<StoredSubscription | undefined> {
+  const kept = await cached<StoredSubscription | typeof GONE | undefined>(deps, keptKey(workspaceId, id), SUBSCRIPTION_KEPT_MS, () => getSubscriptionItem(deps, workspaceId, id));
+  return kept === GONE ? undefined : kept;
+}
+
+/** Keeps the subscription as a write of this container left it (gone when the write found none). */
+function keep(deps: Deps, subscription: Pick<StoredSubscription, 'workspaceId' | 'id'>, updated: StoredSubscription | undefined): StoredSubscription | undefined {
+  const key = keptKey(subscription.workspaceId, subscription.id);
+  if (recall(deps, key) !== GONE) remember(deps, key, updated ?? GONE, SUBSCRIPTION_KEPT_MS);
+  return updated;
+}
 
 /** Consecutive failed deliveries after which a subscription is disabled (spec: 20). */
 export const MAX_CONSECUTIVE_FAILURES = 20;
 
 /** A delivery succeeded: the consecutive-failure counter starts again from zero. */
 export async function resetFailureCount(deps: Deps, subscription: StoredSubscription): Promise<void> {
-  await updateIfExists(deps, subscription, { UpdateExpression: 'SET failureCount = :zero', ExpressionAttributeValues: { ':zero': 0 } });
+  keep(deps, subscription, await updateIfExists(deps, subscription, { UpdateExpression: 'SET failureCount = :zero', ExpressionAttributeValues: { ':zero': 0 } }));
 }
 
 /**
@@ -71,17 +97,19 @@ export async function resetFailureCount(deps: Deps, subscription: StoredSubscrip
  * (conditional on it still being active, so it happens once). Says whether deliveries to it may go on.
  */
 export async function countFailure(deps: Deps, subscription: StoredSubscription): Promise<'counted' | 'disabled' | 'deleted'> {
-  const updated = await updateIfExists(deps, subscription, {
+  const updated = keep(deps, subscription, await updateIfExists(deps, subscription, {
     UpdateExpression: 'ADD failureCount :one',
     ExpressionAttributeValues: { ':one': 1 },
-  });
+  }));
   if (!updated) return 'deleted';
   if (!updated.active) return 'disabled';
   if (updated.failureCount < MAX_CONSECUTIVE_FAILURES) return 'counted';
-  await updateIfExists(deps, subscription, {
+  const disabled = await updateIfExists(deps, subscription, {
     UpdateExpression: 'SET active = :false, disabledAt = :now',
     ConditionExpression: 'attribute_exists(id) AND active = :true',
     ExpressionAttributeValues: { ':false': false, ':true': true, ':now': deps.now().toISOString() },
   });
+  // Lost the condition: another attempt disabled it (or it was deleted); nothing is sent to it from here on either way.
+  keep(deps, subscription, disabled ?? { ...updated, active: false });
   return 'disabled';
 }

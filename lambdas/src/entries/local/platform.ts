@@ -1,6 +1,7 @@
 import type { LanguageModel } from 'ai';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { QUEUE_BATCH_SIZE } from '@service/shared';
 import { configFromEnv } from '../../infra/config/config';
 import type { Deps } from '../../infra/deps';
 import { LocalQueue, type LocalQueueOptions } from '../../infra/queue/local';
@@ -74,7 +75,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const config = { ...configFromEnv(env), dynamoEndpoint: dynamo.endpoint };
   const store = createStore({ tablePrefix: config.tablePrefix, region: config.region, endpoint: dynamo.endpoint });
   await ensureTables(store.raw, config.tablePrefix);
-  const queue = new LocalQueue(store, { visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000 }, ...options.queue });
+  // Webhook wake-ups come in the batches the stack's mapping gives the deliverer; runs still one per invocation here.
+  const queue = new LocalQueue(store, { visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000 }, batchSize: { webhooks: QUEUE_BATCH_SIZE.webhooks }, ...options.queue });
   const now = options.now ?? (() => new Date());
   const deps: Deps = { store, queue: observeSender(queue, options.observer), config, now, mail: localMailbox(store, now, options.onMail) };
   const seed = await seedDemo(deps, env.SERVICE_DEMO_API_KEY);

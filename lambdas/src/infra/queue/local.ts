@@ -1,14 +1,17 @@
-import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { SQSEvent, SQSRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
-import { ifConditionHolds, type Store } from '../store/dynamo';
+import { writeAll, type WriteRequest } from '../store/batch-write';
+import type { Store } from '../store/dynamo';
 import type { QueueConsumer, QueueName } from './queue';
 import { logger } from '../logger';
 
 /**
  * A durable work queue kept in the embedded DynamoDB, with SQS semantics: per-message delays, a visibility timeout
  * while a consumer works, redelivery when it fails or the process dies, and a dead-letter queue after maxReceiveCount.
- * Messages are sorted by the time they become visible, so a poll is one Query.
+ * Messages are sorted by the time they become visible, so a poll is one Query; its claims, like the deletions of a
+ * handled batch, are batched writes, so the queue costs a fraction of a store call per message (as SQS's ReceiveMessage
+ * and DeleteMessageBatch take ten at a time).
  */
 interface StoredMessage {
   queue: string;
@@ -29,6 +32,7 @@ export interface LocalQueueOptions<Name extends string = QueueName> {
 }
 
 const sortKey = (visibleAt: number, id: string) => `${String(visibleAt).padStart(15, '0')}#${id}`;
+
 
 /** A QueueSender (structurally) for the platform's queues; the bundled platform names its queues by their SQS ids. */
 export class LocalQueue<Name extends string = QueueName> {
@@ -52,7 +56,9 @@ export class LocalQueue<Name extends string = QueueName> {
   async sendSerialized(queue: Name, body: string, delaySeconds = 0): Promise<string> {
     const id = randomUUID();
     const visibleAt = Date.now() + Math.max(0, delaySeconds * 1000);
-    await this.put({ queue, sk: sortKey(visibleAt, id), id, body, receiveCount: 0, sentAt: Date.now() });
+    await this.store.doc.send(new PutCommand({ TableName: this.table, Item: { queue, sk: sortKey(visibleAt, id), id, body, receiveCount: 0, sentAt: Date.now() } satisfies StoredMessage }));
+    // As a long-polling receiver would, take a message that is visible at once without waiting for the next poll.
+    if (delaySeconds <= 0 && !this.poll) this.schedule(0);
     return id;
   }
 
@@ -101,9 +107,8 @@ export class LocalQueue<Name extends string = QueueName> {
       for (const [queue, consumer] of this.consumers) {
         const capacity = (this.options.concurrency ?? 16) - this.inFlight.size;
         if (capacity <= 0 || !this.running) break;
-        // Claims of one batch go out together: one at a time, the store's round trips would cap the throughput.
         const batchSize = this.options.batchSize?.[queue] ?? 1;
-        const claimed = (await Promise.all((await this.due(queue, capacity * batchSize)).map((message) => this.claim(message)))).filter((message) => message !== undefined);
+        const claimed = await this.claim(await this.due(queue, capacity * batchSize));
         for (let start = 0; start < claimed.length; start += batchSize) {
           claimedAny = true;
           const work = this.deliver(queue, consumer, claimed.slice(start, start + batchSize)).finally(() => {
@@ -133,46 +138,46 @@ export class LocalQueue<Name extends string = QueueName> {
     return (result.Items ?? []) as StoredMessage[];
   }
 
-  /** Hides the message for the visibility timeout (or dead-letters it); returns the hidden copy, or undefined if another poller won. */
-  private async claim(message: StoredMessage): Promise<StoredMessage | undefined> {
-    const queue = message.queue as Name;
+  /**
+   * Hides the messages for their visibility timeout (or dead-letters them): each is moved to the sort key of the time
+   * it becomes visible again, its receive count raised. Polls of one queue run one at a time, so no other poller claims
+   * the same copy; a handler's deletion racing the claim of a message whose visibility ran out leaves the new copy,
+   * which comes back later, as SQS does when a message is deleted with an earlier receipt handle.
+   */
+  private async claim(messages: StoredMessage[]): Promise<StoredMessage[]> {
     const maxReceive = this.options.maxReceiveCount ?? 5;
-    const moved: StoredMessage =
-      message.receiveCount >= maxReceive
-        ? { ...message, queue: `${message.queue}-dlq`, sk: sortKey(Date.now(), message.id) }
-        : { ...message, sk: sortKey(Date.now() + (this.options.visibilityTimeoutMs?.[queue] ?? 30_000), message.id), receiveCount: message.receiveCount + 1 };
-    await this.put(moved);
-    const won = await ifConditionHolds(
-      this.store.doc.send(new DeleteCommand({ TableName: this.table, Key: { queue: message.queue, sk: message.sk }, ConditionExpression: 'attribute_exists(sk)' })),
-    );
-    if (!won) {
-      await this.remove(moved);
-      return undefined;
+    const moves = messages.map((message) => ({
+      message,
+      moved:
+        message.receiveCount >= maxReceive
+          ? { ...message, queue: `${message.queue}-dlq`, sk: sortKey(Date.now(), message.id) }
+          : { ...message, sk: sortKey(Date.now() + (this.options.visibilityTimeoutMs?.[message.queue as Name] ?? 30_000), message.id), receiveCount: message.receiveCount + 1 },
+    }));
+    // Every new copy is stored before any old one is deleted (a batch's writes land in no set order): a crash in between
+    // leaves a message twice, never lost.
+    await this.write(moves.map(({ moved }) => ({ PutRequest: { Item: moved } })));
+    await this.write(moves.map(({ message }) => ({ DeleteRequest: { Key: { queue: message.queue, sk: message.sk } } })));
+    const claimed: StoredMessage[] = [];
+    for (const { message, moved } of moves) {
+      if (moved.queue === message.queue) claimed.push(moved);
+      else logger.error('local queue: message dead-lettered', { messageId: message.id, deadLetterQueue: moved.queue, receiveCount: message.receiveCount });
     }
-    if (moved.queue !== message.queue) {
-      logger.error('local queue: message dead-lettered', { messageId: message.id, deadLetterQueue: moved.queue, receiveCount: message.receiveCount });
-      return undefined;
-    }
-    return moved;
+    return claimed;
   }
 
   private async deliver(queue: Name, consumer: QueueConsumer, messages: StoredMessage[]): Promise<void> {
     try {
       const response = await consumer(toSqsEvent(queue, messages));
       const failed = new Set(response?.batchItemFailures?.map((failure) => failure.itemIdentifier));
-      await Promise.all(messages.filter((message) => !failed.has(message.id)).map((message) => this.remove(message)));
+      await this.write(messages.filter((message) => !failed.has(message.id)).map((message) => ({ DeleteRequest: { Key: { queue: message.queue, sk: message.sk } } })));
     } catch (error) {
       // Left hidden: it comes back after the visibility timeout, as on SQS.
       logger.error('local queue: consumer threw', { queue, error });
     }
   }
 
-  private async put(message: StoredMessage): Promise<void> {
-    await this.store.doc.send(new PutCommand({ TableName: this.table, Item: message }));
-  }
-
-  private async remove(message: StoredMessage): Promise<void> {
-    await this.store.doc.send(new DeleteCommand({ TableName: this.table, Key: { queue: message.queue, sk: message.sk } }));
+  private write(requests: WriteRequest[]): Promise<void> {
+    return writeAll(this.store, this.table, requests);
   }
 }
 
