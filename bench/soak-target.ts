@@ -71,7 +71,7 @@ const target = JSON.parse(process.env.SOAK_TARGET!) as SoakTarget;
 const { url, invoke } = await serve(target);
 process.on('message', (request: SoakRequest) => {
   if ('memory' in request) {
-    // With --expose-gc (SOAK_GC=1) each sample follows a full collection: live memory, not garbage awaiting one.
+    // With --expose-gc (SOAK_GC=1, see soak.ts) each sample follows a full collection: live memory, not garbage awaiting one.
     (globalThis as { gc?: () => void }).gc?.();
     return send({ id: request.id, memory: process.memoryUsage() });
   }

@@ -29,7 +29,8 @@ export interface SoakProcess {
 /** Starts a soak target (soak-target.ts) in a Node process of its own, its memory the measured figure. */
 export async function startSoakProcess(target: SoakTarget, env: Record<string, string> = {}): Promise<SoakProcess> {
   const child = fork(join(import.meta.dirname, 'soak-target.ts'), [], {
-    execArgv: ['--import', 'tsx'],
+    // SOAK_GC=1: each memory sample follows a full collection (live memory apart from garbage), for diagnosis.
+    execArgv: ['--import', 'tsx', ...(process.env.SOAK_GC === '1' ? ['--expose-gc'] : [])],
     env: { ...process.env, ...env, SOAK_TARGET: JSON.stringify(target) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
