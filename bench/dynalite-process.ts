@@ -1,25 +1,29 @@
 import { fork } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { REPO_ROOT } from '../cdk/lib/repo-paths';
 
 /**
  * dynalite in a Node process of its own, in memory: the store as DynamoDB is, a service beside the API rather than
  * code sharing its event loop (in one process every store round trip is CPU serialised with the API's own work, so a
- * benchmark could not tell two waits from one). It exits with its parent (the IPC channel closing).
+ * benchmark could not tell two waits from one). It is the local platform's embedded store (`startEmbeddedDynamo`,
+ * with its fixes to dynalite), and exits with its parent (the IPC channel closing).
  */
 export async function startDynaliteProcess(): Promise<{ endpoint: string; cpuUsage: () => Promise<NodeJS.CpuUsage>; stop: () => Promise<void> }> {
-  const dynalitePath = createRequire(import.meta.url).resolve('dynalite');
+  const embeddedDynamo = pathToFileURL(join(REPO_ROOT, 'lambdas/src/entries/local/embedded-dynamo.ts')).href;
   const script = `
-    const server = require(${JSON.stringify(dynalitePath)})({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-    server.listen(0, '127.0.0.1', () => process.send(server.address().port));
+    const { startEmbeddedDynamo } = await import(${JSON.stringify(embeddedDynamo)});
+    const { endpoint } = await startEmbeddedDynamo();
+    process.send(endpoint);
     process.on('message', () => process.send(process.cpuUsage()));
     process.on('disconnect', () => process.exit(0));`;
-  const child = fork('-e', [script], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] } as Parameters<typeof fork>[2]);
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (message) => resolve(Number(message)));
+  const child = fork('-e', [script], { execArgv: ['--import', 'tsx', '--input-type=module'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] } as Parameters<typeof fork>[2]);
+  const endpoint = await new Promise<string>((resolve, reject) => {
+    child.once('message', (message) => resolve(String(message)));
     child.once('exit', (code) => reject(new Error(`dynalite exited with ${code} before listening`)));
   });
   return {
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint,
     /** The CPU time the store's process has used so far. */
     cpuUsage: () =>
       new Promise((resolve) => {

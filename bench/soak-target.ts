@@ -70,7 +70,11 @@ const send = (reply: SoakReply) => process.send!(reply);
 const target = JSON.parse(process.env.SOAK_TARGET!) as SoakTarget;
 const { url, invoke } = await serve(target);
 process.on('message', (request: SoakRequest) => {
-  if ('memory' in request) return send({ id: request.id, memory: process.memoryUsage() });
+  if ('memory' in request) {
+    // With --expose-gc (SOAK_GC=1, see soak.ts) each sample follows a full collection: live memory, not garbage awaiting one.
+    (globalThis as { gc?: () => void }).gc?.();
+    return send({ id: request.id, memory: process.memoryUsage() });
+  }
   invoke!(request.event, localContext(target.kind === 'platform' ? 'platform' : target.entry)).then(
     () => send({ id: request.id, done: true }),
     (error: unknown) => send({ id: request.id, error: String(error) }),

@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -20,6 +20,7 @@ const mb = (bytes: number) => (bytes / MB).toFixed(0);
 
 export interface SoakProcess {
   url: string;
+  pid: number;
   memory(): Promise<NodeJS.MemoryUsage>;
   invoke(event: unknown): Promise<void>;
   stop(): Promise<void>;
@@ -28,7 +29,8 @@ export interface SoakProcess {
 /** Starts a soak target (soak-target.ts) in a Node process of its own, its memory the measured figure. */
 export async function startSoakProcess(target: SoakTarget, env: Record<string, string> = {}): Promise<SoakProcess> {
   const child = fork(join(import.meta.dirname, 'soak-target.ts'), [], {
-    execArgv: ['--import', 'tsx'],
+    // SOAK_GC=1: each memory sample follows a full collection (live memory apart from garbage), for diagnosis.
+    execArgv: ['--import', 'tsx', ...(process.env.SOAK_GC === '1' ? ['--expose-gc'] : [])],
     env: { ...process.env, ...env, SOAK_TARGET: JSON.stringify(target) },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
@@ -50,6 +52,7 @@ export async function startSoakProcess(target: SoakTarget, env: Record<string, s
     });
   return {
     url,
+    pid: child.pid!,
     memory: async () => ((await ask({ memory: true })) as { memory: NodeJS.MemoryUsage }).memory,
     invoke: async (event) => {
       const reply = await ask({ event });
@@ -128,6 +131,16 @@ export async function drive(calls: Call[], options: { clients: number; perSecond
 interface Sample {
   atS: number;
   memory: NodeJS.MemoryUsage;
+  /** RSS split as the kernel counts it: anonymous memory (heaps, malloc) and mapped files (code, LevelDB's tables). */
+  rssAnon: number;
+  rssFile: number;
+}
+
+/** A process's anonymous and file-backed resident memory, in bytes, from /proc (0 where there is none). */
+function rssSplit(pid: number): { rssAnon: number; rssFile: number } {
+  const status = existsSync(`/proc/${pid}/status`) ? readFileSync(`/proc/${pid}/status`, 'utf8') : '';
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rssAnon: kb('RssAnon'), rssFile: kb('RssFile') };
 }
 
 /** Samples a process's memory every SAMPLE_MS while `work` runs. */
@@ -136,7 +149,7 @@ async function sampleWhile(target: SoakProcess, startedAt: number, work: Promise
   let done = false;
   void work.finally(() => (done = true));
   while (!done) {
-    samples.push({ atS: (performance.now() - startedAt) / 1000, memory: await target.memory() });
+    samples.push({ atS: (performance.now() - startedAt) / 1000, memory: await target.memory(), ...rssSplit(target.pid) });
     await Promise.race([sleep(SAMPLE_MS), work.catch(() => undefined)]);
   }
   await work;
@@ -171,15 +184,15 @@ export async function soak(label: string, target: SoakProcess, traffic: () => Pr
   const trafficMet = busySpread <= SPREAD_LIMIT;
   const idleMet = idleSpread <= SPREAD_LIMIT && idleSlope <= IDLE_SLOPE_LIMIT_MB_PER_S;
   const total = [...answers.values()].reduce((a, b) => a + b, 0);
-  const series = (samples: Sample[]) => samples.filter((_, index) => index % 3 === 0 || index === samples.length - 1).map((s) => `${s.atS.toFixed(0)}s ${mb(s.memory.rss)}`).join(', ');
+  const series = (samples: Sample[]) => samples.filter((_, index) => index % 3 === 0 || index === samples.length - 1).map((s) => `${s.atS.toFixed(0)}s ${mb(s.memory.rss)} (${mb(s.rssAnon)}+${mb(s.rssFile)}, heap ${mb(s.memory.heapUsed)}/${mb(s.memory.heapTotal)})`).join(', ');
   const last = idle.at(-1)!.memory;
   return {
     met: trafficMet && idleMet,
     lines: [
       `${label}: ${total} requests in ${TRAFFIC_S} s (${(total / TRAFFIC_S).toFixed(0)}/s; ${[...answers].map(([status, n]) => `${status}: ${n}`).join(', ')})`,
-      `  RSS MB under traffic: ${series(busy)}`,
-      `  RSS MB at idle:       ${series(idle)}`,
-      `  at the end: rss ${mb(last.rss)} MB, heap ${mb(last.heapUsed)}/${mb(last.heapTotal)} MB, external ${mb(last.external)} MB, arrayBuffers ${mb(last.arrayBuffers)} MB`,
+      `  RSS MB (anonymous+files) under traffic: ${series(busy)}`,
+      `  RSS MB (anonymous+files) at idle:       ${series(idle)}`,
+      `  at the end: rss ${mb(last.rss)} MB (anonymous ${mb(idle.at(-1)!.rssAnon)}, files ${mb(idle.at(-1)!.rssFile)}), heap ${mb(last.heapUsed)}/${mb(last.heapTotal)} MB, external ${mb(last.external)} MB, arrayBuffers ${mb(last.arrayBuffers)} MB`,
       `  second half of the traffic: RSS rise ${(busySpread * 100).toFixed(1)} % (target ≤ 10 %: ${trafficMet ? 'met' : 'NOT met'}); ` +
         `idle ${IDLE_S} s: rise ${(idleSpread * 100).toFixed(1)} %, trend ${idleSlope.toFixed(3)} MB/s (target flat, ≤ ${IDLE_SLOPE_LIMIT_MB_PER_S} MB/s: ${idleMet ? 'met' : 'NOT met'})`,
     ],
