@@ -10,6 +10,7 @@ import { sendWebResponse, toWebRequest } from '../../infra/http/web-fetch';
 import { oauthUrls, type OAuthUrls } from '../oauth/urls';
 import type { McpAccess } from './access';
 import { authorizeBearer, type Authorized } from './bearer';
+import { registerRunCard } from './run-card/resource';
 import { registerTools } from './tools';
 
 const SERVER_INFO = { name: 'service-platform', title: 'AI agents of your workspace', version: '1.0.0' };
@@ -100,6 +101,8 @@ export function createMcpSurfaceHandler(deps: Deps): StreamingHandler {
       });
       const access = authInfo?.extra?.access as McpAccess | undefined;
       if (access) registerTools(server, access);
+      // The card's files come from this server's own origin (the resource's: a custom domain, or the address called).
+      if (access && authInfo?.resource) registerRunCard(server, authInfo.resource.origin);
       return server;
     },
     { legacy: 'stateless' },
