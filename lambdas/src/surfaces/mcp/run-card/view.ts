@@ -62,7 +62,8 @@ export const RUN_CARD_SCRIPT = String.raw`(() => {
     const run = result && result.structuredContent;
     if (result && result.isError) root.replaceChildren(element('p', 'problem', (result.content || []).map((part) => part.text || '').join('\n')));
     else if (run && run.run_id) root.replaceChildren(renderRunCard(run, result._meta && result._meta[AGENT_META_KEY]));
-    send({ method: 'ui/notifications/size-changed', params: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight } });
+    // The host sets the width; the card asks for the height its content needs.
+    send({ method: 'ui/notifications/size-changed', params: { height: document.documentElement.scrollHeight } });
   }
 
   window.addEventListener('message', (event) => {
