@@ -69,6 +69,8 @@ describe('MCP run card', () => {
   });
 
   it('get_run and ask_agent point at the card; other tools and plain clients get what they got before', async () => {
+    // The card is a fixed resource: no resource list change is promised.
+    expect(client.getServerCapabilities()?.resources).toEqual({ listChanged: false });
     const { tools } = await client.listTools();
     const uiOf = (name: string) => tools.find((tool) => tool.name === name)?._meta?.ui;
     expect(uiOf('get_run')).toEqual({ resourceUri: RUN_CARD_URI });
@@ -85,6 +87,18 @@ describe('MCP run card', () => {
     const { done: _done, ...sameRun } = asked.structuredContent as Record<string, unknown>;
     expect(got.structuredContent).toEqual(sameRun);
     expect(Object.keys(got.structuredContent!).sort()).toEqual(['agent_id', 'autonomy', 'completed_at', 'created_at', 'error', 'instruction', 'output', 'output_error', 'result_text', 'run_id', 'status'].sort());
+  });
+
+  it("serves the card's script and stylesheet by name only, with their types", async () => {
+    const script = await fetch(new URL('/mcp-ui/run-card.js', ctx.platform.url));
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(script.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await fetch(new URL('/mcp-ui/run-card.css', ctx.platform.url))).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    const unknown = await fetch(new URL('/mcp-ui/other.js', ctx.platform.url));
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
+    expect((await fetch(new URL('/mcp-ui/run-card.js', ctx.platform.url), { method: 'POST' })).status).toBe(405);
   });
 
   it('renders a real get_run result in Chromium under the strict CSP: status, agent, answer and the output table', async () => {

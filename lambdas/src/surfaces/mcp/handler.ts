@@ -97,7 +97,8 @@ export function createMcpSurfaceHandler(deps: Deps): StreamingHandler {
         // The four tools are the same for every caller and never change while it is connected (what a grant reaches
         // narrows the agents, not the tools), so no tools/list_changed is ever sent: none is promised either, and a
         // 2026-07-28 subscription asking for it is not acknowledged for it.
-        capabilities: { tools: { listChanged: false } },
+        // The one resource (the run card) is fixed too.
+        capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       });
       const access = authInfo?.extra?.access as McpAccess | undefined;
       if (access) registerTools(server, access);
