@@ -27,7 +27,7 @@ export interface McpAccessPointProps {
 }
 
 /** The MCP access point's paths on the dashboard's distribution (its consent page needs the dashboard's session). */
-export const MCP_DISTRIBUTION_PATHS = [MCP_PATH, '/oauth/*', '/.well-known/*'] as const;
+export const MCP_DISTRIBUTION_PATHS = [MCP_PATH, '/mcp-ui/*', '/oauth/*', '/.well-known/*'] as const;
 
 /** Host names of CloudFront's own distributions: the public name of a deploy without a custom domain. */
 const CLOUDFRONT_DEFAULT_HOSTS = '*.cloudfront.net';

@@ -22,6 +22,8 @@ export const ROUTES = {
   widgetChat: '/v1/agents/{agentId}/chat',
   /** The MCP server (streamable HTTP); a streaming Function URL of its own in AWS, which also serves the two below. */
   mcp: '/mcp',
+  /** The run card's script and stylesheet (the MCP Apps UI of get_run and ask_agent), served by the MCP function. */
+  mcpUi: '/mcp-ui/{file}',
   /** The OAuth authorization server: authorize (consent page), token, register, revoke. */
   oauth: '/oauth/{proxy+}',
   /** OAuth discovery: protected resource metadata (RFC 9728) and authorization server metadata (RFC 8414). */

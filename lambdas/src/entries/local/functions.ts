@@ -14,6 +14,7 @@ import { createWidgetHistoryHandler } from '../../surfaces/widget/history-handle
 import { createWidgetConfigHandler } from '../../surfaces/widget/config-handler';
 import { createDevMailHandler, DEV_MAIL_ROUTE } from './dev-mail';
 import { createMcpSurfaceHandler } from '../../surfaces/mcp/handler';
+import { createRunCardAssetHandler } from '../../surfaces/mcp/run-card/assets';
 import { createOAuthHandler } from '../../surfaces/oauth/handler';
 
 /**
@@ -36,6 +37,7 @@ export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel
     { name: 'widget-history', route: ROUTES.widgetHistory, kind: 'buffered', handler: createWidgetHistoryHandler(deps) },
     { name: 'widget-chat', route: ROUTES.widgetChat, kind: 'streaming', handler: createWidgetChatHandler(deps, { model: runtime.model }) },
     { name: 'mcp', route: ROUTES.mcp, kind: 'streaming', handler: createMcpSurfaceHandler(deps) },
+    { name: 'mcp-ui', route: ROUTES.mcpUi, kind: 'buffered', handler: createRunCardAssetHandler() },
     { name: 'oauth', route: ROUTES.oauth, kind: 'buffered', handler: createOAuthHandler(deps) },
     { name: 'well-known', route: ROUTES.wellKnown, kind: 'buffered', handler: createOAuthHandler(deps) },
   ];

@@ -10,6 +10,7 @@ import { sendWebResponse, toWebRequest } from '../../infra/http/web-fetch';
 import { oauthUrls, type OAuthUrls } from '../oauth/urls';
 import type { McpAccess } from './access';
 import { authorizeBearer, type Authorized } from './bearer';
+import { registerRunCard } from './run-card/resource';
 import { registerTools } from './tools';
 
 const SERVER_INFO = { name: 'service-platform', title: 'AI agents of your workspace', version: '1.0.0' };
@@ -96,10 +97,13 @@ export function createMcpSurfaceHandler(deps: Deps): StreamingHandler {
         // The four tools are the same for every caller and never change while it is connected (what a grant reaches
         // narrows the agents, not the tools), so no tools/list_changed is ever sent: none is promised either, and a
         // 2026-07-28 subscription asking for it is not acknowledged for it.
-        capabilities: { tools: { listChanged: false } },
+        // The one resource (the run card) is fixed too.
+        capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       });
       const access = authInfo?.extra?.access as McpAccess | undefined;
       if (access) registerTools(server, access);
+      // The card's files come from this server's own origin (the resource's: a custom domain, or the address called).
+      if (access && authInfo?.resource) registerRunCard(server, authInfo.resource.origin);
       return server;
     },
     { legacy: 'stateless' },

@@ -1,5 +1,6 @@
 import { checkOutputSchema, DomainError, type McpScope } from '@service/shared';
 import type { McpServer, RegisteredTool, ScopeChallengeHandler, ServerContext } from '@modelcontextprotocol/server';
+import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import * as z from 'zod';
 import { getAgentIdentity, listAgents } from '../../domains/agents/agents';
 import { getWorkspaceCached } from '../../domains/access/workspace-cache';
@@ -8,6 +9,7 @@ import { enqueueNewRun, getRun, listRuns, toRunResponse, type StoredRun } from '
 import { assertWithinTokenLimit } from '../../domains/usage/usage';
 import { logger } from '../../infra/logger';
 import { hasScope, reachesAgent, roleAllows, type McpAccess, type McpGrant } from './access';
+import { AGENT_META_KEY, RUN_CARD_URI } from './run-card/resource';
 
 /** The longest a tool call waits for a run (ask_agent, get_run); past it the run id comes back to poll with get_run. */
 export const MAX_WAIT_SECONDS = 60;
@@ -82,13 +84,17 @@ const needs =
   };
 
 /** Runs a tool body, turns domain refusals into tool errors the assistant can read, and records the call. */
-function toolCall<A, O extends Record<string, unknown>>(access: McpAccess, tool: string, body: (args: A, ctx: ServerContext) => Promise<{ out: O; text: string; agentId?: string; runId?: string }>) {
+function toolCall<A, O extends Record<string, unknown>>(
+  access: McpAccess,
+  tool: string,
+  body: (args: A, ctx: ServerContext) => Promise<{ out: O; text: string; agentId?: string; runId?: string; meta?: Record<string, unknown> }>,
+) {
   return async (args: A, ctx: ServerContext) => {
     const agentId = (args as { agent_id?: string }).agent_id ?? null;
     try {
-      const { out, text, ...about } = await body(args, ctx);
+      const { out, text, meta, ...about } = await body(args, ctx);
       access.afterAnswer.push(() => noteCall(access.deps, access.grant.id, { tool, agentId: about.agentId ?? agentId, runId: about.runId ?? null, outcome: 'ok' }));
-      return { content: [{ type: 'text' as const, text }], structuredContent: out };
+      return { content: [{ type: 'text' as const, text }], structuredContent: out, ...(meta ? { _meta: meta } : {}) };
     } catch (error) {
       const refused = error instanceof ToolRefusal || error instanceof DomainError;
       if (!refused) logger.error('mcp tool failed', { tool, grantId: access.grant.id, error });
@@ -129,6 +135,12 @@ async function waitForRun(access: McpAccess, run: StoredRun, seconds: number, ct
   }
   return current;
 }
+
+/** The run card shows the agent by name; the result's _meta carries it, leaving the structured content as it was. */
+const agentMeta = (agent: { id: string; name: string }) => ({ [AGENT_META_KEY]: { id: agent.id, name: agent.name } });
+
+/** get_run and ask_agent answer with a run: hosts that render MCP Apps show it as the run card (older hosts read the flat key). */
+const RUN_CARD = { ui: { resourceUri: RUN_CARD_URI }, [RESOURCE_URI_META_KEY]: RUN_CARD_URI };
 
 const runText = (run: StoredRun): string =>
   run.status === 'completed'
@@ -204,6 +216,7 @@ export function registerTools(server: McpServer, access: McpAccess): void {
         description: `A run's status and result (result_text, output, output_error); waits up to wait_seconds (at most ${MAX_WAIT_SECONDS}) for it to finish.`,
         inputSchema: GET_RUN_INPUT,
         outputSchema: RunOut,
+        _meta: RUN_CARD,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
         scopeChallenge: ({ request, authInfo }) =>
           authInfo && !authInfo.scopes.includes('agents:read') && !authInfo.scopes.includes('agents:ask') ? needs(access, () => ['agents:read'])({ request, authInfo }) : undefined,
@@ -214,7 +227,8 @@ export function registerTools(server: McpServer, access: McpAccess): void {
         if (!reachesAgent(access, run.agentId)) throw new DomainError('RUN_NOT_FOUND', `No run ${run_id} in this workspace`, { field: 'run_id' });
         if (!hasScope(access, 'agents:read') && run.connectionId !== grant.id) throw new ToolRefusal(`Without the permission to read runs, a ${grant.kind === 'key' ? 'key' : 'connection'} reads only the runs it started`);
         if (wait_seconds > 0) run = await waitForRun(access, run, wait_seconds, ctx);
-        return { out: runOut(run), text: runText(run), agentId: run.agentId, runId: run.runId };
+        const agent = await getAgentIdentity(deps, workspaceId, run.agentId);
+        return { out: runOut(run), text: runText(run), agentId: run.agentId, runId: run.runId, meta: agentMeta(agent) };
       }),
     ),
   );
@@ -228,6 +242,7 @@ export function registerTools(server: McpServer, access: McpAccess): void {
           'Give an agent an instruction (as the REST agents/command does) and wait for its answer. The agent acts read-only unless allow_actions is true, which needs the separate permission to take real-world actions (sending e-mail, creating records). When wait_seconds pass first, the run id comes back: poll it with get_run.',
         inputSchema: ASK_AGENT_INPUT,
         outputSchema: ASK_AGENT_OUTPUT,
+        _meta: RUN_CARD,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
         scopeChallenge: needs(access, (args) => (args.allow_actions === true ? ['agents:ask', 'agents:act'] : ['agents:ask'])),
       },
@@ -258,7 +273,7 @@ export function registerTools(server: McpServer, access: McpAccess): void {
             role: access.role,
           });
           const run = await waitForRun(access, queued, args.wait_seconds, ctx);
-          return { out: { ...runOut(run), done: finished(run) }, text: runText(run), agentId: agent.id, runId: run.runId };
+          return { out: { ...runOut(run), done: finished(run) }, text: runText(run), agentId: agent.id, runId: run.runId, meta: agentMeta(agent) };
         },
       ),
     ),
