@@ -80,7 +80,7 @@ export async function benchWebhooks(options: { deliveries?: number } = {}): Prom
         await Promise.all(
           Array.from({ length: Math.min(50, count - batch) }, async () => {
             const at = performance.now();
-            const data = { run_id: newRunId(), agent_id: platform.demo.agentId, agent_name: 'Support', status: 'completed', instruction: 'bench', result_text: 'ok' };
+            const data = { run_id: newRunId(), agent_id: platform.demo.agentId, agent_name: 'Support', status: 'completed', instruction: 'bench', result_text: 'ok', steps_count: 5 };
             const { eventId } = await emitEvent(platform.deps, workspaceId, 'agent.command.completed', data);
             emittedAt.set(eventId, at);
           }),
@@ -95,7 +95,7 @@ export async function benchWebhooks(options: { deliveries?: number } = {}): Prom
       const single: number[] = [];
       for (let i = 0; i < 30; i += 1) {
         const at = performance.now();
-        const data = { run_id: newRunId(), agent_id: platform.demo.agentId, agent_name: 'Support', status: 'completed', instruction: 'bench', result_text: 'ok' };
+        const data = { run_id: newRunId(), agent_id: platform.demo.agentId, agent_name: 'Support', status: 'completed', instruction: 'bench', result_text: 'ok', steps_count: 5 };
         await emitEvent(platform.deps, workspaceId, 'agent.command.completed', data);
         await receiver.until(count + i + 1, 30_000);
         single.push(performance.now() - at);

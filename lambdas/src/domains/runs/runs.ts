@@ -45,6 +45,8 @@ export interface StoredRun {
   /** Who started it: absent for the REST API; `mcp` with the connection for the MCP access point (the audit trail). */
   source?: 'mcp';
   connectionId?: string;
+  /** How many steps its runner stored (steps/step-log.ts), set with the outcome. */
+  stepsCount?: number;
 }
 
 /**
@@ -302,7 +304,7 @@ export const requeueRun = (deps: Deps, lease: RunLease) =>
 export const RESULT_TEXT_MAX_CHARS = 32_000;
 export const OUTPUT_MAX_BYTES = 128 * 1024;
 
-type Outcome = { resultText: string; output: Record<string, unknown> | null; outputError: string | null; usage: StoredRun['usage'] };
+type Outcome = { resultText: string; output: Record<string, unknown> | null; outputError: string | null; usage: StoredRun['usage']; stepsCount: number };
 
 function bounded(outcome: Outcome): Outcome {
   const resultText = outcome.resultText.length > RESULT_TEXT_MAX_CHARS ? `${outcome.resultText.slice(0, RESULT_TEXT_MAX_CHARS)}… [truncated]` : outcome.resultText;
@@ -315,13 +317,13 @@ function bounded(outcome: Outcome): Outcome {
 /** Stores the outcome (bounded) and returns what was stored, or undefined when the run was no longer running under `lease`. */
 export async function completeRun(deps: Deps, lease: RunLease, outcome: Outcome): Promise<Outcome | undefined> {
   const stored = bounded(outcome);
-  const { resultText, output, outputError, usage } = stored;
+  const { resultText, output, outputError, usage, stepsCount } = stored;
   const done = await transition(
     deps,
     lease.runId,
     ['running'],
     'completed',
-    { resultText, outputJson: output === null ? null : JSON.stringify(output), outputError, usage, completedAt: deps.now().toISOString(), followUpsDone: false },
+    { resultText, outputJson: output === null ? null : JSON.stringify(output), outputError, usage, stepsCount, completedAt: deps.now().toISOString(), followUpsDone: false },
     heldUnder(lease.id),
   );
   return done ? stored : undefined;

@@ -9,12 +9,16 @@ import type { HeldRun } from './run-lease';
 import { ENVELOPE_FROM_MODEL, withNullsFilled, zodFromOutputSchema } from './output-shape';
 import { runSystemPrompt } from './prompt';
 import { describePending, recordedTools, type RunFacts } from './tool-recorder';
+import { openStepLog } from '../steps/step-log';
+import { turnRecorder } from '../steps/turn-steps';
 
 export interface RunOutcome {
   resultText: string;
   output: Record<string, unknown> | null;
   outputError: string | null;
   usage: { inputTokens: number; outputTokens: number };
+  /** How many steps the run recorded (see steps/step-log.ts). */
+  stepsCount: number;
 }
 
 const MAX_STEPS = 8;
@@ -51,6 +55,13 @@ function defaultEnvelope(facts: RunFacts, resultText: string, fromModel?: z.infe
  * runner loses the hold on the run (`held.signal`), and performs no action the hold refuses.
  */
 export async function executeRun(input: { deps: Deps; run: StoredRun; agent: StoredAgent; model: LanguageModel; tools: AgentTool[]; held: Pick<HeldRun, 'signal' | 'beforeAction'> }): Promise<RunOutcome> {
+  const steps = openStepLog(input.deps, input.run.runId);
+  // Every recorded step is stored before the run's outcome is, so a finished run's steps are complete.
+  const outcome = await work(input, turnRecorder(steps, input.tools)).finally(() => steps.flush());
+  return { ...outcome, stepsCount: steps.count };
+}
+
+async function work(input: Parameters<typeof executeRun>[0], recorder: ReturnType<typeof turnRecorder>): Promise<Omit<RunOutcome, 'stepsCount'>> {
   const { deps, run, agent, model, held } = input;
   const system = runSystemPrompt(agent, run, deps.now());
   const { toolSet, facts } = recordedTools(input.tools, { deps, workspaceId: run.workspaceId, agent, runId: run.runId }, run.autonomy, held.beforeAction);
@@ -60,6 +71,7 @@ export async function executeRun(input: { deps: Deps; run: StoredRun; agent: Sto
     prompt: run.instruction,
     tools: toolSet,
     stopWhen: stepCountIs(MAX_STEPS),
+    ...recorder,
     abortSignal: AbortSignal.any([held.signal, AbortSignal.timeout(RUN_TIMEOUT_MS)]),
   });
   const resultText = acted.text;
