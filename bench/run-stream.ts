@@ -10,7 +10,8 @@ function openStream(platform: RunningPlatform, key: string, runId: string, onEve
   const parser = createParser({ onEvent: (event) => onEvent(event, Date.now()) });
   return fetch(`${platform.apiBaseUrl}/agents/command_stream?run_id=${runId}`, { headers: { 'x-service-api-key': key } }).then(async (response) => {
     if (response.status !== 200) throw new Error(`stream answered ${response.status}`);
-    for await (const chunk of response.body!.pipeThrough(new TextDecoderStream())) parser.feed(chunk);
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) parser.feed(read.value);
   });
 }
 

@@ -4,7 +4,7 @@ import { header, type HttpEvent } from '../../infra/http/event';
 import { SSE_HEADERS, SSE_KEEP_ALIVE } from '../../infra/http/sse';
 import { writeResult, type ResponseSink, type StreamingHandler } from '../../infra/http/streaming';
 import { followRun, type RunEvent } from '../../domains/runs/steps/run-watch';
-import { agentEndpoints } from './endpoints/agents';
+import { agentsCommandStream } from './endpoints/command-stream';
 import { createRestPipeline } from './pipeline';
 
 const HEARTBEAT_MS = 15_000;
@@ -44,7 +44,7 @@ function streamRun(deps: Deps, sink: ResponseSink, runId: string, afterId: numbe
  * runner, so a slow reader holds up nothing but itself.
  */
 export function createRunStreamHandler(deps: Deps, options: { maxStreamMs?: number } = {}): StreamingHandler {
-  const pipeline = createRestPipeline(deps, { agentsCommandStream: agentEndpoints.agentsCommandStream });
+  const pipeline = createRestPipeline(deps, { agentsCommandStream });
   return async (event: HttpEvent, sink: ResponseSink, context: Context) => {
     const request = withLastEventId(event);
     const checked = await pipeline(request, context);

@@ -4,6 +4,7 @@ import { rotateIdentitySecret } from '../../../domains/agents/visitor-identity';
 import { assertWithinTokenLimit } from '../../../domains/usage/usage';
 import { cancelRun, enqueueNewRun, getRun, listRuns, toRunResponse } from '../../../domains/runs/runs';
 import { readTimeline } from '../../../domains/runs/steps/timeline';
+import { agentsCommandStream } from './command-stream';
 import type { EndpointHandlers } from './types';
 
 type AgentEndpoints = 'agentsList' | 'agentsGet' | 'agentsCreate' | 'agentsPresets' | 'agentsCommand' | 'agentsCommandStatus' | 'agentsCommandStream' | 'agentsCommandCancel' | 'agentsRuns' | 'agentsIdentitySecret';
@@ -58,8 +59,7 @@ export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
     return { data: { ...toRunResponse(run), steps: page.steps, steps_next_cursor: next } };
   },
 
-  // Served as Server-Sent Events by surfaces/run-stream; through the pipeline it only checks the caller and the run.
-  agentsCommandStream: async ({ deps, workspace, query }) => ({ data: toRunResponse(await getRun(deps, workspace.id, query.run_id)) }),
+  agentsCommandStream,
 
   agentsCommandCancel: async ({ deps, workspace, body }) => {
     const run = await getRun(deps, workspace.id, body.run_id);
