@@ -6,6 +6,8 @@ import { createOfflineModel } from '../../src/infra/model';
 import { usePlatform } from '../support/platform';
 import { command, waitForRun } from '../support/runs';
 import { createWorkspace } from '../support/workspaces';
+import { subscribe } from '../webhooks/helpers';
+import { startReceiver } from '../webhooks/receiver';
 
 /**
  * The model waits for the test before each call while `gated` is set: a live run advances one model turn at a time,
@@ -185,5 +187,25 @@ describe('a run’s steps and its live stream', () => {
     const run = await waitForRun(ctx.api, runId);
     expect(run.status).toBe('completed');
     await stalled.body?.cancel();
+  });
+});
+
+describe('the webhook of a finished run', () => {
+  const ctx = usePlatform({ env: { WEBHOOK_ALLOW_LOCAL: '1', RATE_LIMIT_PER_MINUTE: '1000' } });
+
+  it('says how many steps the run took, as command_status lists them', async () => {
+    const hook = await startReceiver();
+    try {
+      await subscribe(ctx.api, hook.url);
+      const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Please add Hal Hook (hal.hook@example.com) to my contacts.', autonomy: 'full' });
+      await waitForRun(ctx.api, runId);
+      const status = await ctx.api<{ steps: Step[] }>('agents/command_status/', { query: { run_id: runId } });
+      await hook.waitFor((requests) => requests.some((request) => request.rawBody.toString().includes(runId)));
+      const body = JSON.parse(hook.requests.find((request) => request.rawBody.toString().includes(runId))!.rawBody.toString()) as { event: string; data: { steps_count: number } };
+      expect(body.event).toBe('agent.command.completed');
+      expect(body.data.steps_count).toBe(status.body.data.steps.length);
+    } finally {
+      await hook.close();
+    }
   });
 });
