@@ -209,3 +209,30 @@ describe('the webhook of a finished run', () => {
     }
   });
 });
+
+describe('a run its first attempt gave back', () => {
+  let failNext = true;
+  const flaky = wrapLanguageModel({
+    model: createOfflineModel(),
+    middleware: {
+      specificationVersion: 'v3',
+      wrapGenerate: async ({ doGenerate }) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('model briefly unreachable');
+        }
+        return doGenerate();
+      },
+    },
+  });
+  const ctx = usePlatform({ model: flaky, queue: { visibilityTimeoutMs: { runs: 300 } } });
+
+  it('keeps both attempts in one timeline, each step once, in order', async () => {
+    const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Hello there', autonomy: 'full' });
+    const run = await waitForRun(ctx.api, runId, 20_000);
+    expect(run.status).toBe('completed');
+    const { steps } = (await ctx.api<{ steps: Step[] }>('agents/command_status/', { query: { run_id: runId } })).body.data;
+    expect(steps.map((step) => step.seq)).toEqual(steps.map((_, index) => index));
+    expect(steps.filter((step) => step.type === 'status').map((step) => step.status)).toEqual(['queued', 'running', 'running', 'completed']);
+  });
+});

@@ -55,7 +55,7 @@ function defaultEnvelope(facts: RunFacts, resultText: string, fromModel?: z.infe
  * runner loses the hold on the run (`held.signal`), and performs no action the hold refuses.
  */
 export async function executeRun(input: { deps: Deps; run: StoredRun; agent: StoredAgent; model: LanguageModel; tools: AgentTool[]; held: Pick<HeldRun, 'signal' | 'beforeAction'> }): Promise<RunOutcome> {
-  const steps = openStepLog(input.deps, input.run.runId);
+  const steps = await openStepLog(input.deps, input.run);
   // Every recorded step is stored before the run's outcome is, so a finished run's steps are complete.
   const outcome = await work(input, turnRecorder(steps, input.tools)).finally(() => steps.flush());
   return { ...outcome, stepsCount: steps.count };

@@ -37,6 +37,14 @@ export async function queryStepItems(deps: Deps, runId: string, afterSeq: number
   return { items: (result.Items ?? []) as StepItem[], more: result.LastEvaluatedKey !== undefined };
 }
 
+/** The seq of the last step a run stored, 0 for none. */
+export async function lastStepSeq(deps: Deps, runId: string): Promise<number> {
+  const result = await deps.store.doc.send(
+    new QueryCommand({ TableName: table(deps), KeyConditionExpression: 'runId = :r', ExpressionAttributeValues: { ':r': runId }, ScanIndexForward: false, Limit: 1, ConsistentRead: true }),
+  );
+  return (result.Items?.[0] as StepItem | undefined)?.seq ?? 0;
+}
+
 /** How many steps a run stored. */
 export async function countStepItems(deps: Deps, runId: string): Promise<number> {
   const result = await deps.store.doc.send(new QueryCommand({ TableName: table(deps), KeyConditionExpression: 'runId = :r', ExpressionAttributeValues: { ':r': runId }, Select: 'COUNT', ConsistentRead: true }));

@@ -2,7 +2,7 @@ import type { schemas } from '@service/shared';
 import type { z } from 'zod';
 import type { Deps } from '../../../infra/deps';
 import { logger } from '../../../infra/logger';
-import { putStepItems, type StepItem } from './repository';
+import { lastStepSeq, putStepItems, type StepItem } from './repository';
 import { announceSteps } from './step-signal';
 
 type RunStep = z.input<typeof schemas.RunStep>;
@@ -17,12 +17,17 @@ export type NewStep = RunStep extends infer S ? (S extends RunStep ? Omit<S, 'se
 export interface StepLog {
   record(...steps: NewStep[]): void;
   flush(): Promise<void>;
-  /** How many steps were recorded (the last seq). */
+  /** The last seq recorded: the run's stored steps, a later attempt's including those of the attempts before it. */
   readonly count: number;
 }
 
-export function openStepLog(deps: Deps, runId: string): StepLog {
-  let seq = 0;
+/**
+ * Opens the log of an attempt at the run. A later attempt (its runner before it died or gave the run back) goes on
+ * after the steps already stored, so the timeline keeps both and no seq is written twice; a first attempt reads nothing.
+ */
+export async function openStepLog(deps: Deps, run: { runId: string; attempts?: number }): Promise<StepLog> {
+  const { runId } = run;
+  let seq = run.attempts ? await lastStepSeq(deps, runId) : 0;
   let pending: StepItem[] = [];
   let writing: Promise<void> | undefined;
   const writeAll = async (): Promise<void> => {
