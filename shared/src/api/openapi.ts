@@ -40,7 +40,9 @@ const streamResponse = (stream: NonNullable<EndpointContract['stream']>) => ({
 function register(registry: OpenAPIRegistry, endpoint: EndpointContract): void {
   const headers = endpoint.idempotent
     ? z.object({ 'Idempotency-Key': z.string().max(128).optional().meta({ description: 'Repeat-safe key; an identical repeat replays the stored response' }) })
-    : undefined;
+    : endpoint.stream
+      ? z.object({ 'Last-Event-ID': z.string().optional().meta({ description: 'The `id:` of the last event received: the stream goes on after it' }) })
+      : undefined;
   registry.registerPath({
     method: endpoint.method === 'GET' ? 'get' : 'post',
     path: `/${endpoint.path}/`,

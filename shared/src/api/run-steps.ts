@@ -58,7 +58,7 @@ export const RUN_STREAM_EVENTS = {
   status: { schema: StatusStep, description: 'The run changed status (queued, running, then completed, failed or cancelled)' },
   text: { schema: TextStep, description: 'What the model wrote in one turn, with that turn’s usage (the runner emits text per turn, not per token)' },
   tool_call: { schema: ToolCallStep, description: 'A tool call with its redacted arguments, its result or error and its duration' },
-  run: { schema: Run, description: 'The finished run (as agents/command_status answers it); the stream then closes' },
+  run: { schema: Run, description: 'The finished run (as agents/command_status answers it, without its steps); the stream then closes' },
 } as const;
 
 export type RunStreamEventName = keyof typeof RUN_STREAM_EVENTS;
