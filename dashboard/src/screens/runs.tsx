@@ -52,7 +52,7 @@ export default function Runs({ params }: { params: string[] }) {
             <p class="instruction">{run.instruction}</p>
             {run.result_text ? (
               <div class="result">
-                <h3>Result</h3>
+                <h2>Result</h2>
                 <p>{run.result_text}</p>
               </div>
             ) : null}
