@@ -10,12 +10,20 @@ type RunStep = z.input<typeof schemas.RunStep>;
 export type NewStep = RunStep extends infer S ? (S extends RunStep ? Omit<S, 'seq'> : never) : never;
 
 /**
+ * How long a recorded step waits for others to share its write: a run's quick turns (tool calls, a model answering
+ * from what it has) go in one write, and a watcher still sees each step within this of its happening.
+ */
+const WRITE_DELAY_MS = 25;
+
+/**
  * A run's steps as its runner records them: numbered from 1 (0 is the run being queued), and written in the
- * background a batch at a time, whatever accumulated while the previous batch was being written, so the model never
- * waits on the store and a quick run costs one or two writes. `flush` waits until everything recorded is stored.
+ * background a batch at a time (what accumulated over WRITE_DELAY_MS, or while the previous batch was being written),
+ * so the model never waits on the store and a quick run costs one write. `flush` writes what is left and waits for it.
  */
 export interface StepLog {
   record(...steps: NewStep[]): void;
+  /** Starts writing what was recorded now, without waiting for more (the run's last turn). */
+  writeNow(): void;
   flush(): Promise<void>;
   /** The last seq recorded: the run's stored steps, a later attempt's including those of the attempts before it. */
   readonly count: number;
@@ -45,15 +53,19 @@ export async function openStepLog(deps: Deps, run: { runId: string; attempts?: n
       }
     }
   };
+  let timer: NodeJS.Timeout | undefined;
   const startWriting = () => {
+    clearTimeout(timer);
+    timer = undefined;
     writing ??= writeAll().finally(() => (writing = undefined));
     return writing;
   };
   const log: StepLog = {
     record(...steps) {
       pending.push(...steps.map((step) => ({ runId, seq: (seq += 1), step: JSON.stringify({ ...step, seq }) })));
-      void startWriting();
+      timer ??= setTimeout(() => void startWriting(), WRITE_DELAY_MS);
     },
+    writeNow: () => void startWriting(),
     async flush() {
       await writing;
       if (pending.length > 0) await startWriting();

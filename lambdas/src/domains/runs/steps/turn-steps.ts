@@ -48,6 +48,8 @@ export function turnRecorder(log: StepLog, tools: AgentTool[]) {
       const kept = text.length > TEXT_MAX_CHARS ? `${text.slice(0, TEXT_MAX_CHARS)}… [truncated]` : text;
       log.record({ type: 'text', at: new Date().toISOString(), text: kept, usage: usageOf(step.usage), finish_reason: step.finishReason }, ...calls);
       calls = [];
+      // A turn that called no tool ends the acting: its steps are stored while the answer is being shaped.
+      if (step.toolCalls.length === 0) log.writeNow();
     },
   };
 }
