@@ -27,6 +27,8 @@ class RunWatch {
   private readonly listeners = new Set<() => void>();
   private cursor: number | undefined;
   private wake?: () => void;
+  /** News that came while a poll was reading: the next poll starts at once. */
+  private woken = false;
   private stopSignal?: () => void;
 
   constructor(
@@ -45,7 +47,10 @@ class RunWatch {
   }
 
   private async loop(): Promise<void> {
-    this.stopSignal = onSteps(this.runId, () => this.wake?.());
+    this.stopSignal = onSteps(this.runId, () => {
+      this.woken = true;
+      this.wake?.();
+    });
     let delay = POLL_MIN_MS;
     try {
       while (this.listeners.size > 0 && !this.finished) {
@@ -53,11 +58,16 @@ class RunWatch {
         this.listeners.forEach((listener) => listener());
         if (this.finished || this.listeners.size === 0) break;
         delay = found > 0 ? POLL_MIN_MS : Math.min(POLL_MAX_MS, delay * 2);
+        if (this.woken) {
+          this.woken = false;
+          continue;
+        }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, delay);
           this.wake = () => (clearTimeout(timer), resolve());
         });
         this.wake = undefined;
+        this.woken = false;
       }
     } finally {
       this.stopSignal();
