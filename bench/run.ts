@@ -1,6 +1,7 @@
 import { benchApiCommand } from './api-command';
 import { benchLambdas } from './lambdas';
 import { benchRunner } from './runner';
+import { benchRunStream } from './run-stream';
 import { benchWebhooks } from './webhooks';
 import { benchCost } from './cost';
 import { benchMcp } from './mcp';
@@ -14,6 +15,7 @@ const sections: [string, () => Promise<string[]>][] = [
   ['Lambda bundles: size, and cold start (import and handler construction) in a fresh Node process', () => benchLambdas()],
   ['REST API: agents/command vs a bare conditional PutItem', () => benchApiCommand()],
   ['Agent runs', () => benchRunner()],
+  ["Watching a run: agents/command_stream's first event, and 500 streams at once", () => benchRunStream()],
   ['Signed webhook deliveries to a loopback receiver', () => benchWebhooks()],
   ['AWS bill of 1,000 commands, each with one tool call and one webhook delivery (measured, list prices)', () => benchCost()],
   ['MCP access point: list_agents over MCP vs REST agents/list', () => benchMcp()],

@@ -102,7 +102,7 @@ interface Bench {
   workspaceId: string;
 }
 
-const eventData = (platform: RunningPlatform) => ({ run_id: newRunId(), agent_id: platform.demo.agentId, agent_name: 'Support', status: 'completed', instruction: 'bench', result_text: 'ok' });
+const eventData = (platform: RunningPlatform) => ({ run_id: newRunId(), agent_id: platform.demo.agentId, agent_name: 'Support', status: 'completed', instruction: 'bench', result_text: 'ok', steps_count: 3 });
 
 /** Emits `count` events, 50 at a time; answers when each was emitted, by event id. */
 async function emitMany({ platform, workspaceId }: Bench, count: number): Promise<Map<string, number>> {

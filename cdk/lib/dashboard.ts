@@ -13,12 +13,25 @@ import {
   ViewerProtocolPolicy,
   type BehaviorOptions,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { FunctionUrlOrigin, HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { IFunctionUrl } from 'aws-cdk-lib/aws-lambda';
 import type { Bucket, IBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
-import { DASHBOARD_CSP, DASHBOARD_PREFIX, DASHBOARD_PREVIEW_CSP, DASHBOARD_PREVIEW_PAGE } from '@service/shared';
+import { DASHBOARD_CSP, DASHBOARD_PREFIX, DASHBOARD_PREVIEW_CSP, DASHBOARD_PREVIEW_PAGE, ROUTES, SUPPORTED_LANGUAGES } from '@service/shared';
 import { acknowledgeDeploymentHandler, EMBED_PREFIX, HASHED_CHUNK_PATTERN, siteBucket } from './embed-site';
+
+/** agents/command_stream in every language, from its streaming Function URL, never cached; heartbeats keep it under the read timeout. */
+function runStreamBehaviors(url: IFunctionUrl): Record<string, BehaviorOptions> {
+  const behavior: BehaviorOptions = {
+    origin: new FunctionUrlOrigin(url, { readTimeout: Duration.seconds(60) }),
+    viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+    allowedMethods: AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
+    cachePolicy: CachePolicy.CACHING_DISABLED,
+    originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+  };
+  return Object.fromEntries(SUPPORTED_LANGUAGES.map((lang) => [`${ROUTES.runStream.replace('{lang}', lang)}*`, behavior]));
+}
 
 /** index.html and preview.html keep their names across releases: a short cache lets a release reach people. */
 const PAGE_MAX_AGE = Duration.minutes(1);
@@ -33,6 +46,8 @@ export interface DashboardSiteProps {
   embedBucket: IBucket;
   /** Where the bucket's and the distribution's access logs go (the widget CDN's log bucket). */
   accessLogs: Bucket;
+  /** The streaming Function URL of agents/command_stream (Server-Sent Events), which the HTTP API would buffer. */
+  runStreamUrl?: IFunctionUrl;
 }
 
 /**
@@ -83,6 +98,8 @@ export class DashboardSite extends Construct {
           responseHeadersPolicy: ResponseHeadersPolicy.CORS_ALLOW_ALL_ORIGINS,
           compress: true,
         },
+        // Before `/{lang}/api/*`: CloudFront takes the first pattern that matches, in this order.
+        ...(props.runStreamUrl ? runStreamBehaviors(props.runStreamUrl) : {}),
         '/en/api/*': api,
         '/tr/api/*': api,
         '/v1/*': api,

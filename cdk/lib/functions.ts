@@ -61,7 +61,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 29,
     memoryMb: 1024,
     // connectionCalls: the recent calls of an MCP connection (connections/calls).
-    reads: ['workspaces', 'connectionCalls'],
+    // runSteps: agents/command_status lists a run's steps.
+    reads: ['workspaces', 'connectionCalls', 'runSteps'],
     // rateLimits: failed credentials are counted per source and key prefix (progressive delays).
     writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills', 'rateLimits',
       // People (the dashboard): accounts, memberships, invitations, sessions (sign-in codes and passkeys: AuthApi).
@@ -82,7 +83,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     memoryMb: 1024,
     reads: ['agents', 'webhookSubscriptions'],
     // skills: installed skills and grants are read, each turn is recorded.
-    writes: ['runs', 'usage', 'webhookDeliveries', 'skills'],
+    // runSteps: each run's steps, a batch per model turn.
+    writes: ['runs', 'runSteps', 'usage', 'webhookDeliveries', 'skills'],
     sendsTo: ['webhooks'],
     turnTokens: true,
     builtinSkills: true,
@@ -210,6 +212,23 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     turnTokens: true,
     builtinSkills: true,
     model: true,
+  },
+  {
+    id: 'RunStream',
+    entry: 'lambdas/src/entries/lambda/run-stream.ts',
+    // agents/command_stream (ROUTES.runStream): SSE needs response streaming, which the HTTP API lacks; the
+    // dashboard's distribution routes the path to this Function URL (cdk/lib/dashboard.ts, serveRunStream).
+    trigger: { kind: 'streaming-url' },
+    // A stream ends at 840 s and the client resumes with Last-Event-ID.
+    timeoutSeconds: 900,
+    memoryMb: 512,
+    // The REST pipeline's reads (workspace, membership, the token read-ahead) and the run with its steps.
+    reads: ['workspaces', 'memberships', 'usage', 'runs', 'runSteps'],
+    // The REST pipeline's own: keys (last use, rate limit), sessions (last activity), failed credentials, idempotency.
+    writes: ['apiKeys', 'sessions', 'rateLimits', 'idempotency'],
+    sendsTo: [],
+    turnTokens: false,
+    model: false,
   },
   {
     id: 'Mcp',

@@ -139,6 +139,7 @@ export class PlatformStack extends Stack {
 
     let chatUrl: FunctionUrl | undefined;
     let mcpUrl: FunctionUrl | undefined;
+    let runStreamUrl: FunctionUrl | undefined;
     for (const definition of functions) {
       const entry = resolveEntry(definition.entry);
       if (!entry) {
@@ -152,7 +153,8 @@ export class PlatformStack extends Stack {
         continue;
       }
       const url = this.attachTrigger(definition.id, fn, definition.trigger);
-      if (url) chatUrl = url;
+      if (definition.id === 'RunStream') runStreamUrl = url;
+      else if (url) chatUrl = url;
     }
     // The widget learns the chat endpoint from its configuration.
     if (chatUrl) this.functions.get('Widget')?.addEnvironment('CHAT_URL', chatUrl.url);
@@ -181,6 +183,8 @@ export class PlatformStack extends Stack {
       apiDomain: `${this.api.apiId}.execute-api.${this.region}.${this.urlSuffix}`,
       embedBucket: this.embed.bucket,
       accessLogs: this.embed.accessLogs,
+      // agents/command_stream on the dashboard's origin: the REST API's own route buffers, this one streams.
+      ...(runStreamUrl ? { runStreamUrl } : {}),
     });
     // Sign-in (passkeys' expected origin, invitation and sign-in links) follows the dashboard's address: the
     // distribution's own unless a custom domain is given. The MCP function, an origin of that distribution, learns it

@@ -14,6 +14,8 @@ export const ROUTES = {
   authApi: '/{lang}/api/v1/auth/{proxy+}',
   /** Operators' provisioning and administration, master key only. */
   operatorApi: '/{lang}/api/v1/admin/{proxy+}',
+  /** agents/command_stream: a run's events as SSE; a streaming Function URL of its own in AWS, on the dashboard's origin. */
+  runStream: '/{lang}/api/v1/agents/command_stream',
   /** The widget's public configuration (spec 1). */
   widgetConfig: '/v1/agents/{agentId}/widget-config',
   /** A verified widget visitor's conversation, for any device. */

@@ -51,6 +51,8 @@ export const TABLES = {
       { name: 'pending', partitionKey: s('pendingStatus'), sortKey: s('createdAt') },
     ],
   },
+  /** A run's steps (model turns, tool calls, status changes) by run and sequence, written a batch at a time by its runner. */
+  runSteps: { name: 'run-steps', partitionKey: s('runId'), sortKey: { name: 'seq', type: 'N' } },
   idempotency: { name: 'idempotency', partitionKey: s('scopedKey'), ttlAttribute: 'expiresAtEpoch' },
   rateLimits: { name: 'rate-limits', partitionKey: s('bucket'), ttlAttribute: 'expiresAtEpoch' },
   webhookSubscriptions: { name: 'webhook-subscriptions', partitionKey: s('workspaceId'), sortKey: s('id') },

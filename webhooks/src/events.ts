@@ -6,6 +6,8 @@ export interface CommandCompletedData {
   status: string;
   instruction: string;
   result_text: string;
+  /** How many steps the run took, as agents/command_status lists them (status changes, model turns, tool calls). */
+  steps_count: number;
 }
 
 /** The data of `agent.command.failed`: a command run ended without a result; `error` says why. */
@@ -16,6 +18,8 @@ export interface CommandFailedData {
   status: string;
   instruction: string;
   error: string;
+  /** How many steps the run took, as agents/command_status lists them. */
+  steps_count: number;
 }
 
 /** The data of `webhook.test`: sent to one endpoint on request (the dashboard's "Send test event"), never emitted. */

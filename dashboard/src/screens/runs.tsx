@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import { ActionButton, ActionForm, Confirm, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad, when } from '../ui';
 import { AgentTabs } from './agent-tabs';
+import { RunSteps } from './run-timeline';
 
 const POLL_MS = 1000;
 
@@ -62,7 +63,7 @@ export default function Runs({ params }: { params: string[] }) {
             <p class="instruction">{run.instruction}</p>
             {run.result_text ? (
               <div class="result">
-                <h3>Result</h3>
+                <h2>Result</h2>
                 <p>{run.result_text}</p>
               </div>
             ) : null}
@@ -74,6 +75,7 @@ export default function Runs({ params }: { params: string[] }) {
                 </pre>
               </details>
             ) : null}
+            <RunSteps runId={run.run_id} runStatus={run.status} />
             {run.error || run.output_error ? <p class="error">{run.error ?? run.output_error}</p> : null}
             <p class="muted small">
               <span class="mono">{run.run_id}</span> · {run.autonomy} · {run.usage.input_tokens + run.usage.output_tokens} tokens ({run.usage.input_tokens} in, {run.usage.output_tokens} out)

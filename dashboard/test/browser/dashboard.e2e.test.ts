@@ -320,6 +320,13 @@ describe('signed in as the demo owner', () => {
     };
     expect(await runWith('Create a task titled "Call Acme back" due 2030-01-02')).toMatch(/"actions": \[\s*"tasks.create"/);
     await screenshot(page, 'runs-with-tool');
+    // Its timeline shows the tool call, readable by everyone (axe).
+    const withTool = page.locator('.run', { hasText: 'Call Acme back' }).first();
+    await withTool.getByText('Steps', { exact: true }).click();
+    await withTool.locator('.timeline .step.tool_call', { hasText: 'tasks.create' }).waitFor();
+    expect(await withTool.locator('.timeline .step').first().textContent()).toContain('Status queued');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'run-timeline');
 
     await go(page, '#/company/roles', /Roles & Access/);
     await cell.click();

@@ -129,6 +129,8 @@ describe('every endpoint answers as its OpenAPI document says', () => {
       // MCP connections: lambdas/test/mcp/connections.test.ts.
       ...Object.keys(CONNECTION_ENDPOINTS),
       'agentsUpdate',
+      // The run's stream: lambdas/test/runs/run-steps.test.ts.
+      'agentsCommandStream',
     ]);
     expect([...checked].sort()).toEqual((Object.keys(ENDPOINTS) as EndpointName[]).filter((name) => !checkedInTheirOwnSuites.has(name)).sort());
   });

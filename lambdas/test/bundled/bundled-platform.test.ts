@@ -1,5 +1,5 @@
 import { verify, type WebhookEvent } from '@service/webhooks';
-import { createParser } from 'eventsource-parser';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -178,6 +178,25 @@ describe('the deployed form, run locally', () => {
     const event: WebhookEvent = verify(delivery.body, delivery.header, secret);
     expect(event.event).toBe('agent.command.completed');
     expect(event.data).toMatchObject({ run_id: runId });
+  });
+
+  it('streams a run through the RunStream bundle on the dashboard origin: its steps with ids, then the run', async () => {
+    const command = await apiCall('agents/command', { body: { agent_id: demoAgent(), instruction: 'Please add Sam Stream (sam.stream@example.com) to my contacts.', autonomy: 'full' } });
+    expect(command.status, JSON.stringify(command.body)).toBe(202);
+    const runId = String((command.body.data.run as { run_id: string }).run_id);
+    const response = await fetch(`${dashboardOrigin()}/en/api/v1/agents/command_stream?run_id=${runId}`, { headers: { 'x-service-api-key': apiKey } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events: EventSourceMessage[] = [];
+    const parser = createParser({ onEvent: (event) => events.push(event) });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) parser.feed(read.value);
+    expect(events.map((event) => Number(event.id))).toEqual(events.map((_, index) => index));
+    expect(events.map((event) => event.event)).toEqual(expect.arrayContaining(['status', 'text', 'tool_call', 'run']));
+    expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ run_id: runId, status: 'completed' });
+    const unknown = await fetch(`${dashboardOrigin()}/en/api/v1/agents/command_stream?run_id=cmd_unknown000000000000`, { headers: { 'x-service-api-key': apiKey } });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { code: 'RUN_NOT_FOUND' } });
   });
 
   it('finishes stranded runs on the schedule the template gives the sweeper', async () => {

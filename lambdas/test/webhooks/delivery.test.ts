@@ -45,7 +45,7 @@ describe('webhook deliveries', () => {
     const failedOnly = await receiver();
     await subscribe(context.api, failedOnly.url, ['agent.command.failed']);
     await emitCompleted(context.platform);
-    const failed = { run_id: 'cmd_x', agent_id: 'a', agent_name: 'Support', status: 'failed', instruction: 'Do it', error: 'The model did not answer' };
+    const failed = { run_id: 'cmd_x', agent_id: 'a', agent_name: 'Support', status: 'failed', instruction: 'Do it', error: 'The model did not answer', steps_count: 2 };
     await emitEvent(context.platform.deps, context.platform.demo.workspaceId, 'agent.command.failed', failed);
     await failedOnly.waitFor((requests) => requests.length === 1);
     await sleep(300);

@@ -21,6 +21,7 @@ export const completedData = (instruction = 'Summarise the inbox'): CommandCompl
   status: 'completed',
   instruction,
   result_text: 'Done: 3 new messages, none urgent.',
+  steps_count: 5,
 });
 
 /** Until the runner emits events itself, tests trigger them the way it will. */

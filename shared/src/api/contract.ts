@@ -18,4 +18,6 @@ export interface EndpointContract {
   idempotent?: boolean;
   /** The fields of `data` holding a secret shown once: a replay answers them as null with `secret_already_shown: true`. */
   secretFields?: readonly string[];
+  /** Answers Server-Sent Events instead of the JSON envelope (errors before the first event are still the envelope). */
+  stream?: { description: string; events: Record<string, { schema: z.ZodType; description: string }> };
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import * as a from './agents';
+import * as steps from './run-steps';
 import * as r from './records';
 import * as acc from './account';
 import { AUTH_ENDPOINTS } from './auth';
@@ -28,7 +29,17 @@ export const ENDPOINTS = {
     access: 'read',
   }),
   agentsCommand: contract({ path: 'agents/command', method: 'POST', summary: 'Give an agent a natural-language command (runs asynchronously)', body: a.CommandBody, data: a.CommandAccepted, status: 202, idempotent: true, access: 'command' }),
-  agentsCommandStatus: contract({ path: 'agents/command_status', method: 'GET', summary: 'Poll a run', query: a.RunIdQuery, data: a.Run, status: 200, access: 'read' }),
+  agentsCommandStatus: contract({ path: 'agents/command_status', method: 'GET', summary: 'Poll a run, with its steps (paged)', query: steps.RunStatusQuery, data: steps.RunWithSteps, status: 200, access: 'read' }),
+  agentsCommandStream: contract({
+    path: 'agents/command_stream',
+    method: 'GET',
+    summary: 'Watch a run live: its steps as Server-Sent Events, resumable with Last-Event-ID',
+    query: steps.RunStreamQuery,
+    data: a.Run,
+    status: 200,
+    access: 'read',
+    stream: { description: steps.RUN_STREAM_DESCRIPTION, events: steps.RUN_STREAM_EVENTS },
+  }),
   agentsCommandCancel: contract({
     path: 'agents/command_cancel',
     method: 'POST',

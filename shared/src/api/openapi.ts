@@ -27,10 +27,22 @@ function securityOf(endpoint: EndpointContract): Record<string, string[]>[] {
   return [{ ApiKey: [] }, { Bearer: [] }, { Session: [] }];
 }
 
+/** An SSE answer: the description lists the events; the schema is any one event's `data` (each event's own is named). */
+const streamResponse = (stream: NonNullable<EndpointContract['stream']>) => ({
+  description: stream.description,
+  content: {
+    'text/event-stream': {
+      schema: z.union(Object.values(stream.events).map((event) => event.schema) as [z.ZodType, z.ZodType, ...z.ZodType[]]).meta({ description: 'The `data:` of one event' }),
+    },
+  },
+});
+
 function register(registry: OpenAPIRegistry, endpoint: EndpointContract): void {
   const headers = endpoint.idempotent
     ? z.object({ 'Idempotency-Key': z.string().max(128).optional().meta({ description: 'Repeat-safe key; an identical repeat replays the stored response' }) })
-    : undefined;
+    : endpoint.stream
+      ? z.object({ 'Last-Event-ID': z.string().optional().meta({ description: 'The `id:` of the last event received: the stream goes on after it' }) })
+      : undefined;
   registry.registerPath({
     method: endpoint.method === 'GET' ? 'get' : 'post',
     path: `/${endpoint.path}/`,
@@ -44,7 +56,7 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointContract): void {
       ...(endpoint.body ? { body: { required: true, content: { 'application/json': { schema: endpoint.body } } } } : {}),
     },
     responses: {
-      [endpoint.status]: { description: 'Success', content: { 'application/json': { schema: envelopeOf(endpoint.data) } } },
+      [endpoint.status]: endpoint.stream ? streamResponse(endpoint.stream) : { description: 'Success', content: { 'application/json': { schema: envelopeOf(endpoint.data) } } },
       400: errorResponse('VALIDATION_ERROR or SCHEMA_INVALID'),
       401: errorResponse('API_KEY_REQUIRED or API_KEY_INVALID'),
       403: errorResponse(`PLAN_REQUIRED, or FORBIDDEN (needs ${endpoint.access}; or a session request without its CSRF token or from another origin)`),

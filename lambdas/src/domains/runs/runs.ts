@@ -49,6 +49,8 @@ export interface StoredRun {
   cancelRequestedAt?: string;
   /** Who cancelled it: `api_key`, `mcp`, or a member's user id. */
   cancelledBy?: string;
+  /** How many steps its runner stored (steps/step-log.ts), set with the outcome. */
+  stepsCount?: number;
 }
 
 /**
@@ -313,9 +315,9 @@ export const requeueRun = (deps: Deps, lease: RunLease) =>
 export const RESULT_TEXT_MAX_CHARS = 32_000;
 export const OUTPUT_MAX_BYTES = 128 * 1024;
 
-type Outcome = { resultText: string; output: Record<string, unknown> | null; outputError: string | null; usage: StoredRun['usage'] };
+type Outcome = { resultText: string; output: Record<string, unknown> | null; outputError: string | null; usage: StoredRun['usage']; stepsCount: number };
 
-function bounded(outcome: Outcome): Outcome {
+function bounded<T extends Pick<Outcome, 'resultText' | 'output' | 'outputError'>>(outcome: T): T {
   const resultText = outcome.resultText.length > RESULT_TEXT_MAX_CHARS ? `${outcome.resultText.slice(0, RESULT_TEXT_MAX_CHARS)}… [truncated]` : outcome.resultText;
   const tooLarge = outcome.output !== null && Buffer.byteLength(JSON.stringify(outcome.output)) > OUTPUT_MAX_BYTES;
   return tooLarge
@@ -326,13 +328,13 @@ function bounded(outcome: Outcome): Outcome {
 /** Stores the outcome (bounded) and returns what was stored, or undefined when the run was no longer running under `lease`. */
 export async function completeRun(deps: Deps, lease: RunLease, outcome: Outcome): Promise<Outcome | undefined> {
   const stored = bounded(outcome);
-  const { resultText, output, outputError, usage } = stored;
+  const { resultText, output, outputError, usage, stepsCount } = stored;
   const done = await transition(
     deps,
     lease.runId,
     ['running'],
     'completed',
-    { resultText, outputJson: output === null ? null : JSON.stringify(output), outputError, usage, completedAt: deps.now().toISOString(), followUpsDone: false },
+    { resultText, outputJson: output === null ? null : JSON.stringify(output), outputError, usage, stepsCount, completedAt: deps.now().toISOString(), followUpsDone: false },
     heldUnder(lease.id),
   );
   return done ? stored : undefined;
@@ -359,7 +361,7 @@ export const requestRunStop = (deps: Deps, runId: string, by: string) =>
 
 /** The runner's acknowledgement of a stop: the run ends `cancelled` with what it produced so far, under its lease. */
 export function endCancelledRun(deps: Deps, lease: RunLease, progress: Pick<Outcome, 'resultText' | 'usage'>): Promise<boolean> {
-  const { resultText } = bounded({ ...progress, output: null, outputError: null });
+  const { resultText } = bounded({ resultText: progress.resultText, output: null, outputError: null });
   return transition(deps, lease.runId, ['running'], 'cancelled', { resultText, usage: progress.usage, completedAt: deps.now().toISOString(), followUpsDone: false }, heldUnder(lease.id));
 }
 

@@ -8,6 +8,7 @@ import { createOperatorApiHandler } from '../../surfaces/operator-api/handler';
 import { createApiHandler } from '../../surfaces/rest-api/handler';
 import { createConversationsApiHandler } from '../../surfaces/rest-api/conversations-api';
 import { createAuthApiHandler } from '../../surfaces/rest-api/auth-api';
+import { createRunStreamHandler } from '../../surfaces/rest-api/run-stream';
 import { createSkillCallbacksHandler } from '../../surfaces/skill-callbacks/handler';
 import { createWidgetChatHandler } from '../../surfaces/widget/chat-handler';
 import { createWidgetHistoryHandler } from '../../surfaces/widget/history-handler';
@@ -31,6 +32,7 @@ export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel
     { name: 'operator-api', route: ROUTES.operatorApi, kind: 'buffered', handler: createOperatorApiHandler(deps) },
     { name: 'conversations-api', route: ROUTES.conversationsApi, kind: 'buffered', handler: createConversationsApiHandler(deps) },
     { name: 'auth-api', route: ROUTES.authApi, kind: 'buffered', handler: createAuthApiHandler(deps) },
+    { name: 'run-stream', route: ROUTES.runStream, kind: 'streaming', handler: createRunStreamHandler(deps) },
     { name: 'api', route: ROUTES.restApi, kind: 'buffered', handler: createApiHandler(deps) },
     { name: 'dev-mail', route: DEV_MAIL_ROUTE, kind: 'buffered', handler: createDevMailHandler(deps) },
     { name: 'widget-config', route: ROUTES.widgetConfig, kind: 'buffered', handler: createWidgetConfigHandler(deps) },

@@ -10,12 +10,16 @@ import type { RunStopping } from './run-cancellation';
 import { ENVELOPE_FROM_MODEL, withNullsFilled, zodFromOutputSchema } from './output-shape';
 import { runSystemPrompt } from './prompt';
 import { describePending, recordedTools, type RunFacts } from './tool-recorder';
+import { openStepLog } from '../steps/step-log';
+import { turnRecorder } from '../steps/turn-steps';
 
 export interface RunOutcome {
   resultText: string;
   output: Record<string, unknown> | null;
   outputError: string | null;
   usage: { inputTokens: number; outputTokens: number };
+  /** How many steps the run recorded (see steps/step-log.ts). */
+  stepsCount: number;
 }
 
 const MAX_STEPS = 8;
@@ -54,6 +58,13 @@ function defaultEnvelope(facts: RunFacts, resultText: string, fromModel?: z.infe
  * (`stopping`), it starts no further model turn or tool call.
  */
 export async function executeRun(input: { deps: Deps; run: StoredRun; agent: StoredAgent; model: LanguageModel; tools: AgentTool[]; held: Pick<HeldRun, 'signal' | 'beforeAction'>; stopping: RunStopping }): Promise<RunOutcome> {
+  const steps = await openStepLog(input.deps, input.run);
+  // Every recorded step is stored before the run's outcome is (a stopped run's too), so a finished run's steps are complete.
+  const outcome = await work(input, turnRecorder(steps, input.tools)).finally(() => steps.flush());
+  return { ...outcome, stepsCount: steps.count };
+}
+
+async function work(input: Parameters<typeof executeRun>[0], recorder: ReturnType<typeof turnRecorder>): Promise<Omit<RunOutcome, 'stepsCount'>> {
   const { deps, run, agent, model, held, stopping } = input;
   const workSignal = AbortSignal.any([held.signal, stopping.signal]);
   const system = runSystemPrompt(agent, run, deps.now());
@@ -65,7 +76,11 @@ export async function executeRun(input: { deps: Deps; run: StoredRun; agent: Sto
     tools: stopping.guard(toolSet),
     stopWhen: stepCountIs(MAX_STEPS),
     prepareStep: () => stopping.checkpoint().then(() => undefined),
-    onStepEnd: (step) => stopping.recordStep(step),
+    onToolExecutionEnd: recorder.onToolExecutionEnd,
+    onStepEnd: (step) => {
+      recorder.onStepEnd(step);
+      stopping.recordStep(step);
+    },
     abortSignal: AbortSignal.any([workSignal, AbortSignal.timeout(RUN_TIMEOUT_MS)]),
   });
   await stopping.checkpoint();

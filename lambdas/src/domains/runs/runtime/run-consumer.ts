@@ -12,6 +12,7 @@ import { emitEvent } from '../../webhooks/emit';
 import { toolsOfAgent } from './agent-tools';
 import type { Toolbox } from '../../skills/skill-toolbox';
 import { executeRun } from './execute-run';
+import { timelineLength } from '../steps/timeline';
 import { holdRun, type HeldRun } from './run-lease';
 import { watchForStop, type RunStopping } from './run-cancellation';
 import { logger } from '../../../infra/logger';
@@ -31,7 +32,7 @@ export interface RunConsumerOptions {
 
 /** Usage and the webhook of a finished run (a cancelled one: its usage so far); safe to repeat (stable event id). */
 async function followUps(deps: Deps, run: StoredRun, agentName: string): Promise<void> {
-  const common = { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: run.status, instruction: run.instruction };
+  const common = { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: run.status, instruction: run.instruction, steps_count: await timelineLength(deps, run) };
   if (run.status === 'cancelled') await recordUsage(deps, run.workspaceId, run.agentId, run.usage);
   if (run.status === 'completed') {
     await recordUsage(deps, run.workspaceId, run.agentId, run.usage);

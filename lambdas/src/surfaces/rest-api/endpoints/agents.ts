@@ -4,9 +4,11 @@ import { rotateIdentitySecret } from '../../../domains/agents/visitor-identity';
 import { assertWithinTokenLimit } from '../../../domains/usage/usage';
 import { enqueueNewRun, getRun, listRuns, toRunResponse } from '../../../domains/runs/runs';
 import { cancelRun } from '../../../domains/runs/cancel-run';
+import { readTimeline } from '../../../domains/runs/steps/timeline';
+import { agentsCommandStream } from './command-stream';
 import type { EndpointHandlers } from './types';
 
-type AgentEndpoints = 'agentsList' | 'agentsGet' | 'agentsCreate' | 'agentsPresets' | 'agentsCommand' | 'agentsCommandStatus' | 'agentsCommandCancel' | 'agentsRuns' | 'agentsIdentitySecret';
+type AgentEndpoints = 'agentsList' | 'agentsGet' | 'agentsCreate' | 'agentsPresets' | 'agentsCommand' | 'agentsCommandStatus' | 'agentsCommandStream' | 'agentsCommandCancel' | 'agentsRuns' | 'agentsIdentitySecret';
 
 export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
   agentsList: async ({ deps, workspace }) => ({ data: { agents: (await listAgents(deps, workspace.id)).map(toAgentResponse) } }),
@@ -50,7 +52,15 @@ export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
     msg: 'Store the identity secret on your server; it is not shown again',
   }),
 
-  agentsCommandStatus: async ({ deps, workspace, query }) => ({ data: toRunResponse(await getRun(deps, workspace.id, query.run_id)) }),
+  agentsCommandStatus: async ({ deps, workspace, query }) => {
+    const run = await getRun(deps, workspace.id, query.run_id);
+    const after = query.steps_cursor === undefined ? undefined : Number(query.steps_cursor);
+    const page = await readTimeline(deps, run, after, query.steps_limit);
+    const next = page.complete ? null : String(page.steps.at(-1)?.seq ?? after ?? 0);
+    return { data: { ...toRunResponse(run), steps: page.steps, steps_next_cursor: next } };
+  },
+
+  agentsCommandStream,
 
   agentsCommandCancel: async ({ deps, workspace, body, session }) => ({
     data: toRunResponse(await cancelRun(deps, workspace.id, body.run_id, session ? session.userId : 'api_key')),

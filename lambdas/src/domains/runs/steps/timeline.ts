@@ -1,0 +1,28 @@
+import type { schemas } from '@service/shared';
+import type { z } from 'zod';
+import type { Deps } from '../../../infra/deps';
+import type { StoredRun } from '../runs';
+import { countStepItems, queryStepItems } from './repository';
+
+export type RunStep = z.input<typeof schemas.RunStep>;
+
+const FINISHED: ReadonlySet<StoredRun['status']> = new Set(['completed', 'failed', 'cancelled']);
+export const isFinished = (run: StoredRun) => FINISHED.has(run.status);
+
+/**
+ * A page of a run's timeline after `afterSeq` (none: from the start). Step 0 (queued) and the final status step come
+ * from the run item itself, so they cost no write: the final one follows the last stored step once the run has
+ * finished. `run` must be read before the steps: a run read finished has all its steps stored.
+ */
+export async function readTimeline(deps: Deps, run: StoredRun, afterSeq: number | undefined, limit: number): Promise<{ steps: RunStep[]; complete: boolean }> {
+  const steps: RunStep[] = afterSeq === undefined ? [{ seq: 0, at: run.createdAt, type: 'status', status: 'queued' }] : [];
+  const { items, more } = await queryStepItems(deps, run.runId, afterSeq ?? 0, Math.max(1, limit - steps.length));
+  steps.push(...items.map((item) => JSON.parse(item.step) as RunStep));
+  if (more || !isFinished(run) || steps.length >= limit) return { steps, complete: false };
+  const finalSeq = (run.stepsCount ?? items.at(-1)?.seq ?? (await countStepItems(deps, run.runId))) + 1;
+  if (finalSeq > (afterSeq ?? 0)) steps.push({ seq: finalSeq, at: run.completedAt ?? run.createdAt, type: 'status', status: run.status, error: run.error ?? null });
+  return { steps, complete: true };
+}
+
+/** The number of steps of a finished run's timeline: step 0, the stored ones, the final status. */
+export const timelineLength = async (deps: Deps, run: StoredRun) => (run.stepsCount ?? (await countStepItems(deps, run.runId))) + 2;

@@ -1,0 +1,55 @@
+import type { LanguageModelUsage, StepResult, ToolExecutionEndEvent, ToolSet } from 'ai';
+import type { AgentTool } from '../runtime/agent-tool';
+import { redactSecrets } from './redact';
+import type { NewStep, StepLog } from './step-log';
+
+/** A tool answer longer than this is stored as a preview. */
+const RESULT_MAX_CHARS = 4_000;
+const TEXT_MAX_CHARS = 16_000;
+
+function preview(value: unknown): unknown {
+  const redacted = redactSecrets(value);
+  const json = JSON.stringify(redacted) ?? 'null';
+  return json.length <= RESULT_MAX_CHARS ? redacted : { truncated: true, preview: json.slice(0, RESULT_MAX_CHARS) };
+}
+
+const errorOf = (output: unknown) => {
+  const error = (output as { error?: unknown } | null)?.error;
+  return typeof error === 'string' ? error : null;
+};
+
+const usageOf = (usage: LanguageModelUsage) => ({ input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 });
+
+/**
+ * The AI SDK callbacks that record a run's turns in its step log: each model turn (its text, whole, and its tokens)
+ * followed by the tool calls it made (redacted arguments, result or error, duration).
+ */
+export function turnRecorder(log: StepLog, tools: AgentTool[]) {
+  const capabilityOf = new Map(tools.map((tool) => [tool.name, tool.capability]));
+  let calls: NewStep[] = [];
+  return {
+    onToolExecutionEnd(event: ToolExecutionEndEvent) {
+      const capability = capabilityOf.get(event.toolCall.toolName) ?? event.toolCall.toolName;
+      const output = event.toolOutput.type === 'tool-result' ? event.toolOutput.output : undefined;
+      const thrown = event.toolOutput.type === 'tool-error' ? String(event.toolOutput.error) : null;
+      calls.push({
+        type: 'tool_call',
+        at: new Date().toISOString(),
+        skill: capability.split('.')[0]!,
+        capability,
+        arguments: redactSecrets(event.toolCall.input ?? {}) as Record<string, unknown>,
+        ...(output !== undefined ? { result: preview(output) } : {}),
+        error: thrown ?? errorOf(output),
+        duration_ms: Math.max(0, Math.round(event.toolExecutionMs)),
+      });
+    },
+    onStepEnd(step: StepResult<ToolSet>) {
+      const text = (redactSecrets(step.text) as string);
+      const kept = text.length > TEXT_MAX_CHARS ? `${text.slice(0, TEXT_MAX_CHARS)}… [truncated]` : text;
+      log.record({ type: 'text', at: new Date().toISOString(), text: kept, usage: usageOf(step.usage), finish_reason: step.finishReason }, ...calls);
+      calls = [];
+      // A turn that called no tool ends the acting: its steps are stored while the answer is being shaped.
+      if (step.toolCalls.length === 0) log.writeNow();
+    },
+  };
+}

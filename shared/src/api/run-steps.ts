@@ -1,0 +1,72 @@
+import * as z from 'zod';
+import { RUN_STATUSES, Run, Usage, RunIdQuery } from './agents';
+import { isoDateTime } from './primitives';
+
+/**
+ * A run's steps, in the order they happened: `seq` counts from 0 (the run was queued) and is also the `id:` of the
+ * step's event in agents/command_stream. Approvals (`approval_requested`, `approval_answered`) will be further types
+ * of the same union.
+ */
+const stepBase = { seq: z.number().int().min(0), at: isoDateTime };
+
+export const StatusStep = z
+  .object({ ...stepBase, type: z.literal('status'), status: z.enum(RUN_STATUSES), error: z.string().nullable().optional() })
+  .meta({ id: 'RunStatusStep', description: 'The run changed status' });
+
+export const TextStep = z
+  .object({ ...stepBase, type: z.literal('text'), text: z.string(), usage: Usage, finish_reason: z.string() })
+  .meta({ id: 'RunTextStep', description: 'One model turn: what the model wrote in it (whole, per turn) and its tokens' });
+
+export const ToolCallStep = z
+  .object({
+    ...stepBase,
+    type: z.literal('tool_call'),
+    skill: z.string().meta({ description: 'The skill code' }),
+    capability: z.string().meta({ description: '`code.action`' }),
+    arguments: z.record(z.string(), z.unknown()).meta({ description: 'As the model gave them, secret-looking values replaced by "[redacted]"' }),
+    result: z.unknown().optional().meta({ description: 'What the tool answered (long answers cut to a preview, secrets redacted)' }),
+    error: z.string().nullable(),
+    duration_ms: z.number().int().min(0),
+  })
+  .meta({ id: 'RunToolCallStep', description: 'A tool call and its result or error' });
+
+export const RunStep = z.discriminatedUnion('type', [StatusStep, TextStep, ToolCallStep]).meta({ id: 'RunStep' });
+
+export const STEPS_LIMIT_MAX = 200;
+
+export const RunStatusQuery = RunIdQuery.extend({
+  steps_cursor: z
+    .string()
+    .regex(/^\d{1,6}$/, { error: 'steps_cursor is the steps_next_cursor of the previous page' })
+    .optional()
+    .meta({ description: 'Continue the steps after the previous page (its steps_next_cursor)' }),
+  steps_limit: z.coerce.number().int().min(1).max(STEPS_LIMIT_MAX).default(50).meta({ description: `Steps per page, 1-${STEPS_LIMIT_MAX} (default 50)` }),
+});
+
+export const RunWithSteps = Run.extend({
+  steps: z.array(RunStep),
+  steps_next_cursor: z.string().nullable().meta({ description: 'Pass as steps_cursor for the next steps; null when there are no more for now' }),
+}).meta({ id: 'RunWithSteps' });
+
+/** Reconnect with `Last-Event-ID` (the last `id:` received), or `last_event_id` where a client cannot set headers. */
+export const RunStreamQuery = RunIdQuery.extend({
+  last_event_id: z.string().regex(/^\d{1,6}$/, { error: 'last_event_id is the id: of an event of this stream' }).optional(),
+});
+
+/** The events of agents/command_stream: `event:` is the step's type, `id:` its seq; the last one is `run`. */
+export const RUN_STREAM_EVENTS = {
+  status: { schema: StatusStep, description: 'The run changed status (queued, running, then completed, failed or cancelled)' },
+  text: { schema: TextStep, description: 'What the model wrote in one turn, with that turn’s usage (the runner emits text per turn, not per token)' },
+  tool_call: { schema: ToolCallStep, description: 'A tool call with its redacted arguments, its result or error and its duration' },
+  run: { schema: Run, description: 'The finished run (as agents/command_status answers it, without its steps); the stream then closes' },
+} as const;
+
+export type RunStreamEventName = keyof typeof RUN_STREAM_EVENTS;
+
+export const RUN_STREAM_DESCRIPTION = [
+  'Server-Sent Events (text/event-stream). Each event has `event:` (its name), `id:` (a sequence per run) and `data:` (JSON).',
+  'Reconnect with the `Last-Event-ID` header to get exactly the events after it. A finished run streams its whole history and closes.',
+  'A comment line `: keep-alive` comes every 15 s. An unknown run or another workspace’s run is 404 RUN_NOT_FOUND before any event.',
+  'Events:',
+  ...Object.entries(RUN_STREAM_EVENTS).map(([name, event]) => `- \`${name}\`: ${event.description}`),
+].join('\n');
