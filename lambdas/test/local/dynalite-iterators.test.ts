@@ -1,4 +1,4 @@
-import { CreateTableCommand, DynamoDBClient, PutItemCommand, QueryCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, PutItemCommand, QueryCommand, ScanCommand, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,6 +45,8 @@ describe.each([
           BillingMode: 'PAY_PER_REQUEST',
         }),
       );
+      // dynalite makes a new table ACTIVE on a timer of its own; on a busy machine a put could come first.
+      await waitUntilTableExists({ client, maxWaitTime: 30 }, { TableName: 'iterators' });
       for (let index = 0; index < 10; index++) {
         await client.send(new PutItemCommand({ TableName: 'iterators', Item: { pk: { S: 'queue' }, sk: { S: String(index).padStart(3, '0') } } }));
       }

@@ -87,9 +87,21 @@ function keep(deps: Deps, subscription: Pick<StoredSubscription, 'workspaceId' |
 /** Consecutive failed deliveries after which a subscription is disabled (spec: 20). */
 export const MAX_CONSECUTIVE_FAILURES = 20;
 
-/** A delivery succeeded: the consecutive-failure counter starts again from zero. */
-export async function resetFailureCount(deps: Deps, subscription: StoredSubscription): Promise<void> {
-  keep(deps, subscription, await updateIfExists(deps, subscription, { UpdateExpression: 'SET failureCount = :zero', ExpressionAttributeValues: { ':zero': 0 } }));
+/**
+ * Per subscription, a mark each failure counted in this container raises. Concurrent attempts' writes land in any
+ * order, so the kept copy may say zero while the stored counter holds a failure that landed after a reset: while a
+ * mark is left, every success resets the stored counter.
+ */
+const failureMarks = new Map<string, number>();
+
+/** A delivery succeeded: the consecutive-failure counter starts again from zero (no write when it is known to be zero). */
+export async function recordDeliverySuccess(deps: Deps, workspaceId: string, id: string, delivered: StoredSubscription): Promise<void> {
+  const key = keptKey(workspaceId, id);
+  const mark = failureMarks.get(key);
+  const latest = (await getSubscriptionToDeliver(deps, workspaceId, id)) ?? delivered;
+  if (mark === undefined && latest.failureCount === 0) return;
+  keep(deps, latest, await updateIfExists(deps, latest, { UpdateExpression: 'SET failureCount = :zero', ExpressionAttributeValues: { ':zero': 0 } }));
+  if (failureMarks.get(key) === mark) failureMarks.delete(key);
 }
 
 /**
@@ -97,6 +109,8 @@ export async function resetFailureCount(deps: Deps, subscription: StoredSubscrip
  * (conditional on it still being active, so it happens once). Says whether deliveries to it may go on.
  */
 export async function countFailure(deps: Deps, subscription: StoredSubscription): Promise<'counted' | 'disabled' | 'deleted'> {
+  const key = keptKey(subscription.workspaceId, subscription.id);
+  failureMarks.set(key, (failureMarks.get(key) ?? 0) + 1);
   const updated = keep(deps, subscription, await updateIfExists(deps, subscription, {
     UpdateExpression: 'ADD failureCount :one',
     ExpressionAttributeValues: { ':one': 1 },

@@ -2,7 +2,7 @@ import type { Deps } from '../../infra/deps';
 import type { StoredDelivery } from './delivery-repository';
 import type { SignedDelivery } from './send';
 import { findSkillTarget, isSkillTarget, skillEventHeaders } from './skill-targets';
-import { countFailure, getSubscriptionToDeliver, resetFailureCount } from './subscriptions';
+import { countFailure, getSubscriptionToDeliver, recordDeliverySuccess } from './subscriptions';
 
 /** Where a delivery goes: a webhook subscription or a skill's POST /events, behind one interface for the deliverer. */
 export interface DeliveryTarget {
@@ -44,12 +44,7 @@ export async function resolveTarget(deps: Deps, workspaceId: string, targetId: s
   if (!subscription.active) return { closed: 'subscription disabled' };
   return {
     request: async (delivery, signedAt) => ({ url: subscription.url, id: delivery.eventId, event: delivery.event, payload: delivery.payload, signingSecret: subscription.signingSecret, signedAt }),
-    // Only a counter that is not already zero needs the write: as this container last read or wrote it, which may be
-    // after this attempt started.
-    succeeded: async () => {
-      const latest = (await getSubscriptionToDeliver(deps, workspaceId, targetId)) ?? subscription;
-      if (latest.failureCount > 0) await resetFailureCount(deps, latest);
-    },
+    succeeded: () => recordDeliverySuccess(deps, workspaceId, targetId, subscription),
     failed: () => countFailure(deps, subscription),
   };
 }
