@@ -114,6 +114,18 @@ export function ActionButton({
   );
 }
 
+/** A key's name and its masked form (prefix and last four characters), the two first cells of a key's row. */
+export function KeyCells({ name, prefix, last4 }: { name: string; prefix: string; last4: string }) {
+  return (
+    <>
+      <td>{name}</td>
+      <td class="mono">
+        {prefix}…{last4}
+      </td>
+    </>
+  );
+}
+
 export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
   const [copied, setCopied] = useState(false);
   return (

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
-import { ActionButton, ActionForm, Confirm, DataTable, ErrorNote, Loading, RoleNote, Screen, SecretOnce, useAction, useLoad, when } from '../ui';
+import { ActionButton, ActionForm, Confirm, DataTable, ErrorNote, KeyCells, Loading, RoleNote, Screen, SecretOnce, useAction, useLoad, when } from '../ui';
 
 export default function Credentials() {
   const keys = useLoad(() => get('keys/list'), []);
@@ -43,10 +43,7 @@ export default function Credentials() {
       <DataTable caption="API keys" columns={['Name', 'Key', 'Created', 'Last used', '']} empty={keys.data?.keys.length === 0 && 'No keys yet.'}>
         {keys.data?.keys.map((key) => (
           <tr key={key.id} data-key-id={key.id}>
-            <td>{key.name}</td>
-            <td class="mono">
-              {key.prefix}…{key.last4}
-            </td>
+            <KeyCells name={key.name} prefix={key.prefix} last4={key.last4} />
             <td>{when(key.created_at)}</td>
             <td>{key.last_used_at ? when(key.last_used_at) : 'Never'}</td>
             <td>

@@ -3,7 +3,7 @@ import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import type { DataAt } from '../api/types';
 import { useApp } from '../session';
-import { ActionButton, ActionForm, Confirm, CopyButton, DataTable, ErrorNote, Loading, RoleNote, Screen, SecretOnce, useAction, useLoad, when } from '../ui';
+import { ActionButton, ActionForm, Confirm, CopyButton, DataTable, ErrorNote, KeyCells, Loading, RoleNote, Screen, SecretOnce, useAction, useLoad, when } from '../ui';
 
 type Calls = DataAt<'connections/calls'>;
 type McpKey = DataAt<'connections/key_list'>['keys'][number];
@@ -202,10 +202,7 @@ function McpKeys({ url, agents, agentName }: { url: string; agents: Array<{ id: 
       <DataTable caption="MCP keys" columns={['Name', 'Key', 'Permissions', 'Agents', 'Made by', 'Created', 'Last used', 'Calls', '']} empty={keys.data?.keys.length === 0 && 'No MCP keys yet.'}>
         {keys.data?.keys.map((key) => (
           <tr key={key.id} data-key-id={key.id}>
-            <td>{key.name}</td>
-            <td class="mono">
-              {key.prefix}…{key.last4}
-            </td>
+            <KeyCells name={key.name} prefix={key.prefix} last4={key.last4} />
             <td>{key.scopes.join(' ')}</td>
             <td>{reach(key.agent_ids, agentName)}</td>
             <td>{key.created_by}</td>
