@@ -187,10 +187,12 @@ export class PlatformStack extends Stack {
       ...(runStreamUrl ? { runStreamUrl } : {}),
     });
     // Sign-in (passkeys' expected origin, invitation and sign-in links) follows the dashboard's address: the
-    // distribution's own unless a custom domain is given. The MCP function, an origin of that distribution, learns it
-    // per request instead (serveOnDashboard).
+    // distribution's own unless a custom domain is given. The functions that are origins of that distribution cannot
+    // be given its name (a dependency cycle): the MCP function learns it per request (serveOnDashboard), and the run
+    // stream, a GET, has no origin to check.
+    const originsOfTheDistribution = new Set(['Mcp', 'RunStream']);
     if (!props.dashboardOrigin) {
-      for (const [id, fn] of this.functions) if (id !== 'Mcp') fn.addEnvironment('DASHBOARD_ORIGIN', `https://${this.dashboard.distribution.distributionDomainName}`);
+      for (const [id, fn] of this.functions) if (!originsOfTheDistribution.has(id)) fn.addEnvironment('DASHBOARD_ORIGIN', `https://${this.dashboard.distribution.distributionDomainName}`);
     }
     // The MCP access point on the dashboard's origin, where its consent page sees the session (README, Deploy).
     if (mcpUrl) {

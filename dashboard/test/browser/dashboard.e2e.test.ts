@@ -112,7 +112,7 @@ describe('signed in as the demo owner', () => {
   });
 
   it('signs in with the code from /dev/mail.json using the keyboard only', async () => {
-    const since = new Date(Date.now() - 1000).toISOString();
+    const since = h.now().toISOString();
     await heading(page, 'Sign in');
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
@@ -355,7 +355,7 @@ describe('signed in as the demo owner', () => {
 
     const memberContext = await h.browser.newContext({ viewport: { width: 1280, height: 860 } });
     const member = await memberContext.newPage();
-    const since = new Date(Date.now() - 1000).toISOString();
+    const since = h.now().toISOString();
     await member.goto(new URL(new URL(link).pathname + new URL(link).search, h.origin).href);
     await heading(member, 'Sign in');
     const code = await mailedCode(h, 'member@demo.example', since);

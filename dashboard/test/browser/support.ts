@@ -26,6 +26,8 @@ export interface DashboardHarness {
   api: ApiCall;
   /** Moves the platform's clock (session expiry). */
   advanceClock(ms: number): void;
+  /** The platform's clock now (ahead of the machine's once advanced): what its mail's `sent_at` is measured by. */
+  now(): Date;
   open(path?: string, options?: BrowserContextOptions): Promise<{ page: Page; context: BrowserContext; errors: string[] }>;
   stop(): Promise<void>;
 }
@@ -49,6 +51,7 @@ export async function startDashboard(): Promise<DashboardHarness> {
     key,
     api: apiClient(`${origin}/en/api/v1`, key),
     advanceClock: (ms) => void (offset += ms),
+    now: () => new Date(Date.now() + offset),
     async open(path = '/dashboard/', options = {}) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
       const page = await context.newPage();
@@ -75,7 +78,7 @@ interface Mail {
   sent_at: string;
 }
 
-/** The newest 6-digit code mailed to `email` after `since` (waits for it: mail is written as the request is handled). */
+/** The newest 6-digit code mailed to `email` at or after `since` (the platform's clock, `h.now()`) (waits for it: mail is written as the request is handled). */
 export async function mailedCode(h: DashboardHarness, email: string, since: string): Promise<string> {
   for (let attempt = 0; attempt < 100; attempt++) {
     const { mail } = (await (await fetch(`${h.origin}/dev/mail.json`)).json()) as { mail: Mail[] };
@@ -99,7 +102,7 @@ export async function mailTo(h: DashboardHarness, email: string, pattern: RegExp
 
 /** Sign in through the page with the e-mailed code; ends on the screen `landing` names (Agents, or a return_to's). */
 export async function signIn(h: DashboardHarness, page: Page, email: string, landing: string | RegExp = 'Agents'): Promise<void> {
-  const since = new Date(Date.now() - 1000).toISOString();
+  const since = h.now().toISOString();
   await page.getByLabel('E-mail address').fill(email);
   await page.getByRole('button', { name: 'Send me a code' }).click();
   const code = await mailedCode(h, email, since);
