@@ -13,14 +13,14 @@ import { usePlatform } from '../support/platform';
 
 /**
  * What an integrator does with the served OpenAPI document: generate types with openapi-typescript, type-check the
- * README's openapi-fetch client against them, and run it against the platform.
+ * openapi-fetch client of docs/rest-api.md ("A typed client") against them, and run it against the platform.
  */
-const README = readFileSync(resolve(import.meta.dirname, '../../../README.md'), 'utf8');
+const REST_API_DOC = readFileSync(resolve(import.meta.dirname, '../../../docs/rest-api.md'), 'utf8');
 const NODE_MODULES = resolve(import.meta.dirname, '../../../node_modules');
 
 const clientProgram = (): string => {
-  const block = /^```ts typed-client\n([\s\S]*?)^```$/m.exec(README);
-  expect(block, 'README has no ```ts typed-client block').not.toBeNull();
+  const block = /^```ts typed-client\n([\s\S]*?)^```$/m.exec(REST_API_DOC);
+  expect(block, 'docs/rest-api.md has no ```ts typed-client block').not.toBeNull();
   return block![1]!;
 };
 
@@ -90,7 +90,7 @@ describe('a TypeScript client generated from the served OpenAPI document', () =>
     expect(Object.values(turkish.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId))).toEqual(ids);
   });
 
-  it("generates types with openapi-typescript; the README's openapi-fetch client type-checks against them, a wrong call does not", async () => {
+  it("generates types with openapi-typescript; the documented openapi-fetch client type-checks against them, a wrong call does not", async () => {
     writeFileSync(join(dir, 'api.d.ts'), astToString(await openapiTS(document as never)));
     const program = clientProgram();
     writeFileSync(join(dir, 'client.mts'), program);

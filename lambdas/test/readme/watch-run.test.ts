@@ -6,10 +6,10 @@ import { afterAll, expect, it } from 'vitest';
 import { usePlatform } from '../support/platform';
 import { command } from '../support/runs';
 
-/** The README's "Watch a run" client, run as written with Node against a run of a fresh platform. */
+/** The "Watch a run" client of docs/rest-api.md, run as written with Node against a run of a fresh platform. */
 const ROOT = resolve(import.meta.dirname, '../../..');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-const client = /^```js watch-run\n([\s\S]*?)^```$/m.exec(README)?.[1];
+const REST_API_DOC = readFileSync(join(ROOT, 'docs/rest-api.md'), 'utf8');
+const client = /^```js watch-run\n([\s\S]*?)^```$/m.exec(REST_API_DOC)?.[1];
 // Beside the repository's node_modules, so that its `import 'eventsource-parser'` resolves as in a project of one's own.
 const dir = mkdtempSync(join(ROOT, 'node_modules', '.watch-run-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const ctx = usePlatform({ env: { RATE_LIMIT_PER_MINUTE: '1000' } });
 
 it('prints every event of a run, in order, ending with the finished run', async () => {
-  expect(client, 'README has no ```js watch-run block').toBeDefined();
+  expect(client, 'docs/rest-api.md has no ```js watch-run block').toBeDefined();
   expect(client!.trim().split('\n').length).toBeLessThanOrEqual(10);
   const file = join(dir, 'watch-run.mjs');
   writeFileSync(file, client!);
