@@ -194,7 +194,7 @@ export class PlatformStack extends Stack {
     if (!props.dashboardOrigin) {
       for (const [id, fn] of this.functions) if (!originsOfTheDistribution.has(id)) fn.addEnvironment('DASHBOARD_ORIGIN', `https://${this.dashboard.distribution.distributionDomainName}`);
     }
-    // The MCP access point on the dashboard's origin, where its consent page sees the session (README, Deploy).
+    // The MCP access point on the dashboard's origin, where its consent page sees the session (docs/deploy.md).
     if (mcpUrl) {
       serveOnDashboard(this, this.functions.get('Mcp')!, mcpUrl, this.dashboard.distribution, props.dashboardOrigin);
       addMcpUrlOutput(this, this.dashboard.distribution, props.mcp);

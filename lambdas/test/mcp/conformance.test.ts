@@ -11,7 +11,7 @@ const CLI = 'node_modules/@modelcontextprotocol/conformance/dist/index.js';
 
 /**
  * The official conformance suite (@modelcontextprotocol/conformance) against /mcp, for the server scenarios that
- * apply to the tools we serve (README lists the others with the reason). The suite's CLI cannot send a token, so it
+ * apply to the tools we serve (docs/mcp.md, Conformance, lists the others with the reason). The suite's CLI cannot send a token, so it
  * talks to a loopback proxy that adds a real bearer token from the authorization flow and passes everything else on
  * as sent, Host and Origin included (the DNS rebinding scenario depends on them).
  */

@@ -6,7 +6,7 @@ import { seedBuiltinGrants } from '../../domains/skills/seed-grants';
 import { addMember } from '../../domains/people/members';
 import { ensureUser } from '../../domains/people/users';
 
-/** Fixed ids, so the demo page's embed tag and the README's examples work on every machine. */
+/** Fixed ids, so the demo page's embed tag and the examples of README.md and docs/ work on every machine. */
 export const DEMO_WORKSPACE_ID = '5eed0000-0000-4000-8000-000000000001';
 export const DEMO_AGENT_IDS = { support: '5eed0000-0000-4000-8000-0000000000a1', sales: '5eed0000-0000-4000-8000-0000000000a2' } as const;
 const LOCALHOST_ORIGINS = ['http://localhost:*', 'http://127.0.0.1:*'];
