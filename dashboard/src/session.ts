@@ -56,7 +56,10 @@ const WORKSPACE_KEY = 'dashboard.workspace';
 export const rememberedWorkspace = (): string | null => localStorage.getItem(WORKSPACE_KEY);
 export const rememberWorkspace = (id: string): void => localStorage.setItem(WORKSPACE_KEY, id);
 
-/** `return_to` from the query: honoured only as a same-origin path under /oauth/ or /dashboard/ (PLAN.md). */
+/**
+ * `return_to` from the query: honoured only as a same-origin path under /oauth/ or /dashboard/, so a sign-in link can
+ * bring the person back to the consent page or a screen, never send them to another site (an open redirect).
+ */
 export function safeReturnTo(value: string | null, origin = location.origin): string | null {
   if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
   const url = new URL(value, origin);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { safeReturnTo } from '../src/session';
 
-// After sign-in the dashboard follows return_to only to its own /oauth/ and /dashboard/ paths (PLAN.md).
+// After sign-in the dashboard follows return_to only to its own /oauth/ and /dashboard/ paths: never an open redirect.
 const ORIGIN = 'http://localhost:8787';
 
 describe('return_to after sign-in', () => {
