@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // so files run in parallel without sharing state.
 export default defineConfig({
   test: {
-    include: ['{shared,webhooks,lambdas,embed,dashboard,skill-sdk,cdk}/test/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
+    include: ['{shared,webhooks,lambdas,offline-model,embed,dashboard,skill-sdk,cdk}/test/**/*.test.{ts,tsx}', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

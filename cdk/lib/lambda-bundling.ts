@@ -64,8 +64,8 @@ export const LAMBDA_BUNDLING = {
  */
 export const COLD_START_BUDGET_MS = 300;
 
-/** The offline model of lambdas/src/infra/model, as resolve-model.ts imports it (by package path, so it can be aliased). */
-const OFFLINE_MODEL = '@service/lambdas/src/infra/model/offline/offline-model';
+/** The built-in offline model, a provider package of its own (offline-model/) that resolve-model.ts imports by name. */
+const OFFLINE_MODEL = '@service/offline-model';
 
 /**
  * The aliases that leave out the model providers a MODEL setting does not select (bundling/model-provider-not-deployed.ts):

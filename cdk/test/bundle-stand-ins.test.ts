@@ -63,7 +63,7 @@ describe('the model providers of a Lambda bundle', () => {
     expect(offline).toMatch(/offline model provider is not in this Lambda bundle.*deploy again/);
     expect(providerAliases('openai:http://x#m')).toEqual({
       '@ai-sdk/amazon-bedrock': expect.stringMatching(/model-provider-not-deployed/),
-      '@service/lambdas/src/infra/model/offline/offline-model': expect.stringMatching(/model-provider-not-deployed/),
+      '@service/offline-model': expect.stringMatching(/model-provider-not-deployed/),
     });
     expect(Object.keys(providerAliases(undefined)).sort()).toEqual(['@ai-sdk/amazon-bedrock', '@ai-sdk/openai-compatible']);
   }, 60_000);

@@ -2,7 +2,7 @@ import { wrapLanguageModel } from 'ai';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { createParser } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOfflineModel } from '../../src/infra/model';
+import { createOfflineModel } from '@service/offline-model';
 import { usePlatform } from '../support/platform';
 import { command, waitForRun } from '../support/runs';
 import { createWorkspace } from '../support/workspaces';

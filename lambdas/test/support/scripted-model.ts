@@ -1,6 +1,6 @@
 import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
 import { MockLanguageModelV4 } from 'ai/test';
-import { textDeltas } from '../../src/infra/model/offline/offline-model';
+import { textDeltas } from '@service/offline-model';
 
 // For tests elsewhere that need exact model turns (a particular tool call, a malformed JSON answer, a given
 // token count): a mock model from the AI SDK that plays a script, one turn per model call, streamed or not.

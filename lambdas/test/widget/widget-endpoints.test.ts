@@ -3,7 +3,7 @@ import { createParser } from 'eventsource-parser';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
 import { createWidgetChatHandler } from '../../src/surfaces/widget/chat-handler';
-import { createOfflineModel } from '../../src/infra/model';
+import { createOfflineModel } from '@service/offline-model';
 import { toApiGatewayEvent } from '../../src/entries/local/lambda-event';
 import { originAllowed } from '../../src/infra/http/cors';
 import { buildAgent, putAgent } from '../../src/domains/agents/agents';

@@ -1,9 +1,9 @@
 import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
-// By package path, not './offline/offline-model': a Lambda bundle for a hosted MODEL swaps it out like the provider it
-// does not deploy (cdk/lib/lambda-bundling.ts, providerAliases); anywhere else it is the same file.
-import { createOfflineModel } from '@service/lambdas/src/infra/model/offline/offline-model';
+// A model provider like the two above: a Lambda bundle for a hosted MODEL swaps it out like the provider it does not
+// deploy (cdk/lib/lambda-bundling.ts, providerAliases).
+import { createOfflineModel } from '@service/offline-model';
 
 // Which language model the agent runtime talks to, chosen by the MODEL setting (ARCHITECTURE.md).
 

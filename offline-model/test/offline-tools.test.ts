@@ -1,7 +1,7 @@
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createOfflineModel } from '../../src/infra/model';
+import { createOfflineModel } from '../src';
 
 // The offline model driven through the AI SDK's own tool loop, with real tools that record their inputs.
 

@@ -1,7 +1,7 @@
 import { generateText, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createOfflineModel } from '../../src/infra/model';
+import { createOfflineModel } from '../src';
 
 // The chat-widget behaviour of the offline model (spec 1): rich markers, navigate and ui_action tool calls.
 

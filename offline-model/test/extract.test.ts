@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { extractValues } from '../../src/infra/model/offline/extract';
+import { extractValues } from '../src/extract';
 
 describe('offline model: value extraction', () => {
   it('finds names in order of appearance, without leading verbs, and Turkish names', () => {

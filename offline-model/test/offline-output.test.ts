@@ -1,7 +1,7 @@
 import { generateText, jsonSchema, NoObjectGeneratedError, Output, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { countTokens, createOfflineModel, detectLanguage } from '../../src/infra/model';
+import { countTokens, createOfflineModel, detectLanguage } from '../src';
 
 // Structured output, language and usage of the offline model, through generateText/streamText with Output.
 
