@@ -9,6 +9,8 @@
  * People (the dashboard): CODE_INVALID 400 (wrong sign-in code), CODE_EXPIRED 400 (expired, used, or out of tries:
  * ask for a new one), LAST_OWNER 409 (the last owner cannot be removed or demoted), FORBIDDEN 403 (the role may not).
  * RUN_NOT_CANCELLABLE 409: agents/command_cancel on a run that already completed or failed.
+ * APPROVAL_NOT_PENDING 409: approving or rejecting a run that waits for no approval (or was answered already);
+ * APPROVAL_EXPIRED 409: its approval expired (the run ended `cancelled`).
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -34,6 +36,8 @@ export const ERROR_STATUS = {
   SKILL_OAUTH_REQUIRED: 409,
   LAST_OWNER: 409,
   RUN_NOT_CANCELLABLE: 409,
+  APPROVAL_NOT_PENDING: 409,
+  APPROVAL_EXPIRED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

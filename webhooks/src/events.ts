@@ -22,6 +22,29 @@ export interface CommandFailedData {
   steps_count: number;
 }
 
+/** The data of `agent.command.action_required`: a run with autonomy `confirm` waits for a person to approve `action`. */
+export interface CommandActionRequiredData {
+  run_id: string;
+  agent_id: string;
+  agent_name: string;
+  status: 'requires_action';
+  instruction: string;
+  /** What the agent wants to do; answer with agents/command_approve or agents/command_reject before `expires_at`. */
+  action: {
+    approval_id: string;
+    /** `code.action` of the tool. */
+    capability: string;
+    /** As the model gave them, secret-looking values replaced by "[redacted]". */
+    arguments: Record<string, unknown>;
+    /** The agent's own reason, in one sentence. */
+    reason: string;
+    requested_at: string;
+    expires_at: string;
+  };
+  /** How many steps the run took so far, as agents/command_status lists them. */
+  steps_count: number;
+}
+
 /** The data of `webhook.test`: sent to one endpoint on request (the dashboard's "Send test event"), never emitted. */
 export interface WebhookTestData {
   webhook_id: string;
@@ -32,6 +55,7 @@ export interface WebhookTestData {
 export interface WebhookEventData {
   'agent.command.completed': CommandCompletedData;
   'agent.command.failed': CommandFailedData;
+  'agent.command.action_required': CommandActionRequiredData;
   'webhook.test': WebhookTestData;
 }
 

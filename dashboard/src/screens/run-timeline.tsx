@@ -22,6 +22,25 @@ function StepLine({ step }: { step: Step }) {
       </>
     );
   }
+  if (step.type === 'approval_requested') {
+    return (
+      <>
+        <strong>Waiting for approval: <span class="mono">{step.capability}</span></strong> <span class="muted small">until {when(step.expires_at)}</span>
+        <p>{step.reason}</p>
+        <pre class="code">
+          <code>{JSON.stringify(step.arguments, null, 2)}</code>
+        </pre>
+      </>
+    );
+  }
+  if (step.type === 'approval_answered') {
+    return (
+      <>
+        <strong>{step.decision === 'approved' ? 'Approved' : 'Rejected'}</strong> <span class="muted small">{when(step.at)}</span>
+        {step.note ? <p>{step.note}</p> : null}
+      </>
+    );
+  }
   return (
     <>
       <strong>Tool call <span class="mono">{step.capability}</span></strong> <span class="muted small">{step.duration_ms} ms</span>

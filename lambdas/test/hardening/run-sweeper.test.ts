@@ -42,7 +42,7 @@ describe('a stored run always gets its queue message; the sweeper finishes what 
     await ctx.platform.queue.stop();
     const held = await newRun(deps, 'Say hello');
     expect(await takeRun(deps, held.runId)).toBeDefined();
-    expect(await sweepRuns(deps)).toEqual({ enqueued: [], failed: [] });
+    expect(await sweepRuns(deps)).toEqual({ enqueued: [], failed: [], expired: [] });
     const lapsed = await newRun(leasesAgo(deps, 2), 'Please add Lapsed Lea (lea@example.com) to my contacts.');
     expect(await diedHolding(deps, lapsed.runId)).toBeDefined();
     const report = await sweepRuns(deps);

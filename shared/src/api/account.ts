@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { isoDate, isoDateTime, text, uuid } from './primitives';
 
-export const EVENT_TYPES = ['agent.command.completed', 'agent.command.failed'] as const;
+export const EVENT_TYPES = ['agent.command.completed', 'agent.command.failed', 'agent.command.action_required'] as const;
 
 export const SkillTool = z.object({ name: z.string(), capability: z.string(), description: z.string() });
 export const Skill = z

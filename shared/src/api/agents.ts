@@ -2,8 +2,12 @@ import * as z from 'zod';
 import { jsonObject } from './json-input';
 import { isoDateTime, limitParam, runId, text, uuid } from './primitives';
 
-export const AUTONOMY_LEVELS = ['full', 'read_only'] as const;
-export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+/** `confirm`: the agent reads freely, and waits for a person's approval before each tool that changes something. */
+export const AUTONOMY_LEVELS = ['full', 'read_only', 'confirm'] as const;
+/** `requires_action`: a `confirm` run waits for approval of its `pending_action` (agents/command_approve or _reject). */
+export const RUN_STATUSES = ['queued', 'running', 'requires_action', 'completed', 'failed', 'cancelled'] as const;
+/** How long a run waits for a person's answer before it ends `cancelled`. */
+export const APPROVAL_TTL_HOURS = 24;
 
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, { error: 'a colour is #rrggbb' });
 const delayMs = z.number().int().min(0).max(600_000);
@@ -74,6 +78,17 @@ export const RunIdQuery = z.object({ run_id: runId });
 
 export const Usage = z.object({ input_tokens: z.number().int(), output_tokens: z.number().int() }).meta({ id: 'TokenUsage' });
 
+export const PendingAction = z
+  .object({
+    approval_id: z.string().meta({ description: 'The approval this run waits for; one answer, from any door, wins' }),
+    capability: z.string().meta({ description: '`code.action` of the tool the agent wants to use' }),
+    arguments: z.record(z.string(), z.unknown()).meta({ description: 'As the model gave them, secret-looking values replaced by "[redacted]"' }),
+    reason: z.string().meta({ description: "The agent's own reason, in one sentence" }),
+    requested_at: isoDateTime,
+    expires_at: isoDateTime.meta({ description: `Unanswered by then, the run ends \`cancelled\` (${APPROVAL_TTL_HOURS} h after the request)` }),
+  })
+  .meta({ id: 'PendingAction' });
+
 export const Run = z
   .object({
     run_id: z.string(),
@@ -89,9 +104,21 @@ export const Run = z
     created_at: isoDateTime,
     completed_at: isoDateTime.nullable(),
     cancel_requested_at: isoDateTime.nullable().meta({ description: 'When agents/command_cancel asked the run to stop; no model turn or tool call starts after its answer' }),
-    cancelled_by: z.string().nullable().meta({ description: 'Who stopped the run: `api_key`, `mcp`, or the user id of the member who stopped it in the dashboard' }),
+    cancelled_by: z.string().nullable().meta({ description: 'Who stopped the run: `api_key`, `mcp`, the user id of the member who stopped it in the dashboard, or `approval_expired`' }),
+    pending_action: PendingAction.nullable().meta({ description: 'While `requires_action`: the action waiting for approval' }),
   })
   .meta({ id: 'Run' });
+
+export const ApprovalBody = z
+  .object({ run_id: runId, note: text(1000).optional().meta({ description: 'Kept with the answer; a rejection tells it to the agent' }) })
+  .strict();
+
+export const ApprovalsQuery = z.object({ agent_id: uuid('agent_id').optional(), limit: limitParam });
+
+/** A run waiting for a person: what "Waiting for you" lists. */
+export const WaitingRun = z
+  .object({ run_id: z.string(), agent_id: z.uuid(), instruction: z.string(), created_at: isoDateTime, pending_action: PendingAction })
+  .meta({ id: 'WaitingRun' });
 
 export const CancelBody = z.object({ run_id: runId }).strict();
 

@@ -21,6 +21,15 @@ export const ErrorEnvelope = z
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ErrorEnvelope } } });
 
 /** An API key (acting as admin) or a dashboard session; `public` endpoints need neither, `session` ones a signed-in person. */
+/** The 409 codes an endpoint may answer: its business conflicts, and IDEMPOTENCY_CONFLICT where it takes an Idempotency-Key. */
+function conflicts(endpoint: EndpointContract): string[] {
+  const codes = endpoint.idempotent ? ['IDEMPOTENCY_CONFLICT'] : [];
+  if (endpoint.path.startsWith('members/')) codes.push('LAST_OWNER');
+  if (endpoint.path === 'agents/command_cancel') codes.push('RUN_NOT_CANCELLABLE');
+  if (endpoint.path === 'agents/command_approve' || endpoint.path === 'agents/command_reject') codes.push('APPROVAL_NOT_PENDING', 'APPROVAL_EXPIRED');
+  return codes;
+}
+
 function securityOf(endpoint: EndpointContract): Record<string, string[]>[] {
   if (endpoint.access === 'public') return [];
   if (endpoint.access === 'session') return [{ Session: [] }];
@@ -63,9 +72,7 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointContract): void {
       404: errorResponse('NOT_FOUND, AGENT_NOT_FOUND or RUN_NOT_FOUND'),
       405: errorResponse('METHOD_NOT_ALLOWED'),
       429: errorResponse('RATE_LIMITED; honour Retry-After'),
-      ...(endpoint.idempotent ? { 409: errorResponse('IDEMPOTENCY_CONFLICT') } : {}),
-      ...(endpoint.path.startsWith('members/') ? { 409: errorResponse('LAST_OWNER') } : {}),
-      ...(endpoint.path === 'agents/command_cancel' ? { 409: errorResponse('RUN_NOT_CANCELLABLE') } : {}),
+      ...(conflicts(endpoint).length > 0 ? { 409: errorResponse(conflicts(endpoint).join(' or ')) } : {}),
       ...(endpoint.method === 'POST' ? { 413: errorResponse('PAYLOAD_TOO_LARGE') } : {}),
     },
   });

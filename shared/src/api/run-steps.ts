@@ -1,11 +1,10 @@
 import * as z from 'zod';
-import { RUN_STATUSES, Run, Usage, RunIdQuery } from './agents';
+import { PendingAction, RUN_STATUSES, Run, Usage, RunIdQuery } from './agents';
 import { isoDateTime } from './primitives';
 
 /**
  * A run's steps, in the order they happened: `seq` counts from 0 (the run was queued) and is also the `id:` of the
- * step's event in agents/command_stream. Approvals (`approval_requested`, `approval_answered`) will be further types
- * of the same union.
+ * step's event in agents/command_stream.
  */
 const stepBase = { seq: z.number().int().min(0), at: isoDateTime };
 
@@ -30,7 +29,22 @@ export const ToolCallStep = z
   })
   .meta({ id: 'RunToolCallStep', description: 'A tool call and its result or error' });
 
-export const RunStep = z.discriminatedUnion('type', [StatusStep, TextStep, ToolCallStep]).meta({ id: 'RunStep' });
+export const ApprovalRequestedStep = z
+  .object({ ...stepBase, type: z.literal('approval_requested'), ...PendingAction.shape })
+  .meta({ id: 'RunApprovalRequestedStep', description: 'The run waits for a person to approve an action (status requires_action)' });
+
+export const ApprovalAnsweredStep = z
+  .object({
+    ...stepBase,
+    type: z.literal('approval_answered'),
+    approval_id: z.string(),
+    decision: z.enum(['approved', 'rejected']),
+    answered_by: z.string().meta({ description: '`api_key`, `mcp`, or the user id of the member who answered' }),
+    note: z.string().nullable(),
+  })
+  .meta({ id: 'RunApprovalAnsweredStep', description: 'A person approved the action (it runs once) or rejected it (the agent is told and carries on)' });
+
+export const RunStep = z.discriminatedUnion('type', [StatusStep, TextStep, ToolCallStep, ApprovalRequestedStep, ApprovalAnsweredStep]).meta({ id: 'RunStep' });
 
 export const STEPS_LIMIT_MAX = 200;
 
@@ -55,9 +69,11 @@ export const RunStreamQuery = RunIdQuery.extend({
 
 /** The events of agents/command_stream: `event:` is the step's type, `id:` its seq; the last one is `run`. */
 export const RUN_STREAM_EVENTS = {
-  status: { schema: StatusStep, description: 'The run changed status (queued, running, then completed, failed or cancelled)' },
+  status: { schema: StatusStep, description: 'The run changed status (queued, running, requires_action while it waits for approval, then completed, failed or cancelled)' },
   text: { schema: TextStep, description: 'What the model wrote in one turn, with that turn’s usage (the runner emits text per turn, not per token)' },
   tool_call: { schema: ToolCallStep, description: 'A tool call with its redacted arguments, its result or error and its duration' },
+  approval_requested: { schema: ApprovalRequestedStep, description: 'The run waits for approval of an action (autonomy `confirm`); the stream stays open while it waits' },
+  approval_answered: { schema: ApprovalAnsweredStep, description: 'The action was approved or rejected' },
   run: { schema: Run, description: 'The finished run (as agents/command_status answers it, without its steps); the stream then closes' },
 } as const;
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Deps } from '../../infra/deps';
 import type { Action } from '../../infra/store/idempotency';
+import { toPendingActionResponse, type StoredPendingAction } from './pending-action';
 import { createRunItemOrFind, getRunItem, queryPendingRunItems, queryRunItemsByAgent, setRunFields, updateRunIf, updateRunItemIf } from './repository';
 
 type RunStatus = (typeof schemas.RUN_STATUSES)[number];
@@ -49,18 +50,22 @@ export interface StoredRun {
   cancelRequestedAt?: string;
   /** Who cancelled it: `api_key`, `mcp`, or a member's user id. */
   cancelledBy?: string;
-  /** How many steps its runner stored (steps/step-log.ts), set with the outcome. */
+  /** How many steps its runner stored (steps/step-log.ts), set with the outcome (and when it parks). */
   stepsCount?: number;
+  /** While `requires_action` (autonomy `confirm`), and until its runner resumes: the action waiting for approval (approvals.ts). */
+  pendingAction?: StoredPendingAction;
+  /** The conversation of a parked run (ModelMessage[] as JSON), which its runner resumes from; parsed only then. */
+  conversationJson?: string;
 }
 
 /**
  * The stored form: caller JSON (`data`, `schema`) and the model's `output` are kept as JSON text, so any key
  * (`constructor`, `__proto__`) and any depth the API accepted is stored as is, never marshalled as nested maps.
- * `pendingStatus` mirrors `status` while the run is queued or running (the sweeper's sparse index).
+ * `pendingStatus` mirrors `status` while the run is queued, running or waiting for approval (the sweeper's sparse index).
  */
 type RunItem = Omit<StoredRun, 'data' | 'schema' | 'output'> & { dataJson?: string; schemaJson?: string; outputJson?: string | null; pendingStatus?: RunStatus };
 
-const PENDING: RunStatus[] = ['queued', 'running'];
+const PENDING: RunStatus[] = ['queued', 'running', 'requires_action'];
 
 function toItem({ data, schema, output, ...run }: StoredRun): RunItem {
   return {
@@ -99,6 +104,7 @@ export function toRunResponse(run: StoredRun): z.input<typeof schemas.Run> {
     completed_at: run.completedAt ?? null,
     cancel_requested_at: run.cancelRequestedAt ?? null,
     cancelled_by: run.cancelledBy ?? null,
+    pending_action: run.status === 'requires_action' && run.pendingAction ? toPendingActionResponse(run.pendingAction) : null,
   };
 }
 
@@ -189,8 +195,8 @@ export async function findRun(deps: Deps, runId: string): Promise<StoredRun | un
   return item ? fromItem(item) : undefined;
 }
 
-/** Runs still `status` (queued or running) created before `before`, oldest first: the sweeper's candidates. */
-export async function listPendingRuns(deps: Deps, status: 'queued' | 'running', before: Date, limit: number): Promise<StoredRun[]> {
+/** Runs still `status` (queued, running, or waiting for approval) created before `before`, oldest first: the sweeper's candidates. */
+export async function listPendingRuns(deps: Deps, status: 'queued' | 'running' | 'requires_action', before: Date, limit: number): Promise<StoredRun[]> {
   return (await queryPendingRunItems<RunItem>(deps, status, before, limit)).map(fromItem);
 }
 

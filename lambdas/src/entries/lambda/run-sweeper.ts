@@ -6,6 +6,6 @@ import { logger } from '../../infra/logger';
 const deps = await depsFromEnv();
 export const handler = async () => {
   const report = await sweepRuns(deps);
-  if (report.enqueued.length + report.failed.length > 0) logger.warn('run sweeper finished stranded runs', { enqueued: report.enqueued, failed: report.failed });
+  if (report.enqueued.length + report.failed.length + report.expired.length > 0) logger.warn('run sweeper finished stranded runs', { ...report });
   return report;
 };

@@ -1,4 +1,4 @@
-import { checkOutputSchema, DomainError, type McpScope } from '@service/shared';
+import { checkOutputSchema, DomainError, schemas, type McpScope } from '@service/shared';
 import type { McpServer, RegisteredTool, ScopeChallengeHandler, ServerContext } from '@modelcontextprotocol/server';
 import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import * as z from 'zod';
@@ -20,8 +20,8 @@ const AgentOut = z.object({ id: z.string(), name: z.string(), role: z.string(), 
 const RunOut = z.object({
   run_id: z.string(),
   agent_id: z.string(),
-  status: z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']),
-  autonomy: z.enum(['full', 'read_only']),
+  status: z.enum(schemas.RUN_STATUSES),
+  autonomy: z.enum(schemas.AUTONOMY_LEVELS),
   instruction: z.string(),
   result_text: z.string().nullable(),
   output: z.record(z.string(), z.unknown()).nullable(),
@@ -29,6 +29,7 @@ const RunOut = z.object({
   error: z.string().nullable(),
   created_at: z.string(),
   completed_at: z.string().nullable(),
+  pending_action: schemas.PendingAction.nullable().describe('While requires_action: the action waiting for a person (approve it in the dashboard or with agents/command_approve)'),
 });
 type RunOutput = z.infer<typeof RunOut>;
 
@@ -145,7 +146,9 @@ const RUN_CARD = { ui: { resourceUri: RUN_CARD_URI }, [RESOURCE_URI_META_KEY]: R
 const runText = (run: StoredRun): string =>
   run.status === 'completed'
     ? (run.resultText ?? '')
-    : finished(run)
+    : run.status === 'requires_action' && run.pendingAction
+      ? `The run waits for a person to approve ${run.pendingAction.capability} (${run.pendingAction.reason}); approve or reject it in the dashboard, then call get_run with run_id ${run.runId}`
+      : finished(run)
       ? `The run ${run.status}${run.error ? `: ${run.error}` : ''}`
       : `The agent is still working (run ${run.runId}, ${run.status}); call get_run with this run_id to get the answer`;
 

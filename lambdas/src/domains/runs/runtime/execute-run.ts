@@ -1,5 +1,5 @@
 import { checkOutputSchema } from '@service/shared';
-import { generateText, Output, stepCountIs, type LanguageModel, type LanguageModelUsage, type ModelMessage } from 'ai';
+import { generateText, Output, stepCountIs, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolExecutionEndEvent } from 'ai';
 import type { z } from 'zod';
 import type { Deps } from '../../../infra/deps';
 import type { StoredAgent } from '../../agents/agents';
@@ -10,23 +10,35 @@ import type { RunStopping } from './run-cancellation';
 import { ENVELOPE_FROM_MODEL, withNullsFilled, zodFromOutputSchema } from './output-shape';
 import { runSystemPrompt } from './prompt';
 import { describePending, recordedTools, type RunFacts } from './tool-recorder';
-import { openStepLog } from '../steps/step-log';
+import { openStepLog, type StepLog } from '../steps/step-log';
 import { turnRecorder } from '../steps/turn-steps';
+import { answeredStep, approvalAnswerMessage, approvalResultMessage, askedAction, requestedStep, type ApprovalRequest } from './approval-turns';
+import type { Parking } from '../approvals';
+
+type Usage = { inputTokens: number; outputTokens: number };
 
 export interface RunOutcome {
+  kind: 'finished';
   resultText: string;
   output: Record<string, unknown> | null;
   outputError: string | null;
-  usage: { inputTokens: number; outputTokens: number };
+  usage: Usage;
   /** How many steps the run recorded (see steps/step-log.ts). */
   stepsCount: number;
+}
+
+/** The run stopped to wait for a person (autonomy `confirm`): what to park it with. */
+export interface RunParks {
+  kind: 'parks';
+  parking: Parking;
 }
 
 const MAX_STEPS = 8;
 const RUN_TIMEOUT_MS = 120_000;
 
 const tokens = (usage: LanguageModelUsage) => ({ inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 });
-const firstSentence = (text: string) => text.match(/^[\s\S]*?[.!?](?=\s|$)/)?.[0]?.trim() ?? text.trim();
+const plus = (a: Usage, b: Usage): Usage => ({ inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens });
+export const firstSentence = (text: string) => text.match(/^[\s\S]*?[.!?](?=\s|$)/)?.[0]?.trim() ?? text.trim();
 
 /** Asks the model for the structured answer over the finished conversation; a mismatch is an error message, not a failed run. */
 async function shape<T>(model: LanguageModel, system: string, messages: ModelMessage[], schema: z.ZodType<T>, held: AbortSignal) {
@@ -51,32 +63,50 @@ function defaultEnvelope(facts: RunFacts, resultText: string, fromModel?: z.infe
   };
 }
 
+type RunInput = { deps: Deps; run: StoredRun; agent: StoredAgent; model: LanguageModel; tools: AgentTool[]; held: Pick<HeldRun, 'signal' | 'beforeAction'>; stopping: RunStopping };
+
 /**
  * One run: the agent works the instruction with its tools (prose and real actions), then a second call shapes
  * `output` from that conversation, so a failure to shape never costs the prose or the actions. It stops when its
  * runner loses the hold on the run (`held.signal`), and performs no action the hold refuses; asked to stop
- * (`stopping`), it starts no further model turn or tool call.
+ * (`stopping`), it starts no further model turn or tool call. With autonomy `confirm` it parks at an action that waits
+ * for a person, and a run answered since goes on from its stored conversation (approvals.ts).
  */
-export async function executeRun(input: { deps: Deps; run: StoredRun; agent: StoredAgent; model: LanguageModel; tools: AgentTool[]; held: Pick<HeldRun, 'signal' | 'beforeAction'>; stopping: RunStopping }): Promise<RunOutcome> {
-  const steps = await openStepLog(input.deps, input.run);
+export async function executeRun(input: RunInput): Promise<RunOutcome | RunParks> {
+  const action = input.run.pendingAction;
+  const resumed = action?.decision && input.run.conversationJson ? action : undefined;
+  const steps = await openStepLog(input.deps, input.run, resumed ? [answeredStep(resumed)] : []);
   // Every recorded step is stored before the run's outcome is (a stopped run's too), so a finished run's steps are complete.
-  const outcome = await work(input, turnRecorder(steps, input.tools)).finally(() => steps.flush());
-  return { ...outcome, stepsCount: steps.count };
+  const outcome = await work(input, steps, turnRecorder(steps, input.tools)).finally(() => steps.flush());
+  return outcome.kind === 'parks' ? { ...outcome, parking: { ...outcome.parking, stepsCount: steps.count } } : { ...outcome, stepsCount: steps.count };
 }
 
-async function work(input: Parameters<typeof executeRun>[0], recorder: ReturnType<typeof turnRecorder>): Promise<Omit<RunOutcome, 'stepsCount'>> {
+/** The conversation so far: the instruction, or a parked run's stored one with the person's answer to what it asked. */
+function conversationOf(run: StoredRun): { history: ModelMessage[]; answer?: ModelMessage } {
+  if (!run.conversationJson || !run.pendingAction?.decision) return { history: [{ role: 'user', content: run.instruction }] };
+  const history = JSON.parse(run.conversationJson) as ModelMessage[];
+  return { history, answer: approvalAnswerMessage(history, run.pendingAction) };
+}
+
+async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof turnRecorder>): Promise<Omit<RunOutcome, 'stepsCount'> | Omit<RunParks, 'stepsCount'>> {
   const { deps, run, agent, model, held, stopping } = input;
   const workSignal = AbortSignal.any([held.signal, stopping.signal]);
   const system = runSystemPrompt(agent, run, deps.now());
   const { toolSet, facts } = recordedTools(input.tools, { deps, workspaceId: run.workspaceId, agent, runId: run.runId }, run.autonomy, held.beforeAction);
+  const { history, answer } = conversationOf(run);
+  // What the approved calls answered, for the stored conversation (the AI SDK runs them, but keeps their results out of its own messages).
+  const approvedResults = new Map<string, unknown>();
   const acted = await generateText({
     model,
     system,
-    prompt: run.instruction,
+    ...(answer ? { messages: [...history, answer] } : { prompt: run.instruction }),
     tools: stopping.guard(toolSet),
     stopWhen: stepCountIs(MAX_STEPS),
     prepareStep: () => stopping.checkpoint().then(() => undefined),
-    onToolExecutionEnd: recorder.onToolExecutionEnd,
+    onToolExecutionEnd: (event: ToolExecutionEndEvent) => {
+      recorder.onToolExecutionEnd(event);
+      if (event.toolOutput.type === 'tool-result') approvedResults.set(event.toolCall.toolCallId, event.toolOutput.output);
+    },
     onStepEnd: (step) => {
       recorder.onStepEnd(step);
       stopping.recordStep(step);
@@ -85,24 +115,33 @@ async function work(input: Parameters<typeof executeRun>[0], recorder: ReturnTyp
   });
   await stopping.checkpoint();
   const resultText = acted.text;
-  const messages: ModelMessage[] = [{ role: 'user', content: run.instruction }, ...acted.responseMessages];
-  const acting = tokens(acted.totalUsage);
+  const messages: ModelMessage[] = [...history, ...(answer ? [approvalResultMessage(history, run.pendingAction!, approvedResults)] : []), ...acted.responseMessages];
+  const acting = plus(run.usage, tokens(acted.totalUsage));
+
+  const request = acted.content.find((part): part is ApprovalRequest => part.type === 'tool-approval-request');
+  if (request) {
+    const pendingAction = askedAction(request, input.tools, firstSentence(acted.text), agent.name, deps.now());
+    steps.record(requestedStep(pendingAction), { type: 'status', status: 'requires_action', at: pendingAction.requestedAt });
+    return { kind: 'parks', parking: { pendingAction, conversationJson: JSON.stringify(messages), usage: acting, stepsCount: 0 } };
+  }
 
   const check = run.schema ? checkOutputSchema(run.schema) : undefined;
   if (check?.ok) {
     const shaped = await shape(model, system, messages, zodFromOutputSchema(check.schema), workSignal);
     return {
+      kind: 'finished',
       resultText,
       output: 'value' in shaped ? (withNullsFilled(check.schema, shaped.value) as Record<string, unknown>) : null,
       outputError: 'error' in shaped ? shaped.error! : null,
-      usage: { inputTokens: acting.inputTokens + shaped.usage.inputTokens, outputTokens: acting.outputTokens + shaped.usage.outputTokens },
+      usage: plus(acting, shaped.usage),
     };
   }
   const shaped = await shape(model, system, messages, ENVELOPE_FROM_MODEL, workSignal);
   return {
+    kind: 'finished',
     resultText,
     output: defaultEnvelope(facts, resultText, 'value' in shaped ? shaped.value : undefined),
     outputError: null,
-    usage: { inputTokens: acting.inputTokens + shaped.usage.inputTokens, outputTokens: acting.outputTokens + shaped.usage.outputTokens },
+    usage: plus(acting, shaped.usage),
   };
 }

@@ -6,6 +6,9 @@ const AUTONOMY_RULES = {
   read_only:
     'You may read and answer, but actions that change something are not performed in this run: when you call such a tool it ' +
     'comes back as pending approval, and you say what you would do.',
+  confirm:
+    'You may read freely. Before an action that changes something runs, a person approves or rejects it: when you call such a ' +
+    'tool, first say in one sentence why you want to. A rejected action did not happen; carry on without it.',
 } as const;
 
 /** The system prompt of a run: persona, role, autonomy, today, and the caller's `data` as a JSON context block. */

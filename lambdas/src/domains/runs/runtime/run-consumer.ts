@@ -16,6 +16,8 @@ import { timelineLength } from '../steps/timeline';
 import { holdRun, type HeldRun } from './run-lease';
 import { watchForStop, type RunStopping } from './run-cancellation';
 import { logger } from '../../../infra/logger';
+import { parkRun } from '../approvals';
+import { toPendingActionResponse } from '../pending-action';
 
 const RunMessage = z.object({ runId: z.string() });
 
@@ -43,6 +45,22 @@ async function followUps(deps: Deps, run: StoredRun, agentName: string): Promise
   await markFollowUpsDone(deps, run.runId);
 }
 
+/**
+ * The webhook of a run that waits for a person (stable event id per approval); repeated on the redelivered message of
+ * a runner that died between parking the run and sending it.
+ */
+async function waitingFollowUps(deps: Deps, run: StoredRun, agentName: string): Promise<void> {
+  const action = run.pendingAction!;
+  await emitEvent(
+    deps,
+    run.workspaceId,
+    'agent.command.action_required',
+    { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: 'requires_action', instruction: run.instruction, action: toPendingActionResponse(action), steps_count: (run.stepsCount ?? 0) + 1 },
+    { eventId: eventIdFor(run.runId, `action_required:${action.approvalId}`) },
+  );
+  await markFollowUpsDone(deps, run.runId);
+}
+
 /** The run is written before its message; a short wait still covers a store that is slow to show it. */
 async function findRunSoon(deps: Deps, runId: string): Promise<StoredRun | undefined> {
   for (let wait = 0; wait < 5; wait += 1) {
@@ -66,6 +84,7 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
   const finished = run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled';
   if (finished && !run.followUpsDone) return followUps(deps, run, agent?.name ?? '');
   if (finished) return;
+  if (run.status === 'requires_action') return run.followUpsDone ? undefined : waitingFollowUps(deps, run, agent?.name ?? '');
 
   // Counted on the run too: the sweeper's fresh message for a run whose runner died starts its receive count anew.
   const attempt = Math.max(received, (run.attempts ?? 0) + 1);
@@ -84,6 +103,14 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
     held = holdRun(deps, lease, stopping.stopRequested);
     const toolbox = await (options.toolsFor ?? toolsOfAgent)(deps, agent, runId, run.role);
     const outcome = await executeRun({ deps, run, agent, model: options.model, tools: toolbox.tools, held, stopping }).finally(() => toolbox.close());
+    if (outcome.kind === 'parks') {
+      // Refused when the run was asked to stop meanwhile (or is no longer this runner's): the stop is handled below.
+      if (!(await parkRun(deps, lease, outcome.parking))) {
+        await stopping.checkpoint();
+        throw new Error(`run ${runId} could not wait for approval: it is no longer this runner's`);
+      }
+      return await waitingFollowUps(deps, { ...run, status: 'requires_action', ...outcome.parking }, agent.name);
+    }
     const stored = await completeRun(deps, lease, outcome);
     if (stored) await followUps(deps, { ...run, status: 'completed', ...stored, output: stored.output ?? undefined }, agent.name);
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { Deps } from '../../../infra/deps';
+import { endWaitingRun } from '../approvals';
 import { endUnacknowledgedStop, ensureEnqueued, failLapsed, failRun, holdLapsed, listPendingRuns, noRetakeReason, RUN_LEASE_MS, type StoredRun } from '../runs';
 
 /**
@@ -6,7 +7,8 @@ import { endUnacknowledgedStop, ensureEnqueued, failLapsed, failRun, holdLapsed,
  * writes) is enqueued; a queued run still waiting long after its message went out is failed with the reason. A
  * `running` run whose lease lapsed (its runner died) gets a fresh message, so that a runner takes it up again, unless
  * it had begun acting or used its attempts: that one is failed with the reason, never run twice; one asked to stop ends cancelled. A failed run's
- * message is sent once more so that the runner records the failure's follow-ups (the `failed` webhook).
+ * message is sent once more so that the runner records the failure's follow-ups (the `failed` webhook). A run whose
+ * approval expired unanswered ends cancelled with the reason, its message sent the same way.
  * Scheduled in AWS by an EventBridge rule on the sweeper handler; the local platform runs it on a timer.
  */
 export interface SweepBounds {
@@ -24,12 +26,14 @@ export interface SweepReport {
   /** Runs whose message was sent again: never sent, or their runner died. */
   enqueued: string[];
   failed: string[];
+  /** Runs whose approval expired: they ended cancelled. */
+  expired: string[];
 }
 
 const ageOf = (now: Date, iso: string | undefined) => (iso ? now.getTime() - Date.parse(iso) : Number.POSITIVE_INFINITY);
 
-/** Sends the message of a run failed here, for its follow-ups. */
-async function failed(deps: Deps, run: StoredRun, settled: Promise<boolean>): Promise<boolean> {
+/** Sends the message of a run ended here, for its follow-ups. */
+async function endedHere(deps: Deps, run: StoredRun, settled: Promise<boolean>): Promise<boolean> {
   if (!(await settled)) return false;
   await deps.queue.send('runs', { runId: run.runId });
   return true;
@@ -37,13 +41,13 @@ async function failed(deps: Deps, run: StoredRun, settled: Promise<boolean>): Pr
 
 export async function sweepRuns(deps: Deps, bounds: SweepBounds = DEFAULT_SWEEP_BOUNDS): Promise<SweepReport> {
   const now = deps.now();
-  const report: SweepReport = { enqueued: [], failed: [] };
+  const report: SweepReport = { enqueued: [], failed: [], expired: [] };
   const olderThan = (ms: number) => new Date(now.getTime() - ms);
   for (const run of await listPendingRuns(deps, 'queued', olderThan(bounds.unsentAfterMs), bounds.batch)) {
     if (!run.enqueuedAt) {
       await ensureEnqueued(deps, run);
       report.enqueued.push(run.runId);
-    } else if (ageOf(now, run.enqueuedAt) > bounds.stalledAfterMs && (await failed(deps, run, failRun(deps, run.runId, 'The run waited in the queue too long; its message was lost')))) {
+    } else if (ageOf(now, run.enqueuedAt) > bounds.stalledAfterMs && (await endedHere(deps, run, failRun(deps, run.runId, 'The run waited in the queue too long; its message was lost')))) {
       report.failed.push(run.runId);
     }
   }
@@ -59,8 +63,14 @@ export async function sweepRuns(deps: Deps, bounds: SweepBounds = DEFAULT_SWEEP_
     if (refusal === undefined) {
       await deps.queue.send('runs', { runId: run.runId });
       report.enqueued.push(run.runId);
-    } else if (await failed(deps, run, failLapsed(deps, run, refusal))) {
+    } else if (await endedHere(deps, run, failLapsed(deps, run, refusal))) {
       report.failed.push(run.runId);
+    }
+  }
+  for (const run of await listPendingRuns(deps, 'requires_action', now, bounds.batch)) {
+    const expiresAt = run.pendingAction?.expiresAt;
+    if (expiresAt && expiresAt <= now.toISOString() && (await endedHere(deps, run, endWaitingRun(deps, run.runId, 'approval_expired', `Nobody approved or rejected ${run.pendingAction!.capability} by ${expiresAt}; the run ended without it`)))) {
+      report.expired.push(run.runId);
     }
   }
   return report;

@@ -24,7 +24,8 @@ function filesIn(result: unknown): RunFacts['files'] {
 }
 
 /**
- * Gives the agent's tools to the AI SDK, recording every use; `read_only` turns actions into pending approvals.
+ * Gives the agent's tools to the AI SDK, recording every use; `read_only` turns actions into pending approvals, and
+ * `confirm` marks them `needsApproval`, so that the AI SDK stops the loop at such a call and asks (approvals.ts).
  * `beforeAction` is awaited before each action is performed, and an action it refuses (by throwing) never happens.
  */
 export function recordedTools(tools: AgentTool[], context: ToolContext, autonomy: Autonomy, beforeAction: () => Promise<void>): { toolSet: ToolSet; facts: RunFacts } {
@@ -34,6 +35,7 @@ export function recordedTools(tools: AgentTool[], context: ToolContext, autonomy
     toolSet[agentTool.name] = tool({
       description: agentTool.description,
       inputSchema: jsonSchema<Record<string, unknown>>(agentTool.inputSchema),
+      needsApproval: autonomy === 'confirm' && agentTool.effect === 'act',
       execute: async (input: Record<string, unknown>) => {
         if (autonomy === 'read_only' && agentTool.effect === 'act') {
           facts.pending.push({ capability: agentTool.capability, input });

@@ -30,12 +30,13 @@ export interface StepLog {
 }
 
 /**
- * Opens the log of an attempt at the run. A later attempt (its runner before it died or gave the run back) goes on
- * after the steps already stored, so the timeline keeps both and no seq is written twice; a first attempt reads nothing.
+ * Opens the log of an attempt at the run, recording `first` and then the run's `running` status. A later attempt (its
+ * runner before it died or gave the run back) and a run resumed after an approval go on after the steps already
+ * stored, so the timeline keeps them all and no seq is written twice; a first attempt reads nothing.
  */
-export async function openStepLog(deps: Deps, run: { runId: string; attempts?: number }): Promise<StepLog> {
+export async function openStepLog(deps: Deps, run: { runId: string; attempts?: number; conversationJson?: string }, first: NewStep[] = []): Promise<StepLog> {
   const { runId } = run;
-  let seq = run.attempts ? await lastStepSeq(deps, runId) : 0;
+  let seq = run.attempts || run.conversationJson ? await lastStepSeq(deps, runId) : 0;
   let pending: StepItem[] = [];
   let writing: Promise<void> | undefined;
   const writeAll = async (): Promise<void> => {
@@ -74,6 +75,6 @@ export async function openStepLog(deps: Deps, run: { runId: string; attempts?: n
       return seq;
     },
   };
-  log.record({ type: 'status', status: 'running', at: deps.now().toISOString() });
+  log.record(...first, { type: 'status', status: 'running', at: deps.now().toISOString() });
   return log;
 }

@@ -12,6 +12,7 @@ import { memberEndpoints } from './members';
 import type { PasskeyEndpoint } from './passkeys';
 import { webhookDeliveryEndpoints } from './webhook-deliveries';
 import { connectionEndpoints } from './connections';
+import { runApprovalEndpoints } from './run-approvals';
 
 /**
  * Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing); the
@@ -19,4 +20,4 @@ import { connectionEndpoints } from './connections';
  * visitors' conversations, and so are sign-in, sessions and passkeys (auth-api.ts), which alone carries the WebAuthn
  * verifier.
  */
-export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints, ...runApprovalEndpoints };

@@ -1,0 +1,145 @@
+import { verifyRequest } from '@service/webhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sweepRuns } from '../../src/domains/runs/runtime/run-sweeper';
+import { crashThenRestart } from '../support/crash-platform';
+import { openApiProblems } from '../support/openapi';
+import { apiClient, usePlatform, type ApiCall, type ApiResponse } from '../support/platform';
+import { command, contactsNamed, until, type RunView } from '../support/runs';
+import { createWorkspace } from '../support/workspaces';
+import { startReceiver, type Receiver } from '../webhooks/receiver';
+
+type PendingAction = { approval_id: string; capability: string; arguments: Record<string, unknown>; reason: string; requested_at: string; expires_at: string };
+type ApprovalView = RunView & { autonomy: string; pending_action: PendingAction | null; cancelled_by: string | null };
+type Step = { seq: number; type: string; [field: string]: unknown };
+
+const adding = (name: string) => `Please add ${name} (${name.split(' ')[0]!.toLowerCase()}@example.com) to my contacts.`;
+
+const statusOf = async (api: ApiCall, runId: string) => (await api<ApprovalView & { steps: Step[] }>('agents/command_status/', { query: { run_id: runId, steps_limit: '200' } })).body.data;
+/** Waits until the run is in `status` (a condition, never a fixed sleep). */
+const runIn = (api: ApiCall, runId: string, status: string, timeoutMs?: number) => until(() => statusOf(api, runId), (run) => run.status === status, timeoutMs);
+
+describe('autonomy confirm: a run waits for a person before it acts', () => {
+  let clockShiftMs = 0;
+  const ctx = usePlatform({ env: { WEBHOOK_ALLOW_LOCAL: '1', RATE_LIMIT_PER_MINUTE: '100000' }, now: () => new Date(Date.now() + clockShiftMs) });
+  let hooks: Receiver;
+  let signingSecret: string;
+
+  beforeAll(async () => {
+    hooks = await startReceiver();
+    const created = await ctx.api<{ signing_secret: string }>('webhooks/create/', { body: { url: hooks.url, events: ['agent.command.action_required', 'agent.command.completed'] } });
+    signingSecret = created.body.data.signing_secret;
+  });
+  afterAll(async () => {
+    await hooks?.close();
+  });
+
+  let waitingId: string;
+
+  it('stops in requires_action with the pending action, its reason and expiry, before acting; says so in a signed webhook and in its steps', async () => {
+    waitingId = await command(ctx.api, { agent_id: ctx.agentId, instruction: adding('Grace Hopper'), autonomy: 'confirm' });
+    const run = await runIn(ctx.api, waitingId, 'requires_action');
+    expect(run.autonomy).toBe('confirm');
+    expect(run.pending_action).toMatchObject({ capability: 'contacts.create', arguments: expect.objectContaining({ name: 'Grace Hopper' }), reason: expect.any(String) });
+    expect(run.pending_action!.reason.length).toBeGreaterThan(0);
+    expect(Date.parse(run.pending_action!.expires_at) - Date.parse(run.pending_action!.requested_at)).toBe(24 * 3_600_000);
+    expect(await contactsNamed(ctx.api, 'Grace Hopper')).toBe(0);
+    expect(run.steps.map((step) => step.type)).toEqual(expect.arrayContaining(['approval_requested']));
+    expect(run.steps.at(-1)).toMatchObject({ type: 'status', status: 'requires_action' });
+    expect(openApiProblems('agentsCommandStatus', (await ctx.api('agents/command_status/', { query: { run_id: waitingId } })) as ApiResponse<unknown>)).toEqual([]);
+
+    const delivery = await until(async () => hooks.requests.find((request) => request.event.event === 'agent.command.action_required'), Boolean);
+    const verified = await verifyRequest(new Request(hooks.url, { method: 'POST', headers: delivery!.headers as Record<string, string>, body: delivery!.rawBody.toString('utf8') }), signingSecret);
+    expect(verified.data).toMatchObject({ run_id: waitingId, status: 'requires_action', action: { approval_id: run.pending_action!.approval_id, capability: 'contacts.create' } });
+  });
+
+  it('lists the run under agents/approvals ("Waiting for you")', async () => {
+    const waiting = await ctx.api<{ runs: { run_id: string; pending_action: PendingAction }[] }>('agents/approvals/', { query: {} });
+    expect(waiting.status).toBe(200);
+    expect(openApiProblems('agentsApprovals', waiting as ApiResponse<unknown>)).toEqual([]);
+    expect(waiting.body.data.runs.map((run) => run.run_id)).toContain(waitingId);
+  });
+
+  it('takes the first of two racing approvals: the action happens exactly once, the other answer is 409 APPROVAL_NOT_PENDING', async () => {
+    const answers = await Promise.all([1, 2].map(() => ctx.api<ApprovalView>('agents/command_approve/', { body: { run_id: waitingId, note: 'Yes, add her' } })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const refused = answers.find((answer) => answer.status === 409)!;
+    expect(refused.body.error).toEqual({ code: 'APPROVAL_NOT_PENDING', field: 'run_id' });
+    expect(openApiProblems('agentsCommandApprove', answers.find((answer) => answer.status === 200) as ApiResponse<unknown>)).toEqual([]);
+    expect(openApiProblems('agentsCommandApprove', refused as ApiResponse<unknown>)).toEqual([]);
+
+    const done = await runIn(ctx.api, waitingId, 'completed');
+    expect(done.pending_action).toBeNull();
+    expect(await contactsNamed(ctx.api, 'Grace Hopper')).toBe(1);
+    const types = done.steps.map((step) => step.type);
+    expect(types.indexOf('approval_answered')).toBeGreaterThan(types.indexOf('approval_requested'));
+    expect(done.steps.find((step) => step.type === 'approval_answered')).toMatchObject({ decision: 'approved', answered_by: 'api_key', note: 'Yes, add her' });
+    expect(done.steps.filter((step) => step.type === 'tool_call' && step.capability === 'contacts.create')).toHaveLength(1);
+    expect(done.steps.map((step) => step.seq)).toEqual(done.steps.map((_, index) => index));
+  });
+
+  it('tells the model of a rejection, which carries on without the action', async () => {
+    const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: adding('Rejected Rita'), autonomy: 'confirm' });
+    await runIn(ctx.api, runId, 'requires_action');
+    const rejected = await ctx.api<ApprovalView>('agents/command_reject/', { body: { run_id: runId, note: 'Not this one' } });
+    expect(rejected.status).toBe(200);
+    const done = await runIn(ctx.api, runId, 'completed');
+    expect(await contactsNamed(ctx.api, 'Rejected Rita')).toBe(0);
+    expect(done.steps.find((step) => step.type === 'approval_answered')).toMatchObject({ decision: 'rejected', note: 'Not this one' });
+    expect(done.steps.some((step) => step.type === 'tool_call')).toBe(false);
+  });
+
+  it('refuses to approve a run that waits for nothing, and treats another workspace’s run as unknown', async () => {
+    const again = await ctx.api('agents/command_approve/', { body: { run_id: waitingId } });
+    expect([again.status, again.body.error]).toEqual([409, { code: 'APPROVAL_NOT_PENDING', field: 'run_id' }]);
+    const other = await createWorkspace(ctx.platform.deps);
+    const foreign = await apiClient(ctx.platform.apiBaseUrl, other.apiKey)('agents/command_approve/', { body: { run_id: waitingId } });
+    expect([foreign.status, (foreign.body.error as { code: string }).code]).toEqual([404, 'RUN_NOT_FOUND']);
+    const malformed = await ctx.api('agents/command_reject/', { body: { run_id: 'nope' } });
+    expect([malformed.status, malformed.body.error]).toEqual([400, { code: 'VALIDATION_ERROR', field: 'run_id' }]);
+  });
+
+  it('stops a waiting run with agents/command_cancel: it ends cancelled and never acts', async () => {
+    const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: adding('Cancelled Carl'), autonomy: 'confirm' });
+    await runIn(ctx.api, runId, 'requires_action');
+    const cancelled = await ctx.api<ApprovalView>('agents/command_cancel/', { body: { run_id: runId } });
+    expect([cancelled.status, cancelled.body.data.status, cancelled.body.data.cancelled_by]).toEqual([200, 'cancelled', 'api_key']);
+    const late = await ctx.api('agents/command_approve/', { body: { run_id: runId } });
+    expect(late.status).toBe(409);
+    expect(await contactsNamed(ctx.api, 'Cancelled Carl')).toBe(0);
+  });
+
+  it('ends an approval nobody answered within 24 hours: 409 APPROVAL_EXPIRED, then the sweeper cancels the run with the reason', async () => {
+    const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: adding('Expired Eve'), autonomy: 'confirm' });
+    await runIn(ctx.api, runId, 'requires_action');
+    clockShiftMs = 25 * 3_600_000;
+    const late = await ctx.api('agents/command_approve/', { body: { run_id: runId } });
+    expect([late.status, late.body.error]).toEqual([409, { code: 'APPROVAL_EXPIRED', field: 'run_id' }]);
+    expect((await sweepRuns(ctx.platform.deps)).expired).toContain(runId);
+    const ended = await statusOf(ctx.api, runId);
+    expect(ended).toMatchObject({ status: 'cancelled', cancelled_by: 'approval_expired', error: expect.stringContaining('Nobody approved or rejected contacts.create') });
+    expect(await contactsNamed(ctx.api, 'Expired Eve')).toBe(0);
+  });
+});
+
+describe('a platform killed with SIGKILL between an approval and the action, then restarted on the same data', () => {
+  it('performs the approved action exactly once', async () => {
+    const name = 'Crash Cora';
+    let runId = '';
+    await crashThenRestart(
+      // The approval is stored (and the run put back in the queue): the machine dies before the queue message and the action.
+      { CRASH_AFTER: 'UpdateCommand:runs:pendingAction.decision' },
+      // A clock a minute on, so the restarted platform's sweeper sends the message the crash lost at its first sweep.
+      { RATE_LIMIT_PER_MINUTE: '100000', CLOCK_SHIFT_MS: '90000', SWEEP_EVERY_MS: '500' },
+      async (api, agentId) => {
+        runId = await command(api, { agent_id: agentId, instruction: adding(name), autonomy: 'confirm' });
+        await runIn(api, runId, 'requires_action');
+        await api('agents/command_approve/', { body: { run_id: runId } }).catch(() => undefined);
+      },
+      async (api) => {
+        const done = await runIn(api, runId, 'completed', 60_000);
+        expect(done.steps.find((step) => step.type === 'approval_answered')).toMatchObject({ decision: 'approved' });
+        expect(await contactsNamed(api, name)).toBe(1);
+      },
+    );
+  }, 150_000);
+});
