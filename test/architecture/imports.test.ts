@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { importCircles, importGraph } from './import-graph';
 
 /** The source of every workspace (tests and benches may reach anywhere). */
-const SOURCES = ['shared/src', 'webhooks/src', 'skill-sdk/src', 'embed/src', 'lambdas/src', 'cdk/lib'] as const;
+const SOURCES = ['shared/src', 'webhooks/src', 'skill-sdk/src', 'embed/src', 'dashboard/src', 'lambdas/src', 'cdk/lib'] as const;
 
 /** The layers of lambdas/src, highest first (ARCHITECTURE.md, "Layers"): a file imports its own layer or lower ones only. */
 const LAYERS = ['entries', 'surfaces', 'domains', 'infra'] as const;
