@@ -1,7 +1,22 @@
 import * as z from 'zod';
 import type { EndpointContract } from './contract';
-import { Skill } from './account';
-import { isoDateTime, secretAlreadyShown, secretShownOnce, text } from './primitives';
+import { isoDateTime, secretAlreadyShown, secretShownOnce, text, uuid } from './primitives';
+
+/** The skill catalog (skills/list) and installing a skill on an agent. */
+export const SkillTool = z.object({ name: z.string(), capability: z.string(), description: z.string() });
+export const Skill = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    description: z.string(),
+    version: z.string(),
+    source: z.enum(['builtin', 'registered']),
+    tools: z.array(SkillTool),
+  })
+  .meta({ id: 'Skill' });
+
+export const SkillInstallBody = z.object({ agent_id: uuid('agent_id'), skill_code: z.string().min(1).max(64) }).strict();
+export const SkillInstallation = z.object({ agent_id: z.uuid(), skill_code: z.string(), installed: z.boolean() });
 
 /** A role name: built-in (owner, admin, member, public) or one the company created. */
 const roleName = z
