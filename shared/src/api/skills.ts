@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { SKILL_NAME_PATTERN } from '@service/skill-sdk/naming';
 import type { EndpointContract } from './contract';
 import { isoDateTime, secretAlreadyShown, secretShownOnce, text, uuid } from './primitives';
 
@@ -22,15 +23,15 @@ export const SkillInstallation = z.object({ agent_id: z.uuid(), skill_code: z.st
 const roleName = z
   .string({ error: 'role is required' })
   .regex(/^[a-z][a-z0-9_-]{1,39}$/, { error: 'a role name is 2-40 lowercase letters, digits, _ or -, starting with a letter' });
-/** A capability `code.action`: the unit of grants. */
+/** A capability `code.action` (the code a skill name, as the skill SDK defines it): the unit of grants. */
 const capability = z
   .string({ error: 'capability is required' })
-  .regex(/^[a-z][a-z0-9_-]{0,62}\.[a-z0-9_-]{1,64}$/, { error: 'capability must look like code.action, e.g. contacts.create' });
+  .regex(new RegExp(`^${SKILL_NAME_PATTERN.source.slice(1, -1)}\\.[a-z0-9_-]{1,64}$`), { error: 'capability must look like code.action, e.g. contacts.create' });
 
 export const SkillRegisterBody = z
   .object({
     url: z.url({ error: 'url must be an absolute URL' }).max(2048).meta({ description: 'The MCP endpoint (https in production), or the base URL of a skill that serves GET /manifest' }),
-    code: z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, { error: 'code must be lowercase letters, digits, _ or -' }).optional().meta({ description: 'Skill code when the server has no manifest' }),
+    code: z.string().regex(SKILL_NAME_PATTERN, { error: 'code must be lowercase letters, digits, _ or -' }).optional().meta({ description: 'Skill code when the server has no manifest' }),
     name: text(80).optional(),
     bearer: z.string().min(1).max(512).optional().meta({ description: "The skill's own bearer, sent to it on every MCP request" }),
     turn_token_secret: z

@@ -1,6 +1,6 @@
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds, putNewItem, queryAll, readItem, updateIf } from '../../infra/store/dynamo';
+import { deleteIf, putIf, putNewItem, queryAll, readItem, updateIf } from '../../infra/store/dynamo';
 
 /**
  * Every store call of the people domain: users (and the e-mail items that keep an address to one user),
@@ -88,11 +88,7 @@ export async function userIdOfEmail(deps: Deps, email: string): Promise<string |
 
 /** Claims the address for `user` (a conditional put on the e-mail item), then writes the user: false when taken. */
 export async function putUserIfEmailFree(deps: Deps, user: StoredUser): Promise<boolean> {
-  const claimed = await ifConditionHolds(
-    deps.store.doc.send(
-      new PutCommand({ TableName: deps.store.table('users'), Item: { id: emailItemId(user.email), userId: user.id }, ConditionExpression: 'attribute_not_exists(id)' }),
-    ),
-  );
+  const claimed = await putIf(deps.store, deps.store.table('users'), { id: emailItemId(user.email), userId: user.id }, { ConditionExpression: 'attribute_not_exists(id)' });
   if (!claimed) return false;
   await putNewItem(deps.store, deps.store.table('users'), user, 'id');
   return true;
@@ -145,41 +141,26 @@ export async function membershipsByUser(deps: Deps, userId: string): Promise<Sto
 
 /** Adds the membership unless the person already is a member: true when added. */
 export async function putMembershipIfAbsent(deps: Deps, membership: StoredMembership): Promise<boolean> {
-  const put = new PutCommand({ TableName: deps.store.table('memberships'), Item: membership, ConditionExpression: 'attribute_not_exists(userId)' });
-  return (await ifConditionHolds(deps.store.doc.send(put))) !== undefined;
+  return putIf(deps.store, deps.store.table('memberships'), membership, { ConditionExpression: 'attribute_not_exists(userId)' });
 }
 
 /** Sets the role of an existing member whose role is still `expectedRole`: the updated membership, or undefined. */
 export async function setMembershipRole(deps: Deps, workspaceId: string, userId: string, expectedRole: string, role: string): Promise<StoredMembership | undefined> {
-  const result = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.table('memberships'),
-        Key: { workspaceId, userId },
-        UpdateExpression: 'SET #role = :role',
-        ConditionExpression: 'attribute_exists(userId) AND #role = :expected',
-        ExpressionAttributeNames: { '#role': 'role' },
-        ExpressionAttributeValues: { ':role': role, ':expected': expectedRole },
-        ReturnValues: 'ALL_NEW',
-      }),
-    ),
-  );
-  return result?.Attributes as StoredMembership | undefined;
+  return updateIf<StoredMembership>(deps.store, deps.store.table('memberships'), { workspaceId, userId }, {
+    UpdateExpression: 'SET #role = :role',
+    ConditionExpression: 'attribute_exists(userId) AND #role = :expected',
+    ExpressionAttributeNames: { '#role': 'role' },
+    ExpressionAttributeValues: { ':role': role, ':expected': expectedRole },
+  });
 }
 
 /** Deletes a membership whose role is still `expectedRole`: false when it changed or is gone. */
 export async function deleteMembership(deps: Deps, workspaceId: string, userId: string, expectedRole: string): Promise<boolean> {
-  const deleted = await ifConditionHolds(
-    deps.store.doc.send(
-      new DeleteCommand({
-        TableName: deps.store.table('memberships'),
-        Key: { workspaceId, userId },
-        ConditionExpression: '#role = :expected',
-        ExpressionAttributeNames: { '#role': 'role' },
-        ExpressionAttributeValues: { ':expected': expectedRole },
-      }),
-    ),
-  );
+  const deleted = await deleteIf(deps.store, deps.store.table('memberships'), { workspaceId, userId }, {
+    ConditionExpression: '#role = :expected',
+    ExpressionAttributeNames: { '#role': 'role' },
+    ExpressionAttributeValues: { ':expected': expectedRole },
+  });
   return deleted !== undefined;
 }
 
@@ -188,13 +169,11 @@ export async function deleteMembership(deps: Deps, workspaceId: string, userId: 
  * single item every owner change passes through, so two concurrent demotions cannot both succeed). False when refused.
  */
 export async function changeOwnerCount(deps: Deps, workspaceId: string, delta: 1 | -1): Promise<boolean> {
-  const update = new UpdateCommand({
-    TableName: deps.store.table('memberships'),
-    Key: { workspaceId, userId: OWNER_COUNT_KEY },
+  const changed = await updateIf(deps.store, deps.store.table('memberships'), { workspaceId, userId: OWNER_COUNT_KEY }, {
     UpdateExpression: 'ADD owners :delta',
     ...(delta < 0 ? { ConditionExpression: 'owners > :one', ExpressionAttributeValues: { ':delta': delta, ':one': 1 } } : { ExpressionAttributeValues: { ':delta': delta } }),
   });
-  return (await ifConditionHolds(deps.store.doc.send(update))) !== undefined;
+  return changed !== undefined;
 }
 
 // Invitations
@@ -224,20 +203,18 @@ export async function invitationsOf(deps: Deps, key: { workspaceId: string } | {
 
 /** Marks an invitation accepted once: false when it already was. */
 export async function markInvitationAccepted(deps: Deps, tokenHash: string, at: string): Promise<boolean> {
-  const update = new UpdateCommand({
-    TableName: deps.store.table('invitations'),
-    Key: { tokenHash },
+  const accepted = await updateIf(deps.store, deps.store.table('invitations'), { tokenHash }, {
     UpdateExpression: 'SET acceptedAt = :at',
     ConditionExpression: 'attribute_exists(tokenHash) AND attribute_not_exists(acceptedAt)',
     ExpressionAttributeValues: { ':at': at },
   });
-  return (await ifConditionHolds(deps.store.doc.send(update))) !== undefined;
+  return accepted !== undefined;
 }
 
 /** Deletes an invitation not yet accepted: false when it was accepted meanwhile or is gone. */
 export async function deletePendingInvitation(deps: Deps, tokenHash: string): Promise<boolean> {
-  const pending = { TableName: deps.store.table('invitations'), Key: { tokenHash }, ConditionExpression: 'attribute_exists(tokenHash) AND attribute_not_exists(acceptedAt)' };
-  return (await ifConditionHolds(deps.store.doc.send(new DeleteCommand(pending)))) !== undefined;
+  const pending = { ConditionExpression: 'attribute_exists(tokenHash) AND attribute_not_exists(acceptedAt)' };
+  return (await deleteIf(deps.store, deps.store.table('invitations'), { tokenHash }, pending)) !== undefined;
 }
 
 // One-time sign-in secrets
@@ -253,26 +230,22 @@ export async function getSignInSecret(deps: Deps, id: string): Promise<StoredSig
 
 /** Counts a wrong try while fewer than `maxTries` were made: false once the tries are used up. */
 export async function countSignInTry(deps: Deps, id: string, secretHash: string, maxTries: number): Promise<boolean> {
-  const update = new UpdateCommand({
-    TableName: deps.store.table('signInCodes'),
-    Key: { id },
+  const counted = await updateIf(deps.store, deps.store.table('signInCodes'), { id }, {
     UpdateExpression: 'ADD tries :one',
     ConditionExpression: 'secretHash = :hash AND tries < :max AND attribute_not_exists(usedAt)',
     ExpressionAttributeValues: { ':one': 1, ':hash': secretHash, ':max': maxTries },
   });
-  return (await ifConditionHolds(deps.store.doc.send(update))) !== undefined;
+  return counted !== undefined;
 }
 
 /** Uses the secret once, if it is still this one, unused, within its tries and unexpired: false otherwise. */
 export async function useSignInSecret(deps: Deps, id: string, secretHash: string, maxTries: number, now: Date): Promise<boolean> {
-  const update = new UpdateCommand({
-    TableName: deps.store.table('signInCodes'),
-    Key: { id },
+  const used = await updateIf(deps.store, deps.store.table('signInCodes'), { id }, {
     UpdateExpression: 'SET usedAt = :now',
     ConditionExpression: 'secretHash = :hash AND tries < :max AND attribute_not_exists(usedAt) AND expiresAt > :now',
     ExpressionAttributeValues: { ':hash': secretHash, ':max': maxTries, ':now': now.toISOString() },
   });
-  return (await ifConditionHolds(deps.store.doc.send(update))) !== undefined;
+  return used !== undefined;
 }
 
 // Sessions
@@ -286,17 +259,11 @@ export async function getSession(deps: Deps, sessionHash: string): Promise<Store
 }
 
 export async function touchSession(deps: Deps, sessionHash: string, at: string): Promise<void> {
-  await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.table('sessions'),
-        Key: { sessionHash },
-        UpdateExpression: 'SET lastSeenAt = :at',
-        ConditionExpression: 'attribute_exists(sessionHash)',
-        ExpressionAttributeValues: { ':at': at },
-      }),
-    ),
-  );
+  await updateIf(deps.store, deps.store.table('sessions'), { sessionHash }, {
+    UpdateExpression: 'SET lastSeenAt = :at',
+    ConditionExpression: 'attribute_exists(sessionHash)',
+    ExpressionAttributeValues: { ':at': at },
+  });
 }
 
 export async function deleteSession(deps: Deps, sessionHash: string): Promise<void> {
@@ -317,8 +284,7 @@ export async function sessionHashesOfUser(deps: Deps, userId: string): Promise<s
 // Passkeys
 
 export async function putPasskey(deps: Deps, passkey: StoredPasskey): Promise<boolean> {
-  const put = new PutCommand({ TableName: deps.store.table('passkeys'), Item: passkey, ConditionExpression: 'attribute_not_exists(credentialId)' });
-  return (await ifConditionHolds(deps.store.doc.send(put))) !== undefined;
+  return putIf(deps.store, deps.store.table('passkeys'), passkey, { ConditionExpression: 'attribute_not_exists(credentialId)' });
 }
 
 export async function getPasskey(deps: Deps, credentialId: string): Promise<StoredPasskey | undefined> {
@@ -334,27 +300,16 @@ export async function passkeysOfUser(deps: Deps, userId: string): Promise<Stored
 
 /** Records a sign-in with the passkey: its new signature counter, only if it grew (or both are 0, as many authenticators keep). */
 export async function recordPasskeyUse(deps: Deps, credentialId: string, counter: number, at: string): Promise<boolean> {
-  const update = new UpdateCommand({
-    TableName: deps.store.table('passkeys'),
-    Key: { credentialId },
+  const recorded = await updateIf(deps.store, deps.store.table('passkeys'), { credentialId }, {
     UpdateExpression: 'SET #counter = :counter, lastUsedAt = :at',
     ConditionExpression: `attribute_exists(credentialId) AND #counter ${counter === 0 ? '=' : '<'} :counter`,
     ExpressionAttributeNames: { '#counter': 'counter' },
     ExpressionAttributeValues: { ':counter': counter, ':at': at },
   });
-  return (await ifConditionHolds(deps.store.doc.send(update))) !== undefined;
+  return recorded !== undefined;
 }
 
 export async function deletePasskeyOfUser(deps: Deps, credentialId: string, userId: string): Promise<boolean> {
-  const deleted = await ifConditionHolds(
-    deps.store.doc.send(
-      new DeleteCommand({
-        TableName: deps.store.table('passkeys'),
-        Key: { credentialId },
-        ConditionExpression: 'userId = :u',
-        ExpressionAttributeValues: { ':u': userId },
-      }),
-    ),
-  );
+  const deleted = await deleteIf(deps.store, deps.store.table('passkeys'), { credentialId }, { ConditionExpression: 'userId = :u', ExpressionAttributeValues: { ':u': userId } });
   return deleted !== undefined;
 }
