@@ -6,7 +6,7 @@ import { rememberWorkspace, rememberedWorkspace, safeReturnTo, session, switchWo
 import { href } from './href';
 import { replaceUrl, route, SCREENS, type Route } from './router';
 import { SignIn } from './signin';
-import { Loading } from './ui';
+import { Loading } from './components';
 
 /** Where a 401 sends the person: sign in, then back to the screen they were on. */
 function toSignIn(): void {
