@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { putIf, putNewItem, queryAll, readItem, updateIf } from '../../infra/store/dynamo';
+import { putIf, putNewItem, queryAll, readItem, setOnce, updateIf } from '../../infra/store/dynamo';
 
 /** Every store call of the connections domain: clients, connections (grants), OAuth secrets by hash, calls. */
 
@@ -77,12 +77,7 @@ export async function findSecret(deps: Deps, tokenHash: string): Promise<StoredS
 
 /** Marks a single-use secret (code, refresh token) used: false when it already was (a replay). */
 export async function useSecretOnce(deps: Deps, tokenHash: string, at: string): Promise<boolean> {
-  const done = await updateIf(deps.store, deps.store.table('oauthTokens'), { tokenHash }, {
-    UpdateExpression: 'SET usedAt = :at',
-    ConditionExpression: 'attribute_exists(tokenHash) AND attribute_not_exists(usedAt)',
-    ExpressionAttributeValues: { ':at': at },
-  });
-  return done !== undefined;
+  return setOnce(deps.store, deps.store.table('oauthTokens'), { tokenHash }, 'usedAt', at);
 }
 
 /** Adds a live access token to its connection and drops the ones named in `expired`. */

@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { deleteIf, putNewItem, readItem, updateIf } from '../../infra/store/dynamo';
+import { deleteIf, putNewItem, readItem, setOnce } from '../../infra/store/dynamo';
 
 /**
  * The people domain's store calls for invitations: the `invitations` table.
@@ -45,12 +45,7 @@ export async function invitationsOf(deps: Deps, key: { workspaceId: string } | {
 
 /** Marks an invitation accepted once: false when it already was. */
 export async function markInvitationAccepted(deps: Deps, tokenHash: string, at: string): Promise<boolean> {
-  const accepted = await updateIf(deps.store, deps.store.table('invitations'), { tokenHash }, {
-    UpdateExpression: 'SET acceptedAt = :at',
-    ConditionExpression: 'attribute_exists(tokenHash) AND attribute_not_exists(acceptedAt)',
-    ExpressionAttributeValues: { ':at': at },
-  });
-  return accepted !== undefined;
+  return setOnce(deps.store, deps.store.table('invitations'), { tokenHash }, 'acceptedAt', at);
 }
 
 /** Deletes an invitation not yet accepted: false when it was accepted meanwhile or is gone. */

@@ -70,6 +70,19 @@ export async function updateIf<T>(store: Store, tableName: string, key: Record<s
   return result?.Attributes as T | undefined;
 }
 
+/**
+ * Sets `attribute` of an existing item (its key's one attribute `key`) to `at`, once: false when the item is gone or
+ * the attribute was already set (a single-use secret used again, an invitation accepted twice).
+ */
+export async function setOnce(store: Store, tableName: string, key: Record<string, string>, attribute: string, at: string): Promise<boolean> {
+  const set = await updateIf(store, tableName, key, {
+    UpdateExpression: `SET ${attribute} = :at`,
+    ConditionExpression: `attribute_exists(${Object.keys(key)[0]!}) AND attribute_not_exists(${attribute})`,
+    ExpressionAttributeValues: { ':at': at },
+  });
+  return set !== undefined;
+}
+
 /** A conditional PutItem of `item` into `tableName` (physical, as for updateIf): false when the condition did not hold. */
 export async function putIf(store: Store, tableName: string, item: object, condition: WriteCondition): Promise<boolean> {
   return (await ifConditionHolds(store.doc.send(new PutCommand({ TableName: tableName, Item: item, ...condition })))) !== undefined;
