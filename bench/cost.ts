@@ -4,7 +4,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { FUNCTIONS, type PlatformFunction } from '../cdk/lib/functions';
 import { BUILTIN_SKILLS, SKILL_MEMORY_MB } from '../cdk/lib/skills';
 import { findRun } from '../lambdas/src/domains/runs/runs';
-import { attachSkillHost } from '../lambdas/src/domains/skills/host';
 import { createSubscription } from '../lambdas/src/domains/webhooks/subscriptions';
 import type { Invocation, PlatformObserver } from '../lambdas/src/entries/local/observer';
 import { startPlatform, type RunningPlatform } from '../lambdas/src/entries/local/platform';
@@ -97,7 +96,8 @@ async function proxySkills(platform: RunningPlatform, log: InvocationLog): Promi
       return { code, endpoint: { ...endpoint, mcpUrl: `${proxy.url}${target.pathname}` }, proxy };
     }),
   );
-  attachSkillHost(platform.deps, { ...platform.skillHost, builtins: Object.fromEntries(proxies.map(({ code, endpoint }) => [code, endpoint])) });
+  const proxied = { ...platform.skillHost, builtins: Object.fromEntries(proxies.map(({ code, endpoint }) => [code, endpoint])) };
+  platform.deps.skillHost = () => proxied;
   return async () => void (await Promise.all(proxies.map(({ proxy }) => proxy.close())));
 }
 

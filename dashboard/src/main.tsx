@@ -3,9 +3,10 @@ import { batch } from '@preact/signals';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, configureClient, get, post } from './api/client';
 import { rememberWorkspace, rememberedWorkspace, safeReturnTo, session, switchWorkspace, useApp, workspaceId } from './session';
-import { href, replaceUrl, route, SCREENS, type Route } from './router';
+import { href } from './href';
+import { replaceUrl, route, SCREENS, type Route } from './router';
 import { SignIn } from './signin';
-import { Loading } from './ui';
+import { Loading } from './components';
 
 /** Where a 401 sends the person: sign in, then back to the screen they were on. */
 function toSignIn(): void {

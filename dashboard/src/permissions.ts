@@ -1,2 +1,2 @@
-// The people contract's rule, imported by its own entry so nothing else of the shared package reaches the bundle.
-export { roleMay, type Permission } from '@service/shared/people';
+// The roles' permission rule, imported by its own entry so nothing else of the shared package reaches the bundle.
+export { roleMay, type Permission } from '@service/shared/role-permissions';

@@ -22,8 +22,6 @@ export const SCREENS = {
 };
 export type ScreenName = keyof typeof SCREENS;
 
-export const href = (...parts: string[]) => `#/${parts.map(encodeURIComponent).join('/')}`;
-
 export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   const [first = 'agents', ...rest] = parts;

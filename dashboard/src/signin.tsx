@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, configureClient, get, post } from './api/client';
-import { errorText } from './ui';
+import { errorText } from './format';
 
 /** Sign in: a 6-digit code by e-mail (or the mailed link `?email=&code=`), or a passkey. `?invitation=` is accepted after. */
 export function SignIn({ onSignedIn }: { onSignedIn: () => void | Promise<void> }) {

@@ -1,9 +1,8 @@
 // @service/chat-widget: the framework-agnostic core.
-export { createBus } from './core/bus';
-export type { ChatBus, ChatEventHandler } from './core/bus';
-export { getBus } from './core/global';
-export { ChatEventBus } from './core/event-bus';
-export type * from './core/events';
+export { createBus, getBus, ChatEventBus } from './core/event-bus';
+export type { ChatBus, ChatEventHandler } from './core/event-bus';
+// The event contract (types only).
+export type { Locale, UiActionName, UiActionRequest, InboundEvents, VisitorIdentity, MarkerType, Marker, OutboundEvents, ChatEvents, ChatEventName, InboundEventName, OutboundEventName, INBOUND_EVENTS } from './core/event-bus';
 export { parseMarkers, parseRichText, skillIcon, markerIntent, safeHref } from './core/markers';
 export type { RichSegment, MarkerIntent, IconName } from './core/markers';
 export { renderRich } from './core/render-rich';

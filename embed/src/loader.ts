@@ -2,7 +2,7 @@
 // Tiny and framework-free: creates the bus at once (commands sent before the widget loads are queued and replayed, a
 // queue stub the page defined first is adopted), one host element with a shadow root in the top layer, a static FAB
 // after showDelay, and imports the widget chunk on intent or when idle. Nothing else touches the host page.
-import { adoptBus } from './core/bus';
+import { adoptBus } from './core/event-bus';
 import { pinHost } from './core/host';
 import { paintStaticFab } from './core/static-fab';
 import type { ConfigOverrides } from './core/config';

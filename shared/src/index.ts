@@ -14,5 +14,5 @@ export { DomainError } from './domain-error';
 export { DELIVERED_EVENT_TYPES, SKILL_EVENT_TYPES, WEBHOOK_TEST_EVENT } from './api/webhook-deliveries';
 export * from './mcp';
 export * from './dashboard-headers';
-export * from './people';
+export * from './role-permissions';
 export { SESSION_COOKIE, CSRF_HEADER, WORKSPACE_HEADER, SIGN_IN_CODE_LENGTH } from './api/auth';

@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importCircles, importGraph } from './import-graph';
+import { importCircles, importGraph, ROOT } from './import-graph';
 
 /** The source of every workspace (tests and benches may reach anywhere). */
-const SOURCES = ['shared/src', 'webhooks/src', 'skill-sdk/src', 'embed/src', 'lambdas/src', 'offline-model/src', 'cdk/lib'] as const;
+const SOURCES = ['shared/src', 'webhooks/src', 'skill-sdk/src', 'embed/src', 'dashboard/src', 'lambdas/src', 'offline-model/src', 'cdk/lib'] as const;
 
 /** The layers of lambdas/src, highest first (ARCHITECTURE.md, "Layers"): a file imports its own layer or lower ones only. */
 const LAYERS = ['entries', 'surfaces', 'domains', 'infra'] as const;
@@ -11,6 +13,11 @@ const layerOf = (file: string): number => LAYERS.findIndex((layer) => file.start
 const graph = importGraph(SOURCES);
 
 describe('imports', () => {
+  it('are read in the source of every workspace', () => {
+    const { workspaces } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { workspaces: string[] };
+    expect(workspaces.filter((workspace) => !SOURCES.some((dir) => dir.startsWith(`${workspace}/`)))).toEqual([]);
+  });
+
   it('form no circle, type-only imports included', () => {
     expect(importCircles(graph)).toEqual([]);
   });

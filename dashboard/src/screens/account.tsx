@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import { useApp } from '../session';
-import { ActionForm, Confirm, ErrorNote, Loading, Screen, useAction, useLoad, when } from '../ui';
+import { ActionForm, Confirm, ErrorNote, Loading, Screen } from '../components';
+import { useAction, useLoad } from '../hooks';
+import { when } from '../format';
 
 export default function Account() {
   const app = useApp();

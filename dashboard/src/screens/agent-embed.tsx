@@ -1,6 +1,7 @@
 import { get } from '../api/client';
 import { AgentTabs } from './agent-tabs';
-import { CopyButton, ErrorNote, Screen, useLoad } from '../ui';
+import { CopyButton, ErrorNote, Screen } from '../components';
+import { useLoad } from '../hooks';
 
 /** The loader's absolute URL: the embed files are served beside the dashboard (same origin, `/embed/`). */
 export const loaderUrl = () => new URL('/embed/loader.js', location.origin).href;

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import type { DataAt } from '../api/types';
 import { useApp } from '../session';
-import { ActionButton, ActionForm, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad } from '../ui';
+import { ActionButton, ActionForm, ErrorNote, Loading, RoleNote, Screen } from '../components';
+import { useAction, useLoad } from '../hooks';
 import { AgentTabs } from './agent-tabs';
 
 interface Form {

@@ -1,4 +1,4 @@
-import { href } from '../router';
+import { href } from '../href';
 
 const TABS = [
   ['settings', 'Settings'],

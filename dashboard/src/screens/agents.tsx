@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
-import { href } from '../router';
-import { ActionButton, ActionForm, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad } from '../ui';
+import { href } from '../href';
+import { ActionButton, ActionForm, ErrorNote, Loading, RoleNote, Screen } from '../components';
+import { useAction, useLoad } from '../hooks';
 
 export default function Agents() {
   const agents = useLoad(() => get('agents/list'), []);

@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get } from '../api/client';
 import type { DataAt } from '../api/types';
-import { ErrorNote, Loading, Screen, useAction, useLoad, when } from '../ui';
+import { ErrorNote, Loading, Screen } from '../components';
+import { useAction, useLoad } from '../hooks';
+import { when } from '../format';
 import { AgentTabs } from './agent-tabs';
 
 const PAGE = 50;

@@ -3,7 +3,9 @@ import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import type { DataAt } from '../api/types';
 import { useApp } from '../session';
-import { ActionButton, ActionForm, Confirm, CopyButton, DataTable, ErrorNote, KeyCells, Loading, RoleNote, Screen, SecretOnce, useAction, useLoad, when } from '../ui';
+import { ActionButton, ActionForm, Confirm, CopyButton, DataTable, ErrorNote, KeyCells, Loading, RoleNote, Screen, SecretOnce } from '../components';
+import { useAction, useLoad } from '../hooks';
+import { when } from '../format';
 
 type Calls = DataAt<'connections/calls'>;
 type McpKey = DataAt<'connections/key_list'>['keys'][number];

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import { useApp } from '../session';
-import { ActionButton, ActionForm, Confirm, DataTable, CopyButton, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad, when } from '../ui';
+import { ActionButton, ActionForm, Confirm, DataTable, CopyButton, ErrorNote, Loading, RoleNote, Screen } from '../components';
+import { useAction, useLoad } from '../hooks';
+import { when } from '../format';
 
 async function loadMembers() {
   const [people, roles] = await Promise.all([get('members/list'), get('roles/list')]);

@@ -1,7 +1,8 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import { useApp } from '../session';
-import { ActionButton, ActionForm, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad } from '../ui';
+import { ActionButton, ActionForm, ErrorNote, Loading, RoleNote, Screen } from '../components';
+import { useAction, useLoad } from '../hooks';
 
 async function loadAccess() {
   const [roles, grants, skills] = await Promise.all([get('roles/list'), get('grants/list', {}), get('skills/list')]);

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks';
 import type { DataAt } from '../api/types';
 import { get } from '../api/client';
-import { ErrorNote, Loading, useLoad, when } from '../ui';
+import { ErrorNote, Loading } from '../components';
+import { useLoad } from '../hooks';
+import { when } from '../format';
 
 type Step = DataAt<'agents/command_status'>['steps'][number];
 

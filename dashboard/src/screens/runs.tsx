@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api/client';
-import { ActionButton, ActionForm, Confirm, ErrorNote, Loading, RoleNote, Screen, useAction, useLoad, when } from '../ui';
+import { ActionButton, ActionForm, Confirm, ErrorNote, Loading, RoleNote, Screen } from '../components';
+import { useAction, useLoad } from '../hooks';
+import { when } from '../format';
 import { AgentTabs } from './agent-tabs';
 import { RunSteps } from './run-timeline';
 

@@ -1,5 +1,6 @@
 import { get } from '../api/client';
-import { DataTable, ErrorNote, Loading, Screen, useLoad } from '../ui';
+import { DataTable, ErrorNote, Loading, Screen } from '../components';
+import { useLoad } from '../hooks';
 
 async function loadUsage() {
   const [usage, billing, agents] = await Promise.all([get('usage/tokens', {}), get('billing/get'), get('agents/list')]);

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
-import { ActionButton, ActionForm, Confirm, DataTable, ErrorNote, Loading, RoleNote, Screen, SecretOnce, useAction, useLoad, when } from '../ui';
+import { ActionButton, ActionForm, Confirm, DataTable, ErrorNote, Loading, RoleNote, Screen, SecretOnce } from '../components';
+import { useAction, useLoad } from '../hooks';
+import { when } from '../format';
 
 const EVENTS = ['agent.command.completed', 'agent.command.failed'] as const;
 type EventType = (typeof EVENTS)[number];

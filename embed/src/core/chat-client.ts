@@ -1,6 +1,6 @@
 import type { ChatDecision, ChatRequest, ChatStreamEvents } from '@service/shared/widget-protocol';
 import { createParser } from 'eventsource-parser';
-import type { UiActionRequest, VisitorIdentity } from './events';
+import type { UiActionRequest, VisitorIdentity } from './event-bus';
 
 export type { ChatRequest };
 

@@ -1,4 +1,4 @@
-import type { Locale } from './events';
+import type { Locale } from './event-bus';
 
 export const LOCALES: readonly Locale[] = ['en', 'tr'];
 

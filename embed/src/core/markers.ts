@@ -1,4 +1,4 @@
-import type { Marker, MarkerType, UiActionName } from './events';
+import type { Marker, MarkerType, UiActionName } from './event-bus';
 
 export type RichSegment = { kind: 'text'; text: string } | { kind: 'marker'; marker: Marker };
 

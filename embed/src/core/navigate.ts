@@ -1,6 +1,6 @@
 import { markerIntent, safeHref } from './markers';
-import type { ChatBus } from './bus';
-import type { Locale, Marker } from './events';
+import type { ChatBus } from './event-bus';
+import type { Locale, Marker } from './event-bus';
 
 export type Navigation = { kind: 'internal'; path: string } | { kind: 'external'; url: string };
 

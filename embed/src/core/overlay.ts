@@ -1,4 +1,4 @@
-import type { UiActionRequest } from './events';
+import type { UiActionRequest } from './event-bus';
 
 export const POINTER_PHASES = [
   ['appear', 500],

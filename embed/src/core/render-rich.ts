@@ -2,7 +2,7 @@ import { ICONS } from './icons';
 import { parseInline } from './markdown';
 import { parseRichText, safeHref, skillIcon } from './markers';
 import type { IconName, RichSegment } from './markers';
-import type { Marker } from './events';
+import type { Marker } from './event-bus';
 
 /**
  * The createElement signature Preact's `h` and React's `createElement` share, so one renderer serves the widget

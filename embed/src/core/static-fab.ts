@@ -1,5 +1,5 @@
 import { CHAT_PATH } from './icons';
-import { adoptCss } from './styles';
+import { adoptCss } from './adopt-css';
 
 // The loader's own FAB: painted at once (after showDelay) with a few bytes of CSS, so the visitor can press it while
 // the widget code is still on its way; the widget replaces it when it mounts.

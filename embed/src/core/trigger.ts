@@ -1,4 +1,4 @@
-import type { ChatBus } from './bus';
+import type { ChatBus } from './event-bus';
 
 /** The behavioural props of ChatTrigger (the visual ones live in the adapters). */
 export interface TriggerOptions {

@@ -4,24 +4,24 @@
 import { createElement, useEffect, useMemo, useRef } from 'react';
 import type { KeyboardEvent, ReactNode } from 'react';
 import { CircleHelp, MessageCircle } from 'lucide-react';
-import { getBus } from '../core/global';
-import { ChatEventBus } from '../core/event-bus';
+import { ChatEventBus, getBus } from '../core/event-bus';
 import { handleMarkerClick } from '../core/navigate';
 import { resolveLocale } from '../core/locale';
 import { renderRich } from '../core/render-rich';
 import { richCss } from '../core/rich-css';
 import { overlayCss, runUiAction } from '../core/overlay';
-import { adoptCss } from '../core/styles';
+import { adoptCss } from '../core/adopt-css';
 import { runTrigger } from '../core/trigger';
 import { triggerCss } from './trigger-css';
 import type { ConfigOverrides } from '../core/config';
-import type { ChatEvents, Locale, Marker, OutboundEventName } from '../core/events';
+import type { ChatEvents, Locale, Marker, OutboundEventName } from '../core/event-bus';
 import type { TriggerOptions } from '../core/trigger';
 import type { CreateElement } from '../core/render-rich';
 
 export { ChatEventBus };
-export type { ChatBus } from '../core/bus';
-export type * from '../core/events';
+export type { ChatBus } from '../core/event-bus';
+// The event contract (types only).
+export type { Locale, UiActionName, UiActionRequest, InboundEvents, VisitorIdentity, MarkerType, Marker, OutboundEvents, ChatEvents, ChatEventName, InboundEventName, OutboundEventName, INBOUND_EVENTS } from '../core/event-bus';
 
 let documentStylesAdopted = false;
 /** Styles for what the adapters render in the host document (triggers, rich text outside the widget). */

@@ -6,7 +6,7 @@ import { renderIcon, renderMarker, renderSegments } from '../core/render-rich';
 import { parseRichText } from '../core/markers';
 import { handleMarkerClick } from '../core/navigate';
 import type { ChatMessage, WidgetStore } from './store';
-import type { Marker } from '../core/events';
+import type { Marker } from '../core/event-bus';
 import type { CreateElement } from '../core/render-rich';
 
 // Preact's h has the createElement signature the shared renderer expects.

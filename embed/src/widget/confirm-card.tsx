@@ -1,4 +1,4 @@
-import type { Locale } from '../core/events';
+import type { Locale } from '../core/event-bus';
 
 /** What the card needs of the message and the store (structural, so the store may name the card's type). */
 interface ConfirmProps {

@@ -1,13 +1,13 @@
 import { h, render } from 'preact';
 import { App } from './App';
 import { createStore } from './store';
-import { widgetCss } from './styles';
-import { adoptCss } from '../core/styles';
+import { widgetCss } from './widget-css';
+import { adoptCss } from '../core/adopt-css';
 import { richCss } from '../core/rich-css';
 import { pinHost } from '../core/host';
-import type { ChatBus } from '../core/bus';
+import type { ChatBus } from '../core/event-bus';
 import type { ConfigOverrides } from '../core/config';
-import type { UiActionRequest } from '../core/events';
+import type { UiActionRequest } from '../core/event-bus';
 import type * as Overlay from '../core/overlay';
 
 export interface MountOptions {

@@ -2,7 +2,7 @@
 // what a complete reply may do to the page.
 import { safeHref } from '../core/markers';
 import { resolveNavigation } from '../core/navigate';
-import type { Locale, Marker } from '../core/events';
+import type { Locale, Marker } from '../core/event-bus';
 
 export { fetchHistory, streamChat } from '../core/chat-client';
 

@@ -7,11 +7,11 @@ import { parseMarkers, parseRichText } from '../core/markers';
 import { requestNavigation } from '../core/navigate';
 import { session } from '../core/storage';
 import { batch, signal } from '@preact/signals';
-import type { ChatBus } from '../core/bus';
+import type { ChatBus } from '../core/event-bus';
 import type { ChatRequest } from '../core/chat-client';
 import type * as Reply from './reply';
 import type { ConfigOverrides, WidgetConfig } from '../core/config';
-import type { InboundEvents, Locale, Marker, UiActionRequest } from '../core/events';
+import type { InboundEvents, Locale, Marker, UiActionRequest } from '../core/event-bus';
 import type { StringKey } from '../core/locale';
 
 export interface ChatMessage {

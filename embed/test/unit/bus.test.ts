@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createBus } from '../../src/core/bus';
+import { createBus } from '../../src/core/event-bus';
 import { normalizeConfig, DEFAULT_CONFIG } from '../../src/core/config';
 
 describe('event bus', () => {

@@ -1,4 +1,5 @@
 import type { PlatformConfig } from './config/config';
+import type { SkillHost } from './config/skill-host';
 import type { QueueSender } from './queue/queue';
 import type { Store } from './store/dynamo';
 import type { MailTransport } from './mail/mail';
@@ -11,4 +12,6 @@ export interface Deps {
   now: () => Date;
   /** Platform e-mail (sign-in codes, invitations, the agents' mail): the local mailbox or Amazon SES; absent where nothing mails. */
   mail?: MailTransport;
+  /** The platform's skill secrets and built-in skills (read on first use): wired where skills are reached, absent elsewhere. */
+  skillHost?: () => SkillHost;
 }

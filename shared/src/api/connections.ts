@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { MCP_KEY_SCOPES } from '../mcp';
-import { ApiKey } from './account';
+import { ApiKey } from './api-keys';
 import type { EndpointContract } from './contract';
 import { isoDateTime, limitParam, secretAlreadyShown, secretShownOnce, text, uuid } from './primitives';
 

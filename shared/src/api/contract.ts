@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { EndpointAccess } from '../people';
+import type { EndpointAccess } from '../role-permissions';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -12,7 +12,7 @@ export interface EndpointContract {
   body?: z.ZodType;
   data: z.ZodType;
   status: 200 | 201 | 202;
-  /** Who may call it: a permission of the caller's role (an API key acts as admin), `public` or `session` (see shared/src/people.ts). */
+  /** Who may call it: a permission of the caller's role (an API key acts as admin), `public` or `session` (see shared/src/role-permissions.ts). */
   access: EndpointAccess;
   /** Accepts an Idempotency-Key header (every create and agents/command). */
   idempotent?: boolean;

@@ -2,12 +2,15 @@ import * as z from 'zod';
 import * as a from './agents';
 import * as steps from './run-steps';
 import * as r from './records';
-import * as acc from './account';
+import { UsageQuery, UsageReport } from './usage';
+import { Billing } from './billing';
+import { WebhookCreateBody, WebhookIdBody, WebhookSubscription } from './webhook-subscriptions';
+import { ApiKey, KeyCreateBody, KeyIdBody } from './api-keys';
 import { AUTH_ENDPOINTS } from './auth';
 import { PEOPLE_ENDPOINTS } from './people';
 import { CONVERSATION_ENDPOINTS } from './conversations';
 import { WEBHOOK_DELIVERY_ENDPOINTS } from './webhook-deliveries';
-import { SKILL_ACCESS_ENDPOINTS } from './skills';
+import { SKILL_ACCESS_ENDPOINTS, Skill, SkillInstallBody, SkillInstallation } from './skills';
 import { CONNECTION_ENDPOINTS } from './connections';
 import type { EndpointContract } from './contract';
 import { secretAlreadyShown, secretShownOnce } from './primitives';
@@ -89,9 +92,9 @@ export const ENDPOINTS = {
   }),
   agentsUpdate: contract({ path: 'agents/update', method: 'POST', summary: "Change an agent's settings (what the widget shows, its timings and allowed origins)", body: a.AgentUpdateBody, data: z.object({ agent: a.Agent }), status: 200, access: 'manage' }),
   agentsRuns: contract({ path: 'agents/runs', method: 'GET', summary: 'Recent runs of an agent, newest first', query: a.RunsQuery, data: z.object({ runs: z.array(a.Run) }), status: 200, access: 'read' }),
-  skillsList: contract({ path: 'skills/list', method: 'GET', summary: 'The skill catalog', data: z.object({ skills: z.array(acc.Skill) }), status: 200, access: 'read' }),
-  skillsInstall: contract({ path: 'skills/install', method: 'POST', summary: 'Install a skill on an agent', body: acc.SkillInstallBody, data: acc.SkillInstallation, status: 200, access: 'manage' }),
-  skillsUninstall: contract({ path: 'skills/uninstall', method: 'POST', summary: 'Remove a skill from an agent', body: acc.SkillInstallBody, data: acc.SkillInstallation, status: 200, access: 'manage' }),
+  skillsList: contract({ path: 'skills/list', method: 'GET', summary: 'The skill catalog', data: z.object({ skills: z.array(Skill) }), status: 200, access: 'read' }),
+  skillsInstall: contract({ path: 'skills/install', method: 'POST', summary: 'Install a skill on an agent', body: SkillInstallBody, data: SkillInstallation, status: 200, access: 'manage' }),
+  skillsUninstall: contract({ path: 'skills/uninstall', method: 'POST', summary: 'Remove a skill from an agent', body: SkillInstallBody, data: SkillInstallation, status: 200, access: 'manage' }),
   ...SKILL_ACCESS_ENDPOINTS,
   contactsCreate: contract({ path: 'contacts/create', method: 'POST', summary: 'Create a contact', body: r.CreateContactBody, data: z.object({ contact: r.Contact }), status: 201, idempotent: true, access: 'command' }),
   contactsList: contract({ path: 'contacts/list', method: 'GET', summary: 'List contacts, newest first', query: r.ListQuery, data: z.object({ contacts: z.array(r.Contact), ...r.Page }), status: 200, access: 'read' }),
@@ -108,15 +111,15 @@ export const ENDPOINTS = {
     status: 200,
     access: 'read',
   }),
-  usageTokens: contract({ path: 'usage/tokens', method: 'GET', summary: 'Token usage per day and per agent', query: acc.UsageQuery, data: acc.UsageReport, status: 200, access: 'read' }),
-  billingGet: contract({ path: 'billing/get', method: 'GET', summary: 'Plan, token allowance and use this month', data: acc.Billing, status: 200, access: 'read' }),
+  usageTokens: contract({ path: 'usage/tokens', method: 'GET', summary: 'Token usage per day and per agent', query: UsageQuery, data: UsageReport, status: 200, access: 'read' }),
+  billingGet: contract({ path: 'billing/get', method: 'GET', summary: 'Plan, token allowance and use this month', data: Billing, status: 200, access: 'read' }),
   webhooksCreate: contract({
     path: 'webhooks/create',
     method: 'POST',
     summary: 'Subscribe an https URL to events; the signing secret is returned once, also in its Standard Webhooks form',
-    body: acc.WebhookCreateBody,
+    body: WebhookCreateBody,
     data: z.object({
-      subscription: acc.WebhookSubscription,
+      subscription: WebhookSubscription,
       signing_secret: secretShownOnce,
       standard_webhooks_secret: secretShownOnce.meta({
         description: 'The same key in the Standard Webhooks form (whsec_ + base64 of the UTF-8 bytes of signing_secret), for the standardwebhooks libraries and gateways; shown once, null on an idempotent replay',
@@ -128,13 +131,13 @@ export const ENDPOINTS = {
     secretFields: ['signing_secret', 'standard_webhooks_secret'],
     access: 'manage',
   }),
-  webhooksList: contract({ path: 'webhooks/list', method: 'GET', summary: 'List subscriptions with their state', data: z.object({ subscriptions: z.array(acc.WebhookSubscription) }), status: 200, access: 'read' }),
-  webhooksDelete: contract({ path: 'webhooks/delete', method: 'POST', summary: 'Delete a subscription', body: acc.WebhookIdBody, data: z.object({ deleted: z.literal(true), webhook_id: z.string() }), status: 200, access: 'manage' }),
+  webhooksList: contract({ path: 'webhooks/list', method: 'GET', summary: 'List subscriptions with their state', data: z.object({ subscriptions: z.array(WebhookSubscription) }), status: 200, access: 'read' }),
+  webhooksDelete: contract({ path: 'webhooks/delete', method: 'POST', summary: 'Delete a subscription', body: WebhookIdBody, data: z.object({ deleted: z.literal(true), webhook_id: z.string() }), status: 200, access: 'manage' }),
   ...WEBHOOK_DELIVERY_ENDPOINTS,
   ...CONNECTION_ENDPOINTS,
-  keysCreate: contract({ path: 'keys/create', method: 'POST', summary: 'Create an API key; the key is returned once', body: acc.KeyCreateBody, data: z.object({ key: acc.ApiKey, secret: secretShownOnce, secret_already_shown: secretAlreadyShown }), status: 201, idempotent: true, secretFields: ['secret'], access: 'manage' }),
-  keysList: contract({ path: 'keys/list', method: 'GET', summary: 'List API keys (never the keys themselves)', data: z.object({ keys: z.array(acc.ApiKey) }), status: 200, access: 'read' }),
-  keysRevoke: contract({ path: 'keys/revoke', method: 'POST', summary: 'Revoke an API key at once', body: acc.KeyIdBody, data: z.object({ key: acc.ApiKey }), status: 200, access: 'manage' }),
+  keysCreate: contract({ path: 'keys/create', method: 'POST', summary: 'Create an API key; the key is returned once', body: KeyCreateBody, data: z.object({ key: ApiKey, secret: secretShownOnce, secret_already_shown: secretAlreadyShown }), status: 201, idempotent: true, secretFields: ['secret'], access: 'manage' }),
+  keysList: contract({ path: 'keys/list', method: 'GET', summary: 'List API keys (never the keys themselves)', data: z.object({ keys: z.array(ApiKey) }), status: 200, access: 'read' }),
+  keysRevoke: contract({ path: 'keys/revoke', method: 'POST', summary: 'Revoke an API key at once', body: KeyIdBody, data: z.object({ key: ApiKey }), status: 200, access: 'manage' }),
   ...AUTH_ENDPOINTS,
   ...PEOPLE_ENDPOINTS,
   ...CONVERSATION_ENDPOINTS,

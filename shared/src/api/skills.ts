@@ -1,21 +1,37 @@
 import * as z from 'zod';
+import { SKILL_NAME_PATTERN } from '@service/skill-sdk/naming';
 import type { EndpointContract } from './contract';
-import { Skill } from './account';
-import { isoDateTime, secretAlreadyShown, secretShownOnce, text } from './primitives';
+import { isoDateTime, secretAlreadyShown, secretShownOnce, text, uuid } from './primitives';
+
+/** The skill catalog (skills/list) and installing a skill on an agent. */
+export const SkillTool = z.object({ name: z.string(), capability: z.string(), description: z.string() });
+export const Skill = z
+  .object({
+    code: z.string(),
+    name: z.string(),
+    description: z.string(),
+    version: z.string(),
+    source: z.enum(['builtin', 'registered']),
+    tools: z.array(SkillTool),
+  })
+  .meta({ id: 'Skill' });
+
+export const SkillInstallBody = z.object({ agent_id: uuid('agent_id'), skill_code: z.string().min(1).max(64) }).strict();
+export const SkillInstallation = z.object({ agent_id: z.uuid(), skill_code: z.string(), installed: z.boolean() });
 
 /** A role name: built-in (owner, admin, member, public) or one the company created. */
 const roleName = z
   .string({ error: 'role is required' })
   .regex(/^[a-z][a-z0-9_-]{1,39}$/, { error: 'a role name is 2-40 lowercase letters, digits, _ or -, starting with a letter' });
-/** A capability `code.action`: the unit of grants. */
+/** A capability `code.action` (the code a skill name, as the skill SDK defines it): the unit of grants. */
 const capability = z
   .string({ error: 'capability is required' })
-  .regex(/^[a-z][a-z0-9_-]{0,62}\.[a-z0-9_-]{1,64}$/, { error: 'capability must look like code.action, e.g. contacts.create' });
+  .regex(new RegExp(`^${SKILL_NAME_PATTERN.source.slice(1, -1)}\\.[a-z0-9_-]{1,64}$`), { error: 'capability must look like code.action, e.g. contacts.create' });
 
 export const SkillRegisterBody = z
   .object({
     url: z.url({ error: 'url must be an absolute URL' }).max(2048).meta({ description: 'The MCP endpoint (https in production), or the base URL of a skill that serves GET /manifest' }),
-    code: z.string().regex(/^[a-z][a-z0-9_-]{0,62}$/, { error: 'code must be lowercase letters, digits, _ or -' }).optional().meta({ description: 'Skill code when the server has no manifest' }),
+    code: z.string().regex(SKILL_NAME_PATTERN, { error: 'code must be lowercase letters, digits, _ or -' }).optional().meta({ description: 'Skill code when the server has no manifest' }),
     name: text(80).optional(),
     bearer: z.string().min(1).max(512).optional().meta({ description: "The skill's own bearer, sent to it on every MCP request" }),
     turn_token_secret: z

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import type { EndpointContract } from './contract';
-import { EVENT_TYPES } from './account';
+import { EVENT_TYPES } from './webhook-subscriptions';
 import { isoDateTime, limitParam } from './primitives';
 
 const webhookId = z.string({ error: 'webhook_id is required' }).min(1).max(64);

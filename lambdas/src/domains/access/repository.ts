@@ -1,6 +1,6 @@
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds, updateIf } from '../../infra/store/dynamo';
+import { putIf, updateIf } from '../../infra/store/dynamo';
 
 /**
  * The access domain's repository: every store call of the `workspaces`, `apiKeys` and `rateLimits` tables; a failed
@@ -36,7 +36,7 @@ export async function getWorkspaceItem(deps: Deps, id: string): Promise<Workspac
 
 /** Stores the workspace unless one exists under its id. */
 export async function putWorkspaceIfAbsent(deps: Deps, workspace: Workspace): Promise<void> {
-  await ifConditionHolds(deps.store.doc.send(new PutCommand({ TableName: deps.store.table('workspaces'), Item: workspace, ConditionExpression: 'attribute_not_exists(id)' })));
+  await putIf(deps.store, deps.store.table('workspaces'), workspace, { ConditionExpression: 'attribute_not_exists(id)' });
 }
 
 /** Stores a new key (by its hash); throws if the hash is taken. */

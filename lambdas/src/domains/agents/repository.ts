@@ -1,6 +1,6 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { createOrFind, ifConditionHolds, readItem } from '../../infra/store/dynamo';
+import { createOrFind, putIf, readItem, updateIf } from '../../infra/store/dynamo';
 
 /** The agents domain's repository: every store call of the `agents` table; a failed condition comes back as a value. */
 export interface StoredAgent {
@@ -32,7 +32,7 @@ export const createAgentOrFind = async (deps: Deps, agent: StoredAgent): Promise
 
 /** Stores a new agent; false when its id is taken. */
 export const putNewAgent = async (deps: Deps, agent: StoredAgent): Promise<boolean> =>
-  (await ifConditionHolds(deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: agent, ConditionExpression: 'attribute_not_exists(id)' })))) !== undefined;
+  putIf(deps.store, table(deps), agent, { ConditionExpression: 'attribute_not_exists(id)' });
 
 export async function queryAgents(deps: Deps, workspaceId: string): Promise<StoredAgent[]> {
   const result = await deps.store.doc.send(new QueryCommand({ TableName: table(deps), KeyConditionExpression: 'workspaceId = :w', ExpressionAttributeValues: { ':w': workspaceId } }));
@@ -53,18 +53,12 @@ export async function findAgentItemById(deps: Deps, agentId: string): Promise<St
 /** Sets fields of an existing agent; false when there is no such agent. */
 export async function setAgentFields(deps: Deps, workspaceId: string, agentId: string, fields: Record<string, unknown>): Promise<boolean> {
   const names = Object.keys(fields);
-  const updated = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: table(deps),
-        Key: { workspaceId, id: agentId },
-        UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
-        ConditionExpression: 'attribute_exists(id)',
-        ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
-        ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, fields[name]])),
-      }),
-    ),
-  );
+  const updated = await updateIf(deps.store, table(deps), { workspaceId, id: agentId }, {
+    UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
+    ConditionExpression: 'attribute_exists(id)',
+    ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
+    ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, fields[name]])),
+  });
   return updated !== undefined;
 }
 
@@ -85,18 +79,10 @@ export async function updateAgentPaths(deps: Deps, workspaceId: string, agentId:
     values[`:v${index}`] = value;
     return `${placeholders.join('.')} = :v${index}`;
   });
-  const result = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: table(deps),
-        Key: { workspaceId, id: agentId },
-        UpdateExpression: `SET ${assignments.join(', ')}`,
-        ConditionExpression: 'attribute_exists(#id)',
-        ExpressionAttributeNames: { ...names, '#id': 'id' },
-        ExpressionAttributeValues: values,
-        ReturnValues: 'ALL_NEW',
-      }),
-    ),
-  );
-  return result?.Attributes as StoredAgent | undefined;
+  return updateIf<StoredAgent>(deps.store, table(deps), { workspaceId, id: agentId }, {
+    UpdateExpression: `SET ${assignments.join(', ')}`,
+    ConditionExpression: 'attribute_exists(#id)',
+    ExpressionAttributeNames: { ...names, '#id': 'id' },
+    ExpressionAttributeValues: values,
+  });
 }

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds, putNewItem, queryAll, readItem } from '../../infra/store/dynamo';
+import { putIf, putNewItem, queryAll, readItem, setOnce, updateIf } from '../../infra/store/dynamo';
 
 /** Every store call of the connections domain: clients, connections (grants), OAuth secrets by hash, calls. */
 
@@ -77,18 +77,7 @@ export async function findSecret(deps: Deps, tokenHash: string): Promise<StoredS
 
 /** Marks a single-use secret (code, refresh token) used: false when it already was (a replay). */
 export async function useSecretOnce(deps: Deps, tokenHash: string, at: string): Promise<boolean> {
-  const done = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.table('oauthTokens'),
-        Key: { tokenHash },
-        UpdateExpression: 'SET usedAt = :at',
-        ConditionExpression: 'attribute_exists(tokenHash) AND attribute_not_exists(usedAt)',
-        ExpressionAttributeValues: { ':at': at },
-      }),
-    ),
-  );
-  return done !== undefined;
+  return setOnce(deps.store, deps.store.table('oauthTokens'), { tokenHash }, 'usedAt', at);
 }
 
 /** Adds a live access token to its connection and drops the ones named in `expired`. */
@@ -109,24 +98,15 @@ export async function addAccessToken(deps: Deps, connectionId: string, tokenHash
 
 /** Ends one access token early (revocation). */
 export async function removeAccessToken(deps: Deps, connectionId: string, tokenHash: string): Promise<void> {
-  await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.table('connections'),
-        Key: { id: connectionId },
-        UpdateExpression: 'REMOVE accessTokens.#hash',
-        ConditionExpression: 'attribute_exists(id)',
-        ExpressionAttributeNames: { '#hash': tokenHash },
-      }),
-    ),
-  );
+  await updateIf(deps.store, deps.store.table('connections'), { id: connectionId }, {
+    UpdateExpression: 'REMOVE accessTokens.#hash',
+    ConditionExpression: 'attribute_exists(id)',
+    ExpressionAttributeNames: { '#hash': tokenHash },
+  });
 }
 
 export async function putConnection(deps: Deps, connection: StoredConnection): Promise<boolean> {
-  const put = await ifConditionHolds(
-    deps.store.doc.send(new PutCommand({ TableName: deps.store.table('connections'), Item: connection, ConditionExpression: 'attribute_not_exists(id)' })),
-  );
-  return put !== undefined;
+  return putIf(deps.store, deps.store.table('connections'), connection, { ConditionExpression: 'attribute_not_exists(id)' });
 }
 
 export async function findConnection(deps: Deps, id: string): Promise<StoredConnection | undefined> {
@@ -145,18 +125,12 @@ export async function connectionsOfWorkspace(deps: Deps, workspaceId: string): P
 
 /** Ends an active connection; false when it was no longer active. */
 export async function endConnection(deps: Deps, id: string, status: Exclude<ConnectionStatus, 'active'>, reason: string, at: string): Promise<boolean> {
-  const done = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.table('connections'),
-        Key: { id },
-        UpdateExpression: 'SET #status = :to, endedAt = :at, endedReason = :reason',
-        ConditionExpression: '#status = :active',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':to': status, ':at': at, ':reason': reason, ':active': 'active' },
-      }),
-    ),
-  );
+  const done = await updateIf(deps.store, deps.store.table('connections'), { id }, {
+    UpdateExpression: 'SET #status = :to, endedAt = :at, endedReason = :reason',
+    ConditionExpression: '#status = :active',
+    ExpressionAttributeNames: { '#status': 'status' },
+    ExpressionAttributeValues: { ':to': status, ':at': at, ':reason': reason, ':active': 'active' },
+  });
   return done !== undefined;
 }
 

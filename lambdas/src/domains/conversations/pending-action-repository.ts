@@ -1,8 +1,8 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError } from '@service/shared';
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds } from '../../infra/store/dynamo';
+import { deleteIf, updateIf } from '../../infra/store/dynamo';
 
 /**
  * The conversations domain's store of visitors' pending actions (the confirm card) and of each conversation's tool-call
@@ -37,34 +37,20 @@ export async function storePendingAction(deps: Deps, conversationId: string, act
  * second Confirm, another conversation's id or a late click finds nothing.
  */
 export async function takePendingAction(deps: Deps, conversationId: string, actionId: string): Promise<PendingAction> {
-  const result = await ifConditionHolds(
-    deps.store.doc.send(
-      new DeleteCommand({
-        TableName: deps.store.table('conversations'),
-        Key: keyOf(conversationId, actionId),
-        ConditionExpression: 'attribute_exists(sk) AND expiresAtMs > :now',
-        ExpressionAttributeValues: { ':now': deps.now().getTime() },
-        ReturnValues: 'ALL_OLD',
-      }),
-    ),
-  );
-  if (!result) throw new DomainError('NOT_FOUND', 'This action is no longer waiting for a decision', { field: 'actionId' });
-  const item = result.Attributes as { toolName: string; input: string; summary: string };
+  const item = await deleteIf<{ toolName: string; input: string; summary: string }>(deps.store, deps.store.table('conversations'), keyOf(conversationId, actionId), {
+    ConditionExpression: 'attribute_exists(sk) AND expiresAtMs > :now',
+    ExpressionAttributeValues: { ':now': deps.now().getTime() },
+  });
+  if (!item) throw new DomainError('NOT_FOUND', 'This action is no longer waiting for a decision', { field: 'actionId' });
   return { toolName: item.toolName, input: JSON.parse(item.input) as Record<string, unknown>, summary: item.summary };
 }
 
 /** Counts one tool call against the conversation's limit; false once the conversation has used them all. */
 export async function countConversationToolCall(deps: Deps, conversationId: string): Promise<boolean> {
-  const counted = await ifConditionHolds(
-    deps.store.doc.send(
-      new UpdateCommand({
-        TableName: deps.store.table('conversations'),
-        Key: { conversationId, sk: 'meta' },
-        UpdateExpression: 'ADD toolCalls :one',
-        ConditionExpression: 'attribute_exists(conversationId) AND (attribute_not_exists(toolCalls) OR toolCalls < :max)',
-        ExpressionAttributeValues: { ':one': 1, ':max': CHAT_LIMITS.toolCallsPerConversation },
-      }),
-    ),
-  );
+  const counted = await updateIf(deps.store, deps.store.table('conversations'), { conversationId, sk: 'meta' }, {
+    UpdateExpression: 'ADD toolCalls :one',
+    ConditionExpression: 'attribute_exists(conversationId) AND (attribute_not_exists(toolCalls) OR toolCalls < :max)',
+    ExpressionAttributeValues: { ':one': 1, ':max': CHAT_LIMITS.toolCallsPerConversation },
+  });
   return counted !== undefined;
 }

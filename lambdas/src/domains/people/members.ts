@@ -6,20 +6,15 @@ import { assertRoleExists } from '../skills/roles';
 import {
   changeOwnerCount,
   deleteMembership,
-  deletePendingInvitation,
-  getInvitation,
   getMembership,
-  invitationsOf,
-  markInvitationAccepted,
   membershipsByUser,
   membershipsOfWorkspace,
-  putInvitation,
   putMembershipIfAbsent,
   setMembershipRole,
-  type StoredInvitation,
   type StoredMembership,
-  type StoredUser,
-} from './repository';
+} from './membership-repository';
+import { deletePendingInvitation, getInvitation, invitationsOf, markInvitationAccepted, putInvitation, type StoredInvitation } from './invitation-repository';
+import type { StoredUser } from './user-repository';
 import { newId, randomToken } from './secrets';
 import { storedHash } from '../../infra/secrets/stored-hash';
 import { normalizeEmail } from './users';
@@ -36,7 +31,8 @@ export interface WorkspaceRef {
   name: string;
 }
 
-export type { StoredInvitation, StoredMembership } from './repository';
+export type { StoredInvitation } from './invitation-repository';
+export type { StoredMembership } from './membership-repository';
 
 export const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 

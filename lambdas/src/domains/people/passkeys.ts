@@ -9,24 +9,15 @@ import {
 } from '@simplewebauthn/server';
 import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import {
-  deletePasskeyOfUser,
-  getPasskey,
-  getSignInSecret,
-  passkeysOfUser,
-  putPasskey,
-  putSignInSecret,
-  recordPasskeyUse,
-  useSignInSecret,
-  type StoredPasskey,
-  type StoredUser,
-} from './repository';
+import { deletePasskeyOfUser, getPasskey, passkeysOfUser, putPasskey, recordPasskeyUse, type StoredPasskey } from './passkey-repository';
+import { getSignInSecret, putSignInSecret, useSignInSecret } from './sign-in-secret-repository';
+import type { StoredUser } from './user-repository';
 import type { ActiveSession } from './sessions';
 import { randomToken } from './secrets';
 import { storedHash } from '../../infra/secrets/stored-hash';
 import { getUser } from './users';
 
-export type { StoredPasskey } from './repository';
+export type { StoredPasskey } from './passkey-repository';
 
 /** The relying party: the dashboard's host name (never an IP address: WebAuthn refuses those) and its origin. */
 export interface RelyingParty {

@@ -1,7 +1,8 @@
 import type { Deps } from '../../infra/deps';
 import { parseCookies } from '../../infra/http/cookies';
 import { SESSION_COOKIE } from '@service/shared';
-import { deleteSession, getSession, putSession, sessionHashesOfUser, touchSession, type StoredUser } from './repository';
+import { deleteSession, getSession, putSession, sessionHashesOfUser, touchSession } from './session-repository';
+import type { StoredUser } from './user-repository';
 import { randomToken } from './secrets';
 import { storedHash } from '../../infra/secrets/stored-hash';
 

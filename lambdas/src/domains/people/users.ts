@@ -1,10 +1,12 @@
 import type { Deps } from '../../infra/deps';
 import { DomainError } from '@service/shared';
-import { copyDisplayName, getUser, putUserIfEmailFree, setUserDisplayName, userIdOfEmail, type StoredUser } from './repository';
+import { getUser, putUserIfEmailFree, setUserDisplayName, userIdOfEmail, type StoredUser } from './user-repository';
+import { copyDisplayNameToMemberships } from './membership-repository';
+import { copyDisplayNameToSessions } from './session-repository';
 import { newId } from './secrets';
 
-export type { StoredUser } from './repository';
-export { getUser } from './repository';
+export type { StoredUser } from './user-repository';
+export { getUser } from './user-repository';
 
 /** Addresses are kept lower-case, trimmed: one address, one person. */
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
@@ -31,6 +33,7 @@ export async function ensureUser(deps: Deps, email: string): Promise<StoredUser>
 export async function changeDisplayName(deps: Deps, userId: string, displayName: string): Promise<StoredUser> {
   const user = await setUserDisplayName(deps, userId, displayName);
   if (!user) throw new DomainError('NOT_FOUND', 'This account no longer exists; sign in again');
-  await copyDisplayName(deps, userId, displayName);
+  // The copies beside the person's memberships and sessions follow; a gone item stays gone.
+  await Promise.all([copyDisplayNameToMemberships(deps, userId, displayName), copyDisplayNameToSessions(deps, userId, displayName)]);
   return user;
 }

@@ -1,6 +1,6 @@
-import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds, queryAll } from '../../infra/store/dynamo';
+import { putIf, queryAll } from '../../infra/store/dynamo';
 
 /**
  * The skills domain's repository: every store call of the `skills` table. The table holds everything a workspace decides about skills, one item per fact, keyed by sk prefix:
@@ -12,10 +12,7 @@ const table = (deps: Deps) => deps.store.table('skills');
 
 /** Stores an item; with `onlyIfAbsent`, false when one is already there. */
 export async function putSkillItem(deps: Deps, workspaceId: string, sk: string, item: object, onlyIfAbsent = false): Promise<boolean> {
-  const put = deps.store.doc.send(
-    new PutCommand({ TableName: table(deps), Item: { ...item, workspaceId, sk }, ...(onlyIfAbsent ? { ConditionExpression: 'attribute_not_exists(sk)' } : {}) }),
-  );
-  return (await ifConditionHolds(put)) !== undefined;
+  return putIf(deps.store, table(deps), { ...item, workspaceId, sk }, onlyIfAbsent ? { ConditionExpression: 'attribute_not_exists(sk)' } : {});
 }
 
 export async function getSkillItem<T>(deps: Deps, workspaceId: string, sk: string): Promise<T | undefined> {

@@ -1,15 +1,15 @@
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBase62 } from '@service/shared';
 import DataLoader from 'dataloader';
 import type { Deps } from '../../infra/deps';
 import { MAX_BATCH_WRITE, writeAll } from '../../infra/store/batch-write';
-import { ifConditionHolds, updateIf, type Store } from '../../infra/store/dynamo';
+import { putIf, updateIf, type Store } from '../../infra/store/dynamo';
 import type { PlatformEvent } from './events';
 import type { EventType } from './subscriptions';
 
 /**
  * The webhooks domain's delivery repository: every store call of the webhookDeliveries table, each conditional write
- * answering its outcome as a value (ifConditionHolds). The table holds two kinds of items per subscription (partition `subscriptionId`):
+ * answering its outcome as a value (putIf, updateIf). The table holds two kinds of items per subscription (partition `subscriptionId`):
  * - a delivery (`deliveryId` = `dlv#<eventId>#<seq>`, seq `0` for the first, `r…` for each redelivery): the event's
  *   signed-once body and the state machine of its attempts. It is the source of truth; queue messages only wake it up.
  * - an attempt log entry (`deliveryId` = `att#<time>#<eventId>#<seq>#<attempt>`): one per HTTP attempt made, so the
@@ -98,7 +98,7 @@ export function newDelivery(
 
 /** Stores a new delivery; returns the stored one when a delivery with that key already exists (a repeated emit). */
 export async function putDelivery(deps: Deps, delivery: StoredDelivery): Promise<StoredDelivery> {
-  const stored = await ifConditionHolds(deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: delivery, ConditionExpression: 'attribute_not_exists(deliveryId)' })));
+  const stored = await putIf(deps.store, table(deps), delivery, { ConditionExpression: 'attribute_not_exists(deliveryId)' });
   return stored ? delivery : ((await getDelivery(deps, delivery.subscriptionId, delivery.deliveryId)) ?? delivery);
 }
 

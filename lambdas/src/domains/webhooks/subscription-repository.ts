@@ -1,7 +1,7 @@
-import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { schemas } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { createOrFind, ifConditionHolds, updateIf, type ConditionalUpdate } from '../../infra/store/dynamo';
+import { createOrFind, deleteIf, updateIf, type ConditionalUpdate } from '../../infra/store/dynamo';
 
 /** The webhooks domain's subscription repository: every store call of the webhookSubscriptions table. */
 export type EventType = (typeof schemas.EVENT_TYPES)[number];
@@ -32,8 +32,7 @@ export async function querySubscriptions(deps: Deps, workspaceId: string): Promi
 
 /** Deletes the subscription; false when there was none. */
 export async function deleteSubscriptionItem(deps: Deps, workspaceId: string, id: string): Promise<boolean> {
-  const deleted = await ifConditionHolds(deps.store.doc.send(new DeleteCommand({ TableName: table(deps), Key: { workspaceId, id }, ConditionExpression: 'attribute_exists(id)' })));
-  return deleted !== undefined;
+  return (await deleteIf(deps.store, table(deps), { workspaceId, id }, { ConditionExpression: 'attribute_exists(id)' })) !== undefined;
 }
 
 export async function getSubscriptionItem(deps: Deps, workspaceId: string, id: string): Promise<StoredSubscription | undefined> {

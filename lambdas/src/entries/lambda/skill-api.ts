@@ -5,8 +5,9 @@ import { createOperatorApiHandler } from '../../surfaces/operator-api/handler';
 import { createSkillCallbacksHandler } from '../../surfaces/skill-callbacks/handler';
 import { depsFromEnv } from './deps-from-env';
 import { withMail } from './with-mail';
+import { withSkillHost } from './with-skill-host';
 
-const deps = withMail(await depsFromEnv());
+const deps = withSkillHost(withMail(await depsFromEnv()));
 const operatorApi = createOperatorApiHandler(deps);
 const skillCallbacks = createSkillCallbacksHandler(deps);
 

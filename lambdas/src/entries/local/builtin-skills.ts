@@ -1,7 +1,7 @@
 import { randomBase62 } from '@service/shared';
 import { startSkill, type RunningSkill } from '@service/skill-sdk';
 import { BUILTIN_SKILLS } from '../../domains/skills/builtin';
-import type { SkillHost } from '../../domains/skills/host';
+import type { SkillHost } from '../../infra/config/skill-host';
 
 export interface RunningBuiltins {
   host: SkillHost;

@@ -13,7 +13,7 @@ import { startEmbeddedDynamo } from './embedded-dynamo';
 import { attachConsumers } from './consumers';
 import { createLocalFunctions } from './functions';
 import { seedDemo, type DemoSeed } from './seed';
-import { attachSkillHost, type SkillHost } from '../../domains/skills/host';
+import { skillHostFromEnv, type SkillHost } from '../../infra/config/skill-host';
 import { startBuiltinSkills } from './builtin-skills';
 import { sweepRuns } from '../../domains/runs/runtime/run-sweeper';
 import { createLocalServer } from './server';
@@ -78,7 +78,16 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   // Webhook wake-ups come in the batches the stack's mapping gives the deliverer; runs still one per invocation here.
   const queue = new LocalQueue(store, { visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000 }, batchSize: { webhooks: QUEUE_BATCH_SIZE.webhooks }, ...options.queue });
   const now = options.now ?? (() => new Date());
-  const deps: Deps = { store, queue: observeSender(queue, options.observer), config, now, mail: localMailbox(store, now, options.onMail) };
+  // The built-in skills start once the server listens (below); until then the settings of this process describe the skill host.
+  let skillHost: SkillHost | undefined;
+  const deps: Deps = {
+    store,
+    queue: observeSender(queue, options.observer),
+    config,
+    now,
+    mail: localMailbox(store, now, options.onMail),
+    skillHost: () => (skillHost ??= skillHostFromEnv(process.env)),
+  };
   const seed = await seedDemo(deps, env.SERVICE_DEMO_API_KEY);
   const model = options.model ?? resolveModel(config.model, env);
 
@@ -101,7 +110,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const ipv6 = LOOPBACK_V4.has(host) ? await listenOnIpv6Loopback(createLocalServer(functions()), port) : undefined;
   // The built-in skills call back into this server, so they start once it listens, and runs start after them.
   const skills = await startBuiltinSkills(`${url}/en/api/v1`, env.SERVICE_MASTER_KEY);
-  attachSkillHost(deps, skills.host);
+  skillHost = skills.host;
   attachConsumers(queue, deps, { model }, options.observer);
   queue.start();
   // What an EventBridge schedule does in AWS: finish runs a crash left queued or running.

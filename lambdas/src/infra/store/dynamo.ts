@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { physicalTableName, type TableName } from '@service/shared';
 
 /** The document client plus the physical table names of this deployment. */
@@ -38,12 +38,16 @@ export async function ifConditionHolds<T>(write: Promise<T>): Promise<T | undefi
   }
 }
 
-/** What a conditional update of one item says, besides its table and key. */
-export interface ConditionalUpdate {
-  UpdateExpression: string;
-  ConditionExpression: string;
+/** The condition of a write to one item, with the names and values its expressions use (no condition: the write always applies). */
+export interface WriteCondition {
+  ConditionExpression?: string;
   ExpressionAttributeNames?: Record<string, string>;
   ExpressionAttributeValues?: Record<string, unknown>;
+}
+
+/** What a conditional update of one item says, besides its table and key. */
+export interface ConditionalUpdate extends WriteCondition {
+  UpdateExpression: string;
 }
 
 /** One item by its key, read consistently (so it sees a write made a moment ago), or undefined. */
@@ -67,17 +71,39 @@ export async function updateIf<T>(store: Store, tableName: string, key: Record<s
 }
 
 /**
+ * Sets `attribute` of an existing item (its key's one attribute `key`) to `at`, once: false when the item is gone or
+ * the attribute was already set (a single-use secret used again, an invitation accepted twice).
+ */
+export async function setOnce(store: Store, tableName: string, key: Record<string, string>, attribute: string, at: string): Promise<boolean> {
+  const set = await updateIf(store, tableName, key, {
+    UpdateExpression: `SET ${attribute} = :at`,
+    ConditionExpression: `attribute_exists(${Object.keys(key)[0]!}) AND attribute_not_exists(${attribute})`,
+    ExpressionAttributeValues: { ':at': at },
+  });
+  return set !== undefined;
+}
+
+/** A conditional PutItem of `item` into `tableName` (physical, as for updateIf): false when the condition did not hold. */
+export async function putIf(store: Store, tableName: string, item: object, condition: WriteCondition): Promise<boolean> {
+  return (await ifConditionHolds(store.doc.send(new PutCommand({ TableName: tableName, Item: item, ...condition })))) !== undefined;
+}
+
+/**
+ * A conditional DeleteItem of one item of `tableName` (physical, as for updateIf): the item as it was, or undefined
+ * when the condition did not hold. The condition must require the item (`attribute_exists`, or a comparison of its
+ * attributes, which fails on a missing item), so that undefined means "not deleted".
+ */
+export async function deleteIf<T>(store: Store, tableName: string, key: Record<string, unknown>, condition: WriteCondition & { ConditionExpression: string }): Promise<T | undefined> {
+  const result = await ifConditionHolds(store.doc.send(new DeleteCommand({ TableName: tableName, Key: key, ...condition, ReturnValues: 'ALL_OLD' })));
+  return result?.Attributes as T | undefined;
+}
+
+/**
  * An idempotent create: writes `item` unless its key is taken, else answers the item stored under that key (what an
  * earlier attempt of the same action wrote, its id derived from the same Idempotency-Key).
  */
 export async function createOrFind<T extends object>(store: Store, table: TableName, item: T, key: Record<string, string>): Promise<{ item: T; created: boolean }> {
-  const put = new PutCommand({
-    TableName: store.table(table),
-    Item: item,
-    ConditionExpression: 'attribute_not_exists(#key)',
-    ExpressionAttributeNames: { '#key': Object.keys(key)[0]! },
-  });
-  if (await ifConditionHolds(store.doc.send(put))) return { item, created: true };
+  if (await putIf(store, store.table(table), item, { ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': Object.keys(key)[0]! } })) return { item, created: true };
   const existing = await readItem<T>(store, store.table(table), key);
   if (!existing) throw new Error(`${table}: the item under ${JSON.stringify(key)} exists and does not`);
   return { item: existing, created: false };

@@ -1,9 +1,9 @@
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { DomainError } from '@service/shared';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Deps } from '../deps';
-import { ifConditionHolds } from './dynamo';
+import { deleteIf, putIf, updateIf } from './dynamo';
 
 /**
  * Stripe-style idempotency on one item per key: a single conditional put claims the key (it succeeds only if no
@@ -75,28 +75,22 @@ async function claimFresh(deps: Deps, scopedKey: string, requestHash: string, no
     expiresAtEpoch: Math.ceil((now + IDEMPOTENCY_RETENTION_MS) / 1000),
     lockedUntil: now + IDEMPOTENCY_LOCK_MS,
   };
-  const put = new PutCommand({
-    TableName: deps.store.table('idempotency'),
-    Item: record,
+  const put = await putIf(deps.store, deps.store.table('idempotency'), record, {
     ConditionExpression: 'attribute_not_exists(scopedKey) OR expiresAt < :now',
     ExpressionAttributeValues: { ':now': now },
   });
-  return (await ifConditionHolds(deps.store.doc.send(put))) ? claimedFrom(record) : undefined;
+  return put ? claimedFrom(record) : undefined;
 }
 
 /** An identical request whose attempt stopped (crashed) without an answer: the same action, resumed. */
 async function resumeAbandoned(deps: Deps, scopedKey: string, requestHash: string, now: number): Promise<IdempotencyClaimed | undefined> {
-  const update = new UpdateCommand({
-    TableName: deps.store.table('idempotency'),
-    Key: { scopedKey },
+  const resumed = await updateIf<IdempotencyRecord>(deps.store, deps.store.table('idempotency'), { scopedKey }, {
     UpdateExpression: 'SET lockedUntil = :lock',
     ConditionExpression: '#state = :progress AND lockedUntil < :now AND expiresAt >= :now AND requestHash = :hash',
     ExpressionAttributeNames: { '#state': 'state' },
     ExpressionAttributeValues: { ':lock': now + IDEMPOTENCY_LOCK_MS, ':now': now, ':progress': 'in_progress', ':hash': requestHash },
-    ReturnValues: 'ALL_NEW',
   });
-  const resumed = await ifConditionHolds(deps.store.doc.send(update));
-  return resumed?.Attributes ? claimedFrom(resumed.Attributes as IdempotencyRecord, true) : undefined;
+  return resumed ? claimedFrom(resumed, true) : undefined;
 }
 
 export async function claimIdempotencyKey(deps: Deps, workspaceId: string, key: string, requestHash: string): Promise<IdempotencyClaim> {
@@ -132,10 +126,8 @@ export async function completeIdempotencyKey(deps: Deps, claim: ClaimRef, respon
   );
 }
 
-/** Addresses the claim's own record while still in progress: a completed record, or another request's, is left alone. */
-const ownInProgress = (deps: Deps, claim: ClaimRef) => ({
-  TableName: deps.store.table('idempotency'),
-  Key: { scopedKey: claim.scopedKey },
+/** Holds for the claim's own record while still in progress: a completed record, or another request's, is left alone. */
+const ownInProgress = (claim: ClaimRef) => ({
   ConditionExpression: '#state = :progress AND requestHash = :hash',
   ExpressionAttributeNames: { '#state': 'state' },
   ExpressionAttributeValues: { ':progress': 'in_progress', ':hash': claim.requestHash },
@@ -146,12 +138,15 @@ const ownInProgress = (deps: Deps, claim: ClaimRef) => ({
  * and only unlocked, so that the same request retried at once resumes that action instead of starting another.
  */
 export async function unlockIdempotencyKey(deps: Deps, claim: ClaimRef): Promise<void> {
-  const own = ownInProgress(deps, claim);
-  const unlock = new UpdateCommand({ ...own, UpdateExpression: 'SET lockedUntil = :unlocked', ExpressionAttributeValues: { ...own.ExpressionAttributeValues, ':unlocked': 0 } });
-  await ifConditionHolds(deps.store.doc.send(unlock));
+  const own = ownInProgress(claim);
+  await updateIf(deps.store, deps.store.table('idempotency'), { scopedKey: claim.scopedKey }, {
+    ...own,
+    UpdateExpression: 'SET lockedUntil = :unlocked',
+    ExpressionAttributeValues: { ...own.ExpressionAttributeValues, ':unlocked': 0 },
+  });
 }
 
 /** Frees the key after a refused attempt (an API error: nothing was done) so that the caller may retry it. */
 export async function releaseIdempotencyKey(deps: Deps, claim: ClaimRef): Promise<void> {
-  await ifConditionHolds(deps.store.doc.send(new DeleteCommand(ownInProgress(deps, claim))));
+  await deleteIf(deps.store, deps.store.table('idempotency'), { scopedKey: claim.scopedKey }, ownInProgress(claim));
 }

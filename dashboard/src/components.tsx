@@ -1,37 +1,10 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError } from './api/client';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { errorText } from './format';
 import type { Permission } from './permissions';
 import { useApp } from './session';
 
-export interface Loaded<T> {
-  data: T | undefined;
-  error: unknown;
-  loading: boolean;
-  reload(): void;
-}
-
-/** Loads once per change of `deps` (and on reload()); the last answer wins. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [state, setState] = useState<{ data: T | undefined; error: unknown; loading: boolean }>({ data: undefined, error: undefined, loading: true });
-  const [tick, setTick] = useState(0);
-  useEffect(() => {
-    let current = true;
-    setState((previous) => ({ ...previous, loading: true }));
-    load().then(
-      (data) => current && setState({ data, error: undefined, loading: false }),
-      (error: unknown) => current && setState({ data: undefined, error, loading: false }),
-    );
-    return () => {
-      current = false;
-    };
-  }, [...deps, tick]);
-  const reload = useCallback(() => setTick((value) => value + 1), []);
-  return { ...state, reload };
-}
-
-export const errorText = (error: unknown): string =>
-  error instanceof ApiError ? `${error.message}${error.code !== 'HTTP_ERROR' ? ` (${error.code})` : ''}` : error instanceof Error ? error.message : String(error);
+// The dashboard's shared components: screens, notes, buttons, tables, forms, dialogs.
 
 export function ErrorNote({ error }: { error: unknown }) {
   if (!error) return null;
@@ -282,25 +255,4 @@ export function ActionForm({ class: className, onSubmit, children }: { class?: s
       {children}
     </form>
   );
-}
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-export const when = (iso: string | null | undefined): string => (iso ? dateFormat.format(new Date(iso)) : '—');
-
-/** A form whose submit runs `action` with the busy flag and the error shown beside it. */
-export function useAction<A extends unknown[]>(action: (...args: A) => Promise<void>) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(undefined);
-  const run = async (...args: A) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await action(...args);
-    } catch (caught) {
-      setError(caught);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { busy, error, run, setError };
 }
