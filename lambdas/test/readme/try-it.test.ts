@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
 import { newDemoKey } from '../support/platform';
+import { freePort, runBash } from '../support/bash';
 
 /**
  * The README's "Try it" script, run as written with bash against a fresh platform started the way the README says
@@ -21,38 +20,6 @@ function tryItScript(): string {
   const blocks = [...section.matchAll(/^```sh try-it\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
   expect(blocks.length, 'README "Try it" has no ```sh try-it block').toBeGreaterThan(0);
   return blocks.join('\n');
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
-
-/** Runs the script in its own process group, so a receiver it left behind dies with it. */
-function runBash(script: string, env: Record<string, string>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn('bash', ['-eu', '-o', 'pipefail', '-c', script], { cwd,
-      env: { PATH: process.env.PATH!, ...env },
-      detached: true,
-      // No terminal, no socket on stdin: bash reads no startup file.
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (code) => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // the group is gone already
-      }
-      done({ code, stdout, stderr });
-    });
-  });
 }
 
 interface Envelope {
