@@ -1,9 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
-import { runBash } from '../support/bash';
+import { runDocumentedScript, type PrintedEnvelope } from '../support/bash';
 import { newDemoKey } from '../support/platform';
 
 /**
@@ -19,25 +18,17 @@ function script(): string {
   return block![1]!;
 }
 
-type Envelope = { status: boolean; code: number; data: Record<string, unknown> & { run_id?: string; status?: string } };
-
 let platform: RunningPlatform;
-let workDir: string;
-let result: { code: number | null; stdout: string; stderr: string };
-let answers: Envelope[];
+let result: Awaited<ReturnType<typeof runDocumentedScript>>;
+let answers: PrintedEnvelope[];
 
 beforeAll(async () => {
   platform = await startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: KEY, RATE_LIMIT_PER_MINUTE: '100000' } });
-  workDir = mkdtempSync(join(tmpdir(), 'approve-stop-'));
-  result = await runBash(script(), { KEY, BASE: platform.apiBaseUrl }, workDir);
-  answers = result.stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Envelope);
+  result = await runDocumentedScript(script(), { KEY, BASE: platform.apiBaseUrl });
+  answers = result.answers;
 }, 120_000);
 afterAll(async () => {
   await platform.stop();
-  rmSync(workDir, { recursive: true, force: true });
 });
 
 it('runs top to bottom without an error, every answer a success', () => {

@@ -1,10 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
 import { newDemoKey } from '../support/platform';
-import { freePort, runBash } from '../support/bash';
+import { freePort, runDocumentedScript, type PrintedEnvelope } from '../support/bash';
 
 /**
  * The README's "Try it" script, run as written with bash against a fresh platform started the way the README says
@@ -22,29 +21,17 @@ function tryItScript(): string {
   return blocks.join('\n');
 }
 
-interface Envelope {
-  status: boolean;
-  code: number;
-  data: Record<string, unknown>;
-}
-
 let platform: RunningPlatform;
-let workDir: string;
-let result: { code: number | null; stdout: string; stderr: string };
-let answers: Envelope[];
+let result: Awaited<ReturnType<typeof runDocumentedScript>>;
+let answers: PrintedEnvelope[];
 
 beforeAll(async () => {
   platform = await startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: KEY, WEBHOOK_ALLOW_LOCAL: '1' } });
-  workDir = mkdtempSync(join(tmpdir(), 'try-it-'));
-  result = await runBash(tryItScript(), { KEY, BASE: platform.apiBaseUrl, HOOK_PORT: String(await freePort()) }, workDir);
-  answers = result.stdout
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line) as Envelope);
+  result = await runDocumentedScript(tryItScript(), { KEY, BASE: platform.apiBaseUrl, HOOK_PORT: String(await freePort()) });
+  answers = result.answers;
 }, 120_000);
 afterAll(async () => {
   await platform.stop();
-  rmSync(workDir, { recursive: true, force: true });
 });
 
 type Run = { run_id: string; status: string; instruction: string; result_text: string | null; output: Record<string, unknown> | null; output_error: string | null };

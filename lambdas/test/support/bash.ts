@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 
 /** A port free on loopback right now (for a script's own listener). */
@@ -11,7 +14,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs a documented shell script with bash, strict mode, in its own process group, so a receiver it left behind dies with it. */
-export function runBash(script: string, env: Record<string, string>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runBash(script: string, env: Record<string, string>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
     const child = spawn('bash', ['-eu', '-o', 'pipefail', '-c', script], { cwd,
       env: { PATH: process.env.PATH!, ...env },
@@ -32,4 +35,26 @@ export function runBash(script: string, env: Record<string, string>, cwd: string
       done({ code, stdout, stderr });
     });
   });
+}
+
+/** An answer of the REST API, as a documented script prints it: one JSON envelope per line. */
+export interface PrintedEnvelope {
+  status: boolean;
+  code: number;
+  data: Record<string, unknown>;
+}
+
+/** Runs a documented script in a fresh directory of its own; `answers` are the envelopes it printed, in order. */
+export async function runDocumentedScript(script: string, env: Record<string, string>) {
+  const workDir = mkdtempSync(join(tmpdir(), 'documented-script-'));
+  try {
+    const result = await runBash(script, env, workDir);
+    const answers = result.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as PrintedEnvelope);
+    return { ...result, answers };
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
 }

@@ -1,5 +1,5 @@
 import type { ModelMessage, ToolApprovalRequestOutput, ToolSet } from 'ai';
-import { APPROVAL_TTL_MS, type StoredPendingAction } from '../pending-action';
+import { APPROVAL_TTL_MS, toPendingActionResponse, type StoredPendingAction } from '../pending-action';
 import { redactSecrets } from '../steps/redact';
 import type { NewStep } from '../steps/step-log';
 import type { AgentTool } from './agent-tool';
@@ -62,16 +62,7 @@ export function approvalResultMessage(history: ModelMessage[], action: StoredPen
   };
 }
 
-export const requestedStep = (action: StoredPendingAction): NewStep => ({
-  type: 'approval_requested',
-  at: action.requestedAt,
-  approval_id: action.approvalId,
-  capability: action.capability,
-  arguments: JSON.parse(action.argumentsJson) as Record<string, unknown>,
-  reason: action.reason,
-  requested_at: action.requestedAt,
-  expires_at: action.expiresAt,
-});
+export const requestedStep = (action: StoredPendingAction): NewStep => ({ type: 'approval_requested', at: action.requestedAt, ...toPendingActionResponse(action) });
 
 export const answeredStep = (action: StoredPendingAction): NewStep => ({
   type: 'approval_answered',
