@@ -1,4 +1,5 @@
 import { verifyRequest } from '@service/webhooks';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sweepRuns } from '../../src/domains/runs/runtime/run-sweeper';
 import { crashThenRestart } from '../support/crash-platform';
@@ -75,6 +76,32 @@ describe('autonomy confirm: a run waits for a person before it acts', () => {
     expect(done.steps.find((step) => step.type === 'approval_answered')).toMatchObject({ decision: 'approved', answered_by: 'api_key', note: 'Yes, add her' });
     expect(done.steps.filter((step) => step.type === 'tool_call' && step.capability === 'contacts.create')).toHaveLength(1);
     expect(done.steps.map((step) => step.seq)).toEqual(done.steps.map((_, index) => index));
+  });
+
+  it('streams the wait and the answer live: the stream stays open while the run waits, then goes on to the end', async () => {
+    const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: adding('Streamed Sam'), autonomy: 'confirm' });
+    const response = await fetch(`${ctx.platform.apiBaseUrl}/agents/command_stream?run_id=${runId}`, { headers: { 'x-service-api-key': ctx.key } });
+    expect(response.status).toBe(200);
+    const events: EventSourceMessage[] = [];
+    const parser = createParser({ onEvent: (event) => events.push(event) });
+    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+    const readUntil = async (name: string) => {
+      while (!events.some((event) => event.event === name)) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`the stream ended before ${name}: ${events.map((event) => event.event).join(', ')}`);
+        parser.feed(value);
+      }
+    };
+    await readUntil('approval_requested');
+    expect(JSON.parse(events.find((event) => event.event === 'approval_requested')!.data)).toMatchObject({ capability: 'contacts.create', arguments: expect.objectContaining({ name: 'Streamed Sam' }) });
+    expect((await ctx.api('agents/command_approve/', { body: { run_id: runId } })).status).toBe(200);
+    await readUntil('run');
+    await reader.cancel();
+    const names = events.map((event) => event.event);
+    expect(names.indexOf('approval_answered')).toBeGreaterThan(names.indexOf('approval_requested'));
+    expect(names).toContain('tool_call');
+    expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ run_id: runId, status: 'completed' });
+    expect(events.map((event) => Number(event.id))).toEqual(events.map((_, index) => index));
   });
 
   it('tells the model of a rejection, which carries on without the action', async () => {
