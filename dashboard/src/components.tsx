@@ -48,7 +48,7 @@ export function RoleNote({ permission, action }: { permission: Permission; actio
   if (app.may(permission)) return null;
   return (
     <p class="note" id={`role-note-${permission}`}>
-      Your role here is <strong>{app.role}</strong>: you can look, but {action} needs {permission === 'members' ? 'an owner' : 'an admin or owner'}.
+      Your role here is <strong>{app.role}</strong>: you can look, but {action} needs {permission === 'members' ? 'an owner' : permission === 'command' ? 'a role that may give commands' : 'an admin or owner'}.
     </p>
   );
 }
