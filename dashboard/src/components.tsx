@@ -48,7 +48,7 @@ export function RoleNote({ permission, action }: { permission: Permission; actio
   if (app.may(permission)) return null;
   return (
     <p class="note" id={`role-note-${permission}`}>
-      Your role here is <strong>{app.role}</strong>: you can look, but {action} needs {permission === 'members' ? 'an owner' : 'an admin or owner'}.
+      Your role here is <strong>{app.role}</strong>: you can look, but {action} needs {permission === 'members' ? 'an owner' : permission === 'command' ? 'a role that may give commands' : 'an admin or owner'}.
     </p>
   );
 }
@@ -159,13 +159,22 @@ export function Confirm<T>({
   body,
   confirmLabel,
   dismissLabel = 'Cancel',
+  confirmVariant = 'danger',
   onConfirm,
   onClose,
+  id = 'confirm-title',
+  children,
 }: {
   subject: T | null;
   title: string;
   body: (subject: T) => ComponentChildren;
+  /** The heading's id, when a screen holds more than one such dialog. */
+  id?: string;
+  /** More content under the body, e.g. an optional field the action takes. */
+  children?: ComponentChildren;
   confirmLabel: string;
+  /** The confirming button's look: `danger` (the default) for what cannot be undone, `primary` for a go-ahead. */
+  confirmVariant?: 'danger' | 'primary';
   /** The button that closes without acting (where "Cancel" would read as the action itself). */
   dismissLabel?: string;
   onConfirm: (subject: T) => void;
@@ -180,16 +189,17 @@ export function Confirm<T>({
     if (!open && element.open) element.close();
   }, [open]);
   return (
-    <dialog ref={dialog} aria-labelledby="confirm-title" onClose={onClose}>
-      <h2 id="confirm-title">{title}</h2>
+    <dialog ref={dialog} aria-labelledby={id} onClose={onClose}>
+      <h2 id={id}>{title}</h2>
       <p>{subject !== null ? body(subject) : null}</p>
+      {children}
       <div class="row">
         <button type="button" onClick={onClose}>
           {dismissLabel}
         </button>
         <button
           type="button"
-          class="danger"
+          class={confirmVariant}
           onClick={() => {
             if (subject === null) return;
             onClose();

@@ -60,7 +60,12 @@ function App() {
 }
 
 const NAV: { section?: string; items: { label: string; to: string; screens: Route['screen'][] }[] }[] = [
-  { items: [{ label: 'Agents', to: href('agents'), screens: ['agents', 'settings', 'embed', 'runs', 'conversations'] }] },
+  {
+    items: [
+      { label: 'Agents', to: href('agents'), screens: ['agents', 'settings', 'embed', 'runs', 'conversations'] },
+      { label: 'Waiting for you', to: href('approvals'), screens: ['approvals'] },
+    ],
+  },
   {
     section: 'Developers',
     items: [

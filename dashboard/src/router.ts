@@ -8,6 +8,7 @@ export interface Route {
 
 export const SCREENS = {
   agents: () => import('./screens/agents'),
+  approvals: () => import('./screens/approvals'),
   settings: () => import('./screens/agent-settings'),
   embed: () => import('./screens/agent-embed'),
   runs: () => import('./screens/runs'),

@@ -7,6 +7,8 @@ import { useAction, useLoad } from '../hooks';
 export default function Agents() {
   const agents = useLoad(() => get('agents/list'), []);
   const presets = useLoad(() => get('agents/presets'), []);
+  const waiting = useLoad(() => get('agents/approvals', { limit: 100 }), []);
+  const waitingCount = waiting.data?.runs.length ?? 0;
   const [preset, setPreset] = useState('');
   const [name, setName] = useState('');
   const hire = useAction(async () => {
@@ -19,6 +21,11 @@ export default function Agents() {
   return (
     <Screen title="Agents" intro="Your AI agents: their settings, the widget embed, runs and conversations.">
       <RoleNote permission="manage" action="hiring an agent" />
+      {waitingCount > 0 ? (
+        <p class="note">
+          {waitingCount === 1 ? 'A run waits' : `${waitingCount}${waitingCount === 100 ? '+' : ''} runs wait`} for a person to approve an action: <a href={href('approvals')}>Waiting for you</a>
+        </p>
+      ) : null}
       {agents.loading && !agents.data ? <Loading what="agents" /> : null}
       <ErrorNote error={agents.error ?? presets.error} />
       {agents.data && agents.data.agents.length === 0 ? <p class="muted">No agents yet: hire one below.</p> : null}

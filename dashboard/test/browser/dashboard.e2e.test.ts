@@ -17,6 +17,7 @@ afterAll(async () => {
 /** Every screen of the signed-in dashboard: its route and the heading it must carry. */
 const screens = (agentId: string): [string, string, RegExp][] => [
   ['agents', '#/agents', /^Agents$/],
+  ['waiting-for-you', '#/approvals', /^Waiting for you$/],
   ['settings', `#/agents/${agentId}/settings`, /^Settings$/],
   ['widget-embed', `#/agents/${agentId}/embed`, /^Widget Embed$/],
   ['runs', `#/agents/${agentId}/runs`, /^Runs$/],
