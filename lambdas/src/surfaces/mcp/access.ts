@@ -29,6 +29,8 @@ export interface McpAccess {
    * assistant never waits for it.
    */
   afterAnswer: (() => Promise<unknown>)[];
+  /** A 2025-11-25 tools/call's task augmentation (`params.task`), read from the body: ask_agent answers a task. */
+  legacyTask?: { ttl?: number };
 }
 
 export const hasScope = (access: McpAccess, scope: McpScope): boolean => access.scopes.includes(scope);

@@ -3,7 +3,7 @@ import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import type { Deps } from '../../infra/deps';
 import { bearerToken } from '../../infra/http/credentials';
 import { errorResult } from '../../infra/http/errors';
-import { header, jsonResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
+import { header, jsonResult, rawBody, type HttpEvent, type HttpResult } from '../../infra/http/event';
 import { writeResult, type StreamingHandler } from '../../infra/http/streaming';
 import { publicOrigin } from '../../infra/http/public-origin';
 import { sendWebResponse, toWebRequest } from '../../infra/http/web-fetch';
@@ -11,6 +11,7 @@ import { oauthUrls, type OAuthUrls } from '../oauth/urls';
 import type { McpAccess } from './access';
 import { authorizeBearer, type Authorized } from './bearer';
 import { registerRunCard } from './run-card/resource';
+import { legacyTaskParam, TASKS_EXTENSION } from './tasks';
 import { registerTools } from './tools';
 
 const SERVER_INFO = { name: 'service-platform', title: 'AI agents of your workspace', version: '1.0.0' };
@@ -91,17 +92,24 @@ async function authenticate(deps: Deps, event: HttpEvent, urls: OAuthUrls): Prom
  */
 export function createMcpSurfaceHandler(deps: Deps): StreamingHandler {
   const mcp = createMcpHandler(
-    ({ authInfo }) => {
+    ({ authInfo, era }) => {
       const server = new McpServer(SERVER_INFO, {
-        instructions: 'Work with the AI agents of one workspace: list_agents, then ask_agent; long answers come back as a run id for get_run.',
-        // The four tools are the same for every caller and never change while it is connected (what a grant reaches
+        instructions:
+          'Work with the AI agents of one workspace: list_agents, then ask_agent; long answers come back as a run id for get_run (or as a task, for clients that take tasks). A run that waits for approval is answered with approve_run or reject_run; cancel_run stops a run.',
+        // The tools are the same for every caller and never change while it is connected (what a grant reaches
         // narrows the agents, not the tools), so no tools/list_changed is ever sent: none is promised either, and a
         // 2026-07-28 subscription asking for it is not acknowledged for it.
         // The one resource (the run card) is fixed too.
-        capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+        // Tasks (ask_agent only): the 2026-07-28 extension, or the experimental tasks of 2025-11-25 (tools/call,
+        // cancel; no tasks/list: a stateless server lists no tasks).
+        capabilities: {
+          tools: { listChanged: false },
+          resources: { listChanged: false },
+          ...(era === 'modern' ? { extensions: { [TASKS_EXTENSION]: {} } } : { tasks: { cancel: {}, requests: { tools: { call: {} } } } }),
+        },
       });
       const access = authInfo?.extra?.access as McpAccess | undefined;
-      if (access) registerTools(server, access);
+      if (access) registerTools(server, access, era);
       // The card's files come from this server's own origin (the resource's: a custom domain, or the address called).
       if (access && authInfo?.resource) registerRunCard(server, authInfo.resource.origin);
       return server;
@@ -117,6 +125,9 @@ export function createMcpSurfaceHandler(deps: Deps): StreamingHandler {
       const urls = oauthUrls(deps, event);
       const auth = await authenticate(deps, event, urls);
       if ('refused' in auth) return writeResult(sink, auth.refused);
+      // A 2025-11-25 task augmentation rides in the body's params, which the SDK does not hand to a tool.
+      const legacyTask = method === 'POST' ? legacyTaskParam(rawBody(event)) : undefined;
+      if (legacyTask) auth.access.legacyTask = legacyTask;
       const response = await mcp.fetch(toWebRequest(event, sink.signal), { authInfo: auth.authInfo });
       await sendWebResponse(response, sink, corsHeaders(event));
       // One turn of the event loop first, so the answer's last bytes leave before the record's own work starts.

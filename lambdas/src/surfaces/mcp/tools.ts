@@ -10,6 +10,7 @@ import { assertWithinTokenLimit } from '../../domains/usage/usage';
 import { logger } from '../../infra/logger';
 import { hasScope, reachesAgent, roleAllows, type McpAccess, type McpGrant } from './access';
 import { AGENT_META_KEY, RUN_CARD_URI } from './run-card/resource';
+import { answerRunApproval, cancelTaskRun, createTaskResult, registerTaskMethods, taskGeneration, type RunRendering } from './tasks';
 
 /** The longest a tool call waits for a run (ask_agent, get_run); past it the run id comes back to poll with get_run. */
 export const MAX_WAIT_SECONDS = 60;
@@ -48,9 +49,16 @@ const ASK_AGENT_INPUT = z.object({
   data: z.record(z.string(), z.unknown()).optional().describe('Context for the agent'),
   schema: z.record(z.string(), z.unknown()).optional().describe('The desired shape of output (the REST schema rules)'),
   allow_actions: z.boolean().default(false).describe('Let the agent take real-world actions (needs the agents:act permission)'),
+  confirm: z
+    .boolean()
+    .default(false)
+    .describe('Let the agent take real-world actions, each only once a person approves it (needs the agents:act permission): the run waits (requires_action) until approve_run or reject_run answers'),
   wait_seconds: z.number().min(0).max(MAX_WAIT_SECONDS).default(DEFAULT_ASK_WAIT_SECONDS),
 });
 const ASK_AGENT_OUTPUT = RunOut.extend({ done: z.boolean() });
+const RUN_ID = z.string().regex(/^cmd_[A-Za-z0-9]{24}$/, 'run_id looks like cmd_ followed by 24 letters and digits');
+const ANSWER_INPUT = z.object({ run_id: RUN_ID, note: z.string().max(500).optional().describe('Why (kept with the decision)') });
+const CANCEL_INPUT = z.object({ run_id: RUN_ID });
 
 /** The REST run (agents/command_status) without its token usage and who stopped it. */
 function runOut(run: StoredRun): RunOutput {
@@ -88,13 +96,18 @@ const needs =
 function toolCall<A, O extends Record<string, unknown>>(
   access: McpAccess,
   tool: string,
-  body: (args: A, ctx: ServerContext) => Promise<{ out: O; text: string; agentId?: string; runId?: string; meta?: Record<string, unknown> }>,
+  body: (
+    args: A,
+    ctx: ServerContext,
+  ) => Promise<{ out: O; text: string; agentId?: string; runId?: string; meta?: Record<string, unknown>; task?: Record<string, unknown> }>,
 ) {
   return async (args: A, ctx: ServerContext) => {
     const agentId = (args as { agent_id?: string }).agent_id ?? null;
     try {
-      const { out, text, meta, ...about } = await body(args, ctx);
+      const { out, text, meta, task, ...about } = await body(args, ctx);
       access.afterAnswer.push(() => noteCall(access.deps, access.grant.id, { tool, agentId: about.agentId ?? agentId, runId: about.runId ?? null, outcome: 'ok' }));
+      // A task answer (CreateTaskResult) stands in for the tool result (see registerTaskMethods in tasks.ts).
+      if (task) return task as never;
       return { content: [{ type: 'text' as const, text }], structuredContent: out, ...(meta ? { _meta: meta } : {}) };
     } catch (error) {
       const refused = error instanceof ToolRefusal || error instanceof DomainError;
@@ -147,7 +160,7 @@ const runText = (run: StoredRun): string =>
   run.status === 'completed'
     ? (run.resultText ?? '')
     : run.status === 'requires_action' && run.pendingAction
-      ? `The run waits for a person to approve ${run.pendingAction.capability} (${run.pendingAction.reason}); approve or reject it in the dashboard, then call get_run with run_id ${run.runId}`
+      ? `The run waits for a person to approve ${run.pendingAction.capability} (${run.pendingAction.reason}; arguments ${run.pendingAction.argumentsJson}) until ${run.pendingAction.expiresAt}; approve or reject it with approve_run or reject_run (run_id ${run.runId}) or in the dashboard, then call get_run with this run_id`
       : finished(run)
       ? `The run ${run.status}${run.error ? `: ${run.error}` : ''}`
       : `The agent is still working (run ${run.runId}, ${run.status}); call get_run with this run_id to get the answer`;
@@ -159,16 +172,25 @@ const runText = (run: StoredRun): string =>
  */
 const outputSchemaJsons = new WeakMap<object, Record<string, unknown> | undefined>();
 
-function keepOutputSchemaJson(tool: RegisteredTool): void {
+function keepOutputSchemaJson(tool: RegisteredTool): RegisteredTool {
   const schema = tool.outputSchema;
-  if (!schema) return;
+  if (!schema) return tool;
   if (outputSchemaJsons.has(schema)) tool.outputSchemaJson = outputSchemaJsons.get(schema);
   else outputSchemaJsons.set(schema, tool.outputSchemaJson);
+  return tool;
 }
 
-export function registerTools(server: McpServer, access: McpAccess): void {
+export function registerTools(server: McpServer, access: McpAccess, era: 'legacy' | 'modern'): void {
   const { deps, grant } = access;
   const workspaceId = grant.workspaceId;
+  // A run as a task's final tool result: what ask_agent answers once the run has finished.
+  const rendering: RunRendering = {
+    text: runText,
+    result: async (run) => {
+      const agent = await getAgentIdentity(deps, workspaceId, run.agentId);
+      return { content: [{ type: 'text', text: runText(run) }], structuredContent: { ...runOut(run), done: finished(run) }, _meta: agentMeta(agent), ...(run.status === 'failed' ? { isError: true } : {}) };
+    },
+  };
 
   keepOutputSchemaJson(
     server.registerTool(
@@ -236,7 +258,7 @@ export function registerTools(server: McpServer, access: McpAccess): void {
     ),
   );
 
-  keepOutputSchemaJson(
+  const askAgent = keepOutputSchemaJson(
     server.registerTool(
       'ask_agent',
       {
@@ -247,13 +269,21 @@ export function registerTools(server: McpServer, access: McpAccess): void {
         outputSchema: ASK_AGENT_OUTPUT,
         _meta: RUN_CARD,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-        scopeChallenge: needs(access, (args) => (args.allow_actions === true ? ['agents:ask', 'agents:act'] : ['agents:ask'])),
+        scopeChallenge: needs(access, (args) => (args.allow_actions === true || args.confirm === true ? ['agents:ask', 'agents:act'] : ['agents:ask'])),
       },
       toolCall(
         access,
         'ask_agent',
         async (
-          args: { agent_id: string; instruction: string; data?: Record<string, unknown>; schema?: Record<string, unknown>; allow_actions: boolean; wait_seconds: number },
+          args: {
+            agent_id: string;
+            instruction: string;
+            data?: Record<string, unknown>;
+            schema?: Record<string, unknown>;
+            allow_actions: boolean;
+            confirm: boolean;
+            wait_seconds: number;
+          },
           ctx,
         ) => {
           assertAllowed(access, 'command', args.agent_id);
@@ -268,17 +298,68 @@ export function registerTools(server: McpServer, access: McpAccess): void {
             workspaceId,
             agentId: agent.id,
             instruction: args.instruction,
-            autonomy: args.allow_actions ? 'full' : 'read_only',
+            // confirm wins over allow_actions: acting, but only once a person approves each action.
+            autonomy: args.confirm ? 'confirm' : args.allow_actions ? 'full' : 'read_only',
             ...(args.data ? { data: args.data } : {}),
             ...(args.schema ? { schema: args.schema } : {}),
             origin: { source: 'mcp', connectionId: grant.id },
             // The run acts for the person's current role, so it is offered only the tools granted to it.
             role: access.role,
           });
+          // A client that takes tasks gets the run as a task at once, to follow with tasks/get.
+          const generation = taskGeneration(access, ctx);
+          if (generation) return { out: { ...runOut(queued), done: false }, text: runText(queued), agentId: agent.id, runId: queued.runId, task: createTaskResult(generation, queued, rendering) };
           const run = await waitForRun(access, queued, args.wait_seconds, ctx);
           return { out: { ...runOut(run), done: finished(run) }, text: runText(run), agentId: agent.id, runId: run.runId, meta: agentMeta(agent) };
         },
       ),
     ),
   );
+
+  // 2025-11-25 clients task-augment only a tool that says it may (2026-07-28 dropped the field: the server decides).
+  if (era === 'legacy') askAgent.execution = { taskSupport: 'optional' };
+
+  const answerTool = (name: 'approve_run' | 'reject_run', decision: 'approved' | 'rejected') =>
+    keepOutputSchemaJson(
+      server.registerTool(
+        name,
+        {
+          title: decision === 'approved' ? 'Approve a waiting run' : 'Reject a waiting run',
+          description:
+            decision === 'approved'
+              ? "Approve the action a run waits for (status requires_action, see pending_action): the agent then takes it (a real-world action, e.g. sending e-mail or creating a record). Needs the permission to take real-world actions. The first answer from any door wins."
+              : 'Reject the action a run waits for (status requires_action): the agent goes on without it. Needs the permission to take real-world actions. The first answer from any door wins.',
+          inputSchema: ANSWER_INPUT,
+          outputSchema: RunOut,
+          annotations: { readOnlyHint: false, destructiveHint: decision === 'approved', idempotentHint: false, openWorldHint: decision === 'approved' },
+          scopeChallenge: needs(access, () => ['agents:act']),
+        },
+        toolCall(access, name, async ({ run_id, note }: { run_id: string; note?: string }) => {
+          const run = await answerRunApproval(access, run_id, decision, note);
+          return { out: runOut(run), text: `The action ${run.pendingAction?.capability ?? ''} of run ${run.runId} was ${decision}; the run goes on: call get_run with this run_id`, agentId: run.agentId, runId: run.runId };
+        }),
+      ),
+    );
+  answerTool('approve_run', 'approved');
+  answerTool('reject_run', 'rejected');
+
+  keepOutputSchemaJson(
+    server.registerTool(
+      'cancel_run',
+      {
+        title: 'Stop a run',
+        description: 'Stop a run that has not finished (queued, running, or waiting for approval): no further step starts; what it produced so far is kept.',
+        inputSchema: CANCEL_INPUT,
+        outputSchema: RunOut,
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+        scopeChallenge: needs(access, () => ['agents:ask']),
+      },
+      toolCall(access, 'cancel_run', async ({ run_id }: { run_id: string }) => {
+        const run = await cancelTaskRun(access, run_id);
+        return { out: runOut(run), text: runText(run), agentId: run.agentId, runId: run.runId };
+      }),
+    ),
+  );
+
+  registerTaskMethods(server, access, era, rendering);
 }
