@@ -42,6 +42,8 @@ export async function handle(request: Request, secret: string): Promise<string> 
       return event.data.result_text;
     case 'agent.command.failed':
       return event.data.error;
+    case 'agent.command.action_required':
+      return \`\${event.data.action.capability}: \${event.data.action.reason}\`;
     case 'webhook.test':
       return event.data.message;
   }

@@ -131,6 +131,10 @@ describe('every endpoint answers as its OpenAPI document says', () => {
       'agentsUpdate',
       // The run's stream: lambdas/test/runs/run-steps.test.ts.
       'agentsCommandStream',
+      // Approvals: lambdas/test/runs/approvals.test.ts.
+      'agentsCommandApprove',
+      'agentsCommandReject',
+      'agentsApprovals',
     ]);
     expect([...checked].sort()).toEqual((Object.keys(ENDPOINTS) as EndpointName[]).filter((name) => !checkedInTheirOwnSuites.has(name)).sort());
   });

@@ -86,7 +86,8 @@ describe('MCP run card', () => {
     expect(got.content).toEqual([{ type: 'text', text: run.result_text }]);
     const { done: _done, ...sameRun } = asked.structuredContent as Record<string, unknown>;
     expect(got.structuredContent).toEqual(sameRun);
-    expect(Object.keys(got.structuredContent!).sort()).toEqual(['agent_id', 'autonomy', 'completed_at', 'created_at', 'error', 'instruction', 'output', 'output_error', 'result_text', 'run_id', 'status'].sort());
+    // The run's fields, `pending_action` included (null unless the run waits for a person's approval).
+    expect(Object.keys(got.structuredContent!).sort()).toEqual(['agent_id', 'autonomy', 'completed_at', 'created_at', 'error', 'instruction', 'output', 'output_error', 'pending_action', 'result_text', 'run_id', 'status'].sort());
   });
 
   it("serves the card's script and stylesheet by name only, with their types", async () => {

@@ -109,6 +109,7 @@ describe('autonomy confirm: a run waits for a person before it acts', () => {
     await runIn(ctx.api, runId, 'requires_action');
     const rejected = await ctx.api<ApprovalView>('agents/command_reject/', { body: { run_id: runId, note: 'Not this one' } });
     expect(rejected.status).toBe(200);
+    expect(openApiProblems('agentsCommandReject', rejected as ApiResponse<unknown>)).toEqual([]);
     const done = await runIn(ctx.api, runId, 'completed');
     expect(await contactsNamed(ctx.api, 'Rejected Rita')).toBe(0);
     expect(done.steps.find((step) => step.type === 'approval_answered')).toMatchObject({ decision: 'rejected', note: 'Not this one' });
