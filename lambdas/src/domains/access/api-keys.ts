@@ -3,9 +3,9 @@ import { outlastVouches } from '../../infra/cache/vouching';
 import { storedHash } from '../../infra/secrets/stored-hash';
 import type { Deps } from '../../infra/deps';
 import { API_KEY_PATTERN, markRevokedHere } from './key-admission';
-import { getApiKeyItem, putNewApiKey, queryApiKeys, updateApiKeyItem, type StoredApiKey } from './repository';
+import { getApiKeyItem, putNewApiKey, queryApiKeys, updateApiKeyItem, type StoredApiKey } from './api-key-repository';
 
-export type { StoredApiKey } from './repository';
+export type { StoredApiKey } from './api-key-repository';
 
 export const API_KEY_PREFIX = 'sk_live_';
 

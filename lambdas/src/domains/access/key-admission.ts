@@ -3,7 +3,7 @@ import { lruPerStore, recall, remember } from '../../infra/cache/short-cache';
 import { stillVouches } from '../../infra/cache/vouching';
 import type { Deps } from '../../infra/deps';
 import { storedHash } from '../../infra/secrets/stored-hash';
-import { updateApiKeyItem, type StoredApiKey } from './repository';
+import { updateApiKeyItem, type StoredApiKey } from './api-key-repository';
 
 /**
  * Admitting a request made with an API key: the key checked live and the request counted against the key's

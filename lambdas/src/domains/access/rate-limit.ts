@@ -1,6 +1,6 @@
 import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { updateRateItem } from './repository';
+import { updateRateItem } from './api-key-repository';
 
 const WINDOW_MS = 60_000;
 

@@ -1,7 +1,7 @@
 import { OAuthRefusal, randomBase62 } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { LRUCache } from 'lru-cache';
-import { addAccessToken, connectionsOfWorkspace, endConnection, findConnection, findSecret, putConnection, putSecret, removeAccessToken, useSecretOnce, type ApprovedConnection, type StoredConnection } from './repository';
+import { addAccessToken, connectionsOfWorkspace, endConnection, findConnection, findSecret, putConnection, putSecret, removeAccessToken, useSecretOnce, type ApprovedConnection, type StoredConnection } from './connection-repository';
 import { newOAuthSecret, pkceMatches } from './secrets';
 import { storedHash } from '../../infra/secrets/stored-hash';
 import { outlastVouches, vouchedCheck } from '../../infra/cache/vouching';

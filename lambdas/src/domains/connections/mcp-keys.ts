@@ -4,10 +4,10 @@ import type { Deps } from '../../infra/deps';
 import { outlastVouches, vouchedCheck } from '../../infra/cache/vouching';
 import { storedHash } from '../../infra/secrets/stored-hash';
 import { CALLS_LIMIT_MAX } from './connections';
-import { findMcpKey, markMcpKeyRevoked, mcpKeysOfWorkspace, putNewMcpKey, type StoredMcpKey } from './key-repository';
-import { callUse, recentCalls } from './repository';
+import { findMcpKey, markMcpKeyRevoked, mcpKeysOfWorkspace, putNewMcpKey, type StoredMcpKey } from './mcp-key-repository';
+import { callUse, recentCalls } from './connection-repository';
 
-export type { StoredMcpKey } from './key-repository';
+export type { StoredMcpKey } from './mcp-key-repository';
 
 /**
  * MCP keys: restricted workspace keys for headless agents (CI, a server-side assistant, a script), sent as the bearer
