@@ -1,22 +1,11 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { putIf, updateIf } from '../../infra/store/dynamo';
+import { updateIf } from '../../infra/store/dynamo';
 
 /**
- * The access domain's repository: every store call of the `workspaces`, `apiKeys` and `rateLimits` tables; a failed
- * condition comes back as a value (undefined or false), never as a catch block.
+ * The access domain's API-key repository: every store call of the `apiKeys` table; a failed condition comes back as a
+ * value (undefined), never as a catch block.
  */
-export type Plan = 'partner' | 'starter';
-
-export interface Workspace {
-  id: string;
-  name: string;
-  plan: Plan;
-  /** Monthly token allowance of the plan. */
-  tokenLimit: number;
-  createdAt: string;
-}
-
 export interface StoredApiKey {
   keyHash: string;
   id: string;
@@ -27,16 +16,6 @@ export interface StoredApiKey {
   createdAt: string;
   lastUsedAt?: string;
   revokedAt?: string;
-}
-
-export async function getWorkspaceItem(deps: Deps, id: string): Promise<Workspace | undefined> {
-  const result = await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('workspaces'), Key: { id } }));
-  return result.Item as Workspace | undefined;
-}
-
-/** Stores the workspace unless one exists under its id. */
-export async function putWorkspaceIfAbsent(deps: Deps, workspace: Workspace): Promise<void> {
-  await putIf(deps.store, deps.store.table('workspaces'), workspace, { ConditionExpression: 'attribute_not_exists(id)' });
 }
 
 /** Stores a new key (by its hash); throws if the hash is taken. */
@@ -66,14 +45,3 @@ export async function queryApiKeys(deps: Deps, workspaceId: string): Promise<Sto
   );
   return (result.Items ?? []) as StoredApiKey[];
 }
-
-/** The `rateLimits` items under these buckets, by bucket (one consistent round trip). */
-export async function getRateItems<T>(deps: Deps, buckets: string[]): Promise<Map<string, T>> {
-  const table = deps.store.table('rateLimits');
-  const result = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: buckets.map((bucket) => ({ bucket })), ConsistentRead: true } } }));
-  return new Map(((result.Responses?.[table] ?? []) as (T & { bucket: string })[]).map((item) => [item.bucket, item]));
-}
-
-/** Updates a `rateLimits` item under a condition (the whole new item, or undefined when the condition failed). */
-export const updateRateItem = <T>(deps: Deps, bucket: string, update: string, condition: string, values: Record<string, unknown>) =>
-  updateIf<T>(deps.store, deps.store.table('rateLimits'), { bucket }, { UpdateExpression: update, ConditionExpression: condition, ExpressionAttributeValues: values });

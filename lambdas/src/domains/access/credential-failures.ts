@@ -1,7 +1,7 @@
 import { DomainError } from '@service/shared';
 import { cached, forget, recall, remember } from '../../infra/cache/short-cache';
 import type { Deps } from '../../infra/deps';
-import { getRateItems, updateRateItem } from './api-key-repository';
+import { getRateItems, updateRateItem } from './rate-limit-repository';
 
 /**
  * Progressive delays for failed credentials, per source IP and per presented key prefix. Failures are counted on

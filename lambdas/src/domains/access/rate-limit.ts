@@ -1,6 +1,6 @@
 import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { updateRateItem } from './api-key-repository';
+import { updateRateItem } from './rate-limit-repository';
 
 const WINDOW_MS = 60_000;
 

@@ -2,7 +2,7 @@ import { OAuthRefusal, randomBase62 } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { hitRateLimit } from '../access/rate-limit';
 import { fetchClientMetadata, isMetadataDocumentUrl } from './client-metadata';
-import { findClient, putClient } from './connection-repository';
+import { findClient, putClient } from './oauth-client-repository';
 import { newOAuthSecret } from './secrets';
 import { storedHash } from '../../infra/secrets/stored-hash';
 import { redirectUriProblem } from './redirect-uris';

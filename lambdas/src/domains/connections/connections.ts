@@ -1,7 +1,8 @@
 import { DomainError, randomBase62 } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { endAccess } from './grants';
-import { callUse, connectionsOfWorkspace, findConnection, recentCalls, recordCall, type StoredConnection } from './connection-repository';
+import { callUse, recentCalls, recordCall } from './connection-call-repository';
+import { connectionsOfWorkspace, findConnection, type StoredConnection } from './connection-repository';
 
 /** Who looks at the connections of a workspace: a member sees their own, admins and owners (and API keys) all. */
 export interface ConnectionViewer {

@@ -1,7 +1,8 @@
 import { OAuthRefusal, randomBase62 } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { LRUCache } from 'lru-cache';
-import { addAccessToken, connectionsOfWorkspace, endConnection, findConnection, findSecret, putConnection, putSecret, removeAccessToken, useSecretOnce, type ApprovedConnection, type StoredConnection } from './connection-repository';
+import { addAccessToken, connectionsOfWorkspace, endConnection, findConnection, putConnection, removeAccessToken, type ApprovedConnection, type StoredConnection } from './connection-repository';
+import { findSecret, putSecret, useSecretOnce } from './oauth-token-repository';
 import { newOAuthSecret, pkceMatches } from './secrets';
 import { storedHash } from '../../infra/secrets/stored-hash';
 import { outlastVouches, vouchedCheck } from '../../infra/cache/vouching';

@@ -5,7 +5,7 @@ import { outlastVouches, vouchedCheck } from '../../infra/cache/vouching';
 import { storedHash } from '../../infra/secrets/stored-hash';
 import { CALLS_LIMIT_MAX } from './connections';
 import { findMcpKey, markMcpKeyRevoked, mcpKeysOfWorkspace, putNewMcpKey, type StoredMcpKey } from './mcp-key-repository';
-import { callUse, recentCalls } from './connection-repository';
+import { callUse, recentCalls } from './connection-call-repository';
 
 export type { StoredMcpKey } from './mcp-key-repository';
 
