@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { FUNCTIONS } from '../cdk/lib/functions';
-import { COLD_START_BUDGET_MS, LAMBDA_BUNDLING, lambdaBuildOptions, providerAliases } from '../cdk/lib/lambda-bundling';
+import { COLD_START_BUDGET_MS, lambdaBuildOptions, providerAliases } from '../cdk/lib/lambda-bundling';
 import { REPO_ROOT } from '../cdk/lib/repo-paths';
 import { BUILTIN_SKILLS } from '../cdk/lib/skills';
 
@@ -15,7 +15,7 @@ const COLD_STARTS_PER_BUNDLE = 7;
 /** The MODEL the bundles are measured for: Bedrock, as deployed in AWS (the heavier of the two providers). */
 const BENCH_MODEL = 'bedrock:anthropic.claude-test';
 
-/** Bundles one entry as the CDK stack does (LAMBDA_BUNDLING); returns the file and its size. */
+/** Bundles one entry as the CDK stack does (its build options); returns the file and its size. */
 async function bundle(id: string, entry: string): Promise<{ file: string; bytes: number }> {
   const file = join(OUT_DIR, `${id}.mjs`);
   await build({
@@ -44,7 +44,7 @@ async function coldStart(file: string): Promise<ColdStart> {
     const { handler } = await import(${JSON.stringify(file)}); if (typeof handler !== 'function') throw new Error('no handler');
     const cpu = process.cpuUsage(cpu0); console.log(JSON.stringify({ wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000 }));`;
   const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
-    env: { PATH: process.env.PATH, NODE_OPTIONS: LAMBDA_BUNDLING.nodeOptions, TABLE_PREFIX: 'bench-', AWS_REGION: 'eu-west-1', MODEL: BENCH_MODEL },
+    env: { PATH: process.env.PATH, TABLE_PREFIX: 'bench-', AWS_REGION: 'eu-west-1', MODEL: BENCH_MODEL },
   });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as ColdStart;
 }

@@ -58,7 +58,7 @@ export function createNodeFunction(scope: Construct, id: string, props: NodeFunc
     memorySize: props.memoryMb,
     projectRoot: REPO_ROOT,
     depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
-    environment: { NODE_OPTIONS: LAMBDA_BUNDLING.nodeOptions, ...props.environment },
+    environment: props.environment,
     bundling: {
       forceDockerBundling: false,
       format: OutputFormat.ESM,
