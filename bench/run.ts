@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { benchApiCommand } from './api-command';
 import { benchLambdas } from './lambdas';
@@ -30,38 +30,60 @@ async function capturingConsole(run: () => Promise<void>): Promise<string[]> {
   return lines;
 }
 
-/** `npm run bench`: every benchmark, each printing measured figures and ratios against a baseline run in the same process. */
-const sections: [string, () => Promise<string[]>][] = [
-  ['Lambda bundles: size, and cold start (import and handler construction) in a fresh Node process', () => benchLambdas()],
-  ['REST API: agents/command vs a bare conditional PutItem', () => benchApiCommand()],
-  ['Agent runs', () => benchRunner()],
-  ["Watching a run: agents/command_stream's first event, and 500 streams at once", () => benchRunStream()],
-  ['Signed webhook deliveries to a loopback receiver', () => benchWebhooks()],
-  ['AWS bill of 1,000 commands, each with one tool call and one webhook delivery (measured, list prices)', () => benchCost()],
-  ['MCP access point: list_agents over MCP vs REST agents/list', () => benchMcp()],
-  ['Skill tool calls: startSkill vs a bare official-SDK stateless server', () => benchSkillCalls()],
+/**
+ * `npm run bench`: every benchmark, each printing measured figures and ratios against a baseline run in the same process.
+ * `npm run bench -- lambdas webhooks` runs only the sections of those keys, and replaces only their figures in the file.
+ */
+const sections: [key: string, title: string, run: () => Promise<string[]>][] = [
+  ['lambdas', 'Lambda bundles: size, and cold start (import and handler construction) in a fresh Node process', () => benchLambdas()],
+  ['command', 'REST API: agents/command vs a bare conditional PutItem', () => benchApiCommand()],
+  ['runs', 'Agent runs', () => benchRunner()],
+  ['stream', "Watching a run: agents/command_stream's first event, and 500 streams at once", () => benchRunStream()],
+  ['webhooks', 'Signed webhook deliveries to a loopback receiver', () => benchWebhooks()],
+  ['cost', 'AWS bill of 1,000 commands, each with one tool call and one webhook delivery (measured, list prices)', () => benchCost()],
+  ['mcp', 'MCP access point: list_agents over MCP vs REST agents/list', () => benchMcp()],
+  ['skills', 'Skill tool calls: startSkill vs a bare official-SDK stateless server', () => benchSkillCalls()],
   // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time itself.
-  ['Chat widget: sizes and time to an interactive FAB', () => capturingConsole(benchWidget)],
+  ['widget', 'Chat widget: sizes and time to an interactive FAB', () => capturingConsole(benchWidget)],
   // SOAK_SECONDS shortens both soaks (3 minutes of traffic and a minute at idle by default).
-  ['Memory soak: the local platform under mixed traffic, then idle', () => soakPlatform()],
-  ['Memory soak: each Lambda handler invoked in a loop, then idle', () => soakLambdas()],
+  ['soak', 'Memory soak: the local platform under mixed traffic, then idle', () => soakPlatform()],
+  ['soak-lambdas', 'Memory soak: each Lambda handler invoked in a loop, then idle', () => soakLambdas()],
 ];
+
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((key) => !sections.some(([known]) => known === key));
+if (unknown.length > 0) throw new Error(`unknown bench section(s) ${unknown.join(', ')}; known: ${sections.map(([key]) => key).join(', ')}`);
 
 const started = new Date();
 const load = () => loadavg().map((value) => value.toFixed(1)).join(', ');
-const report = [
-  '# Benchmarks: latest figures',
-  '',
-  `Written by \`npm run bench\` on ${started.toISOString().slice(0, 10)}: Node ${process.versions.node}, ` +
-    `${availableParallelism()} cores, load average ${load()} at the start. What each benchmark measures, its baseline ` +
-    'and its target: [benchmarks.md](benchmarks.md).',
-];
-for (const [title, run] of sections) {
+const machine = () => `Node ${process.versions.node}, ${availableParallelism()} cores, load average ${load()}`;
+
+/** The figures of the last run of each section, by title, from the file (kept for the sections not run now). */
+function previousFigures(): Map<string, string[]> {
+  const figures = new Map<string, string[]>();
+  if (!existsSync(LATEST)) return figures;
+  for (const part of readFileSync(LATEST, 'utf8').split(/^## /m).slice(1)) {
+    const [title, ...body] = part.split('\n');
+    figures.set(title!, body.join('\n').trimEnd().split('\n'));
+  }
+  return figures;
+}
+
+const figures = previousFigures();
+for (const [key, title, run] of sections) {
+  if (chosen.length > 0 && !chosen.includes(key)) continue;
   console.log(`\n== ${title}`);
   const lines = await run();
   for (const line of lines) console.log(line);
-  report.push('', `## ${title}`, '', '```text', ...lines, '```');
+  figures.set(title, ['', `Measured ${started.toISOString().slice(0, 10)}: ${machine()} at the start.`, '', '```text', ...lines, '```']);
 }
-report.push('', `Load average at the end: ${load()}.`, '');
+const report = [
+  '# Benchmarks: latest figures',
+  '',
+  'Written by `npm run bench` (each section says when and on what it was measured). What each benchmark measures, its ' +
+    'baseline and its target: [benchmarks.md](benchmarks.md).',
+  ...sections.flatMap(([, title]) => (figures.has(title) ? ['', `## ${title}`, ...figures.get(title)!] : [])),
+  '',
+];
 writeFileSync(LATEST, report.join('\n'));
 console.log(`\nFigures written to ${LATEST.pathname}`);
