@@ -6,6 +6,7 @@ import { crashThenRestart } from '../support/crash-platform';
 import { openApiProblems } from '../support/openapi';
 import { apiClient, usePlatform, type ApiCall, type ApiResponse } from '../support/platform';
 import { command, contactsNamed, until, type RunView } from '../support/runs';
+import { scriptedModel } from '../support/scripted-model';
 import { createWorkspace } from '../support/workspaces';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
 
@@ -170,4 +171,18 @@ describe('a platform killed with SIGKILL between an approval and the action, the
       },
     );
   }, 150_000);
+});
+
+describe('a confirm run whose conversation is too large to keep while it waits', () => {
+  // A turn of long prose that then asks to add a contact: a retry would play it again, and the run fails at once instead.
+  const oversized = { text: 'Long notes. '.repeat(20_000), toolCalls: [{ toolName: 'contacts__create', input: { name: 'Big Bertha', email: 'big@example.com' } }] };
+  const ctx = usePlatform({ model: scriptedModel([oversized]), env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+
+  it('fails with the reason instead of waiting, and never acts', async () => {
+    const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: adding('Big Bertha'), autonomy: 'confirm' });
+    const run = await until(() => statusOf(ctx.api, runId), (current) => current.status === 'failed');
+    expect(run.error).toContain('could not wait for approval: its conversation is over 200 KB');
+    expect(run.steps.some((step) => step.type === 'approval_requested')).toBe(false);
+    expect(await contactsNamed(ctx.api, 'Big Bertha')).toBe(0);
+  }, 60_000);
 });

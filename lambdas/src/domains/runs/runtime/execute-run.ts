@@ -34,6 +34,11 @@ export interface RunParks {
 }
 
 const MAX_STEPS = 8;
+/** A failure no retry of the run can mend (the runner fails the run at once, with this reason). */
+export class RunCannotGoOn extends Error {}
+
+/** The largest conversation a run parks with (the rest of the run item, its output included, fits beside it). */
+export const CONVERSATION_MAX_BYTES = 200 * 1024;
 const RUN_TIMEOUT_MS = 120_000;
 
 const tokens = (usage: LanguageModelUsage) => ({ inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 });
@@ -120,9 +125,14 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
 
   const request = acted.content.find((part): part is ApprovalRequest => part.type === 'tool-approval-request');
   if (request) {
+    const conversationJson = JSON.stringify(messages);
+    // The conversation waits on the run item (DynamoDB: 400 KB an item); one too large to keep cannot wait for a person.
+    if (Buffer.byteLength(conversationJson) > CONVERSATION_MAX_BYTES) {
+      throw new RunCannotGoOn(`The run could not wait for approval: its conversation is over ${CONVERSATION_MAX_BYTES / 1024} KB (large tool results); run it with autonomy full or read_only`);
+    }
     const pendingAction = askedAction(request, input.tools, firstSentence(acted.text), agent.name, deps.now());
     steps.record(requestedStep(pendingAction), { type: 'status', status: 'requires_action', at: pendingAction.requestedAt });
-    return { kind: 'parks', parking: { pendingAction, conversationJson: JSON.stringify(messages), usage: acting, stepsCount: 0 } };
+    return { kind: 'parks', parking: { pendingAction, conversationJson, usage: acting, stepsCount: 0 } };
   }
 
   const check = run.schema ? checkOutputSchema(run.schema) : undefined;

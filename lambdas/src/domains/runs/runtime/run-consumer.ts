@@ -11,7 +11,7 @@ import type { QueueConsumer } from '../../../infra/queue/queue';
 import { emitEvent } from '../../webhooks/emit';
 import { toolsOfAgent } from './agent-tools';
 import type { Toolbox } from '../../skills/skill-toolbox';
-import { executeRun } from './execute-run';
+import { executeRun, RunCannotGoOn } from './execute-run';
 import { timelineLength } from '../steps/timeline';
 import { holdRun, type HeldRun } from './run-lease';
 import { watchForStop, type RunStopping } from './run-cancellation';
@@ -120,7 +120,7 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
     if (lease && stopping?.requested && (await endCancelledRun(deps, lease, stopping.progress))) return followUps(deps, { ...run, status: 'cancelled', ...stopping.progress }, agent?.name ?? '');
     const reason = error instanceof Error ? error.message : String(error);
     // A run that has begun acting is not given back: running it again could repeat an action.
-    if (attempt < MAX_RUN_ATTEMPTS && (!lease || (await requeueRun(deps, lease)))) throw error;
+    if (attempt < MAX_RUN_ATTEMPTS && !(error instanceof RunCannotGoOn) && (!lease || (await requeueRun(deps, lease)))) throw error;
     logger.error('run failed', { runId, workspaceId: run.workspaceId, attempt, acted: held?.acted ?? false, reason });
     const verdict = held?.acted && attempt < MAX_RUN_ATTEMPTS ? `${reason} (not retried: the run had begun acting, and no action is done twice)` : reason;
     if (await failRun(deps, runId, verdict, lease)) await followUps(deps, { ...run, status: 'failed', error: verdict }, agent?.name ?? '');
