@@ -59,7 +59,7 @@ describe('a stored run always gets its queue message; the sweeper finishes what 
     const { deps } = ctx.platform;
     await ctx.platform.queue.stop();
     const run = await newRun(leasesAgo(deps, 2), 'Please add Acted Ada (ada@example.com) to my contacts.');
-    const lease = (await diedHolding(deps, run.runId))!;
+    const { lease } = (await diedHolding(deps, run.runId))!;
     expect(await markActing(deps, lease)).toBe(true);
     const report = await sweepRuns(deps);
     expect(report.failed).toContain(run.runId);

@@ -248,19 +248,20 @@ const leaseEnd = (deps: Deps) => new Date(deps.now().getTime() + RUN_LEASE_MS).t
 
 /**
  * Takes the run for this delivery under a new lease: a queued run, or a running one whose lease lapsed (its runner
- * died) that has not begun acting and has attempts left. Undefined when it is finished, cancelled, held by a live
- * runner, or must not be run again (the sweeper fails those with the reason).
+ * died) that has not begun acting and has attempts left. Answers the lease and the run as taken (the update returns
+ * the item, so the runner needs no read of its own), or undefined when it is missing, finished, cancelled, held by a
+ * live runner, or must not be run again (the sweeper fails those with the reason).
  */
-export async function takeRun(deps: Deps, runId: string): Promise<RunLease | undefined> {
+export async function takeRun(deps: Deps, runId: string): Promise<{ lease: RunLease; run: StoredRun } | undefined> {
   const now = deps.now().toISOString();
   const lease = { runId, id: randomUUID() };
-  const taken = await updateRunIf(deps, runId, {
+  const taken = await updateRunItemIf<RunItem>(deps, runId, {
     UpdateExpression: 'SET #status = :running, pendingStatus = :running, startedAt = :now, leaseId = :id, leaseUntil = :until ADD attempts :one',
     ConditionExpression: '(#status = :queued OR (#status = :running AND leaseUntil < :now AND attribute_not_exists(actedAt) AND attempts < :maxAttempts)) AND attribute_not_exists(cancelRequestedAt)',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued', ':now': now, ':id': lease.id, ':until': leaseEnd(deps), ':one': 1, ':maxAttempts': MAX_RUN_ATTEMPTS },
   });
-  return taken ? lease : undefined;
+  return taken && { lease, run: fromItem(taken) };
 }
 
 /**

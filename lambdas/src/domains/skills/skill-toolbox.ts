@@ -6,7 +6,7 @@ import type { Deps } from '../../infra/deps';
 import type { StoredAgent } from '../agents/agents';
 import type { CatalogSkill } from './catalog';
 import { findSkill } from './catalog';
-import { accessTo, listGrants, mayUse } from './grants';
+import { accessTo, listGrants, mayUse, type Grant } from './grants';
 import { skillHostOf } from './host';
 import { oauthMissing } from './oauth';
 import { findRegisteredSkill } from './registry';
@@ -135,12 +135,13 @@ function outcomeOf(result: CallToolResult): unknown {
 /**
  * The tools of the agent's installed skills that the caller's roles may use, listed over MCP (cached briefly).
  * Deny by default: an ungranted tool is not offered to the model at all. A skill that cannot be listed is left
- * out of the run with a warning, so one broken skill does not stop the agent.
+ * out of the run with a warning, so one broken skill does not stop the agent. `grants`: the workspace's, when the
+ * caller started reading them beside its own reads.
  */
-export async function skillToolbox(deps: Deps, caller: SkillCaller): Promise<Toolbox> {
+export async function skillToolbox(deps: Deps, caller: SkillCaller, grantsRead?: Promise<Grant[]>): Promise<Toolbox> {
   const { agent } = caller;
   // One read per run, never cached: a grant revoked a moment ago must already keep its tool from this run.
-  const grants = await listGrants(deps, agent.workspaceId);
+  const grants = await (grantsRead ?? listGrants(deps, agent.workspaceId));
   const sessions: SkillSession[] = [];
   const perSkill = await Promise.all(
     agent.skills.map(async (code): Promise<AgentTool[]> => {

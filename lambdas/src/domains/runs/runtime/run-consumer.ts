@@ -1,20 +1,21 @@
 import type { LanguageModel } from 'ai';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import type { Deps } from '../../../infra/deps';
-import { findAgentById } from '../../agents/agents';
-import { completeRun, endCancelledRun, failRun, findRun, markFollowUpsDone, MAX_RUN_ATTEMPTS, requeueRun, takeRun, type RunLease, type StoredRun } from '../runs';
+import { findAgentById, type StoredAgent } from '../../agents/agents';
+import { completeRun, endCancelledRun, failRun, findRun, markFollowUpsDone, MAX_RUN_ATTEMPTS, requeueRun, takeRun, type StoredRun } from '../runs';
 import { recordUsage } from '../../usage/usage';
 import type { QueueConsumer } from '../../../infra/queue/queue';
 import { emitEvent } from '../../webhooks/emit';
 import { toolsOfAgent } from './agent-tools';
-import type { Toolbox } from '../../skills/skill-toolbox';
+import { listGrants } from '../../skills/grants';
 import { executeRun, RunCannotGoOn } from './execute-run';
 import { timelineLength } from '../steps/timeline';
-import { holdRun, type HeldRun } from './run-lease';
-import { watchForStop, type RunStopping } from './run-cancellation';
+import { holdRun } from './run-lease';
+import { watchForStop } from './run-cancellation';
 import { logger } from '../../../infra/logger';
 import { parkRun } from '../approvals';
 import { toPendingActionResponse } from '../pending-action';
@@ -28,8 +29,6 @@ const eventIdFor = (runId: string, event: string) => `evt_${createHash('sha256')
 
 export interface RunConsumerOptions {
   model: LanguageModel;
-  /** The tools of a run, acting for `role` (the run's; absent: an API key's); default: the agent's installed skills over MCP. */
-  toolsFor?: (deps: Deps, agent: NonNullable<Awaited<ReturnType<typeof findAgentById>>>, runId: string, role?: string) => Promise<Toolbox>;
 }
 
 /** Usage and the webhook of a finished run (a cancelled one: its usage so far); safe to repeat (stable event id). */
@@ -37,8 +36,10 @@ async function followUps(deps: Deps, run: StoredRun, agentName: string): Promise
   const common = { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: run.status, instruction: run.instruction, steps_count: await timelineLength(deps, run) };
   if (run.status === 'cancelled') await recordUsage(deps, run.workspaceId, run.agentId, run.usage);
   if (run.status === 'completed') {
-    await recordUsage(deps, run.workspaceId, run.agentId, run.usage);
-    await emitEvent(deps, run.workspaceId, 'agent.command.completed', { ...common, result_text: run.resultText ?? '' }, { eventId: eventIdFor(run.runId, 'completed') });
+    await Promise.all([
+      recordUsage(deps, run.workspaceId, run.agentId, run.usage),
+      emitEvent(deps, run.workspaceId, 'agent.command.completed', { ...common, result_text: run.resultText ?? '' }, { eventId: eventIdFor(run.runId, 'completed') }),
+    ]);
   } else if (run.status === 'failed') {
     await emitEvent(deps, run.workspaceId, 'agent.command.failed', { ...common, error: run.error ?? 'unknown error' }, { eventId: eventIdFor(run.runId, 'failed') });
   }
@@ -71,37 +72,48 @@ async function findRunSoon(deps: Deps, runId: string): Promise<StoredRun | undef
   return undefined;
 }
 
-async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQSRecord): Promise<void> {
-  const { runId } = RunMessage.parse(JSON.parse(record.body));
-  const received = Number(record.attributes.ApproximateReceiveCount || '1');
+/**
+ * A run this delivery could not take, read after the attempt: the follow-ups a runner that died left undone, another
+ * runner's run (the message comes back later), or nothing to do. A run not readable yet comes back too, and is
+ * dropped after the last attempt (it was never stored).
+ */
+async function settleUntaken(deps: Deps, runId: string, received: number): Promise<void> {
   const run = await findRunSoon(deps, runId);
-  // A message whose run never shows up is dropped after the last attempt.
   if (!run) {
     if (received < MAX_RUN_ATTEMPTS) throw new Error(`run ${runId} is not readable yet`);
     return;
   }
-  const agent = await findAgentById(deps, run.agentId);
-  const finished = run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled';
-  if (finished && !run.followUpsDone) return followUps(deps, run, agent?.name ?? '');
-  if (finished) return;
-  if (run.status === 'requires_action') return run.followUpsDone ? undefined : waitingFollowUps(deps, run, agent?.name ?? '');
+  // A second delivery of a run another runner holds comes back later instead of vanishing (its owner may give it back).
+  if (run.status === 'running' || run.status === 'queued') throw new HeldElsewhere(`run ${runId} is held by another runner`);
+  if (run.followUpsDone) return;
+  const agentName = (await findAgentById(deps, run.agentId))?.name ?? '';
+  if (run.status === 'requires_action') return waitingFollowUps(deps, run, agentName);
+  return followUps(deps, run, agentName);
+}
+
+async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQSRecord): Promise<void> {
+  const { runId } = RunMessage.parse(JSON.parse(record.body));
+  const received = Number(record.attributes.ApproximateReceiveCount || '1');
+  // Taking the run comes first: in the common case it is the only look at the run, and it shows no stop asked for.
+  const takenAt = performance.now();
+  let taken = await takeRun(deps, runId);
+  // A message may arrive a moment before the API's write of its run is readable: look again once it is.
+  if (!taken && (await findRunSoon(deps, runId))?.status === 'queued') taken = await takeRun(deps, runId);
+  if (!taken) return settleUntaken(deps, runId, received);
+  const { lease, run } = taken;
 
   // Counted on the run too: the sweeper's fresh message for a run whose runner died starts its receive count anew.
-  const attempt = Math.max(received, (run.attempts ?? 0) + 1);
-  let lease: RunLease | undefined;
-  let held: HeldRun | undefined;
-  let stopping: RunStopping | undefined;
+  const attempt = Math.max(received, run.attempts ?? 1);
+  const stopping = watchForStop(deps, runId, takenAt);
+  const held = holdRun(deps, lease, stopping.looked);
+  let agent: StoredAgent | undefined;
   try {
+    // The workspace's grants are read beside the agent: the tools the run is offered depend on both.
+    const grants = listGrants(deps, run.workspaceId);
+    grants.catch(() => undefined);
+    agent = await findAgentById(deps, run.agentId);
     if (!agent) throw new Error(`The agent ${run.agentId} no longer exists`);
-    lease = await takeRun(deps, runId);
-    if (!lease) {
-      // A second delivery of a run another runner holds comes back later instead of vanishing (its owner may give it back).
-      if ((await findRun(deps, runId))?.status === 'running') throw new HeldElsewhere(`run ${runId} is held by another runner`);
-      return;
-    }
-    stopping = watchForStop(deps, runId);
-    held = holdRun(deps, lease, stopping.stopRequested);
-    const toolbox = await (options.toolsFor ?? toolsOfAgent)(deps, agent, runId, run.role);
+    const toolbox = await toolsOfAgent(deps, agent, runId, run.role, grants);
     const outcome = await executeRun({ deps, run, agent, model: options.model, tools: toolbox.tools, held, stopping }).finally(() => toolbox.close());
     if (outcome.kind === 'parks') {
       // Refused when the run was asked to stop meanwhile (or is no longer this runner's): the stop is handled below.
@@ -114,33 +126,37 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
     const stored = await completeRun(deps, lease, outcome);
     if (stored) await followUps(deps, { ...run, status: 'completed', ...stored, output: stored.output ?? undefined }, agent.name);
   } catch (error) {
-    if (error instanceof HeldElsewhere) throw error;
     // The run is another runner's now, or the sweeper failed it: nothing of it is this attempt's to settle.
-    if (held?.lost) return;
-    if (lease && stopping?.requested && (await endCancelledRun(deps, lease, stopping.progress))) return followUps(deps, { ...run, status: 'cancelled', ...stopping.progress }, agent?.name ?? '');
+    if (held.lost) return;
+    if (stopping.requested && (await endCancelledRun(deps, lease, stopping.progress))) return followUps(deps, { ...run, status: 'cancelled', ...stopping.progress }, agent?.name ?? '');
     const reason = error instanceof Error ? error.message : String(error);
     // A run that has begun acting is not given back: running it again could repeat an action.
-    if (attempt < MAX_RUN_ATTEMPTS && !(error instanceof RunCannotGoOn) && (!lease || (await requeueRun(deps, lease)))) throw error;
-    logger.error('run failed', { runId, workspaceId: run.workspaceId, attempt, acted: held?.acted ?? false, reason });
-    const verdict = held?.acted && attempt < MAX_RUN_ATTEMPTS ? `${reason} (not retried: the run had begun acting, and no action is done twice)` : reason;
+    if (attempt < MAX_RUN_ATTEMPTS && !(error instanceof RunCannotGoOn) && (await requeueRun(deps, lease))) throw error;
+    logger.error('run failed', { runId, workspaceId: run.workspaceId, attempt, acted: held.acted, reason });
+    const verdict = held.acted && attempt < MAX_RUN_ATTEMPTS ? `${reason} (not retried: the run had begun acting, and no action is done twice)` : reason;
     if (await failRun(deps, runId, verdict, lease)) await followUps(deps, { ...run, status: 'failed', error: verdict }, agent?.name ?? '');
   } finally {
-    held?.release();
+    held.release();
   }
 }
 
-/** The `runs` queue consumer (SQS event source mapping with ReportBatchItemFailures; the local queue calls it the same way). */
+/**
+ * The `runs` queue consumer (SQS event source mapping with ReportBatchItemFailures; the local queue calls it the same
+ * way). The runs of a batch are worked at the same time: each waits on its model and its tools, not on the others.
+ */
 export function createRunConsumer(deps: Deps, options: RunConsumerOptions): QueueConsumer {
   return async (event: SQSEvent): Promise<SQSBatchResponse> => {
     const failures: SQSBatchResponse['batchItemFailures'] = [];
-    for (const record of event.Records) {
-      try {
-        await processRecord(deps, options, record);
-      } catch (error) {
-        logger.error('run attempt failed; the queue will retry it', { messageId: record.messageId, error });
-        failures.push({ itemIdentifier: record.messageId });
-      }
-    }
+    await Promise.all(
+      event.Records.map(async (record) => {
+        try {
+          await processRecord(deps, options, record);
+        } catch (error) {
+          logger.error('run attempt failed; the queue will retry it', { messageId: record.messageId, error });
+          failures.push({ itemIdentifier: record.messageId });
+        }
+      }),
+    );
     return { batchItemFailures: failures };
   };
 }

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Deps } from '../../../infra/deps';
 import { logger } from '../../../infra/logger';
 import { markActing, renewLease, RUN_HEARTBEAT_MS, type RunLease } from '../runs';
@@ -19,18 +20,19 @@ export interface HeldRun {
 }
 
 /**
- * Renews the lease every RUN_HEARTBEAT_MS until released; a renewal that finds the lease taken aborts the work, and one
- * that finds a stop asked for tells `onStopRequested`.
+ * Renews the lease every RUN_HEARTBEAT_MS until released; a renewal that finds the lease taken aborts the work, and
+ * `onRenewed` hears whether the renewal (issued at `issuedAt`, performance.now()) found a stop asked for.
  */
-export function holdRun(deps: Deps, lease: RunLease, onStopRequested?: () => void): HeldRun {
+export function holdRun(deps: Deps, lease: RunLease, onRenewed?: (cancelRequested: boolean, issuedAt: number) => void): HeldRun {
   const controller = new AbortController();
   let acted = false;
   const lose = () => {
     if (!controller.signal.aborted) controller.abort(new LeaseLost(`run ${lease.runId} was taken over or ended while this runner worked on it`));
   };
   const heartbeat = setInterval(() => {
+    const issuedAt = performance.now();
     renewLease(deps, lease).then(
-      (renewed) => (renewed ? renewed.cancelRequested && onStopRequested?.() : lose()),
+      (renewed) => (renewed ? onRenewed?.(renewed.cancelRequested, issuedAt) : lose()),
       // A renewal that failed (the store briefly unreachable) is tried again on the next beat; the lease outlives several.
       (error: unknown) => logger.warn('run lease renewal failed', { runId: lease.runId, error }),
     );

@@ -32,11 +32,12 @@ export interface StepLog {
 /**
  * Opens the log of an attempt at the run, recording `first` and then the run's `running` status. A later attempt (its
  * runner before it died or gave the run back) and a run resumed after an approval go on after the steps already
- * stored, so the timeline keeps them all and no seq is written twice; a first attempt reads nothing.
+ * stored, so the timeline keeps them all and no seq is written twice; a first attempt reads nothing. `run` is as
+ * this attempt took it: its `attempts` count this one.
  */
 export async function openStepLog(deps: Deps, run: { runId: string; attempts?: number; conversationJson?: string }, first: NewStep[] = []): Promise<StepLog> {
   const { runId } = run;
-  let seq = run.attempts || run.conversationJson ? await lastStepSeq(deps, runId) : 0;
+  let seq = (run.attempts ?? 1) > 1 || run.conversationJson ? await lastStepSeq(deps, runId) : 0;
   let pending: StepItem[] = [];
   let writing: Promise<void> | undefined;
   const writeAll = async (): Promise<void> => {
