@@ -11,7 +11,7 @@ import { createStore } from '../lambdas/src/infra/store/dynamo';
 import { addContactInstruction, BENCH_PERSON_PREFIX } from './contact-instruction';
 import { meterDynamo } from './cost-dynamo-meter';
 import { startDynaliteProcess } from './dynalite-process';
-import { formatFigures, type Figures } from './measure';
+import { formatFigures, measure, type Figures } from './measure';
 
 const TARGET = { perSecond: 100, p50Ms: 20 };
 const TOOL_CAPABILITY = 'contacts.create';
@@ -53,6 +53,18 @@ class QueueTally implements PlatformObserver {
       await sleep(5);
     }
   }
+}
+
+/**
+ * The baseline: a bare consistent GetItem of a run item through the platform's own store client, one at a time, with
+ * the CPU time each side spends per call; a run is a sequence of such calls beside its model turns and its tool call.
+ */
+async function bareStoreRead(deps: Deps, runId: string, storeCpu: () => Promise<NodeJS.CpuUsage>) {
+  const count = 500;
+  const [before, storeBefore] = [process.cpuUsage(), await storeCpu()];
+  const figures = await measure('baseline: a bare GetItem of a run (same client, same store)', count, 1, () => findRun(deps, runId).then(() => undefined));
+  const [cpu, storeAfter] = [process.cpuUsage(before), await storeCpu()];
+  return { figures, clientCpuMs: (cpu.user + cpu.system) / 1000 / count, storeCpuMs: (storeAfter.user + storeAfter.system - storeBefore.user - storeBefore.system) / 1000 / count };
 }
 
 const runSpanMs = (run: StoredRun) => Date.parse(run.completedAt!) - Date.parse(run.startedAt!);
@@ -182,16 +194,21 @@ export async function benchRunner(count = 300, alone = 50, metered = 20): Promis
     http.stop();
     checkOneToolCallEach([...runs, ...aloneRuns, ...meteredRuns], (await countBenchContacts(unmetered, workspaceId)) - contactsBefore);
 
+    const bare = await bareStoreRead(deps, runIds[0]!, dynalite.cpuUsage);
     const figures = figuresOf('runs through the runner (offline model, 1 tool call)', runs, count / elapsedS);
     const aloneFigures = figuresOf('one run at a time (the same runs, unloaded)', aloneRuns, aloneRuns.length / (aloneRuns.reduce((total, run) => total + runSpanMs(run), 0) / 1000));
     const met = figures.perSecond >= TARGET.perSecond && aloneFigures.p50Ms <= TARGET.p50Ms;
+    const storeRequests = sum(meter.operations()) / metered;
     return [
+      formatFigures(bare.figures),
       formatFigures(figures),
       formatFigures(aloneFigures),
+      `  a run alone takes ${(aloneFigures.p50Ms / bare.figures.p50Ms).toFixed(1)}x the bare GetItem by p50`,
       `  target: at least ${TARGET.perSecond} runs/s, and p50 of a run alone at most ${TARGET.p50Ms} ms: ${met ? 'met' : 'NOT met'}`,
       `  (throughput = ${count} queued runs to their usage and webhook follow-ups, 16 at a time as the local queue hands them out; latency = one run from start to completion inside the runner; every run made exactly one ${TOOL_CAPABILITY} call)`,
       `  CPU per run: ${((cpu.user + cpu.system) / 1000 / count).toFixed(1)} ms in the platform's process (the runner, the API and the built-in skills), ${(storeCpuMs / count).toFixed(1)} ms in the store's; on a busy machine these are the steadier figures`,
-      `  store requests per run: ${(sum(meter.operations()) / metered).toFixed(1)} (${perRun(meter.operations(), metered)})`,
+      `  store requests per run: ${storeRequests.toFixed(1)} (${perRun(meter.operations(), metered)})`,
+      `  a bare GetItem costs ${bare.clientCpuMs.toFixed(2)} ms of CPU in the client (the AWS SDK) and ${bare.storeCpuMs.toFixed(2)} ms in the store: the store requests alone come to about ${(storeRequests * bare.clientCpuMs).toFixed(1)} ms and ${(storeRequests * bare.storeCpuMs).toFixed(1)} ms of each run's CPU (local queue requests aside)`,
       `  queue requests per run: ${(sum(queueTally.operations()) / metered).toFixed(1)} (${perRun(queueTally.operations(), metered)})`,
       `  HTTP requests per run, store aside: ${(sum(http.operations) / metered).toFixed(1)} (${perRun(http.operations, metered)})`,
       `  (counted over ${metered} runs one at a time, from the API's enqueue to the follow-ups, the skill's serviceApi callback included)`,

@@ -138,6 +138,12 @@ function newRun(input: NewRun, action: Action): StoredRun {
 }
 
 /**
+ * A run's queue message: its id, and its agent and workspace, which let the runner read the agent and the grants
+ * while it takes the run (it still checks them against the run it took).
+ */
+export const runMessage = (run: Pick<StoredRun, 'runId' | 'agentId' | 'workspaceId'>) => ({ runId: run.runId, agentId: run.agentId, workspaceId: run.workspaceId });
+
+/**
  * The sweeper's half of "a stored run is always enqueued": sends the message of a queued run that was never marked
  * sent, then marks it. The API sends its message beside the run's write (enqueueNewRun) and marks nothing, so a run
  * still queued a minute later gets a second message here (the runner takes a run once, however often it arrives); a
@@ -145,7 +151,7 @@ function newRun(input: NewRun, action: Action): StoredRun {
  */
 export async function ensureEnqueued(deps: Deps, run: StoredRun): Promise<StoredRun> {
   if (run.status !== 'queued' || run.enqueuedAt) return run;
-  await deps.queue.send('runs', { runId: run.runId }).catch((error: unknown) => failUnqueued(deps, run, error));
+  await deps.queue.send('runs', runMessage(run)).catch((error: unknown) => failUnqueued(deps, run, error));
   const enqueuedAt = deps.now().toISOString();
   await setRunFields(deps, run.runId, { enqueuedAt });
   return { ...run, enqueuedAt };
@@ -164,10 +170,10 @@ export async function enqueueNewRun(deps: Deps, input: NewRun, action: Action = 
   const store = async () => fromItem(await createRunItemOrFind(deps, toItem(run)));
   if (action.resumed) {
     const found = await store();
-    if (found.status === 'queued') await deps.queue.send('runs', { runId: run.runId }).catch((error: unknown) => failUnqueued(deps, found, error));
+    if (found.status === 'queued') await deps.queue.send('runs', runMessage(found)).catch((error: unknown) => failUnqueued(deps, found, error));
     return found;
   }
-  const [stored, sent] = await Promise.allSettled([store(), deps.queue.send('runs', { runId: run.runId })]);
+  const [stored, sent] = await Promise.allSettled([store(), deps.queue.send('runs', runMessage(run))]);
   if (stored.status === 'rejected') throw stored.reason;
   if (sent.status === 'rejected') await failUnqueued(deps, stored.value, sent.reason);
   return stored.value;

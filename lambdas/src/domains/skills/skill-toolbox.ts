@@ -88,6 +88,7 @@ async function resolveInstalled(deps: Deps, agent: StoredAgent, code: string): P
 class SkillSession {
   private link: Promise<SkillLink> | undefined;
   private token: Promise<{ token: string; expiresAtEpoch: number }> | undefined;
+  private tokenExpiresAtEpoch: number | undefined;
 
   constructor(
     private readonly deps: Deps,
@@ -96,18 +97,35 @@ class SkillSession {
     private readonly language: string,
   ) {}
 
-  private async turnToken(): Promise<string> {
-    const current = await this.token;
-    if (!current || current.expiresAtEpoch - Date.now() / 1000 < TOKEN_RENEW_MARGIN_S) {
-      this.token = mintTurn(this.deps, this.installed.turnTokenSecret, this.installed.skill.code, this.caller, this.installed.builtin);
+  /** The run's turn token for this skill: one mint shared by concurrent calls, a new one when it nears its expiry or failed. */
+  private turnToken(): Promise<string> {
+    const expiring = this.tokenExpiresAtEpoch !== undefined && this.tokenExpiresAtEpoch - Date.now() / 1000 < TOKEN_RENEW_MARGIN_S;
+    if (!this.token || expiring) {
+      const minting = mintTurn(this.deps, this.installed.turnTokenSecret, this.installed.skill.code, this.caller, this.installed.builtin);
+      this.token = minting;
+      this.tokenExpiresAtEpoch = undefined;
+      minting.then(
+        (minted) => this.token === minting && (this.tokenExpiresAtEpoch = minted.expiresAtEpoch),
+        () => this.token === minting && (this.token = undefined),
+      );
     }
-    return (await this.token!).token;
+    return this.token.then((minted) => minted.token);
+  }
+
+  private openLink(): Promise<SkillLink> {
+    this.link ??= openSkill(this.installed.target);
+    this.link.catch(() => (this.link = undefined));
+    return this.link;
+  }
+
+  /** Starts what a call needs besides the call itself (the link, the turn token), e.g. while its action is recorded. */
+  prepare(): void {
+    this.openLink().catch(() => undefined);
+    this.turnToken().catch(() => undefined);
   }
 
   async call(mcpName: string, input: Record<string, unknown>): Promise<CallToolResult> {
-    this.link ??= openSkill(this.installed.target);
-    this.link.catch(() => (this.link = undefined));
-    const [link, token] = await Promise.all([this.link, this.turnToken()]);
+    const [link, token] = await Promise.all([this.openLink(), this.turnToken()]);
     return link.callTool(mcpName, input, { 'x-service-language': this.language, [TURN_TOKEN_HEADER]: token });
   }
 
@@ -170,6 +188,7 @@ export async function skillToolbox(deps: Deps, caller: SkillCaller, grantsRead?:
             description: live.description ?? tool.description,
             effect: live.annotations?.readOnlyHint ? 'read' : 'act',
             inputSchema: live.inputSchema as JSONSchema7,
+            prepare: () => session.prepare(),
             execute: async (input) => {
               if (oauth) throw new Error(`${oauth.code}: ${oauth.message}`);
               return outcomeOf(await session.call(tool.mcpName, input));

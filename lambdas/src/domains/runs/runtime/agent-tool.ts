@@ -23,5 +23,7 @@ export interface AgentTool {
   effect: 'read' | 'act';
   /** JSON Schema of the input, as the skill lists it over MCP. */
   inputSchema: JSONSchema7;
+  /** Starts what a call needs that is not the action itself (a connection, a credential), while the action is being recorded. */
+  prepare?(): void;
   execute(input: Record<string, unknown>, context: ToolContext): Promise<unknown>;
 }

@@ -20,7 +20,8 @@ import { logger } from '../../../infra/logger';
 import { parkRun } from '../approvals';
 import { toPendingActionResponse } from '../pending-action';
 
-const RunMessage = z.object({ runId: z.string() });
+/** See `runMessage`; a message without the agent and workspace (an approval's, a cancel's) has them read after the take. */
+const RunMessage = z.object({ runId: z.string(), agentId: z.string().optional(), workspaceId: z.string().optional() });
 
 class HeldElsewhere extends Error {}
 
@@ -91,9 +92,45 @@ async function settleUntaken(deps: Deps, runId: string, received: number): Promi
   return followUps(deps, run, agentName);
 }
 
+/**
+ * A read started before the run was taken, used only when the run turns out to be the one it was started for. The
+ * reads may go unused (the run failed first), so none leaves an unhandled rejection; whoever awaits one sees its error.
+ */
+function earlyRead<T>(expected: string | undefined, read: (id: string) => Promise<T>): (actual: string) => Promise<T> {
+  const quietly = (id: string) => {
+    const reading = read(id);
+    reading.catch(() => undefined);
+    return reading;
+  };
+  const started = expected === undefined ? undefined : quietly(expected);
+  return (actual) => (started && actual === expected ? started : quietly(actual));
+}
+
+/**
+ * One delivery of a run's message. The store calls of a run that completes with one tool call (bench/runner.ts counts
+ * them), and why each is needed:
+ * - the API's PutItem of the run (runs.ts), the record its 202 answer stands for;
+ * - takeRun, a conditional UpdateItem: the lease, the one guard against two runners working the run, and the run's
+ *   only read (it answers the item, with no stop asked for);
+ * - the agent (a Query of its `byId` index: its current instructions, skills and language) and the workspace's grants
+ *   (a Query, never cached: a grant revoked a moment ago keeps its tool from the next run), both read during the take;
+ * - markActing, a conditional UpdateItem before the first action: once recorded under the lease, a runner that died
+ *   is never run again from the start, so no action happens twice;
+ * - the turn (a PutItem when its token is minted, a GetItem when the skill calls back): a turn token acts only if a
+ *   run was given it; then the action itself (here a record's PutItem, and its `record.created` webhook's emit);
+ * - the steps, a BatchWriteItem for what accumulated each WRITE_DELAY_MS (steps/step-log.ts), for those who watch;
+ * - completeRun, a conditional UpdateItem under the lease: the outcome;
+ * - the follow-ups: the usage's UpdateItem and the `agent.command.completed` emit (webhooks/emit.ts), at once, then
+ *   markFollowUpsDone, an UpdateItem, so that a redelivered message repeats neither.
+ * The stop checks read nothing more while a look at the run is recent (run-cancellation.ts).
+ */
 async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQSRecord): Promise<void> {
-  const { runId } = RunMessage.parse(JSON.parse(record.body));
+  const message = RunMessage.parse(JSON.parse(record.body));
+  const { runId } = message;
   const received = Number(record.attributes.ApproximateReceiveCount || '1');
+  // The agent and the workspace's grants (the tools the run is offered depend on both) are read while the run is taken.
+  const agentOf = earlyRead(message.agentId, (agentId) => findAgentById(deps, agentId));
+  const grantsOf = earlyRead(message.workspaceId, (workspaceId) => listGrants(deps, workspaceId));
   // Taking the run comes first: in the common case it is the only look at the run, and it shows no stop asked for.
   const takenAt = performance.now();
   let taken = await takeRun(deps, runId);
@@ -108,10 +145,8 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
   const held = holdRun(deps, lease, stopping.looked);
   let agent: StoredAgent | undefined;
   try {
-    // The workspace's grants are read beside the agent: the tools the run is offered depend on both.
-    const grants = listGrants(deps, run.workspaceId);
-    grants.catch(() => undefined);
-    agent = await findAgentById(deps, run.agentId);
+    const grants = grantsOf(run.workspaceId);
+    agent = await agentOf(run.agentId);
     if (!agent) throw new Error(`The agent ${run.agentId} no longer exists`);
     const toolbox = await toolsOfAgent(deps, agent, runId, run.role, grants);
     const outcome = await executeRun({ deps, run, agent, model: options.model, tools: toolbox.tools, held, stopping }).finally(() => toolbox.close());

@@ -1,6 +1,6 @@
 import type { Deps } from '../../../infra/deps';
 import { endWaitingRun } from '../approvals';
-import { endUnacknowledgedStop, ensureEnqueued, failLapsed, failRun, holdLapsed, listPendingRuns, noRetakeReason, RUN_LEASE_MS, type StoredRun } from '../runs';
+import { endUnacknowledgedStop, ensureEnqueued, runMessage, failLapsed, failRun, holdLapsed, listPendingRuns, noRetakeReason, RUN_LEASE_MS, type StoredRun } from '../runs';
 
 /**
  * Finishes runs a crash left behind. A `queued` run whose message was never sent (the API died between the two
@@ -35,7 +35,7 @@ const ageOf = (now: Date, iso: string | undefined) => (iso ? now.getTime() - Dat
 /** Sends the message of a run ended here, for its follow-ups. */
 async function endedHere(deps: Deps, run: StoredRun, settled: Promise<boolean>): Promise<boolean> {
   if (!(await settled)) return false;
-  await deps.queue.send('runs', { runId: run.runId });
+  await deps.queue.send('runs', runMessage(run));
   return true;
 }
 
@@ -61,7 +61,7 @@ export async function sweepRuns(deps: Deps, bounds: SweepBounds = DEFAULT_SWEEP_
     }
     const refusal = noRetakeReason(run);
     if (refusal === undefined) {
-      await deps.queue.send('runs', { runId: run.runId });
+      await deps.queue.send('runs', runMessage(run));
       report.enqueued.push(run.runId);
     } else if (await endedHere(deps, run, failLapsed(deps, run, refusal))) {
       report.failed.push(run.runId);

@@ -41,7 +41,10 @@ export function recordedTools(tools: AgentTool[], context: ToolContext, autonomy
           facts.pending.push({ capability: agentTool.capability, input });
           return { status: 'pending_approval', detail: 'Not performed: this run has autonomy read_only; run it again with autonomy full to perform it.' };
         }
-        if (agentTool.effect === 'act') await beforeAction();
+        if (agentTool.effect === 'act') {
+          agentTool.prepare?.();
+          await beforeAction();
+        }
         try {
           const result = await agentTool.execute(input, context);
           if (!facts.actions.includes(agentTool.capability)) facts.actions.push(agentTool.capability);
