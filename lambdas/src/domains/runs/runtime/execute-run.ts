@@ -10,7 +10,7 @@ import type { RunStopping } from './run-cancellation';
 import { ENVELOPE_FROM_MODEL, withNullsFilled, zodFromOutputSchema } from './output-shape';
 import { runSystemPrompt } from './prompt';
 import { describePending, recordedTools, type RunFacts } from './tool-recorder';
-import { openStepLog, type StepLog } from '../steps/step-log';
+import { openStepLog, type NewStep, type StepLog } from '../steps/step-log';
 import { turnRecorder } from '../steps/turn-steps';
 import { answeredStep, approvalAnswerMessage, approvalResultMessage, askedAction, requestedStep, type ApprovalRequest } from './approval-turns';
 import type { Parking } from '../approvals';
@@ -27,11 +27,19 @@ export interface RunOutcome {
   stepsCount: number;
 }
 
-/** The run stopped to wait for a person (autonomy `confirm`): what to park it with. */
+/**
+ * The run stopped to wait for a person (autonomy `confirm`): what to park it with, and `announce`, which stores its
+ * `approval_requested` and `requires_action` steps once it is parked (seen earlier, an approval would find the run
+ * still running and be refused).
+ */
 export interface RunParks {
   kind: 'parks';
   parking: Parking;
+  announce(): Promise<void>;
 }
+
+/** What the work of a run comes to before its step count is known. */
+type WorkDone = Omit<RunOutcome, 'stepsCount'> | { kind: 'parks'; parking: Omit<Parking, 'stepsCount'>; waitSteps: NewStep[] };
 
 const MAX_STEPS = 8;
 /** A failure no retry of the run can mend (the runner fails the run at once, with this reason). */
@@ -83,7 +91,16 @@ export async function executeRun(input: RunInput): Promise<RunOutcome | RunParks
   const steps = await openStepLog(input.deps, input.run, resumed ? [answeredStep(resumed)] : []);
   // Every recorded step is stored before the run's outcome is (a stopped run's too), so a finished run's steps are complete.
   const outcome = await work(input, steps, turnRecorder(steps, input.tools)).finally(() => steps.flush());
-  return outcome.kind === 'parks' ? { ...outcome, parking: { ...outcome.parking, stepsCount: steps.count } } : { ...outcome, stepsCount: steps.count };
+  if (outcome.kind !== 'parks') return { ...outcome, stepsCount: steps.count };
+  const { waitSteps } = outcome;
+  return {
+    kind: 'parks',
+    parking: { ...outcome.parking, stepsCount: steps.count + waitSteps.length },
+    announce: () => {
+      steps.record(...waitSteps);
+      return steps.flush();
+    },
+  };
 }
 
 /** The conversation so far: the instruction, or a parked run's stored one with the person's answer to what it asked. */
@@ -93,7 +110,7 @@ function conversationOf(run: StoredRun): { history: ModelMessage[]; answer?: Mod
   return { history, answer: approvalAnswerMessage(history, run.pendingAction) };
 }
 
-async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof turnRecorder>): Promise<Omit<RunOutcome, 'stepsCount'> | Omit<RunParks, 'stepsCount'>> {
+async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof turnRecorder>): Promise<WorkDone> {
   const { deps, run, agent, model, held, stopping } = input;
   const workSignal = AbortSignal.any([held.signal, stopping.signal]);
   const system = runSystemPrompt(agent, run, deps.now());
@@ -131,8 +148,8 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
       throw new RunCannotGoOn(`The run could not wait for approval: its conversation is over ${CONVERSATION_MAX_BYTES / 1024} KB (large tool results); run it with autonomy full or read_only`);
     }
     const pendingAction = askedAction(request, input.tools, firstSentence(acted.text), agent.name, deps.now());
-    steps.record(requestedStep(pendingAction), { type: 'status', status: 'requires_action', at: pendingAction.requestedAt });
-    return { kind: 'parks', parking: { pendingAction, conversationJson, usage: acting, stepsCount: 0 } };
+    const waitSteps: NewStep[] = [requestedStep(pendingAction), { type: 'status', status: 'requires_action', at: pendingAction.requestedAt }];
+    return { kind: 'parks', parking: { pendingAction, conversationJson, usage: acting }, waitSteps };
   }
 
   const check = run.schema ? checkOutputSchema(run.schema) : undefined;

@@ -156,6 +156,8 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
         await stopping.checkpoint();
         throw new Error(`run ${runId} could not wait for approval: it is no longer this runner's`);
       }
+      // A runner that dies here leaves the run waiting without those two steps in its timeline; its pending action shows.
+      await outcome.announce();
       return await waitingFollowUps(deps, { ...run, status: 'requires_action', ...outcome.parking }, agent.name);
     }
     const stored = await completeRun(deps, lease, outcome);
