@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/infra/deps';
 import { SQS_MAX_DELAY_SECONDS, type QueueSender } from '../../src/infra/queue/queue';
-import { claimAttempt, listAttempts } from '../../src/domains/webhooks/delivery-repository';
+import { claimFirstAttempts, listAttempts } from '../../src/domains/webhooks/delivery-repository';
 import { createWebhookConsumer } from '../../src/domains/webhooks/deliverer';
 import { emitEvent } from '../../src/domains/webhooks/emit';
 import { createSubscription } from '../../src/domains/webhooks/subscriptions';
@@ -18,6 +18,9 @@ import { startReceiver, type Receiver } from './receiver';
  * The store is the platform's real one; only SQS (which we cannot run here) and the clock are simulated.
  */
 const context = usePlatform({ env: { WEBHOOK_ALLOW_LOCAL: '1', WEBHOOK_RETRY_SCALE: '1' } });
+
+/** The `webhooks` queue's visibility timeout: a message its consumer failed comes back this long after it was received. */
+const VISIBILITY_TIMEOUT_MS = 30_000;
 
 class SimulatedSqs implements QueueSender {
   clock = Date.parse('2026-03-01T00:00:00Z');
@@ -94,18 +97,17 @@ describe('webhook retry schedule through SQS limits', () => {
     expect(await attemptOffsets(deps, subscription.id, start)).toEqual([0, 120, 720, 2520, 9720]);
   });
 
-  it('takes over an attempt whose sender died, once its lease has expired', async () => {
+  it('takes over the first attempts of a message whose sender died, once its lease has expired', async () => {
     const { sqs, deps, subscription, consumer } = await setup();
     const first = sqs.next()!;
-    const body = JSON.parse(first.Records[0]!.body) as { subscriptionId: string; deliveryId: string; attempt: number };
-    // Another sender claims attempt 1 and dies before sending.
-    expect(await claimAttempt(deps, body, 'dead-sender', 20_000)).toBeDefined();
+    // Another sender claims the message's first attempts and dies before sending.
+    expect(await claimFirstAttempts(deps, first.Records[0]!.messageId, 'dead-sender', 20_000)).toBe(true);
     const before = receiver.requests.length;
-    await consumer(first); // the lease is live: it waits for the lease to end instead of sending
+    // The lease is live: the message fails, to come back after its visibility timeout, and nothing is sent.
+    expect((await consumer(first))?.batchItemFailures).toEqual([{ itemIdentifier: first.Records[0]!.messageId }]);
     expect(receiver.requests.length).toBe(before);
-    const retry = sqs.next()!;
-    expect(sqs.clock - Date.parse('2026-03-01T00:00:00Z')).toBeGreaterThanOrEqual(20_000);
-    await consumer(retry);
+    sqs.clock += VISIBILITY_TIMEOUT_MS;
+    await consumer(first);
     expect(receiver.requests.length).toBe(before + 1);
     expect((await listAttempts(deps, subscription.id, 10)).map((entry) => entry.attempt)).toEqual([1]);
   });
@@ -120,6 +122,7 @@ describe('webhook retry schedule through SQS limits', () => {
     expect(receiver.requests.length).toBe(before + 1);
     expect(sqs.waiting).toBe(0);
 
+    sqs.clock += VISIBILITY_TIMEOUT_MS;
     await consumer(first); // SQS redelivers the failed message: no second attempt 1, but attempt 2 is scheduled again
     expect(receiver.requests.length).toBe(before + 1);
     for (let event = sqs.next(); event; event = sqs.next()) await consumer(event);
