@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/infra/deps';
 import { SQS_MAX_DELAY_SECONDS, type QueueSender } from '../../src/infra/queue/queue';
 import { claimFirstAttempts, listAttempts } from '../../src/domains/webhooks/delivery-repository';
-import { createWebhookConsumer } from '../../src/domains/webhooks/deliverer';
+import { createWebhookConsumer, FIRST_ATTEMPTS_LEASE_MS } from '../../src/domains/webhooks/deliverer';
 import { emitEvent } from '../../src/domains/webhooks/emit';
 import { createSubscription } from '../../src/domains/webhooks/subscriptions';
 import { usePlatform } from '../support/platform';
@@ -19,8 +19,8 @@ import { startReceiver, type Receiver } from './receiver';
  */
 const context = usePlatform({ env: { WEBHOOK_ALLOW_LOCAL: '1', WEBHOOK_RETRY_SCALE: '1' } });
 
-/** The `webhooks` queue's visibility timeout: a message its consumer failed comes back this long after it was received. */
-const VISIBILITY_TIMEOUT_MS = 30_000;
+/** The `webhooks` queue's visibility timeout in AWS (cdk/lib/work-queue.ts): a failed message comes back this long after it was received. */
+const VISIBILITY_TIMEOUT_MS = 360_000;
 
 class SimulatedSqs implements QueueSender {
   clock = Date.parse('2026-03-01T00:00:00Z');
@@ -101,7 +101,7 @@ describe('webhook retry schedule through SQS limits', () => {
     const { sqs, deps, subscription, consumer } = await setup();
     const first = sqs.next()!;
     // Another sender claims the message's first attempts and dies before sending.
-    expect(await claimFirstAttempts(deps, first.Records[0]!.messageId, 'dead-sender', 20_000)).toBe(true);
+    expect(await claimFirstAttempts(deps, first.Records[0]!.messageId, 'dead-sender', FIRST_ATTEMPTS_LEASE_MS)).toBe(true);
     const before = receiver.requests.length;
     // The lease is live: the message fails, to come back after its visibility timeout, and nothing is sent.
     expect((await consumer(first))?.batchItemFailures).toEqual([{ itemIdentifier: first.Records[0]!.messageId }]);

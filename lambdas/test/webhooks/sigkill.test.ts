@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { FIRST_ATTEMPTS_LEASE_MS } from '../../src/domains/webhooks/deliverer';
 import { crashThenRestart } from '../support/crash-platform';
 import { deliveryLog, subscribe } from './helpers';
 import { startReceiver } from './receiver';
@@ -16,7 +17,8 @@ describe('first attempts when the deliverer is killed with SIGKILL', () => {
         // One event, two deliveries on one queue message: one delivered, one failed. Their records and log entries land,
         // then the process dies before it enqueues the failed one's next attempt and before the message is deleted.
         { ...ENV, CRASH_AFTER: 'BatchWriteCommand:webhook-deliveries' },
-        ENV,
+        // Restarted once the dead sender's lease has run out.
+        { ...ENV, CLOCK_SHIFT_MS: String(FIRST_ATTEMPTS_LEASE_MS) },
         async (api, agentId) => {
           subscriptions.accepting = (await subscribe(api, accepting.url)).id;
           subscriptions.flaky = (await subscribe(api, flaky.url)).id;

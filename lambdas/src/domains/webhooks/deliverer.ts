@@ -27,6 +27,12 @@ import { logger } from '../../infra/logger';
 const ATTEMPT_LEASE_MS = 20_000;
 
 /**
+ * How long a message's first attempts belong to their sender: the WebhookDeliverer's timeout (cdk/lib/functions.ts),
+ * since a batch's attempts to one host may wait their turn (send.ts); below the queue's visibility timeout in AWS.
+ */
+export const FIRST_ATTEMPTS_LEASE_MS = 60_000;
+
+/**
  * The consumer of the `webhooks` queue. A message carries the first attempts of deliveries started together, or wakes
  * up a later attempt of one delivery; the delivery records decide what happens, so duplicates, early arrivals and
  * redeliveries of the at-least-once queue are all harmless.
@@ -80,7 +86,7 @@ async function handleMessage(deps: Deps, sender: WebhookSender, record: SQSRecor
  *   (at least once, as a sender that dies between its POST and settling does).
  */
 async function handleFirstAttempts(deps: Deps, sender: WebhookSender, message: FirstAttemptsMessage, messageId: string): Promise<void> {
-  if (!(await claimFirstAttempts(deps, messageId, randomUUID(), ATTEMPT_LEASE_MS))) {
+  if (!(await claimFirstAttempts(deps, messageId, randomUUID(), FIRST_ATTEMPTS_LEASE_MS))) {
     // Only a duplicate of a message another sender is working on: the queue brings it back after its visibility timeout.
     throw new Error('another sender holds these first attempts');
   }
