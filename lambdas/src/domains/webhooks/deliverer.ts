@@ -93,9 +93,11 @@ async function handleFirstAttempts(deps: Deps, sender: WebhookSender, message: F
   const deliveries = message.firstAttempts.map(deliveryOf);
   const stored = await getDeliveries(deps, deliveries);
   const fresh = deliveries.filter((delivery) => !stored.has(`${delivery.subscriptionId}\n${delivery.deliveryId}`));
-  const ended = await Promise.all(
+  const attempts = await Promise.allSettled(
     fresh.map(async (delivery) => ({ delivery, ...(await makeAttempt(deps, sender, delivery, await resolveTarget(deps, delivery.workspaceId, delivery.subscriptionId), messageId)) })),
   );
+  // The attempts that ended are stored even when another could not be made: only that one is sent again.
+  const ended = attempts.flatMap((attempt) => (attempt.status === 'fulfilled' ? [attempt.value] : []));
   await Promise.all([putFirstAttempts(deps, ended), ...ended.map(({ resetting }) => resetting)]);
   // Each pending one's next attempt; and again for those an earlier copy of this message settled, whose handler may
   // have died before enqueueing it.
@@ -103,6 +105,8 @@ async function handleFirstAttempts(deps: Deps, sender: WebhookSender, message: F
     (delivery) => delivery.state === 'pending' && delivery.settledBy === messageId,
   );
   await Promise.all(pending.map((delivery) => enqueueWakeUp(deps, delivery)));
+  const failed = attempts.find((attempt) => attempt.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 async function handleWakeUp(deps: Deps, sender: WebhookSender, message: WakeUpMessage, messageId: string): Promise<void> {

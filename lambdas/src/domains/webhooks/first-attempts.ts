@@ -26,7 +26,7 @@ export const FirstAttemptsMessage = z.object({ firstAttempts: z.array(FirstAttem
 export type FirstAttemptsMessage = z.infer<typeof FirstAttemptsMessage>;
 
 /** At most this many first attempts share a message (a deliverer sends a message's attempts all at once). */
-const MAX_ATTEMPTS_PER_MESSAGE = 25;
+const MAX_ATTEMPTS_PER_MESSAGE = 50;
 /**
  * Payload characters a message carries at most: inside SQS's 256 KB even if every one took three bytes of UTF-8. A
  * larger payload is stored before its first attempt instead.
