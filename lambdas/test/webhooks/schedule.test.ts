@@ -6,6 +6,7 @@ import { SQS_MAX_DELAY_SECONDS, type QueueSender } from '../../src/infra/queue/q
 import { claimFirstAttempts, listAttempts } from '../../src/domains/webhooks/delivery-repository';
 import { createWebhookConsumer, FIRST_ATTEMPTS_LEASE_MS } from '../../src/domains/webhooks/deliverer';
 import { emitEvent } from '../../src/domains/webhooks/emit';
+import { createWebhookSender, type WebhookSender } from '../../src/domains/webhooks/send';
 import { createSubscription } from '../../src/domains/webhooks/subscriptions';
 import { usePlatform } from '../support/platform';
 import { createWorkspace } from '../support/workspaces';
@@ -110,6 +111,35 @@ describe('webhook retry schedule through SQS limits', () => {
     await consumer(first);
     expect(receiver.requests.length).toBe(before + 1);
     expect((await listAttempts(deps, subscription.id, 10)).map((entry) => entry.attempt)).toEqual([1]);
+  });
+
+  it('stores the first attempts that ended when another of their message could not be made, and makes only that one again', async () => {
+    const [accepting, other] = await Promise.all([startReceiver(() => 204), startReceiver(() => 204)]);
+    const real = createWebhookSender({ allowLocal: true });
+    let broken = true;
+    // A sender that fails unexpectedly (not an HTTP failure: the attempt cannot be made) for one of the two URLs.
+    const sender: WebhookSender = { send: (delivery) => (broken && delivery.url === other.url ? Promise.reject(new Error('sender crashed')) : real.send(delivery)), close: () => real.close() };
+    try {
+      const sqs = new SimulatedSqs();
+      const deps: Deps = { ...context.platform.deps, queue: sqs, now: () => new Date(sqs.clock) };
+      const { workspaceId } = await createWorkspace(deps);
+      const subscriptions = await Promise.all([accepting, other].map((hook) => createSubscription(deps, workspaceId, { url: hook.url, events: ['agent.command.completed'] })));
+      await emitEvent(deps, workspaceId, 'agent.command.completed', completedData());
+      const consumer = createWebhookConsumer(deps, sender);
+      const message = sqs.next()!;
+      expect(message.Records).toHaveLength(1);
+      expect((await consumer(message))?.batchItemFailures).toEqual([{ itemIdentifier: message.Records[0]!.messageId }]);
+      expect([accepting.requests.length, other.requests.length]).toEqual([1, 0]);
+
+      broken = false;
+      sqs.clock += VISIBILITY_TIMEOUT_MS;
+      expect((await consumer(message))?.batchItemFailures).toEqual([]);
+      expect([accepting.requests.length, other.requests.length]).toEqual([1, 1]);
+      for (const subscription of subscriptions) expect((await listAttempts(deps, subscription.id, 10)).map((entry) => [entry.attempt, entry.ok])).toEqual([[1, true]]);
+    } finally {
+      real.close();
+      await Promise.all([accepting.close(), other.close()]);
+    }
   });
 
   it('recovers the next wake-up when enqueueing it failed: the redelivered message sends it again', async () => {
