@@ -187,7 +187,9 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * delivery's arrivals, on the local platform with its store in a process of its own (as DynamoDB is a service beside
  * the functions, see dynalite-process.ts). Each round measures, in turn: the sender alone (the baseline), end to end
  * (emitting while the consumer delivers), and the queue filled first then drained. Then one delivery at a time.
- * Prints each round, the medians with their ratio to the baseline and the target, and the store calls per delivery.
+ * The platform's queue is the one `npm start` runs (startPlatform: the webhooks batch size of the stack's event source
+ * mapping). Prints each round, the medians with their ratio to the baseline and the target, the CPU time per delivery
+ * drained and emitted in each process, and the store calls per delivery.
  */
 export async function benchWebhooks(options: { deliveries?: number; rounds?: number } = {}): Promise<string[]> {
   const count = options.deliveries ?? 2_000;

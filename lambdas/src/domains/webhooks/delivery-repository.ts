@@ -11,9 +11,12 @@ import type { EventType } from './subscriptions';
  * The webhooks domain's delivery repository: every store call of the webhookDeliveries table, each conditional write
  * answering its outcome as a value (putIf, updateIf). The table holds two kinds of items per subscription (partition `subscriptionId`):
  * - a delivery (`deliveryId` = `dlv#<eventId>#<seq>`, seq `0` for the first, `r…` for each redelivery): the event's
- *   signed-once body and the state machine of its attempts. It is the source of truth; queue messages only wake it up.
+ *   signed-once body and the state machine of its attempts, stored once its first attempt has ended (until then the
+ *   queue message carrying that attempt stands for it, see first-attempts.ts). It is the source of truth from then on;
+ *   queue messages only wake it up.
  * - an attempt log entry (`deliveryId` = `att#<time>#<eventId>#<seq>#<attempt>`): one per HTTP attempt made, so the
  *   delivery log is one Query, newest first.
+ * And, in a partition of its own (`claim#<queue message id>`), the claim on the first attempts that message carries.
  */
 export type DeliveryState = 'pending' | 'sending' | 'delivered' | 'failed' | 'cancelled';
 
