@@ -10,11 +10,13 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sweepRuns } from '../../src/domains/runs/runtime/run-sweeper';
 import { startPlatform } from '../../src/entries/local/platform';
 
-type Command = { constructor: { name: string }; input: { TableName?: string; UpdateExpression?: string } };
+type Command = { constructor: { name: string }; input: { TableName?: string; RequestItems?: Record<string, unknown>; UpdateExpression?: string } };
 const operation = (setting: string | undefined) => setting?.split(':');
 const [crashAt, crashAfter, hold] = [operation(process.env.CRASH_AT), operation(process.env.CRASH_AFTER), operation(process.env.HOLD)];
+/** The table of a command, or of a batch's first table. */
+const tableOf = (command: Command) => command.input.TableName ?? Object.keys(command.input.RequestItems ?? {})[0];
 const matches = (command: Command, at: string[] | undefined) =>
-  at !== undefined && command.constructor.name === at[0] && command.input.TableName?.endsWith(at[1]!) && (command.input.UpdateExpression ?? '').includes(at[2] ?? '');
+  at !== undefined && command.constructor.name === at[0] && tableOf(command)?.endsWith(at[1]!) && (command.input.UpdateExpression ?? '').includes(at[2] ?? '');
 const shift = Number(process.env.CLOCK_SHIFT_MS ?? 0);
 const send = DynamoDBDocumentClient.prototype.send;
 DynamoDBDocumentClient.prototype.send = function (this: DynamoDBDocumentClient, ...args: unknown[]) {

@@ -1,5 +1,5 @@
 import { verify } from '@service/webhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { emitEvent } from '../../src/domains/webhooks/emit';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform } from '../support/platform';
@@ -107,6 +107,8 @@ describe('webhook deliveries', () => {
     const subscription = await subscribe(context.api, hook.url);
     const { eventId } = await emitCompleted(context.platform);
     await hook.waitFor((requests) => requests.length === 1);
+    // An event is redelivered from the delivery log: there once its first attempt has ended.
+    await vi.waitFor(async () => expect(await deliveryLog(context.api, subscription.id)).toHaveLength(1));
 
     const response = await context.api('webhooks/redeliver', { body: { webhook_id: subscription.id, event_id: eventId } });
     expect(response.status).toBe(202);

@@ -3,9 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Deps } from '../../src/infra/deps';
 import { SQS_MAX_DELAY_SECONDS, type QueueSender } from '../../src/infra/queue/queue';
-import { claimAttempt, listAttempts } from '../../src/domains/webhooks/delivery-repository';
-import { createWebhookConsumer } from '../../src/domains/webhooks/deliverer';
+import { claimFirstAttempts, listAttempts } from '../../src/domains/webhooks/delivery-repository';
+import { createWebhookConsumer, FIRST_ATTEMPTS_LEASE_MS } from '../../src/domains/webhooks/deliverer';
 import { emitEvent } from '../../src/domains/webhooks/emit';
+import { createWebhookSender, type WebhookSender } from '../../src/domains/webhooks/send';
 import { createSubscription } from '../../src/domains/webhooks/subscriptions';
 import { usePlatform } from '../support/platform';
 import { createWorkspace } from '../support/workspaces';
@@ -18,6 +19,9 @@ import { startReceiver, type Receiver } from './receiver';
  * The store is the platform's real one; only SQS (which we cannot run here) and the clock are simulated.
  */
 const context = usePlatform({ env: { WEBHOOK_ALLOW_LOCAL: '1', WEBHOOK_RETRY_SCALE: '1' } });
+
+/** The `webhooks` queue's visibility timeout in AWS (cdk/lib/work-queue.ts): a failed message comes back this long after it was received. */
+const VISIBILITY_TIMEOUT_MS = 360_000;
 
 class SimulatedSqs implements QueueSender {
   clock = Date.parse('2026-03-01T00:00:00Z');
@@ -94,20 +98,48 @@ describe('webhook retry schedule through SQS limits', () => {
     expect(await attemptOffsets(deps, subscription.id, start)).toEqual([0, 120, 720, 2520, 9720]);
   });
 
-  it('takes over an attempt whose sender died, once its lease has expired', async () => {
+  it('takes over the first attempts of a message whose sender died, once its lease has expired', async () => {
     const { sqs, deps, subscription, consumer } = await setup();
     const first = sqs.next()!;
-    const body = JSON.parse(first.Records[0]!.body) as { subscriptionId: string; deliveryId: string; attempt: number };
-    // Another sender claims attempt 1 and dies before sending.
-    expect(await claimAttempt(deps, body, 'dead-sender', 20_000)).toBeDefined();
+    // Another sender claims the message's first attempts and dies before sending.
+    expect(await claimFirstAttempts(deps, first.Records[0]!.messageId, 'dead-sender', FIRST_ATTEMPTS_LEASE_MS)).toBe(true);
     const before = receiver.requests.length;
-    await consumer(first); // the lease is live: it waits for the lease to end instead of sending
+    // The lease is live: the message fails, to come back after its visibility timeout, and nothing is sent.
+    expect((await consumer(first))?.batchItemFailures).toEqual([{ itemIdentifier: first.Records[0]!.messageId }]);
     expect(receiver.requests.length).toBe(before);
-    const retry = sqs.next()!;
-    expect(sqs.clock - Date.parse('2026-03-01T00:00:00Z')).toBeGreaterThanOrEqual(20_000);
-    await consumer(retry);
+    sqs.clock += VISIBILITY_TIMEOUT_MS;
+    await consumer(first);
     expect(receiver.requests.length).toBe(before + 1);
     expect((await listAttempts(deps, subscription.id, 10)).map((entry) => entry.attempt)).toEqual([1]);
+  });
+
+  it('stores the first attempts that ended when another of their message could not be made, and makes only that one again', async () => {
+    const [accepting, other] = await Promise.all([startReceiver(() => 204), startReceiver(() => 204)]);
+    const real = createWebhookSender({ allowLocal: true });
+    let broken = true;
+    // A sender that fails unexpectedly (not an HTTP failure: the attempt cannot be made) for one of the two URLs.
+    const sender: WebhookSender = { send: (delivery) => (broken && delivery.url === other.url ? Promise.reject(new Error('sender crashed')) : real.send(delivery)), close: () => real.close() };
+    try {
+      const sqs = new SimulatedSqs();
+      const deps: Deps = { ...context.platform.deps, queue: sqs, now: () => new Date(sqs.clock) };
+      const { workspaceId } = await createWorkspace(deps);
+      const subscriptions = await Promise.all([accepting, other].map((hook) => createSubscription(deps, workspaceId, { url: hook.url, events: ['agent.command.completed'] })));
+      await emitEvent(deps, workspaceId, 'agent.command.completed', completedData());
+      const consumer = createWebhookConsumer(deps, sender);
+      const message = sqs.next()!;
+      expect(message.Records).toHaveLength(1);
+      expect((await consumer(message))?.batchItemFailures).toEqual([{ itemIdentifier: message.Records[0]!.messageId }]);
+      expect([accepting.requests.length, other.requests.length]).toEqual([1, 0]);
+
+      broken = false;
+      sqs.clock += VISIBILITY_TIMEOUT_MS;
+      expect((await consumer(message))?.batchItemFailures).toEqual([]);
+      expect([accepting.requests.length, other.requests.length]).toEqual([1, 1]);
+      for (const subscription of subscriptions) expect((await listAttempts(deps, subscription.id, 10)).map((entry) => [entry.attempt, entry.ok])).toEqual([[1, true]]);
+    } finally {
+      real.close();
+      await Promise.all([accepting.close(), other.close()]);
+    }
   });
 
   it('recovers the next wake-up when enqueueing it failed: the redelivered message sends it again', async () => {
@@ -120,6 +152,7 @@ describe('webhook retry schedule through SQS limits', () => {
     expect(receiver.requests.length).toBe(before + 1);
     expect(sqs.waiting).toBe(0);
 
+    sqs.clock += VISIBILITY_TIMEOUT_MS;
     await consumer(first); // SQS redelivers the failed message: no second attempt 1, but attempt 2 is scheduled again
     expect(receiver.requests.length).toBe(before + 1);
     for (let event = sqs.next(); event; event = sqs.next()) await consumer(event);

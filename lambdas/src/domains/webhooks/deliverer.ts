@@ -1,8 +1,22 @@
 import type { SQSBatchItemFailure, SQSRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import * as z from 'zod';
 import type { Deps } from '../../infra/deps';
 import type { QueueConsumer } from '../../infra/queue/queue';
-import { claimAttempt, getDelivery, logAttempt, settleAttempt, takeHop, type StoredDelivery } from './delivery-repository';
+import {
+  claimAttempt,
+  claimFirstAttempts,
+  getDeliveries,
+  getDelivery,
+  logAttempt,
+  putFirstAttempts,
+  settleAttempt,
+  takeHop,
+  type AttemptMade,
+  type AttemptOutcome,
+  type StoredDelivery,
+} from './delivery-repository';
+import { deliveryOf, FirstAttemptsMessage } from './first-attempts';
 import { enqueueWakeUp, nextAttemptDueAt, WakeUpMessage } from './schedule';
 import { createWebhookSender, type WebhookSender } from './send';
 import { MAX_CONSECUTIVE_FAILURES } from './subscriptions';
@@ -13,8 +27,15 @@ import { logger } from '../../infra/logger';
 const ATTEMPT_LEASE_MS = 20_000;
 
 /**
- * The consumer of the `webhooks` queue. Each message wakes up one attempt of one delivery; the delivery record decides
- * what happens, so duplicates, early arrivals and redeliveries of the at-least-once queue are all harmless.
+ * How long a message's first attempts belong to their sender: the WebhookDeliverer's timeout (cdk/lib/functions.ts),
+ * since a batch's attempts to one host may wait their turn (send.ts); below the queue's visibility timeout in AWS.
+ */
+export const FIRST_ATTEMPTS_LEASE_MS = 60_000;
+
+/**
+ * The consumer of the `webhooks` queue. A message carries the first attempts of deliveries started together, or wakes
+ * up a later attempt of one delivery; the delivery records decide what happens, so duplicates, early arrivals and
+ * redeliveries of the at-least-once queue are all harmless.
  */
 export function createWebhookConsumer(deps: Deps, sender: WebhookSender = createWebhookSender({ allowLocal: deps.config.webhookAllowLocal })): QueueConsumer {
   return async (event) => {
@@ -22,7 +43,7 @@ export function createWebhookConsumer(deps: Deps, sender: WebhookSender = create
     await Promise.all(
       event.Records.map(async (record) => {
         try {
-          await handleWakeUp(deps, sender, record);
+          await handleMessage(deps, sender, record);
         } catch (error) {
           logger.error('webhook delivery failed to process; the queue will retry it', { messageId: record.messageId, error });
           failures.push({ itemIdentifier: record.messageId });
@@ -33,9 +54,11 @@ export function createWebhookConsumer(deps: Deps, sender: WebhookSender = create
   };
 }
 
-function parseMessage(record: SQSRecord): WakeUpMessage | undefined {
+const QueueMessage = z.union([FirstAttemptsMessage, WakeUpMessage]);
+
+function parseMessage(record: SQSRecord): z.infer<typeof QueueMessage> | undefined {
   try {
-    const parsed = WakeUpMessage.safeParse(JSON.parse(record.body));
+    const parsed = QueueMessage.safeParse(JSON.parse(record.body));
     if (parsed.success) return parsed.data;
   } catch {
     // fall through: not JSON
@@ -44,9 +67,49 @@ function parseMessage(record: SQSRecord): WakeUpMessage | undefined {
   return undefined;
 }
 
-async function handleWakeUp(deps: Deps, sender: WebhookSender, record: SQSRecord): Promise<void> {
+async function handleMessage(deps: Deps, sender: WebhookSender, record: SQSRecord): Promise<void> {
   const message = parseMessage(record);
   if (!message) return;
+  if ('firstAttempts' in message) return handleFirstAttempts(deps, sender, message, record.messageId);
+  return handleWakeUp(deps, sender, message, record.messageId);
+}
+
+/**
+ * The first attempts of a message, sent together. Store calls, and why each is needed:
+ * - claimFirstAttempts, one conditional UpdateItem per message: a redelivered or duplicated copy of the message waits
+ *   until this sender is done or its lease ran out (it died), so no copy sends beside it;
+ * - getDeliveries, one BatchGetItem per message: a delivery whose record exists was settled by an earlier copy (or a
+ *   repeated emit of its event) and is not sent again;
+ * - resolveTarget per delivery, rarely a read (see handleWakeUp);
+ * - putFirstAttempts, BatchWriteItem calls once every attempt of the message has ended: each delivery's record and
+ *   its log entry, so a later message finds it settled. A crash before they land sends the message's attempts again
+ *   (at least once, as a sender that dies between its POST and settling does).
+ */
+async function handleFirstAttempts(deps: Deps, sender: WebhookSender, message: FirstAttemptsMessage, messageId: string): Promise<void> {
+  if (!(await claimFirstAttempts(deps, messageId, randomUUID(), FIRST_ATTEMPTS_LEASE_MS))) {
+    // Only a duplicate of a message another sender is working on: the queue brings it back after its visibility timeout.
+    throw new Error('another sender holds these first attempts');
+  }
+  const deliveries = message.firstAttempts.map(deliveryOf);
+  const stored = await getDeliveries(deps, deliveries);
+  const fresh = deliveries.filter((delivery) => !stored.has(`${delivery.subscriptionId}\n${delivery.deliveryId}`));
+  const attempts = await Promise.allSettled(
+    fresh.map(async (delivery) => ({ delivery, ...(await makeAttempt(deps, sender, delivery, await resolveTarget(deps, delivery.workspaceId, delivery.subscriptionId), messageId)) })),
+  );
+  // The attempts that ended are stored even when another could not be made: only that one is sent again.
+  const ended = attempts.flatMap((attempt) => (attempt.status === 'fulfilled' ? [attempt.value] : []));
+  await Promise.all([putFirstAttempts(deps, ended), ...ended.map(({ resetting }) => resetting)]);
+  // Each pending one's next attempt; and again for those an earlier copy of this message settled, whose handler may
+  // have died before enqueueing it.
+  const pending = [...ended.map(({ delivery, outcome }) => ({ ...delivery, ...outcome })), ...stored.values()].filter(
+    (delivery) => delivery.state === 'pending' && delivery.settledBy === messageId,
+  );
+  await Promise.all(pending.map((delivery) => enqueueWakeUp(deps, delivery)));
+  const failed = attempts.find((attempt) => attempt.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
+async function handleWakeUp(deps: Deps, sender: WebhookSender, message: WakeUpMessage, messageId: string): Promise<void> {
   const token = randomUUID();
   // The common case first: the attempt is due and free. Its target (subscription or skill) is read alongside.
   // Store calls of a delivery that succeeds at once, and why each is needed:
@@ -61,7 +124,13 @@ async function handleWakeUp(deps: Deps, sender: WebhookSender, record: SQSRecord
     claimAttempt(deps, message, token, ATTEMPT_LEASE_MS),
     resolveTarget(deps, message.workspaceId, message.subscriptionId),
   ]);
-  if (claimed) return attempt(deps, sender, claimed, token, target, record.messageId);
+  if (claimed) {
+    const { made, outcome, resetting } = await makeAttempt(deps, sender, claimed, target, messageId);
+    const [, settled] = await Promise.all([made && logAttempt(deps, claimed, made), settleAttempt(deps, claimed, token, outcome), resetting]);
+    // Not settled: another sender took the attempt over (this one overran its lease) and goes on from there.
+    if (settled && outcome.state === 'pending') await enqueueWakeUp(deps, { ...claimed, ...outcome });
+    return;
+  }
 
   // Not claimable: the delivery record says why.
   const delivery = await getDelivery(deps, message.subscriptionId, message.deliveryId);
@@ -70,40 +139,37 @@ async function handleWakeUp(deps: Deps, sender: WebhookSender, record: SQSRecord
     // The redelivery of the message that scheduled the current attempt: its handler may have died between settling the
     // delivery and enqueueing the wake-up, so enqueue it again (a duplicate is harmless). Other stale messages are
     // dropped, so duplicates never multiply.
-    if (delivery.state === 'pending' && delivery.settledBy === record.messageId) await enqueueWakeUp(deps, delivery);
+    if (delivery.state === 'pending' && delivery.settledBy === messageId) await enqueueWakeUp(deps, delivery);
     return;
   }
   // Early (a hop of a delay longer than the queue allows): send it on with the remaining delay.
   if (delivery.state === 'pending') {
-    if (await takeHop(deps, delivery, message.hop, record.messageId)) await enqueueWakeUp(deps, delivery, { hop: message.hop + 1 });
+    if (await takeHop(deps, delivery, message.hop, messageId)) await enqueueWakeUp(deps, delivery, { hop: message.hop + 1 });
     return;
   }
   // Another sender holds this attempt: look again when its lease ends (it settles it, or it died and we take over).
   if (delivery.state === 'sending') return enqueueWakeUp(deps, delivery, { dueAt: delivery.leaseUntil, hop: message.hop });
 }
 
-async function attempt(
+/**
+ * Makes one attempt of a claimed delivery (none to a closed target) and counts it for its target: the attempt made,
+ * how the delivery goes on (the next attempt and when it is due, or a final state), and, after a success, the reset
+ * of the target's failure counter under way.
+ */
+async function makeAttempt(
   deps: Deps,
   sender: WebhookSender,
   delivery: StoredDelivery,
-  token: string,
   target: DeliveryTarget | ClosedTarget,
   messageId: string,
-): Promise<void> {
-  if ('closed' in target) {
-    await settleAttempt(deps, delivery, token, { state: 'cancelled', error: target.closed });
-    return;
-  }
+): Promise<{ made?: AttemptMade; outcome: AttemptOutcome; resetting?: Promise<void> }> {
+  if ('closed' in target) return { outcome: { state: 'cancelled', error: target.closed } };
   const attemptedAt = deps.now();
-  const result = await sender.send(await target.request(delivery, attemptedAt));
-  const logged = logAttempt(deps, delivery, { attemptedAt, ...result });
-
-  if (result.ok) {
-    await Promise.all([logged, settleAttempt(deps, delivery, token, { state: 'delivered' }), target.succeeded()]);
-    return;
-  }
-  const error = result.error ?? 'failed';
-  const [, counted] = await Promise.all([logged, target.failed()]);
+  const made = { attemptedAt, ...(await sender.send(await target.request(delivery, attemptedAt))) };
+  // The failure counter's reset goes on beside the caller's writes: the outcome does not wait for it.
+  if (made.ok) return { made, outcome: { state: 'delivered' }, resetting: target.succeeded() };
+  const error = made.error ?? 'failed';
+  const counted = await target.failed();
   const dueAt = counted === 'counted' ? nextAttemptDueAt(delivery.attempt, deps.now(), deps.config.webhookRetryScale) : undefined;
   if (dueAt === undefined) {
     const reason = {
@@ -111,9 +177,7 @@ async function attempt(
       disabled: `subscription disabled after ${MAX_CONSECUTIVE_FAILURES} consecutive failures`,
       deleted: 'subscription deleted',
     }[counted];
-    await settleAttempt(deps, delivery, token, { state: 'failed', error: `${error}; ${reason}` });
-    return;
+    return { made, outcome: { state: 'failed', error: `${error}; ${reason}` } };
   }
-  const next = { state: 'pending' as const, attempt: delivery.attempt + 1, dueAt, error, settledBy: messageId };
-  if (await settleAttempt(deps, delivery, token, next)) await enqueueWakeUp(deps, { ...delivery, ...next });
+  return { made, outcome: { state: 'pending', attempt: delivery.attempt + 1, dueAt, error, settledBy: messageId } };
 }

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomBase62 } from '@service/shared';
 import DataLoader from 'dataloader';
 import type { Deps } from '../../infra/deps';
@@ -11,9 +11,12 @@ import type { EventType } from './subscriptions';
  * The webhooks domain's delivery repository: every store call of the webhookDeliveries table, each conditional write
  * answering its outcome as a value (putIf, updateIf). The table holds two kinds of items per subscription (partition `subscriptionId`):
  * - a delivery (`deliveryId` = `dlv#<eventId>#<seq>`, seq `0` for the first, `r…` for each redelivery): the event's
- *   signed-once body and the state machine of its attempts. It is the source of truth; queue messages only wake it up.
+ *   signed-once body and the state machine of its attempts, stored once its first attempt has ended (until then the
+ *   queue message carrying that attempt stands for it, see first-attempts.ts). It is the source of truth from then on;
+ *   queue messages only wake it up.
  * - an attempt log entry (`deliveryId` = `att#<time>#<eventId>#<seq>#<attempt>`): one per HTTP attempt made, so the
  *   delivery log is one Query, newest first.
+ * And, in a partition of its own (`claim#<queue message id>`), the claim on the first attempts that message carries.
  */
 export type DeliveryState = 'pending' | 'sending' | 'delivered' | 'failed' | 'cancelled';
 
@@ -73,11 +76,14 @@ export const newRedeliverySeq = () => `r${randomBase62(12)}`;
 
 const table = (deps: Deps) => deps.store.table('webhookDeliveries');
 
+/** The seq part of a delivery's key. */
+export const seqOf = (delivery: Pick<StoredDelivery, 'deliveryId'>) => delivery.deliveryId.slice(delivery.deliveryId.lastIndexOf('#') + 1);
+
+/** A delivery started at `now`, its first attempt due at once. */
 export function newDelivery(
-  deps: Deps,
+  now: Date,
   input: { workspaceId: string; subscriptionId: string; eventId: string; event: PlatformEvent; payload: string; seq: string },
 ): StoredDelivery {
-  const now = deps.now();
   return {
     subscriptionId: input.subscriptionId,
     deliveryId: deliveryKey(input.eventId, input.seq),
@@ -144,6 +150,74 @@ async function updateDeliveryIf(
   });
 }
 
+/** BatchGetItem's limit of keys in one call. */
+const MAX_BATCH_GET = 100;
+
+/** The deliveries stored under these keys (consistent reads, BatchGetItem calls of at most 100 keys), by delivery id. */
+export async function getDeliveries(deps: Deps, keys: Array<{ subscriptionId: string; deliveryId: string }>): Promise<Map<string, StoredDelivery>> {
+  const tableName = table(deps);
+  const found = new Map<string, StoredDelivery>();
+  for (let start = 0; start < keys.length; start += MAX_BATCH_GET) {
+    let pending: Record<string, unknown>[] = keys.slice(start, start + MAX_BATCH_GET).map(({ subscriptionId, deliveryId }) => ({ subscriptionId, deliveryId }));
+    while (pending.length > 0) {
+      const result = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }));
+      for (const item of (result.Responses?.[tableName] ?? []) as StoredDelivery[]) found.set(`${item.subscriptionId}\n${item.deliveryId}`, item);
+      pending = result.UnprocessedKeys?.[tableName]?.Keys ?? [];
+    }
+  }
+  return found;
+}
+
+/**
+ * Claims the first attempts one queue message carries (see first-attempts.ts) for this sender: succeeds for exactly
+ * one caller, unless a previous holder's lease is still live. Its item is keyed by the queue message id, which every
+ * redelivery of that message keeps.
+ */
+export async function claimFirstAttempts(deps: Deps, messageId: string, token: string, leaseMs: number): Promise<boolean> {
+  const now = deps.now();
+  const claimed = await updateIf(deps.store, table(deps), { subscriptionId: `claim#${messageId}`, deliveryId: 'claim' }, {
+    UpdateExpression: 'SET claimToken = :token, leaseUntil = :lease, expiresAtEpoch = :expires',
+    ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil <= :now',
+    ExpressionAttributeValues: { ':token': token, ':lease': now.getTime() + leaseMs, ':now': now.getTime(), ':expires': expiresAt(now) },
+  });
+  return claimed !== undefined;
+}
+
+/** How an attempt ended: the next attempt and when it is due, or a final state. */
+export type AttemptOutcome =
+  | { state: 'pending'; attempt: number; dueAt: number; error: string; settledBy: string }
+  | { state: 'delivered' }
+  | { state: 'failed' | 'cancelled'; error: string };
+
+/** An HTTP attempt made: when, and what came of it. */
+export interface AttemptMade {
+  attemptedAt: Date;
+  httpStatus?: number;
+  durationMs: number;
+  error?: string;
+  ok: boolean;
+}
+
+/** A first attempt's delivery (never claimed on its own) as its outcome leaves it. */
+function settled(delivery: StoredDelivery, outcome: AttemptOutcome): StoredDelivery {
+  if (outcome.state === 'pending') {
+    const { error, ...next } = outcome;
+    return { ...delivery, ...next, lastError: error };
+  }
+  return outcome.state === 'delivered' ? { ...delivery, state: outcome.state } : { ...delivery, state: outcome.state, lastError: outcome.error };
+}
+
+/**
+ * Stores the first attempts of one queue message as they ended, unconditionally, in BatchWriteItem calls: each
+ * delivery's record and, for an attempt made, its log entry. The message's first attempts are claimed together
+ * (claimFirstAttempts), so no other sender writes these records before this lands; the next attempt of a failed one
+ * is enqueued only after it.
+ */
+export async function putFirstAttempts(deps: Deps, attempts: Array<{ delivery: StoredDelivery; made?: AttemptMade; outcome: AttemptOutcome }>): Promise<void> {
+  const items = attempts.flatMap(({ delivery, made, outcome }) => [settled(delivery, outcome), ...(made ? [attemptLogEntry(delivery, made)] : [])]);
+  await writeAll(deps.store, table(deps), items.map((item) => ({ PutRequest: { Item: item } })));
+}
+
 /**
  * Records the outcome of the claimed attempt: the next attempt and when it is due, or a final state.
  * Conditional on still holding the claim; false means another sender took over (this one overran its lease).
@@ -152,7 +226,7 @@ export async function settleAttempt(
   deps: Deps,
   delivery: StoredDelivery,
   token: string,
-  next: { state: 'pending'; attempt: number; dueAt: number; error: string; settledBy: string } | { state: 'delivered' } | { state: 'failed' | 'cancelled'; error: string },
+  next: AttemptOutcome,
 ): Promise<boolean> {
   const values: Record<string, unknown> = { ':state': next.state, ':token': token };
   let update = 'SET #state = :state REMOVE claimToken, leaseUntil';
@@ -206,15 +280,10 @@ function logWriter(deps: Deps): DataLoader<AttemptLogEntry<PlatformEvent>, void>
   return writer;
 }
 
-export async function logAttempt(
-  deps: Deps,
-  delivery: StoredDelivery,
-  attempt: { attemptedAt: Date; httpStatus?: number; durationMs: number; error?: string; ok: boolean },
-): Promise<void> {
-  const seq = delivery.deliveryId.slice(delivery.deliveryId.lastIndexOf('#') + 1);
-  const entry: AttemptLogEntry<PlatformEvent> = {
+function attemptLogEntry(delivery: StoredDelivery, attempt: AttemptMade): AttemptLogEntry<PlatformEvent> {
+  return {
     subscriptionId: delivery.subscriptionId,
-    deliveryId: `att#${String(attempt.attemptedAt.getTime()).padStart(15, '0')}#${delivery.eventId}#${seq}#${delivery.attempt}`,
+    deliveryId: `att#${String(attempt.attemptedAt.getTime()).padStart(15, '0')}#${delivery.eventId}#${seqOf(delivery)}#${delivery.attempt}`,
     kind: 'attempt',
     eventId: delivery.eventId,
     event: delivery.event,
@@ -228,7 +297,10 @@ export async function logAttempt(
     body: delivery.payload,
     expiresAtEpoch: expiresAt(attempt.attemptedAt),
   };
-  await logWriter(deps).load(entry);
+}
+
+export async function logAttempt(deps: Deps, delivery: StoredDelivery, attempt: AttemptMade): Promise<void> {
+  await logWriter(deps).load(attemptLogEntry(delivery, attempt));
 }
 
 /**

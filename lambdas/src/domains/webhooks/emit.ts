@@ -1,8 +1,9 @@
 import { DomainError, newEventId } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { deliveryKey, FIRST_DELIVERY_SEQ, getDelivery, newDelivery, newRedeliverySeq, putDelivery, type StoredDelivery } from './delivery-repository';
+import { deliveryKey, FIRST_DELIVERY_SEQ, getDelivery, newDelivery, newRedeliverySeq } from './delivery-repository';
 import type { PlatformEvent, PlatformEventData } from './events';
-import { enqueueWakeUp } from './schedule';
+import { startDeliveries } from './first-attempts';
+import { sameTickReads } from './same-tick-reads';
 import { skillsListening, skillTargetId } from './skill-targets';
 import { getSubscription, listSubscriptions } from './subscriptions';
 
@@ -11,11 +12,14 @@ const EVENT_ID_PATTERN = /^evt_[0-9A-Za-z]{8,64}$/;
 /** A stable event id from a record or run id (a repeated emit for the same fact is then a no-op). */
 export const eventIdFrom = (id: string) => `evt_${id.replace(/[^0-9A-Za-z]/g, '')}`;
 
+/** The workspace's subscriptions, read once for all the events emitted in one turn of the event loop. */
+const subscriptionsOf = sameTickReads(listSubscriptions);
+
 /**
  * Emits a workspace event to every active webhook subscription that wants it and to every installed skill whose
  * manifest declares it (`also`: a skill that receives it even when no agent has it installed any more, as on its own
- * uninstall). Each delivery is stored first, then its first attempt is enqueued (the queue is durable), so once this
- * resolves no delivery can be lost. Pass a stable `eventId` to make a repeated emit after a crash a no-op.
+ * uninstall). Once this resolves, each delivery is on the durable queue (startDeliveries) and none can be lost. Pass a
+ * stable `eventId` to make a repeated emit after a crash a no-op: a delivery already stored is not sent again.
  */
 export async function emitEvent<E extends PlatformEvent>(
   deps: Deps,
@@ -27,28 +31,21 @@ export async function emitEvent<E extends PlatformEvent>(
   const eventId = options.eventId ?? newEventId();
   if (!EVENT_ID_PATTERN.test(eventId)) throw new Error(`eventId must match ${EVENT_ID_PATTERN}`);
   const [subscriptions, skills] = await Promise.all([
-    listSubscriptions(deps, workspaceId).then((all) => all.filter((subscription) => subscription.active && (subscription.events as string[]).includes(event))),
+    subscriptionsOf(deps, workspaceId).then((all) => all.filter((subscription) => subscription.active && (subscription.events as string[]).includes(event))),
     skillsListening(deps, workspaceId, event, options.also),
   ]);
-  const createdAt = deps.now().toISOString();
+  const now = deps.now();
+  const createdAt = now.toISOString();
   const deliveries = [
     // Webhooks: {id, event, created_at, data}, as @service/webhooks types it; skills: {type, id, created_at, data}, as POST /events reads it.
     ...subscriptions.map((subscription) => ({ target: subscription.id, payload: JSON.stringify({ id: eventId, event, created_at: createdAt, data }) })),
     ...skills.map((skill) => ({ target: skillTargetId(workspaceId, skill.code), payload: JSON.stringify({ type: event, id: eventId, created_at: createdAt, data }) })),
   ];
-  await Promise.all(
-    deliveries.map(({ target, payload }) =>
-      storeAndEnqueue(deps, newDelivery(deps, { workspaceId, subscriptionId: target, eventId, event, payload, seq: FIRST_DELIVERY_SEQ })),
-    ),
+  await startDeliveries(
+    deps,
+    deliveries.map(({ target, payload }) => newDelivery(now, { workspaceId, subscriptionId: target, eventId, event, payload, seq: FIRST_DELIVERY_SEQ })),
   );
   return { eventId, deliveries: deliveries.length };
-}
-
-async function storeAndEnqueue(deps: Deps, delivery: StoredDelivery): Promise<void> {
-  const stored = await putDelivery(deps, delivery);
-  // A repeated emit finds the delivery stored; its first wake-up may have been lost with the crash, so send it again
-  // (a duplicate wake-up is harmless: the attempt claim lets only one through).
-  if (stored.state === 'pending' && stored.attempt === 1) await enqueueWakeUp(deps, stored);
 }
 
 /** A fresh delivery (5 attempts of its own) of an event the subscription already received, with the same body and id. */
@@ -61,5 +58,5 @@ export async function redeliverEvent(deps: Deps, workspaceId: string, subscripti
   const original = EVENT_ID_PATTERN.test(eventId) ? await getDelivery(deps, subscriptionId, deliveryKey(eventId, FIRST_DELIVERY_SEQ)) : undefined;
   if (!original) throw new DomainError('NOT_FOUND', `Event ${eventId} was never delivered to subscription ${subscriptionId}`, { field: 'event_id' });
   const { workspaceId: ws, event, payload } = original;
-  await storeAndEnqueue(deps, newDelivery(deps, { workspaceId: ws, subscriptionId, eventId, event, payload, seq: newRedeliverySeq() }));
+  await startDeliveries(deps, [newDelivery(deps.now(), { workspaceId: ws, subscriptionId, eventId, event, payload, seq: newRedeliverySeq() })]);
 }

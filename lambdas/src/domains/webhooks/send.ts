@@ -3,6 +3,7 @@ import { request as httpsRequest } from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { EVENT_HEADER, signedHeaders } from '@service/webhooks';
 import { checkOutboundUrl, createGuardedAgents, OutboundBlockedError, type OutboundPolicy } from '../../infra/net/outbound-guard';
+import { lanes } from './lanes';
 
 export interface AttemptResult {
   ok: boolean;
@@ -42,60 +43,72 @@ const describe = (error: unknown): string => {
 };
 
 /**
+ * Requests a sender has open to one host at most: the others wait their turn before their timeout starts. A receiver
+ * is not met with every attempt a container has at once (a local platform's deliverer runs many batches side by
+ * side), and the connections kept alive to it are reused.
+ */
+const MAX_REQUESTS_PER_HOST = 64;
+
+/**
  * POSTs signed deliveries through the outbound guard: one attempt per call, redirects not followed (a 3xx is a
  * failure), any 2xx acknowledges, the timeout covers connecting and the response headers.
  */
 export function createWebhookSender(policy: OutboundPolicy, timeoutMs = DELIVERY_TIMEOUT_MS): WebhookSender {
   const agents = createGuardedAgents(policy);
+  const perHost = lanes(MAX_REQUESTS_PER_HOST);
   return {
     send(delivery) {
-      const started = performance.now();
-      const elapsed = () => Math.round(performance.now() - started);
       let url: URL;
       try {
         url = checkOutboundUrl(delivery.url, policy);
       } catch (error) {
-        return Promise.resolve({ ok: false, durationMs: elapsed(), error: describe(error) });
+        return Promise.resolve({ ok: false, durationMs: 0, error: describe(error) });
       }
-      const body = Buffer.from(delivery.payload, 'utf8');
-      return new Promise<AttemptResult>((resolve) => {
-        let settled = false;
-        const finish = (result: Omit<AttemptResult, 'durationMs'>) => {
-          if (settled) return;
-          settled = true;
-          resolve({ ...result, durationMs: elapsed() });
-        };
-        const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
-          url,
-          {
-            method: 'POST',
-            agent: agents.for(url),
-            headers: {
-              ...delivery.headers,
-              'content-type': 'application/json',
-              'content-length': String(body.length),
-              'user-agent': 'Service-Webhooks/1',
-              [EVENT_HEADER]: delivery.event,
-              ...signedHeaders(delivery.signingSecret, { id: delivery.id, timestamp: Math.floor(delivery.signedAt.getTime() / 1000), rawBody: body }),
-            },
-          },
-          (response) => {
-            const status = response.statusCode ?? 0;
-            const ok = status >= 200 && status < 300;
-            finish({ ok, httpStatus: status, ...(ok ? {} : { error: `HTTP ${status}` }) });
-            // The response body is not used; drain it so the connection can be reused, within the same deadline.
-            response.on('end', () => clearTimeout(timer));
-            response.resume();
-          },
-        );
-        const timer = setTimeout(() => request.destroy(new Error(`timeout: no response within ${timeoutMs / 1000} s`)), timeoutMs);
-        request.on('error', (error) => {
-          clearTimeout(timer);
-          finish({ ok: false, error: describe(error) });
-        });
-        request.end(body);
-      });
+      return perHost(url.host, () => post(url, delivery));
     },
     close: () => agents.destroy(),
   };
+
+  function post(url: URL, delivery: SignedDelivery): Promise<AttemptResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const body = Buffer.from(delivery.payload, 'utf8');
+    return new Promise<AttemptResult>((resolve) => {
+      let settled = false;
+      const finish = (result: Omit<AttemptResult, 'durationMs'>) => {
+        if (settled) return;
+        settled = true;
+        resolve({ ...result, durationMs: elapsed() });
+      };
+      const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(
+        url,
+        {
+          method: 'POST',
+          agent: agents.for(url),
+          headers: {
+            ...delivery.headers,
+            'content-type': 'application/json',
+            'content-length': String(body.length),
+            'user-agent': 'Service-Webhooks/1',
+            [EVENT_HEADER]: delivery.event,
+            ...signedHeaders(delivery.signingSecret, { id: delivery.id, timestamp: Math.floor(delivery.signedAt.getTime() / 1000), rawBody: body }),
+          },
+        },
+        (response) => {
+          const status = response.statusCode ?? 0;
+          const ok = status >= 200 && status < 300;
+          finish({ ok, httpStatus: status, ...(ok ? {} : { error: `HTTP ${status}` }) });
+          // The response body is not used; drain it so the connection can be reused, within the same deadline.
+          response.on('end', () => clearTimeout(timer));
+          response.resume();
+        },
+      );
+      const timer = setTimeout(() => request.destroy(new Error(`timeout: no response within ${timeoutMs / 1000} s`)), timeoutMs);
+      request.on('error', (error) => {
+        clearTimeout(timer);
+        finish({ ok: false, error: describe(error) });
+      });
+      request.end(body);
+    });
+  }
 }

@@ -2,6 +2,7 @@ import { mintTurnToken, TURN_TOKEN_HEADER } from '@service/skill-sdk';
 import type { Deps } from '../../infra/deps';
 import { listAgents } from '../agents/agents';
 import { findRegisteredSkill, listRegisteredSkills, type RegisteredSkill } from '../skills/registry';
+import { sameTickReads } from './same-tick-reads';
 
 /**
  * Inbound events of skills ride on the webhook deliveries: a skill is a delivery target `skill#<workspace>#<code>`
@@ -13,9 +14,12 @@ export const skillTargetId = (workspaceId: string, code: string) => `${PREFIX}${
 export const isSkillTarget = (targetId: string) => targetId.startsWith(PREFIX);
 const codeOf = (targetId: string) => targetId.slice(targetId.lastIndexOf('#') + 1);
 
+/** The workspace's registered skills, read once for all the events emitted in one turn of the event loop. */
+const registeredSkillsOf = sameTickReads(listRegisteredSkills);
+
 /** Registered skills installed on an agent of the workspace (or named in `also`) whose manifest declares the event. */
 export async function skillsListening(deps: Deps, workspaceId: string, event: string, also?: string): Promise<RegisteredSkill[]> {
-  const declaring = (await listRegisteredSkills(deps, workspaceId)).filter((skill) => skill.eventsUrl && skill.events?.includes(event));
+  const declaring = (await registeredSkillsOf(deps, workspaceId)).filter((skill) => skill.eventsUrl && skill.events?.includes(event));
   // Most workspaces have no skill that takes this event: one read, and the agents are not read at all.
   if (declaring.length === 0) return [];
   const installed = new Set((await listAgents(deps, workspaceId)).flatMap((agent) => agent.skills));

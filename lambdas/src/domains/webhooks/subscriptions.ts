@@ -3,6 +3,7 @@ import { cached, recall, remember } from '../../infra/cache/short-cache';
 import type { Deps } from '../../infra/deps';
 import { checkOutboundUrl, OutboundBlockedError } from '../../infra/net/outbound-guard';
 import type { Action } from '../../infra/store/idempotency';
+import { sameTickReads } from './same-tick-reads';
 import {
   createSubscriptionOrFind,
   deleteSubscriptionItem,
@@ -71,9 +72,15 @@ const keptKey = (workspaceId: string, id: string) => `webhookSubscription:${work
 /** Kept for a subscription this container deleted: a write of an attempt that was under way may not bring it back. */
 const GONE = 'gone';
 
+/** A subscription's reads of one turn of the event loop as one (a message's first attempts all miss the kept copy at once). */
+const readSubscription = sameTickReads((deps, key) => {
+  const [workspaceId, id] = key.split('\n') as [string, string];
+  return getSubscriptionItem(deps, workspaceId, id);
+});
+
 /** The subscription a delivery goes to, read once per SUBSCRIPTION_KEPT_MS per container rather than for every attempt. */
 export async function getSubscriptionToDeliver(deps: Deps, workspaceId: string, id: string): Promise<StoredSubscription | undefined> {
-  const kept = await cached<StoredSubscription | typeof GONE | undefined>(deps, keptKey(workspaceId, id), SUBSCRIPTION_KEPT_MS, () => getSubscriptionItem(deps, workspaceId, id));
+  const kept = await cached<StoredSubscription | typeof GONE | undefined>(deps, keptKey(workspaceId, id), SUBSCRIPTION_KEPT_MS, () => readSubscription(deps, `${workspaceId}\n${id}`));
   return kept === GONE ? undefined : kept;
 }
 

@@ -1,7 +1,7 @@
 import { DomainError, newEventId, WEBHOOK_TEST_EVENT } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { FIRST_DELIVERY_SEQ, newDelivery, putDelivery } from './delivery-repository';
-import { enqueueWakeUp } from './schedule';
+import { FIRST_DELIVERY_SEQ, newDelivery } from './delivery-repository';
+import { startDeliveries } from './first-attempts';
 import { getSubscription } from './subscriptions';
 
 /**
@@ -17,7 +17,6 @@ export async function sendTestEvent(deps: Deps, workspaceId: string, subscriptio
   const eventId = newEventId();
   const data = { webhook_id: subscriptionId, message: 'A test event sent from the dashboard' };
   const payload = JSON.stringify({ id: eventId, event: WEBHOOK_TEST_EVENT, created_at: deps.now().toISOString(), data });
-  const stored = await putDelivery(deps, newDelivery(deps, { workspaceId, subscriptionId, eventId, event: WEBHOOK_TEST_EVENT, payload, seq: FIRST_DELIVERY_SEQ }));
-  await enqueueWakeUp(deps, stored);
+  await startDeliveries(deps, [newDelivery(deps.now(), { workspaceId, subscriptionId, eventId, event: WEBHOOK_TEST_EVENT, payload, seq: FIRST_DELIVERY_SEQ })]);
   return eventId;
 }
