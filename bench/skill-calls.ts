@@ -39,6 +39,9 @@ interface Plan {
 }
 type Side = keyof Pair;
 
+/** Which server a round measures first: by turns, so neither always follows the other. */
+const sidesInOrder = (round: number): Side[] => (round % 2 === 0 ? ['baseline', 'candidate'] : ['candidate', 'baseline']);
+
 /** A distinct token for every turn of `calls` calls, minted just before use (they live two minutes). */
 const turnTokens = (calls: number) =>
   Promise.all(Array.from({ length: Math.ceil(calls / CALLS_PER_TURN) }, () => mintTurnToken({ accountId: '3c1f2e4d-5a6b-4c7d-8e9f-0a1b2c3d4e5f', capabilities: ['bench.echo'] }, { secret: SECRET })));
@@ -57,7 +60,7 @@ async function measureRounds(agent: Agent, servers: Record<Side, ServerProcess>,
     // Minted before either side runs, so their garbage in this process weighs on whichever goes first, by turns.
     const tokens = await turnTokens(warmUpPerRound + countPerRound);
     const figures: Partial<Pair> = {};
-    for (const side of round % 2 === 0 ? (['baseline', 'candidate'] as const) : (['candidate', 'baseline'] as const)) {
+    for (const side of sidesInOrder(round)) {
       const task = taskFor(side, tokens);
       await measure('warm-up', warmUpPerRound, concurrency, task);
       await servers[side].collectGarbage();
@@ -82,8 +85,8 @@ function report(measured: Pair[], baseline: string, judged: boolean): string[] {
   const perRound = measured.map(ratios);
   measured.forEach((pair, index) => {
     const { throughput, p99 } = perRound[index]!;
-    const order: Side[] = index % 2 === 0 ? ['baseline', 'candidate'] : ['candidate', 'baseline'];
-    lines.push(labelled(pair[order[0]!], `round ${index + 1}`), `${labelled(pair[order[1]!], `round ${index + 1}`)}   ${throughput.toFixed(2)}x by throughput, p99 ${p99.toFixed(2)}x`);
+    const [first, second] = sidesInOrder(index) as [Side, Side];
+    lines.push(labelled(pair[first], `round ${index + 1}`), `${labelled(pair[second], `round ${index + 1}`)}   ${throughput.toFixed(2)}x by throughput, p99 ${p99.toFixed(2)}x`);
   });
   const medians = { baseline: medianOf(baseline, measured.map((pair) => pair.baseline)), candidate: medianOf(CANDIDATE, measured.map((pair) => pair.candidate)) };
   lines.push(labelled(medians.baseline, 'median '), labelled(medians.candidate, 'median '));
