@@ -1,37 +1,24 @@
 /**
- * The callers of bench/skill-calls.ts, on a thread of their own: on the servers' thread, reading an answer would
- * wait behind the server's next request. One node:http keep-alive client for both servers; the rounds alternate
- * (measureRounds) and their figures are posted back.
+ * The callers of bench/skill-calls.ts: one node:http keep-alive client for every server, each server in a process of
+ * its own (skill-calls-server.ts), so the callers keep this process to themselves. A call that is not answered 200
+ * with a structured, non-error result fails the bench.
  */
 import { Agent, request } from 'node:http';
-import { parentPort, workerData } from 'node:worker_threads';
-import { measureRounds, type Pair } from './measure';
 
 export interface Target {
   url: string;
   headers: Record<string, string>;
-  /** A header whose value changes every `every` calls (a turn token per turn), cycling through `values`. */
+  /** A header whose value changes every `every` calls (a turn token per turn), taking `values` in order. */
   rotating?: { header: string; values: string[]; every: number };
 }
-export interface ClientPlan {
-  labels: { baseline: string; candidate: string };
-  baseline: Target;
-  candidate: Target;
-  /** The JSON-RPC request every call sends. */
-  body: string;
-  warmUp: number;
-  countPerRound: number;
-  concurrency: number;
-  rounds: number;
-}
-export type ClientAnswer = { rounds: Pair[] } | { error: string };
 
-const plan = workerData as ClientPlan;
-const agent = new Agent({ keepAlive: true, maxSockets: plan.concurrency });
+/** A keep-alive agent holding one socket per call in flight and server. */
+export const keepAliveAgent = (concurrency: number) => new Agent({ keepAlive: true, maxSockets: concurrency });
 
-function caller(target: Target): () => Promise<void> {
+/** A task that POSTs `body` to the target once per run. */
+export function caller(agent: Agent, target: Target, body: string): () => Promise<void> {
   let calls = 0;
-  const fixed = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': String(Buffer.byteLength(plan.body)), ...target.headers };
+  const fixed = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': String(Buffer.byteLength(body)), ...target.headers };
   return () => {
     const { rotating } = target;
     const headers = rotating ? { ...fixed, [rotating.header]: rotating.values[Math.floor(calls / rotating.every) % rotating.values.length]! } : fixed;
@@ -49,19 +36,7 @@ function caller(target: Target): () => Promise<void> {
         });
       });
       req.on('error', reject);
-      req.end(plan.body);
+      req.end(body);
     });
   };
-}
-
-try {
-  const tasks = { baseline: caller(plan.baseline), candidate: caller(plan.candidate) };
-  // Warm both (JIT, sockets, caches) before anything is measured.
-  await measureRounds(plan.labels, tasks, plan.warmUp, plan.concurrency, 1);
-  const rounds = await measureRounds(plan.labels, tasks, plan.countPerRound, plan.concurrency, plan.rounds);
-  parentPort!.postMessage({ rounds } satisfies ClientAnswer);
-} catch (error) {
-  parentPort!.postMessage({ error: String((error as Error).stack ?? error) } satisfies ClientAnswer);
-} finally {
-  agent.destroy();
 }

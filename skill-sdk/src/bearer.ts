@@ -1,6 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
-const digest = (value: string) => createHash('sha256').update(value).digest();
+const digest = (value: string) => hash('sha256', value, 'buffer');
 
 /** Checks `Authorization: Bearer <secret>` in constant time; an empty secret (development) admits everyone. */
 export function bearerGuard(secret: string): (authorization: string | null) => boolean {

@@ -2,7 +2,7 @@ import { createContext, type SkillContext } from './context.js';
 import type { Skill } from './define-skill.js';
 import { normalizeLanguage } from './language.js';
 import { httpApiCaller } from './service-api.js';
-import { createTranslator } from './translate.js';
+import { translatorFor } from './translate.js';
 import { TURN_TOKEN_HEADER, type VerifiedTurnToken } from './turn-token.js';
 
 /** Who is calling, from the trusted headers the platform sends. */
@@ -16,15 +16,15 @@ export interface Caller {
  * Reads the language and verifies the turn token (throws TurnTokenError when one is sent and is not valid).
  * `withoutToken` is who calls when no token is sent (development mode's mock caller); by default nobody.
  */
-export async function resolveCaller(
+export function resolveCaller(
   headers: Headers,
   skill: Skill,
-  verify: (token: string) => Promise<VerifiedTurnToken>,
+  verify: (token: string) => VerifiedTurnToken,
   withoutToken?: VerifiedTurnToken,
-): Promise<Caller> {
+): Caller {
   const language = normalizeLanguage(headers.get('x-service-language'), skill.defaultLocale);
   const turnToken = headers.get(TURN_TOKEN_HEADER) ?? undefined;
-  const verified = turnToken ? await verify(turnToken) : withoutToken;
+  const verified = turnToken ? verify(turnToken) : withoutToken;
   return { language, turnToken, verified };
 }
 
@@ -34,7 +34,7 @@ export function callContext(skill: Skill, caller: Caller, apiUrl: string | undef
     createContext({
       skill: skill.code,
       language: caller.language,
-      t: createTranslator(skill.locales, caller.language, skill.defaultLocale),
+      t: translatorFor(skill.locales, caller.language, skill.defaultLocale),
       turnToken: caller.turnToken,
       ...caller.verified,
       signal,

@@ -17,21 +17,33 @@ export function createDeadline(timeoutMs: number, outer?: AbortSignal): Deadline
   else outer?.addEventListener('abort', forward, { once: true });
   return {
     signal: controller.signal,
-    async race(work) {
-      let timer: NodeJS.Timeout | undefined;
-      const expired = new Promise<typeof TIMED_OUT>((resolve) => {
-        timer = setTimeout(resolve, timeoutMs, TIMED_OUT);
+    race(work) {
+      // One promise per call rather than a race of three; settling twice is a no-op, so work that ends after the
+      // deadline changes nothing and its failure is never unhandled.
+      return new Promise((resolve, reject) => {
+        const settle = () => {
+          clearTimeout(timer);
+          outer?.removeEventListener('abort', forward);
+        };
+        const timer = setTimeout(() => {
+          settle();
+          controller.abort(new SkillError('TIMEOUT', `deadline of ${timeoutMs} ms passed`));
+          resolve(TIMED_OUT);
+        }, timeoutMs);
+        const done = (value: Awaited<ReturnType<typeof work>>) => {
+          settle();
+          resolve(value);
+        };
+        const failed = (error: unknown) => {
+          settle();
+          reject(error);
+        };
+        try {
+          Promise.resolve(work()).then(done, failed);
+        } catch (error) {
+          failed(error);
+        }
       });
-      const running = Promise.resolve().then(work);
-      running.catch(() => undefined); // work failing after the deadline must not become an unhandled rejection
-      try {
-        const outcome = await Promise.race([running, expired]);
-        if (outcome === TIMED_OUT) controller.abort(new SkillError('TIMEOUT', `deadline of ${timeoutMs} ms passed`));
-        return outcome;
-      } finally {
-        clearTimeout(timer);
-        outer?.removeEventListener('abort', forward);
-      }
     },
   };
 }

@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
@@ -36,9 +36,9 @@ export function listTools(skill: Skill): Tool[] {
 }
 
 /**
- * Answers one POST /mcp. Stateless: a fresh McpServer and transport per request (reusing them throws since
- * SDK 1.26), no session id, JSON responses. Tool calls are handled on the protocol Server underneath
- * McpServer so they go through runTool, the same pipeline as executeTool.
+ * Answers one POST /mcp. Stateless: a fresh protocol Server and transport per request (reusing them throws since
+ * SDK 1.26), no session id, JSON responses. The low-level Server, not McpServer: the skill answers tools/list and
+ * tools/call itself, through runTool (the same pipeline as executeTool), and needs none of McpServer's registries.
  */
 export async function handleMcp(
   runtime: McpRuntime,
@@ -47,9 +47,9 @@ export async function handleMcp(
   contextFor: (signal: AbortSignal) => SkillContext,
 ): Promise<Response> {
   const { skill, limits, log, toolList } = runtime;
-  const mcp = new McpServer({ name: skill.code, version: skill.version }, { capabilities: { tools: {} }, jsonSchemaValidator: sharedJsonSchemaValidator });
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, (call, extra) => {
+  const mcp = new Server({ name: skill.code, version: skill.version }, { capabilities: { tools: {} }, jsonSchemaValidator: sharedJsonSchemaValidator });
+  mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));
+  mcp.setRequestHandler(CallToolRequestSchema, (call, extra) => {
     const tool = skill.tools.get(call.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${call.params.name}`);
     return runTool(tool, call.params.arguments, contextFor, { limits, log, signal: extra.signal });

@@ -19,16 +19,24 @@ export interface RunningSkill {
 
 class BodyTooLarge extends Error {}
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** Read with events: an async iterator over the request costs more than the small body it reads. */
+function readBody(req: IncomingMessage): Promise<string> {
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY_BYTES) return Promise.reject(new BodyTooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) return void chunks.push(chunk);
+      // Past the cap: stop buffering and let the rest drain while the 413 goes out.
+      req.off('data', onData);
+      chunks.length = 0;
+      reject(new BodyTooLarge());
+    };
+    req.on('data', onData);
+    req.once('error', reject);
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+  });
 }
 
 function headersOf(req: IncomingMessage): Headers {

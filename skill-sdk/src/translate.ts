@@ -53,3 +53,20 @@ export function createTranslator(locales: Locales, language: string, defaultLoca
     }
   };
 }
+
+const MAX_REMEMBERED = 256;
+const remembered = new WeakMap<Locales, Map<string, Translate>>();
+
+/** createTranslator, built once per locales and language: every call of a process asks for the same few. */
+export function translatorFor(locales: Locales, language: string, defaultLocale: string): Translate {
+  let byLanguage = remembered.get(locales);
+  if (!byLanguage) remembered.set(locales, (byLanguage = new Map()));
+  const key = `${language} ${defaultLocale}`;
+  let translate = byLanguage.get(key);
+  if (!translate) {
+    if (byLanguage.size >= MAX_REMEMBERED) byLanguage.clear();
+    translate = createTranslator(locales, language, defaultLocale);
+    byLanguage.set(key, translate);
+  }
+  return translate;
+}

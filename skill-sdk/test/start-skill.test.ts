@@ -204,6 +204,18 @@ describe('the other routes', () => {
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { code: -32700 } });
   });
+
+  it('refuses a body over 5 MB with 413, by its length or, sent in chunks, once read past the cap', async () => {
+    const headers = { authorization: `Bearer ${BEARER}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const declared = await fetch(`${running.url}/mcp`, { method: 'POST', headers, body: 'x'.repeat(5 * 1024 * 1024 + 1) });
+    expect(declared.status).toBe(413);
+    const chunk = new Uint8Array(1024 * 1024).fill(120);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({ pull: (controller) => (sent++ < 6 ? controller.enqueue(chunk) : controller.close()) });
+    const chunked = await fetch(`${running.url}/mcp`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit);
+    expect(chunked.status).toBe(413);
+    expect(await chunked.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
+  });
 });
 
 describe('startup rules', () => {
