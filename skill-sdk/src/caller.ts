@@ -16,15 +16,15 @@ export interface Caller {
  * Reads the language and verifies the turn token (throws TurnTokenError when one is sent and is not valid).
  * `withoutToken` is who calls when no token is sent (development mode's mock caller); by default nobody.
  */
-export function resolveCaller(
+export async function resolveCaller(
   headers: Headers,
   skill: Skill,
-  verify: (token: string) => VerifiedTurnToken,
+  verify: (token: string) => Promise<VerifiedTurnToken>,
   withoutToken?: VerifiedTurnToken,
-): Caller {
+): Promise<Caller> {
   const language = normalizeLanguage(headers.get('x-service-language'), skill.defaultLocale);
   const turnToken = headers.get(TURN_TOKEN_HEADER) ?? undefined;
-  const verified = turnToken ? verify(turnToken) : withoutToken;
+  const verified = turnToken ? await verify(turnToken) : withoutToken;
   return { language, turnToken, verified };
 }
 

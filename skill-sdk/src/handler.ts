@@ -79,9 +79,9 @@ export function createSkillHandler(skill: Skill, options: SkillServerOptions = {
   let verifyToken = turnTokenVerifier(skill.code, config.turnTokenSecret);
   const withoutToken = config.devMode ? devIdentity(skill) : undefined;
 
-  function callerOf(headers: Headers): Caller | TurnTokenError {
+  async function callerOf(headers: Headers): Promise<Caller | TurnTokenError> {
     try {
-      return resolveCaller(headers, skill, verifyToken, withoutToken);
+      return await resolveCaller(headers, skill, verifyToken, withoutToken);
     } catch (error) {
       if (error instanceof TurnTokenError) return error;
       throw error;
@@ -94,7 +94,7 @@ export function createSkillHandler(skill: Skill, options: SkillServerOptions = {
     }
     const body = parseJson(request.body);
     if (!body.ok) return rpcFailure(400, -32700, 'Parse error: the body is not JSON');
-    const caller = callerOf(request.headers);
+    const caller = await callerOf(request.headers);
     if (caller instanceof TurnTokenError) return rpcFailure(401, -32001, `${caller.code}: ${caller.message}`);
     const webRequest = new Request(`http://skill${request.path}`, { method: 'POST', headers: request.headers });
     const response = await handleMcp(mcpRuntime, webRequest, body.value, callContext(skill, caller, apiUrl));
@@ -114,7 +114,7 @@ export function createSkillHandler(skill: Skill, options: SkillServerOptions = {
     if (!event.success) {
       return failure(400, 'VALIDATION_ERROR', body.ok ? `Invalid event: ${formatIssues(event.error)}` : 'The body is not JSON');
     }
-    const caller = callerOf(request.headers);
+    const caller = await callerOf(request.headers);
     if (caller instanceof TurnTokenError) return failure(401, caller.code, caller.message);
     const { type, data } = event.data;
     const handle = skill.events[type];
@@ -133,7 +133,7 @@ export function createSkillHandler(skill: Skill, options: SkillServerOptions = {
 
   /** A probe for registration and operators: what this skill sees of the caller, and its configuration gaps. */
   async function selfTest(request: SkillHttpRequest): Promise<SkillHttpResponse> {
-    const caller = callerOf(request.headers);
+    const caller = await callerOf(request.headers);
     const bearer = config.bearer ? (authorized(request.headers.get('authorization')) ? 'valid' : 'invalid') : 'not_required';
     const turnToken = caller instanceof TurnTokenError ? caller.code : caller.verified ? 'valid' : 'absent';
     const warnings = [

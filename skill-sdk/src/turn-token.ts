@@ -18,11 +18,10 @@
  * Key: the option `secret`, else env SKILL_TURN_TOKEN_SECRET (at least 32 characters). HMAC means whoever
  * can verify can also mint, so the platform should give each third-party skill its own key.
  */
-import { randomUUID, type KeyObject } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { randomUUID } from 'node:crypto';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import * as z from 'zod';
 import { formatIssues } from './errors.js';
-import { hmacKey, verifiedHs256Payload } from './hs256.js';
 import { uuidOrUndefined } from './uuid.js';
 
 export const TURN_TOKEN_TTL_SECONDS = 120;
@@ -78,7 +77,6 @@ const mintInput = z.object({
 });
 
 const claims = z.object({
-  iss: z.literal(ISSUER),
   sub: z.uuid(),
   cid: z.unknown().optional(),
   uid: z.unknown().optional(),
@@ -86,12 +84,13 @@ const claims = z.object({
   roles: z.array(z.string()).optional(),
   caps: z.array(z.string()).optional(),
   iat: z.number(),
-  nbf: z.number().optional(),
   exp: z.number(),
 });
 
-/** The key, from the option or the environment; refused when absent or short. */
-function secretFrom(secret: string | undefined): string {
+// Imported HMAC keys by secret: importing costs as much as verifying, and a process uses one or two secrets.
+const importedKeys = new Map<string, Promise<CryptoKey>>();
+
+function keyFrom(secret: string | undefined): Promise<CryptoKey> {
   const value = secret ?? process.env.SKILL_TURN_TOKEN_SECRET;
   if (!value) {
     throw new TurnTokenError('TURN_TOKEN_SECRET_MISSING', 'No turn-token key: set SKILL_TURN_TOKEN_SECRET');
@@ -99,29 +98,10 @@ function secretFrom(secret: string | undefined): string {
   if (value.length < MIN_SECRET_LENGTH) {
     throw new TurnTokenError('TURN_TOKEN_SECRET_MISSING', `The turn-token key must be at least ${MIN_SECRET_LENGTH} characters`);
   }
-  return value;
-}
-
-// Keys by secret: a process uses one or two secrets, and deriving a key costs as much as using it.
-const signingKeys = new Map<string, Promise<CryptoKey>>();
-const verifyingKeys = new Map<string, KeyObject>();
-
-function signingKey(secret: string | undefined): Promise<CryptoKey> {
-  const value = secretFrom(secret);
-  let key = signingKeys.get(value);
+  let key = importedKeys.get(value);
   if (!key) {
-    key = crypto.subtle.importKey('raw', new TextEncoder().encode(value), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-    signingKeys.set(value, key);
-  }
-  return key;
-}
-
-function verifyingKey(secret: string | undefined): KeyObject {
-  const value = secretFrom(secret);
-  let key = verifyingKeys.get(value);
-  if (!key) {
-    key = hmacKey(value);
-    verifyingKeys.set(value, key);
+    key = crypto.subtle.importKey('raw', new TextEncoder().encode(value), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    importedKeys.set(value, key);
   }
   return key;
 }
@@ -147,30 +127,40 @@ export async function mintTurnToken(subject: TurnTokenSubject, options: TurnToke
     .setExpirationTime(now + TURN_TOKEN_TTL_SECONDS)
     .setJti(randomUUID());
   if (skill) jwt.setAudience(skill);
-  return jwt.sign(await signingKey(options.secret));
+  return jwt.sign(await keyFrom(options.secret));
 }
 
 /**
- * Verifies a turn token now, synchronously (the skill server's path; verifyTurnToken is its promise form).
- * `skill` is the verifying skill's code: a token minted for another skill is refused. Error messages never contain
- * the token. The times are checked as jose's jwtVerify checks them, with the clock tolerance.
+ * Verifies a turn token. `skill` is the verifying skill's code: a token minted for another skill is refused.
+ * Error messages never contain the token.
  */
-export function verifyTurnTokenSync(token: string, options: TurnTokenOptions & { skill?: string } = {}): VerifiedTurnToken {
-  const payload = verifiedHs256Payload(token, verifyingKey(options.secret));
-  if (!payload) throw new TurnTokenError('TURN_TOKEN_INVALID', 'The turn token is invalid');
-  const parsed = claims.safeParse(payload);
-  if (!parsed.success) throw new TurnTokenError('TURN_TOKEN_INVALID', 'The turn token carries invalid claims');
-  const { sub, cid, uid, aud, roles, caps, iat, nbf, exp } = parsed.data;
-  const now = options.now ?? Math.floor(Date.now() / 1000);
-  if (exp <= now - CLOCK_TOLERANCE_SECONDS || now - iat - CLOCK_TOLERANCE_SECONDS > TURN_TOKEN_TTL_SECONDS) {
-    throw new TurnTokenError('TURN_TOKEN_EXPIRED', 'The turn token has expired');
+export async function verifyTurnToken(
+  token: string,
+  options: TurnTokenOptions & { skill?: string } = {},
+): Promise<VerifiedTurnToken> {
+  const key = await keyFrom(options.secret);
+  let payload: Record<string, unknown>;
+  try {
+    ({ payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      issuer: ISSUER,
+      maxTokenAge: TURN_TOKEN_TTL_SECONDS,
+      clockTolerance: CLOCK_TOLERANCE_SECONDS,
+      ...(options.now !== undefined && { currentDate: new Date(options.now * 1000) }),
+    }));
+  } catch (error) {
+    if (error instanceof joseErrors.JWTExpired) throw new TurnTokenError('TURN_TOKEN_EXPIRED', 'The turn token has expired');
+    throw new TurnTokenError('TURN_TOKEN_INVALID', 'The turn token is invalid');
   }
-  if (iat > now + CLOCK_TOLERANCE_SECONDS || (nbf !== undefined && nbf > now + CLOCK_TOLERANCE_SECONDS) || exp - iat > TURN_TOKEN_TTL_SECONDS) {
+  const parsed = claims.safeParse(payload);
+  if (!parsed.success || parsed.data.exp - parsed.data.iat > TURN_TOKEN_TTL_SECONDS) {
     throw new TurnTokenError('TURN_TOKEN_INVALID', 'The turn token carries invalid claims');
   }
-  if (options.skill && aud !== undefined && ![aud].flat().includes(options.skill)) {
+  const audience = payload.aud;
+  if (options.skill && audience !== undefined && ![audience].flat().includes(options.skill)) {
     throw new TurnTokenError('TURN_TOKEN_INVALID', 'The turn token was issued for another skill');
   }
+  const { sub, cid, uid, roles, caps, exp } = parsed.data;
   return {
     accountId: sub,
     companyId: uuidOrUndefined(cid),
@@ -179,9 +169,4 @@ export function verifyTurnTokenSync(token: string, options: TurnTokenOptions & {
     capabilities: caps,
     expiresAt: exp,
   };
-}
-
-/** Verifies a turn token (see verifyTurnTokenSync); rejects with TurnTokenError. */
-export async function verifyTurnToken(token: string, options: TurnTokenOptions & { skill?: string } = {}): Promise<VerifiedTurnToken> {
-  return verifyTurnTokenSync(token, options);
 }
