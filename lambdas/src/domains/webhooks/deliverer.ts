@@ -1,8 +1,8 @@
-import type { SQSBatchItemFailure, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod';
 import type { Deps } from '../../infra/deps';
-import type { QueueConsumer } from '../../infra/queue/queue';
+import { eachRecordAtOnce, type QueueConsumer } from '../../infra/queue/queue';
 import {
   claimAttempt,
   claimFirstAttempts,
@@ -38,20 +38,10 @@ export const FIRST_ATTEMPTS_LEASE_MS = 60_000;
  * redeliveries of the at-least-once queue are all harmless.
  */
 export function createWebhookConsumer(deps: Deps, sender: WebhookSender = createWebhookSender({ allowLocal: deps.config.webhookAllowLocal })): QueueConsumer {
-  return async (event) => {
-    const failures: SQSBatchItemFailure[] = [];
-    await Promise.all(
-      event.Records.map(async (record) => {
-        try {
-          await handleMessage(deps, sender, record);
-        } catch (error) {
-          logger.error('webhook delivery failed to process; the queue will retry it', { messageId: record.messageId, error });
-          failures.push({ itemIdentifier: record.messageId });
-        }
-      }),
-    );
-    return { batchItemFailures: failures };
-  };
+  return eachRecordAtOnce(
+    (record) => handleMessage(deps, sender, record),
+    (record, error) => logger.error('webhook delivery failed to process; the queue will retry it', { messageId: record.messageId, error }),
+  );
 }
 
 const QueueMessage = z.union([FirstAttemptsMessage, WakeUpMessage]);

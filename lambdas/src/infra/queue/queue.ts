@@ -1,4 +1,4 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 
 import type { QueueName } from '@service/shared';
 
@@ -12,5 +12,26 @@ export interface QueueSender {
 
 /** The same consumer signature SQS event source mappings call (with ReportBatchItemFailures). */
 export type QueueConsumer = (event: SQSEvent) => Promise<SQSBatchResponse | void>;
+
+/**
+ * A consumer that handles the records of a batch at the same time; a record whose handling throws is reported as a
+ * batch item failure (`failed` says so first), so the queue retries that one alone.
+ */
+export function eachRecordAtOnce(handle: (record: SQSRecord) => Promise<void>, failed: (record: SQSRecord, error: unknown) => void): QueueConsumer {
+  return async (event) => {
+    const failures: SQSBatchResponse['batchItemFailures'] = [];
+    await Promise.all(
+      event.Records.map(async (record) => {
+        try {
+          await handle(record);
+        } catch (error) {
+          failed(record, error);
+          failures.push({ itemIdentifier: record.messageId });
+        }
+      }),
+    );
+    return { batchItemFailures: failures };
+  };
+}
 
 export const SQS_MAX_DELAY_SECONDS = 900;

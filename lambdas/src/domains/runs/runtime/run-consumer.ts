@@ -1,5 +1,5 @@
 import type { LanguageModel } from 'ai';
-import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { SQSRecord } from 'aws-lambda';
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,7 +8,7 @@ import type { Deps } from '../../../infra/deps';
 import { findAgentById, type StoredAgent } from '../../agents/agents';
 import { completeRun, endCancelledRun, failRun, findRun, markFollowUpsDone, MAX_RUN_ATTEMPTS, requeueRun, takeRun, type StoredRun } from '../runs';
 import { recordUsage } from '../../usage/usage';
-import type { QueueConsumer } from '../../../infra/queue/queue';
+import { eachRecordAtOnce, type QueueConsumer } from '../../../infra/queue/queue';
 import { emitEvent } from '../../webhooks/emit';
 import { toolsOfAgent } from './agent-tools';
 import { listGrants } from '../../skills/grants';
@@ -182,18 +182,8 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
  * way). The runs of a batch are worked at the same time: each waits on its model and its tools, not on the others.
  */
 export function createRunConsumer(deps: Deps, options: RunConsumerOptions): QueueConsumer {
-  return async (event: SQSEvent): Promise<SQSBatchResponse> => {
-    const failures: SQSBatchResponse['batchItemFailures'] = [];
-    await Promise.all(
-      event.Records.map(async (record) => {
-        try {
-          await processRecord(deps, options, record);
-        } catch (error) {
-          logger.error('run attempt failed; the queue will retry it', { messageId: record.messageId, error });
-          failures.push({ itemIdentifier: record.messageId });
-        }
-      }),
-    );
-    return { batchItemFailures: failures };
-  };
+  return eachRecordAtOnce(
+    (record) => processRecord(deps, options, record),
+    (record, error) => logger.error('run attempt failed; the queue will retry it', { messageId: record.messageId, error }),
+  );
 }
