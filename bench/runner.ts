@@ -206,7 +206,7 @@ export async function benchRunner(count = 300, alone = 50, metered = 20): Promis
       formatFigures(aloneFigures),
       `  a run alone takes ${(aloneFigures.p50Ms / bare.figures.p50Ms).toFixed(1)}x the bare GetItem by p50`,
       `  target: at least ${TARGET.perSecond} runs/s, and p50 of a run alone at most ${TARGET.p50Ms} ms: ${met ? 'met' : 'NOT met'}`,
-      `  (throughput = ${count} queued runs to their usage and webhook follow-ups, 16 at a time as the local queue hands them out; latency = one run from start to completion inside the runner; every run made exactly one ${TOOL_CAPABILITY} call)`,
+      `  (throughput = ${count} queued runs to their usage and webhook follow-ups, as the local queue hands them out, 16 batches of up to 5 at a time as the Runner's event source mapping batches them; latency = one run from start to completion inside the runner; every run made exactly one ${TOOL_CAPABILITY} call)`,
       `  CPU per run: ${((cpu.user + cpu.system) / 1000 / count).toFixed(1)} ms in the platform's process (the runner, the API and the built-in skills), ${(storeCpuMs / count).toFixed(1)} ms in the store's; on a busy machine these are the steadier figures`,
       `  store requests per run: ${storeRequests.toFixed(1)} (${perRun(meter.operations(), metered)})`,
       `  a bare GetItem costs ${bare.clientCpuMs.toFixed(2)} ms of CPU in the client (the AWS SDK) and ${bare.storeCpuMs.toFixed(2)} ms in the store: the store requests alone come to about ${(storeRequests * bare.clientCpuMs).toFixed(1)} ms and ${(storeRequests * bare.storeCpuMs).toFixed(1)} ms of each run's CPU (local queue requests aside)`,
