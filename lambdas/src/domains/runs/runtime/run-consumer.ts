@@ -74,12 +74,11 @@ async function findRunSoon(deps: Deps, runId: string): Promise<StoredRun | undef
 }
 
 /**
- * A run this delivery could not take, read after the attempt: the follow-ups a runner that died left undone, another
+ * A run this delivery could not take, as read after the attempt: the follow-ups a runner that died left undone, another
  * runner's run (the message comes back later), or nothing to do. A run not readable yet comes back too, and is
  * dropped after the last attempt (it was never stored).
  */
-async function settleUntaken(deps: Deps, runId: string, received: number): Promise<void> {
-  const run = await findRunSoon(deps, runId);
+async function settleUntaken(deps: Deps, runId: string, run: StoredRun | undefined, received: number): Promise<void> {
   if (!run) {
     if (received < MAX_RUN_ATTEMPTS) throw new Error(`run ${runId} is not readable yet`);
     return;
@@ -134,9 +133,13 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
   // Taking the run comes first: in the common case it is the only look at the run, and it shows no stop asked for.
   const takenAt = performance.now();
   let taken = await takeRun(deps, runId);
-  // A message may arrive a moment before the API's write of its run is readable: look again once it is.
-  if (!taken && (await findRunSoon(deps, runId))?.status === 'queued') taken = await takeRun(deps, runId);
-  if (!taken) return settleUntaken(deps, runId, received);
+  let untaken: StoredRun | undefined;
+  if (!taken) {
+    untaken = await findRunSoon(deps, runId);
+    // A message may arrive a moment before the API's write of its run is readable: take it once it is.
+    if (untaken?.status === 'queued') taken = await takeRun(deps, runId);
+  }
+  if (!taken) return settleUntaken(deps, runId, untaken, received);
   const { lease, run } = taken;
 
   // Counted on the run too: the sweeper's fresh message for a run whose runner died starts its receive count anew.
