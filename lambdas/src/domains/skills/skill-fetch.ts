@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { checkOutboundUrl, createGuardedAgents, type OutboundPolicy } from '../../infra/net/outbound-guard';
+import { checkOutboundUrl, createGuardedAgents, KEEP_ALIVE_AGENT_OPTIONS, type OutboundPolicy } from '../../infra/net/outbound-guard';
 
 /** Spec: a tool response body is capped at 5 MB. */
 export const MAX_SKILL_RESPONSE_BYTES = 5 * 1024 * 1024;
@@ -18,7 +18,7 @@ const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 // Keep-alive agents for the life of the process (a Lambda container): one guarded pair per policy, one trusted pair
 // for the platform's own skills, whose addresses come from the platform's configuration and not from a customer.
 const guardedAgents = new Map<boolean, ReturnType<typeof createGuardedAgents>>();
-const trustedAgents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+const trustedAgents = { http: new HttpAgent(KEEP_ALIVE_AGENT_OPTIONS), https: new HttpsAgent(KEEP_ALIVE_AGENT_OPTIONS) };
 
 function agentFor(url: URL, guard: OutboundPolicy | undefined): HttpAgent {
   if (!guard) return url.protocol === 'https:' ? trustedAgents.https : trustedAgents.http;

@@ -155,11 +155,19 @@ export interface GuardedAgents {
   destroy(): void;
 }
 
+/**
+ * Options of every keep-alive agent that calls out. A pooled socket idle for `timeout` is closed by us, and a server's
+ * `Keep-Alive: timeout=N` hint lowers that to a second before N (node applies the hint only when the agent has a
+ * timeout). Without it a socket is kept until the server closes it, and a request sent on it at that moment fails
+ * with ECONNRESET: a tool call lost after five idle seconds (node's server default). 4 s is undici's own default.
+ */
+export const KEEP_ALIVE_AGENT_OPTIONS = { keepAlive: true, timeout: 4_000 } as const;
+
 /** Keep-alive node:http(s) agents whose every new connection goes through the guarded lookup. */
 export function createGuardedAgents(policy: OutboundPolicy, resolve?: Resolver): GuardedAgents {
   const lookup = guardedLookup(policy, resolve);
-  const http = new HttpAgent({ keepAlive: true, lookup });
-  const https = new HttpsAgent({ keepAlive: true, lookup });
+  const http = new HttpAgent({ ...KEEP_ALIVE_AGENT_OPTIONS, lookup });
+  const https = new HttpsAgent({ ...KEEP_ALIVE_AGENT_OPTIONS, lookup });
   return {
     http,
     https,
