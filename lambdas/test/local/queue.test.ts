@@ -74,6 +74,30 @@ describe('the durable local queue', () => {
     }
   });
 
+  it('makes no requests while idle, like a long poll, and hands a delayed message out once its delay ends', async () => {
+    const own = createStore({ tablePrefix: 'queue-test', region: 'local', endpoint: dynamo.endpoint });
+    let requests = 0;
+    own.raw.middlewareStack.add((next) => (args) => ((requests += 1), next(args)), { step: 'initialize' });
+    const queue = new LocalQueue<string>(own, {});
+    const handed: { body: string; at: number }[] = [];
+    queue.consume('idle', async (event) => void handed.push(...event.Records.map((record) => ({ body: record.body, at: Date.now() }))));
+    queue.start();
+    try {
+      const idleFrom = Date.now();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // At most a look when started and one a second after (it polled every 25 ms before: 60 looks here).
+      expect(requests).toBeLessThanOrEqual(2 + Math.floor((Date.now() - idleFrom) / 1_000));
+      const sentAt = Date.now();
+      await queue.sendSerialized('idle', 'later', 1);
+      await until(() => handed.length === 1, 'the delayed message');
+      expect(handed[0]!.body).toBe('later');
+      expect(handed[0]!.at).toBeGreaterThanOrEqual(sentAt + 1_000);
+    } finally {
+      await queue.stop();
+      own.raw.destroy();
+    }
+  });
+
   it('redelivers a whole batch whose consumer threw, and dead-letters it after maxReceiveCount receives', async () => {
     const { queue, received } = queueOf('crashing', { throws: true });
     for (const body of ['x', 'y']) await queue.sendSerialized('crashing', body);

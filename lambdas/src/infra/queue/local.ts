@@ -11,7 +11,8 @@ import { logger } from '../logger';
  * while a consumer works, redelivery when it fails or the process dies, and a dead-letter queue after maxReceiveCount.
  * Messages are sorted by the time they become visible, so a poll is one Query; its claims, like the deletions of a
  * handled batch, are batched writes, so the queue costs a fraction of a store call per message (as SQS's ReceiveMessage
- * and DeleteMessageBatch take ten at a time).
+ * and DeleteMessageBatch take ten at a time). Like a long-polling receiver it does not poll an idle queue: a send, a
+ * finished batch, or the time the next hidden or delayed message becomes visible wakes it.
  */
 interface StoredMessage {
   queue: string;
@@ -27,18 +28,30 @@ export interface LocalQueueOptions<Name extends string = QueueName> {
   /** Most messages handed to a consumer in one event (an event source mapping's BatchSize); default 1. */
   batchSize?: Partial<Record<Name, number>>;
   maxReceiveCount?: number;
-  pollIntervalMs?: number;
   concurrency?: number;
 }
 
 const sortKey = (visibleAt: number, id: string) => `${String(visibleAt).padStart(15, '0')}#${id}`;
+const visibleAtOf = (sk: string) => Number(sk.slice(0, 15));
 
+/**
+ * The longest an idle queue goes without looking. Every message of this process wakes the queue when it becomes
+ * visible: a send at once or when its delay ends, a handled batch's failures when their visibility timeout ends. So
+ * this finds only what an earlier process left stored (the data folder is locked to one process at a time).
+ */
+const IDLE_RECHECK_MS = 1_000;
 
 /** A QueueSender (structurally) for the platform's queues; the bundled platform names its queues by their SQS ids. */
 export class LocalQueue<Name extends string = QueueName> {
   private readonly consumers = new Map<Name, QueueConsumer>();
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  /** When the scheduled poll runs (epoch ms); Infinity when none is scheduled. */
+  private wakeAt = Infinity;
+  /** The earliest wake asked for while a poll was under way: that poll may have looked before the message was stored. */
+  private wakeAfterPoll = Infinity;
+  /** The last poll left visible messages unclaimed (no capacity, or a full page): a finished batch polls again. */
+  private leftBehind = false;
   private running = false;
   /** The poll under way, so stop() can wait for it before the store closes. */
   private poll: Promise<void> | undefined;
@@ -57,8 +70,7 @@ export class LocalQueue<Name extends string = QueueName> {
     const id = randomUUID();
     const visibleAt = Date.now() + Math.max(0, delaySeconds * 1000);
     await this.store.doc.send(new PutCommand({ TableName: this.table, Item: { queue, sk: sortKey(visibleAt, id), id, body, receiveCount: 0, sentAt: Date.now() } satisfies StoredMessage }));
-    // As a long-polling receiver would, take a message that is visible at once without waiting for the next poll.
-    if (delaySeconds <= 0 && !this.poll) this.schedule(0);
+    this.wake(visibleAt);
     return id;
   }
 
@@ -68,13 +80,14 @@ export class LocalQueue<Name extends string = QueueName> {
 
   start(): void {
     this.running = true;
-    this.schedule(0);
+    this.wake(Date.now());
   }
 
   /** Stops polling and waits for the handlers at work; unfinished messages reappear after their visibility timeout. */
   async stop(): Promise<void> {
     this.running = false;
     clearTimeout(this.timer);
+    this.wakeAt = Infinity;
     await this.poll;
     await Promise.allSettled([...this.inFlight]);
   }
@@ -91,38 +104,56 @@ export class LocalQueue<Name extends string = QueueName> {
     return this.store.table('localQueue');
   }
 
-  private schedule(delayMs: number): void {
+  /** Polls at `at` (epoch ms), unless a poll is scheduled sooner; during a poll, once it ends. */
+  private wake(at: number): void {
     if (!this.running) return;
+    if (this.poll) {
+      this.wakeAfterPoll = Math.min(this.wakeAfterPoll, at);
+      return;
+    }
+    if (at >= this.wakeAt) return;
     clearTimeout(this.timer);
+    this.wakeAt = at;
     this.timer = setTimeout(() => {
-      this.poll ??= this.pollAll().finally(() => {
+      this.wakeAt = Infinity;
+      this.poll = this.pollAll().then((next) => {
         this.poll = undefined;
+        const at = Math.min(next, this.wakeAfterPoll);
+        this.wakeAfterPoll = Infinity;
+        this.wake(at);
       });
-    }, delayMs);
+    }, Math.max(0, at - Date.now()));
   }
 
-  private async pollAll(): Promise<void> {
-    let claimedAny = false;
+  /** Claims and hands out what is visible; answers when to poll next (never throws). */
+  private async pollAll(): Promise<number> {
+    let next = Date.now() + IDLE_RECHECK_MS;
+    this.leftBehind = false;
     try {
       for (const [queue, consumer] of this.consumers) {
         const capacity = (this.options.concurrency ?? 16) - this.inFlight.size;
+        if (capacity <= 0) this.leftBehind = true;
         if (capacity <= 0 || !this.running) break;
         const batchSize = this.options.batchSize?.[queue] ?? 1;
-        const claimed = await this.claim(await this.due(queue, capacity * batchSize));
+        const due = await this.due(queue, capacity * batchSize);
+        const claimed = await this.claim(due);
         for (let start = 0; start < claimed.length; start += batchSize) {
-          claimedAny = true;
           const work = this.deliver(queue, consumer, claimed.slice(start, start + batchSize)).finally(() => {
             this.inFlight.delete(work);
-            this.schedule(0);
+            if (this.leftBehind) this.wake(Date.now());
           });
           this.inFlight.add(work);
+        }
+        // A full page may have left more behind: poll again at once, and again whenever a batch ends.
+        if (due.length === capacity * batchSize) {
+          next = Date.now();
+          this.leftBehind = true;
         }
       }
     } catch (error) {
       if (this.running) logger.error('local queue poll failed', { error });
-    } finally {
-      this.schedule(claimedAny ? 0 : (this.options.pollIntervalMs ?? 25));
     }
+    return next;
   }
 
   private async due(queue: string, limit: number): Promise<StoredMessage[]> {
@@ -170,10 +201,17 @@ export class LocalQueue<Name extends string = QueueName> {
       const response = await consumer(toSqsEvent(queue, messages));
       const failed = new Set(response?.batchItemFailures?.map((failure) => failure.itemIdentifier));
       await this.write(messages.filter((message) => !failed.has(message.id)).map((message) => ({ DeleteRequest: { Key: { queue: message.queue, sk: message.sk } } })));
+      this.wakeWhenVisible(messages.filter((message) => failed.has(message.id)));
     } catch (error) {
       // Left hidden: it comes back after the visibility timeout, as on SQS.
       logger.error('local queue: consumer threw', { queue, error });
+      this.wakeWhenVisible(messages);
     }
+  }
+
+  /** Claimed messages left hidden come back when their visibility timeout ends (their sort key's time). */
+  private wakeWhenVisible(messages: StoredMessage[]): void {
+    if (messages.length > 0) this.wake(Math.min(...messages.map((message) => visibleAtOf(message.sk))));
   }
 
   private write(requests: WriteRequest[]): Promise<void> {
