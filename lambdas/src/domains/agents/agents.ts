@@ -92,6 +92,9 @@ export const getAgentIdentity = (deps: Deps, workspaceId: string, agentId: strin
 /** Looks an agent up by its public UUID alone (the widget knows nothing else). */
 export const findAgentById = (deps: Deps, agentId: string): Promise<StoredAgent | undefined> => findAgentItemById(deps, agentId);
 
+/** An agent of a workspace, or undefined: a GetItem, where findAgentById needs a Query of an index. */
+export const findAgent = (deps: Deps, workspaceId: string, agentId: string): Promise<StoredAgent | undefined> => getAgentItem(deps, workspaceId, agentId);
+
 export async function setAgentSkills(deps: Deps, agent: StoredAgent, skills: string[]): Promise<void> {
   if (!(await setAgentFields(deps, agent.workspaceId, agent.id, { skills }))) throw new DomainError('AGENT_NOT_FOUND', `No agent ${agent.id}`, { field: 'agent_id' });
 }

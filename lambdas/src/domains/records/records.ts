@@ -1,7 +1,7 @@
 import { DomainError, newRecordId } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import type { Action } from '../../infra/store/idempotency';
-import { emitEvent, eventIdFrom } from '../webhooks/emit';
+import { eventIdFrom, prepareEmit } from '../webhooks/emit';
 import { createRecordOrFind, queryRecords, type StoredRecord } from './repository';
 
 /**
@@ -23,9 +23,11 @@ export async function createRecord<T extends object>(
   const id = newRecordId(ID_PREFIX[kind], action.seed);
   const createdAt = action.at.toISOString();
   const record: StoredRecord<T> = { workspaceId, sk: `${kind}#${createdAt}#${id}`, kind, fields: { ...fields, id, created_at: createdAt } };
-  const stored = (await createRecordOrFind(deps, record)).fields;
   const event = CREATED_EVENT[kind];
-  if (event) await emitEvent(deps, workspaceId, event, stored, { eventId: eventIdFrom(stored.id) });
+  // Who hears of the new record is read while it is written.
+  const emit = event && prepareEmit(deps, workspaceId, event);
+  const stored = (await createRecordOrFind(deps, record)).fields;
+  if (emit) await emit.send(stored, eventIdFrom(stored.id));
   return stored;
 }
 

@@ -45,13 +45,12 @@ const IDLE_RECHECK_MS = 1_000;
 export class LocalQueue<Name extends string = QueueName> {
   private readonly consumers = new Map<Name, QueueConsumer>();
   private readonly inFlight = new Set<Promise<void>>();
+  /** When each queue is to be polled next (epoch ms): the timer is set for the earliest, unless a poll is under way. */
+  private readonly pollAt = new Map<Name, number>();
   private timer: NodeJS.Timeout | undefined;
-  /** When the scheduled poll runs (epoch ms); Infinity when none is scheduled. */
-  private wakeAt = Infinity;
-  /** The earliest wake asked for while a poll was under way: that poll may have looked before the message was stored. */
-  private wakeAfterPoll = Infinity;
-  /** The last poll left visible messages unclaimed (no capacity, or a full page): a finished batch polls again. */
-  private leftBehind = false;
+  private timerAt = Infinity;
+  /** Queues whose last poll left visible messages unclaimed (no capacity, or a full page): a finished batch polls them. */
+  private readonly leftBehind = new Set<Name>();
   private running = false;
   /** The poll under way, so stop() can wait for it before the store closes. */
   private poll: Promise<void> | undefined;
@@ -70,24 +69,26 @@ export class LocalQueue<Name extends string = QueueName> {
     const id = randomUUID();
     const visibleAt = Date.now() + Math.max(0, delaySeconds * 1000);
     await this.store.doc.send(new PutCommand({ TableName: this.table, Item: { queue, sk: sortKey(visibleAt, id), id, body, receiveCount: 0, sentAt: Date.now() } satisfies StoredMessage }));
-    this.wake(visibleAt);
+    this.wake(queue, visibleAt);
     return id;
   }
 
   consume(queue: Name, consumer: QueueConsumer): void {
     this.consumers.set(queue, consumer);
+    this.wake(queue, Date.now());
   }
 
   start(): void {
     this.running = true;
-    this.wake(Date.now());
+    for (const queue of this.consumers.keys()) this.wake(queue, Date.now());
   }
 
   /** Stops polling and waits for the handlers at work; unfinished messages reappear after their visibility timeout. */
   async stop(): Promise<void> {
     this.running = false;
     clearTimeout(this.timer);
-    this.wakeAt = Infinity;
+    this.timerAt = Infinity;
+    this.pollAt.clear();
     await this.poll;
     await Promise.allSettled([...this.inFlight]);
   }
@@ -104,56 +105,65 @@ export class LocalQueue<Name extends string = QueueName> {
     return this.store.table('localQueue');
   }
 
-  /** Polls at `at` (epoch ms), unless a poll is scheduled sooner; during a poll, once it ends. */
-  private wake(at: number): void {
-    if (!this.running) return;
-    if (this.poll) {
-      this.wakeAfterPoll = Math.min(this.wakeAfterPoll, at);
-      return;
-    }
-    if (at >= this.wakeAt) return;
+  /** Polls `queue` at `at` (epoch ms), unless it is to be polled sooner. */
+  private wake(queue: Name, at: number): void {
+    if (!this.running || !this.consumers.has(queue) || (this.pollAt.get(queue) ?? Infinity) <= at) return;
+    this.pollAt.set(queue, at);
+    // A poll under way sets the timer when it ends: it may have looked before this message was stored.
+    if (!this.poll) this.setTimer();
+  }
+
+  private setTimer(): void {
+    const at = Math.min(...this.pollAt.values());
+    if (at >= this.timerAt) return;
     clearTimeout(this.timer);
-    this.wakeAt = at;
+    this.timerAt = at;
     this.timer = setTimeout(() => {
-      this.wakeAt = Infinity;
-      this.poll = this.pollAll().then((next) => {
+      this.timerAt = Infinity;
+      const now = Date.now();
+      const queues = [...this.pollAt].filter(([, at]) => at <= now).map(([queue]) => queue);
+      for (const queue of queues) this.pollAt.delete(queue);
+      this.poll = this.pollQueues(queues).finally(() => {
         this.poll = undefined;
-        const at = Math.min(next, this.wakeAfterPoll);
-        this.wakeAfterPoll = Infinity;
-        this.wake(at);
+        this.setTimer();
       });
     }, Math.max(0, at - Date.now()));
   }
 
-  /** Claims and hands out what is visible; answers when to poll next (never throws). */
-  private async pollAll(): Promise<number> {
-    let next = Date.now() + IDLE_RECHECK_MS;
-    this.leftBehind = false;
-    try {
-      for (const [queue, consumer] of this.consumers) {
-        const capacity = (this.options.concurrency ?? 16) - this.inFlight.size;
-        if (capacity <= 0) this.leftBehind = true;
-        if (capacity <= 0 || !this.running) break;
-        const batchSize = this.options.batchSize?.[queue] ?? 1;
-        const due = await this.due(queue, capacity * batchSize);
-        const claimed = await this.claim(due);
-        for (let start = 0; start < claimed.length; start += batchSize) {
-          const work = this.deliver(queue, consumer, claimed.slice(start, start + batchSize)).finally(() => {
-            this.inFlight.delete(work);
-            if (this.leftBehind) this.wake(Date.now());
-          });
-          this.inFlight.add(work);
-        }
-        // A full page may have left more behind: poll again at once, and again whenever a batch ends.
-        if (due.length === capacity * batchSize) {
-          next = Date.now();
-          this.leftBehind = true;
-        }
-      }
-    } catch (error) {
-      if (this.running) logger.error('local queue poll failed', { error });
+  /** Claims and hands out what is visible in `queues`, and sets when each is polled next. */
+  private async pollQueues(queues: Name[]): Promise<void> {
+    for (const queue of queues) {
+      this.wake(queue, (await this.pollQueue(queue)) ? Date.now() : Date.now() + IDLE_RECHECK_MS);
     }
-    return next;
+  }
+
+  /** Claims and hands out what is visible in `queue`: true when a full page was taken, so more may be visible. */
+  private async pollQueue(queue: Name): Promise<boolean> {
+    const capacity = (this.options.concurrency ?? 16) - this.inFlight.size;
+    if (capacity <= 0 || !this.running) {
+      // No room: the next batch that ends polls it again.
+      this.leftBehind.add(queue);
+      return false;
+    }
+    let full = false;
+    try {
+      const batchSize = this.options.batchSize?.[queue] ?? 1;
+      const due = await this.due(queue, capacity * batchSize);
+      const claimed = await this.claim(due);
+      for (let start = 0; start < claimed.length; start += batchSize) {
+        const work = this.deliver(queue, this.consumers.get(queue)!, claimed.slice(start, start + batchSize)).finally(() => {
+          this.inFlight.delete(work);
+          for (const waiting of this.leftBehind) this.wake(waiting, Date.now());
+        });
+        this.inFlight.add(work);
+      }
+      full = due.length === capacity * batchSize;
+    } catch (error) {
+      if (this.running) logger.error('local queue poll failed', { queue, error });
+    }
+    if (full) this.leftBehind.add(queue);
+    else this.leftBehind.delete(queue);
+    return full;
   }
 
   private async due(queue: string, limit: number): Promise<StoredMessage[]> {
@@ -201,17 +211,17 @@ export class LocalQueue<Name extends string = QueueName> {
       const response = await consumer(toSqsEvent(queue, messages));
       const failed = new Set(response?.batchItemFailures?.map((failure) => failure.itemIdentifier));
       await this.write(messages.filter((message) => !failed.has(message.id)).map((message) => ({ DeleteRequest: { Key: { queue: message.queue, sk: message.sk } } })));
-      this.wakeWhenVisible(messages.filter((message) => failed.has(message.id)));
+      this.wakeWhenVisible(queue, messages.filter((message) => failed.has(message.id)));
     } catch (error) {
       // Left hidden: it comes back after the visibility timeout, as on SQS.
       logger.error('local queue: consumer threw', { queue, error });
-      this.wakeWhenVisible(messages);
+      this.wakeWhenVisible(queue, messages);
     }
   }
 
   /** Claimed messages left hidden come back when their visibility timeout ends (their sort key's time). */
-  private wakeWhenVisible(messages: StoredMessage[]): void {
-    if (messages.length > 0) this.wake(Math.min(...messages.map((message) => visibleAtOf(message.sk))));
+  private wakeWhenVisible(queue: Name, messages: StoredMessage[]): void {
+    if (messages.length > 0) this.wake(queue, Math.min(...messages.map((message) => visibleAtOf(message.sk))));
   }
 
   private write(requests: WriteRequest[]): Promise<void> {

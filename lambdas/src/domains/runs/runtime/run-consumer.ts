@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import type { Deps } from '../../../infra/deps';
-import { findAgentById, type StoredAgent } from '../../agents/agents';
+import { findAgent, findAgentById, type StoredAgent } from '../../agents/agents';
 import { completeRun, endCancelledRun, failRun, findRun, markFollowUpsDone, MAX_RUN_ATTEMPTS, requeueRun, takeRun, type StoredRun } from '../runs';
 import { recordUsage } from '../../usage/usage';
 import { eachRecordAtOnce, type QueueConsumer } from '../../../infra/queue/queue';
@@ -95,14 +95,14 @@ async function settleUntaken(deps: Deps, runId: string, run: StoredRun | undefin
  * A read started before the run was taken, used only when the run turns out to be the one it was started for. The
  * reads may go unused (the run failed first), so none leaves an unhandled rejection; whoever awaits one sees its error.
  */
-function earlyRead<T>(expected: string | undefined, read: (id: string) => Promise<T>): (actual: string) => Promise<T> {
-  const quietly = (id: string) => {
-    const reading = read(id);
+function earlyRead<Key extends string[], T>(expected: Key | undefined, read: (...key: Key) => Promise<T>): (...actual: Key) => Promise<T> {
+  const quietly = (key: Key) => {
+    const reading = read(...key);
     reading.catch(() => undefined);
     return reading;
   };
   const started = expected === undefined ? undefined : quietly(expected);
-  return (actual) => (started && actual === expected ? started : quietly(actual));
+  return (...actual) => (started && actual.every((part, index) => part === expected![index]) ? started : quietly(actual));
 }
 
 /**
@@ -111,12 +111,13 @@ function earlyRead<T>(expected: string | undefined, read: (id: string) => Promis
  * - the API's PutItem of the run (runs.ts), the record its 202 answer stands for;
  * - takeRun, a conditional UpdateItem: the lease, the one guard against two runners working the run, and the run's
  *   only read (it answers the item, with no stop asked for);
- * - the agent (a Query of its `byId` index: its current instructions, skills and language) and the workspace's grants
+ * - the agent (a GetItem: its current instructions, skills and language) and the workspace's grants
  *   (a Query, never cached: a grant revoked a moment ago keeps its tool from the next run), both read during the take;
  * - markActing, a conditional UpdateItem before the first action: once recorded under the lease, a runner that died
  *   is never run again from the start, so no action happens twice;
  * - the turn (a PutItem when its token is minted, a GetItem when the skill calls back): a turn token acts only if a
- *   run was given it; then the action itself (here a record's PutItem, and its `record.created` webhook's emit);
+ *   run was given it; then the action itself (here a record's PutItem, and its `contact.created` emit, whose reads of
+ *   who hears of it go beside the write);
  * - the steps, a BatchWriteItem for what accumulated each WRITE_DELAY_MS (steps/step-log.ts), for those who watch;
  * - completeRun, a conditional UpdateItem under the lease: the outcome;
  * - the follow-ups: the usage's UpdateItem and the `agent.command.completed` emit (webhooks/emit.ts), at once, then
@@ -128,8 +129,9 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
   const { runId } = message;
   const received = Number(record.attributes.ApproximateReceiveCount || '1');
   // The agent and the workspace's grants (the tools the run is offered depend on both) are read while the run is taken.
-  const agentOf = earlyRead(message.agentId, (agentId) => findAgentById(deps, agentId));
-  const grantsOf = earlyRead(message.workspaceId, (workspaceId) => listGrants(deps, workspaceId));
+  const { workspaceId, agentId } = message;
+  const agentOf = earlyRead(workspaceId && agentId ? [workspaceId, agentId] : undefined, (inWorkspace: string, id: string) => findAgent(deps, inWorkspace, id));
+  const grantsOf = earlyRead(workspaceId ? [workspaceId] : undefined, (of: string) => listGrants(deps, of));
   // Taking the run comes first: in the common case it is the only look at the run, and it shows no stop asked for.
   const takenAt = performance.now();
   let taken = await takeRun(deps, runId);
@@ -149,7 +151,7 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
   let agent: StoredAgent | undefined;
   try {
     const grants = grantsOf(run.workspaceId);
-    agent = await agentOf(run.agentId);
+    agent = await agentOf(run.workspaceId, run.agentId);
     if (!agent) throw new Error(`The agent ${run.agentId} no longer exists`);
     const toolbox = await toolsOfAgent(deps, agent, runId, run.role, grants);
     const outcome = await executeRun({ deps, run, agent, model: options.model, tools: toolbox.tools, held, stopping }).finally(() => toolbox.close());
