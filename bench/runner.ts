@@ -1,5 +1,6 @@
 import { randomBase62, type QueueName } from '@service/shared';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { availableParallelism } from 'node:os';
 import type { ClientRequest } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { listRecords } from '../lambdas/src/domains/records/records';
@@ -215,6 +216,7 @@ export async function benchRunner(count = 300, alone = 50, metered = 20, warmUpC
 
     const figures = figuresOf('runs through the runner (offline model, 1 tool call)', runs, count / elapsedS);
     const aloneFigures = figuresOf('one run at a time (the same runs, unloaded)', aloneRuns, aloneRuns.length / (aloneRuns.reduce((total, run) => total + runSpanMs(run), 0) / 1000));
+    const platformCpuMs = (cpu.user + cpu.system) / 1000 / count;
     const met = figures.perSecond >= TARGET.perSecond && aloneFigures.p50Ms <= TARGET.p50Ms;
     const storeRequests = sum(meter.operations()) / metered;
     return [
@@ -224,7 +226,8 @@ export async function benchRunner(count = 300, alone = 50, metered = 20, warmUpC
       `  a run alone takes ${(aloneFigures.p50Ms / bare.figures.p50Ms).toFixed(1)}x the bare GetItem by p50`,
       `  target: at least ${TARGET.perSecond} runs/s, and p50 of a run alone at most ${TARGET.p50Ms} ms: ${met ? 'met' : 'NOT met'}`,
       `  (throughput = ${count} queued runs, after ${warmUpCount} not counted, to their usage and webhook follow-ups, as the local queue hands them out, 16 batches of up to 5 at a time as the Runner's event source mapping batches them; latency = one run from start to completion inside the runner; every run made exactly one ${TOOL_CAPABILITY} call)`,
-      `  CPU per run: ${((cpu.user + cpu.system) / 1000 / count).toFixed(1)} ms in the platform's process (the runner, the API and the built-in skills), ${(storeCpuMs / count).toFixed(1)} ms in the store's; on a busy machine these are the steadier figures`,
+      `  CPU per run: ${platformCpuMs.toFixed(1)} ms in the platform's process (the runner, the API and the built-in skills), ${(storeCpuMs / count).toFixed(1)} ms in the store's; on a busy machine these are the steadier figures`,
+      `  so ${availableParallelism()} cores give at most ${Math.round((availableParallelism() * 1000) / (platformCpuMs + storeCpuMs / count))} runs/s, all of them busy with the two processes and nothing else (the platform's process is one event loop besides: its GC and crypto threads aside, it uses one core)`,
       `  store requests per run: ${storeRequests.toFixed(1)} (${perRun(meter.operations(), metered)})`,
       `  a bare GetItem costs ${bare.clientCpuMs.toFixed(2)} ms of CPU in the client (the AWS SDK) and ${bare.storeCpuMs.toFixed(2)} ms in the store: the store requests alone come to about ${(storeRequests * bare.clientCpuMs).toFixed(1)} ms and ${(storeRequests * bare.storeCpuMs).toFixed(1)} ms of each run's CPU (local queue requests aside)`,
       `  queue requests per run: ${(sum(queueTally.operations()) / metered).toFixed(1)} (${perRun(queueTally.operations(), metered)})`,
