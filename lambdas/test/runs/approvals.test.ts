@@ -127,6 +127,37 @@ describe('autonomy confirm: a run waits for a person before it acts', () => {
     expect([malformed.status, malformed.body.error]).toEqual([400, { code: 'VALIDATION_ERROR', field: 'run_id' }]);
   });
 
+  it('shows the approval step of a waiting run whose runner has not stored it yet, then the same steps once stored', async () => {
+    // The runner's write of the two waiting steps is held, as for a runner slow (or dead) just after parking the run.
+    const doc = ctx.platform.deps.store.doc;
+    const send = doc.send.bind(doc) as (...args: unknown[]) => Promise<unknown>;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let stored: Promise<unknown> | undefined;
+    doc.send = ((...args: [{ input?: { RequestItems?: unknown } }, ...unknown[]]) => {
+      if (!JSON.stringify(args[0].input?.RequestItems ?? null).includes('approval_requested')) return send(...args);
+      stored = released.then(() => send(...args));
+      return stored;
+    }) as typeof doc.send;
+    try {
+      const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: adding('Held Hal'), autonomy: 'confirm' });
+      const waiting = await runIn(ctx.api, runId, 'requires_action');
+      expect(stored).toBeDefined();
+      expect(waiting.steps.slice(-2)).toMatchObject([
+        { type: 'approval_requested', approval_id: waiting.pending_action!.approval_id, capability: 'contacts.create' },
+        { type: 'status', status: 'requires_action' },
+      ]);
+      expect(waiting.steps.map((step) => step.seq)).toEqual(waiting.steps.map((_, index) => index));
+      release();
+      await stored;
+      expect((await statusOf(ctx.api, runId)).steps).toEqual(waiting.steps);
+      await ctx.api('agents/command_cancel/', { body: { run_id: runId } });
+    } finally {
+      release();
+      doc.send = send as typeof doc.send;
+    }
+  });
+
   it('stops a waiting run with agents/command_cancel: it ends cancelled and never acts', async () => {
     const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: adding('Cancelled Carl'), autonomy: 'confirm' });
     await runIn(ctx.api, runId, 'requires_action');

@@ -1,5 +1,6 @@
 import { schemas } from '@service/shared';
 import type { z } from 'zod';
+import type { NewStep } from './steps/step-log';
 
 /** The action a parked run waits for (see approvals.ts), kept on the run item: the one approval record of every door. */
 export interface StoredPendingAction {
@@ -32,3 +33,9 @@ export function toPendingActionResponse(action: StoredPendingAction): z.input<ty
   };
 }
 
+
+/** The two steps a run waiting for `action` ends its timeline with, until a person answers. */
+export const waitingSteps = (action: StoredPendingAction): NewStep[] => [
+  { type: 'approval_requested', at: action.requestedAt, ...toPendingActionResponse(action) },
+  { type: 'status', status: 'requires_action', at: action.requestedAt },
+];

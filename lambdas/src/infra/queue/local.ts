@@ -11,8 +11,9 @@ import { logger } from '../logger';
  * while a consumer works, redelivery when it fails or the process dies, and a dead-letter queue after maxReceiveCount.
  * Messages are sorted by the time they become visible, so a poll is one Query; its claims, like the deletions of a
  * handled batch, are batched writes, so the queue costs a fraction of a store call per message (as SQS's ReceiveMessage
- * and DeleteMessageBatch take ten at a time). Like a long-polling receiver it does not poll an idle queue: a send, a
- * finished batch, or the time the next hidden or delayed message becomes visible wakes it.
+ * and DeleteMessageBatch take ten at a time). Like a long-polling receiver it does not poll an idle queue: a send, the
+ * end of a batch when messages were left for lack of room, or the time a delayed or hidden message becomes visible
+ * wakes the queue it concerns.
  */
 interface StoredMessage {
   queue: string;

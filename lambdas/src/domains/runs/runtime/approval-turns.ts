@@ -1,5 +1,5 @@
 import type { ModelMessage, ToolApprovalRequestOutput, ToolSet } from 'ai';
-import { APPROVAL_TTL_MS, toPendingActionResponse, type StoredPendingAction } from '../pending-action';
+import { APPROVAL_TTL_MS, type StoredPendingAction } from '../pending-action';
 import { redactSecrets } from '../steps/redact';
 import type { NewStep } from '../steps/step-log';
 import type { AgentTool } from './agent-tool';
@@ -61,8 +61,6 @@ export function approvalResultMessage(history: ModelMessage[], action: StoredPen
     })),
   };
 }
-
-export const requestedStep = (action: StoredPendingAction): NewStep => ({ type: 'approval_requested', at: action.requestedAt, ...toPendingActionResponse(action) });
 
 export const answeredStep = (action: StoredPendingAction): NewStep => ({
   type: 'approval_answered',

@@ -12,8 +12,9 @@ import { runSystemPrompt } from './prompt';
 import { describePending, recordedTools, type RunFacts } from './tool-recorder';
 import { openStepLog, type NewStep, type StepLog } from '../steps/step-log';
 import { turnRecorder } from '../steps/turn-steps';
-import { answeredStep, approvalAnswerMessage, approvalResultMessage, askedAction, requestedStep, type ApprovalRequest } from './approval-turns';
+import { answeredStep, approvalAnswerMessage, approvalResultMessage, askedAction, type ApprovalRequest } from './approval-turns';
 import type { Parking } from '../approvals';
+import { waitingSteps } from '../pending-action';
 
 type Usage = { inputTokens: number; outputTokens: number };
 
@@ -148,8 +149,7 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
       throw new RunCannotGoOn(`The run could not wait for approval: its conversation is over ${CONVERSATION_MAX_BYTES / 1024} KB (large tool results); run it with autonomy full or read_only`);
     }
     const pendingAction = askedAction(request, input.tools, firstSentence(acted.text), agent.name, deps.now());
-    const waitSteps: NewStep[] = [requestedStep(pendingAction), { type: 'status', status: 'requires_action', at: pendingAction.requestedAt }];
-    return { kind: 'parks', parking: { pendingAction, conversationJson, usage: acting }, waitSteps };
+    return { kind: 'parks', parking: { pendingAction, conversationJson, usage: acting }, waitSteps: waitingSteps(pendingAction) };
   }
 
   const check = run.schema ? checkOutputSchema(run.schema) : undefined;

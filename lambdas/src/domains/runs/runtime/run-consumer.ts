@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as z from 'zod';
 import type { Deps } from '../../../infra/deps';
-import { findAgent, findAgentById, type StoredAgent } from '../../agents/agents';
+import { findAgent, type StoredAgent } from '../../agents/agents';
 import { completeRun, endCancelledRun, failRun, findRun, markFollowUpsDone, MAX_RUN_ATTEMPTS, requeueRun, takeRun, type StoredRun } from '../runs';
 import { recordUsage } from '../../usage/usage';
 import { eachRecordAtOnce, type QueueConsumer } from '../../../infra/queue/queue';
@@ -86,7 +86,7 @@ async function settleUntaken(deps: Deps, runId: string, run: StoredRun | undefin
   // A second delivery of a run another runner holds comes back later instead of vanishing (its owner may give it back).
   if (run.status === 'running' || run.status === 'queued') throw new HeldElsewhere(`run ${runId} is held by another runner`);
   if (run.followUpsDone) return;
-  const agentName = (await findAgentById(deps, run.agentId))?.name ?? '';
+  const agentName = (await findAgent(deps, run.workspaceId, run.agentId))?.name ?? '';
   if (run.status === 'requires_action') return waitingFollowUps(deps, run, agentName);
   return followUps(deps, run, agentName);
 }
@@ -161,7 +161,7 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
         await stopping.checkpoint();
         throw new Error(`run ${runId} could not wait for approval: it is no longer this runner's`);
       }
-      // A runner that dies here leaves the run waiting without those two steps in its timeline; its pending action shows.
+      // A runner that dies here leaves those two steps unstored: the timeline shows them from the run item (timeline.ts).
       await outcome.announce();
       return await waitingFollowUps(deps, { ...run, status: 'requires_action', ...outcome.parking }, agent.name);
     }
