@@ -118,9 +118,11 @@ describe('signed in as the demo owner', () => {
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('email');
     await page.keyboard.type(OWNER_EMAIL);
+    expect(await page.inputValue('#email')).toBe(OWNER_EMAIL);
     await page.keyboard.press('Enter');
-    const code = await mailedCode(h, OWNER_EMAIL, since);
+    // The form moves on to the code once the platform has answered (and mailed it).
     await page.waitForFunction(() => document.activeElement?.id === 'code');
+    const code = await mailedCode(h, OWNER_EMAIL, since);
     await page.keyboard.type(code);
     await page.keyboard.press('Enter');
     await heading(page, 'Agents');
