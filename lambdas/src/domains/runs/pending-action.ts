@@ -33,7 +33,6 @@ export function toPendingActionResponse(action: StoredPendingAction): z.input<ty
   };
 }
 
-
 /** The two steps a run waiting for `action` ends its timeline with, until a person answers. */
 export const waitingSteps = (action: StoredPendingAction): NewStep[] => [
   { type: 'approval_requested', at: action.requestedAt, ...toPendingActionResponse(action) },

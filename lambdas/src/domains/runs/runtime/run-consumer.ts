@@ -125,11 +125,9 @@ function earlyRead<Key extends string[], T>(expected: Key | undefined, read: (..
  * The stop checks read nothing more while a look at the run is recent (run-cancellation.ts).
  */
 async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQSRecord): Promise<void> {
-  const message = RunMessage.parse(JSON.parse(record.body));
-  const { runId } = message;
+  const { runId, workspaceId, agentId } = RunMessage.parse(JSON.parse(record.body));
   const received = Number(record.attributes.ApproximateReceiveCount || '1');
   // The agent and the workspace's grants (the tools the run is offered depend on both) are read while the run is taken.
-  const { workspaceId, agentId } = message;
   const agentOf = earlyRead(workspaceId && agentId ? [workspaceId, agentId] : undefined, (inWorkspace: string, id: string) => findAgent(deps, inWorkspace, id));
   const grantsOf = earlyRead(workspaceId ? [workspaceId] : undefined, (of: string) => listGrants(deps, of));
   // Taking the run comes first: in the common case it is the only look at the run, and it shows no stop asked for.

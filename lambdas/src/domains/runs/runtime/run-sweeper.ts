@@ -1,6 +1,6 @@
 import type { Deps } from '../../../infra/deps';
 import { endWaitingRun } from '../approvals';
-import { endUnacknowledgedStop, ensureEnqueued, runMessage, failLapsed, failRun, holdLapsed, listPendingRuns, noRetakeReason, RUN_LEASE_MS, type StoredRun } from '../runs';
+import { endUnacknowledgedStop, ensureEnqueued, failLapsed, failRun, holdLapsed, listPendingRuns, noRetakeReason, RUN_LEASE_MS, runMessage, type StoredRun } from '../runs';
 
 /**
  * Finishes runs a crash left behind. A `queued` run whose message was never sent (the API died between the two
