@@ -4,6 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, configureClient, get, post } from './api/client';
 import { rememberWorkspace, rememberedWorkspace, safeReturnTo, session, switchWorkspace, useApp, workspaceId } from './session';
 import { href } from './href';
+import { AGENT_SCREENS, type AgentScreen } from './agent-screens';
 import { replaceUrl, route, SCREENS, type Route } from './router';
 import { SignIn } from './signin';
 import { Loading } from './components';
@@ -62,7 +63,7 @@ function App() {
 const NAV: { section?: string; items: { label: string; to: string; screens: Route['screen'][] }[] }[] = [
   {
     items: [
-      { label: 'Agents', to: href('agents'), screens: ['agents', 'settings', 'embed', 'runs', 'conversations'] },
+      { label: 'Agents', to: href('agents'), screens: ['agents', ...(Object.keys(AGENT_SCREENS) as AgentScreen[])] },
       { label: 'Waiting for you', to: href('approvals'), screens: ['approvals'] },
     ],
   },

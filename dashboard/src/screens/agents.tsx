@@ -1,10 +1,13 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import { href } from '../href';
+import { AGENT_SCREENS, isAgentScreen } from '../agent-screens';
 import { ActionButton, ActionForm, ErrorNote, Loading, RoleNote, Screen } from '../components';
 import { useAction, useLoad } from '../hooks';
 
-export default function Agents() {
+/** The agents; `params[0]` names an agent's screen the address asked for without naming the agent (router.ts). */
+export default function Agents({ params }: { params: string[] }) {
+  const wanted = isAgentScreen(params[0]) ? params[0] : undefined;
   const agents = useLoad(() => get('agents/list'), []);
   const presets = useLoad(() => get('agents/presets'), []);
   const waiting = useLoad(() => get('agents/approvals', { limit: 100 }), []);
@@ -20,6 +23,11 @@ export default function Agents() {
   });
   return (
     <Screen title="Agents" intro="Your AI agents: their settings, the widget embed, runs and conversations.">
+      {wanted ? (
+        <p class="note" role="status">
+          The {AGENT_SCREENS[wanted]} screen belongs to one agent, and this address names none. Choose the agent below.
+        </p>
+      ) : null}
       <RoleNote permission="manage" action="hiring an agent" />
       {waitingCount > 0 ? (
         <p class="note">
@@ -36,18 +44,11 @@ export default function Agents() {
             <p class="muted">{agent.role}</p>
             <p class="mono small">{agent.id}</p>
             <ul class="links" aria-label={`${agent.name}`}>
-              <li>
-                <a href={href('agents', agent.id, 'settings')}>Settings</a>
-              </li>
-              <li>
-                <a href={href('agents', agent.id, 'embed')}>Widget Embed</a>
-              </li>
-              <li>
-                <a href={href('agents', agent.id, 'runs')}>Runs</a>
-              </li>
-              <li>
-                <a href={href('agents', agent.id, 'conversations')}>Conversations</a>
-              </li>
+              {Object.entries(AGENT_SCREENS).map(([screen, label]) => (
+                <li key={screen}>
+                  <a href={href('agents', agent.id, screen)}>{label}</a>
+                </li>
+              ))}
             </ul>
           </li>
         ))}
