@@ -57,7 +57,15 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   {
     id: 'Api',
     entry: 'lambdas/src/entries/lambda/api.ts',
-    trigger: { kind: 'http', routes: [{ path: ROUTES.restApi, methods: ['ANY'] }] },
+    // The REST API, and spec 1's agent list (the same API keys): ANY, so another method gets the 405 envelope and a
+    // preflight no CORS headers from the function.
+    trigger: {
+      kind: 'http',
+      routes: [
+        { path: ROUTES.restApi, methods: ['ANY'] },
+        { path: ROUTES.agentList, methods: ['ANY'] },
+      ],
+    },
     timeoutSeconds: 29,
     memoryMb: 1024,
     // connectionCalls: the recent calls of an MCP connection (connections/calls).

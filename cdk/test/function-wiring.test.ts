@@ -110,6 +110,7 @@ describe('queue consumers', () => {
 describe('HTTP API routes', () => {
   it.each([
     ['ANY /{lang}/api/v1/{proxy+}', 'Api'],
+    ['ANY /v1/agents', 'Api'],
     ['GET /v1/agents/{agentId}/widget-config', 'Widget'],
     ['OPTIONS /v1/agents/{agentId}/widget-config', 'Widget'],
     ['POST /{lang}/api/v1/admin/{proxy+}', 'SkillApi'],

@@ -16,6 +16,11 @@ export const ROUTES = {
   operatorApi: '/{lang}/api/v1/admin/{proxy+}',
   /** agents/command_stream: a run's events as SSE; a streaming Function URL of its own in AWS, on the dashboard's origin. */
   runStream: '/{lang}/api/v1/agents/command_stream',
+  /**
+   * The agent list of spec 1 (how a site owner finds the agent UUID of the embed line): an API key as Bearer, the bare
+   * array of agent records, no CORS (a server-side call). Served by the Api function.
+   */
+  agentList: '/v1/agents',
   /** The widget's public configuration (spec 1). */
   widgetConfig: '/v1/agents/{agentId}/widget-config',
   /** A verified widget visitor's conversation, for any device. */

@@ -154,6 +154,16 @@ describe('the deployed form, run locally', () => {
     expect((await apiCall('agents/list')).status).toBe(200);
   });
 
+  it('lists the agents for the embed line at /v1/agents (spec 1) through the Api bundle: the key as Bearer, the bare array, no CORS', async () => {
+    const url = `${new URL(apiBase()).origin}/v1/agents`;
+    const listed = await fetch(url, { headers: { authorization: `Bearer ${apiKey}`, origin: WIDGET_ORIGIN } });
+    expect(listed.status).toBe(200);
+    expect(listed.headers.get('access-control-allow-origin')).toBeNull();
+    expect(((await listed.json()) as { id: string }[])[0]!.id).toBe(demoAgent());
+    const anonymous = await fetch(url);
+    expect([anonymous.status, ((await anonymous.json()) as { error?: { code: string } }).error?.code]).toEqual([401, 'API_KEY_REQUIRED']);
+  });
+
   it('runs a command whose run sends mail through the e-mail skill, and delivers a signed webhook', async () => {
     const hook = await apiCall('webhooks/create', {
       body: { url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`, events: ['agent.command.completed', 'agent.command.failed'] },

@@ -6,6 +6,7 @@ import type { HttpEvent, HttpResult } from '../../infra/http/event';
 import type { StreamingHandler } from '../../infra/http/streaming';
 import { createOperatorApiHandler } from '../../surfaces/operator-api/handler';
 import { createApiHandler } from '../../surfaces/rest-api/handler';
+import { createAgentListHandler } from '../../surfaces/rest-api/agent-list';
 import { createConversationsApiHandler } from '../../surfaces/rest-api/conversations-api';
 import { createAuthApiHandler } from '../../surfaces/rest-api/auth-api';
 import { createRunStreamHandler } from '../../surfaces/rest-api/run-stream';
@@ -34,6 +35,7 @@ export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel
     { name: 'auth-api', route: ROUTES.authApi, kind: 'buffered', handler: createAuthApiHandler(deps) },
     { name: 'run-stream', route: ROUTES.runStream, kind: 'streaming', handler: createRunStreamHandler(deps) },
     { name: 'api', route: ROUTES.restApi, kind: 'buffered', handler: createApiHandler(deps) },
+    { name: 'agent-list', route: ROUTES.agentList, kind: 'buffered', handler: createAgentListHandler(deps) },
     { name: 'dev-mail', route: DEV_MAIL_ROUTE, kind: 'buffered', handler: createDevMailHandler(deps) },
     { name: 'widget-config', route: ROUTES.widgetConfig, kind: 'buffered', handler: createWidgetConfigHandler(deps) },
     { name: 'widget-history', route: ROUTES.widgetHistory, kind: 'buffered', handler: createWidgetHistoryHandler(deps) },

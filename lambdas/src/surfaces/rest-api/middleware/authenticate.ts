@@ -1,11 +1,8 @@
-import { API_KEY_ROLE, ApiError, CSRF_HEADER, DomainError, roleMay, SESSION_COOKIE, UUID_PATTERN, WORKSPACE_HEADER } from '@service/shared';
+import { API_KEY_ROLE, ApiError, CSRF_HEADER, roleMay, SESSION_COOKIE, UUID_PATTERN, WORKSPACE_HEADER } from '@service/shared';
 import type { Deps } from '../../../infra/deps';
-import { admitApiKey, knownWorkspaceOfKey, type RateLimitState } from '../../../domains/access/key-admission';
-import { guardCredential } from '../../../domains/access/credential-failures';
+import { knownWorkspaceOfKey } from '../../../domains/access/key-admission';
 import { getWorkspaceCached } from '../../../domains/access/workspace-cache';
-import { PLANS } from '../../../domains/access/workspaces';
 import { tokensUsedThisMonth } from '../../../domains/usage/usage';
-import { presentedCredential } from '../../../infra/http/credentials';
 import { apiState, type ApiRequest, type ApiRequestState } from '../context';
 import type { Client } from '../endpoints/types';
 import { hitRateLimit } from '../../../domains/access/rate-limit';
@@ -14,13 +11,7 @@ import { sessionFromCookieHeader, type ActiveSession } from '../../../domains/pe
 import { sameSecret } from '../../../domains/people/secrets';
 import { cookieHeaderOf, isLoopbackHost, parseCookies, requestOrigin } from '../../../infra/http/cookies';
 import { header } from '../../../infra/http/event';
-
-const rateLimitHeaders = (rate: RateLimitState): Record<string, string> => ({
-  'RateLimit-Limit': String(rate.limit),
-  'RateLimit-Remaining': String(rate.remaining),
-  'RateLimit-Reset': String(rate.resetSeconds),
-  'RateLimit-Policy': `${rate.limit};w=${rate.windowSeconds}`,
-});
+import { admitKeyRequest, presentedApiKey, rateLimitHeaders } from './api-key';
 
 /** Endpoints that start work billed in tokens: the token gate's read starts beside the key check. */
 const TOKEN_GATED: ReadonlySet<string> = new Set(['agentsCommand']);
@@ -77,20 +68,7 @@ function assertNotCrossSite(request: ApiRequest, client: Client): void {
 /** API key (under progressive delays for failures), per-key rate limit and plan gate. */
 async function authenticateKey(deps: Deps, request: ApiRequest, state: ApiRequestState, secret: string): Promise<void> {
   const tokensAhead = readTokensAhead(deps, state.endpointName, secret);
-  const { key, rate } = await guardCredential(
-    deps,
-    { kind: 'api-key', sourceIp: request.event.requestContext.http.sourceIp, presented: secret },
-    () => admitApiKey(deps, secret, deps.config.rateLimitPerMinute),
-    (error) => error instanceof DomainError && error.code === 'API_KEY_INVALID',
-  );
-  if (rate.exceeded) {
-    throw new ApiError('RATE_LIMITED', `Rate limit of ${rate.limit} requests per minute exceeded; retry after ${rate.resetSeconds} s`, {
-      headers: { 'Retry-After': String(rate.resetSeconds), ...rateLimitHeaders(rate) },
-    });
-  }
-  const workspace = await getWorkspaceCached(deps, key.workspaceId);
-  if (!workspace) throw new ApiError('API_KEY_INVALID', 'The API key belongs to no workspace');
-  if (!PLANS[workspace.plan].apiAccess) throw new ApiError('PLAN_REQUIRED', 'The API is available on the partner plan; upgrade the workspace to use it');
+  const { key, workspace, rate } = await admitKeyRequest(deps, secret, request.event.requestContext.http.sourceIp);
   Object.assign(state, { apiKey: key, workspace, rate, role: API_KEY_ROLE });
   if (tokensAhead?.workspaceId === workspace.id) state.tokensUsed = tokensAhead.used;
   if (state.endpoint.access === 'session') throw forbidden(`${state.endpoint.path} is for a signed-in person, not an API key`);
@@ -124,8 +102,7 @@ export const authenticate = (deps: Deps) => ({
     state.client = client;
     const { access } = state.endpoint;
     if (access === 'public') return assertNotCrossSite(request, client);
-    // The key travels in X-Service-Api-Key (primary) or Authorization: Bearer (accepted).
-    const secret = presentedCredential(request.event, 'x-service-api-key');
+    const secret = presentedApiKey(request.event);
     if (secret) await authenticateKey(deps, request, state, secret);
     else {
       const session = await sessionFromCookieHeader(deps, client.cookieHeader);
