@@ -4,6 +4,9 @@ import { listedLanguageOf, normalizeConversationLanguage, type ConversationLangu
 // Which language a text is in, with ELD (Efficient Language Detector, docs/dependencies.md says why this one).
 // Server-side only: its n-gram tables are 1.6 MB, so the widget and the dashboard never import this module.
 
+// Addresses, links and domains say nothing of a message's language ("ali@example.com.tr" reads as Portuguese).
+eld.enableTextCleanup(true);
+
 /** The detector's code of a listed language: Indonesian text scores as Malay (one macrolanguage; it has no table of its own for Indonesian), Filipino as Tagalog. */
 const DETECTED_AS: Partial<Record<ConversationLanguageCode, string>> = { id: 'ms', fil: 'tl' };
 
