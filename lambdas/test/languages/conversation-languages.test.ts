@@ -32,6 +32,15 @@ const taxi = defineSkill({
         return { language: ctx.language };
       },
     },
+    // An action (no readOnlyHint): a widget visitor confirms it before it runs.
+    bestellen: {
+      description: 'Orders a taxi',
+      input: { destination: z.string().optional() },
+      handler: (_input, ctx) => {
+        heard.push(ctx.language);
+        return { message: `ordered (${ctx.language})` };
+      },
+    },
   },
 });
 const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
@@ -45,6 +54,7 @@ beforeAll(async () => {
   expect((await ctx.api('skills/register/', { body: { url: skill.url, bearer: BEARER, turn_token_secret: TURN_TOKEN_SECRET } })).status).toBe(201);
   expect((await ctx.api('skills/install/', { body: { agent_id: ctx.agentId, skill_code: 'taxi' } })).status).toBe(200);
   for (const role of ['admin', 'public']) expect((await ctx.api('grants/create/', { body: { role, capability: 'taxi.status' } })).status).toBe(201);
+  expect((await ctx.api('grants/create/', { body: { role: 'public', capability: 'taxi.bestellen' } })).status).toBe(201);
 });
 afterAll(async () => {
   await Promise.all(mcpClients.map((client) => client.close()));
@@ -52,11 +62,12 @@ afterAll(async () => {
 });
 
 /** One visitor turn on the widget's chat endpoint; the reply's text and how it ended. */
-async function chat(body: Record<string, unknown>): Promise<{ status: number; text: string; last: string | undefined }> {
+async function chat(body: Record<string, unknown>): Promise<{ status: number; text: string; last: string | undefined; actionId: string | undefined }> {
   const response = await fetch(`${ctx.platform.url}/v1/agents/${ctx.agentId}/chat`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify(body) });
   const events = sseMessages(await response.text());
   const text = events.filter((event) => event.event === 'delta').map((event) => (JSON.parse(event.data) as { text: string }).text).join('');
-  return { status: response.status, text, last: events.at(-1)?.event };
+  const confirm = events.find((event) => event.event === 'confirm');
+  return { status: response.status, text, last: events.at(-1)?.event, actionId: confirm ? (JSON.parse(confirm.data) as { actionId: string }).actionId : undefined };
 }
 const visitor = () => ({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'en' });
 
@@ -76,6 +87,18 @@ describe('the conversation language reaches skills and the answer on every door'
     expect(thanks.text).toMatch(/^Offline-Demomodell: Ich habe Ihre Nachricht gelesen \("ok"\)/);
     const newcomer = await chat({ ...visitor(), language: 'es-ES', messages: [{ role: 'user', content: 'ok' }] });
     expect(newcomer.text).toMatch(/^Modelo de demostración sin conexión: He leído su mensaje \("ok"\)/);
+  });
+
+  it('widget chat: an action the visitor confirms runs in the language of the turn that asked for it', async () => {
+    heard.length = 0;
+    const who = visitor();
+    const asked = await chat({ ...who, messages: [{ role: 'user', content: 'Bitte ein Taxi bestellen, zum Hauptbahnhof.' }] });
+    expect(asked.actionId).toBeDefined();
+    expect(heard).toEqual([]);
+    // The decision carries no message to tell a language from: the stored action keeps its turn's.
+    const done = await chat({ ...who, actionId: asked.actionId, confirm: true });
+    expect(heard).toEqual(['de']);
+    expect(done.text).toBe('ordered (de)');
   });
 
   it('REST agents/command: a German instruction', async () => {
