@@ -1,7 +1,7 @@
 import type { JSONValue } from '@ai-sdk/provider';
 import type { AnswerFacts } from './fill-schema';
 import type { Knowledge, Outcome } from './knowledge';
-import { PHRASES, type Phrases } from './phrases';
+import { phrasesFor, type Phrases } from './phrases';
 import type { PromptView, ToolCallSeen, ToolResultSeen } from './prompt-view';
 import { markerReply, topicOf } from './widget-rules';
 
@@ -65,7 +65,7 @@ function outcomeOf(kinds: ResultKind[], pending: boolean): Outcome {
 }
 
 export function composeAnswer(view: PromptView, knowledge: Knowledge, pending: PendingTool[]): AnswerFacts {
-  const phrases = PHRASES[knowledge.language];
+  const phrases = phrasesFor(knowledge);
   const followUp = pending.length > 0 ? pending.map(({ toolName, missing }) => phrases.needsInput(toolName, missing.join(', '))).join(' ') : null;
   const topic = topicOf(view.request);
   if (view.resultsSinceRequest.length > 0) {

@@ -1,6 +1,6 @@
 import type { JSONValue } from '@ai-sdk/provider';
 import { extractValues, type ExtractedValues } from './extract';
-import { detectLanguage, type Language } from './language';
+import { replyLanguage, type ReplyLanguage } from './language';
 import type { PromptView } from './prompt-view';
 import { relativeDateTime } from './widget-rules';
 import { looseKey } from './words';
@@ -9,8 +9,7 @@ import { looseKey } from './words';
 export type Outcome = 'ok' | 'partial' | 'needs_input' | 'failed';
 
 /** Everything the offline model knows when it fills a schema. */
-export interface Knowledge {
-  language: Language;
+export interface Knowledge extends ReplyLanguage {
   request: string;
   /** Values lifted from the request, then from earlier user messages. */
   extracted: ExtractedValues;
@@ -22,7 +21,7 @@ export function knowledgeFrom(view: PromptView): Knowledge {
   const extracted = extractValues([view.request, ...view.earlierUserTexts].join('\n'));
   const relative = extracted.dateTimes.length === 0 ? relativeDateTime(view.request, view.contextTexts) : undefined;
   return {
-    language: detectLanguage(view.request),
+    ...replyLanguage(view.contextTexts, view.request),
     request: view.request.trim(),
     extracted: relative ? { ...extracted, dateTimes: [relative] } : extracted,
     sources: [...view.resultsSinceRequest.flatMap(({ output }) => resultValue(output)), view.data],

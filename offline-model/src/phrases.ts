@@ -1,7 +1,8 @@
-import type { Language } from './language';
+import { languageName } from '@service/shared/languages';
+import type { Language, ReplyLanguage } from './language';
 
 // Every sentence the offline model writes, per language. Each answer starts with `intro`, so nobody mistakes
-// the offline model for a real one.
+// the offline model for a real one. In a conversation language it does not write, it answers in English and says so.
 
 export interface Phrases {
   intro: string;
@@ -54,4 +55,41 @@ export const PHRASES: Record<Language, Phrases> = {
     navigated: (href) => `Sizi ${href} sayfasına götürdüm.`,
     pointedAt: (target) => `Şuraya bakın, ${target} öğesini gösterdim.`,
   },
+  de: {
+    intro: 'Offline-Demomodell:',
+    generic: (request) =>
+      `Ich habe Ihre Nachricht gelesen ("${shortQuote(request)}"). Ich bin ein deterministischer Platzhalter für ein Sprachmodell: ` +
+      'Ich rufe nur Werkzeuge auf, deren Namen zu einer Anfrage passen, fülle strukturierte Ausgaben aus den erhaltenen Daten ' +
+      'und beantworte Fragen zu Preisen, Dokumentation, Skills und Agenten. Für vollständige Antworten stellen Sie MODEL auf ein echtes Modell um.',
+    receivedData: (keys) => `Ich habe Daten mit diesen Feldern erhalten: ${keys}.`,
+    usedTool: (tool, result) => `Ich habe ${tool} verwendet: ${result}.`,
+    toolFailed: (tool, error) => `${tool} ist fehlgeschlagen: ${error}.`,
+    toolNotRun: (tool, reason) => `${tool} wurde nicht ausgeführt${reason ? `: ${reason}` : ''}.`,
+    needsInput: (tool, fields) => `Um ${tool} zu verwenden, brauche ich noch: ${fields}.`,
+    noResult: 'erledigt',
+    navigated: (href) => `Ich habe ${href} für Sie geöffnet.`,
+    pointedAt: (target) => `Schauen Sie hier, ich habe auf ${target} gezeigt.`,
+  },
+  es: {
+    intro: 'Modelo de demostración sin conexión:',
+    generic: (request) =>
+      `He leído su mensaje ("${shortQuote(request)}"). Soy un sustituto determinista de un modelo de lenguaje: solo llamo a ` +
+      'las herramientas cuyo nombre coincide con una petición, relleno la salida estructurada con los datos recibidos y respondo ' +
+      'preguntas sobre precios, documentación, skills y agentes. Para respuestas completas, configure MODEL con un modelo real.',
+    receivedData: (keys) => `He recibido datos con estos campos: ${keys}.`,
+    usedTool: (tool, result) => `He usado ${tool}: ${result}.`,
+    toolFailed: (tool, error) => `${tool} ha fallado: ${error}.`,
+    toolNotRun: (tool, reason) => `${tool} no se ha ejecutado${reason ? `: ${reason}` : ''}.`,
+    needsInput: (tool, fields) => `Para usar ${tool} todavía necesito: ${fields}.`,
+    noResult: 'hecho',
+    navigated: (href) => `He abierto ${href} para usted.`,
+    pointedAt: (target) => `Mire aquí, he señalado ${target}.`,
+  },
 };
+
+/** The phrases of a reply: in its language, or in English with a note saying which language it cannot write. */
+export function phrasesFor(reply: ReplyLanguage): Phrases {
+  const phrases = PHRASES[reply.language];
+  if (!reply.unwritten) return phrases;
+  return { ...phrases, intro: `${phrases.intro} (I cannot write ${languageName(reply.unwritten)}, so I answer in English.)` };
+}

@@ -23,14 +23,21 @@ export interface Topic {
 export const TOPICS: readonly Topic[] = [
   {
     id: 'pricing',
-    words: ['price', 'pricing', 'cost', 'plans', 'billing', 'fiyat', 'ücret', 'paket', 'abonelik'],
+    words: ['price', 'pricing', 'cost', 'plans', 'billing', 'fiyat', 'ücret', 'paket', 'abonelik', 'preis', 'koste', 'tarif', 'precio', 'cuesta', 'planes'],
     href: '/pricing',
     target: '#pricing',
-    label: { en: 'Pricing', tr: 'Fiyatlandırma' },
-    reply: { en: 'Our plans and prices are on the pricing page.', tr: 'Planlarımız ve fiyatlarımız fiyatlandırma sayfasında.' },
+    label: { en: 'Pricing', tr: 'Fiyatlandırma', de: 'Preise', es: 'Precios' },
+    reply: {
+      en: 'Our plans and prices are on the pricing page.',
+      tr: 'Planlarımız ve fiyatlarımız fiyatlandırma sayfasında.',
+      de: 'Unsere Tarife und Preise stehen auf der Preisseite.',
+      es: 'Nuestros planes y precios están en la página de precios.',
+    },
     markers: {
       en: ['[Page:Pricing|/pricing]', '[Action:Show me|highlight|#pricing]'],
       tr: ['[Page:Fiyatlandırma|/pricing]', '[Action:Göster|highlight|#pricing]'],
+      de: ['[Page:Preise|/pricing]', '[Action:Zeig es mir|highlight|#pricing]'],
+      es: ['[Page:Precios|/pricing]', '[Action:Muéstramelo|highlight|#pricing]'],
     },
   },
   {
@@ -38,70 +45,100 @@ export const TOPICS: readonly Topic[] = [
     words: ['mcp'],
     href: '/docs/mcp',
     target: '#mcp',
-    label: { en: 'MCP access point', tr: 'MCP erişim noktası' },
+    label: { en: 'MCP access point', tr: 'MCP erişim noktası', de: 'MCP-Zugangspunkt', es: 'Punto de acceso MCP' },
     reply: {
       en: 'Assistants can work with your agents through our MCP access point.',
       tr: 'Asistanlar ajanlarınızla MCP erişim noktamız üzerinden çalışabilir.',
+      de: 'Assistenten können über unseren MCP-Zugangspunkt mit Ihren Agenten arbeiten.',
+      es: 'Los asistentes pueden trabajar con sus agentes a través de nuestro punto de acceso MCP.',
     },
     markers: {
       en: ['[Page:MCP access point|/docs/mcp]', '[Link:Model Context Protocol|https://modelcontextprotocol.io]'],
       tr: ['[Page:MCP erişim noktası|/docs/mcp]', '[Link:Model Context Protocol|https://modelcontextprotocol.io]'],
+      de: ['[Page:MCP-Zugangspunkt|/docs/mcp]', '[Link:Model Context Protocol|https://modelcontextprotocol.io]'],
+      es: ['[Page:Punto de acceso MCP|/docs/mcp]', '[Link:Model Context Protocol|https://modelcontextprotocol.io]'],
     },
   },
   {
     id: 'docs',
-    words: ['docs', 'documentation', 'guide', 'api', 'reference', 'webhook', 'dokümantasyon', 'doküman', 'belge', 'kılavuz'],
+    words: ['docs', 'documentation', 'guide', 'api', 'reference', 'webhook', 'dokümantasyon', 'doküman', 'belge', 'kılavuz', 'dokumentation', 'anleitung', 'documentación', 'guía'],
     href: '/docs',
     target: '#docs',
-    label: { en: 'Documentation', tr: 'Belgeler' },
-    reply: { en: 'The documentation covers the REST API, webhooks and the widget.', tr: 'Belgeler REST API, webhook ve widget konularını kapsar.' },
+    label: { en: 'Documentation', tr: 'Belgeler', de: 'Dokumentation', es: 'Documentación' },
+    reply: {
+      en: 'The documentation covers the REST API, webhooks and the widget.',
+      tr: 'Belgeler REST API, webhook ve widget konularını kapsar.',
+      de: 'Die Dokumentation behandelt die REST-API, Webhooks und das Widget.',
+      es: 'La documentación cubre la API REST, los webhooks y el widget.',
+    },
     markers: {
       en: ['[Page:Documentation|/docs]', '[Link:REST API reference|/docs/api]'],
       tr: ['[Page:Belgeler|/docs]', '[Link:REST API başvurusu|/docs/api]'],
+      de: ['[Page:Dokumentation|/docs]', '[Link:REST-API-Referenz|/docs/api]'],
+      es: ['[Page:Documentación|/docs]', '[Link:Referencia de la API REST|/docs/api]'],
     },
   },
   {
     id: 'skills',
-    words: ['skill', 'skills', 'integration', 'capability', 'capabilities', 'beceri', 'yetenek', 'entegrasyon'],
+    words: ['skill', 'skills', 'integration', 'capability', 'capabilities', 'beceri', 'yetenek', 'entegrasyon', 'fähigkeit', 'habilidad', 'integración'],
     href: '/skills',
     target: '#skills',
-    label: { en: 'Skills', tr: 'Beceriler' },
-    reply: { en: 'Agents gain tools through skills, for example:', tr: 'Ajanlar becerilerle yeni araçlar kazanır, örneğin:' },
+    label: { en: 'Skills', tr: 'Beceriler', de: 'Skills', es: 'Skills' },
+    reply: {
+      en: 'Agents gain tools through skills, for example:',
+      tr: 'Ajanlar becerilerle yeni araçlar kazanır, örneğin:',
+      de: 'Agenten erhalten Werkzeuge über Skills, zum Beispiel:',
+      es: 'Los agentes obtienen herramientas mediante skills, por ejemplo:',
+    },
     markers: {
       en: ['[Skill:Calendar booking|calendar_booking]', '[Skill:E-mail|email]', '[Skill:Contacts|contacts]', '[Page:All skills|/skills]'],
       tr: ['[Skill:Takvim randevusu|calendar_booking]', '[Skill:E-posta|email]', '[Skill:Kişiler|contacts]', '[Page:Tüm beceriler|/skills]'],
+      de: ['[Skill:Terminbuchung|calendar_booking]', '[Skill:E-Mail|email]', '[Skill:Kontakte|contacts]', '[Page:Alle Skills|/skills]'],
+      es: ['[Skill:Reserva de citas|calendar_booking]', '[Skill:Correo electrónico|email]', '[Skill:Contactos|contacts]', '[Page:Todos los skills|/skills]'],
     },
   },
   {
     id: 'agents',
-    words: ['agent', 'agents', 'assistant', 'bot', 'ajan', 'asistan', 'temsilci'],
+    words: ['agent', 'agents', 'assistant', 'bot', 'ajan', 'asistan', 'temsilci', 'agente', 'asistente'],
     href: '/agents',
     target: '#agents',
-    label: { en: 'Agents', tr: 'Ajanlar' },
-    reply: { en: 'You can hire an agent from a preset and give it skills.', tr: 'Hazır bir şablondan ajan işe alıp ona beceriler verebilirsiniz.' },
+    label: { en: 'Agents', tr: 'Ajanlar', de: 'Agenten', es: 'Agentes' },
+    reply: {
+      en: 'You can hire an agent from a preset and give it skills.',
+      tr: 'Hazır bir şablondan ajan işe alıp ona beceriler verebilirsiniz.',
+      de: 'Sie können einen Agenten aus einer Vorlage einstellen und ihm Skills geben.',
+      es: 'Puede contratar un agente a partir de una plantilla y darle skills.',
+    },
     markers: {
       en: ['[Agent:Support agent|support]', '[Page:Agents|/agents]'],
       tr: ['[Agent:Destek ajanı|support]', '[Page:Ajanlar|/agents]'],
+      de: ['[Agent:Support-Agent|support]', '[Page:Agenten|/agents]'],
+      es: ['[Agent:Agente de soporte|support]', '[Page:Agentes|/agents]'],
     },
   },
   {
     id: 'contact',
-    words: ['support', 'human', 'sales', 'destek', 'iletişim', 'satış'],
+    words: ['support', 'human', 'sales', 'destek', 'iletişim', 'satış', 'kontakt', 'vertrieb', 'mensch', 'soporte', 'ventas', 'contacto'],
     href: '/contact',
     target: '#contact',
-    label: { en: 'Contact', tr: 'İletişim' },
-    reply: { en: 'Our team is reachable through the contact page.', tr: 'Ekibimize iletişim sayfasından ulaşabilirsiniz.' },
-    markers: { en: ['[Page:Contact|/contact]'], tr: ['[Page:İletişim|/contact]'] },
+    label: { en: 'Contact', tr: 'İletişim', de: 'Kontakt', es: 'Contacto' },
+    reply: {
+      en: 'Our team is reachable through the contact page.',
+      tr: 'Ekibimize iletişim sayfasından ulaşabilirsiniz.',
+      de: 'Unser Team erreichen Sie über die Kontaktseite.',
+      es: 'Puede contactar con nuestro equipo en la página de contacto.',
+    },
+    markers: { en: ['[Page:Contact|/contact]'], tr: ['[Page:İletişim|/contact]'], de: ['[Page:Kontakt|/contact]'], es: ['[Page:Contacto|/contact]'] },
   },
 ];
 
 export type UiAction = 'pointer' | 'highlight' | 'scroll';
 
-const NAVIGATE_WORDS = ['go', 'take', 'open', 'navigate', 'visit', 'bring', 'redirect', 'git', 'götür', 'yönlendir', 'aç', 'geç'];
+const NAVIGATE_WORDS = ['go', 'take', 'open', 'navigate', 'visit', 'bring', 'redirect', 'git', 'götür', 'yönlendir', 'aç', 'geç', 'öffne', 'gehe', 'führ', 'abre', 'lléva', 'llevar'];
 const UI_ACTION_WORDS: ReadonlyArray<[UiAction, readonly string[]]> = [
-  ['highlight', ['highlight', 'vurgula']],
-  ['scroll', ['scroll', 'kaydır']],
-  ['pointer', ['show', 'point', 'where', 'göster', 'nerede', 'işaret']],
+  ['highlight', ['highlight', 'vurgula', 'markiere', 'hervorheben', 'resalta']],
+  ['scroll', ['scroll', 'kaydır', 'scrolle', 'desplaza']],
+  ['pointer', ['show', 'point', 'where', 'göster', 'nerede', 'işaret', 'zeig', 'muestra', 'muéstra', 'dónde']],
 ];
 
 export function topicOf(request: string): Topic | undefined {

@@ -86,3 +86,23 @@ describe('offline model: chat widget markers and UI tools', () => {
     expect(text).toContain('[Skill:Calendar booking|calendar_booking]');
   });
 });
+
+describe('offline model: the conversation language', () => {
+  it.each([
+    ['Was kostet der Pro-Tarif?', 'Offline-Demomodell: Unsere Tarife und Preise stehen auf der Preisseite. [Page:Preise|/pricing]'],
+    ['¿Cuánto cuestan los planes?', 'Modelo de demostración sin conexión: Nuestros planes y precios están en la página de precios. [Page:Precios|/pricing]'],
+  ])('answers %j in its language', async (message, start) => {
+    const { text } = await generateText({ model: createOfflineModel(), prompt: message });
+    expect(text.startsWith(start)).toBe(true);
+  });
+
+  it('follows the language the system prompt names, even for a message too short to tell', async () => {
+    const { text } = await generateText({ model: createOfflineModel(), system: 'Conversation language: de. Reply in German.', prompt: 'ok' });
+    expect(text).toMatch(/^Offline-Demomodell: Ich habe Ihre Nachricht gelesen \("ok"\)/);
+  });
+
+  it('says so when it cannot write the conversation language, and answers in English', async () => {
+    const { text } = await generateText({ model: createOfflineModel(), prompt: 'Quels sont vos tarifs, s\'il vous plaît ?' });
+    expect(text).toMatch(/^Offline demo model: \(I cannot write French, so I answer in English\.\) /);
+  });
+});

@@ -34,7 +34,10 @@ export type UiActionName = 'pointer' | 'highlight' | 'scroll';
 export interface ChatRequest {
   conversationId: string;
   visitorId: string;
+  /** The widget's interface locale; not the conversation language, which the server detects from the messages. */
   locale: ChatLocale;
+  /** The visitor's browser language (`navigator.language`): the conversation language's fallback for a message too short to tell. */
+  language?: string;
   /** The visible transcript, oldest first; the last entry is the visitor's new message. */
   messages: { role: 'user' | 'assistant'; content: string }[];
   /** Hidden context: `system` prompts and `setContext` data. The visitor never sees it. */

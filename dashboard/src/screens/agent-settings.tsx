@@ -5,6 +5,7 @@ import { useApp } from '../session';
 import { ActionButton, ActionForm, ErrorNote, Loading, RoleNote, Screen } from '../components';
 import { useAction, useLoad } from '../hooks';
 import { AgentTabs } from './agent-tabs';
+import { CONVERSATION_LANGUAGES, languageName } from '@service/shared/languages';
 
 interface Form {
   name: string;
@@ -60,7 +61,7 @@ export default function Settings({ params }: { params: string[] }) {
       name: form.name,
       role: form.role,
       persona: form.persona,
-      locale: form.locale as 'en' | 'tr',
+      locale: form.locale,
       avatar_url: form.avatar_url,
       company_name: form.company_name,
       colors: { primary: form.primary, gradient_from: form.gradient_from, gradient_to: form.gradient_to },
@@ -96,8 +97,10 @@ export default function Settings({ params }: { params: string[] }) {
               <textarea {...field('persona')} rows={5} maxLength={4000} />
               <label for="f-locale">Locale</label>
               <select {...field('locale')}>
-                <option value="en">English (en)</option>
-                <option value="tr">Türkçe (tr)</option>
+                {/* A regional locale set through the API (pt-BR) stays selectable beside the languages. */}
+                {((CONVERSATION_LANGUAGES as readonly string[]).includes(form.locale) ? CONVERSATION_LANGUAGES : [form.locale, ...CONVERSATION_LANGUAGES]).map((tag) => (
+                  <option key={tag} value={tag}>{`${languageName(tag)} (${tag})`}</option>
+                ))}
               </select>
               <label for="f-avatar_url">Avatar URL</label>
               <input {...field('avatar_url')} inputMode="url" />

@@ -201,7 +201,7 @@ export function createStore(options: StoreOptions) {
     bus.emit('userMessage', { text });
     persist();
     await reply({
-      conversationId, visitorId, locale: locale(),
+      conversationId, visitorId, locale: locale(), language: navigator.language,
       messages: historyForRequest(),
       context: { system, data },
       page: { url: location.href, title: document.title },

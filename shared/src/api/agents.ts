@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { jsonObject } from './json-input';
 import { isoDateTime, limitParam, runId, text, uuid } from './primitives';
+import { CONVERSATION_LANGUAGES, normalizeConversationLanguage } from '../languages';
 
 /** `confirm`: the agent reads freely, and waits for a person's approval before each tool that changes something. */
 export const AUTONOMY_LEVELS = ['full', 'read_only', 'confirm'] as const;
@@ -19,6 +20,14 @@ export const WidgetTimings = z
     idle_nudge_delay_ms: delayMs.meta({ description: 'Idle time before the nudge' }),
   })
   .meta({ id: 'WidgetTimings' });
+/** An agent's language: a conversation language as a BCP 47 tag, stored normalized (`DE` -> `de`, `pt_br` -> `pt-BR`). */
+const agentLocale = z
+  .string()
+  .max(35)
+  .refine((value) => normalizeConversationLanguage(value) !== undefined, { error: `locale is a conversation language (BCP 47) such as de or pt-BR, one of: ${CONVERSATION_LANGUAGES.join(', ')}` })
+  .overwrite((value) => normalizeConversationLanguage(value) ?? value)
+  .meta({ description: 'The language the agent answers in when a conversation does not show its own (BCP 47: one of the 40+ conversation languages, e.g. de or pt-BR)' });
+
 /** An allowed embedding origin: scheme://host[:port], or with the port wildcard `:*`. */
 const allowedOrigin = z
   .string()
@@ -54,7 +63,7 @@ export const CreateAgentBody = z
     name: text(80).optional(),
     role: text(120).optional(),
     persona: text(4000).optional(),
-    locale: z.enum(['en', 'tr']).optional(),
+    locale: agentLocale.optional(),
   })
   .strict();
 
@@ -130,7 +139,7 @@ export const AgentUpdateBody = z
     name: text(80).optional(),
     role: text(120).optional(),
     persona: text(4000).optional(),
-    locale: z.enum(['en', 'tr']).optional(),
+    locale: agentLocale.optional(),
     avatar_url: z
       .string()
       .max(2048)

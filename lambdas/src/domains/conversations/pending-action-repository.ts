@@ -14,6 +14,8 @@ export interface PendingAction {
   toolName: string;
   input: Record<string, unknown>;
   summary: string;
+  /** The conversation language of the turn that asked for it (absent on actions stored before it was kept). */
+  language?: string;
 }
 
 const keyOf = (conversationId: string, actionId: string) => ({ conversationId, sk: `action#${actionId}` });
@@ -26,7 +28,7 @@ export async function storePendingAction(deps: Deps, conversationId: string, act
     new PutCommand({
       TableName: deps.store.table('conversations'),
       // The input travels as JSON text: the model chose its keys, and the marshaller must not meet them.
-      Item: { ...keyOf(conversationId, actionId), toolName: action.toolName, input: JSON.stringify(action.input), summary: action.summary, expiresAtMs, expiresAtEpoch: Math.ceil(expiresAtMs / 1000) },
+      Item: { ...keyOf(conversationId, actionId), toolName: action.toolName, input: JSON.stringify(action.input), summary: action.summary, ...(action.language ? { language: action.language } : {}), expiresAtMs, expiresAtEpoch: Math.ceil(expiresAtMs / 1000) },
     }),
   );
   return actionId;
@@ -37,12 +39,12 @@ export async function storePendingAction(deps: Deps, conversationId: string, act
  * second Confirm, another conversation's id or a late click finds nothing.
  */
 export async function takePendingAction(deps: Deps, conversationId: string, actionId: string): Promise<PendingAction> {
-  const item = await deleteIf<{ toolName: string; input: string; summary: string }>(deps.store, deps.store.table('conversations'), keyOf(conversationId, actionId), {
+  const item = await deleteIf<{ toolName: string; input: string; summary: string; language?: string }>(deps.store, deps.store.table('conversations'), keyOf(conversationId, actionId), {
     ConditionExpression: 'attribute_exists(sk) AND expiresAtMs > :now',
     ExpressionAttributeValues: { ':now': deps.now().getTime() },
   });
   if (!item) throw new DomainError('NOT_FOUND', 'This action is no longer waiting for a decision', { field: 'actionId' });
-  return { toolName: item.toolName, input: JSON.parse(item.input) as Record<string, unknown>, summary: item.summary };
+  return { toolName: item.toolName, input: JSON.parse(item.input) as Record<string, unknown>, summary: item.summary, ...(item.language ? { language: item.language } : {}) };
 }
 
 /** Counts one tool call against the conversation's limit; false once the conversation has used them all. */

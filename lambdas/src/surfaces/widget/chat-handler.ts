@@ -21,6 +21,7 @@ import { corsHeaders } from '../../infra/http/cors';
 import { logger } from '../../infra/logger';
 import { assertOriginAllowed, requestUser, widgetAgent } from './widget-agent';
 import { widgetSystemPrompt } from './prompt';
+import { chatLanguage } from './chat-language';
 import { hitRateLimit } from '../../domains/access/rate-limit';
 import { replyTools, visitorToolbox, type VisitorConversation } from './visitor-tools';
 import { stoppableTools } from '../../domains/runs/runtime/stoppable-tools';
@@ -87,7 +88,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       await hitRateLimit(deps, `widget-agent#${agent.id}`, agentLimit);
       const userId = requestUser(agent, event);
       await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale, ...(userId ? { userId } : {}) });
-      conversation = { agent, conversationId: body.conversationId, locale: body.locale };
+      conversation = { agent, conversationId: body.conversationId, language: request.kind === 'chat' ? chatLanguage(agent, request.body) : agent.locale };
       if (request.kind === 'decision') decided = await decide(deps, conversation, request.body);
       else await appendMessage(deps, body.conversationId, 'user', request.body.messages.at(-1)?.content ?? '');
     } catch (error) {
@@ -116,7 +117,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       toolbox = await visitorToolbox(deps, conversation);
       const result = streamText({
         model: options.model,
-        system: widgetSystemPrompt(agent, body, deps.now()),
+        system: widgetSystemPrompt(agent, body, conversation.language, deps.now()),
         messages: body.messages,
         abortSignal: replySignal,
         stopWhen: stepCountIs(3),

@@ -18,7 +18,8 @@ export async function decide(deps: Deps, conversation: VisitorConversation, deci
   const say = SAY[decision.locale];
   const action = await takePendingAction(deps, conversation.conversationId, decision.actionId);
   if (!decision.confirm) return fill(say.declined, { summary: action.summary });
-  const toolbox = await visitorToolbox(deps, conversation);
+  // The action runs in the language of the turn that asked for it (an action stored before languages were kept: the agent's).
+  const toolbox = await visitorToolbox(deps, { ...conversation, language: action.language ?? conversation.agent.locale });
   try {
     const agentTool = toolbox.tools.find((candidate) => candidate.name === action.toolName);
     if (!agentTool) return say.gone;

@@ -1,16 +1,16 @@
+import { replyLanguageLine } from '@service/shared';
 import type { StoredAgent } from '../../domains/agents/agents';
 import type { ChatRequestBody } from './chat-request';
 
-const LANGUAGE = { en: 'English', tr: 'Turkish' } as const;
-
 /**
- * The system prompt of a widget conversation: the agent's persona, today's date, the marker syntax of spec 1, and the hidden
- * context the host page set (system prompts, setContext data, the page the visitor is on).
+ * The system prompt of a widget conversation: the agent's persona, today's date, the conversation language, the marker
+ * syntax of spec 1, and the hidden context the host page set (system prompts, setContext data, the page the visitor is on).
  */
-export function widgetSystemPrompt(agent: StoredAgent, request: ChatRequestBody, now: Date): string {
+export function widgetSystemPrompt(agent: StoredAgent, request: ChatRequestBody, language: string, now: Date): string {
   const lines = [
     `You are ${agent.name}, ${agent.role} at ${agent.branding.companyName}. ${agent.persona}`,
-    `You answer visitors in the chat widget of the company's website. Reply in ${LANGUAGE[request.locale]}, briefly. Today is ${now.toISOString().slice(0, 10)}.`,
+    `You answer visitors in the chat widget of the company's website, briefly. Today is ${now.toISOString().slice(0, 10)}.`,
+    replyLanguageLine(language),
     'You may add inline markers the widget renders as cards: [Skill:label|skill_id], [Agent:label|agent_slug], ' +
       '[Page:label|/path], [Link:label|https://url], [Action:label|pointer|target]. ' +
       'Use the navigate tool to open a page for the visitor, and the ui_action tool to point at, highlight or scroll to an element of the current page.',

@@ -30,5 +30,5 @@ export function fromUiMessageRequest(json: Record<string, unknown> & { messages:
     .map((message) => ({ role: message.role, content: textOf(message).trim().slice(0, CHAT_LIMITS.messageChars) }))
     .filter((message) => message.content !== '')
     .slice(-CHAT_LIMITS.messages);
-  return { conversationId: json.id, visitorId: json.visitorId, locale: json.locale, context: json.context, messages };
+  return { conversationId: json.id, visitorId: json.visitorId, locale: json.locale, language: json.language, context: json.context, messages };
 }

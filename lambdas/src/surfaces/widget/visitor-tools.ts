@@ -13,12 +13,13 @@ export const VISITOR_ROLE: BuiltinRole = 'public';
 export interface VisitorConversation {
   agent: StoredAgent;
   conversationId: string;
-  locale: string;
+  /** The conversation language of this turn (chat-language.ts), sent to skills as X-Service-Language. */
+  language: string;
 }
 
 /** The skill tools the visitor's role may use in this conversation (the run id of their turn tokens is the conversation). */
 export const visitorToolbox = (deps: Deps, conversation: VisitorConversation): Promise<Toolbox> =>
-  skillToolbox(deps, { agent: conversation.agent, runId: conversation.conversationId, roles: [VISITOR_ROLE], language: conversation.locale });
+  skillToolbox(deps, { agent: conversation.agent, runId: conversation.conversationId, roles: [VISITOR_ROLE], language: conversation.language });
 
 const SUMMARY_CHARS = 300;
 
@@ -57,7 +58,7 @@ export function replyTools(
           if (!(await countConversationToolCall(deps, conversation.conversationId))) return notRun('this conversation has used all its tool calls');
           if (agentTool.effect === 'act') {
             const summary = actionSummary(agentTool, input);
-            const actionId = await storePendingAction(deps, conversation.conversationId, { toolName: agentTool.name, input, summary });
+            const actionId = await storePendingAction(deps, conversation.conversationId, { toolName: agentTool.name, input, summary, language: conversation.language });
             onConfirm({ actionId, summary });
             return { performed: false, status: 'awaiting_visitor_confirmation', detail: 'The visitor sees Confirm and Decline buttons; it runs only if they confirm.' };
           }

@@ -1,5 +1,7 @@
+import { replyLanguageLine } from '@service/shared';
 import type { StoredAgent } from '../../agents/agents';
 import type { StoredRun } from '../runs';
+import { runLanguage } from './run-language';
 
 const AUTONOMY_RULES = {
   full: 'You may perform real actions with your tools (send e-mail, create records) when the instruction asks for them.',
@@ -11,13 +13,14 @@ const AUTONOMY_RULES = {
     'tool, first say in one sentence why you want to. A rejected action did not happen; carry on without it.',
 } as const;
 
-/** The system prompt of a run: persona, role, autonomy, today, and the caller's `data` as a JSON context block. */
+/** The system prompt of a run: persona, role, autonomy, today, the conversation language, and the caller's `data` as a JSON context block. */
 export function runSystemPrompt(agent: StoredAgent, run: StoredRun, now: Date): string {
   return [
     agent.persona,
     `You are ${agent.name}, ${agent.role}. Your own e-mail address is ${agent.email}.`,
     `Autonomy: ${run.autonomy}. ${AUTONOMY_RULES[run.autonomy]}`,
-    `Today is ${now.toISOString().slice(0, 10)}. Answer in the language of the instruction.`,
+    `Today is ${now.toISOString().slice(0, 10)}.`,
+    replyLanguageLine(runLanguage(agent, run)),
     ...(run.data ? [`Context data supplied by the caller (JSON): ${JSON.stringify(run.data)}`] : []),
   ].join('\n');
 }

@@ -11,6 +11,7 @@ import { recordUsage } from '../../usage/usage';
 import { eachRecordAtOnce, type QueueConsumer } from '../../../infra/queue/queue';
 import { emitEvent } from '../../webhooks/emit';
 import { toolsOfAgent } from './agent-tools';
+import { runLanguage } from './run-language';
 import { listGrants } from '../../skills/grants';
 import { executeRun, RunCannotGoOn } from './execute-run';
 import { timelineLength } from '../steps/timeline';
@@ -151,7 +152,7 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
     const grants = grantsOf(run.workspaceId);
     agent = await agentOf(run.workspaceId, run.agentId);
     if (!agent) throw new Error(`The agent ${run.agentId} no longer exists`);
-    const toolbox = await toolsOfAgent(deps, agent, runId, run.role, grants);
+    const toolbox = await toolsOfAgent(deps, agent, { runId, language: runLanguage(agent, run), role: run.role }, grants);
     const outcome = await executeRun({ deps, run, agent, model: options.model, tools: toolbox.tools, held, stopping }).finally(() => toolbox.close());
     if (outcome.kind === 'parks') {
       // Refused when the run was asked to stop meanwhile (or is no longer this runner's): the stop is handled below.
