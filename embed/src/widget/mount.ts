@@ -33,9 +33,12 @@ export interface MountOptions {
   fetch?: typeof fetch;
 }
 
-/** Follows a `dark` class on any ancestor of the host, live. */
+/**
+ * Follows the site's `dark` class, live: on any ancestor of the host, or on <body> (the script tag's host is a child of
+ * <html>, so a site that themes <body> is no ancestor of it, yet it is the most common switch).
+ */
 function watchDarkClass(host: HTMLElement, onChange: (dark: boolean) => void): () => void {
-  const check = () => onChange(host.parentElement?.closest('.dark') != null);
+  const check = () => onChange(host.parentElement?.closest('.dark') != null || document.body?.classList.contains('dark') === true);
   const observer = new MutationObserver(check);
   observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'], subtree: true });
   check();
