@@ -43,6 +43,12 @@ export interface StoreOptions {
   fetch?: typeof fetch;
 }
 
+/** A host message waiting for the reply on screen to end. */
+interface Waiting {
+  kind: 'send' | 'botMessage';
+  text: string;
+}
+
 interface Persisted {
   conversationId: string;
   visitorId: string;
@@ -58,8 +64,8 @@ const MAX_MESSAGE = CHAT_LIMITS.messageChars;
 const MAX_HISTORY = CHAT_LIMITS.messages;
 const MAX_SYSTEM = CHAT_LIMITS.systemPrompts;
 const MAX_CONTEXT_JSON = CHAT_LIMITS.contextJsonChars;
-// Host `send` commands that arrive while a reply streams wait their turn, up to this many.
-const MAX_QUEUED_SENDS = 5;
+// Host `send` and `botMessage` commands that arrive while a reply streams wait their turn, up to this many.
+const MAX_WAITING = 5;
 // What the live region reads out of one message.
 const ANNOUNCE_CHARS = 240;
 const FAB_HIGHLIGHT_MS = 3000;
@@ -186,17 +192,31 @@ export function createStore(options: StoreOptions) {
     if (offer) update(replyId, { offer });
   }
 
-  const queuedSends: string[] = [];
+  /** Host messages that arrived while a reply streamed, in order; they go once it ends or stops. */
+  const waiting: Waiting[] = [];
+
+  /** One reply at a time: a host message during a reply waits for it, and the host is told (the `queued` event). */
+  function whenIdle(kind: Waiting['kind'], text: string): void {
+    if (!streaming.value) return void deliver({ kind, text });
+    const accepted = waiting.length < MAX_WAITING;
+    if (accepted) waiting.push({ kind, text });
+    else console.warn(`[service-chat] ignored "${kind}": ${MAX_WAITING} messages already wait for the reply to end`);
+    bus.emit('queued', { kind, text, accepted, waiting: waiting.length });
+  }
+
+  function deliver({ kind, text }: Waiting): void {
+    if (kind === 'send') void send(text);
+    else botSays(text);
+  }
+
+  /** After a reply: what waited goes, in order, until a send starts the next reply (the rest waits for that one). */
+  function drainWaiting(): void {
+    for (let next = waiting.shift(); next; next = streaming.value ? undefined : waiting.shift()) deliver(next);
+  }
 
   async function send(raw: string): Promise<void> {
     const text = raw.trim().slice(0, MAX_MESSAGE);
     if (!text) return;
-    // One reply at a time: a send while streaming waits for the reply to finish.
-    if (streaming.value) {
-      if (queuedSends.length < MAX_QUEUED_SENDS) queuedSends.push(text);
-      else console.warn('[service-chat] ignored "send": too many messages waiting');
-      return;
-    }
     messages.value = [...messages.value, { id: newId(), role: 'user', text, done: true, at: Date.now() }];
     bus.emit('userMessage', { text });
     persist();
@@ -265,9 +285,8 @@ export function createStore(options: StoreOptions) {
     } finally {
       streaming.value = false;
       abort = null;
+      drainWaiting();
     }
-    const next = queuedSends.shift();
-    if (next !== undefined) void send(next);
   }
 
   /** The visitor's Stop: the request ends, so the server stops the reply (no tool call starts after it); what was written stays. */
@@ -278,7 +297,7 @@ export function createStore(options: StoreOptions) {
 
   function clear(): void {
     abort?.abort();
-    queuedSends.length = 0;
+    waiting.length = 0;
     batch(() => {
       messages.value = [];
       streaming.value = false;
@@ -302,13 +321,13 @@ export function createStore(options: StoreOptions) {
       const value = text(payload);
       if (value === null) return warn('send');
       if (isRecord(payload) && payload.openFirst) setOpen(true);
-      void send(value);
+      whenIdle('send', value.trim().slice(0, MAX_MESSAGE));
     },
     botMessage(payload) {
       const value = text(payload);
       if (value === null) return warn('botMessage');
       if (isRecord(payload) && payload.openFirst) setOpen(true);
-      botSays(value.slice(0, MAX_MESSAGE));
+      whenIdle('botMessage', value.slice(0, MAX_MESSAGE));
     },
     system(payload) {
       if (!isRecord(payload) || typeof payload.prompt !== 'string' || !payload.prompt.trim()) return warn('system');
@@ -411,7 +430,7 @@ export function createStore(options: StoreOptions) {
     for (const name of activity) addEventListener(name, resetIdle, { passive: true, capture: true });
 
     const unsubscribers = (Object.keys(commands) as (keyof InboundEvents)[]).map((name) => bus.on(name, commands[name]));
-    bus.markReady();
+    bus.markReady((name, payload) => commands[name](payload));
     return () => {
       timers.forEach(clearTimeout);
       clearTimeout(idleTimer);

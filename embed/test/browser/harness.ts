@@ -109,3 +109,20 @@ export async function recordEvents(page: Page): Promise<void> {
 }
 
 export const events = (page: Page) => page.evaluate(() => (window as unknown as { __events: [string, unknown][] }).__events);
+
+/**
+ * Lets a test decide when something held goes on: `pass()` waits until a `release()` opens it, the oldest waiter
+ * first; a release with nobody waiting lets the next `pass()` through at once (so the order of the two never races).
+ */
+export function turnstile() {
+  const waiting: (() => void)[] = [];
+  let opened = 0;
+  return {
+    pass: (): Promise<void> => (opened > 0 ? (opened--, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve))),
+    release: (): void => {
+      const next = waiting.shift();
+      if (next) next();
+      else opened++;
+    },
+  };
+}
