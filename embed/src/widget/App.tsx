@@ -14,8 +14,14 @@ const create = h as unknown as CreateElement<VNode>;
 
 const icon = (name: Parameters<typeof renderIcon>[1]) => renderIcon(create, name);
 
-function Avatar({ store }: { store: WidgetStore }) {
-  const url = store.config.value.agent.avatarUrl;
+/**
+ * The agent's avatar; a `live` one wears the expression of the moment when the avatar declares it, as a fragment view
+ * of the image (`avatar.svg#thinking`): the picture changes, and no script of the avatar's ever runs.
+ */
+function Avatar({ store, live = false }: { store: WidgetStore; live?: boolean }) {
+  const { avatarUrl, avatarExpressions } = store.config.value.agent;
+  const expression = live ? store.expression.value : 'idle';
+  const url = avatarUrl && avatarExpressions.includes(expression) ? `${avatarUrl.split('#')[0]}#${expression}` : avatarUrl;
   return (
     <span class="scw-avatar" aria-hidden="true">
       {url ? <img src={url} alt="" width={36} height={36} /> : icon('bot')}
@@ -45,7 +51,7 @@ function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }
   const time = message.at ? new Date(message.at).toLocaleTimeString(store.locale(), { hour: '2-digit', minute: '2-digit' }) : undefined;
   return (
     <div class={`scw-msg scw-${message.role}${message.error ? ' scw-error' : ''}`} data-role={message.role} data-done={String(message.done)} data-time={time}>
-      {message.role === 'bot' && <Avatar store={store} />}
+      {message.role === 'bot' && <Avatar store={store} live={!message.done} />}
       {typing ? (
         <span class="scw-typing" role="img" aria-label={store.t('typing')}>
           <i />
@@ -123,7 +129,7 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
   return (
     <section class="scw-panel" role="dialog" aria-modal={fullScreen ? 'true' : undefined} aria-label={`${t('conversation')}: ${store.agentName()}`}>
       <div class="scw-header">
-        <Avatar store={store} />
+        <Avatar store={store} live />
         <div class="scw-title">
           <div class="scw-name">{store.agentName()}</div>
           <div class="scw-role">{store.config.value.agent.role || t('defaultRole')}</div>

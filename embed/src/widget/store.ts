@@ -6,7 +6,7 @@ import { isLocale, resolveLocale, translate } from '../core/locale';
 import { parseMarkers, parseRichText } from '../core/markers';
 import { requestNavigation } from '../core/navigate';
 import { session } from '../core/storage';
-import { batch, signal } from '@preact/signals';
+import { batch, computed, signal } from '@preact/signals';
 import type { ChatBus } from '../core/event-bus';
 import type { ChatRequest } from '../core/chat-client';
 import type * as Reply from './reply';
@@ -96,6 +96,9 @@ export function announcementOf(text: string): string {
 
 export type WidgetStore = ReturnType<typeof createStore>;
 
+/** The agent's face, as the avatar's views name them (`avatar.svg#thinking`). */
+export type Expression = 'idle' | 'thinking' | 'talking';
+
 export function createStore(options: StoreOptions) {
   const { bus, agentId, apiUrl } = options;
   const fetchApi = options.fetch ?? fetch.bind(globalThis);
@@ -116,6 +119,12 @@ export function createStore(options: StoreOptions) {
   const explicitLocale = signal<Locale | null>(null);
   /** A `dark` class on an ancestor of the host (mount watches it). */
   const dark = signal(false);
+  /** Thinking from a send until the reply's first text, talking while the reply streams, idle otherwise. */
+  const expression = computed<Expression>(() => {
+    if (!streaming.value) return 'idle';
+    const last = messages.value.at(-1);
+    return last?.role === 'bot' && !last.done && !last.text ? 'thinking' : 'talking';
+  });
   /** The confirm card's component, a chunk loaded with the first action to confirm. */
   const confirmCard = signal<typeof ConfirmCard | null>(null);
   let conversationId = restored?.conversationId ?? newId();
@@ -443,7 +452,7 @@ export function createStore(options: StoreOptions) {
 
   return {
     config, loading, open, messages, streaming, badge, fabVisible, fabHighlight, teaserVisible, nudgeText,
-    announcement, locale, agentName, dark, confirmCard, t,
+    announcement, locale, agentName, dark, confirmCard, expression, t,
     bus, setOpen, send, decide, stop, clear, start,
     dismissTeaser() {
       teaserVisible.value = false;
