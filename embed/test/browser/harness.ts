@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../../lambdas/src/entries/local/platform';
 import { apiClient, newDemoKey, type ApiCall } from '../../../lambdas/test/support/platform';
@@ -125,4 +126,31 @@ export function turnstile() {
       else opened++;
     },
   };
+}
+
+/**
+ * A host app as a site builds it: `source` (importing the package's npm build, e.g. '@service/chat-widget/react')
+ * bundled by esbuild into `/app/main.js` (with its chunks when `splitting`), served to `page` on the platform's origin.
+ * Returns every file's path and the list of those the page has requested so far.
+ */
+export async function serveApp(page: Page, origin: string, source: string, splitting = false): Promise<{ files: string[]; requested: string[] }> {
+  const bundle = await build({
+    stdin: { contents: source, resolveDir: import.meta.dirname, loader: 'js' },
+    bundle: true,
+    splitting,
+    format: 'esm',
+    outdir: '/app',
+    entryNames: 'main',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    write: false,
+    logLevel: 'silent',
+  });
+  const requested: string[] = [];
+  for (const file of bundle.outputFiles) {
+    await page.route(`${origin}${file.path}`, (route) => {
+      requested.push(file.path);
+      return route.fulfill({ contentType: 'text/javascript', body: Buffer.from(file.contents) });
+    });
+  }
+  return { files: bundle.outputFiles.map((file) => file.path), requested };
 }

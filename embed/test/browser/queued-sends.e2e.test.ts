@@ -40,6 +40,14 @@ async function openWidget(page: Page) {
   await page.click(W.fab);
 }
 
+/** The widget open on a host page, the visitor's question sent, its reply held (typing shows). */
+async function askAndWait(page: Page, question: string) {
+  await openWidget(page);
+  await page.fill(W.input, question);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#service-chat .scw-typing');
+}
+
 const userMessages = async (page: Page) => (await events(page)).filter(([name]) => name === 'userMessage').map(([, payload]) => (payload as { text: string }).text);
 const queuedEvents = async (page: Page) => (await events(page)).filter(([name]) => name === 'queued').map(([, payload]) => payload);
 
@@ -47,10 +55,7 @@ describe('host messages while a reply streams', () => {
   it('wait for the reply to end, in order, and the bus says they wait', async () => {
     const { page, context, errors } = await h.open(null);
     const release = await holdReplies(page);
-    await openWidget(page);
-    await page.fill(W.input, 'What do you offer?');
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('#service-chat .scw-typing');
+    await askAndWait(page, 'What do you offer?');
 
     await busEmit(page, 'botMessage', { text: 'A note from the page' });
     await busEmit(page, 'send', { text: 'And your pricing?' });
@@ -79,10 +84,7 @@ describe('host messages while a reply streams', () => {
   it('go when the visitor stops the reply; past five waiting the bus says it was not kept', async () => {
     const { page, context, warnings } = await h.open(null);
     const release = await holdReplies(page);
-    await openWidget(page);
-    await page.fill(W.input, 'Tell me everything');
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('#service-chat .scw-typing');
+    await askAndWait(page, 'Tell me everything');
 
     for (let n = 1; n <= 6; n++) await busEmit(page, 'send', { text: `Host question ${n}` });
     const queued = (await queuedEvents(page)) as { accepted: boolean; waiting: number }[];
