@@ -3,12 +3,12 @@ import { App } from './App';
 import { createStore } from './store';
 import { widgetCss } from './widget-css';
 import { adoptCss } from '../core/adopt-css';
-import { richCss } from '../core/rich-css';
 import { pinHost } from '../core/host';
 import type { ChatBus } from '../core/event-bus';
 import type { ConfigOverrides } from '../core/config';
 import type { UiActionRequest } from '../core/event-bus';
 import type * as Overlay from '../core/overlay';
+import type * as Rich from './rich-text';
 
 export interface MountOptions {
   /** The host element; the widget attaches (or reuses) its open shadow root. */
@@ -82,6 +82,13 @@ function lazyOverlay(shadow: ShadowRoot): (request: UiActionRequest) => void {
   };
 }
 
+/** The rich text chunk with its styles (cards, links, markdown), loaded with the first bot message. */
+const richLoader = (shadow: ShadowRoot) => (): Promise<typeof Rich> =>
+  import('./rich-text').then((module) => {
+    adoptCss(shadow, module.richCss);
+    return module;
+  });
+
 /** `[data-chat-trigger]` handling, a chunk of its own (opening the panel does not need it). Returns the uninstall. */
 function lazyTriggers(bus: ChatBus): () => void {
   let uninstall: (() => void) | undefined;
@@ -99,7 +106,7 @@ function lazyTriggers(bus: ChatBus): () => void {
 export function mountWidget(options: MountOptions): () => void {
   const { host, bus } = options;
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
-  adoptCss(shadow, widgetCss + richCss);
+  adoptCss(shadow, widgetCss);
   const container = document.createElement('div');
   shadow.append(container);
 
@@ -112,6 +119,7 @@ export function mountWidget(options: MountOptions): () => void {
     fabShown: options.staticFab !== undefined,
     runUiAction: overlay ? lazyOverlay(shadow) : undefined,
     fetch: options.fetch,
+    loadRich: richLoader(shadow),
   });
   const cleanups = [
     watchDarkClass(host, (value) => (store.dark.value = value)),
