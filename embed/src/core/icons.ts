@@ -1,4 +1,4 @@
-import type { CreateElement } from './render-rich';
+import type { CreateElement } from './create-element';
 
 export type IconNode = [tag: string, attrs: Record<string, string>][];
 

@@ -1,15 +1,11 @@
 import { cardIcon } from './card-icons';
 import { renderShapes } from './icons';
+import type { CreateElement } from './create-element';
 import { parseInline } from './markdown';
 import { parseRichText, safeHref, skillIcon } from './markers';
 import type { IconName, RichSegment } from './markers';
 import type { Marker } from './event-bus';
 
-/**
- * The createElement signature Preact's `h` and React's `createElement` share, so one renderer serves the widget
- * (Preact) and the React adapter. Output is built from elements and text nodes only: never raw HTML.
- */
-export type CreateElement<Node> = (type: string, props: Record<string, unknown> | null, ...children: unknown[]) => Node;
 
 export interface RichHandlers {
   onMarker(marker: Marker, event: Event): void;

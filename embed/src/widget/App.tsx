@@ -6,7 +6,7 @@ import { renderIcon } from '../core/icons';
 import type { ChatMessage, WidgetStore } from './store';
 import type { Marker } from '../core/event-bus';
 import type { UiIconName } from '../core/icons';
-import type { CreateElement } from '../core/render-rich';
+import type { CreateElement } from '../core/create-element';
 
 // Preact's h has the createElement signature the shared renderer expects.
 const icon = (name: UiIconName) => renderIcon(h as unknown as CreateElement<VNode>, name);

@@ -8,7 +8,7 @@ import { useEffect, useMemo } from 'preact/hooks';
 import { renderMarker, renderSegments } from '../core/render-rich';
 import { parseRichText } from '../core/markers';
 import type { Marker } from '../core/event-bus';
-import type { CreateElement } from '../core/render-rich';
+import type { CreateElement } from '../core/create-element';
 
 export { richCss } from '../core/rich-css';
 export { parseMarkers } from '../core/markers';
