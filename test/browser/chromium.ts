@@ -60,8 +60,12 @@ export function findChromium(): Promise<FoundChromium> {
   return (located ??= locateChromium());
 }
 
-/** A headless Chromium with everything that would reach the network or a GPU switched off. */
-export async function launchChromium(where?: FoundChromium): Promise<Browser> {
+/**
+ * A headless Chromium with everything that would reach the network or a GPU switched off; `extraArgs` add browser
+ * settings a context cannot emulate (Playwright's reducedMotion does not reach the documents of SVG images, the
+ * browser's own `--force-prefers-reduced-motion` does).
+ */
+export async function launchChromium(where?: FoundChromium, extraArgs: string[] = []): Promise<Browser> {
   const { executablePath, env } = where ?? (await findChromium());
   return chromium.launch({
     executablePath,
@@ -76,6 +80,7 @@ export async function launchChromium(where?: FoundChromium): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

@@ -3,7 +3,8 @@ import { session } from './storage';
 
 /** The fields of the widget-config response the widget shows or obeys (it ignores the rest). */
 export interface WidgetConfig {
-  agent: { name: string; role: string; avatarUrl: string };
+  /** `avatarExpressions`: the avatar's own views (`avatar.svg#thinking`) the widget may show; empty = one picture. */
+  agent: { name: string; role: string; avatarUrl: string; avatarExpressions: string[] };
   branding: { primaryColor: string; gradientFrom: string; gradientTo: string };
   widget: { showDelay: number; teaserDelay: number; idleNudgeDelay: number; teaserHighlightWord: string; locale: string };
   /**
@@ -22,7 +23,7 @@ export interface ConfigOverrides {
 }
 
 export const DEFAULT_CONFIG: WidgetConfig = {
-  agent: { name: '', role: '', avatarUrl: '' },
+  agent: { name: '', role: '', avatarUrl: '', avatarExpressions: [] },
   branding: { primaryColor: '#2563eb', gradientFrom: '#3b82f6', gradientTo: '#4f46e5' },
   widget: { showDelay: 2000, teaserDelay: 5000, idleNudgeDelay: 30000, teaserHighlightWord: '', locale: 'en' },
   chat: { url: '', idleTimeoutMs: CHAT_LIMITS.idleTimeoutMs },
@@ -38,6 +39,9 @@ const ms = (value: unknown, fallback: number) =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 86_400_000 ? value : fallback;
 const url = (value: unknown, fallback: string) =>
   typeof value === 'string' && /^(https?:\/\/|\/(?!\/))/.test(value) ? value : fallback;
+// An expression names a fragment of the avatar's URL: a short identifier, a few of them.
+const names = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((name): name is string => typeof name === 'string' && /^[a-z][a-z0-9_-]{0,31}$/i.test(name)).slice(0, 8) : [];
 const record = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 
@@ -53,6 +57,7 @@ export function normalizeConfig(input: unknown): WidgetConfig {
       name: str(agent.name, d.agent.name, 80),
       role: str(agent.role, d.agent.role, 120),
       avatarUrl: url(agent.avatarUrl, d.agent.avatarUrl),
+      avatarExpressions: names(agent.avatarExpressions),
     },
     branding: {
       primaryColor: hex(branding.primaryColor, d.branding.primaryColor),

@@ -50,6 +50,11 @@ export interface OutboundEvents {
   widgetClosed: undefined;
   userMessage: { text: string };
   botResponse: { raw: string; markers: Marker[] };
+  /**
+   * A host `send` or `botMessage` arrived while a reply streams: it waits and goes once the reply ends or is stopped
+   * (`accepted`), or was not kept because `waiting` (5) messages already wait (a console warning says so too).
+   */
+  queued: { kind: 'send' | 'botMessage'; text: string; accepted: boolean; waiting: number };
 }
 
 export type ChatEvents = InboundEvents & OutboundEvents;
@@ -64,6 +69,8 @@ export const INBOUND_EVENTS: readonly InboundEventName[] = [
 
 // The bus.
 
+const isInbound = (name: ChatEventName): name is InboundEventName => (INBOUND_EVENTS as readonly string[]).includes(name);
+
 export type ChatEventHandler<N extends ChatEventName> = (payload: ChatEvents[N]) => void;
 
 export interface ChatBus {
@@ -76,18 +83,21 @@ export interface ChatBus {
   readonly listenerCount: number;
   /** Whether any handler listens to this event (the widget uses it to decide whether to navigate itself). */
   hasListeners(name: ChatEventName): boolean;
-  /** Called once by the widget after it subscribed: replays the inbound commands queued before it was ready. */
-  markReady(): void;
+  /**
+   * Called once by the widget: hands `replay` the inbound commands emitted before it was ready, in order. Until then
+   * the bus keeps them for it; their listeners (a ChatPointerOverlay, a host's own) have had them at once.
+   */
+  markReady(replay: (name: InboundEventName, payload: unknown) => void): void;
   /** Set by whoever mounts the widget, so a second loader or adapter does not mount it twice. */
   mounted?: boolean;
 }
 
-// Commands queued before the widget is ready; a cap so a page whose widget never loads cannot grow it forever.
+// Commands kept for a widget not ready yet; a cap so a page without a widget (an overlay alone) cannot grow it forever.
 const QUEUE_LIMIT = 100;
 
 export function createBus(): ChatBus {
   const handlers = new Map<ChatEventName, Set<(payload: unknown) => void>>();
-  let queue: [ChatEventName, unknown][] | null = [];
+  let queue: [InboundEventName, unknown][] | null = [];
   let logging = false;
 
   const dispatch = (name: ChatEventName, payload: unknown): void => {
@@ -104,10 +114,9 @@ export function createBus(): ChatBus {
 
   return {
     emit(name, payload) {
-      if (queue && (INBOUND_EVENTS as readonly string[]).includes(name)) {
-        if (queue.length < QUEUE_LIMIT) queue.push([name, payload]);
-        return;
-      }
+      // Every listener hears an event at once (an overlay or a rich renderer works without the widget); the widget
+      // that is still on its way gets the inbound ones when it is ready.
+      if (queue && queue.length < QUEUE_LIMIT && isInbound(name)) queue.push([name, payload]);
       dispatch(name, payload);
     },
     on(name, handler) {
@@ -130,10 +139,13 @@ export function createBus(): ChatBus {
     hasListeners(name) {
       return (handlers.get(name)?.size ?? 0) > 0;
     },
-    markReady() {
+    markReady(replay) {
       const pending = queue ?? [];
       queue = null;
-      for (const [name, payload] of pending) dispatch(name, payload);
+      for (const [name, payload] of pending) {
+        if (logging) console.debug('[service-chat] replayed to the widget:', name, payload);
+        replay(name, payload);
+      }
     },
   };
 }
@@ -188,7 +200,7 @@ export const ChatEventBus: ChatBus = {
     return getBus().listenerCount;
   },
   hasListeners: (name) => getBus().hasListeners(name),
-  markReady: () => getBus().markReady(),
+  markReady: (replay) => getBus().markReady(replay),
   get mounted() {
     return getBus().mounted;
   },

@@ -1,44 +1,33 @@
-import type { IconName } from './markers';
+import type { CreateElement } from './create-element';
 
-type IconNode = [tag: string, attrs: Record<string, string>][];
+export type IconNode = [tag: string, attrs: Record<string, string>][];
 
-const p = (d: string): [string, Record<string, string>] => ['path', { d }];
+/** One <path> of an icon. */
+export const path = (d: string): [string, Record<string, string>] => ['path', { d }];
 
 /** The chat bubble of the FAB (the loader paints it too, before the widget loads). */
 export const CHAT_PATH = 'M2.992 16.342a2 2 0 0 1 .094 1.167l-1.065 3.29a1 1 0 0 0 1.236 1.168l3.413-.998a2 2 0 0 1 1.099.092 10 10 0 1 0-4.777-4.719';
 
-// Outline icons from lucide (ISC licence), copied as data so the widget chunk does not need the icon library.
-export const ICONS: Record<IconName, IconNode> = {
-  calendar: [p('M8 2v3'), p('M16 2v3'), ['rect', { x: '3', y: '3', width: '18', height: '18', rx: '2' }], p('M3 9h18')],
-  mail: [p('m22 7-8.991 5.727a2 2 0 0 1-2.009 0L2 7'), ['rect', { x: '2', y: '4', width: '20', height: '16', rx: '2' }]],
-  cart: [
-    p('m2.05 2.05 1.099-.028a1 1 0 0 1 1.008.815l2.69 14.347A1 1 0 0 0 7.83 18H18'),
-    p('M4.563 5h16.435a1 1 0 0 1 .981 1.204l-1.026 6.226A2 2 0 0 1 18.962 14H6.25'),
-    ['circle', { cx: '18', cy: '20', r: '2' }],
-    ['circle', { cx: '8', cy: '20', r: '2' }],
-  ],
-  phone: [
-    p('M13.832 16.568a1 1 0 0 0 1.213-.303l.355-.465A2 2 0 0 1 17 15h3a2 2 0 0 1 2 2v3a2 2 0 0 1-2 2A18 18 0 0 1 2 4a2 2 0 0 1 2-2h3a2 2 0 0 1 2 2v3a2 2 0 0 1-.8 1.6l-.468.351a1 1 0 0 0-.292 1.233 14 14 0 0 0 6.392 6.384'),
-  ],
-  chart: [p('M3 3v16a2 2 0 0 0 2 2h16'), p('M18 17V9'), p('M13 17V5'), p('M8 17v-3')],
-  globe: [['circle', { cx: '12', cy: '12', r: '10' }], p('M12 2a14.5 14.5 0 0 0 0 20 14.5 14.5 0 0 0 0-20'), p('M2 12h20')],
-  zap: [
-    p('M15.914 4a1.5 1.5 0 00-2.474-1.561l-9 9A1.5 1.5 0 005.5 14h4.002a.5.5 0 01.471.666L8.086 20a1.5 1.5 0 002.475 1.56l9-9A1.5 1.5 0 0018.5 10h-3.997a.5.5 0 01-.472-.667z'),
-  ],
-  puzzle: [
-    p('M15.39 4.39a1 1 0 0 0 1.68-.474 2.5 2.5 0 1 1 3.014 3.015 1 1 0 0 0-.474 1.68l1.683 1.682a2.414 2.414 0 0 1 0 3.414L19.61 15.39a1 1 0 0 1-1.68-.474 2.5 2.5 0 1 0-3.014 3.015 1 1 0 0 1 .474 1.68l-1.683 1.682a2.414 2.414 0 0 1-3.414 0L8.61 19.61a1 1 0 0 0-1.68.474 2.5 2.5 0 1 1-3.014-3.015 1 1 0 0 0 .474-1.68l-1.683-1.682a2.414 2.414 0 0 1 0-3.414L4.39 8.61a1 1 0 0 1 1.68.474 2.5 2.5 0 1 0 3.014-3.015 1 1 0 0 1-.474-1.68l1.683-1.682a2.414 2.414 0 0 1 3.414 0z'),
-  ],
-  bot: [p('M12 8V4H8'), ['rect', { width: '16', height: '12', x: '4', y: '8', rx: '2' }], p('M2 14h2'), p('M20 14h2'), p('M15 13v2'), p('M9 13v2')],
-  file: [
-    p('M6 22a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h8a2.4 2.4 0 0 1 1.704.706l3.588 3.588A2.4 2.4 0 0 1 20 8v12a2 2 0 0 1-2 2z'),
-    p('M14 2v5a1 1 0 0 0 1 1h5'), p('M10 9H8'), p('M16 13H8'), p('M16 17H8'),
-  ],
-  close: [p('M18 6 6 18'), p('m6 6 12 12')],
+// Outline icons from lucide (ISC licence), copied as data so the widget chunk does not need the icon library. These
+// are the widget's own controls; the cards' icons are in card-icons.ts, with the rich text that alone shows them.
+export const UI_ICONS = {
+  bot: [path('M12 8V4H8'), ['rect', { width: '16', height: '12', x: '4', y: '8', rx: '2' }], path('M2 14h2'), path('M20 14h2'), path('M15 13v2'), path('M9 13v2')],
+  close: [path('M18 6 6 18'), path('m6 6 12 12')],
   send: [
-    p('M14.536 21.686a.5.5 0 0 0 .937-.024l6.5-19a.496.496 0 0 0-.635-.635l-19 6.5a.5.5 0 0 0-.024.937l7.93 3.18a2 2 0 0 1 1.112 1.11z'),
-    p('m21.854 2.147-10.94 10.939'),
+    path('M14.536 21.686a.5.5 0 0 0 .937-.024l6.5-19a.496.496 0 0 0-.635-.635l-19 6.5a.5.5 0 0 0-.024.937l7.93 3.18a2 2 0 0 1 1.112 1.11z'),
+    path('m21.854 2.147-10.94 10.939'),
   ],
-  chat: [p(CHAT_PATH)],
+  chat: [path(CHAT_PATH)],
   stop: [['rect', { x: '6', y: '6', width: '12', height: '12', rx: '2' }]],
-  trash: [p('M10 11v6'), p('M14 11v6'), p('M19 6v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6'), p('M3 6h18'), p('M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2')],
-};
+  trash: [path('M10 11v6'), path('M14 11v6'), path('M19 6v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6'), path('M3 6h18'), path('M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2')],
+} satisfies Record<string, IconNode>;
+
+export type UiIconName = keyof typeof UI_ICONS;
+
+/** An icon as an <svg> of `shapes`, built with Preact's or React's createElement. */
+export function renderShapes<Node>(h: CreateElement<Node>, shapes: IconNode, key?: string | number): Node {
+  const children = shapes.map(([tag, attrs], index) => h(tag, { ...attrs, key: index }));
+  return h('svg', { key, className: 'scw-icon', viewBox: '0 0 24 24', 'aria-hidden': 'true', focusable: 'false' }, ...children);
+}
+
+export const renderIcon = <Node>(h: CreateElement<Node>, name: UiIconName): Node => renderShapes(h, UI_ICONS[name]);

@@ -1,22 +1,14 @@
-import { ICONS } from './icons';
+import { cardIcon } from './card-icons';
+import { renderShapes } from './icons';
+import type { CreateElement } from './create-element';
 import { parseInline } from './markdown';
 import { parseRichText, safeHref, skillIcon } from './markers';
 import type { IconName, RichSegment } from './markers';
 import type { Marker } from './event-bus';
 
-/**
- * The createElement signature Preact's `h` and React's `createElement` share, so one renderer serves the widget
- * (Preact) and the React adapter. Output is built from elements and text nodes only: never raw HTML.
- */
-export type CreateElement<Node> = (type: string, props: Record<string, unknown> | null, ...children: unknown[]) => Node;
 
 export interface RichHandlers {
   onMarker(marker: Marker, event: Event): void;
-}
-
-export function renderIcon<Node>(h: CreateElement<Node>, name: IconName, key?: string | number): Node {
-  const shapes = ICONS[name].map(([tag, attrs], index) => h(tag, { ...attrs, key: index }));
-  return h('svg', { key, className: 'scw-icon', viewBox: '0 0 24 24', 'aria-hidden': 'true', focusable: 'false' }, ...shapes);
 }
 
 function renderInline<Node>(h: CreateElement<Node>, text: string, keyPrefix: string): (Node | string)[] {
@@ -59,7 +51,7 @@ export function renderMarker<Node>(h: CreateElement<Node>, marker: Marker, handl
       return h(
         'button',
         { key, type: 'button', className: `scw-card ${CARD[marker.type]}`, onClick, 'data-marker': marker.type, 'data-icon': icon },
-        renderIcon(h, icon),
+        renderShapes(h, cardIcon(icon)),
         h('span', null, marker.label),
       );
     }

@@ -16,7 +16,7 @@ import { triggerCss } from './trigger-css';
 import type { ConfigOverrides } from '../core/config';
 import type { ChatEvents, Locale, Marker, OutboundEventName } from '../core/event-bus';
 import type { TriggerOptions } from '../core/trigger';
-import type { CreateElement } from '../core/render-rich';
+import type { CreateElement } from '../core/create-element';
 
 export { ChatEventBus };
 export type { ChatBus } from '../core/event-bus';

@@ -2,20 +2,23 @@ import { h } from 'preact';
 import type { VNode } from 'preact';
 import { useSignal } from '@preact/signals';
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'preact/hooks';
-import { renderIcon, renderMarker, renderSegments } from '../core/render-rich';
-import { parseRichText } from '../core/markers';
-import { handleMarkerClick } from '../core/navigate';
+import { renderIcon } from '../core/icons';
 import type { ChatMessage, WidgetStore } from './store';
 import type { Marker } from '../core/event-bus';
-import type { CreateElement } from '../core/render-rich';
+import type { UiIconName } from '../core/icons';
+import type { CreateElement } from '../core/create-element';
 
 // Preact's h has the createElement signature the shared renderer expects.
-const create = h as unknown as CreateElement<VNode>;
+const icon = (name: UiIconName) => renderIcon(h as unknown as CreateElement<VNode>, name);
 
-const icon = (name: Parameters<typeof renderIcon>[1]) => renderIcon(create, name);
-
-function Avatar({ store }: { store: WidgetStore }) {
-  const url = store.config.value.agent.avatarUrl;
+/**
+ * The agent's avatar; a `live` one wears the expression of the moment when the avatar declares it, as a fragment view
+ * of the image (`avatar.svg#thinking`): the picture changes, and no script of the avatar's ever runs.
+ */
+function Avatar({ store, live = false }: { store: WidgetStore; live?: boolean }) {
+  const { avatarUrl, avatarExpressions } = store.config.value.agent;
+  const expression = live ? store.expression.value : 'idle';
+  const url = avatarUrl && avatarExpressions.includes(expression) ? `${avatarUrl.split('#')[0]}#${expression}` : avatarUrl;
   return (
     <span class="scw-avatar" aria-hidden="true">
       {url ? <img src={url} alt="" width={36} height={36} /> : icon('bot')}
@@ -23,29 +26,16 @@ function Avatar({ store }: { store: WidgetStore }) {
   );
 }
 
-// A message with many markers renders in steps of this many segments, one step per frame: no long task on the page.
-const SEGMENTS_PER_FRAME = 20;
-
-/** Bot text, rendered a step per frame when it is long. */
-function RichText({ text, onMarker }: { text: string; onMarker: (marker: Marker, event: Event) => void }) {
-  const segments = useMemo(() => parseRichText(text), [text]);
-  const shown = useSignal(SEGMENTS_PER_FRAME);
-  useEffect(() => {
-    if (shown.value >= segments.length) return;
-    const frame = requestAnimationFrame(() => (shown.value += SEGMENTS_PER_FRAME));
-    return () => cancelAnimationFrame(frame);
-  }, [shown.value, segments]);
-  return <>{renderSegments(create, segments.slice(0, shown.value), { onMarker })}</>;
-}
-
 function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }) {
-  const onMarker = (marker: Marker, event: Event) => handleMarkerClick(store.bus, marker, event, store.locale());
+  // The rich text chunk comes with the first bot message; until then (a moment) a bot message shows as plain text.
+  const rich = store.rich.value;
+  const onMarker = (marker: Marker, event: Event) => rich?.handleMarkerClick(store.bus, marker, event, store.locale());
   const typing = message.role === 'bot' && !message.done && !message.text;
   // Shown on hover by CSS (attr()), so the message's text stays its text.
   const time = message.at ? new Date(message.at).toLocaleTimeString(store.locale(), { hour: '2-digit', minute: '2-digit' }) : undefined;
   return (
     <div class={`scw-msg scw-${message.role}${message.error ? ' scw-error' : ''}`} data-role={message.role} data-done={String(message.done)} data-time={time}>
-      {message.role === 'bot' && <Avatar store={store} />}
+      {message.role === 'bot' && <Avatar store={store} live={!message.done} />}
       {typing ? (
         <span class="scw-typing" role="img" aria-label={store.t('typing')}>
           <i />
@@ -54,9 +44,9 @@ function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }
         </span>
       ) : (
         <div class="scw-bubble scw-rich">
-          {message.role === 'bot' ? <RichText text={message.text} onMarker={onMarker} /> : message.text}
+          {message.role === 'bot' && rich ? <rich.RichText text={message.text} onMarker={onMarker} /> : message.text}
           {message.stopped && <em class="scw-role"> {store.t('stopped')}</em>}
-          {message.offer && <div class="scw-offer">{renderMarker(create, message.offer, { onMarker }, 'offer')}</div>}
+          {message.offer && rich && <rich.Offer marker={message.offer} onMarker={onMarker} />}
           {message.confirm && store.confirmCard.value && h(store.confirmCard.value, { message, store })}
         </div>
       )}
@@ -116,6 +106,11 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
     field.value = '';
     fitInput(field);
   };
+  const onInput = (event: Event) => {
+    fitInput(event.currentTarget as HTMLTextAreaElement);
+    // The visitor is writing: the chat client and the rich text load now, so the send does not wait for them.
+    store.prepareReply();
+  };
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) submit(event);
   };
@@ -123,7 +118,7 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
   return (
     <section class="scw-panel" role="dialog" aria-modal={fullScreen ? 'true' : undefined} aria-label={`${t('conversation')}: ${store.agentName()}`}>
       <div class="scw-header">
-        <Avatar store={store} />
+        <Avatar store={store} live />
         <div class="scw-title">
           <div class="scw-name">{store.agentName()}</div>
           <div class="scw-role">{store.config.value.agent.role || t('defaultRole')}</div>
@@ -146,7 +141,7 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
         ))}
       </div>
       <form class="scw-form" onSubmit={submit}>
-        <textarea ref={input} rows={1} maxLength={4000} aria-label={t('inputLabel')} placeholder={t('placeholder')} onKeyDown={onKeyDown} onInput={(event) => fitInput(event.currentTarget)} />
+        <textarea ref={input} rows={1} maxLength={4000} aria-label={t('inputLabel')} placeholder={t('placeholder')} onKeyDown={onKeyDown} onInput={onInput} />
         {store.streaming.value ? (
           <button type="button" class="scw-send" aria-label={t('stop')} title={t('stop')} onClick={store.stop}>
             {icon('stop')}

@@ -3,12 +3,12 @@ import { App } from './App';
 import { createStore } from './store';
 import { widgetCss } from './widget-css';
 import { adoptCss } from '../core/adopt-css';
-import { richCss } from '../core/rich-css';
 import { pinHost } from '../core/host';
 import type { ChatBus } from '../core/event-bus';
 import type { ConfigOverrides } from '../core/config';
 import type { UiActionRequest } from '../core/event-bus';
 import type * as Overlay from '../core/overlay';
+import type * as Rich from './rich-text';
 
 export interface MountOptions {
   /** The host element; the widget attaches (or reuses) its open shadow root. */
@@ -33,9 +33,12 @@ export interface MountOptions {
   fetch?: typeof fetch;
 }
 
-/** Follows a `dark` class on any ancestor of the host, live. */
+/**
+ * Follows the site's `dark` class, live: on any ancestor of the host, or on <body> (the script tag's host is a child of
+ * <html>, so a site that themes <body> is no ancestor of it, yet it is the most common switch).
+ */
 function watchDarkClass(host: HTMLElement, onChange: (dark: boolean) => void): () => void {
-  const check = () => onChange(host.parentElement?.closest('.dark') != null);
+  const check = () => onChange(host.parentElement?.closest('.dark') != null || document.body?.classList.contains('dark') === true);
   const observer = new MutationObserver(check);
   observer.observe(document.documentElement, { attributes: true, attributeFilter: ['class'], subtree: true });
   check();
@@ -79,6 +82,13 @@ function lazyOverlay(shadow: ShadowRoot): (request: UiActionRequest) => void {
   };
 }
 
+/** The rich text chunk with its styles (cards, links, markdown), loaded with the first bot message. */
+const richLoader = (shadow: ShadowRoot) => (): Promise<typeof Rich> =>
+  import('./rich-text').then((module) => {
+    adoptCss(shadow, module.richCss);
+    return module;
+  });
+
 /** `[data-chat-trigger]` handling, a chunk of its own (opening the panel does not need it). Returns the uninstall. */
 function lazyTriggers(bus: ChatBus): () => void {
   let uninstall: (() => void) | undefined;
@@ -96,7 +106,7 @@ function lazyTriggers(bus: ChatBus): () => void {
 export function mountWidget(options: MountOptions): () => void {
   const { host, bus } = options;
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
-  adoptCss(shadow, widgetCss + richCss);
+  adoptCss(shadow, widgetCss);
   const container = document.createElement('div');
   shadow.append(container);
 
@@ -109,6 +119,7 @@ export function mountWidget(options: MountOptions): () => void {
     fabShown: options.staticFab !== undefined,
     runUiAction: overlay ? lazyOverlay(shadow) : undefined,
     fetch: options.fetch,
+    loadRich: richLoader(shadow),
   });
   const cleanups = [
     watchDarkClass(host, (value) => (store.dark.value = value)),

@@ -3,13 +3,12 @@ import type { ChatDecision, ChatStreamEvents } from '@service/shared/widget-prot
 import type { ConfirmCard } from './confirm-card';
 import { applyOverrides, DEFAULT_CONFIG, loadWidgetConfig } from '../core/config';
 import { isLocale, resolveLocale, translate } from '../core/locale';
-import { parseMarkers, parseRichText } from '../core/markers';
-import { requestNavigation } from '../core/navigate';
 import { session } from '../core/storage';
-import { batch, signal } from '@preact/signals';
+import { batch, computed, effect, signal } from '@preact/signals';
 import type { ChatBus } from '../core/event-bus';
 import type { ChatRequest } from '../core/chat-client';
 import type * as Reply from './reply';
+import type * as Rich from './rich-text';
 import type { ConfigOverrides, WidgetConfig } from '../core/config';
 import type { InboundEvents, Locale, Marker, UiActionRequest } from '../core/event-bus';
 import type { StringKey } from '../core/locale';
@@ -41,6 +40,14 @@ export interface StoreOptions {
   runUiAction?: (request: UiActionRequest) => void;
   /** The fetch the widget calls its API with (default: the page's at creation); see MountOptions.fetch. */
   fetch?: typeof fetch;
+  /** Loads the rich text chunk (and adopts its styles): bot messages need it, opening the panel does not. */
+  loadRich: () => Promise<typeof Rich>;
+}
+
+/** A host message waiting for the reply on screen to end. */
+interface Waiting {
+  kind: 'send' | 'botMessage';
+  text: string;
 }
 
 interface Persisted {
@@ -58,37 +65,24 @@ const MAX_MESSAGE = CHAT_LIMITS.messageChars;
 const MAX_HISTORY = CHAT_LIMITS.messages;
 const MAX_SYSTEM = CHAT_LIMITS.systemPrompts;
 const MAX_CONTEXT_JSON = CHAT_LIMITS.contextJsonChars;
-// Host `send` commands that arrive while a reply streams wait their turn, up to this many.
-const MAX_QUEUED_SENDS = 5;
-// What the live region reads out of one message.
-const ANNOUNCE_CHARS = 240;
+// Host `send` and `botMessage` commands that arrive while a reply streams wait their turn, up to this many.
+const MAX_WAITING = 5;
 const FAB_HIGHLIGHT_MS = 3000;
 const NUDGE_MS = 6000;
 
 const newId = () => crypto.randomUUID();
 
-// The chat client and the reply's page effects are their own chunk: opening the panel does not wait for it; opening
-// starts loading it, and the first send waits for it.
+// The chat client and the reply's page effects are their own chunk: opening the panel does not need it; the visitor's
+// first keystroke starts loading it, and the first send waits for it.
 let replyModule: Promise<typeof Reply> | undefined;
 const loadReply = () => (replyModule ??= import('./reply'));
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Text a screen reader should hear for a bot message: markers reduced to their labels. */
-export function spokenText(text: string): string {
-  return parseRichText(text)
-    .map((segment) => (segment.kind === 'text' ? segment.text : segment.marker.label))
-    .join('')
-    .replace(/[*`]/g, '');
-}
-
-/** The live region's share of a message: its beginning, so a long reply is not read out whole. */
-export function announcementOf(text: string): string {
-  const spoken = spokenText(text.slice(0, ANNOUNCE_CHARS * 4)).replace(/\s+/g, ' ').trim();
-  return spoken.length > ANNOUNCE_CHARS ? `${spoken.slice(0, ANNOUNCE_CHARS).trimEnd()}…` : spoken;
-}
-
 export type WidgetStore = ReturnType<typeof createStore>;
+
+/** The agent's face, as the avatar's views name them (`avatar.svg#thinking`). */
+export type Expression = 'idle' | 'thinking' | 'talking';
 
 export function createStore(options: StoreOptions) {
   const { bus, agentId, apiUrl } = options;
@@ -110,6 +104,16 @@ export function createStore(options: StoreOptions) {
   const explicitLocale = signal<Locale | null>(null);
   /** A `dark` class on an ancestor of the host (mount watches it). */
   const dark = signal(false);
+  /** Thinking from a send until the reply's first text, talking while the reply streams, idle otherwise. */
+  const expression = computed<Expression>(() => {
+    if (!streaming.value) return 'idle';
+    const last = messages.value.at(-1);
+    return last?.role === 'bot' && !last.done && !last.text ? 'thinking' : 'talking';
+  });
+  /** The rich text chunk, once loaded (bot messages render with it). */
+  const rich = signal<typeof Rich | null>(null);
+  let richLoading: Promise<typeof Rich> | undefined;
+  const loadRich = () => (richLoading ??= options.loadRich().then((module) => (rich.value = module)));
   /** The confirm card's component, a chunk loaded with the first action to confirm. */
   const confirmCard = signal<typeof ConfirmCard | null>(null);
   let conversationId = restored?.conversationId ?? newId();
@@ -139,7 +143,6 @@ export function createStore(options: StoreOptions) {
 
   function setOpen(next: boolean): void {
     if (open.value === next) return;
-    if (next) void loadReply();
     batch(() => {
       open.value = next;
       if (next) {
@@ -157,7 +160,7 @@ export function createStore(options: StoreOptions) {
   }
 
   /** A completed bot message: tell the host page (with its markers) and screen readers. */
-  function delivered(text: string): void {
+  function delivered(text: string, { parseMarkers, announcementOf }: typeof Rich): void {
     bus.emit('botResponse', { raw: text, markers: parseMarkers(text) });
     announcement.value = announcementOf(text);
     persist();
@@ -165,10 +168,15 @@ export function createStore(options: StoreOptions) {
 
   function botSays(text: string): void {
     messages.value = [...messages.value, { id: newId(), role: 'bot', text, done: true, at: Date.now() }];
-    delivered(text);
+    persist();
+    void loadRich().then((module) => delivered(text, module));
   }
 
-  const navigate = (href: string) => requestNavigation(bus, href, locale());
+  /** The chunks a reply needs, loading from the visitor's first keystroke (a host's send loads them itself). */
+  function prepareReply(): void {
+    void loadReply();
+    void loadRich();
+  }
 
   /** The transcript within the endpoint's limits: the latest messages, each cut to the message length. */
   function historyForRequest(): ChatRequest['messages'] {
@@ -181,22 +189,36 @@ export function createStore(options: StoreOptions) {
   /** After a complete reply: at most one navigation, and only a harmless one on this site without a click. */
   function followNavigation(effects: typeof Reply, replyId: string, href: string | undefined): void {
     if (href === undefined) return;
-    if (effects.mayNavigateUnasked(href, locale(), location.origin)) return navigate(href);
+    if (effects.mayNavigateUnasked(href, locale(), location.origin)) return effects.requestNavigation(bus, href, locale());
     const offer = effects.navigationOffer(href, (place) => t('openTarget', { target: place }));
     if (offer) update(replyId, { offer });
   }
 
-  const queuedSends: string[] = [];
+  /** Host messages that arrived while a reply streamed, in order; they go once it ends or stops. */
+  const waiting: Waiting[] = [];
+
+  /** One reply at a time: a host message during a reply waits for it, and the host is told (the `queued` event). */
+  function whenIdle(kind: Waiting['kind'], text: string): void {
+    if (!streaming.value) return void deliver({ kind, text });
+    const accepted = waiting.length < MAX_WAITING;
+    if (accepted) waiting.push({ kind, text });
+    else console.warn(`[service-chat] ignored "${kind}": ${MAX_WAITING} messages already wait for the reply to end`);
+    bus.emit('queued', { kind, text, accepted, waiting: waiting.length });
+  }
+
+  function deliver({ kind, text }: Waiting): void {
+    if (kind === 'send') void send(text);
+    else botSays(text);
+  }
+
+  /** After a reply: what waited goes, in order, until a send starts the next reply (the rest waits for that one). */
+  function drainWaiting(): void {
+    for (let next = waiting.shift(); next; next = streaming.value ? undefined : waiting.shift()) deliver(next);
+  }
 
   async function send(raw: string): Promise<void> {
     const text = raw.trim().slice(0, MAX_MESSAGE);
     if (!text) return;
-    // One reply at a time: a send while streaming waits for the reply to finish.
-    if (streaming.value) {
-      if (queuedSends.length < MAX_QUEUED_SENDS) queuedSends.push(text);
-      else console.warn('[service-chat] ignored "send": too many messages waiting');
-      return;
-    }
     messages.value = [...messages.value, { id: newId(), role: 'user', text, done: true, at: Date.now() }];
     bus.emit('userMessage', { text });
     persist();
@@ -227,7 +249,7 @@ export function createStore(options: StoreOptions) {
     let answer = '';
     try {
       const url = config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`;
-      const effects = await loadReply();
+      const [effects, richText] = await Promise.all([loadReply(), loadRich()]);
       await effects.streamChat(
         url,
         request,
@@ -248,7 +270,7 @@ export function createStore(options: StoreOptions) {
       );
       update(replyId, { done: true, at: Date.now() });
       messages.value = [...messages.value, ...confirms.map((confirm) => ({ id: newId(), role: 'bot' as const, text: confirm.summary, done: true, confirm }))];
-      delivered(answer);
+      delivered(answer, richText);
       for (const action of uiActions.slice(0, CHAT_LIMITS.uiActionsPerReply)) bus.emit('uiAction', action);
       followNavigation(effects, replyId, navigation);
     } catch (error) {
@@ -265,9 +287,8 @@ export function createStore(options: StoreOptions) {
     } finally {
       streaming.value = false;
       abort = null;
+      drainWaiting();
     }
-    const next = queuedSends.shift();
-    if (next !== undefined) void send(next);
   }
 
   /** The visitor's Stop: the request ends, so the server stops the reply (no tool call starts after it); what was written stays. */
@@ -278,7 +299,7 @@ export function createStore(options: StoreOptions) {
 
   function clear(): void {
     abort?.abort();
-    queuedSends.length = 0;
+    waiting.length = 0;
     batch(() => {
       messages.value = [];
       streaming.value = false;
@@ -302,13 +323,13 @@ export function createStore(options: StoreOptions) {
       const value = text(payload);
       if (value === null) return warn('send');
       if (isRecord(payload) && payload.openFirst) setOpen(true);
-      void send(value);
+      whenIdle('send', value.trim().slice(0, MAX_MESSAGE));
     },
     botMessage(payload) {
       const value = text(payload);
       if (value === null) return warn('botMessage');
       if (isRecord(payload) && payload.openFirst) setOpen(true);
-      botSays(value.slice(0, MAX_MESSAGE));
+      whenIdle('botMessage', value.slice(0, MAX_MESSAGE));
     },
     system(payload) {
       if (!isRecord(payload) || typeof payload.prompt !== 'string' || !payload.prompt.trim()) return warn('system');
@@ -410,22 +431,27 @@ export function createStore(options: StoreOptions) {
     }
     for (const name of activity) addEventListener(name, resetIdle, { passive: true, capture: true });
 
+    // Bot messages on screen (restored, a verified visitor's history, a host's botMessage) bring the rich text chunk.
+    const stopRichWatch = effect(() => {
+      if (messages.value.some((message) => message.role === 'bot')) void loadRich();
+    });
     const unsubscribers = (Object.keys(commands) as (keyof InboundEvents)[]).map((name) => bus.on(name, commands[name]));
-    bus.markReady();
+    bus.markReady((name, payload) => commands[name](payload));
     return () => {
       timers.forEach(clearTimeout);
       clearTimeout(idleTimer);
       clearTimeout(nudgeTimer);
       for (const name of activity) removeEventListener(name, resetIdle, { capture: true });
       unsubscribers.forEach((unsubscribe) => unsubscribe());
+      stopRichWatch();
       abort?.abort();
     };
   }
 
   return {
     config, loading, open, messages, streaming, badge, fabVisible, fabHighlight, teaserVisible, nudgeText,
-    announcement, locale, agentName, dark, confirmCard, t,
-    bus, setOpen, send, decide, stop, clear, start,
+    announcement, locale, agentName, dark, confirmCard, expression, rich, t,
+    bus, setOpen, send, decide, stop, clear, start, prepareReply,
     dismissTeaser() {
       teaserVisible.value = false;
       teaserSeen = true;

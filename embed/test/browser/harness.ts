@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
+import { build } from 'esbuild';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../../lambdas/src/entries/local/platform';
 import { apiClient, newDemoKey, type ApiCall } from '../../../lambdas/test/support/platform';
@@ -109,3 +110,47 @@ export async function recordEvents(page: Page): Promise<void> {
 }
 
 export const events = (page: Page) => page.evaluate(() => (window as unknown as { __events: [string, unknown][] }).__events);
+
+/**
+ * Lets a test decide when something held goes on: `pass()` waits until a `release()` opens it, the oldest waiter
+ * first; a release with nobody waiting lets the next `pass()` through at once (so the order of the two never races).
+ */
+export function turnstile() {
+  const waiting: (() => void)[] = [];
+  let opened = 0;
+  return {
+    pass: (): Promise<void> => (opened > 0 ? (opened--, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve))),
+    release: (): void => {
+      const next = waiting.shift();
+      if (next) next();
+      else opened++;
+    },
+  };
+}
+
+/**
+ * A host app as a site builds it: `source` (importing the package's npm build, e.g. '@service/chat-widget/react')
+ * bundled by esbuild into `/app/main.js` (with its chunks when `splitting`), served to `page` on the platform's origin.
+ * Returns every file's path and the list of those the page has requested so far.
+ */
+export async function serveApp(page: Page, origin: string, source: string, splitting = false): Promise<{ files: string[]; requested: string[] }> {
+  const bundle = await build({
+    stdin: { contents: source, resolveDir: import.meta.dirname, loader: 'js' },
+    bundle: true,
+    splitting,
+    format: 'esm',
+    outdir: '/app',
+    entryNames: 'main',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    write: false,
+    logLevel: 'silent',
+  });
+  const requested: string[] = [];
+  for (const file of bundle.outputFiles) {
+    await page.route(`${origin}${file.path}`, (route) => {
+      requested.push(file.path);
+      return route.fulfill({ contentType: 'text/javascript', body: Buffer.from(file.contents) });
+    });
+  }
+  return { files: bundle.outputFiles.map((file) => file.path), requested };
+}

@@ -3,18 +3,22 @@ import { createBus } from '../../src/core/event-bus';
 import { normalizeConfig, DEFAULT_CONFIG } from '../../src/core/config';
 
 describe('event bus', () => {
-  it('queues inbound commands until the widget is ready, then replays them in order', () => {
+  it('keeps inbound commands for the widget until it is ready and replays them to it in order; listeners hear them at once', () => {
     const bus = createBus();
+    const heard: string[] = [];
+    bus.on('uiAction', (payload) => heard.push(`uiAction ${payload.target}`));
     bus.emit('open');
     bus.emit('badge', { count: 2 });
-    const seen: string[] = [];
-    bus.on('open', () => seen.push('open'));
-    bus.on('badge', (payload) => seen.push(`badge ${payload.count}`));
-    expect(seen).toEqual([]);
-    bus.markReady();
-    expect(seen).toEqual(['open', 'badge 2']);
-    bus.emit('open');
-    expect(seen).toEqual(['open', 'badge 2', 'open']);
+    bus.emit('uiAction', { action: 'pointer', target: '#cta' });
+    // An overlay (or a host listener) does not wait for a widget that may never come.
+    expect(heard).toEqual(['uiAction #cta']);
+    const replayed: unknown[] = [];
+    bus.markReady((name, payload) => replayed.push([name, payload]));
+    expect(replayed).toEqual([['open', undefined], ['badge', { count: 2 }], ['uiAction', { action: 'pointer', target: '#cta' }]]);
+    // Once ready, the bus keeps nothing back and replays nothing twice.
+    bus.emit('uiAction', { action: 'scroll', target: '#far' });
+    expect(heard).toEqual(['uiAction #cta', 'uiAction #far']);
+    expect(replayed).toHaveLength(3);
   });
 
   it('delivers outbound events at once, counts listeners, unsubscribes, survives a throwing listener', () => {

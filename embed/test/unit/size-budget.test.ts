@@ -1,7 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUDGETS, measureSizes } from '../../bench/size';
+import { BUDGETS, gzipSize } from '../../bench/size';
+
+// The loader alone; everything it takes to show the FAB and open the panel is weighed in Chromium
+// (test/browser/first-open-size.e2e.test.ts).
 
 const dist = resolve(import.meta.dirname, '../../dist');
 
@@ -10,9 +13,7 @@ describe('size budget (gzip)', () => {
     expect(existsSync(resolve(dist, 'loader.js')), 'run `npm run build -w embed` first').toBe(true);
   });
 
-  it(`loader.js is at most ${BUDGETS.loader} bytes and FAB + panel at most ${BUDGETS.firstOpen} bytes`, () => {
-    const sizes = measureSizes(dist);
-    expect(sizes.loader).toBeLessThanOrEqual(BUDGETS.loader);
-    expect(sizes.firstOpen).toBeLessThanOrEqual(BUDGETS.firstOpen);
+  it(`loader.js is at most ${BUDGETS.loader} bytes`, () => {
+    expect(gzipSize(resolve(dist, 'loader.js'))).toBeLessThanOrEqual(BUDGETS.loader);
   });
 });

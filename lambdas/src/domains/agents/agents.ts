@@ -38,6 +38,12 @@ export interface HireOptions {
   id?: string;
 }
 
+/** The platform's own avatar: an animated SVG with a fragment view per expression (`avatar.svg#thinking`). */
+export const DEFAULT_AVATAR = { url: '/embed/avatar.svg', expressions: ['idle', 'thinking', 'talking'] } as const;
+
+/** The expressions an agent's avatar declares: the default avatar's views; an avatar of the customer's own has none. */
+export const avatarExpressionsOf = (avatarUrl: string): string[] => (avatarUrl === DEFAULT_AVATAR.url ? [...DEFAULT_AVATAR.expressions] : []);
+
 export function buildAgent(deps: Deps, workspaceId: string, options: HireOptions): StoredAgent {
   const preset: AgentPreset | undefined = findPreset(options.preset);
   if (!preset) throw new DomainError('VALIDATION_ERROR', `Unknown preset ${JSON.stringify(options.preset)}; see agents/presets`, { field: 'preset' });
@@ -52,7 +58,7 @@ export function buildAgent(deps: Deps, workspaceId: string, options: HireOptions
     persona: options.persona ?? preset.persona,
     email: `${slug(name)}.${id.slice(0, 8)}@${deps.config.agentMailDomain}`,
     locale: options.locale ?? 'en',
-    avatarUrl: '/embed/avatar.svg',
+    avatarUrl: DEFAULT_AVATAR.url,
     skills: [...preset.skills],
     branding: { companyName: options.companyName ?? 'Your company', primaryColor: '#2563eb', gradientFrom: '#2563eb', gradientTo: '#7c3aed' },
     widget: { showDelay: 2000, teaserDelay: 5000, idleNudgeDelay: 30000, teaserHighlightWord: name },

@@ -1,6 +1,6 @@
 import { ROUTES } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import type { StoredAgent } from '../../domains/agents/agents';
+import { avatarExpressionsOf, type StoredAgent } from '../../domains/agents/agents';
 import { corsHeaders } from '../../infra/http/cors';
 import { errorResult, requireMethod } from '../../infra/http/errors';
 import { header, jsonResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
@@ -9,7 +9,7 @@ import { widgetAgent } from './widget-agent';
 /** The spec's widget configuration response, plus where the panel streams its conversation from. */
 export function widgetConfigOf(agent: StoredAgent, chatUrl: string) {
   return {
-    agent: { name: agent.name, role: agent.role, avatarUrl: agent.avatarUrl, avatarExpressions: ['idle', 'thinking', 'talking'] },
+    agent: { name: agent.name, role: agent.role, avatarUrl: agent.avatarUrl, avatarExpressions: avatarExpressionsOf(agent.avatarUrl) },
     branding: { ...agent.branding },
     widget: { ...agent.widget, locale: agent.locale },
     chat: { url: chatUrl },
