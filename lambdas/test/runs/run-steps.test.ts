@@ -1,9 +1,9 @@
 import { wrapLanguageModel } from 'ai';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { createParser } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '@service/offline-model';
 import { usePlatform } from '../support/platform';
+import { openEventStream as openStream } from '../support/sse';
 import { command, waitForRun } from '../support/runs';
 import { createWorkspace } from '../support/workspaces';
 import { subscribe } from '../webhooks/helpers';
@@ -43,30 +43,6 @@ interface Step {
   result?: unknown;
   error?: string | null;
   duration_ms?: number;
-}
-
-/** An open stream: the events parsed so far, and a way to wait for more or to drop the connection. */
-function openStream(url: string, headers: Record<string, string>) {
-  const abort = new AbortController();
-  const events: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (message) => events.push(message) });
-  const response = fetch(url, { headers, signal: abort.signal });
-  const finished = response.then(async (answer) => {
-    const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done || value === undefined) return answer;
-      parser.feed(value);
-    }
-  });
-  const waitFor = async (condition: () => boolean) => {
-    const deadline = Date.now() + 15_000;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`stream condition not met; events: ${events.map((event) => `${event.id}:${event.event}`).join(' ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
-  return { events, response, finished, waitFor, drop: () => abort.abort() };
 }
 
 describe('a run’s steps and its live stream', () => {

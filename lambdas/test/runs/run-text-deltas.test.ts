@@ -1,9 +1,10 @@
 import { wrapLanguageModel } from 'ai';
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '@service/offline-model';
 import { usePlatform } from '../support/platform';
+import { openEventStream } from '../support/sse';
 import { command, waitForRun } from '../support/runs';
 
 /**
@@ -36,28 +37,7 @@ const model = wrapLanguageModel({
   },
 });
 
-/** An open stream: the events parsed so far, a wait for a condition on them, and a way to drop the connection. */
-function openStream(url: string, headers: Record<string, string>) {
-  const abort = new AbortController();
-  const events: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (message) => events.push(message) });
-  const finished = fetch(url, { headers, signal: abort.signal }).then(async (answer) => {
-    const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done || value === undefined) return answer;
-      parser.feed(value);
-    }
-  });
-  const waitFor = async (condition: () => boolean) => {
-    const deadline = Date.now() + 20_000;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`stream condition not met; events: ${events.map((event) => `${event.id}:${event.event}`).join(' ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
-  return { events, finished, waitFor, drop: () => abort.abort() };
-}
+const openStream = (url: string, headers: Record<string, string>) => openEventStream(url, headers, 20_000);
 
 type Piece = { after_seq: number; index: number; text: string };
 const pieces = (events: EventSourceMessage[]) => events.filter((event) => event.event === 'text_delta');
