@@ -28,7 +28,7 @@ const pieceEvent = (piece: TextPiece): RunEvent => ({
   data: piece,
 });
 
-/** The poll's pace: soon after news, slower while the run is quiet (each poll is two reads). */
+/** The poll's pace: soon after news, slower while the run is quiet (each poll is two reads, three once the run was taken: its text pieces). */
 const POLL_MIN_MS = 100;
 const POLL_MAX_MS = 1_000;
 const PAGE = 100;
