@@ -91,7 +91,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     memoryMb: 1024,
     reads: ['agents', 'webhookSubscriptions'],
     // skills: installed skills and grants are read, each turn is recorded.
-    // runSteps: each run's steps, a batch per model turn.
+    // runSteps: each run's steps, a batch per model turn, and its text pieces (one per 100 ms of a turn being written).
     writes: ['runs', 'runSteps', 'usage', 'webhookDeliveries', 'skills'],
     sendsTo: ['webhooks'],
     turnTokens: true,
@@ -230,7 +230,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // A stream ends at 840 s and the client resumes with Last-Event-ID.
     timeoutSeconds: 900,
     memoryMb: 512,
-    // The REST pipeline's reads (workspace, membership, the token read-ahead) and the run with its steps.
+    // The REST pipeline's reads (workspace, membership, the token read-ahead) and the run with its steps and text pieces.
     reads: ['workspaces', 'memberships', 'usage', 'runs', 'runSteps'],
     // The REST pipeline's own: keys (last use, rate limit), sessions (last activity), failed credentials, idempotency.
     writes: ['apiKeys', 'sessions', 'rateLimits', 'idempotency'],

@@ -2,6 +2,7 @@
 // platform's resolve-model.ts imports it by this package's name, so a Lambda bundle for a hosted MODEL leaves it out
 // (cdk/lib/lambda-bundling.ts, providerAliases). See ../README.md for what it can and cannot do.
 export { OfflineLanguageModel, createOfflineModel, textDeltas, OFFLINE_PROVIDER, OFFLINE_MODEL_ID } from './offline-model';
+export type { OfflineModelOptions } from './offline-model';
 export { countTokens, CHARACTERS_PER_TOKEN } from './usage';
 export { detectLanguage } from './language';
 export type { Language } from './language';

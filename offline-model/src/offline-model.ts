@@ -61,7 +61,16 @@ function streamPartsOf(turn: OfflineTurn, options: LanguageModelV4CallOptions): 
   ];
 }
 
+export interface OfflineModelOptions {
+  /** A pause before each streamed text delta but the first, to write at a hosted model's pace (the local demo); none by default. */
+  deltaPauseMs?: number;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 export class OfflineLanguageModel implements LanguageModelV4 {
+  constructor(private readonly options: OfflineModelOptions = {}) {}
+
   readonly specificationVersion = 'v4';
   readonly provider = OFFLINE_PROVIDER;
   readonly modelId = OFFLINE_MODEL_ID;
@@ -84,9 +93,11 @@ export class OfflineLanguageModel implements LanguageModelV4 {
     const parts = streamPartsOf(planTurn(options), options);
     // A pull stream: one part per read, so a consumer that stops reading (or aborts) stops the model.
     let next = 0;
+    const pauseMs = this.options.deltaPauseMs ?? 0;
     const stream = new ReadableStream<LanguageModelV4StreamPart>({
-      pull(controller) {
+      async pull(controller) {
         const part = parts[next++];
+        if (pauseMs > 0 && part?.type === 'text-delta' && parts[next - 2]?.type === 'text-delta') await pause(pauseMs);
         if (part) controller.enqueue(part);
         else controller.close();
       },
@@ -95,6 +106,6 @@ export class OfflineLanguageModel implements LanguageModelV4 {
   }
 }
 
-export function createOfflineModel(): LanguageModelV4 {
-  return new OfflineLanguageModel();
+export function createOfflineModel(options: OfflineModelOptions = {}): LanguageModelV4 {
+  return new OfflineLanguageModel(options);
 }

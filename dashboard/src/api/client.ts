@@ -29,11 +29,21 @@ export function configureClient(options: Partial<typeof state>): void {
 
 const API_BASE = '/en/api/v1/';
 
-async function send<T>(method: 'GET' | 'POST', path: string, query: object | undefined, body: unknown): Promise<T> {
+/** The address of an endpoint with its query. */
+export function apiUrl(path: string, query?: object): URL {
   const url = new URL(API_BASE + path, location.origin);
   for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (state.workspaceId) headers['X-Workspace-Id'] = state.workspaceId;
+  return url;
+}
+
+/** The headers of every call: what it accepts, and the workspace picked in the switcher. */
+export function apiHeaders(accept: string): Record<string, string> {
+  return { accept, ...(state.workspaceId ? { 'X-Workspace-Id': state.workspaceId } : {}) };
+}
+
+async function send<T>(method: 'GET' | 'POST', path: string, query: object | undefined, body: unknown): Promise<T> {
+  const url = apiUrl(path, query);
+  const headers = apiHeaders('application/json');
   if (method === 'POST') {
     headers['content-type'] = 'application/json';
     if (state.csrfToken) headers['X-CSRF-Token'] = state.csrfToken;

@@ -5,6 +5,7 @@ import { useAction, useLoad } from '../hooks';
 import { when } from '../format';
 import { AgentTabs } from './agent-tabs';
 import { RunSteps } from './run-timeline';
+import { LiveText } from './live-text';
 import { AnswerButtons, PendingActionView, useAnswers } from './approval';
 
 const POLL_MS = 1000;
@@ -82,6 +83,7 @@ export default function Runs({ params }: { params: string[] }) {
               </ActionButton>
             ) : null}
             <p class="instruction">{run.instruction}</p>
+            {run.status === 'running' ? <LiveText runId={run.run_id} /> : null}
             {run.status === 'requires_action' && run.pending_action ? (
               <div class="waiting-action">
                 <h2>Waiting for your approval</h2>

@@ -24,7 +24,7 @@ describe('a run commanded with a session acts for the member’s role, a company
   /** Commands the demo agent with the person's session (as the dashboard's Runs screen does); the tools its run was offered. */
   async function toolsOfaRunBy(person: Person | 'api key'): Promise<string[]> {
     const body = { agent_id: ctx.agentId, instruction: 'Look up Acme in the contacts.', autonomy: 'full' };
-    const callsBefore = model.doGenerateCalls.length;
+    const callsBefore = model.calls.length;
     let runId: string;
     if (person === 'api key') runId = await command(ctx.api, body);
     else {
@@ -33,7 +33,7 @@ describe('a run commanded with a session acts for the member’s role, a company
       runId = commanded.body.data.run.run_id;
     }
     expect((await waitForRun(ctx.api, runId)).status).toBe('completed');
-    return offeredTools(model.doGenerateCalls[callsBefore]);
+    return offeredTools(model.calls[callsBefore]);
   }
 
   it('offers a company role no tool until a capability is granted to it, then exactly that one', async () => {

@@ -55,7 +55,7 @@ describe('agents/command_cancel on a running run', () => {
     const next = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Anything new?' });
     expect((await waitForRun(ctx.api, next)).status).toBe('completed');
     expect(weather.calls).toHaveLength(1);
-    expect(model.doGenerateCalls).toHaveLength(3);
+    expect(model.calls).toHaveLength(3);
     expect(await waitForRun(ctx.api, stoppedRunId)).toMatchObject({ status: 'cancelled', result_text: 'Checking the forecast for Ankara.' });
   }, 60_000);
 

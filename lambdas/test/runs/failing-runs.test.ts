@@ -8,12 +8,11 @@ import { command, waitForRun } from '../support/runs';
 
 describe('a run that crashes the runner', () => {
   let calls = 0;
-  const crashingModel = new MockLanguageModelV4({
-    doGenerate: async () => {
-      calls += 1;
-      throw new Error('model endpoint unreachable');
-    },
-  });
+  const unreachable = async (): Promise<never> => {
+    calls += 1;
+    throw new Error('model endpoint unreachable');
+  };
+  const crashingModel = new MockLanguageModelV4({ doGenerate: unreachable, doStream: unreachable });
   const ctx = usePlatform({ model: crashingModel, queue: { visibilityTimeoutMs: { runs: 500 } } });
 
   it('is retried by the queue and ends failed with the reason, never stuck queued', async () => {

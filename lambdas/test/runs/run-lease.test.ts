@@ -14,15 +14,16 @@ function gatedContactRun(name: string) {
   let entered!: () => void;
   const waiting = new Promise<void>((resolve) => (entered = resolve));
   let calls = 0;
+  const firstWaits = async () => {
+    calls += 1;
+    if (calls === 1) {
+      entered();
+      await gate;
+    }
+  };
   const model = new MockLanguageModelV4({
-    doGenerate: async (options: LanguageModelV4CallOptions) => {
-      calls += 1;
-      if (calls === 1) {
-        entered();
-        await gate;
-      }
-      return script.doGenerate(options);
-    },
+    doGenerate: async (options: LanguageModelV4CallOptions) => (await firstWaits(), script.doGenerate(options)),
+    doStream: async (options: LanguageModelV4CallOptions) => (await firstWaits(), script.doStream(options)),
   });
   return { model, open, waiting };
 }

@@ -1,9 +1,9 @@
 import { wrapLanguageModel } from 'ai';
 import type { EventSourceMessage } from 'eventsource-parser';
-import { createParser } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOfflineModel } from '@service/offline-model';
 import { usePlatform } from '../support/platform';
+import { openEventStream as openStream } from '../support/sse';
 import { command, waitForRun } from '../support/runs';
 import { createWorkspace } from '../support/workspaces';
 import { subscribe } from '../webhooks/helpers';
@@ -18,16 +18,20 @@ const releaseTurn = async () => {
   while (gate.waiting.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
   gate.waiting.shift()!();
 };
+const passGate = async () => {
+  if (gate.gated) await new Promise<void>((resolve) => gate.waiting.push(resolve));
+};
 const model = wrapLanguageModel({
   model: createOfflineModel(),
   middleware: {
     specificationVersion: 'v3',
-    wrapGenerate: async ({ doGenerate }) => {
-      if (gate.gated) await new Promise<void>((resolve) => gate.waiting.push(resolve));
-      return doGenerate();
-    },
+    // The acting turns stream, the shaping of the output does not: both wait.
+    wrapStream: async ({ doStream }) => (await passGate(), doStream()),
+    wrapGenerate: async ({ doGenerate }) => (await passGate(), doGenerate()),
   },
 });
+/** The stream's events but its text pieces: the steps, then the run. */
+const withoutPieces = (events: EventSourceMessage[]) => events.filter((event) => event.event !== 'text_delta');
 
 interface Step {
   seq: number;
@@ -39,30 +43,6 @@ interface Step {
   result?: unknown;
   error?: string | null;
   duration_ms?: number;
-}
-
-/** An open stream: the events parsed so far, and a way to wait for more or to drop the connection. */
-function openStream(url: string, headers: Record<string, string>) {
-  const abort = new AbortController();
-  const events: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (message) => events.push(message) });
-  const response = fetch(url, { headers, signal: abort.signal });
-  const finished = response.then(async (answer) => {
-    const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
-    for (;;) {
-      const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
-      if (done || value === undefined) return answer;
-      parser.feed(value);
-    }
-  });
-  const waitFor = async (condition: () => boolean) => {
-    const deadline = Date.now() + 15_000;
-    while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`stream condition not met; events: ${events.map((event) => `${event.id}:${event.event}`).join(' ')}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  };
-  return { events, response, finished, waitFor, drop: () => abort.abort() };
 }
 
 describe('a run’s steps and its live stream', () => {
@@ -124,7 +104,8 @@ describe('a run’s steps and its live stream', () => {
     expect(names).toContain('tool_call');
     expect(names).toContain('text');
     expect(names.at(-1)).toBe('run');
-    expect(stream.events.map((event) => Number(event.id))).toEqual(stream.events.map((_, index) => index));
+    expect(names).toContain('text_delta');
+    expect(withoutPieces(stream.events).map((event) => Number(event.id))).toEqual(withoutPieces(stream.events).map((_, index) => index));
     expect(JSON.parse(stream.events.at(-1)!.data)).toMatchObject({ run_id: runId, status: 'completed' });
     expect(JSON.parse(stream.events.at(-2)!.data)).toMatchObject({ type: 'status', status: 'completed' });
   });
@@ -135,7 +116,7 @@ describe('a run’s steps and its live stream', () => {
     const first = openStream(streamUrl(runId), auth());
     await first.waitFor(() => first.events.some((event) => event.event === 'status' && JSON.parse(event.data).status === 'running'));
     first.drop();
-    const seen = first.events.map((event) => Number(event.id));
+    const seen = first.events.map((event) => event.id);
     // The run goes on while no one watches: the first model turn (its tool call) is taken.
     await releaseTurn();
     gate.gated = false;
@@ -147,9 +128,8 @@ describe('a run’s steps and its live stream', () => {
     await resumed.finished;
     const whole = openStream(streamUrl(runId), auth());
     await whole.finished;
-    const resumedIds = resumed.events.map((event) => Number(event.id));
-    expect(resumedIds[0]).toBe(seen.at(-1)! + 1);
-    expect([...seen, ...resumedIds]).toEqual(whole.events.map((event) => Number(event.id)));
+    const resumedIds = resumed.events.map((event) => event.id);
+    expect([...seen, ...resumedIds]).toEqual(whole.events.map((event) => event.id));
     expect(resumed.events.map((event) => event.data)).toEqual(whole.events.slice(seen.length).map((event) => event.data));
   });
 
@@ -159,7 +139,7 @@ describe('a run’s steps and its live stream', () => {
     const status = await ctx.api<{ steps: Step[] }>('agents/command_status/', { query: { run_id: runId } });
     const stream = openStream(streamUrl(runId), auth());
     await stream.finished;
-    expect(stream.events.slice(0, -1).map((event) => JSON.parse(event.data))).toEqual(status.body.data.steps);
+    expect(withoutPieces(stream.events).slice(0, -1).map((event) => JSON.parse(event.data))).toEqual(status.body.data.steps);
     expect(stream.events.at(-1)!.event).toBe('run');
   });
 
@@ -216,12 +196,12 @@ describe('a run its first attempt gave back', () => {
     model: createOfflineModel(),
     middleware: {
       specificationVersion: 'v3',
-      wrapGenerate: async ({ doGenerate }) => {
+      wrapStream: async ({ doStream }) => {
         if (failNext) {
           failNext = false;
           throw new Error('model briefly unreachable');
         }
-        return doGenerate();
+        return doStream();
       },
     },
   });

@@ -22,7 +22,7 @@ describe('capability grants decide which skill tools an agent run may use', () =
     expect(run.output).toMatchObject({ result: 'ok', actions: ['tasks.create'] });
     const tasks = await ctx.api<{ tasks: { title: string; agent_id: string; due_at: string }[] }>('tasks/list/');
     expect(tasks.body.data.tasks).toContainEqual(expect.objectContaining({ title: 'Call Acme back', agent_id: ctx.agentId, due_at: '2030-01-02T09:00:00Z' }));
-    expect(offeredTools(model.doGenerateCalls[0])).toEqual(expect.arrayContaining(['tasks__create', 'tasks__list', 'contacts__create', 'email__send']));
+    expect(offeredTools(model.calls[0])).toEqual(expect.arrayContaining(['tasks__create', 'tasks__list', 'contacts__create', 'email__send']));
   });
 
   it('never offers the model a tool whose capability the caller’s role lost', async () => {
@@ -31,7 +31,7 @@ describe('capability grants decide which skill tools an agent run may use', () =
     const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Create a task to call Acme back.', autonomy: 'full' });
     const run = await waitForRun(ctx.api, runId);
     expect(run.output).toMatchObject({ actions: [] });
-    const offered = offeredTools(model.doGenerateCalls[3]);
+    const offered = offeredTools(model.calls[3]);
     expect(offered).not.toContain('tasks__create');
     expect(offered).toContain('tasks__list');
   });

@@ -48,14 +48,14 @@ describe('Path B: a bare official-SDK MCP server registered by URL', () => {
   it('keeps its tool from the model until the capability is granted', async () => {
     const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'What is the weather in Ankara?' });
     await waitForRun(ctx.api, runId);
-    expect(offeredTools(model.doGenerateCalls[0])).not.toContain('weather__forecast');
+    expect(offeredTools(model.calls[0])).not.toContain('weather__forecast');
   });
 
   it('calls it in a run once granted, with its own bearer, the language and a turn token under its own key', async () => {
     expect((await ctx.api('grants/create/', { body: { role: 'admin', capability: 'weather.forecast' } })).status).toBe(201);
     const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'What is the weather in Ankara?' });
     const run = await waitForRun(ctx.api, runId);
-    expect(offeredTools(model.doGenerateCalls[2])).toContain('weather__forecast');
+    expect(offeredTools(model.calls[2])).toContain('weather__forecast');
     // readOnlyHint: a read tool runs even with the default read_only autonomy.
     expect(run.output).toMatchObject({ result: 'ok', actions: ['weather.forecast'] });
     expect(bare.calls).toHaveLength(1);

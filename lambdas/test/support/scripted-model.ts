@@ -1,4 +1,4 @@
-import type { LanguageModelV4GenerateResult, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
+import type { LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamPart, LanguageModelV4Usage } from '@ai-sdk/provider';
 import { MockLanguageModelV4 } from 'ai/test';
 import { textDeltas } from '@service/offline-model';
 
@@ -42,20 +42,23 @@ function finishReasonOf(turn: ScriptedTurn): LanguageModelV4GenerateResult['fini
 /**
  * A MockLanguageModelV4 that answers its n-th call (doGenerate or doStream alike) with the n-th turn.
  * A call past the end of the script fails with an error saying so. The mock records every call's options
- * in `doGenerateCalls` / `doStreamCalls`, so tests can assert what the model was sent.
+ * in `doGenerateCalls` / `doStreamCalls`, and in `calls` both kinds in the order they came (a run streams its turns
+ * and shapes its output without streaming), so tests can assert what the model was sent.
  */
-export function scriptedModel(turns: readonly ScriptedTurn[]): MockLanguageModelV4 {
+export function scriptedModel(turns: readonly ScriptedTurn[]): MockLanguageModelV4 & { calls: LanguageModelV4CallOptions[] } {
   let played = 0;
-  const nextTurn = (): [ScriptedTurn, number] => {
+  const calls: LanguageModelV4CallOptions[] = [];
+  const nextTurn = (options: LanguageModelV4CallOptions): [ScriptedTurn, number] => {
+    calls.push(options);
     const turn = turns[played];
     if (!turn) throw new Error(`scriptedModel: call ${played + 1} has no scripted turn (the script has ${turns.length})`);
     return [turn, played++];
   };
-  return new MockLanguageModelV4({
+  const model = new MockLanguageModelV4({
     provider: 'scripted',
     modelId: 'scripted-model',
-    doGenerate: async () => {
-      const [turn, index] = nextTurn();
+    doGenerate: async (options) => {
+      const [turn, index] = nextTurn(options);
       return {
         content: [...(turn.text ? [{ type: 'text' as const, text: turn.text }] : []), ...toolCallsOf(turn, index)],
         finishReason: finishReasonOf(turn),
@@ -63,8 +66,8 @@ export function scriptedModel(turns: readonly ScriptedTurn[]): MockLanguageModel
         warnings: [],
       };
     },
-    doStream: async () => {
-      const [turn, index] = nextTurn();
+    doStream: async (options) => {
+      const [turn, index] = nextTurn(options);
       const parts: LanguageModelV4StreamPart[] = [
         { type: 'stream-start', warnings: [] },
         ...(turn.text
@@ -87,4 +90,5 @@ export function scriptedModel(turns: readonly ScriptedTurn[]): MockLanguageModel
       };
     },
   });
+  return Object.assign(model, { calls });
 }

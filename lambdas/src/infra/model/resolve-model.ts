@@ -90,6 +90,13 @@ function openAICompatibleModel(baseURL: string, model: string, env: ModelEnv): L
   return provider.chatModel(model);
 }
 
+/** OFFLINE_MODEL_DELTA_PAUSE_MS: the offline model's pause between streamed words (0 to 1000 ms; none when unset). */
+function offlineDeltaPause(env: ModelEnv): number {
+  const pause = Number(env.OFFLINE_MODEL_DELTA_PAUSE_MS ?? 0);
+  if (!Number.isInteger(pause) || pause < 0 || pause > 1000) throw new ModelSettingError('offline', 'OFFLINE_MODEL_DELTA_PAUSE_MS must be a whole number of milliseconds, 0 to 1000');
+  return pause;
+}
+
 /**
  * The language model for a MODEL setting: `offline` (default), `bedrock:<model id>` (Amazon Bedrock, region and
  * credentials from the standard AWS environment) or `openai:<base url>#<model>` (any OpenAI-compatible endpoint,
@@ -99,7 +106,7 @@ export function resolveModel(setting: string = process.env.MODEL ?? 'offline', e
   const parsed = parseModelSetting(setting);
   switch (parsed.kind) {
     case 'offline':
-      return createOfflineModel();
+      return createOfflineModel({ deltaPauseMs: offlineDeltaPause(env) });
     case 'bedrock':
       return bedrockModel(parsed.modelId, env);
     case 'openai':

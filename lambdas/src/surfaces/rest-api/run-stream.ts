@@ -1,3 +1,4 @@
+import { schemas } from '@service/shared';
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../../infra/deps';
 import { header, type HttpEvent } from '../../infra/http/event';
@@ -19,7 +20,7 @@ function withLastEventId(event: HttpEvent): HttpEvent {
 }
 
 /** Writes the run's events until its final `run` event, the client leaves, or `maxMs` passes (the client then resumes). */
-function streamRun(deps: Deps, sink: ResponseSink, runId: string, afterId: number, maxMs: number): Promise<void> {
+function streamRun(deps: Deps, sink: ResponseSink, runId: string, after: number, maxMs: number): Promise<void> {
   return new Promise<void>((resolve) => {
     let open = true;
     const heartbeat = setInterval(() => sink.write(SSE_KEEP_ALIVE), HEARTBEAT_MS);
@@ -33,7 +34,7 @@ function streamRun(deps: Deps, sink: ResponseSink, runId: string, afterId: numbe
       sink.end();
       resolve();
     };
-    const stop = followRun(deps, runId, afterId, (events) => open && sink.write(events.map(frame).join('')), finish);
+    const stop = followRun(deps, runId, after, (events) => open && sink.write(events.map(frame).join('')), finish);
     sink.signal.addEventListener('abort', finish, { once: true });
   });
 }
@@ -52,6 +53,6 @@ export function createRunStreamHandler(deps: Deps, options: { maxStreamMs?: numb
     const runId = (JSON.parse(checked.body ?? '{}') as { data: { run_id: string } }).data.run_id;
     const lastEventId = request.queryStringParameters?.last_event_id;
     sink.start(200, { ...checked.headers, ...SSE_HEADERS });
-    await streamRun(deps, sink, runId, lastEventId === undefined ? -1 : Number(lastEventId), options.maxStreamMs ?? 60 * 60_000);
+    await streamRun(deps, sink, runId, lastEventId === undefined ? -1 : schemas.positionOfRunEventId(lastEventId), options.maxStreamMs ?? 60 * 60_000);
   };
 }

@@ -1,5 +1,5 @@
 import { checkOutputSchema } from '@service/shared';
-import { generateText, Output, stepCountIs, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolExecutionEndEvent } from 'ai';
+import { generateText, Output, streamText, stepCountIs, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolExecutionEndEvent } from 'ai';
 import type { z } from 'zod';
 import type { Deps } from '../../../infra/deps';
 import type { StoredAgent } from '../../agents/agents';
@@ -119,8 +119,9 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
   const { history, answer } = conversationOf(run);
   // What the approved calls answered, for the stored conversation (the AI SDK runs them, but keeps their results out of its own messages).
   const approvedResults = new Map<string, unknown>();
-  const acted = await generateText({
-    model,
+  // Streamed, so that the run's stream shows the text as the model writes it (text pieces, text-deltas.ts).
+  const acted = streamText({
+    model: stopping.guardModel(model),
     system,
     ...(answer ? { messages: [...history, answer] } : { prompt: run.instruction }),
     tools: stopping.guard(toolSet),
@@ -134,21 +135,25 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
       recorder.onStepEnd(step);
       stopping.recordStep(step);
     },
-    abortSignal: AbortSignal.any([workSignal, AbortSignal.timeout(RUN_TIMEOUT_MS)]),
+    abortSignal: AbortSignal.any([held.signal, AbortSignal.timeout(RUN_TIMEOUT_MS)]),
   });
+  for await (const part of acted.fullStream) {
+    if (part.type === 'text-delta') recorder.onTextDelta(part.text);
+    else if (part.type === 'error') throw part.error;
+  }
   await stopping.checkpoint();
-  const resultText = acted.text;
-  const messages: ModelMessage[] = [...history, ...(answer ? [approvalResultMessage(history, run.pendingAction!, approvedResults)] : []), ...acted.responseMessages];
-  const acting = plus(run.usage, tokens(acted.totalUsage));
+  const resultText = await acted.text;
+  const messages: ModelMessage[] = [...history, ...(answer ? [approvalResultMessage(history, run.pendingAction!, approvedResults)] : []), ...(await acted.responseMessages)];
+  const acting = plus(run.usage, tokens(await acted.totalUsage));
 
-  const request = acted.content.find((part): part is ApprovalRequest => part.type === 'tool-approval-request');
+  const request = (await acted.content).find((part): part is ApprovalRequest => part.type === 'tool-approval-request');
   if (request) {
     const conversationJson = JSON.stringify(messages);
     // The conversation waits on the run item (DynamoDB: 400 KB an item); one too large to keep cannot wait for a person.
     if (Buffer.byteLength(conversationJson) > CONVERSATION_MAX_BYTES) {
       throw new RunCannotGoOn(`The run could not wait for approval: its conversation is over ${CONVERSATION_MAX_BYTES / 1024} KB (large tool results); run it with autonomy full or read_only`);
     }
-    const pendingAction = askedAction(request, input.tools, firstSentence(acted.text), agent.name, deps.now());
+    const pendingAction = askedAction(request, input.tools, firstSentence(resultText), agent.name, deps.now());
     return { kind: 'parks', parking: { pendingAction, conversationJson, usage: acting }, waitSteps: waitingSteps(pendingAction) };
   }
 

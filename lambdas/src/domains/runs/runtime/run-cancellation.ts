@@ -1,4 +1,4 @@
-import type { LanguageModelUsage, ToolSet } from 'ai';
+import { wrapLanguageModel, type LanguageModel, type LanguageModelUsage, type ToolSet } from 'ai';
 import { performance } from 'node:perf_hooks';
 import type { Deps } from '../../../infra/deps';
 import { STOP_ACKNOWLEDGE_MS } from '../cancel-run';
@@ -37,6 +37,11 @@ export interface RunStopping {
   looked(cancelRequested: boolean, issuedAt: number): void;
   /** The tools, each checking for a stop before it starts and giving up its wait when one comes. */
   guard(tools: ToolSet): ToolSet;
+  /**
+   * The model, its calls cut short by a stop. Only its calls: the streamed loop itself goes on to end the turn (a tool
+   * given up by `guard`), so that the turn is recorded and the next checkpoint ends the run.
+   */
+  guardModel(model: LanguageModel): LanguageModel;
   /** Keeps each finished model turn's text and tokens: what a stopped run has produced so far. */
   recordStep(step: { text: string; usage: LanguageModelUsage }): void;
   readonly requested: boolean;
@@ -66,6 +71,17 @@ export function watchForStop(deps: Deps, runId: string, clearAt: number): RunSto
     checkpoint,
     looked,
     guard: (tools) => stoppableTools(tools, controller.signal, checkpoint),
+    guardModel: (model) =>
+      // A model named by a string is resolved by the AI SDK's global provider, which this platform never sets.
+      typeof model === 'string'
+        ? model
+        : wrapLanguageModel({
+            model,
+            middleware: {
+              specificationVersion: 'v3',
+              transformParams: async ({ params }) => ({ ...params, abortSignal: params.abortSignal ? AbortSignal.any([params.abortSignal, controller.signal]) : controller.signal }),
+            },
+          }),
     recordStep: (step) => {
       if (step.text) texts.push(step.text);
       usage.inputTokens += step.usage.inputTokens ?? 0;

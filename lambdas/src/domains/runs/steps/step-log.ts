@@ -1,11 +1,12 @@
-import type { schemas } from '@service/shared';
+import { schemas } from '@service/shared';
 import type { z } from 'zod';
 import type { Deps } from '../../../infra/deps';
 import { logger } from '../../../infra/logger';
-import { lastStepSeq, putStepItems, type StepItem } from './repository';
+import { lastStepSeq, putStepItems, textPiecesPartition, type StepItem } from './repository';
 import { announceSteps } from './step-signal';
 
 type RunStep = z.input<typeof schemas.RunStep>;
+type TextPiece = z.input<typeof schemas.TextDelta>;
 /** A step before the log numbers it. */
 export type NewStep = RunStep extends infer S ? (S extends RunStep ? Omit<S, 'seq'> : never) : never;
 
@@ -22,6 +23,11 @@ const WRITE_DELAY_MS = 25;
  */
 export interface StepLog {
   record(...steps: NewStep[]): void;
+  /**
+   * A piece of the turn being written (text-deltas.ts), stored beside the steps. Recording a step drops the pieces
+   * not yet being written: the step ends the turn, and the stream tells its text's rest from the text step itself.
+   */
+  recordTextPiece(piece: TextPiece): void;
   /** Starts writing what was recorded now, without waiting for more (the run's last turn). */
   writeNow(): void;
   flush(): Promise<void>;
@@ -37,6 +43,7 @@ export interface StepLog {
  */
 export async function openStepLog(deps: Deps, run: { runId: string; attempts?: number; conversationJson?: string }, first: NewStep[] = []): Promise<StepLog> {
   const { runId } = run;
+  const piecesPartition = textPiecesPartition(runId);
   let seq = (run.attempts ?? 1) > 1 || run.conversationJson ? await lastStepSeq(deps, runId) : 0;
   let pending: StepItem[] = [];
   let writing: Promise<void> | undefined;
@@ -50,7 +57,8 @@ export async function openStepLog(deps: Deps, run: { runId: string; attempts?: n
       } catch (error) {
         // Steps describe the run; a store failure must not fail the run itself. The batch waits for the next write.
         logger.warn('run steps not written yet', { runId, error });
-        pending = [...batch, ...pending];
+        // Its text pieces are dropped: a later step must never share a write with them (see recordTextPiece).
+        pending = [...batch.filter((item) => item.runId === runId), ...pending];
         return;
       }
     }
@@ -64,7 +72,12 @@ export async function openStepLog(deps: Deps, run: { runId: string; attempts?: n
   };
   const log: StepLog = {
     record(...steps) {
+      pending = pending.filter((item) => item.runId === runId);
       pending.push(...steps.map((step) => ({ runId, seq: (seq += 1), step: JSON.stringify({ ...step, seq }) })));
+      timer ??= setTimeout(() => void startWriting(), WRITE_DELAY_MS);
+    },
+    recordTextPiece(piece) {
+      pending.push({ runId: piecesPartition, seq: schemas.runEventPosition(piece.after_seq, piece.index), step: JSON.stringify(piece) });
       timer ??= setTimeout(() => void startWriting(), WRITE_DELAY_MS);
     },
     writeNow: () => void startWriting(),

@@ -2,10 +2,10 @@ import type { LanguageModelUsage, StepResult, ToolExecutionEndEvent, ToolSet } f
 import type { AgentTool } from '../runtime/agent-tool';
 import { redactSecrets } from './redact';
 import type { NewStep, StepLog } from './step-log';
+import { storedTurnText, textPieceWriter } from './text-deltas';
 
 /** A tool answer longer than this is stored as a preview. */
 const RESULT_MAX_CHARS = 4_000;
-const TEXT_MAX_CHARS = 16_000;
 
 function preview(value: unknown): unknown {
   const redacted = redactSecrets(value);
@@ -21,13 +21,16 @@ const errorOf = (output: unknown) => {
 const usageOf = (usage: LanguageModelUsage) => ({ input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 });
 
 /**
- * The AI SDK callbacks that record a run's turns in its step log: each model turn (its text, whole, and its tokens)
- * followed by the tool calls it made (redacted arguments, result or error, duration).
+ * The AI SDK callbacks that record a run's turns in its step log: the text as the model writes it (text pieces),
+ * then each model turn (its text, whole, and its tokens) followed by the tool calls it made (redacted arguments,
+ * result or error, duration).
  */
 export function turnRecorder(log: StepLog, tools: AgentTool[]) {
   const capabilityOf = new Map(tools.map((tool) => [tool.name, tool.capability]));
+  const pieces = textPieceWriter(log);
   let calls: NewStep[] = [];
   return {
+    onTextDelta: pieces.onTextDelta,
     onToolExecutionEnd(event: ToolExecutionEndEvent) {
       const capability = capabilityOf.get(event.toolCall.toolName) ?? event.toolCall.toolName;
       const output = event.toolOutput.type === 'tool-result' ? event.toolOutput.output : undefined;
@@ -44,9 +47,8 @@ export function turnRecorder(log: StepLog, tools: AgentTool[]) {
       });
     },
     onStepEnd(step: StepResult<ToolSet>) {
-      const text = (redactSecrets(step.text) as string);
-      const kept = text.length > TEXT_MAX_CHARS ? `${text.slice(0, TEXT_MAX_CHARS)}… [truncated]` : text;
-      log.record({ type: 'text', at: new Date().toISOString(), text: kept, usage: usageOf(step.usage), finish_reason: step.finishReason }, ...calls);
+      pieces.endTurn();
+      log.record({ type: 'text', at: new Date().toISOString(), text: storedTurnText(step.text), usage: usageOf(step.usage), finish_reason: step.finishReason }, ...calls);
       calls = [];
       // A turn that called no tool ends the acting: its steps are stored while the answer is being shaped.
       if (step.toolCalls.length === 0) log.writeNow();
