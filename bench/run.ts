@@ -42,7 +42,7 @@ const sections: [key: string, title: string, run: () => Promise<string[]>][] = [
   ['webhooks', 'Signed webhook deliveries to a loopback receiver', () => benchWebhooks()],
   ['cost', 'AWS bill of 1,000 commands, each with one tool call and one webhook delivery (measured, list prices)', () => benchCost()],
   ['mcp', 'MCP access point: list_agents over MCP vs REST agents/list', () => benchMcp()],
-  ['skills', 'Skill tool calls: startSkill vs a bare official-SDK stateless server', () => benchSkillCalls()],
+  ['skills', 'Skill tool calls: startSkill vs a bare official-SDK stateless server sharing one validator', () => benchSkillCalls()],
   // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time itself.
   ['widget', 'Chat widget: sizes and time to an interactive FAB', () => capturingConsole(benchWidget)],
   // SOAK_SECONDS shortens both soaks (3 minutes of traffic and a minute at idle by default).

@@ -3,8 +3,8 @@
  * measured on its own heap, so neither's garbage is collected during the other's round. Given the same tool with the
  * same input schema, as
  *   bare          the official SDK's stateless example: node:http, a fresh McpServer and StreamableHTTPServerTransport
- *                 per request (each McpServer building its own Ajv validator, as the SDK does unless given one)
- *   bare-shared   the same, its servers given one shared validator (as startSkill's are), for information
+ *                 per request (each McpServer building its own Ajv validator, as the SDK does unless given one), for information
+ *   bare-shared   the same, its servers given one shared validator (as startSkill's are): the target
  *   startSkill    startSkill with the bearer and the turn-token key of the parent's environment
  * It tells its URL over IPC, runs a full collection when asked (`gc`: every round starts from the same heap state,
  * for both servers alike), and exits with its parent (the IPC channel closing).

@@ -1,5 +1,5 @@
 /**
- * Skill tool calls: `startSkill` against the bare official-SDK stateless server (node:http +
+ * Skill tool calls: `startSkill` against bare official-SDK stateless servers (node:http +
  * StreamableHTTPServerTransport, a fresh McpServer and transport per request, as the SDK's stateless example does)
  * serving the same tool with the same input schema. Each server runs in a process of its own and the callers in this
  * one (skill-calls-server.ts, skill-calls-client.ts). startSkill runs its production path: the bearer on every call
@@ -9,9 +9,10 @@
  * round is warmed (sockets, caches) and its process's heap collected just before it is measured, so both start from
  * the same state. Every round is printed.
  *
- * The bare server as the SDK's example writes it builds an Ajv validator per request (each protocol Server does,
- * unless given one); startSkill shares one. So the same comparison runs again, for information, against a bare server
- * given one shared validator too: what is left is startSkill's own work (bearer, turn token, context, deadline).
+ * The target is the bare server as a skill author who configures the SDK well writes it: its per-request servers given
+ * one shared validator (each protocol Server builds its own Ajv instance unless given one), as startSkill's are; what
+ * is left is startSkill's own work (bearer, turn token, context, deadline). The same comparison runs again, for
+ * information, against the bare server as the SDK's example writes it (a validator built per request).
  *
  *   npx tsx bench/run.ts skills
  */
@@ -106,8 +107,8 @@ function report(measured: Pair[], baseline: string, judged: boolean): string[] {
 export async function benchSkillCalls({ countPerRound = 5000, rounds = 7, concurrency = 4, warmUp = 3000, warmUpPerRound = 500 } = {}): Promise<string[]> {
   const plan = { countPerRound, rounds, concurrency, warmUp, warmUpPerRound };
   const baselines: { kind: ServerKind; label: string; judged: boolean }[] = [
-    { kind: 'bare', label: 'bare SDK stateless server', judged: true },
-    { kind: 'bare-shared', label: 'bare SDK server sharing one validator', judged: false },
+    { kind: 'bare-shared', label: 'bare SDK server sharing one validator', judged: true },
+    { kind: 'bare', label: 'bare SDK stateless server', judged: false },
   ];
   const agent = keepAliveAgent(concurrency);
   const candidate = await startServerProcess('startSkill', { SKILL_BEARER: BEARER, SKILL_TURN_TOKEN_SECRET: SECRET });

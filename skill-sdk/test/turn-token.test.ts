@@ -120,4 +120,23 @@ describe('the skill-side verifier', () => {
     vi.useFakeTimers({ now: (issued + 130) * 1000, toFake: ['Date'] });
     await expect(verify(token)).rejects.toMatchObject({ code: 'TURN_TOKEN_EXPIRED' });
   });
+
+  it('checks the signature once for requests that bring the same token at the same time, and again for a bad one', async () => {
+    const verify = turnTokenVerifier('crm', secret);
+    const token = await mintTurnToken({ accountId }, { secret });
+    const signatureChecks = vi.spyOn(crypto.subtle, 'verify');
+    try {
+      const callers = await Promise.all([verify(token), verify(token), verify(token), verify(token)]);
+      expect(callers.map((caller) => caller.accountId)).toEqual([accountId, accountId, accountId, accountId]);
+      expect(signatureChecks).toHaveBeenCalledTimes(1);
+      const [header, payload, signature] = token.split('.') as [string, string, string];
+      const forged = `${header}.${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
+      const refusals = await Promise.allSettled([verify(forged), verify(forged)]);
+      expect(refusals.map((refusal) => refusal.status === 'rejected' && (refusal.reason as { code: string }).code)).toEqual(['TURN_TOKEN_INVALID', 'TURN_TOKEN_INVALID']);
+      await expect(verify(forged)).rejects.toMatchObject({ code: 'TURN_TOKEN_INVALID' });
+      expect(signatureChecks).toHaveBeenCalledTimes(3);
+    } finally {
+      signatureChecks.mockRestore();
+    }
+  });
 });
