@@ -55,6 +55,14 @@ describe('a website source on loopback', () => {
     expect((await search(ctx.api, 'refunds within 30 days')).map((hit) => hit.title)).not.toContain('Refunds');
     const stores = await ctx.platform.deps.knowledge!();
     expect(await stores.index.countRows(ctx.platform.demo.workspaceId, { documentId: before.get('/refunds')!.id })).toBe(0);
+
+    // Nothing changed: every page answers 304, the unchanged home page still leads to the others, nothing is removed.
+    site.fullFetches.length = 0;
+    await ctx.api('knowledge/source_sync/', { body: { source_id: created.id } });
+    const third = await waitForSource(ctx.api, created.id, synced(second.last_synced_at));
+    expect(third).toMatchObject({ status: 'ready', documents: 5, chunks: second.chunks });
+    expect(site.fullFetches).toEqual([]);
+    expect([...byUrl(await allDocuments(ctx.api, created.id))].map(([path, document]) => [path, document.updated_at])).toEqual([...after].map(([path, document]) => [path, document.updated_at]));
   });
 
   it('fails a site whose start page is missing, and says why', async () => {

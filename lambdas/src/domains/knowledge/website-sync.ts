@@ -3,8 +3,9 @@ import type { Deps } from '../../infra/deps';
 import type { KnowledgeStores } from '../../infra/search/knowledge-stores';
 import { addToFrontier, deleteFrontierPage, finishPage, frontierPages, leasePage, syncKeyOf, type FrontierPage } from './crawl-repository';
 import { createGuardedFetch, DEFAULT_CRAWL_LIMITS, fetchPage, inScope, loadRobots, normalizeUrl, readSitemap, siteScope, type CrawlLimits, type GuardedFetch, type RobotsRules, type SiteScope } from './crawl/index';
-import { allDocuments, getDocumentItem } from './document-repository';
-import { markSeen, removeDocument, storeDocument, storeFailedPage } from './documents';
+import { allDocuments, getDocumentItem, type StoredDocument } from './document-repository';
+import type { ExtractedDocument } from './content/extract';
+import { documentBlobPrefix, markSeen, removeDocument, storeDocument, storeFailedPage } from './documents';
 import { documentIdOf } from './indexing';
 import { updateSourceIf, type StoredSource } from './source-repository';
 import { knowledgeStores } from './stores';
@@ -102,7 +103,10 @@ async function crawlOne(deps: Deps, stores: KnowledgeStores, source: StoredSourc
   const fetched = await fetchPage(page.url, { etag: previous?.etag ?? null, lastModified: previous?.lastModified ?? null }, crawl);
   const seen = { seenSyncId: syncId };
   if (fetched.kind === 'not_modified') {
-    if (previous) await markSeen(deps, previous, { etag: previous.etag ?? null, lastModified: previous.lastModified ?? null, ...seen });
+    if (!previous) return 'gone';
+    await markSeen(deps, previous, { etag: previous.etag ?? null, lastModified: previous.lastModified ?? null, ...seen });
+    // An unchanged page still leads to the others: its links are those of the text stored when it last changed.
+    await followLinks(deps, source, syncId, page, crawl, await storedLinks(stores, previous));
     return 'unchanged';
   }
   if (fetched.kind === 'failed') {
@@ -118,10 +122,17 @@ async function crawlOne(deps: Deps, stores: KnowledgeStores, source: StoredSourc
     { id, name: pageName(fetched.finalUrl), url: fetched.finalUrl, contentType: 'text/html', bytes: 0, page: { etag: fetched.etag, lastModified: fetched.lastModified, ...seen } },
     fetched.document,
   );
-  if (page.depth < crawl.limits.maxDepth) {
-    await enqueuePages(deps, source, syncId, fetched.document.links.map((url) => ({ url, depth: page.depth + 1 })), false);
-  }
+  await followLinks(deps, source, syncId, page, crawl, fetched.document.links);
   return changed ? 'changed' : 'unchanged';
+}
+
+async function followLinks(deps: Deps, source: StoredSource, syncId: string, page: FrontierPage, crawl: Crawl, links: string[]): Promise<void> {
+  if (page.depth < crawl.limits.maxDepth) await enqueuePages(deps, source, syncId, links.map((url) => ({ url, depth: page.depth + 1 })), false);
+}
+
+async function storedLinks(stores: KnowledgeStores, document: StoredDocument): Promise<string[]> {
+  const stored = await stores.blobs.get(`${documentBlobPrefix(document.workspaceId, document.sourceId, document.id)}text.json`);
+  return stored ? ((JSON.parse(new TextDecoder().decode(stored)) as ExtractedDocument).links ?? []) : [];
 }
 
 /** The `page` message: the page leased, fetched (conditionally), indexed if its text changed, its links queued, then done. */
