@@ -1,5 +1,7 @@
+import { verify } from '@service/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usePlatform } from '../support/platform';
+import { startReceiver } from '../webhooks/receiver';
 import { startDocsSite, type DocsSite } from './docs-site';
 import { allDocuments, createSource, getSource, search, waitForSource, type Document } from './helpers';
 
@@ -14,12 +16,19 @@ const PAGES = {
 describe('a website source on loopback', () => {
   const ctx = usePlatform({ env: { WEBHOOK_ALLOW_LOCAL: '1' } });
   let site: DocsSite;
+  let hooks: Awaited<ReturnType<typeof startReceiver>>;
+  let signingSecret = '';
   beforeAll(async () => {
     site = await startDocsSite(PAGES);
+    hooks = await startReceiver();
+    const subscribed = await ctx.api<{ signing_secret: string }>('webhooks/create/', { body: { url: hooks.url, events: ['knowledge.source.synced', 'knowledge.source.failed'] } });
+    signingSecret = subscribed.body.data.signing_secret;
   });
   afterAll(async () => {
     await site?.close();
+    await hooks?.close();
   });
+  const eventsOf = (sourceId: string) => hooks.requests.filter((request) => (request.event.data as { source_id?: string }).source_id === sourceId);
 
   const synced = (after: string | null) => (source: { status: string; last_synced_at: string | null }) =>
     (source.status === 'ready' || source.status === 'failed') && source.last_synced_at !== null && source.last_synced_at !== after;
@@ -34,6 +43,11 @@ describe('a website source on loopback', () => {
     const [best] = await search(ctx.api, 'How much does the Partner plan cost?');
     expect(best).toMatchObject({ title: 'Pricing', url: `${site.url}pricing#plans` });
     expect(best!.text).toContain('€99 a month');
+    // Signed, typed in @service/webhooks.
+    await hooks.waitFor(() => eventsOf(created.id).length === 1);
+    const [delivery] = eventsOf(created.id);
+    const event = verify(delivery!.rawBody, delivery!.headers['x-service-signature'] as string, signingSecret, { now: new Date(delivery!.at) });
+    expect(event.event === 'knowledge.source.synced' && event.data).toMatchObject({ source_id: created.id, status: 'ready', documents: 5, changed: 5, removed: 0, failed: 0 });
 
     const before = byUrl(await allDocuments(ctx.api, created.id));
     site.fullFetches.length = 0;
@@ -45,6 +59,8 @@ describe('a website source on loopback', () => {
     expect(sync.status).toBe(202);
     const second = await waitForSource(ctx.api, created.id, synced(first.last_synced_at));
     expect(second).toMatchObject({ status: 'ready', documents: 5 });
+    await hooks.waitFor(() => eventsOf(created.id).length === 2);
+    expect(eventsOf(created.id)[1]!.event.data).toMatchObject({ changed: 3, removed: 1, documents: 5 });
     const after = byUrl(await allDocuments(ctx.api, created.id));
     expect([...after.keys()].sort()).toEqual(['/', '/hours', '/pricing', '/returns', '/shipping']);
     // Unchanged pages answered 304 and kept their index entries; the home page lists one link more, so it changed too.
@@ -70,6 +86,8 @@ describe('a website source on loopback', () => {
     const done = await waitForSource(ctx.api, source.id, synced(null));
     expect(done.status).toBe('failed');
     expect(done.error).toMatch(/indexed|404|crawled/i);
+    await hooks.waitFor(() => eventsOf(source.id).length === 1);
+    expect(eventsOf(source.id)[0]!.event).toMatchObject({ event: 'knowledge.source.failed', data: { source_id: source.id, status: 'failed', error: done.error } });
     expect(await getSource(ctx.api, source.id)).toMatchObject({ documents: 0, next_sync_at: null });
   });
 });
