@@ -17,3 +17,4 @@ export * from './dashboard-headers';
 export * from './role-permissions';
 export { SESSION_COOKIE, CSRF_HEADER, WORKSPACE_HEADER, SIGN_IN_CODE_LENGTH } from './api/auth';
 export * from './languages';
+export * from './api/knowledge';

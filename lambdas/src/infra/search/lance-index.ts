@@ -1,0 +1,281 @@
+import type { Connection, Table } from '@lancedb/lancedb';
+import { Field, FixedSizeList, Float32, Schema, Utf8 } from 'apache-arrow';
+import type { IndexHit, IndexQuery, IndexRow, KnowledgeIndex } from './knowledge-index';
+import { detectLanguage, INDEX_LANGUAGES, STEMMER_LANGUAGE, type IndexLanguage } from './language';
+import { fuseByReciprocalRank, type Ranking } from './rank-fusion';
+
+/**
+ * The knowledge index on LanceDB (locally a directory under the data dir, in AWS an `s3://` URI): one table per
+ * workspace. Full-text search is LanceDB's own BM25 index with one text column per kind and language, so each
+ * language is tokenised by its own stemmer and stop words (and the neutral column by none). A document is indexed as a
+ * parent (its whole text) and its passages (the sections); the parents' ranking and the passages' ranking (and the
+ * passages' vector ranking, where rows carry embeddings) are fused by reciprocal rank fusion, as Dify's parent-child
+ * chunks: measured on SciFact in bench/knowledge.ts.
+ */
+const KINDS = ['parent', 'passage'] as const;
+const textColumn = (kind: IndexRow['kind'], language: IndexLanguage) => `${kind}_${language}`;
+const TEXT_COLUMNS = KINDS.flatMap((kind) => INDEX_LANGUAGES.map((language) => textColumn(kind, language)));
+
+/** RRF's k (the usual 60) and the passages' weight against the parents' (the best of the weights tried on SciFact). */
+export const RRF_K = 60;
+export const PASSAGE_WEIGHT = 0.5;
+/** How many candidates each ranking contributes before fusion, per result asked for (at least 50). */
+const CANDIDATES_PER_RESULT = 3;
+/** Rows written after which a table's recent rows are folded into its indexes and its small files compacted. */
+const OPTIMIZE_EVERY_ROWS = 5_000;
+const DELETE_IDS_AT_ONCE = 500;
+const INDEX_LIST_TTL_MS = 30_000;
+
+const tableName = (workspaceId: string) => `ws_${workspaceId.replace(/[^0-9A-Za-z]/g, '')}`;
+const quoted = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+function schemaOf(dimensions: number | undefined): Schema {
+  const utf8 = (name: string, nullable = false) => new Field(name, new Utf8(), nullable);
+  return new Schema([
+    utf8('row_id'),
+    utf8('document_id'),
+    utf8('source_id'),
+    utf8('name'),
+    utf8('url', true),
+    utf8('title'),
+    utf8('text'),
+    ...TEXT_COLUMNS.map((column) => utf8(column, true)),
+    ...(dimensions ? [new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), true)] : []),
+  ]);
+}
+
+function ftsConfig(language: IndexLanguage) {
+  if (language === 'ngram') return { baseTokenizer: 'ngram' as const, ngramMinLength: 1, ngramMaxLength: 2, lowercase: true, stem: false, removeStopWords: false, asciiFolding: false };
+  if (language === 'neutral') return { baseTokenizer: 'simple' as const, lowercase: true, stem: false, removeStopWords: false, asciiFolding: false };
+  return { baseTokenizer: 'simple' as const, language: STEMMER_LANGUAGE[language], lowercase: true, stem: true, removeStopWords: true, asciiFolding: true };
+}
+
+/** A row as LanceDB stores it: every text column null but the one of its kind and language. */
+function record(row: IndexRow): Record<string, unknown> {
+  const columns: Record<string, string | null> = Object.fromEntries(TEXT_COLUMNS.map((column) => [column, null]));
+  columns[textColumn(row.kind, row.language)] = row.searchText;
+  return {
+    row_id: row.rowId,
+    document_id: row.documentId,
+    source_id: row.sourceId,
+    name: row.name,
+    url: row.url,
+    title: row.title,
+    text: row.text,
+    ...columns,
+    ...(row.vector ? { vector: row.vector } : {}),
+  };
+}
+
+interface Row {
+  document_id: string;
+  source_id: string;
+  name: string;
+  url: string | null;
+  title: string;
+  text: string;
+}
+
+/** One document's new rows (none: it leaves the index), waiting to be written with others. */
+interface PendingReplace {
+  documentId: string;
+  rows: IndexRow[];
+  done: { resolve: () => void; reject: (error: unknown) => void };
+}
+
+/**
+ * One workspace's writes, one batch at a time: the documents replaced while a batch is written go together into the
+ * next one (one delete, one append, one commit each), so concurrent uploads and crawled pages make few table versions.
+ */
+class WriteBatcher {
+  private readonly pending = new Map<string, PendingReplace[]>();
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(private readonly write: (workspaceId: string, batch: PendingReplace[]) => Promise<void>) {}
+
+  replace(workspaceId: string, documentId: string, rows: IndexRow[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const queue = this.pending.get(workspaceId) ?? [];
+      queue.push({ documentId, rows, done: { resolve, reject } });
+      this.pending.set(workspaceId, queue);
+      if (!this.running.has(workspaceId)) this.running.set(workspaceId, this.drain(workspaceId));
+    });
+  }
+
+  /** Runs `work` between batches of the workspace (a source's deletion, an optimize). */
+  async exclusive<T>(workspaceId: string, work: () => Promise<T>): Promise<T> {
+    while (this.running.has(workspaceId)) await this.running.get(workspaceId);
+    const run = work();
+    this.running.set(workspaceId, run.then(() => undefined, () => undefined));
+    try {
+      return await run;
+    } finally {
+      this.running.delete(workspaceId);
+      if (this.pending.get(workspaceId)?.length) this.running.set(workspaceId, this.drain(workspaceId));
+    }
+  }
+
+  private async drain(workspaceId: string): Promise<void> {
+    for (let batch = this.take(workspaceId); batch.length > 0; batch = this.take(workspaceId)) {
+      try {
+        await this.write(workspaceId, batch);
+        for (const item of batch) item.done.resolve();
+      } catch (error) {
+        for (const item of batch) item.done.reject(error);
+      }
+    }
+    this.running.delete(workspaceId);
+  }
+
+  private take(workspaceId: string): PendingReplace[] {
+    const batch = this.pending.get(workspaceId) ?? [];
+    this.pending.delete(workspaceId);
+    return batch;
+  }
+}
+
+export async function openLanceIndex(uri: string, options: { storageOptions?: Record<string, string>; dimensions?: number } = {}): Promise<KnowledgeIndex> {
+  const lancedb = await import('@lancedb/lancedb');
+  const db: Connection = await lancedb.connect(uri, options.storageOptions ? { storageOptions: options.storageOptions } : {});
+  const tables = new Map<string, Promise<Table | undefined>>();
+  const rowsSinceOptimize = new Map<string, number>();
+
+  /** The workspace's table, or undefined when it has none yet (a workspace that never indexed anything). */
+  function existing(workspaceId: string): Promise<Table | undefined> {
+    const name = tableName(workspaceId);
+    let table = tables.get(name);
+    if (!table) {
+      table = db.tableNames().then((names) => (names.includes(name) ? db.openTable(name) : undefined));
+      tables.set(name, table);
+      table.then((opened) => opened ?? tables.delete(name), () => tables.delete(name));
+    }
+    return table;
+  }
+
+  async function created(workspaceId: string): Promise<Table> {
+    const table = await existing(workspaceId);
+    if (table) return table;
+    const made = await db.createEmptyTable(tableName(workspaceId), schemaOf(options.dimensions), { existOk: true });
+    tables.set(tableName(workspaceId), Promise.resolve(made));
+    return made;
+  }
+
+  /** The indexed columns of each table, read again after a while (another process may have added one). */
+  const indexCache = new Map<Table, { columns: Promise<Set<string>>; readAt: number }>();
+  function indexedColumns(table: Table, fresh = false): Promise<Set<string>> {
+    const cached = indexCache.get(table);
+    if (cached && !fresh && Date.now() - cached.readAt < INDEX_LIST_TTL_MS) return cached.columns;
+    const columns = table.listIndices().then((indices) => new Set(indices.flatMap((index) => index.columns)));
+    indexCache.set(table, { columns, readAt: Date.now() });
+    columns.catch(() => indexCache.delete(table));
+    return columns;
+  }
+
+  /** A full-text index per text column that holds rows, and a B-tree on document_id so a document's rows are found fast. */
+  async function ensureIndexes(table: Table, rows: IndexRow[]): Promise<void> {
+    const have = await indexedColumns(table);
+    const wanted = new Map(rows.map((row) => [textColumn(row.kind, row.language), row.language]));
+    const missing = [...wanted].filter(([column]) => !have.has(column));
+    if (have.has('document_id') && missing.length === 0) return;
+    if (!have.has('document_id')) await table.createIndex('document_id', { config: lancedb.Index.btree() });
+    for (const [column, language] of missing) await table.createIndex(column, { config: lancedb.Index.fts(ftsConfig(language)) });
+    await indexedColumns(table, true);
+  }
+
+  async function maybeOptimize(workspaceId: string, table: Table, rows: number): Promise<void> {
+    const count = (rowsSinceOptimize.get(workspaceId) ?? 0) + rows;
+    rowsSinceOptimize.set(workspaceId, count);
+    if (count >= OPTIMIZE_EVERY_ROWS) {
+      rowsSinceOptimize.set(workspaceId, 0);
+      await table.optimize();
+    }
+  }
+
+  /** One batch: every document's old rows deleted at once, every new row appended at once. */
+  async function writeBatch(workspaceId: string, batch: PendingReplace[]): Promise<void> {
+    // A document replaced twice in one batch: its last rows are the ones that count.
+    const latest = new Map(batch.map((item) => [item.documentId, item.rows]));
+    const rows = [...latest.values()].flat();
+    const table = rows.length > 0 ? await created(workspaceId) : await existing(workspaceId);
+    if (!table) return;
+    const ids = [...latest.keys()];
+    for (let at = 0; at < ids.length; at += DELETE_IDS_AT_ONCE) {
+      await table.delete(`document_id IN (${ids.slice(at, at + DELETE_IDS_AT_ONCE).map(quoted).join(', ')})`);
+    }
+    if (rows.length > 0) {
+      await table.add(rows.map(record));
+      await ensureIndexes(table, rows);
+    }
+    await maybeOptimize(workspaceId, table, rows.length);
+  }
+  const writes = new WriteBatcher(writeBatch);
+
+  async function ranking(table: Table, column: string, query: IndexQuery, limit: number, vector?: number[]): Promise<Row[]> {
+    let search = vector ? table.vectorSearch(vector).column('vector') : table.query().fullTextSearch(query.text, { columns: [column] });
+    if (query.sourceIds) search = search.where(`source_id IN (${query.sourceIds.map(quoted).join(', ')})`);
+    return (await search.select(['document_id', 'source_id', 'name', 'url', 'title', 'text', '_score']).limit(limit).toArray()) as Row[];
+  }
+
+  return {
+    replaceDocument: (workspaceId, documentId, rows) => writes.replace(workspaceId, documentId, rows),
+
+    deleteSource: (workspaceId, sourceId) =>
+      writes.exclusive(workspaceId, async () => {
+        const table = await existing(workspaceId);
+        if (table) await table.delete(`source_id = ${quoted(sourceId)}`);
+      }),
+
+    async search(workspaceId, query) {
+      const table = await existing(workspaceId);
+      if (!table || (query.sourceIds && query.sourceIds.length === 0)) return [];
+      const limit = Math.max(50, query.limit * CANDIDATES_PER_RESULT);
+      const columns = [...(await indexedColumns(table))].filter((column) => TEXT_COLUMNS.includes(column));
+      const fused = async (searched: string[], withVector: boolean) => {
+        const rankings: Ranking<Row>[] = await Promise.all([
+          ...searched.map(async (column) => ({ weight: column.startsWith('parent_') ? 1 : PASSAGE_WEIGHT, passages: !column.startsWith('parent_'), rows: await ranking(table, column, query, limit) })),
+          ...(withVector && query.vector ? [ranking(table, 'vector', query, limit, query.vector).then((rows) => ({ weight: 1, passages: true, rows }))] : []),
+        ]);
+        return fuseByReciprocalRank(rankings, RRF_K, query.limit);
+      };
+      // Ranks are comparable within one language only (a small language's first hit would tie with a large one's):
+      // a question recognisably in one language ranks that language's documents; the others follow if room is left.
+      const language = detectLanguage(query.text);
+      const own = language === 'neutral' ? [] : columns.filter((column) => column.endsWith(`_${language}`));
+      const hits = await fused(own.length > 0 ? own : columns, true);
+      if (own.length > 0 && hits.length < query.limit) {
+        const found = new Set(hits.map((hit) => hit.row.document_id));
+        const others = (await fused(columns.filter((column) => !own.includes(column)), false)).filter((hit) => !found.has(hit.row.document_id));
+        hits.push(...others.slice(0, query.limit - hits.length));
+      }
+      return hits.map(({ row, score }): IndexHit => ({
+        documentId: row.document_id,
+        sourceId: row.source_id,
+        name: row.name,
+        url: row.url,
+        title: row.title,
+        text: row.text,
+        score,
+      }));
+    },
+
+    async countRows(workspaceId, filter = {}) {
+      const table = await existing(workspaceId);
+      if (!table) return 0;
+      const conditions = [
+        ...(filter.sourceId ? [`source_id = ${quoted(filter.sourceId)}`] : []),
+        ...(filter.documentId ? [`document_id = ${quoted(filter.documentId)}`] : []),
+      ];
+      return table.countRows(conditions.length > 0 ? conditions.join(' AND ') : undefined);
+    },
+
+    optimize: (workspaceId) =>
+      writes.exclusive(workspaceId, async () => {
+        const table = await existing(workspaceId);
+        if (table) await table.optimize();
+      }),
+
+    close() {
+      db.close();
+    },
+  };
+}
