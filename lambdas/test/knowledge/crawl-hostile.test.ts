@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { createGzip } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuardedFetch, DEFAULT_CRAWL_LIMITS, fetchPage, loadRobots, siteScope, type PageFetch, type PageFetchContext } from '../../src/domains/knowledge/crawl';
+import { createGuardedFetch, CrawlError, DEFAULT_CRAWL_LIMITS, fetchPage, loadRobots, readSitemap, siteScope, type PageFetch, type PageFetchContext } from '../../src/domains/knowledge/crawl';
 import { startLoopbackServer, testResolver, type LoopbackServer } from './loopback-server';
 
 /**
@@ -58,6 +58,21 @@ beforeAll(async () => {
     if (path === '/robots.txt') {
       response.writeHead(200, { 'content-type': 'text/plain' });
       return void response.end('User-agent: *\nDisallow: /admin/\n\nUser-agent: ServiceKnowledgeBot\nDisallow: /private/\n');
+    }
+    const xml = (body: string) => void response.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0"?>${body}`);
+    const urlset = (locations: string[]) => `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locations.map((loc) => `<url><loc>${loc}</loc></url>`).join('')}</urlset>`;
+    if (path === '/sitemap.xml') {
+      const nested = ['/sitemap-docs.xml.gz', '/sitemap-blog.xml', '/sitemap.xml', `http://www.other.test:${elsewhere.port}/sitemap.xml`, '/sitemap-missing.xml'];
+      return xml(`<sm:sitemapindex xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9">${nested.map((loc) => `<sm:sitemap><sm:loc>${loc.startsWith('/') ? origin + loc : loc}</sm:loc></sm:sitemap>`).join('')}</sm:sitemapindex>`);
+    }
+    if (path === '/sitemap-docs.xml.gz') {
+      response.writeHead(200, { 'content-type': 'application/gzip' });
+      return void response.end(gzipSync(urlset([`${origin}/docs/a#intro`, `${origin}/docs/b?utm_source=sitemap`, `${origin}/docs/a`, 'https://www.other.test/docs/c'])));
+    }
+    if (path === '/sitemap-blog.xml') return xml(urlset(Array.from({ length: 50 }, (_, index) => `${origin}/blog/${index}?b=2&amp;a=1`)));
+    if (path === '/laughs.xml') {
+      const entities = Array.from({ length: 10 }, (_, index) => `<!ENTITY l${index + 1} "${`&l${index};`.repeat(10)}">`).join('');
+      return xml(`<!DOCTYPE urlset [<!ENTITY l0 "lol">${entities}]><urlset><url><loc>${origin}/&l10;</loc></url></urlset>`);
     }
     if (path === '/to-intranet') return void response.writeHead(302, { location: `http://intranet.example.test:${site.port}/secrets` }).end();
     if (path === '/to-metadata') return void response.writeHead(301, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
@@ -173,6 +188,41 @@ describe('a crawl of a hostile site', () => {
     expect(await fetchFresh('/loop/0')).toMatchObject({ kind: 'failed', code: 'too_many_redirects' });
     expect(site.requests.filter((path) => path.startsWith('/loop/'))).toHaveLength(DEFAULT_CRAWL_LIMITS.maxRedirects + 1);
     expect(await fetchFresh('/slow', { limits: { ...limits, timeoutMs: 500 } })).toMatchObject({ kind: 'failed', code: 'timeout' });
+  });
+
+  it('reads a sitemap index: nested and gzipped sitemaps followed, entries on the site only, normalized, once, bounded', async () => {
+    const urls = await readSitemap(`${origin}/sitemap.xml`, context.fetcher, limits);
+    expect(urls.slice(0, 2)).toEqual([`${origin}/docs/a`, `${origin}/docs/b`]);
+    expect(urls.slice(2)).toEqual(Array.from({ length: 50 }, (_, index) => `${origin}/blog/${index}?a=1&b=2`));
+    expect(elsewhere.requests).not.toContain('/sitemap.xml');
+    expect(site.requests.filter((path) => path === '/sitemap.xml')).toHaveLength(1);
+    expect(await readSitemap(`${origin}/sitemap.xml`, context.fetcher, { ...limits, maxPages: 5 })).toHaveLength(5);
+  });
+
+  it('does not expand a sitemap of nested entities (a billion laughs), and refuses one that does not exist', async () => {
+    const laughs = await readSitemap(`${origin}/laughs.xml`, context.fetcher, limits);
+    expect(laughs.join('').length).toBeLessThan(1_000); // expanded, the one URL would be 30 GB
+    const missing = await readSitemap(`${origin}/sitemap-missing.xml`, context.fetcher, limits).then(() => undefined, (error: unknown) => error);
+    expect(missing).toEqual(new CrawlError('gone', `the sitemap ${origin}/sitemap-missing.xml answered HTTP 404`));
+  });
+
+  it('reads a robots.txt that is not there as allowing all, and one that cannot be read as disallowing all for now', async () => {
+    let status = 404;
+    const other = await startLoopbackServer((_request, response) => void response.writeHead(status).end());
+    try {
+      const otherOrigin = `http://127.0.0.1:${other.port}`;
+      expect((await loadRobots(otherOrigin, context.fetcher)).isAllowed(`${otherOrigin}/any`)).toBe(true);
+      status = 503;
+      const unreadable = await loadRobots(otherOrigin, context.fetcher);
+      expect(unreadable).toMatchObject({ unreadable: 'robots.txt answered HTTP 503' });
+      expect(await fetchPage(`${otherOrigin}/any`, { etag: null, lastModified: null }, { ...context, scope: siteScope(otherOrigin), robots: unreadable })).toMatchObject({
+        kind: 'failed',
+        code: 'robots',
+        reason: expect.stringMatching(/robots\.txt answered HTTP 503/),
+      });
+    } finally {
+      await other.close();
+    }
   });
 
   it('refuses loopback sites when the local switch is off', async () => {
