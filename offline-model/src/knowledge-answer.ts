@@ -60,6 +60,19 @@ const STOP_WORDS = new Set([
 
 const phrasesFor = (language: string): KnowledgePhrases => PHRASES[language] ?? PHRASES.en!;
 
+// Words that open a question (English, Turkish): "Summarise the lead" is a task on the data at hand, not a question
+// for the company's content; "What are your opening hours" is one, with or without its question mark.
+const QUESTION_WORDS = new Set([
+  'what', 'how', 'when', 'where', 'who', 'which', 'why', 'do', 'does', 'is', 'are', 'can', 'could', 'will', 'would', 'should', 'have', 'has',
+  'ne', 'nasıl', 'neden', 'nerede', 'kim', 'hangi', 'kaç', 'niçin', 'niye',
+]);
+const TURKISH_QUESTION_PARTICLE = /^m[ıiuü](?:s[ıiuü]n(?:[ıiuü]z)?|y[ıiuü]m|y[ıiuü]z)?$/u;
+
+function isQuestion(request: string): boolean {
+  const words = wordsOf(request);
+  return request.includes('?') || QUESTION_WORDS.has(words[0] ?? '') || words.some((word) => TURKISH_QUESTION_PARTICLE.test(word));
+}
+
 /** The words of a text that name a subject. */
 export function contentWords(text: string): string[] {
   return [...new Set(wordsOf(text).filter((word) => !STOP_WORDS.has(word) && !/^\d+$/.test(word)))];
@@ -69,9 +82,9 @@ export function contentWords(text: string): string[] {
 const sameWord = (a: string, b: string): boolean => wordMatches(a, b) || wordMatches(b, a);
 const mentions = (words: readonly string[], word: string): boolean => words.some((candidate) => sameWord(candidate, word));
 
-/** The knowledge search to make for a request, when the tool is offered and the request names a subject. */
+/** The knowledge search to make for a request, when the tool is offered and the request is a question with a subject. */
 export function knowledgeSearchCall(request: string, tools: readonly LanguageModelV4FunctionTool[]): { toolName: string; input: { query: string; limit: number } } | undefined {
-  if (!tools.some((tool) => tool.name === KNOWLEDGE_SEARCH_TOOL) || contentWords(request).length === 0) return undefined;
+  if (!tools.some((tool) => tool.name === KNOWLEDGE_SEARCH_TOOL) || !isQuestion(request) || contentWords(request).length === 0) return undefined;
   return { toolName: KNOWLEDGE_SEARCH_TOOL, input: { query: request.trim().slice(0, 500), limit: SEARCH_LIMIT } };
 }
 

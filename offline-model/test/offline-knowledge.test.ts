@@ -106,10 +106,15 @@ describe('offline model: answers from knowledge', () => {
     expect(text).toContain('Refunds are paid within 14 days.');
   });
 
-  it('does not search for a greeting, and still uses the tool a request names rather than searching', async () => {
+  it('searches only for a question with a subject, and uses the tool a request names rather than searching', async () => {
     const greeting = knowledgeTools([PRICING]);
-    await ask('Hello!', greeting.tools);
-    expect(greeting.calls).toEqual([]);
+    await ask('Hello! How are you?', greeting.tools);
+    await ask('Summarise the lead.', greeting.tools);
+    expect(greeting.calls.filter((call) => call.tool === 'knowledge__search')).toEqual([]);
+    const turkish = knowledgeTools([PRICING]);
+    await ask('Başlangıç paketi kaç euro', turkish.tools);
+    await ask('Fiyat listeniz var mı', turkish.tools);
+    expect(turkish.calls.map((call) => call.tool)).toEqual(['knowledge__search', 'knowledge__search']);
     const named = knowledgeTools([PRICING]);
     await ask('Find the contact jane@example.com', named.tools);
     expect(named.calls.map((call) => call.tool)).toEqual(['contacts__search']);
