@@ -60,17 +60,20 @@ const STOP_WORDS = new Set([
 
 const phrasesFor = (language: string): KnowledgePhrases => PHRASES[language] ?? PHRASES.en!;
 
-// Words that open a question (English, Turkish): "Summarise the lead" is a task on the data at hand, not a question
-// for the company's content; "What are your opening hours" is one, with or without its question mark.
-const QUESTION_WORDS = new Set([
-  'what', 'how', 'when', 'where', 'who', 'which', 'why', 'do', 'does', 'is', 'are', 'can', 'could', 'will', 'would', 'should', 'have', 'has',
-  'ne', 'nasıl', 'neden', 'nerede', 'kim', 'hangi', 'kaç', 'niçin', 'niye',
-]);
+// How a question shows without its question mark: "Summarise the lead" is a task on the data at hand, not a question
+// for the company's content; "What are your opening hours" is one. An English question opens with its word; a
+// Turkish one may carry it anywhere, or its particle (mı, mi, mu, mü and their person endings).
+const ENGLISH_QUESTION_OPENERS = new Set(['what', 'how', 'when', 'where', 'who', 'which', 'why', 'do', 'does', 'is', 'are', 'can', 'could', 'will', 'would', 'should', 'have', 'has']);
+const TURKISH_QUESTION_WORD = /^(?:ne|nedir|neler|nasıl|neden|nerede|nereden|nereye|kim|kimin|hangi|hangisi|kaç|kaça|kaçta|niçin|niye)$/u;
 const TURKISH_QUESTION_PARTICLE = /^m[ıiuü](?:s[ıiuü]n(?:[ıiuü]z)?|y[ıiuü]m|y[ıiuü]z)?$/u;
 
 function isQuestion(request: string): boolean {
   const words = wordsOf(request);
-  return request.includes('?') || QUESTION_WORDS.has(words[0] ?? '') || words.some((word) => TURKISH_QUESTION_PARTICLE.test(word));
+  return (
+    request.includes('?') ||
+    ENGLISH_QUESTION_OPENERS.has(words[0] ?? '') ||
+    words.some((word) => TURKISH_QUESTION_WORD.test(word) || TURKISH_QUESTION_PARTICLE.test(word))
+  );
 }
 
 /** The words of a text that name a subject. */
