@@ -74,6 +74,9 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
 
 const API_METHODS = { ANY: HttpMethod.ANY, GET: HttpMethod.GET, POST: HttpMethod.POST, OPTIONS: HttpMethod.OPTIONS } as const;
 
+/** One page fetched, extracted and indexed per message: the knowledge consumer's timeout until its function is listed. */
+const KNOWLEDGE_CONSUMER_TIMEOUT_SECONDS = 120;
+
 /** The consumer's timeout sizes a queue's visibility timeout; the data list is the one place that knows it. */
 function consumerTimeoutSeconds(functions: readonly PlatformFunction[], queue: QueueName): number {
   const consumer = functions.find((fn) => fn.trigger.kind === 'queue' && fn.trigger.queue === queue);
@@ -114,6 +117,8 @@ export class PlatformStack extends Stack {
     this.queues = {
       runs: new WorkQueue(this, 'RunsQueue', { consumerTimeoutSeconds: consumerTimeoutSeconds(functions, 'runs') }),
       webhooks: new WorkQueue(this, 'WebhookDeliveriesQueue', { consumerTimeoutSeconds: consumerTimeoutSeconds(functions, 'webhooks') }),
+      // The crawl and sync of knowledge sources (issue 28); its consumer function comes with the AWS form of knowledge.
+      knowledge: new WorkQueue(this, 'KnowledgeQueue', { consumerTimeoutSeconds: KNOWLEDGE_CONSUMER_TIMEOUT_SECONDS }),
     };
     this.turnTokenKey = generatedSecret(this, 'TurnTokenKey', 'HMAC-SHA256 key signing the turn tokens the platform sends to skills');
     this.api = this.createHttpApi();

@@ -16,3 +16,4 @@ export * from './mcp';
 export * from './dashboard-headers';
 export * from './role-permissions';
 export { SESSION_COOKIE, CSRF_HEADER, WORKSPACE_HEADER, SIGN_IN_CODE_LENGTH } from './api/auth';
+export * from './api/knowledge';

@@ -6,9 +6,12 @@
 export const MEMBER_ROLES_BUILTIN = ['owner', 'admin', 'member'] as const;
 export type BuiltinMemberRole = (typeof MEMBER_ROLES_BUILTIN)[number];
 
-/** read: lists and gets; command: give agents commands; manage: keys, webhooks, agents, skills, grants; members: people. */
-export type Permission = 'read' | 'command' | 'manage' | 'members';
-export const PERMISSIONS = ['read', 'command', 'manage', 'members'] as const satisfies readonly Permission[];
+/**
+ * read: lists and gets (knowledge search included); command: give agents commands; manage: keys, webhooks, agents,
+ * skills, grants; members: people; knowledge:manage: add, sync and delete knowledge sources, files and answers.
+ */
+export type Permission = 'read' | 'command' | 'manage' | 'members' | 'knowledge:manage';
+export const PERMISSIONS = ['read', 'command', 'manage', 'members', 'knowledge:manage'] as const satisfies readonly Permission[];
 
 /** Who may call an endpoint: a permission of the caller's role, `public` (no credential), `session` (a signed-in person, no workspace). */
 export type EndpointAccess = Permission | 'public' | 'session';
@@ -18,7 +21,7 @@ export const API_KEY_ROLE = 'admin';
 
 const ALLOWED: Record<BuiltinMemberRole, readonly Permission[]> = {
   owner: PERMISSIONS,
-  admin: ['read', 'command', 'manage'],
+  admin: ['read', 'command', 'manage', 'knowledge:manage'],
   member: ['read', 'command'],
 };
 

@@ -125,6 +125,23 @@ export const TABLES = {
     partitionKey: s('credentialId'),
     indexes: [{ name: 'byUser', partitionKey: s('userId'), sortKey: s('createdAt') }],
   },
+  /**
+   * Knowledge sources of a workspace (website, files, answers) with their status, counts and the sync under way; the
+   * sparse `dueSync` index holds only sources with a schedule (`syncLane`), by when their next sync is due.
+   */
+  knowledgeSources: {
+    name: 'knowledge-sources',
+    partitionKey: s('workspaceId'),
+    sortKey: s('id'),
+    indexes: [{ name: 'dueSync', partitionKey: s('syncLane'), sortKey: s('nextSyncAt') }],
+  },
+  /** Documents of a source (a page by its URL's hash, a file, an answer): content hash, ETag/Last-Modified, blob keys, chunk count. */
+  knowledgeDocuments: { name: 'knowledge-documents', partitionKey: s('sourceId'), sortKey: s('id') },
+  /**
+   * The crawl frontier of one sync of a website (`<source id>#<sync id>`), one item per page URL (its hash), put
+   * conditionally so a URL is crawled once per sync; `pending` marks those not done yet.
+   */
+  knowledgeCrawl: { name: 'knowledge-crawl', partitionKey: s('syncKey'), sortKey: s('urlKey') },
   /** The local platform's mailbox (GET /dev/mail.json); in AWS mail leaves through Amazon SES. */
   mailbox: { name: 'mailbox', partitionKey: s('mailbox'), sortKey: s('sk'), localOnly: true },
 } as const satisfies Record<string, TableDefinition>;

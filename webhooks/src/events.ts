@@ -45,6 +45,33 @@ export interface CommandActionRequiredData {
   steps_count: number;
 }
 
+/** The data of `knowledge.source.synced`: a knowledge source finished a sync; its documents are searchable. */
+export interface KnowledgeSourceSyncedData {
+  source_id: string;
+  source_name: string;
+  type: 'website' | 'files' | 'answers';
+  status: 'ready';
+  documents: number;
+  chunks: number;
+  /** Documents indexed again because their text changed (new ones included), and those removed because they disappeared. */
+  changed: number;
+  removed: number;
+  /** Pages that could not be indexed this time (each document says why). */
+  failed: number;
+  synced_at: string;
+  next_sync_at: string | null;
+}
+
+/** The data of `knowledge.source.failed`: a sync could not index the source at all; `error` says why. */
+export interface KnowledgeSourceFailedData {
+  source_id: string;
+  source_name: string;
+  type: 'website' | 'files' | 'answers';
+  status: 'failed';
+  error: string;
+  failed_at: string;
+}
+
 /** The data of `webhook.test`: sent to one endpoint on request (the dashboard's "Send test event"), never emitted. */
 export interface WebhookTestData {
   webhook_id: string;
@@ -56,6 +83,8 @@ export interface WebhookEventData {
   'agent.command.completed': CommandCompletedData;
   'agent.command.failed': CommandFailedData;
   'agent.command.action_required': CommandActionRequiredData;
+  'knowledge.source.synced': KnowledgeSourceSyncedData;
+  'knowledge.source.failed': KnowledgeSourceFailedData;
   'webhook.test': WebhookTestData;
 }
 

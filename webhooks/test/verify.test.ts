@@ -179,7 +179,7 @@ describe('verifyRequest', () => {
     const header = signatureHeader(secret, rawBody, t);
     const request = new Request('https://receiver.example/hooks', { method: 'POST', headers: { 'X-Service-Signature': header }, body: new TextEncoder().encode(rawBody) });
     const verified = await verifyRequest(request, secret, { now });
-    expect(verified.event !== 'webhook.test' && verified.data.run_id).toBe('cmd_1');
+    expect(verified.event === 'agent.command.completed' && verified.data.run_id).toBe('cmd_1');
     const tampered = new Request('https://receiver.example/hooks', { method: 'POST', headers: { 'X-Service-Signature': header }, body: rawBody.replace('1.50', '1.5') });
     await expect(verifyRequest(tampered, secret, { now })).rejects.toMatchObject({ reason: 'signature_mismatch' });
   });

@@ -112,6 +112,22 @@ describe('every endpoint answers as its OpenAPI document says', () => {
     await call('keysRevoke', { body: { key_id: key.body.data.key.id } });
   });
 
+  it('knowledge: sources, documents, answers, search', async () => {
+    const created = await call<{ source: { id: string } }>('knowledgeSourceCreate', { body: { type: 'files', name: 'Docs' } });
+    const sourceId = created.body.data.source.id;
+    await call('knowledgeSourceList');
+    await call('knowledgeSourceGet', { query: { source_id: sourceId } });
+    await call('knowledgeSourceUpdate', { body: { source_id: sourceId, name: 'Handbook' } });
+    const uploaded = await call<{ document: { id: string } }>('knowledgeDocumentUpload', { body: { source_id: sourceId, name: 'faq.md', content_type: 'text/markdown', content: '# FAQ\n\n## Hours\n\nOpen 9 to 5.' } });
+    await call('knowledgeDocumentList', { query: { source_id: sourceId } });
+    await call('knowledgeAnswerCreate', { body: { question: 'Is there parking?', answer: 'Yes, behind the building.', url: 'https://example.com/parking' } });
+    const found = await call<{ results: { document_id: string }[] }>('knowledgeSearch', { body: { query: 'opening hours' } });
+    expect(found.body.data.results[0]!.document_id).toBe(uploaded.body.data.document.id);
+    await call('knowledgeSourceSync', { body: { source_id: sourceId } });
+    await call('knowledgeDocumentDelete', { body: { document_id: uploaded.body.data.document.id } });
+    await call('knowledgeSourceDelete', { body: { source_id: sourceId } });
+  });
+
   it('takes paths with or without the trailing slash, and the tr language segment', async () => {
     expect((await ctx.api('agents/list')).status).toBe(200);
     const tr = await fetch(`${ctx.platform.url}/tr/api/v1/agents/list/`, { headers: { 'x-service-api-key': ctx.key } });

@@ -14,6 +14,8 @@ export interface EndpointContract {
   status: 200 | 201 | 202;
   /** Who may call it: a permission of the caller's role (an API key acts as admin), `public` or `session` (see shared/src/role-permissions.ts). */
   access: EndpointAccess;
+  /** The JSON body's size cap when it is not the platform's MAX_BODY_BYTES (a file upload). */
+  maxBodyBytes?: number;
   /** Accepts an Idempotency-Key header (every create and agents/command). */
   idempotent?: boolean;
   /** The fields of `data` holding a secret shown once: a replay answers them as null with `secret_already_shown: true`. */

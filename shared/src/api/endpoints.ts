@@ -12,6 +12,7 @@ import { CONVERSATION_ENDPOINTS } from './conversations';
 import { WEBHOOK_DELIVERY_ENDPOINTS } from './webhook-deliveries';
 import { SKILL_ACCESS_ENDPOINTS, Skill, SkillInstallBody, SkillInstallation } from './skills';
 import { CONNECTION_ENDPOINTS } from './connections';
+import { KNOWLEDGE_ENDPOINTS } from './knowledge';
 import type { EndpointContract } from './contract';
 import { secretAlreadyShown, secretShownOnce } from './primitives';
 
@@ -141,6 +142,7 @@ export const ENDPOINTS = {
   ...AUTH_ENDPOINTS,
   ...PEOPLE_ENDPOINTS,
   ...CONVERSATION_ENDPOINTS,
+  ...KNOWLEDGE_ENDPOINTS,
 } as const satisfies Record<string, EndpointContract>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

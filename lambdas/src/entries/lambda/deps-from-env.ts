@@ -4,10 +4,12 @@ import type { QueueSender } from '../../infra/queue/queue';
 import { createSqsSender } from '../../infra/queue/sqs';
 import { loadSecretsIntoEnv } from '../../infra/secrets/secrets';
 import { createStore } from '../../infra/store/dynamo';
+import { lazyKnowledgeStores } from '../../infra/search/knowledge-stores';
 
 function wiring(config: PlatformConfig, queue: QueueSender): Deps {
   const store = createStore({ tablePrefix: config.tablePrefix, region: config.region, ...(config.dynamoEndpoint ? { endpoint: config.dynamoEndpoint } : {}) });
-  return { config, store, queue, now: () => new Date() };
+  const knowledge = lazyKnowledgeStores(config);
+  return { config, store, queue, now: () => new Date(), ...(knowledge ? { knowledge } : {}) };
 }
 
 /** The queue of a function the stack gives no queue (cdk/lib/functions.ts: `sendsTo: []`). */

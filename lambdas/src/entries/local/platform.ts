@@ -17,6 +17,9 @@ import { seedDemoKnowledge } from './demo-knowledge';
 import { skillHostFromEnv, type SkillHost } from '../../infra/config/skill-host';
 import { startBuiltinSkills } from './builtin-skills';
 import { sweepRuns } from '../../domains/runs/runtime/run-sweeper';
+import { syncDueSources } from '../../domains/knowledge/schedule';
+import { lazyKnowledgeStores, localKnowledgeLocations } from '../../infra/search/knowledge-stores';
+import { rm } from 'node:fs/promises';
 import { createLocalServer } from './server';
 import { listenError } from './startup-error';
 import { logger } from '../../infra/logger';
@@ -59,6 +62,7 @@ export interface RunningPlatform {
 }
 
 const SWEEP_INTERVAL_MS = 30_000;
+const KNOWLEDGE_TICK_MS = 30_000;
 const LOOPBACK_V4 = new Set(['127.0.0.1', 'localhost']);
 
 /** The same platform on [::1]:port too, when this machine has IPv6 loopback (else nothing: IPv4 alone serves). */
@@ -71,7 +75,9 @@ async function listenOnIpv6Loopback(server: Server, port: number): Promise<Serve
 
 /** The whole platform in one process: embedded DynamoDB, the durable local queue and its consumers, and one HTTP server. */
 export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
-  const env = { ...process.env, ...options.env };
+  // The knowledge index and files live under the data dir (a temporary folder for an in-memory platform).
+  const knowledgeFolders = localKnowledgeLocations(options.dataDir);
+  const env: Record<string, string | undefined> = { KNOWLEDGE_INDEX_URI: knowledgeFolders.KNOWLEDGE_INDEX_URI, KNOWLEDGE_BLOB_URI: knowledgeFolders.KNOWLEDGE_BLOB_URI, ...process.env, ...options.env };
   const dynamo = options.dynamoEndpoint ? { endpoint: options.dynamoEndpoint, stop: async () => undefined } : await startEmbeddedDynamo(options.dataDir);
   const config = { ...configFromEnv(env), dynamoEndpoint: dynamo.endpoint };
   const store = createStore({ tablePrefix: config.tablePrefix, region: config.region, endpoint: dynamo.endpoint });
@@ -81,9 +87,13 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const now = options.now ?? (() => new Date());
   // The built-in skills start once the server listens (below); until then the settings of this process describe the skill host.
   let skillHost: SkillHost | undefined;
+  const openKnowledge = lazyKnowledgeStores(config);
+  let knowledgeOpened = false;
+  const knowledge = openKnowledge && (() => ((knowledgeOpened = true), openKnowledge()));
   const deps: Deps = {
     store,
     queue: observeSender(queue, options.observer),
+    ...(knowledge ? { knowledge } : {}),
     config,
     now,
     mail: localMailbox(store, now, options.onMail),
@@ -119,6 +129,12 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   // What an EventBridge schedule does in AWS: finish runs a crash left queued or running.
   const sweeper = setInterval(() => void sweepRuns(deps).catch(sweepFailed), SWEEP_INTERVAL_MS);
   sweeper.unref();
+  // What an EventBridge schedule does in AWS: start the knowledge syncs that are due, and those a crash stalled.
+  const knowledgeTick = setInterval(
+    () => void syncDueSources(deps).catch((error: unknown) => logger.error('knowledge scheduler failed', { error })),
+    Number(env.KNOWLEDGE_TICK_MS ?? KNOWLEDGE_TICK_MS),
+  );
+  knowledgeTick.unref();
   function sweepFailed(error: unknown): void {
     // dynalite cannot add an index to an existing table: a data dir from before the sweeper keeps working without it.
     if (error instanceof Error && /does not have the specified index/.test(error.message)) {
@@ -137,6 +153,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     skillHost: skills.host,
     async stop() {
       clearInterval(sweeper);
+      clearInterval(knowledgeTick);
       server.closeAllConnections();
       ipv6?.closeAllConnections();
       await Promise.all([server, ...(ipv6 ? [ipv6] : [])].map((open) => new Promise<void>((resolve) => open.close(() => resolve()))));
@@ -144,6 +161,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       await skills.close();
       store.raw.destroy();
       await dynamo.stop();
+      if (knowledge && knowledgeOpened) (await knowledge()).index.close();
+      if (!options.dataDir) await rm(knowledgeFolders.root, { recursive: true, force: true });
     },
   };
 }

@@ -8,6 +8,10 @@ const ConfigSchema = z.object({
   AWS_REGION: z.string().default('us-east-1'),
   [QUEUE_URL_ENV.runs]: z.string().optional(),
   [QUEUE_URL_ENV.webhooks]: z.string().optional(),
+  [QUEUE_URL_ENV.knowledge]: z.string().optional(),
+  KNOWLEDGE_INDEX_URI: z.string().optional(),
+  KNOWLEDGE_BLOB_URI: z.string().optional(),
+  EMBEDDING_MODEL: z.string().default('off'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(100 * 1024),
   WEBHOOK_ALLOW_LOCAL: z.enum(['0', '1', 'true', 'false', '']).default('0'),
@@ -27,7 +31,16 @@ export type PlatformConfig = {
   tablePrefix: string;
   dynamoEndpoint?: string;
   region: string;
-  queueUrls: { runs?: string; webhooks?: string };
+  queueUrls: { runs?: string; webhooks?: string; knowledge?: string };
+  /**
+   * Where the knowledge index lives: a directory (locally under the data dir) or an `s3://bucket/prefix` URI in AWS;
+   * one LanceDB table per workspace inside it. Unset: knowledge is unavailable in this function.
+   */
+  knowledgeIndexUri?: string;
+  /** Where uploaded files and extracted texts are kept: a directory, or `s3://bucket/prefix` in AWS. */
+  knowledgeBlobUri?: string;
+  /** Embeddings fused with full-text search: off (default), openai:<base url>#<model> or bedrock:<model id>. */
+  embeddingModel: string;
   rateLimitPerMinute: number;
   maxBodyBytes: number;
   /** Local tests only: allow http:// and loopback webhook targets. */
@@ -67,7 +80,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     tablePrefix: parsed.TABLE_PREFIX,
     ...(parsed.DYNAMODB_ENDPOINT ? { dynamoEndpoint: parsed.DYNAMODB_ENDPOINT } : {}),
     region: parsed.AWS_REGION,
-    queueUrls: { runs: parsed[QUEUE_URL_ENV.runs], webhooks: parsed[QUEUE_URL_ENV.webhooks] },
+    queueUrls: { runs: parsed[QUEUE_URL_ENV.runs], webhooks: parsed[QUEUE_URL_ENV.webhooks], knowledge: parsed[QUEUE_URL_ENV.knowledge] },
+    ...(parsed.KNOWLEDGE_INDEX_URI ? { knowledgeIndexUri: parsed.KNOWLEDGE_INDEX_URI } : {}),
+    ...(parsed.KNOWLEDGE_BLOB_URI ? { knowledgeBlobUri: parsed.KNOWLEDGE_BLOB_URI } : {}),
+    embeddingModel: parsed.EMBEDDING_MODEL,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     maxBodyBytes: parsed.MAX_BODY_BYTES,
     webhookAllowLocal: parsed.WEBHOOK_ALLOW_LOCAL === '1' || parsed.WEBHOOK_ALLOW_LOCAL === 'true',

@@ -13,6 +13,7 @@ import type { PasskeyEndpoint } from './passkeys';
 import { webhookDeliveryEndpoints } from './webhook-deliveries';
 import { connectionEndpoints } from './connections';
 import { runApprovalEndpoints } from './run-approvals';
+import { knowledgeEndpoints } from './knowledge';
 
 /**
  * Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing); the
@@ -20,4 +21,4 @@ import { runApprovalEndpoints } from './run-approvals';
  * visitors' conversations, and so are sign-in, sessions and passkeys (auth-api.ts), which alone carries the WebAuthn
  * verifier.
  */
-export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints, ...runApprovalEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints, ...runApprovalEndpoints, ...knowledgeEndpoints };

@@ -7,6 +7,6 @@ export const parseInput = (maxBodyBytes: number) => ({
     const state = apiState(request);
     const { endpoint } = state;
     if (endpoint.query) state.query = validated(endpoint.query, request.event.queryStringParameters ?? {});
-    if (endpoint.body) state.body = parseJsonBody(request.event, endpoint.body, { maxBytes: maxBodyBytes });
+    if (endpoint.body) state.body = parseJsonBody(request.event, endpoint.body, { maxBytes: endpoint.maxBodyBytes ?? maxBodyBytes });
   },
 });

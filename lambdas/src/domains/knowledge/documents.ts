@@ -1,0 +1,149 @@
+import { DomainError, KNOWLEDGE_LIMITS, randomBase62, type BodyOf, type DataOf } from '@service/shared';
+import type { Deps } from '../../infra/deps';
+import type { KnowledgeStores } from '../../infra/search/knowledge-stores';
+import type { Action } from '../../infra/store/idempotency';
+import { ContentError, extractDocument, type ExtractedDocument } from './interim-extract';
+import { deleteDocumentItem, documentPage, getDocumentItem, putDocumentItem, type StoredDocument } from './document-repository';
+import { contentHashOf, documentIdOf, indexDocument } from './indexing';
+import { createSource, requireSource } from './sources';
+import { updateSourceIf, type StoredSource } from './source-repository';
+import { knowledgeStores } from './stores';
+
+export type ApiDocument = DataOf<'knowledgeDocumentUpload'>['document'];
+
+export const toApiDocument = (document: StoredDocument): ApiDocument => ({
+  id: document.id,
+  source_id: document.sourceId,
+  name: document.name,
+  url: document.url ?? null,
+  title: document.title,
+  content_type: document.contentType,
+  status: document.status,
+  error: document.error ?? null,
+  chunks: document.chunks,
+  bytes: document.bytes,
+  updated_at: document.updatedAt,
+});
+
+/** Where a document's files live: the original as uploaded or fetched, and its extracted text. */
+export const documentBlobPrefix = (workspaceId: string, sourceId: string, documentId?: string) => `${workspaceId}/${sourceId}/${documentId ? `${documentId}/` : ''}`;
+
+/** Counts follow each document written or removed (a sync recounts them from the documents themselves). */
+export const adjustCounts = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>, documents: number, chunks: number) =>
+  documents === 0 && chunks === 0
+    ? Promise.resolve(undefined)
+    : updateSourceIf(deps, source, { UpdateExpression: 'ADD documents :d, chunks :c', ExpressionAttributeValues: { ':d': documents, ':c': chunks } });
+
+function decodeContent(body: BodyOf<'knowledgeDocumentUpload'>): Uint8Array {
+  if (body.content_type !== 'application/pdf') return new TextEncoder().encode(body.content);
+  const compact = body.content.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) throw new DomainError('VALIDATION_ERROR', 'content of a PDF must be base64', { field: 'content' });
+  return new Uint8Array(Buffer.from(compact, 'base64'));
+}
+
+/** The extractor's refusal as the caller's error, said plainly. */
+function contentRefused(error: unknown): never {
+  if (!(error instanceof ContentError)) throw error;
+  if (error.reason === 'too_large') throw new DomainError('PAYLOAD_TOO_LARGE', error.message, { field: 'content' });
+  throw new DomainError('VALIDATION_ERROR', `The file was not indexed: ${error.message}`, { field: 'content' });
+}
+
+export interface DocumentInput {
+  id: string;
+  name: string;
+  url: string | null;
+  contentType: string;
+  bytes: number;
+  /** The original, kept beside the text (a file); an answer has none. */
+  original?: Uint8Array;
+}
+
+/**
+ * Indexes a document of a files or answers source and stores it (its original and text in the blob store, then the
+ * index, then the record, so a record always describes what is indexed); a document whose text is unchanged is left
+ * as it is. Retried after a crash (same Idempotency-Key, same ids), it finishes what the first attempt began.
+ */
+export async function storeDocument(deps: Deps, stores: KnowledgeStores, source: StoredSource, input: DocumentInput, extracted: ExtractedDocument): Promise<StoredDocument> {
+  const previous = await getDocumentItem(deps, source.id, input.id);
+  const contentHash = contentHashOf(extracted);
+  if (previous?.status === 'indexed' && previous.contentHash === contentHash) return previous;
+  const prefix = documentBlobPrefix(source.workspaceId, source.id, input.id);
+  await Promise.all([
+    ...(input.original ? [stores.blobs.put(`${prefix}original`, input.original, input.contentType)] : []),
+    stores.blobs.put(`${prefix}text.json`, new TextEncoder().encode(JSON.stringify(extracted)), 'application/json'),
+  ]);
+  const chunks = await indexDocument(stores, source.workspaceId, source.language, { documentId: input.id, sourceId: source.id, name: input.name, url: input.url }, extracted);
+  const document: StoredDocument = {
+    sourceId: source.id,
+    id: input.id,
+    workspaceId: source.workspaceId,
+    name: input.name,
+    ...(input.url ? { url: input.url } : {}),
+    title: extracted.title || input.name,
+    contentType: input.contentType,
+    status: 'indexed',
+    contentHash,
+    chunks,
+    bytes: input.bytes,
+    updatedAt: deps.now().toISOString(),
+  };
+  await putDocumentItem(deps, document);
+  await adjustCounts(deps, source, previous ? 0 : 1, chunks - (previous?.chunks ?? 0));
+  return document;
+}
+
+/** knowledge/document_upload: a file into a `files` source; the same name replaces the earlier file. */
+export async function uploadDocument(deps: Deps, workspaceId: string, body: BodyOf<'knowledgeDocumentUpload'>): Promise<StoredDocument> {
+  const source = await requireSource(deps, workspaceId, body.source_id, 'files');
+  const bytes = decodeContent(body);
+  if (bytes.byteLength > KNOWLEDGE_LIMITS.maxFileBytes) throw new DomainError('PAYLOAD_TOO_LARGE', `The file is ${bytes.byteLength} bytes; the limit is ${KNOWLEDGE_LIMITS.maxFileBytes}`, { field: 'content' });
+  const extracted = await extractDocument({ body: bytes, contentType: body.content_type, name: body.name }).catch(contentRefused);
+  const input = { id: documentIdOf(source.id, body.name), name: body.name, url: null, contentType: body.content_type, bytes: bytes.byteLength, original: bytes };
+  return storeDocument(deps, await knowledgeStores(deps), source, input, extracted);
+}
+
+/** The workspace's own Answers source, made on first use under a fixed id (so two first answers make one source). */
+async function answersSource(deps: Deps, workspaceId: string, sourceId: string | undefined, action: Action): Promise<StoredSource> {
+  if (sourceId) return requireSource(deps, workspaceId, sourceId, 'answers');
+  return (await createSource(deps, workspaceId, { type: 'answers', name: 'Answers' }, action, 'src_answers')).source;
+}
+
+/** knowledge/answer_create: a question and the company's answer, searchable at once, cited with its link if it has one. */
+export async function createAnswer(deps: Deps, workspaceId: string, body: BodyOf<'knowledgeAnswerCreate'>, action: Action): Promise<StoredDocument> {
+  const source = await answersSource(deps, workspaceId, body.source_id, action);
+  const extracted: ExtractedDocument = { title: body.question, sections: [{ headingPath: [], anchor: null, text: body.answer }], links: [] };
+  const input = { id: `doc_${randomBase62(24, action.seed)}`, name: body.question, url: body.url ?? null, contentType: 'text/plain', bytes: Buffer.byteLength(body.answer) };
+  return storeDocument(deps, await knowledgeStores(deps), source, input, extracted);
+}
+
+/** Removes a document everywhere: its index rows, its files, then its record (last, so a retry finds what is left). */
+export async function removeDocument(deps: Deps, stores: KnowledgeStores, document: StoredDocument): Promise<void> {
+  await stores.index.replaceDocument(document.workspaceId, document.id, []);
+  await stores.blobs.deletePrefix(documentBlobPrefix(document.workspaceId, document.sourceId, document.id));
+  if (await deleteDocumentItem(deps, document)) {
+    await adjustCounts(deps, { workspaceId: document.workspaceId, id: document.sourceId }, -1, -document.chunks);
+  }
+}
+
+/** The document id names its source only through the record, so it is looked up among the workspace's file and answer sources. */
+export async function deleteDocument(deps: Deps, workspaceId: string, documentId: string, sources: StoredSource[]): Promise<void> {
+  const candidates = sources.filter((source) => source.type !== 'website');
+  const found = (await Promise.all(candidates.map((source) => getDocumentItem(deps, source.id, documentId)))).find((document) => document !== undefined);
+  if (!found) {
+    throw new DomainError('NOT_FOUND', `No file or answer ${documentId} in this workspace (a website's pages leave when the site drops them)`, { field: 'document_id' });
+  }
+  await removeDocument(deps, await knowledgeStores(deps), found);
+}
+
+const encodeCursor = (id: string) => Buffer.from(id).toString('base64url');
+function decodeCursor(cursor: string): string {
+  const id = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^doc_[0-9A-Za-z]{1,64}$/.test(id)) throw new DomainError('VALIDATION_ERROR', 'cursor is not one this list returned', { field: 'cursor' });
+  return id;
+}
+
+export async function listDocuments(deps: Deps, workspaceId: string, query: { source_id: string; limit: number; cursor?: string }) {
+  await requireSource(deps, workspaceId, query.source_id);
+  const page = await documentPage(deps, query.source_id, query.limit, query.cursor ? decodeCursor(query.cursor) : undefined);
+  return { documents: page.documents.map(toApiDocument), next_cursor: page.lastId ? encodeCursor(page.lastId) : null };
+}

@@ -1,0 +1,73 @@
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../infra/deps';
+import { createOrFind, deleteIf, queryAll, readItem, updateIf, type ConditionalUpdate } from '../../infra/store/dynamo';
+
+/** The knowledge domain's source repository: every store call of the knowledgeSources table. */
+export type SourceType = 'website' | 'files' | 'answers';
+export type SourceStatus = 'queued' | 'indexing' | 'ready' | 'failed';
+export type SyncSchedule = 'daily' | 'weekly' | 'off';
+export type SourceLanguage = 'auto' | 'en' | 'tr' | 'other';
+
+/**
+ * `syncLane` puts the source in the sparse `dueSync` index: `due` (sorted by `nextSyncAt`) while it has a schedule and
+ * no sync is under way, `running` (sorted by when the sync started, kept in `nextSyncAt` then) during a sync, so the
+ * scheduler finds both the syncs that are due and those that stalled.
+ */
+export interface StoredSource {
+  workspaceId: string;
+  id: string;
+  type: SourceType;
+  name: string;
+  url?: string;
+  status: SourceStatus;
+  error?: string;
+  documents: number;
+  chunks: number;
+  sync: SyncSchedule;
+  language: SourceLanguage;
+  /** null: every agent of the workspace may search it. */
+  agentIds: string[] | null;
+  lastSyncedAt?: string;
+  nextSyncAt?: string;
+  syncLane?: 'due' | 'running';
+  /** The sync under way (or the last one). */
+  syncId?: string;
+  /** The sync before it ('none' for the first), whose crawl frontier the new one removes. */
+  previousSyncId?: string;
+  syncStartedAt?: string;
+  createdAt: string;
+}
+
+const table = (deps: Deps) => deps.store.table('knowledgeSources');
+const keyOf = (source: Pick<StoredSource, 'workspaceId' | 'id'>) => ({ workspaceId: source.workspaceId, id: source.id });
+
+export const createSourceOrFind = (deps: Deps, source: StoredSource) => createOrFind(deps.store, 'knowledgeSources', source, keyOf(source));
+
+export const getSourceItem = (deps: Deps, workspaceId: string, id: string) => readItem<StoredSource>(deps.store, table(deps), { workspaceId, id });
+
+export const querySources = (deps: Deps, workspaceId: string) =>
+  queryAll<StoredSource>(deps.store, { TableName: table(deps), KeyConditionExpression: 'workspaceId = :w', ExpressionAttributeValues: { ':w': workspaceId }, ConsistentRead: true });
+
+/** A conditional update of an existing source: the source after it, or undefined when it is gone or the condition failed. */
+export const updateSourceIf = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>, update: Omit<ConditionalUpdate, 'ConditionExpression'> & { ConditionExpression?: string }) =>
+  updateIf<StoredSource>(deps.store, table(deps), keyOf(source), {
+    ...update,
+    ConditionExpression: update.ConditionExpression ? `attribute_exists(id) AND (${update.ConditionExpression})` : 'attribute_exists(id)',
+  });
+
+export const deleteSourceItem = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>) =>
+  deleteIf<StoredSource>(deps.store, table(deps), keyOf(source), { ConditionExpression: 'attribute_exists(id)' });
+
+/** Sources of a lane whose `nextSyncAt` is at or before `until` (a page of them, oldest first). */
+export async function sourcesInLane(deps: Deps, lane: 'due' | 'running', until: string, limit = 50): Promise<StoredSource[]> {
+  const result = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: table(deps),
+      IndexName: 'dueSync',
+      KeyConditionExpression: 'syncLane = :lane AND nextSyncAt <= :until',
+      ExpressionAttributeValues: { ':lane': lane, ':until': until },
+      Limit: limit,
+    }),
+  );
+  return (result.Items ?? []) as StoredSource[];
+}

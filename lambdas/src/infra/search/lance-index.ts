@@ -1,0 +1,201 @@
+import type { Connection, Table } from '@lancedb/lancedb';
+import { Field, FixedSizeList, Float32, Schema, Utf8 } from 'apache-arrow';
+import type { IndexHit, IndexQuery, IndexRow, KnowledgeIndex } from './knowledge-index';
+import { INDEX_LANGUAGES, STEMMER_LANGUAGE, type IndexLanguage } from './language';
+import { fuseByReciprocalRank, type Ranking } from './rank-fusion';
+
+/**
+ * The knowledge index on LanceDB (locally a directory under the data dir, in AWS an `s3://` URI): one table per
+ * workspace. Full-text search is LanceDB's own BM25 index with one text column per kind and language, so each
+ * language is tokenised by its own stemmer and stop words (and the neutral column by none). A document is indexed as a
+ * parent (its whole text) and its passages (the sections); the parents' ranking and the passages' ranking (and the
+ * passages' vector ranking, where rows carry embeddings) are fused by reciprocal rank fusion, as Dify's parent-child
+ * chunks: measured on SciFact in bench/knowledge.ts.
+ */
+const KINDS = ['parent', 'passage'] as const;
+const textColumn = (kind: IndexRow['kind'], language: IndexLanguage) => `${kind}_${language}`;
+const TEXT_COLUMNS = KINDS.flatMap((kind) => INDEX_LANGUAGES.map((language) => textColumn(kind, language)));
+
+/** RRF's k (the usual 60) and the passages' weight against the parents' (the best of the weights tried on SciFact). */
+export const RRF_K = 60;
+export const PASSAGE_WEIGHT = 0.5;
+/** How many candidates each ranking contributes before fusion, per result asked for (at least 50). */
+const CANDIDATES_PER_RESULT = 3;
+/** Writes after which a table's recent rows are folded into its indexes and its small files compacted. */
+const OPTIMIZE_EVERY_WRITES = 200;
+
+const tableName = (workspaceId: string) => `ws_${workspaceId.replace(/[^0-9A-Za-z]/g, '')}`;
+const quoted = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
+function schemaOf(dimensions: number | undefined): Schema {
+  const utf8 = (name: string, nullable = false) => new Field(name, new Utf8(), nullable);
+  return new Schema([
+    utf8('row_id'),
+    utf8('document_id'),
+    utf8('source_id'),
+    utf8('name'),
+    utf8('url', true),
+    utf8('title'),
+    utf8('text'),
+    ...TEXT_COLUMNS.map((column) => utf8(column, true)),
+    ...(dimensions ? [new Field('vector', new FixedSizeList(dimensions, new Field('item', new Float32(), true)), true)] : []),
+  ]);
+}
+
+function ftsConfig(language: IndexLanguage) {
+  if (language === 'ngram') return { baseTokenizer: 'ngram' as const, ngramMinLength: 1, ngramMaxLength: 2, lowercase: true, stem: false, removeStopWords: false, asciiFolding: false };
+  if (language === 'neutral') return { baseTokenizer: 'simple' as const, lowercase: true, stem: false, removeStopWords: false, asciiFolding: false };
+  return { baseTokenizer: 'simple' as const, language: STEMMER_LANGUAGE[language], lowercase: true, stem: true, removeStopWords: true, asciiFolding: true };
+}
+
+/** A row as LanceDB stores it: every text column null but the one of its kind and language. */
+function record(row: IndexRow): Record<string, unknown> {
+  const columns: Record<string, string | null> = Object.fromEntries(TEXT_COLUMNS.map((column) => [column, null]));
+  columns[textColumn(row.kind, row.language)] = row.searchText;
+  return {
+    row_id: row.rowId,
+    document_id: row.documentId,
+    source_id: row.sourceId,
+    name: row.name,
+    url: row.url,
+    title: row.title,
+    text: row.text,
+    ...columns,
+    ...(row.vector ? { vector: row.vector } : {}),
+  };
+}
+
+interface Row {
+  document_id: string;
+  source_id: string;
+  name: string;
+  url: string | null;
+  title: string;
+  text: string;
+}
+
+/** Runs one workspace's writes one after another (LanceDB commits a table's writes in order; this process never races itself). */
+class WriteQueue {
+  private readonly tails = new Map<string, Promise<unknown>>();
+  run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const next = (this.tails.get(key) ?? Promise.resolve()).then(work, work);
+    this.tails.set(key, next.catch(() => undefined));
+    return next;
+  }
+}
+
+export async function openLanceIndex(uri: string, options: { storageOptions?: Record<string, string>; dimensions?: number } = {}): Promise<KnowledgeIndex> {
+  const lancedb = await import('@lancedb/lancedb');
+  const db: Connection = await lancedb.connect(uri, options.storageOptions ? { storageOptions: options.storageOptions } : {});
+  const tables = new Map<string, Promise<Table | undefined>>();
+  const writes = new WriteQueue();
+  const writesSinceOptimize = new Map<string, number>();
+
+  /** The workspace's table, or undefined when it has none yet (a workspace that never indexed anything). */
+  function existing(workspaceId: string): Promise<Table | undefined> {
+    const name = tableName(workspaceId);
+    let table = tables.get(name);
+    if (!table) {
+      table = db.tableNames().then((names) => (names.includes(name) ? db.openTable(name) : undefined));
+      tables.set(name, table);
+      table.then((opened) => opened ?? tables.delete(name), () => tables.delete(name));
+    }
+    return table;
+  }
+
+  async function created(workspaceId: string): Promise<Table> {
+    const table = await existing(workspaceId);
+    if (table) return table;
+    const made = await db.createEmptyTable(tableName(workspaceId), schemaOf(options.dimensions), { existOk: true });
+    tables.set(tableName(workspaceId), Promise.resolve(made));
+    return made;
+  }
+
+  /** The full-text indexes the table has (one per text column that ever held a row). */
+  async function indexedColumns(table: Table): Promise<Set<string>> {
+    return new Set((await table.listIndices()).flatMap((index) => index.columns));
+  }
+
+  async function ensureIndexes(table: Table, rows: IndexRow[]): Promise<void> {
+    const have = await indexedColumns(table);
+    const wanted = new Map(rows.map((row) => [textColumn(row.kind, row.language), row.language]));
+    for (const [column, language] of wanted) {
+      if (!have.has(column)) await table.createIndex(column, { config: lancedb.Index.fts(ftsConfig(language)) });
+    }
+  }
+
+  async function maybeOptimize(workspaceId: string, table: Table): Promise<void> {
+    const count = (writesSinceOptimize.get(workspaceId) ?? 0) + 1;
+    writesSinceOptimize.set(workspaceId, count);
+    if (count >= OPTIMIZE_EVERY_WRITES) {
+      writesSinceOptimize.set(workspaceId, 0);
+      await table.optimize();
+    }
+  }
+
+  async function ranking(table: Table, column: string, query: IndexQuery, limit: number, vector?: number[]): Promise<Row[]> {
+    let search = vector ? table.vectorSearch(vector).column('vector') : table.query().fullTextSearch(query.text, { columns: [column] });
+    if (query.sourceIds) search = search.where(`source_id IN (${query.sourceIds.map(quoted).join(', ')})`);
+    return (await search.select(['document_id', 'source_id', 'name', 'url', 'title', 'text', '_score']).limit(limit).toArray()) as Row[];
+  }
+
+  return {
+    replaceDocument: (workspaceId, documentId, rows) =>
+      writes.run(workspaceId, async () => {
+        const table = rows.length > 0 ? await created(workspaceId) : await existing(workspaceId);
+        if (!table) return;
+        await table.delete(`document_id = ${quoted(documentId)}`);
+        if (rows.length > 0) {
+          await table.add(rows.map(record));
+          await ensureIndexes(table, rows);
+        }
+        await maybeOptimize(workspaceId, table);
+      }),
+
+    deleteSource: (workspaceId, sourceId) =>
+      writes.run(workspaceId, async () => {
+        const table = await existing(workspaceId);
+        if (table) await table.delete(`source_id = ${quoted(sourceId)}`);
+      }),
+
+    async search(workspaceId, query) {
+      const table = await existing(workspaceId);
+      if (!table || (query.sourceIds && query.sourceIds.length === 0)) return [];
+      const limit = Math.max(50, query.limit * CANDIDATES_PER_RESULT);
+      const columns = [...(await indexedColumns(table))].filter((column) => TEXT_COLUMNS.includes(column));
+      const rankings: Ranking<Row>[] = await Promise.all([
+        ...columns.map(async (column) => ({ weight: column.startsWith('parent_') ? 1 : PASSAGE_WEIGHT, passages: !column.startsWith('parent_'), rows: await ranking(table, column, query, limit) })),
+        ...(query.vector ? [ranking(table, 'vector', query, limit, query.vector).then((rows) => ({ weight: 1, passages: true, rows }))] : []),
+      ]);
+      return fuseByReciprocalRank(rankings, RRF_K, query.limit).map(({ row, score }): IndexHit => ({
+        documentId: row.document_id,
+        sourceId: row.source_id,
+        name: row.name,
+        url: row.url,
+        title: row.title,
+        text: row.text,
+        score,
+      }));
+    },
+
+    async countRows(workspaceId, filter = {}) {
+      const table = await existing(workspaceId);
+      if (!table) return 0;
+      const conditions = [
+        ...(filter.sourceId ? [`source_id = ${quoted(filter.sourceId)}`] : []),
+        ...(filter.documentId ? [`document_id = ${quoted(filter.documentId)}`] : []),
+      ];
+      return table.countRows(conditions.length > 0 ? conditions.join(' AND ') : undefined);
+    },
+
+    optimize: (workspaceId) =>
+      writes.run(workspaceId, async () => {
+        const table = await existing(workspaceId);
+        if (table) await table.optimize();
+      }),
+
+    close() {
+      db.close();
+    },
+  };
+}
