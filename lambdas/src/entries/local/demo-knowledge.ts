@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Deps } from '../../infra/deps';
-import { extractDocument } from '../../domains/knowledge/interim-extract';
+import { extractDocument } from '../../domains/knowledge/content/extract';
 import { deleteDocument, listDocuments, storeDocument } from '../../domains/knowledge/documents';
 import { documentIdOf } from '../../domains/knowledge/indexing';
 import { createSource } from '../../domains/knowledge/sources';
