@@ -54,7 +54,7 @@ const STOP_WORDS = new Set([
   'do', 'does', 'did', 'can', 'could', 'would', 'will', 'should', 'what', 'which', 'who', 'whom', 'how', 'why', 'when',
   'where', 'much', 'many', 'i', 'me', 'my', 'we', 'us', 'our', 'you', 'your', 'it', 'its', 'this', 'that', 'there',
   'have', 'has', 'any', 'some', 'about', 'please', 'tell', 'hi', 'hello', 'hey', 'thanks', 'thank', 'yes', 'no', 'ok',
-  'bir', 've', 'veya', 'ile', 'için', 'bu', 'şu', 'ne', 'nedir', 'nasıl', 'neden', 'nerede', 'ne', 'kadar', 'mı', 'mi',
+  'bir', 've', 'veya', 'ile', 'için', 'bu', 'şu', 'ne', 'nedir', 'nasıl', 'neden', 'nerede', 'kaç', 'kadar', 'mı', 'mi',
   'mu', 'mü', 'var', 'yok', 'ben', 'bana', 'siz', 'sizin', 'biz', 'bizim', 'merhaba', 'selam', 'lütfen', 'teşekkürler',
 ]);
 
@@ -140,15 +140,18 @@ const overlap = (question: readonly string[], text: string): number => {
 };
 
 /**
- * A passage answers a question when it mentions at least one of the question's subject words; among those, the one
- * mentioning most (the search's order breaks ties).
+ * How many of a question's subject words a passage must mention to answer it: all of one or two ("opening hours" is
+ * not answered by a page that says "open"), half of three or more.
  */
+const wordsNeeded = (count: number): number => (count <= 2 ? count : Math.ceil(count / 2));
+
+/** The passage that mentions most of the question, if one mentions enough of it (the search's order breaks ties). */
 function bestPassage(passages: readonly Passage[], question: readonly string[]): Passage | undefined {
   let best: { passage: Passage; hits: number } | undefined;
   for (const passage of passages) {
     if (passage.score <= MIN_SCORE) continue;
     const hits = overlap(question, `${passage.title}\n${passage.text}`);
-    if (hits > 0 && hits > (best?.hits ?? 0)) best = { passage, hits };
+    if (hits >= wordsNeeded(question.length) && hits > (best?.hits ?? 0)) best = { passage, hits };
   }
   return best?.passage;
 }

@@ -92,6 +92,7 @@ describe('offline model: answers from knowledge', () => {
     ['no passage at all', []],
     ['only passages that do not mention the subject', [SKILLS]],
     ['only passages scored as no match', [{ ...PRICING, text: 'Opening hours are nine to five.', score: 0 }]],
+    ['only a passage that mentions part of the question', [{ ...SKILLS, text: 'Any element of the page can open the chat.', score: 2 }]],
   ])('says it does not know and offers the contact page when the search finds %s', async (_case, results) => {
     const { text } = await ask('What are your opening hours?', knowledgeTools(results as Passage[]).tools);
     expect(text).toBe('Offline demo model: I do not know: I found nothing about that in our content, and I would rather not guess. Our team can answer it: [Page:Contact|/contact]');
