@@ -1,4 +1,4 @@
-import type { ExtractedDocument } from './interim-extract';
+import type { ExtractedDocument } from './content/extract';
 
 /** One passage of a document: a heading with its section (a long section split in parts), with where it sits. */
 export interface Chunk {

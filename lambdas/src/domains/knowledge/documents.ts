@@ -2,9 +2,9 @@ import { DomainError, KNOWLEDGE_LIMITS, randomBase62, type BodyOf, type DataOf }
 import type { Deps } from '../../infra/deps';
 import type { KnowledgeStores } from '../../infra/search/knowledge-stores';
 import type { Action } from '../../infra/store/idempotency';
-import { ContentError, extractDocument, type ExtractedDocument } from './interim-extract';
+import { ContentError, contentHash, extractDocument, type ExtractedDocument } from './content/extract';
 import { deleteDocumentItem, documentPage, getDocumentItem, putDocumentItem, type StoredDocument } from './document-repository';
-import { contentHashOf, documentIdOf, indexDocument } from './indexing';
+import { documentIdOf, indexDocument } from './indexing';
 import { createSource, requireSource } from './sources';
 import { updateSourceIf, type StoredSource } from './source-repository';
 import { knowledgeStores } from './stores';
@@ -65,8 +65,8 @@ export interface DocumentInput {
  */
 export async function storeDocument(deps: Deps, stores: KnowledgeStores, source: StoredSource, input: DocumentInput, extracted: ExtractedDocument): Promise<StoredDocument> {
   const previous = await getDocumentItem(deps, source.id, input.id);
-  const contentHash = contentHashOf(extracted);
-  if (previous?.status === 'indexed' && previous.contentHash === contentHash) return previous;
+  const hash = contentHash(extracted);
+  if (previous?.status === 'indexed' && previous.contentHash === hash) return previous;
   const prefix = documentBlobPrefix(source.workspaceId, source.id, input.id);
   await Promise.all([
     ...(input.original ? [stores.blobs.put(`${prefix}original`, input.original, input.contentType)] : []),
@@ -82,7 +82,7 @@ export async function storeDocument(deps: Deps, stores: KnowledgeStores, source:
     title: extracted.title || input.name,
     contentType: input.contentType,
     status: 'indexed',
-    contentHash,
+    contentHash: hash,
     chunks,
     bytes: input.bytes,
     updatedAt: deps.now().toISOString(),

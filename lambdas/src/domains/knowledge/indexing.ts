@@ -1,18 +1,13 @@
-import { createHash } from 'node:crypto';
 import { randomBase62 } from '@service/shared';
 import type { IndexRow } from '../../infra/search/knowledge-index';
 import { detectLanguage, type IndexLanguage } from '../../infra/search/language';
 import { chunkContext, chunkDocument, documentText } from './chunking';
-import type { ExtractedDocument } from './interim-extract';
+import type { ExtractedDocument } from './content/extract';
 import type { SourceLanguage } from './source-repository';
 import type { KnowledgeStores } from '../../infra/search/knowledge-stores';
 
 /** A stable document id from what names it in its source (a page's URL, a file's name): the same page is the same document. */
 export const documentIdOf = (sourceId: string, name: string) => `doc_${randomBase62(32, `${sourceId}\n${name}`)}`;
-
-/** SHA-256 of the extracted text (title and sections): a document whose text did not change is not indexed again. */
-export const contentHashOf = (document: ExtractedDocument) =>
-  createHash('sha256').update(JSON.stringify([document.title, document.sections.map((section) => [section.headingPath, section.anchor, section.text])])).digest('hex');
 
 const indexLanguage = (language: SourceLanguage, text: string): IndexLanguage =>
   language === 'auto' ? detectLanguage(text) : language === 'other' ? 'neutral' : language;

@@ -21,8 +21,9 @@ export const RRF_K = 60;
 export const PASSAGE_WEIGHT = 0.5;
 /** How many candidates each ranking contributes before fusion, per result asked for (at least 50). */
 const CANDIDATES_PER_RESULT = 3;
-/** Writes after which a table's recent rows are folded into its indexes and its small files compacted. */
-const OPTIMIZE_EVERY_WRITES = 200;
+/** Rows written after which a table's recent rows are folded into its indexes and its small files compacted. */
+const OPTIMIZE_EVERY_ROWS = 5_000;
+const DELETE_IDS_AT_ONCE = 500;
 
 const tableName = (workspaceId: string) => `ws_${workspaceId.replace(/[^0-9A-Za-z]/g, '')}`;
 const quoted = (value: string) => `'${value.replaceAll("'", "''")}'`;
@@ -74,13 +75,61 @@ interface Row {
   text: string;
 }
 
-/** Runs one workspace's writes one after another (LanceDB commits a table's writes in order; this process never races itself). */
-class WriteQueue {
-  private readonly tails = new Map<string, Promise<unknown>>();
-  run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const next = (this.tails.get(key) ?? Promise.resolve()).then(work, work);
-    this.tails.set(key, next.catch(() => undefined));
-    return next;
+/** One document's new rows (none: it leaves the index), waiting to be written with others. */
+interface PendingReplace {
+  documentId: string;
+  rows: IndexRow[];
+  done: { resolve: () => void; reject: (error: unknown) => void };
+}
+
+/**
+ * One workspace's writes, one batch at a time: the documents replaced while a batch is written go together into the
+ * next one (one delete, one append, one commit each), so concurrent uploads and crawled pages make few table versions.
+ */
+class WriteBatcher {
+  private readonly pending = new Map<string, PendingReplace[]>();
+  private readonly running = new Map<string, Promise<void>>();
+
+  constructor(private readonly write: (workspaceId: string, batch: PendingReplace[]) => Promise<void>) {}
+
+  replace(workspaceId: string, documentId: string, rows: IndexRow[]): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const queue = this.pending.get(workspaceId) ?? [];
+      queue.push({ documentId, rows, done: { resolve, reject } });
+      this.pending.set(workspaceId, queue);
+      if (!this.running.has(workspaceId)) this.running.set(workspaceId, this.drain(workspaceId));
+    });
+  }
+
+  /** Runs `work` between batches of the workspace (a source's deletion, an optimize). */
+  async exclusive<T>(workspaceId: string, work: () => Promise<T>): Promise<T> {
+    while (this.running.has(workspaceId)) await this.running.get(workspaceId);
+    const run = work();
+    this.running.set(workspaceId, run.then(() => undefined, () => undefined));
+    try {
+      return await run;
+    } finally {
+      this.running.delete(workspaceId);
+      if (this.pending.get(workspaceId)?.length) this.running.set(workspaceId, this.drain(workspaceId));
+    }
+  }
+
+  private async drain(workspaceId: string): Promise<void> {
+    for (let batch = this.take(workspaceId); batch.length > 0; batch = this.take(workspaceId)) {
+      try {
+        await this.write(workspaceId, batch);
+        for (const item of batch) item.done.resolve();
+      } catch (error) {
+        for (const item of batch) item.done.reject(error);
+      }
+    }
+    this.running.delete(workspaceId);
+  }
+
+  private take(workspaceId: string): PendingReplace[] {
+    const batch = this.pending.get(workspaceId) ?? [];
+    this.pending.delete(workspaceId);
+    return batch;
   }
 }
 
@@ -88,8 +137,7 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
   const lancedb = await import('@lancedb/lancedb');
   const db: Connection = await lancedb.connect(uri, options.storageOptions ? { storageOptions: options.storageOptions } : {});
   const tables = new Map<string, Promise<Table | undefined>>();
-  const writes = new WriteQueue();
-  const writesSinceOptimize = new Map<string, number>();
+  const rowsSinceOptimize = new Map<string, number>();
 
   /** The workspace's table, or undefined when it has none yet (a workspace that never indexed anything). */
   function existing(workspaceId: string): Promise<Table | undefined> {
@@ -116,22 +164,43 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
     return new Set((await table.listIndices()).flatMap((index) => index.columns));
   }
 
+  /** A full-text index per text column that holds rows, and a B-tree on document_id so a document's rows are found fast. */
   async function ensureIndexes(table: Table, rows: IndexRow[]): Promise<void> {
     const have = await indexedColumns(table);
+    if (!have.has('document_id')) await table.createIndex('document_id', { config: lancedb.Index.btree() });
     const wanted = new Map(rows.map((row) => [textColumn(row.kind, row.language), row.language]));
     for (const [column, language] of wanted) {
       if (!have.has(column)) await table.createIndex(column, { config: lancedb.Index.fts(ftsConfig(language)) });
     }
   }
 
-  async function maybeOptimize(workspaceId: string, table: Table): Promise<void> {
-    const count = (writesSinceOptimize.get(workspaceId) ?? 0) + 1;
-    writesSinceOptimize.set(workspaceId, count);
-    if (count >= OPTIMIZE_EVERY_WRITES) {
-      writesSinceOptimize.set(workspaceId, 0);
+  async function maybeOptimize(workspaceId: string, table: Table, rows: number): Promise<void> {
+    const count = (rowsSinceOptimize.get(workspaceId) ?? 0) + rows;
+    rowsSinceOptimize.set(workspaceId, count);
+    if (count >= OPTIMIZE_EVERY_ROWS) {
+      rowsSinceOptimize.set(workspaceId, 0);
       await table.optimize();
     }
   }
+
+  /** One batch: every document's old rows deleted at once, every new row appended at once. */
+  async function writeBatch(workspaceId: string, batch: PendingReplace[]): Promise<void> {
+    // A document replaced twice in one batch: its last rows are the ones that count.
+    const latest = new Map(batch.map((item) => [item.documentId, item.rows]));
+    const rows = [...latest.values()].flat();
+    const table = rows.length > 0 ? await created(workspaceId) : await existing(workspaceId);
+    if (!table) return;
+    const ids = [...latest.keys()];
+    for (let at = 0; at < ids.length; at += DELETE_IDS_AT_ONCE) {
+      await table.delete(`document_id IN (${ids.slice(at, at + DELETE_IDS_AT_ONCE).map(quoted).join(', ')})`);
+    }
+    if (rows.length > 0) {
+      await table.add(rows.map(record));
+      await ensureIndexes(table, rows);
+    }
+    await maybeOptimize(workspaceId, table, rows.length);
+  }
+  const writes = new WriteBatcher(writeBatch);
 
   async function ranking(table: Table, column: string, query: IndexQuery, limit: number, vector?: number[]): Promise<Row[]> {
     let search = vector ? table.vectorSearch(vector).column('vector') : table.query().fullTextSearch(query.text, { columns: [column] });
@@ -140,20 +209,10 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
   }
 
   return {
-    replaceDocument: (workspaceId, documentId, rows) =>
-      writes.run(workspaceId, async () => {
-        const table = rows.length > 0 ? await created(workspaceId) : await existing(workspaceId);
-        if (!table) return;
-        await table.delete(`document_id = ${quoted(documentId)}`);
-        if (rows.length > 0) {
-          await table.add(rows.map(record));
-          await ensureIndexes(table, rows);
-        }
-        await maybeOptimize(workspaceId, table);
-      }),
+    replaceDocument: (workspaceId, documentId, rows) => writes.replace(workspaceId, documentId, rows),
 
     deleteSource: (workspaceId, sourceId) =>
-      writes.run(workspaceId, async () => {
+      writes.exclusive(workspaceId, async () => {
         const table = await existing(workspaceId);
         if (table) await table.delete(`source_id = ${quoted(sourceId)}`);
       }),
@@ -189,7 +248,7 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
     },
 
     optimize: (workspaceId) =>
-      writes.run(workspaceId, async () => {
+      writes.exclusive(workspaceId, async () => {
         const table = await existing(workspaceId);
         if (table) await table.optimize();
       }),
