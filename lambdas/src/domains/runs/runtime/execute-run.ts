@@ -11,7 +11,7 @@ import { ENVELOPE_FROM_MODEL, withNullsFilled, zodFromOutputSchema } from './out
 import { runSystemPrompt } from './prompt';
 import { describePending, recordedTools, type RunFacts } from './tool-recorder';
 import { retrievalGuard } from './retrieval-guard';
-import { offersKnowledge } from './run-sources';
+import { citedSources, offersKnowledge } from './run-sources';
 import { openStepLog, type NewStep, type StepLog } from '../steps/step-log';
 import { turnRecorder } from '../steps/turn-steps';
 import { answeredStep, approvalAnswerMessage, approvalResultMessage, askedAction, type ApprovalRequest } from './approval-turns';
@@ -28,7 +28,7 @@ export interface RunOutcome {
   usage: Usage;
   /** How many steps the run recorded (see steps/step-log.ts). */
   stepsCount: number;
-  /** The passages its knowledge searches returned (agents/command_status `sources`). */
+  /** The passages its answer rests on (agents/command_status `sources`): those it cites, else all its knowledge searches returned. */
   sources: RunSource[];
 }
 
@@ -70,7 +70,7 @@ async function shape<T>(model: LanguageModel, system: string, messages: ModelMes
   }
 }
 
-function defaultEnvelope(facts: RunFacts, resultText: string, fromModel?: z.infer<typeof ENVELOPE_FROM_MODEL>) {
+function defaultEnvelope(facts: RunFacts, resultText: string, sources: RunSource[], fromModel?: z.infer<typeof ENVELOPE_FROM_MODEL>) {
   const result = facts.pending.length > 0 ? 'needs_input' : facts.errors.length > 0 ? (facts.actions.length > 0 ? 'partial' : 'failed') : (fromModel?.result ?? 'ok');
   return {
     result,
@@ -78,7 +78,7 @@ function defaultEnvelope(facts: RunFacts, resultText: string, fromModel?: z.infe
     follow_up: describePending(facts.pending) ?? fromModel?.follow_up ?? null,
     actions: facts.actions,
     files: facts.files,
-    sources: facts.sources,
+    sources,
   };
 }
 
@@ -145,6 +145,7 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
   });
   await stopping.checkpoint();
   const resultText = acted.text;
+  const sources = citedSources(facts.sources, resultText);
   const messages: ModelMessage[] = [...history, ...(answer ? [approvalResultMessage(history, run.pendingAction!, approvedResults)] : []), ...acted.responseMessages];
   const acting = plus(run.usage, tokens(acted.totalUsage));
 
@@ -168,16 +169,16 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
       output: 'value' in shaped ? (withNullsFilled(check.schema, shaped.value) as Record<string, unknown>) : null,
       outputError: 'error' in shaped ? shaped.error! : null,
       usage: plus(acting, shaped.usage),
-      sources: facts.sources,
+      sources,
     };
   }
   const shaped = await shape(model, system, messages, ENVELOPE_FROM_MODEL, workSignal);
   return {
     kind: 'finished',
     resultText,
-    output: defaultEnvelope(facts, resultText, 'value' in shaped ? shaped.value : undefined),
+    output: defaultEnvelope(facts, resultText, sources, 'value' in shaped ? shaped.value : undefined),
     outputError: null,
     usage: plus(acting, shaped.usage),
-    sources: facts.sources,
+    sources,
   };
 }

@@ -37,6 +37,15 @@ export function addSources(listed: RunSource[], found: readonly RunSource[]): vo
   }
 }
 
+/**
+ * The sources an answer rests on: those it cites (their URL or title is in its text, as the prompt asks), or, when it
+ * cites none of them, every passage the run read, best first.
+ */
+export function citedSources(sources: readonly RunSource[], answer: string): RunSource[] {
+  const cited = sources.filter((source) => (source.url !== null && answer.includes(source.url)) || (source.title !== '' && answer.includes(source.title)));
+  return cited.length > 0 ? cited : [...sources];
+}
+
 /** Whether a run or a reply may search the company's knowledge. */
 export const offersKnowledge = (tools: readonly { capability: string }[]): boolean => tools.some((tool) => tool.capability === KNOWLEDGE_SEARCH_CAPABILITY);
 
