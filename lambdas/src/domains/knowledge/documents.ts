@@ -3,7 +3,7 @@ import type { Deps } from '../../infra/deps';
 import type { KnowledgeStores } from '../../infra/search/knowledge-stores';
 import type { Action } from '../../infra/store/idempotency';
 import { ContentError, contentHash, extractDocument, type ExtractedDocument } from './content/extract';
-import { deleteDocumentItem, documentPage, getDocumentItem, putDocumentItem, type StoredDocument } from './document-repository';
+import { deleteDocumentItem, documentPage, getDocumentItem, putDocumentItem, updateDocumentIf, type StoredDocument } from './document-repository';
 import { documentIdOf, indexDocument } from './indexing';
 import { createSource, requireSource } from './sources';
 import { updateSourceIf, type StoredSource } from './source-repository';
@@ -54,19 +54,27 @@ export interface DocumentInput {
   url: string | null;
   contentType: string;
   bytes: number;
-  /** The original, kept beside the text (a file); an answer has none. */
+  /** The original, kept beside the text (a file); an answer and a page have none. */
   original?: Uint8Array;
+  /** A page of a website: what its next fetch asks conditionally, and the sync that saw it. */
+  page?: { etag: string | null; lastModified: string | null; seenSyncId: string };
 }
+
+const pageFields = (page: DocumentInput['page']) =>
+  page ? { seenSyncId: page.seenSyncId, ...(page.etag ? { etag: page.etag } : {}), ...(page.lastModified ? { lastModified: page.lastModified } : {}) } : {};
 
 /**
  * Indexes a document of a files or answers source and stores it (its original and text in the blob store, then the
  * index, then the record, so a record always describes what is indexed); a document whose text is unchanged is left
  * as it is. Retried after a crash (same Idempotency-Key, same ids), it finishes what the first attempt began.
  */
-export async function storeDocument(deps: Deps, stores: KnowledgeStores, source: StoredSource, input: DocumentInput, extracted: ExtractedDocument): Promise<StoredDocument> {
+export async function storeDocument(deps: Deps, stores: KnowledgeStores, source: StoredSource, input: DocumentInput, extracted: ExtractedDocument): Promise<{ document: StoredDocument; changed: boolean }> {
   const previous = await getDocumentItem(deps, source.id, input.id);
   const hash = contentHash(extracted);
-  if (previous?.status === 'indexed' && previous.contentHash === hash) return previous;
+  if (previous?.status === 'indexed' && previous.contentHash === hash) {
+    const seen = input.page ? await markSeen(deps, previous, input.page) : undefined;
+    return { document: seen ?? previous, changed: false };
+  }
   const prefix = documentBlobPrefix(source.workspaceId, source.id, input.id);
   await Promise.all([
     ...(input.original ? [stores.blobs.put(`${prefix}original`, input.original, input.contentType)] : []),
@@ -85,11 +93,45 @@ export async function storeDocument(deps: Deps, stores: KnowledgeStores, source:
     contentHash: hash,
     chunks,
     bytes: input.bytes,
+    ...pageFields(input.page),
     updatedAt: deps.now().toISOString(),
   };
   await putDocumentItem(deps, document);
-  await adjustCounts(deps, source, previous ? 0 : 1, chunks - (previous?.chunks ?? 0));
-  return document;
+  await adjustCounts(deps, source, previous?.status === 'indexed' ? 0 : 1, chunks - (previous?.status === 'indexed' ? previous.chunks : 0));
+  return { document, changed: true };
+}
+
+/** A page the sync found unchanged (a 304, or the same text): seen by this sync, with the validators it was served with. */
+export async function markSeen(deps: Deps, document: Pick<StoredDocument, 'sourceId' | 'id'>, page: NonNullable<DocumentInput['page']>): Promise<StoredDocument | undefined> {
+  const fields = pageFields(page);
+  const names = Object.keys(fields);
+  return updateDocumentIf(deps, document, {
+    UpdateExpression: `SET ${names.map((name) => `${name} = :${name}`).join(', ')}`,
+    ConditionExpression: 'attribute_exists(id)',
+    ExpressionAttributeValues: Object.fromEntries(Object.entries(fields).map(([name, value]) => [`:${name}`, value])),
+  });
+}
+
+/** A page this sync could not index: kept as a failed document with the reason, out of the index. */
+export async function storeFailedPage(deps: Deps, stores: KnowledgeStores, source: StoredSource, input: Omit<DocumentInput, 'bytes' | 'contentType'>, reason: string): Promise<void> {
+  const previous = await getDocumentItem(deps, source.id, input.id);
+  await stores.index.replaceDocument(source.workspaceId, input.id, []);
+  await putDocumentItem(deps, {
+    sourceId: source.id,
+    id: input.id,
+    workspaceId: source.workspaceId,
+    name: input.name,
+    ...(input.url ? { url: input.url } : {}),
+    title: previous?.title ?? input.name,
+    contentType: previous?.contentType ?? 'text/html',
+    status: 'failed',
+    error: reason,
+    chunks: 0,
+    bytes: 0,
+    ...pageFields(input.page),
+    updatedAt: deps.now().toISOString(),
+  });
+  if (previous?.status === 'indexed') await adjustCounts(deps, source, -1, -previous.chunks);
 }
 
 /** knowledge/document_upload: a file into a `files` source; the same name replaces the earlier file. */
@@ -99,7 +141,7 @@ export async function uploadDocument(deps: Deps, workspaceId: string, body: Body
   if (bytes.byteLength > KNOWLEDGE_LIMITS.maxFileBytes) throw new DomainError('PAYLOAD_TOO_LARGE', `The file is ${bytes.byteLength} bytes; the limit is ${KNOWLEDGE_LIMITS.maxFileBytes}`, { field: 'content' });
   const extracted = await extractDocument({ body: bytes, contentType: body.content_type, name: body.name }).catch(contentRefused);
   const input = { id: documentIdOf(source.id, body.name), name: body.name, url: null, contentType: body.content_type, bytes: bytes.byteLength, original: bytes };
-  return storeDocument(deps, await knowledgeStores(deps), source, input, extracted);
+  return (await storeDocument(deps, await knowledgeStores(deps), source, input, extracted)).document;
 }
 
 /** The workspace's own Answers source, made on first use under a fixed id (so two first answers make one source). */
@@ -113,14 +155,14 @@ export async function createAnswer(deps: Deps, workspaceId: string, body: BodyOf
   const source = await answersSource(deps, workspaceId, body.source_id, action);
   const extracted: ExtractedDocument = { title: body.question, sections: [{ headingPath: [], anchor: null, text: body.answer }], links: [] };
   const input = { id: `doc_${randomBase62(24, action.seed)}`, name: body.question, url: body.url ?? null, contentType: 'text/plain', bytes: Buffer.byteLength(body.answer) };
-  return storeDocument(deps, await knowledgeStores(deps), source, input, extracted);
+  return (await storeDocument(deps, await knowledgeStores(deps), source, input, extracted)).document;
 }
 
 /** Removes a document everywhere: its index rows, its files, then its record (last, so a retry finds what is left). */
 export async function removeDocument(deps: Deps, stores: KnowledgeStores, document: StoredDocument): Promise<void> {
   await stores.index.replaceDocument(document.workspaceId, document.id, []);
   await stores.blobs.deletePrefix(documentBlobPrefix(document.workspaceId, document.sourceId, document.id));
-  if (await deleteDocumentItem(deps, document)) {
+  if ((await deleteDocumentItem(deps, document)) && document.status === 'indexed') {
     await adjustCounts(deps, { workspaceId: document.workspaceId, id: document.sourceId }, -1, -document.chunks);
   }
 }

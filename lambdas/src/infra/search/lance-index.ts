@@ -1,7 +1,7 @@
 import type { Connection, Table } from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Schema, Utf8 } from 'apache-arrow';
 import type { IndexHit, IndexQuery, IndexRow, KnowledgeIndex } from './knowledge-index';
-import { INDEX_LANGUAGES, STEMMER_LANGUAGE, type IndexLanguage } from './language';
+import { detectLanguage, INDEX_LANGUAGES, STEMMER_LANGUAGE, type IndexLanguage } from './language';
 import { fuseByReciprocalRank, type Ranking } from './rank-fusion';
 
 /**
@@ -24,6 +24,7 @@ const CANDIDATES_PER_RESULT = 3;
 /** Rows written after which a table's recent rows are folded into its indexes and its small files compacted. */
 const OPTIMIZE_EVERY_ROWS = 5_000;
 const DELETE_IDS_AT_ONCE = 500;
+const INDEX_LIST_TTL_MS = 30_000;
 
 const tableName = (workspaceId: string) => `ws_${workspaceId.replace(/[^0-9A-Za-z]/g, '')}`;
 const quoted = (value: string) => `'${value.replaceAll("'", "''")}'`;
@@ -159,19 +160,26 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
     return made;
   }
 
-  /** The full-text indexes the table has (one per text column that ever held a row). */
-  async function indexedColumns(table: Table): Promise<Set<string>> {
-    return new Set((await table.listIndices()).flatMap((index) => index.columns));
+  /** The indexed columns of each table, read again after a while (another process may have added one). */
+  const indexCache = new Map<Table, { columns: Promise<Set<string>>; readAt: number }>();
+  function indexedColumns(table: Table, fresh = false): Promise<Set<string>> {
+    const cached = indexCache.get(table);
+    if (cached && !fresh && Date.now() - cached.readAt < INDEX_LIST_TTL_MS) return cached.columns;
+    const columns = table.listIndices().then((indices) => new Set(indices.flatMap((index) => index.columns)));
+    indexCache.set(table, { columns, readAt: Date.now() });
+    columns.catch(() => indexCache.delete(table));
+    return columns;
   }
 
   /** A full-text index per text column that holds rows, and a B-tree on document_id so a document's rows are found fast. */
   async function ensureIndexes(table: Table, rows: IndexRow[]): Promise<void> {
     const have = await indexedColumns(table);
-    if (!have.has('document_id')) await table.createIndex('document_id', { config: lancedb.Index.btree() });
     const wanted = new Map(rows.map((row) => [textColumn(row.kind, row.language), row.language]));
-    for (const [column, language] of wanted) {
-      if (!have.has(column)) await table.createIndex(column, { config: lancedb.Index.fts(ftsConfig(language)) });
-    }
+    const missing = [...wanted].filter(([column]) => !have.has(column));
+    if (have.has('document_id') && missing.length === 0) return;
+    if (!have.has('document_id')) await table.createIndex('document_id', { config: lancedb.Index.btree() });
+    for (const [column, language] of missing) await table.createIndex(column, { config: lancedb.Index.fts(ftsConfig(language)) });
+    await indexedColumns(table, true);
   }
 
   async function maybeOptimize(workspaceId: string, table: Table, rows: number): Promise<void> {
@@ -222,11 +230,24 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
       if (!table || (query.sourceIds && query.sourceIds.length === 0)) return [];
       const limit = Math.max(50, query.limit * CANDIDATES_PER_RESULT);
       const columns = [...(await indexedColumns(table))].filter((column) => TEXT_COLUMNS.includes(column));
-      const rankings: Ranking<Row>[] = await Promise.all([
-        ...columns.map(async (column) => ({ weight: column.startsWith('parent_') ? 1 : PASSAGE_WEIGHT, passages: !column.startsWith('parent_'), rows: await ranking(table, column, query, limit) })),
-        ...(query.vector ? [ranking(table, 'vector', query, limit, query.vector).then((rows) => ({ weight: 1, passages: true, rows }))] : []),
-      ]);
-      return fuseByReciprocalRank(rankings, RRF_K, query.limit).map(({ row, score }): IndexHit => ({
+      const fused = async (searched: string[], withVector: boolean) => {
+        const rankings: Ranking<Row>[] = await Promise.all([
+          ...searched.map(async (column) => ({ weight: column.startsWith('parent_') ? 1 : PASSAGE_WEIGHT, passages: !column.startsWith('parent_'), rows: await ranking(table, column, query, limit) })),
+          ...(withVector && query.vector ? [ranking(table, 'vector', query, limit, query.vector).then((rows) => ({ weight: 1, passages: true, rows }))] : []),
+        ]);
+        return fuseByReciprocalRank(rankings, RRF_K, query.limit);
+      };
+      // Ranks are comparable within one language only (a small language's first hit would tie with a large one's):
+      // a question recognisably in one language ranks that language's documents; the others follow if room is left.
+      const language = detectLanguage(query.text);
+      const own = language === 'neutral' ? [] : columns.filter((column) => column.endsWith(`_${language}`));
+      const hits = await fused(own.length > 0 ? own : columns, true);
+      if (own.length > 0 && hits.length < query.limit) {
+        const found = new Set(hits.map((hit) => hit.row.document_id));
+        const others = (await fused(columns.filter((column) => !own.includes(column)), false)).filter((hit) => !found.has(hit.row.document_id));
+        hits.push(...others.slice(0, query.limit - hits.length));
+      }
+      return hits.map(({ row, score }): IndexHit => ({
         documentId: row.document_id,
         sourceId: row.source_id,
         name: row.name,

@@ -12,7 +12,8 @@ export const STEMMER_LANGUAGE = { en: 'English', tr: 'Turkish' } as const;
 /** Han, Hiragana, Katakana, Hangul, Thai, Lao, Khmer, Myanmar: scripts written without spaces between words. */
 const UNSPACED_SCRIPTS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/gu;
 const TURKISH_LETTERS = /[ğışĞİŞ]/g;
-const TURKISH_WORDS = new Set(['ve', 'bir', 'bu', 'için', 'ile', 'da', 'de', 'olan', 'gibi', 'daha', 'çok', 'ne', 'mi', 'nasıl', 'ama', 'veya']);
+/** Words frequent in Turkish and rare elsewhere (not `de`, `da`, `ne`: French, Portuguese and Latin names have them). */
+const TURKISH_WORDS = new Set(['ve', 'bir', 'bu', 'için', 'ile', 'olan', 'gibi', 'daha', 'çok', 'nasıl', 'veya', 'değil', 'ise', 'kadar', 'sonra', 'nedir']);
 const ENGLISH_WORDS = new Set(['the', 'and', 'of', 'to', 'is', 'in', 'for', 'with', 'that', 'on', 'are', 'your', 'you', 'can', 'this', 'how', 'what']);
 
 /**
@@ -29,7 +30,7 @@ export function detectLanguage(text: string): IndexLanguage {
   const share = (set: Set<string>) => words.filter((word) => set.has(word)).length / words.length;
   const latin = (sample.match(/[a-zA-Z]/g)?.length ?? 0) / letters;
   const turkishLetters = (sample.match(TURKISH_LETTERS)?.length ?? 0) / Math.max(1, sample.length);
-  if (share(TURKISH_WORDS) > 0.03 || turkishLetters > 0.005) return 'tr';
+  if (share(TURKISH_WORDS) > 0.05 || turkishLetters > 0.01) return 'tr';
   if (latin > 0.9 && share(ENGLISH_WORDS) > 0.03) return 'en';
   return 'neutral';
 }
