@@ -145,13 +145,18 @@ const overlap = (question: readonly string[], text: string): number => {
  */
 const wordsNeeded = (count: number): number => (count <= 2 ? count : Math.ceil(count / 2));
 
-/** The passage that mentions most of the question, if one mentions enough of it (the search's order breaks ties). */
+/**
+ * Among the passages that mention enough of the question (their page's title counts), the one that mentions most of
+ * it in its title and in its own text, each counted: a page titled for the question beats a page that mentions it in
+ * passing, and of one page's passages, which share its title, the text tells them apart ("enable 2FA", not "disable
+ * 2FA"). The search's order breaks ties.
+ */
 function bestPassage(passages: readonly Passage[], question: readonly string[]): Passage | undefined {
   let best: { passage: Passage; hits: number } | undefined;
   for (const passage of passages) {
-    if (passage.score <= MIN_SCORE) continue;
-    const hits = overlap(question, `${passage.title}\n${passage.text}`);
-    if (hits >= wordsNeeded(question.length) && hits > (best?.hits ?? 0)) best = { passage, hits };
+    if (passage.score <= MIN_SCORE || overlap(question, `${passage.title}\n${passage.text}`) < wordsNeeded(question.length)) continue;
+    const hits = overlap(question, passage.title) + overlap(question, passage.text);
+    if (!best || hits > best.hits) best = { passage, hits };
   }
   return best?.passage;
 }

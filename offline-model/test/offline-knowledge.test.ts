@@ -76,6 +76,14 @@ describe('offline model: answers from knowledge', () => {
     );
   });
 
+  it('of two passages of one page, quotes the one whose own text answers, though the search ranked the other first', async () => {
+    const page = { title: 'Enable two-factor authentication (2FA)', url: 'https://docs.example/2fa', score: 2 };
+    const disable: Passage = { ...page, document_id: 'doc_2fa', url: `${page.url}#disable`, text: 'Find “Two-Factor Authentication (2FA)” and click on the “Disable 2FA” button.', score: 3 };
+    const enable: Passage = { ...page, document_id: 'doc_2fa', url: `${page.url}#enable`, text: 'Find “Two-Factor Authentication (2FA)” and click on the “Enable 2FA” button.' };
+    const { text } = await ask('How do I enable two-factor authentication?', knowledgeTools([disable, enable]).tools);
+    expect(text).toBe('Offline demo model: Find “Two-Factor Authentication (2FA)” and click on the “Enable 2FA” button. Source: Enable two-factor authentication (2FA) (https://docs.example/2fa#enable).');
+  });
+
   it('cites the page by title and URL when the door gives no marker of its own', async () => {
     const { tools } = knowledgeTools([{ ...PRICING, cite: undefined } as Passage]);
     const { text } = await ask('What does the Starter plan cost?', tools);
