@@ -1,6 +1,7 @@
 import type { JSONValue } from '@ai-sdk/provider';
 import type { AnswerFacts } from './fill-schema';
 import type { Knowledge, Outcome } from './knowledge';
+import { knowledgeAnswer } from './knowledge-answer';
 import { phrasesFor, type Phrases } from './phrases';
 import type { PromptView, ToolCallSeen, ToolResultSeen } from './prompt-view';
 import { markerReply, topicOf } from './widget-rules';
@@ -68,6 +69,8 @@ export function composeAnswer(view: PromptView, knowledge: Knowledge, pending: P
   const phrases = phrasesFor(knowledge);
   const followUp = pending.length > 0 ? pending.map(({ toolName, missing }) => phrases.needsInput(toolName, missing.join(', '))).join(' ') : null;
   const topic = topicOf(view.request);
+  const fromContent = knowledgeAnswer(view, knowledge.language);
+  if (fromContent) return { prose: `${phrases.intro} ${fromContent.body}`, followUp: fromContent.followUp, outcome: fromContent.outcome };
   if (view.resultsSinceRequest.length > 0) {
     const described = view.resultsSinceRequest.map((result) =>
       describeResult(result, view.callsSinceRequest.find((call) => call.toolCallId === result.toolCallId), phrases),

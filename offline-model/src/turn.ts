@@ -2,6 +2,7 @@ import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool } from '@a
 import { composeAnswer, type PendingTool } from './answer';
 import { outputFor, toolInputFor } from './fill-schema';
 import { knowledgeFrom, type Knowledge } from './knowledge';
+import { knowledgeSearchCall } from './knowledge-answer';
 import { readPrompt, type PromptView } from './prompt-view';
 import { bestTool, matchTools } from './tool-matching';
 import { WIDGET_TOOL_NAMES, widgetCalls } from './widget-rules';
@@ -52,6 +53,9 @@ function planTools(view: PromptView, knowledge: Knowledge, tools: LanguageModelV
     if (missing.length === 0 || forced) calls.push({ toolName: tool.name, input });
     else if (!guessed) pending.push({ toolName: tool.name, missing });
   }
+  // A question no other tool is for is looked up in the company's own content, when the agent has it.
+  const search = calls.length === 0 && pending.length === 0 ? knowledgeSearchCall(view.request, available) : undefined;
+  if (search) calls.push(search);
   return { calls, pending };
 }
 

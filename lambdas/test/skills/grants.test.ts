@@ -64,7 +64,7 @@ describe('capability grants decide which skill tools an agent run may use', () =
   it('lists the built-in skills with their tools as code__action and capabilities code.action', async () => {
     const skills = await ctx.api<{ skills: { code: string; source: string; tools: { name: string; capability: string }[] }[] }>('skills/list/');
     expect(openApiProblems('skillsList', skills as ApiResponse<unknown>)).toEqual([]);
-    expect(skills.body.data.skills.map((skill) => skill.code)).toEqual(['contacts', 'calendar', 'tasks', 'email']);
+    expect(skills.body.data.skills.map((skill) => skill.code)).toEqual(['contacts', 'calendar', 'tasks', 'email', 'knowledge']);
     expect(skills.body.data.skills.find((skill) => skill.code === 'email')).toMatchObject({ source: 'builtin', tools: [{ name: 'email__send', capability: 'email.send' }] });
   });
 });

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { jsonObject } from './json-input';
+import { RunSourceSchema } from './knowledge';
 import { isoDateTime, limitParam, runId, text, uuid } from './primitives';
 import { CONVERSATION_LANGUAGES, normalizeConversationLanguage } from '../languages';
 
@@ -108,6 +109,7 @@ export const Run = z
     result_text: z.string().nullable(),
     output: z.record(z.string(), z.unknown()).nullable(),
     output_error: z.string().nullable(),
+    sources: z.array(RunSourceSchema).meta({ description: "The passages of the company's knowledge the answer rests on (what its knowledge searches returned), each with the document, its URL and the passage quoted" }),
     error: z.string().nullable(),
     usage: Usage,
     created_at: isoDateTime,

@@ -1,4 +1,4 @@
-import { DomainError, newRunId, type schemas } from '@service/shared';
+import { DomainError, newRunId, type RunSource, type schemas } from '@service/shared';
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Deps } from '../../infra/deps';
@@ -21,6 +21,8 @@ export interface StoredRun {
   resultText?: string;
   output?: Record<string, unknown> | null;
   outputError?: string | null;
+  /** The passages the answer rests on (its knowledge searches' results), stored with the outcome. */
+  sources?: RunSource[];
   error?: string;
   usage: { inputTokens: number; outputTokens: number };
   createdAt: string;
@@ -98,6 +100,7 @@ export function toRunResponse(run: StoredRun): z.input<typeof schemas.Run> {
     result_text: run.resultText ?? null,
     output: run.output ?? null,
     output_error: run.outputError ?? null,
+    sources: run.sources ?? [],
     error: run.error ?? null,
     usage: { input_tokens: run.usage.inputTokens, output_tokens: run.usage.outputTokens },
     created_at: run.createdAt,
@@ -328,7 +331,7 @@ export const requeueRun = (deps: Deps, lease: RunLease) =>
 export const RESULT_TEXT_MAX_CHARS = 32_000;
 export const OUTPUT_MAX_BYTES = 128 * 1024;
 
-type Outcome = { resultText: string; output: Record<string, unknown> | null; outputError: string | null; usage: StoredRun['usage']; stepsCount: number };
+type Outcome = { resultText: string; output: Record<string, unknown> | null; outputError: string | null; usage: StoredRun['usage']; stepsCount: number; sources: RunSource[] };
 
 function bounded<T extends Pick<Outcome, 'resultText' | 'output' | 'outputError'>>(outcome: T): T {
   const resultText = outcome.resultText.length > RESULT_TEXT_MAX_CHARS ? `${outcome.resultText.slice(0, RESULT_TEXT_MAX_CHARS)}… [truncated]` : outcome.resultText;
@@ -341,13 +344,13 @@ function bounded<T extends Pick<Outcome, 'resultText' | 'output' | 'outputError'
 /** Stores the outcome (bounded) and returns what was stored, or undefined when the run was no longer running under `lease`. */
 export async function completeRun(deps: Deps, lease: RunLease, outcome: Outcome): Promise<Outcome | undefined> {
   const stored = bounded(outcome);
-  const { resultText, output, outputError, usage, stepsCount } = stored;
+  const { resultText, output, outputError, usage, stepsCount, sources } = stored;
   const done = await transition(
     deps,
     lease.runId,
     ['running'],
     'completed',
-    { resultText, outputJson: output === null ? null : JSON.stringify(output), outputError, usage, stepsCount, completedAt: deps.now().toISOString(), followUpsDone: false },
+    { resultText, outputJson: output === null ? null : JSON.stringify(output), outputError, sources, usage, stepsCount, completedAt: deps.now().toISOString(), followUpsDone: false },
     heldUnder(lease.id),
   );
   return done ? stored : undefined;

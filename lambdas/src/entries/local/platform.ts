@@ -13,6 +13,7 @@ import { startEmbeddedDynamo } from './embedded-dynamo';
 import { attachConsumers } from './consumers';
 import { createLocalFunctions } from './functions';
 import { seedDemo, type DemoSeed } from './seed';
+import { seedDemoKnowledge } from './demo-knowledge';
 import { skillHostFromEnv, type SkillHost } from '../../infra/config/skill-host';
 import { startBuiltinSkills } from './builtin-skills';
 import { sweepRuns } from '../../domains/runs/runtime/run-sweeper';
@@ -118,6 +119,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const url = `http://${host}:${port}`;
   // Browsers resolve `localhost` themselves, some to ::1 first; the dashboard must work there (WebAuthn refuses IP addresses).
   const ipv6 = LOOPBACK_V4.has(host) ? await listenOnIpv6Loopback(createLocalServer(functions()), port) : undefined;
+  // The demo page is indexed under the address it is served from, known now. The platform starts without it if it
+  // cannot be indexed (its agents then say they do not know): the demo content is no reason to refuse to start.
+  await seedDemoKnowledge(deps, seed.workspaceId, url).catch((error: unknown) => logger.warn('the demo page was not indexed as knowledge', { error }));
   // The built-in skills call back into this server, so they start once it listens, and runs start after them.
   const skills = await startBuiltinSkills(`${url}/en/api/v1`, env.SERVICE_MASTER_KEY);
   skillHost = skills.host;

@@ -1,5 +1,5 @@
 import type { Deps } from '../../infra/deps';
-import { buildAgent, putAgent } from '../../domains/agents/agents';
+import { buildAgent, findAgent, putAgent, setAgentSkills } from '../../domains/agents/agents';
 import { apiKeyExists, createApiKey, listApiKeys } from '../../domains/access/api-keys';
 import { PLANS, putWorkspaceIfAbsent } from '../../domains/access/workspaces';
 import { seedBuiltinGrants } from '../../domains/skills/seed-grants';
@@ -32,11 +32,18 @@ export async function seedDemo(deps: Deps, demoApiKey?: string): Promise<DemoSee
   });
   for (const [preset, id] of Object.entries(DEMO_AGENT_IDS)) {
     await putAgent(deps, buildAgent(deps, DEMO_WORKSPACE_ID, { preset, id, companyName: 'Demo Company', allowedOrigins: LOCALHOST_ORIGINS }), true);
+    await installKnowledge(deps, id);
   }
   await seedBuiltinGrants(deps, DEMO_WORKSPACE_ID);
   await addMember(deps, { id: DEMO_WORKSPACE_ID, name: 'Demo Company' }, await ensureUser(deps, DEMO_OWNER_EMAIL), 'owner');
   const createdApiKey = await ensureDemoKey(deps, demoApiKey);
   return { workspaceId: DEMO_WORKSPACE_ID, agentIds: Object.values(DEMO_AGENT_IDS), ownerEmail: DEMO_OWNER_EMAIL, ...(createdApiKey ? { createdApiKey } : {}) };
+}
+
+/** The demo agents answer from the demo site's own content (issue 28); an agent of an earlier DATA_DIR gets the skill too. */
+async function installKnowledge(deps: Deps, agentId: string): Promise<void> {
+  const agent = await findAgent(deps, DEMO_WORKSPACE_ID, agentId);
+  if (agent && !agent.skills.includes('knowledge')) await setAgentSkills(deps, agent, [...agent.skills, 'knowledge']);
 }
 
 async function ensureDemoKey(deps: Deps, demoApiKey?: string): Promise<string | undefined> {

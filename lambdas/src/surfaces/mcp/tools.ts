@@ -1,4 +1,4 @@
-import { checkOutputSchema, DomainError, schemas, type McpScope } from '@service/shared';
+import { checkOutputSchema, DomainError, RunSourceSchema, schemas, type McpScope } from '@service/shared';
 import type { McpServer, RegisteredTool, ScopeChallengeHandler, ServerContext } from '@modelcontextprotocol/server';
 import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import * as z from 'zod';
@@ -27,6 +27,7 @@ const RunOut = z.object({
   result_text: z.string().nullable(),
   output: z.record(z.string(), z.unknown()).nullable(),
   output_error: z.string().nullable(),
+  sources: z.array(RunSourceSchema).describe("The passages of the company's knowledge the answer rests on, with their URL and the passage quoted"),
   error: z.string().nullable(),
   created_at: z.string(),
   completed_at: z.string().nullable(),
@@ -156,9 +157,13 @@ const agentMeta = (agent: { id: string; name: string }) => ({ [AGENT_META_KEY]: 
 /** get_run and ask_agent answer with a run: hosts that render MCP Apps show it as the run card (older hosts read the flat key). */
 const RUN_CARD = { ui: { resourceUri: RUN_CARD_URI }, [RESOURCE_URI_META_KEY]: RUN_CARD_URI };
 
+/** A finished run's sources under its text, for assistants that read only the text content. */
+const sourcesText = (run: StoredRun): string =>
+  run.sources?.length ? `\n\nSources:\n${run.sources.map((source) => `- ${source.title || source.name}${source.url ? ` (${source.url})` : ''}`).join('\n')}` : '';
+
 const runText = (run: StoredRun): string =>
   run.status === 'completed'
-    ? (run.resultText ?? '')
+    ? `${run.resultText ?? ''}${sourcesText(run)}`
     : run.status === 'requires_action' && run.pendingAction
       ? `The run waits for a person to approve ${run.pendingAction.capability} (${run.pendingAction.reason}; arguments ${run.pendingAction.argumentsJson}) until ${run.pendingAction.expiresAt}; approve or reject it with approve_run or reject_run (run_id ${run.runId}) or in the dashboard, then call get_run with this run_id`
       : finished(run)

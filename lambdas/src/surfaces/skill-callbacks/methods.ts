@@ -2,6 +2,7 @@ import { ApiError, schemas } from '@service/shared';
 import * as z from 'zod';
 import type { Deps } from '../../infra/deps';
 import { findAgentById } from '../../domains/agents/agents';
+import { searchKnowledge } from '../../domains/knowledge/search';
 import { createRecord, listRecords } from '../../domains/records/records';
 import type { Turn } from '../../domains/skills/turns';
 import { sendMail } from '../../infra/mail/send';
@@ -56,6 +57,13 @@ export const SKILL_METHODS: Readonly<Record<string, Method<z.ZodType>>> = {
       createRecord(deps, workspaceId, 'task', { title: p.title, description: p.description ?? null, due_at: p.due_at ?? null, agent_id: turn.agentId, status: 'open' as const }),
   ),
   'tasks/list': method(z.object({}).strict(), async (_p, { deps, workspaceId }) => ({ tasks: (await listRecords(deps, workspaceId, 'task', { limit: LIST_LIMIT })).items })),
+  // The run's or the conversation's agent searches what its workspace made available to it, and nothing else.
+  'knowledge/search': method(
+    z.object({ query: z.string().trim().min(1).max(500), limit: z.number().int().min(1).max(10).optional() }).strict(),
+    async (p, { deps, workspaceId, turn }) => ({
+      results: await searchKnowledge(deps, { workspaceId, agentId: turn.agentId, query: p.query, ...(p.limit ? { limit: p.limit } : {}) }),
+    }),
+  ),
   'email/send': method(z.object({ to: z.email(), subject: z.string().min(1).max(200), body: z.string().min(1).max(20_000) }).strict(), async (p, { deps, workspaceId, turn }) => {
     const agent = await findAgentById(deps, turn.agentId);
     if (!agent || agent.workspaceId !== workspaceId) throw new ApiError('AGENT_NOT_FOUND', 'The agent of this turn no longer exists');

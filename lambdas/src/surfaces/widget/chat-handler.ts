@@ -25,6 +25,8 @@ import { chatLanguage } from './chat-language';
 import { hitRateLimit } from '../../domains/access/rate-limit';
 import { replyTools, visitorToolbox, type VisitorConversation } from './visitor-tools';
 import { stoppableTools } from '../../domains/runs/runtime/stoppable-tools';
+import { retrievalGuard } from '../../domains/runs/runtime/retrieval-guard';
+import { offersKnowledge } from '../../domains/runs/runtime/run-sources';
 
 export interface WidgetChatOptions {
   model: LanguageModel;
@@ -117,12 +119,16 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       toolbox = await visitorToolbox(deps, conversation);
       const result = streamText({
         model: options.model,
-        system: widgetSystemPrompt(agent, body, conversation.language, deps.now()),
+        system: widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(toolbox.tools)),
         messages: body.messages,
         abortSignal: replySignal,
         stopWhen: stepCountIs(3),
         tools: stoppableTools({
-          ...replyTools(deps, conversation, toolbox.tools, (confirm) => send('confirm', confirm)),
+          ...replyTools(deps, conversation, toolbox.tools, (confirm) => send('confirm', confirm), {
+            pageUrl: body.page?.url ?? origin,
+            // The visitor's own words and the site's context are what an action may be aimed at.
+            guard: retrievalGuard([...body.messages.filter((message) => message.role === 'user').map((message) => message.content), body.context.data]),
+          }),
           navigate: tool({
             description: 'Open a page for the visitor: a path of this site such as /pricing, or an external https URL. Once per reply.',
             inputSchema: z.object({ href: z.string().min(1).max(2000) }),

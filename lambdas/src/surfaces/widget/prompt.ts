@@ -1,12 +1,18 @@
 import { replyLanguageLine } from '@service/shared';
 import type { StoredAgent } from '../../domains/agents/agents';
+import { knowledgeRules } from '../../domains/runs/runtime/run-sources';
 import type { ChatRequestBody } from './chat-request';
+
+/** How the widget cites a passage: the marker each one comes with (surfaces/widget/citations.ts). */
+const WIDGET_CITING =
+  "Cite each passage you use by adding its `cite` marker after the facts it gives ([Page:…] for pages of this site, [Link:…] for others); a passage without one is named by its title.";
 
 /**
  * The system prompt of a widget conversation: the agent's persona, today's date, the conversation language, the marker
- * syntax of spec 1, and the hidden context the host page set (system prompts, setContext data, the page the visitor is on).
+ * syntax of spec 1, how to answer from the company's knowledge when the visitor's role may search it, and the hidden
+ * context the host page set (system prompts, setContext data, the page the visitor is on).
  */
-export function widgetSystemPrompt(agent: StoredAgent, request: ChatRequestBody, language: string, now: Date): string {
+export function widgetSystemPrompt(agent: StoredAgent, request: ChatRequestBody, language: string, now: Date, knowledge = false): string {
   const lines = [
     `You are ${agent.name}, ${agent.role} at ${agent.branding.companyName}. ${agent.persona}`,
     `You answer visitors in the chat widget of the company's website, briefly. Today is ${now.toISOString().slice(0, 10)}.`,
@@ -15,6 +21,7 @@ export function widgetSystemPrompt(agent: StoredAgent, request: ChatRequestBody,
       '[Page:label|/path], [Link:label|https://url], [Action:label|pointer|target]. ' +
       'Use the navigate tool to open a page for the visitor, and the ui_action tool to point at, highlight or scroll to an element of the current page.',
   ];
+  if (knowledge) lines.push(knowledgeRules(WIDGET_CITING));
   if (request.page) lines.push(`The visitor is on "${request.page.title}" (${request.page.url}).`);
   if (Object.keys(request.context.data).length > 0) lines.push(`Context from the site: ${JSON.stringify(request.context.data)}`);
   for (const prompt of request.context.system) lines.push(`Site instruction: ${prompt}`);

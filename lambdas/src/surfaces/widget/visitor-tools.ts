@@ -6,6 +6,9 @@ import type { AgentTool } from '../../domains/runs/runtime/agent-tool';
 import { skillToolbox, type Toolbox } from '../../domains/skills/skill-toolbox';
 import type { BuiltinRole } from '../../domains/skills/roles';
 import { countConversationToolCall, storePendingAction } from '../../domains/conversations/pending-action-repository';
+import type { RetrievalGuard } from '../../domains/runs/runtime/retrieval-guard';
+import { KNOWLEDGE_SEARCH_CAPABILITY } from '../../domains/runs/runtime/run-sources';
+import { withCitations } from './citations';
 
 /** A widget visitor acts as the `public` role: only the capabilities a company granted to it are offered. */
 export const VISITOR_ROLE: BuiltinRole = 'public';
@@ -34,16 +37,25 @@ export function actionSummary(agentTool: AgentTool, input: Record<string, unknow
 /** The model-facing answer of a tool that did not run, so it can tell the visitor. */
 const notRun = (reason: string) => ({ performed: false, reason });
 
+/** What one reply knows beyond the conversation: the page the visitor is on, and the guard of its actions. */
+export interface ReplyContext {
+  /** The address of the page the visitor is on (a knowledge passage of that site is cited as a Page marker). */
+  pageUrl: string | undefined;
+  guard: RetrievalGuard;
+}
+
 /**
  * The visitor's skill tools for one reply. Every call counts against the reply's and the conversation's limits;
  * a read runs at once, an action is stored and shown to the visitor as a `confirm` event, and runs only on their
- * Confirm (see decision.ts).
+ * Confirm (see decision.ts). A knowledge passage comes with its citation marker; an action that retrieved content
+ * aimed (retrieval-guard.ts) is not even put to the visitor.
  */
 export function replyTools(
   deps: Deps,
   conversation: VisitorConversation,
   tools: readonly AgentTool[],
   onConfirm: (event: ChatStreamEvents['confirm']) => void,
+  reply: ReplyContext,
 ): ToolSet {
   let calls = 0;
   const context = { deps, workspaceId: conversation.agent.workspaceId, agent: conversation.agent, runId: conversation.conversationId };
@@ -57,13 +69,18 @@ export function replyTools(
           if (++calls > CHAT_LIMITS.toolCallsPerReply) return notRun(`at most ${CHAT_LIMITS.toolCallsPerReply} tool calls per reply`);
           if (!(await countConversationToolCall(deps, conversation.conversationId))) return notRun('this conversation has used all its tool calls');
           if (agentTool.effect === 'act') {
+            const refusal = reply.guard.refusal(input);
+            if (refusal) return notRun(refusal);
             const summary = actionSummary(agentTool, input);
             const actionId = await storePendingAction(deps, conversation.conversationId, { toolName: agentTool.name, input, summary, language: conversation.language });
             onConfirm({ actionId, summary });
             return { performed: false, status: 'awaiting_visitor_confirmation', detail: 'The visitor sees Confirm and Decline buttons; it runs only if they confirm.' };
           }
           try {
-            return await agentTool.execute(input, context);
+            const result = await agentTool.execute(input, context);
+            const retrieved = agentTool.capability === KNOWLEDGE_SEARCH_CAPABILITY;
+            reply.guard.observe(result, retrieved);
+            return retrieved ? withCitations(result, reply.pageUrl) : result;
           } catch (error) {
             return { error: error instanceof Error ? error.message : String(error) };
           }

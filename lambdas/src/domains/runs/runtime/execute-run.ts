@@ -1,4 +1,4 @@
-import { checkOutputSchema } from '@service/shared';
+import { checkOutputSchema, type RunSource } from '@service/shared';
 import { generateText, Output, streamText, stepCountIs, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolExecutionEndEvent } from 'ai';
 import type { z } from 'zod';
 import type { Deps } from '../../../infra/deps';
@@ -10,6 +10,8 @@ import type { RunStopping } from './run-cancellation';
 import { ENVELOPE_FROM_MODEL, withNullsFilled, zodFromOutputSchema } from './output-shape';
 import { runSystemPrompt } from './prompt';
 import { describePending, recordedTools, type RunFacts } from './tool-recorder';
+import { retrievalGuard } from './retrieval-guard';
+import { citedSources, offersKnowledge } from './run-sources';
 import { openStepLog, type NewStep, type StepLog } from '../steps/step-log';
 import { turnRecorder } from '../steps/turn-steps';
 import { answeredStep, approvalAnswerMessage, approvalResultMessage, askedAction, type ApprovalRequest } from './approval-turns';
@@ -26,6 +28,8 @@ export interface RunOutcome {
   usage: Usage;
   /** How many steps the run recorded (see steps/step-log.ts). */
   stepsCount: number;
+  /** The passages its answer rests on (agents/command_status `sources`): those it cites, else all its knowledge searches returned. */
+  sources: RunSource[];
 }
 
 /**
@@ -66,7 +70,7 @@ async function shape<T>(model: LanguageModel, system: string, messages: ModelMes
   }
 }
 
-function defaultEnvelope(facts: RunFacts, resultText: string, fromModel?: z.infer<typeof ENVELOPE_FROM_MODEL>) {
+function defaultEnvelope(facts: RunFacts, resultText: string, sources: RunSource[], fromModel?: z.infer<typeof ENVELOPE_FROM_MODEL>) {
   const result = facts.pending.length > 0 ? 'needs_input' : facts.errors.length > 0 ? (facts.actions.length > 0 ? 'partial' : 'failed') : (fromModel?.result ?? 'ok');
   return {
     result,
@@ -74,6 +78,7 @@ function defaultEnvelope(facts: RunFacts, resultText: string, fromModel?: z.infe
     follow_up: describePending(facts.pending) ?? fromModel?.follow_up ?? null,
     actions: facts.actions,
     files: facts.files,
+    sources,
   };
 }
 
@@ -114,8 +119,10 @@ function conversationOf(run: StoredRun): { history: ModelMessage[]; answer?: Mod
 async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof turnRecorder>): Promise<WorkDone> {
   const { deps, run, agent, model, held, stopping } = input;
   const workSignal = AbortSignal.any([held.signal, stopping.signal]);
-  const system = runSystemPrompt(agent, run, deps.now());
-  const { toolSet, facts } = recordedTools(input.tools, { deps, workspaceId: run.workspaceId, agent, runId: run.runId }, run.autonomy, held.beforeAction);
+  const system = runSystemPrompt(agent, run, deps.now(), offersKnowledge(input.tools));
+  // What the caller gave is what actions may aim at once retrieved content is in the run (retrieval-guard.ts).
+  const guard = retrievalGuard([run.instruction, run.data ?? null, agent.email]);
+  const { toolSet, facts } = recordedTools(input.tools, { deps, workspaceId: run.workspaceId, agent, runId: run.runId }, run.autonomy, held.beforeAction, guard);
   const { history, answer } = conversationOf(run);
   // What the approved calls answered, for the stored conversation (the AI SDK runs them, but keeps their results out of its own messages).
   const approvedResults = new Map<string, unknown>();
@@ -143,6 +150,7 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
   }
   await stopping.checkpoint();
   const resultText = await acted.text;
+  const sources = citedSources(facts.sources, resultText);
   const messages: ModelMessage[] = [...history, ...(answer ? [approvalResultMessage(history, run.pendingAction!, approvedResults)] : []), ...(await acted.responseMessages)];
   const acting = plus(run.usage, tokens(await acted.totalUsage));
 
@@ -166,14 +174,16 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
       output: 'value' in shaped ? (withNullsFilled(check.schema, shaped.value) as Record<string, unknown>) : null,
       outputError: 'error' in shaped ? shaped.error! : null,
       usage: plus(acting, shaped.usage),
+      sources,
     };
   }
   const shaped = await shape(model, system, messages, ENVELOPE_FROM_MODEL, workSignal);
   return {
     kind: 'finished',
     resultText,
-    output: defaultEnvelope(facts, resultText, 'value' in shaped ? shaped.value : undefined),
+    output: defaultEnvelope(facts, resultText, sources, 'value' in shaped ? shaped.value : undefined),
     outputError: null,
     usage: plus(acting, shaped.usage),
+    sources,
   };
 }

@@ -1,6 +1,8 @@
 import { jsonSchema, tool, type ToolSet } from 'ai';
-import type { schemas } from '@service/shared';
+import type { RunSource, schemas } from '@service/shared';
 import type { AgentTool, ToolContext } from './agent-tool';
+import { addSources, KNOWLEDGE_SEARCH_CAPABILITY, sourcesOf } from './run-sources';
+import type { RetrievalGuard } from './retrieval-guard';
 
 type Autonomy = (typeof schemas.AUTONOMY_LEVELS)[number];
 
@@ -15,6 +17,8 @@ export interface RunFacts {
   pending: PendingAction[];
   errors: { capability: string; message: string }[];
   files: { name: string; url: string; type: string }[];
+  /** The passages the agent's knowledge searches returned, which its answer rests on. */
+  sources: RunSource[];
 }
 
 function filesIn(result: unknown): RunFacts['files'] {
@@ -27,16 +31,29 @@ function filesIn(result: unknown): RunFacts['files'] {
  * Gives the agent's tools to the AI SDK, recording every use; `read_only` turns actions into pending approvals, and
  * `confirm` marks them `needsApproval`, so that the AI SDK stops the loop at such a call and asks (approvals.ts).
  * `beforeAction` is awaited before each action is performed, and an action it refuses (by throwing) never happens.
+ * `guard` sees every result and refuses an action that retrieved content aimed (retrieval-guard.ts): neither done,
+ * nor listed as pending, nor put to a person.
  */
-export function recordedTools(tools: AgentTool[], context: ToolContext, autonomy: Autonomy, beforeAction: () => Promise<void>): { toolSet: ToolSet; facts: RunFacts } {
-  const facts: RunFacts = { actions: [], pending: [], errors: [], files: [] };
+export function recordedTools(
+  tools: AgentTool[],
+  context: ToolContext,
+  autonomy: Autonomy,
+  beforeAction: () => Promise<void>,
+  guard: RetrievalGuard,
+): { toolSet: ToolSet; facts: RunFacts } {
+  const facts: RunFacts = { actions: [], pending: [], errors: [], files: [], sources: [] };
   const toolSet: ToolSet = {};
   for (const agentTool of tools) {
     toolSet[agentTool.name] = tool({
       description: agentTool.description,
       inputSchema: jsonSchema<Record<string, unknown>>(agentTool.inputSchema),
-      needsApproval: autonomy === 'confirm' && agentTool.effect === 'act',
+      needsApproval: (input: Record<string, unknown>) => autonomy === 'confirm' && agentTool.effect === 'act' && !guard.refusal(input),
       execute: async (input: Record<string, unknown>) => {
+        const refusal = agentTool.effect === 'act' ? guard.refusal(input) : undefined;
+        if (refusal) {
+          facts.errors.push({ capability: agentTool.capability, message: refusal });
+          return { performed: false, error: refusal };
+        }
         if (autonomy === 'read_only' && agentTool.effect === 'act') {
           facts.pending.push({ capability: agentTool.capability, input });
           return { status: 'pending_approval', detail: 'Not performed: this run has autonomy read_only; run it again with autonomy full to perform it.' };
@@ -49,6 +66,9 @@ export function recordedTools(tools: AgentTool[], context: ToolContext, autonomy
           const result = await agentTool.execute(input, context);
           if (!facts.actions.includes(agentTool.capability)) facts.actions.push(agentTool.capability);
           facts.files.push(...filesIn(result));
+          const retrieved = agentTool.capability === KNOWLEDGE_SEARCH_CAPABILITY;
+          if (retrieved) addSources(facts.sources, sourcesOf(result));
+          guard.observe(result, retrieved);
           return result;
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
