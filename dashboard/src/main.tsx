@@ -64,6 +64,7 @@ const NAV: { section?: string; items: { label: string; to: string; screens: Rout
     items: [
       { label: 'Agents', to: href('agents'), screens: ['agents', 'settings', 'embed', 'runs', 'conversations'] },
       { label: 'Waiting for you', to: href('approvals'), screens: ['approvals'] },
+      { label: 'Knowledge', to: href('knowledge'), screens: ['knowledge'] },
     ],
   },
   {
