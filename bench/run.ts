@@ -11,6 +11,7 @@ import { soakPlatform } from './soak';
 import { soakLambdas } from './soak-lambdas';
 import { benchSkillCalls } from './skill-calls';
 import { benchWidget } from '../embed/bench/widget';
+import { benchKnowledge } from './knowledge';
 
 /** Where `npm run bench` writes what it printed: the one place the measured figures live (docs/benchmarks.md links it). */
 const LATEST = new URL('../docs/benchmarks-latest.md', import.meta.url);
@@ -45,6 +46,7 @@ const sections: [key: string, title: string, run: () => Promise<string[]>][] = [
   ['skills', 'Skill tool calls: startSkill vs a bare official-SDK stateless server', () => benchSkillCalls()],
   // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time itself.
   ['widget', 'Chat widget: sizes and time to an interactive FAB', () => capturingConsole(benchWidget)],
+  ['knowledge', 'Knowledge: SciFact quality through knowledge/document_upload and knowledge/search beside MiniSearch, search latency at 10k and 100k passages', () => benchKnowledge()],
   // SOAK_SECONDS shortens both soaks (3 minutes of traffic and a minute at idle by default).
   ['soak', 'Memory soak: the local platform under mixed traffic, then idle', () => soakPlatform()],
   ['soak-lambdas', 'Memory soak: each Lambda handler invoked in a loop, then idle', () => soakLambdas()],

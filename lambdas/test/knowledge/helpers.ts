@@ -53,7 +53,9 @@ export async function search(api: ApiCall, query: string, extra: Record<string, 
 }
 
 export async function getSource(api: ApiCall, sourceId: string): Promise<Source> {
-  return (await api<{ source: Source }>('knowledge/source_get/', { query: { source_id: sourceId } })).body.data.source;
+  const response = await api<{ source: Source }>('knowledge/source_get/', { query: { source_id: sourceId } });
+  if (response.status !== 200) throw new Error(`source_get answered ${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body.data.source;
 }
 
 /** Polls the source until `done` holds (a sync runs on the queue), up to a deadline. */

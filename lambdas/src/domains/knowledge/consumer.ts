@@ -4,7 +4,8 @@ import type { Deps } from '../../infra/deps';
 import { logger } from '../../infra/logger';
 import { eachRecordAtOnce, type QueueConsumer } from '../../infra/queue/queue';
 import { getSourceItem } from './source-repository';
-import { finishSync, syncStoredDocuments, type KnowledgeMessage } from './sync';
+import { syncStoredDocuments, type KnowledgeMessage } from './sync';
+import { crawlPage, startWebsiteSync } from './website-sync';
 
 const Message = z.discriminatedUnion('type', [
   z.object({ type: z.literal('sync'), workspaceId: z.string(), sourceId: z.string(), syncId: z.string() }),
@@ -25,7 +26,8 @@ async function handle(deps: Deps, message: KnowledgeMessage): Promise<void> {
   // A source deleted, or a sync replaced by a newer one: nothing left to do for this message.
   if (!source || source.syncId !== message.syncId || source.status !== 'indexing') return;
   if (source.type !== 'website') return syncStoredDocuments(deps, source, message.syncId);
-  await finishSync(deps, source, message.syncId, { changed: 0, removed: 0, failed: 0 }, 'Website crawling is not available in this build yet');
+  if (message.type === 'sync') return startWebsiteSync(deps, source, message.syncId);
+  await crawlPage(deps, source, message);
 }
 
 /** The knowledge queue's consumer (an SQS event source mapping in AWS, the durable local queue locally): one page per message, retried. */

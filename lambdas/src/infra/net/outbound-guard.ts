@@ -127,7 +127,7 @@ export function checkOutboundUrl(raw: string, policy: OutboundPolicy): URL {
   return url;
 }
 
-type Resolver = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolver = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
 
 /**
  * A socket `lookup` that resolves the host and refuses it when any of its addresses is blocked. Hand it to
