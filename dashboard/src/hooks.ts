@@ -45,3 +45,12 @@ export function useAction<A extends unknown[]>(action: (...args: A) => Promise<v
   };
   return { busy, error, run, setError };
 }
+
+/** Calls `reload` every `intervalMs` while `active` holds (a list whose rows are still changing on the server). */
+export function useRefreshWhile(active: boolean, reload: () => void, intervalMs: number): void {
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(reload, intervalMs);
+    return () => clearInterval(timer);
+  }, [active, reload, intervalMs]);
+}

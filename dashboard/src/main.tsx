@@ -65,6 +65,7 @@ const NAV: { section?: string; items: { label: string; to: string; screens: Rout
     items: [
       { label: 'Agents', to: href('agents'), screens: ['agents', ...(Object.keys(AGENT_SCREENS) as AgentScreen[])] },
       { label: 'Waiting for you', to: href('approvals'), screens: ['approvals'] },
+      { label: 'Knowledge', to: href('knowledge'), screens: ['knowledge'] },
     ],
   },
   {

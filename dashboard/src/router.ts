@@ -10,6 +10,7 @@ export interface Route {
 export const SCREENS = {
   agents: () => import('./screens/agents'),
   approvals: () => import('./screens/approvals'),
+  knowledge: () => import('./screens/knowledge'),
   settings: () => import('./screens/agent-settings'),
   embed: () => import('./screens/agent-embed'),
   runs: () => import('./screens/runs'),

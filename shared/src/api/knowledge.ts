@@ -1,33 +1,10 @@
 import * as z from 'zod';
 import type { EndpointContract } from './contract';
 import { isoDateTime, text, uuid } from './primitives';
+import { DOCUMENT_CONTENT_TYPES, KNOWLEDGE_LANGUAGES, KNOWLEDGE_LIMITS, SOURCE_STATUSES, SOURCE_TYPES, SYNC_SCHEDULES } from '../knowledge-limits';
 
-/**
- * Knowledge (issue 28): the company's own website, files and written answers, indexed per workspace and searched by
- * its agents (the built-in `knowledge` skill) and by integrators (knowledge/search).
- */
-export const SOURCE_TYPES = ['website', 'files', 'answers'] as const;
-export const SOURCE_STATUSES = ['queued', 'indexing', 'ready', 'failed'] as const;
-export const SYNC_SCHEDULES = ['daily', 'weekly', 'off'] as const;
-/** Languages with their own stemming and stop words; `auto` picks one from the text, anything else is tokenised language-neutrally. */
-export const KNOWLEDGE_LANGUAGES = ['auto', 'en', 'tr', 'other'] as const;
-/** Uploadable file types: text as is, PDF as base64. */
-export const DOCUMENT_CONTENT_TYPES = ['text/markdown', 'text/html', 'text/plain', 'application/pdf'] as const;
-
-/** The limits a company meets (docs/knowledge.md lists them). */
-export const KNOWLEDGE_LIMITS = {
-  /** Bytes of one uploaded file (its original; a PDF's base64 is a third longer). */
-  maxFileBytes: 4 * 1024 * 1024,
-  /** The JSON body of knowledge/document_upload (a 4 MB PDF in base64 plus its fields). */
-  maxUploadBodyBytes: 5_800_000,
-  /** Characters of one written answer. */
-  maxAnswerChars: 8000,
-  maxQueryChars: 500,
-  maxSearchResults: 100,
-  defaultSearchResults: 5,
-  maxSourcesPerWorkspace: 50,
-  maxAgentIds: 100,
-} as const;
+// The kinds, schedules and limits live in a zod-free module the dashboard imports (@service/shared/knowledge-limits).
+export { DOCUMENT_CONTENT_TYPES, KNOWLEDGE_LANGUAGES, KNOWLEDGE_LIMITS, SOURCE_STATUSES, SOURCE_TYPES, SYNC_SCHEDULES };
 
 const SourceId = z.string({ error: 'source_id is required' }).regex(/^src_[0-9A-Za-z]{1,32}$/, { error: 'source_id is the id knowledge/source_create returned, beginning src_' });
 const DocumentId = z.string({ error: 'document_id is required' }).regex(/^doc_[0-9A-Za-z]{1,64}$/, { error: 'document_id is the id a document was given, beginning doc_' });

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { axeViolations, heading, OWNER_EMAIL, screenshot, signIn, startDashboard, type DashboardHarness } from './support';
+
+// The Knowledge screen (issue 28): answers and files added through the page become ready with their counts, "Test a
+// question" shows the passages the agent would get, a source is deleted. Its own platform and browser.
+
+let h: DashboardHarness;
+let page: Page;
+let errors: string[];
+beforeAll(async () => {
+  h = await startDashboard();
+  const opened = await h.open('/dashboard/');
+  page = opened.page;
+  errors = opened.errors;
+  await heading(page, 'Sign in');
+  await signIn(h, page, OWNER_EMAIL);
+}, 60_000);
+afterAll(async () => {
+  await h?.stop();
+});
+
+const PRICING = '# Pricing\n\n## Plans\n\nStarter costs €19 a month and Partner costs €99 a month. There is no Pro plan.\n';
+/** Markup in an answer is text to show, never HTML to run. */
+const HOURS = 'We are open Monday to Friday, 9:00 to 17:00. <img src=x onerror="document.title=\'owned\'"><b>Closed</b> on holidays.';
+
+const sourceRow = (name: string): Locator => page.locator('tr[data-source-id]', { has: page.locator('strong', { hasText: new RegExp(`^${name}$`) }) });
+/** Waits for the source's row to be ready with at least one document and one chunk (the list refreshes itself). */
+async function ready(name: string): Promise<{ documents: number; chunks: number }> {
+  const row = sourceRow(name);
+  await row.locator('[data-status=ready]').waitFor({ timeout: 20_000 });
+  return { documents: Number(await row.locator('[data-count=documents]').textContent()), chunks: Number(await row.locator('[data-count=chunks]').textContent()) };
+}
+async function ask(question: string): Promise<Locator> {
+  await page.getByLabel('Question', { exact: true }).first().fill(question);
+  await page.getByRole('button', { name: 'Search' }).click();
+  const passages = page.getByRole('list', { name: `Passages for “${question}”` });
+  await passages.or(page.getByText(`Nothing found for “${question}”`)).waitFor();
+  return passages;
+}
+
+describe('the Knowledge screen', () => {
+  it('is in the navigation and starts empty; no axe violations', async () => {
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Knowledge' }).click();
+    await heading(page, /^Knowledge$/);
+    await page.getByText('No knowledge yet').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('saves a written answer, which becomes a ready Answers source with one document and its chunks', async () => {
+    const form = page.locator('form', { has: page.getByRole('heading', { name: 'Write an answer' }) });
+    await form.getByLabel('Question').fill('What are your opening hours?');
+    await form.getByLabel('Answer').fill(HOURS);
+    await form.getByLabel('Link to cite (optional)').fill('https://www.example.com/contact');
+    await form.getByRole('button', { name: 'Save answer' }).click();
+    const counts = await ready('Answers');
+    expect(counts.documents).toBe(1);
+    expect(counts.chunks).toBeGreaterThan(0);
+    expect(await form.getByLabel('Question').inputValue()).toBe('');
+  });
+
+  it('says a file over the size cap is too large before sending anything, and uploads a Markdown file that becomes ready', async () => {
+    const form = page.locator('form', { has: page.getByRole('heading', { name: 'Upload files' }) });
+    const input = form.getByLabel('Files');
+    // A 5 MB file made in the page (the same as one picked; sending its bytes over the driver is slow on a busy machine).
+    await input.evaluate((element: HTMLInputElement) => {
+      const picked = new DataTransfer();
+      picked.items.add(new File([new Uint8Array(5 * 1024 * 1024)], 'handbook.pdf', { type: 'application/pdf' }));
+      element.files = picked.files;
+      element.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+    expect(await form.getByRole('alert').textContent()).toMatch(/handbook\.pdf is 5\.0 MB; a file may be at most 4\.0 MB/);
+    expect(await form.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
+    expect(await sourceRow('Files').count()).toBe(0);
+
+    await input.setInputFiles({ name: 'pricing.md', mimeType: 'text/markdown', buffer: Buffer.from(PRICING) });
+    expect(await form.getByRole('alert').count()).toBe(0);
+    await form.getByRole('button', { name: 'Upload' }).click();
+    await form.getByText('pricing.md added.').waitFor();
+    const counts = await ready('Files');
+    expect(counts.documents).toBe(1);
+    expect(counts.chunks).toBeGreaterThan(0);
+    await screenshot(page, 'knowledge-sources');
+  });
+
+  it('tests a question: the passage with its title, score and link, as the agent gets it; markup shown as text', async () => {
+    const pricing = await ask('How much does the Partner plan cost?');
+    const first = pricing.getByRole('listitem').first();
+    expect(await first.textContent()).toContain('Partner costs €99 a month');
+    expect(await first.locator('strong').textContent()).toMatch(/Plans|Pricing/);
+    expect(await first.locator('.badge').textContent()).toMatch(/^score \d+\.\d{3}$/);
+    expect(await first.getByText('pricing.md').count()).toBe(1);
+
+    const hours = await ask('When are you open?');
+    const answer = hours.getByRole('listitem').filter({ hasText: 'Monday to Friday' }).first();
+    expect(await answer.getByRole('link').getAttribute('href')).toBe('https://www.example.com/contact');
+    expect(await answer.locator('.passage-text').textContent()).toContain('<b>Closed</b>');
+    expect(await answer.locator('.passage-text b, .passage-text img').count()).toBe(0);
+    expect(await page.title()).not.toBe('owned');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'knowledge-test-question');
+  });
+
+  it('deletes a source after a confirmation: its row goes and its passages are no longer found', async () => {
+    await sourceRow('Files').getByRole('button', { name: 'Delete Files' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete this source?' });
+    expect(await dialog.textContent()).toContain('goes with its document, its files');
+    await dialog.getByRole('button', { name: 'Delete source' }).click();
+    await sourceRow('Files').waitFor({ state: 'detached' });
+    expect(await sourceRow('Answers').count()).toBe(1);
+    const after = await ask('How much does the Partner plan cost?');
+    expect(await after.or(page.getByRole('status').filter({ hasText: 'Nothing found' })).textContent()).not.toContain('€99');
+    expect(errors).toEqual([]);
+  });
+});
