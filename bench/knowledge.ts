@@ -180,5 +180,15 @@ async function searchSpeed(count: number, queries: Query[]): Promise<string[]> {
 export async function benchKnowledge(): Promise<string[]> {
   if (!existsSync(SCIFACT)) return ['skipped: ../shared/corpora/scifact is not beside the repository'];
   const queries = lines<Query>('queries.jsonl');
-  return [...(await scifactQuality()), 'search latency, one question at a time (targets: p50 <= 10 ms at 10k, <= 30 ms at 100k):', ...(await searchSpeed(10_000, queries)), ...(await searchSpeed(100_000, queries))];
+  const printed: string[] = [];
+  // Each part's figures are shown as they come (the section takes minutes), and returned together for the file.
+  const part = (figures: string[]) => {
+    for (const figure of figures) process.stderr.write(`${figure}\n`);
+    printed.push(...figures);
+  };
+  part(await scifactQuality());
+  part(['search latency, one question at a time (targets: p50 <= 10 ms at 10k, <= 30 ms at 100k):']);
+  part(await searchSpeed(10_000, queries));
+  part(await searchSpeed(100_000, queries));
+  return printed;
 }

@@ -1,3 +1,4 @@
+import type { KnowledgeSearchResult } from '@service/shared';
 import type { ApiCall } from '../support/platform';
 
 export interface Source {
@@ -25,14 +26,7 @@ export interface Document {
   updated_at: string;
 }
 
-export interface SearchResult {
-  document_id: string;
-  name: string;
-  url: string | null;
-  title: string;
-  text: string;
-  score: number;
-}
+export type SearchResult = KnowledgeSearchResult;
 
 export async function createSource(api: ApiCall, body: Record<string, unknown>): Promise<Source> {
   const response = await api<{ source: Source }>('knowledge/source_create/', { body });

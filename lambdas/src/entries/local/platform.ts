@@ -163,7 +163,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       store.raw.destroy();
       await dynamo.stop();
       if (knowledge && knowledgeOpened) (await knowledge()).index.close();
-      if (!options.dataDir) await rm(knowledgeFolders.root, { recursive: true, force: true });
+      if (knowledgeFolders.temporary) await rm(knowledgeFolders.temporary, { recursive: true, force: true });
     },
   };
 }

@@ -44,8 +44,9 @@ export function lazyKnowledgeStores(config: PlatformConfig): (() => Promise<Know
     })());
 }
 
-/** The local platform's knowledge folders: under its data dir, or a fresh temporary folder for an in-memory platform. */
-export const localKnowledgeLocations = (dataDir: string | undefined, fallback = join(tmpdir(), `knowledge-${process.pid}-${Date.now()}`)) => {
-  const root = join(dataDir ?? fallback, 'knowledge');
-  return { KNOWLEDGE_INDEX_URI: join(root, 'index'), KNOWLEDGE_BLOB_URI: join(root, 'files'), root };
-};
+/** The local platform's knowledge folders: under its data dir, or a fresh temporary folder (`temporary`, removed at stop) for an in-memory platform. */
+export function localKnowledgeLocations(dataDir: string | undefined) {
+  const temporary = dataDir ? undefined : join(tmpdir(), `knowledge-${process.pid}-${Date.now()}`);
+  const root = join(dataDir ?? temporary!, 'knowledge');
+  return { KNOWLEDGE_INDEX_URI: join(root, 'index'), KNOWLEDGE_BLOB_URI: join(root, 'files'), temporary };
+}

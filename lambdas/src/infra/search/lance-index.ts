@@ -213,7 +213,7 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
   async function ranking(table: Table, column: string, query: IndexQuery, limit: number, vector?: number[]): Promise<Row[]> {
     let search = vector ? table.vectorSearch(vector).column('vector') : table.query().fullTextSearch(query.text, { columns: [column] });
     if (query.sourceIds) search = search.where(`source_id IN (${query.sourceIds.map(quoted).join(', ')})`);
-    return (await search.select(['document_id', 'source_id', 'name', 'url', 'title', 'text', '_score']).limit(limit).toArray()) as Row[];
+    return (await search.select(['document_id', 'source_id', 'name', 'url', 'title', 'text', ...(vector ? [] : ['_score'])]).limit(limit).toArray()) as Row[];
   }
 
   return {
