@@ -32,13 +32,14 @@ export interface DashboardHarness {
   stop(): Promise<void>;
 }
 
-export async function startDashboard(): Promise<DashboardHarness> {
+/** `env`: more settings of the platform (e.g. WEBHOOK_ALLOW_LOCAL, to crawl a site served on loopback). */
+export async function startDashboard(options: { env?: Record<string, string> } = {}): Promise<DashboardHarness> {
   const key = newDemoKey();
   let offset = 0;
   const [platform, browser] = await Promise.all([
     // One person clicks through every screen, in two themes and two widths, within a minute or two: far past the
     // per-person request limit a real session meets, which these suites do not test.
-    startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key, SERVICE_MASTER_KEY: MASTER_KEY, RATE_LIMIT_PER_MINUTE: '100000' }, now: () => new Date(Date.now() + offset) }),
+    startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key, SERVICE_MASTER_KEY: MASTER_KEY, RATE_LIMIT_PER_MINUTE: '100000', ...options.env }, now: () => new Date(Date.now() + offset) }),
     launchChromium(),
   ]);
   mkdirSync(SHOTS, { recursive: true });
