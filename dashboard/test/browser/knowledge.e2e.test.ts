@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startDocsSite, type DocsSite } from '../../../lambdas/test/knowledge/docs-site';
-import { axeViolations, heading, OWNER_EMAIL, screenshot, signIn, startDashboard, type DashboardHarness } from './support';
+import { axeViolations, heading, screenshot, signedInPage, startDashboard, type DashboardHarness } from './support';
 
 // The Knowledge screen (issue 28): answers and files added through the page become ready with their counts, "Test a
 // question" shows the passages the agent would get, a source is deleted, a website on loopback is crawled while the
@@ -20,11 +20,7 @@ beforeAll(async () => {
       '/refunds': { title: 'Refunds', body: '<h2>Refund window</h2><p>Refunds are granted within 30 days of purchase.</p>' },
     }),
   ]);
-  const opened = await h.open('/dashboard/');
-  page = opened.page;
-  errors = opened.errors;
-  await heading(page, 'Sign in');
-  await signIn(h, page, OWNER_EMAIL);
+  ({ page, errors } = await signedInPage(h));
 }, 60_000);
 afterAll(async () => {
   await Promise.all([h?.stop(), site?.close()]);

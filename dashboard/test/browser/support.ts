@@ -116,6 +116,14 @@ export async function signIn(h: DashboardHarness, page: Page, email: string, lan
   await heading(page, landing);
 }
 
+/** A page of the dashboard signed in as `email` (the demo owner unless told), on the Agents screen. */
+export async function signedInPage(h: DashboardHarness, email = OWNER_EMAIL): Promise<{ page: Page; errors: string[] }> {
+  const { page, errors } = await h.open('/dashboard/');
+  await heading(page, 'Sign in');
+  await signIn(h, page, email);
+  return { page, errors };
+}
+
 /** Waits for the screen's heading (h1) to name it. */
 export const heading = (page: Page, name: string | RegExp) => page.getByRole('heading', { level: 1, name }).waitFor();
 
