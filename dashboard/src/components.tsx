@@ -266,3 +266,20 @@ export function ActionForm({ class: className, onSubmit, children }: { class?: s
     </form>
   );
 }
+
+/** The end of a settings form: its Save button (for roles with `permission`), "Saved." once it saved, the error. */
+export function SaveRow({ permission, busy, saved, error }: { permission: Permission; busy: boolean; saved: boolean; error: unknown }) {
+  return (
+    <>
+      <ActionButton type="submit" permission={permission} variant="primary" busy={busy}>
+        Save settings
+      </ActionButton>
+      {saved && !busy && !error ? (
+        <p class="note" role="status">
+          Saved.
+        </p>
+      ) : null}
+      <ErrorNote error={error} />
+    </>
+  );
+}

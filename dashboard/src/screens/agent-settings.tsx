@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import type { DataAt } from '../api/types';
 import { useApp } from '../session';
-import { ActionButton, ActionForm, ErrorNote, Loading, RoleNote, Screen } from '../components';
+import { ActionForm, ErrorNote, Loading, RoleNote, SaveRow, Screen } from '../components';
 import { useAction, useLoad } from '../hooks';
 import { AgentTabs } from './agent-tabs';
 import { CONVERSATION_LANGUAGES, languageName } from '@service/shared/languages';
@@ -134,15 +134,7 @@ export default function Settings({ params }: { params: string[] }) {
               <label for="f-allowed_origins">Allowed origins (one per line, e.g. https://shop.example)</label>
               <textarea {...field('allowed_origins')} rows={3} />
             </fieldset>
-            <ActionButton type="submit" permission="manage" variant="primary" busy={save.busy}>
-              Save settings
-            </ActionButton>
-            {saved > 0 && !save.busy && !save.error ? (
-              <p class="note" role="status">
-                Saved.
-              </p>
-            ) : null}
-            <ErrorNote error={save.error} />
+            <SaveRow permission="manage" busy={save.busy} saved={saved > 0} error={save.error} />
           </ActionForm>
           <Preview agentId={agentId} form={form} version={saved} />
         </div>

@@ -125,9 +125,10 @@ export function UploadFiles({ sources, onUploaded }: { sources: Source[]; onUplo
   );
 }
 
-/** A written answer: the fix for a question the agent missed (prefilled from "Unanswered questions"). */
-export function WriteAnswer({ question: initialQuestion = '', onSaved, id = 'answer' }: { question?: string; onSaved: () => void; id?: string }) {
-  const [question, setQuestion] = useState(initialQuestion);
+/** A written answer: the fix for a question the agent missed. */
+export function WriteAnswer({ onSaved }: { onSaved: () => void }) {
+  const id = 'answer';
+  const [question, setQuestion] = useState('');
   const [answer, setAnswer] = useState('');
   const [url, setUrl] = useState('');
   const save = useAction(async () => {

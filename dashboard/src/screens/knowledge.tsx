@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { get, post } from '../api/client';
-import { ActionButton, ActionForm, Confirm, DataTable, ErrorNote, Loading, RoleNote, Screen } from '../components';
+import { ActionButton, ActionForm, Confirm, DataTable, ErrorNote, Loading, RoleNote, SaveRow, Screen } from '../components';
 import { useAction, useLoad, useRefreshWhile } from '../hooks';
 import { when } from '../format';
 import { AgentPicker, agentsText, type AgentList } from './knowledge-agents';
@@ -116,15 +116,7 @@ function SourceSettings({ source, agents, onSaved }: { source: Source; agents: A
         </>
       ) : null}
       <AgentPicker agents={agents} value={agentIds} onChange={setAgentIds} idPrefix="source-agents" />
-      <ActionButton type="submit" permission="knowledge:manage" variant="primary" busy={save.busy}>
-        Save settings
-      </ActionButton>
-      {saved ? (
-        <p class="note" role="status">
-          Saved.
-        </p>
-      ) : null}
-      <ErrorNote error={save.error} />
+      <SaveRow permission="knowledge:manage" busy={save.busy} saved={saved} error={save.error} />
     </ActionForm>
   );
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { command, contactsNamed, until } from '../../../lambdas/test/support/runs';
-import { axeViolations, heading, OWNER_EMAIL, screenshot, signIn, startDashboard, type DashboardHarness } from './support';
+import { axeViolations, heading, screenshot, signedInPage, startDashboard, type DashboardHarness } from './support';
 
 // Runs given with autonomy confirm wait for a person: "Waiting for you" and the Runs screen answer them. Its own
 // platform and browser, so it runs beside dashboard.e2e.test.ts.
@@ -11,11 +11,7 @@ let page: Page;
 let errors: string[];
 beforeAll(async () => {
   h = await startDashboard();
-  const opened = await h.open('/dashboard/');
-  page = opened.page;
-  errors = opened.errors;
-  await heading(page, 'Sign in');
-  await signIn(h, page, OWNER_EMAIL);
+  ({ page, errors } = await signedInPage(h));
 }, 60_000);
 afterAll(async () => {
   await h?.stop();

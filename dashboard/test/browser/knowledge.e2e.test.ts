@@ -1,23 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { axeViolations, heading, OWNER_EMAIL, screenshot, signIn, startDashboard, type DashboardHarness } from './support';
+import { startDocsSite, type DocsSite } from '../../../lambdas/test/knowledge/docs-site';
+import { axeViolations, heading, screenshot, signedInPage, startDashboard, type DashboardHarness } from './support';
 
 // The Knowledge screen (issue 28): answers and files added through the page become ready with their counts, "Test a
-// question" shows the passages the agent would get, a source is deleted. Its own platform and browser.
+// question" shows the passages the agent would get, a source is deleted, a website on loopback is crawled while the
+// list follows it live. Its own platform and browser.
 
 let h: DashboardHarness;
 let page: Page;
 let errors: string[];
+let site: DocsSite;
 beforeAll(async () => {
-  h = await startDashboard();
-  const opened = await h.open('/dashboard/');
-  page = opened.page;
-  errors = opened.errors;
-  await heading(page, 'Sign in');
-  await signIn(h, page, OWNER_EMAIL);
+  // The platform may crawl the help-center site served on 127.0.0.1 (local-only switch).
+  [h, site] = await Promise.all([
+    startDashboard({ WEBHOOK_ALLOW_LOCAL: '1' }),
+    startDocsSite({
+      '/': { title: 'Help center', body: '<p>Answers about your account.</p>' },
+      '/refunds': { title: 'Refunds', body: '<h2>Refund window</h2><p>Refunds are granted within 30 days of purchase.</p>' },
+    }),
+  ]);
+  ({ page, errors } = await signedInPage(h));
 }, 60_000);
 afterAll(async () => {
-  await h?.stop();
+  await Promise.all([h?.stop(), site?.close()]);
 });
 
 const PRICING = '# Pricing\n\n## Plans\n\nStarter costs €19 a month and Partner costs €99 a month. There is no Pro plan.\n';
@@ -110,6 +116,37 @@ describe('the Knowledge screen', () => {
     expect(await sourceRow('Answers').count()).toBe(1);
     const after = await ask('How much does the Partner plan cost?');
     expect(await after.or(page.getByRole('status').filter({ hasText: 'Nothing found' })).textContent()).not.toContain('€99');
+    expect(errors).toEqual([]);
+  });
+
+  it('adds a website: its row is read while queued or indexing, then again until ready with its pages, without a reload, and its page is found with its link', async () => {
+    const form = page.locator('form', { has: page.getByRole('heading', { name: 'Add a website' }) });
+    await form.getByLabel('Start page or sitemap').fill(site.url);
+    await form.getByLabel('Name (optional)').fill('Help center');
+    await form.getByLabel('Sync').selectOption('daily');
+    // The statuses of the site the page's list reads showed, in order.
+    const seen: string[] = [];
+    page.on('response', (response) => {
+      if (!response.url().includes('/knowledge/source_list')) return;
+      void response.json().then((body: { data: { sources: { name: string; status: string }[] } }) => {
+        const status = body.data.sources.find((source) => source.name === 'Help center')?.status;
+        if (status) seen.push(status);
+      });
+    });
+    await form.getByRole('button', { name: 'Add website' }).click();
+    const row = sourceRow('Help center');
+    await row.waitFor();
+    const counts = await ready('Help center');
+    // It was read while still under way, then again (nobody reloaded) until ready: the list follows a sync live.
+    expect(seen[0]).toMatch(/^(queued|indexing)$/);
+    expect(seen.at(-1)).toBe('ready');
+    expect(counts.documents).toBe(2);
+    expect(await row.textContent()).toContain(site.url);
+    expect(await row.getByRole('button', { name: 'Sync Help center now' }).isEnabled()).toBe(true);
+    const refunds = await ask('How long do I have to ask for a refund?');
+    const first = refunds.getByRole('listitem').first();
+    expect(await first.textContent()).toContain('within 30 days');
+    expect(await first.getByRole('link').getAttribute('href')).toMatch(new RegExp(`^${site.url}refunds`));
     expect(errors).toEqual([]);
   });
 });

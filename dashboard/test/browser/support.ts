@@ -32,7 +32,7 @@ export interface DashboardHarness {
   stop(): Promise<void>;
 }
 
-/** `env`: further settings of the platform (e.g. the offline model's pace). */
+/** `env`: further settings of the platform (e.g. the offline model's pace, or WEBHOOK_ALLOW_LOCAL to crawl a site on loopback). */
 export async function startDashboard(env: Record<string, string> = {}): Promise<DashboardHarness> {
   const key = newDemoKey();
   let offset = 0;
@@ -114,6 +114,14 @@ export async function signIn(h: DashboardHarness, page: Page, email: string, lan
   await page.getByLabel(/6-digit code/).fill(code);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await heading(page, landing);
+}
+
+/** A page of the dashboard signed in as `email` (the demo owner unless told), on the Agents screen. */
+export async function signedInPage(h: DashboardHarness, email = OWNER_EMAIL): Promise<{ page: Page; errors: string[] }> {
+  const { page, errors } = await h.open('/dashboard/');
+  await heading(page, 'Sign in');
+  await signIn(h, page, email);
+  return { page, errors };
 }
 
 /** Waits for the screen's heading (h1) to name it. */
