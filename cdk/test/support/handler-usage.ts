@@ -1,4 +1,5 @@
 import { build } from 'esbuild';
+import { LAMBDA_BUNDLING } from '../../lib/lambda-bundling';
 
 export interface HandlerUsage {
   /** Logical table names the handler's own code passes to `store.table(...)` (or `physicalTableName`). */
@@ -37,6 +38,8 @@ async function scan(entry: string): Promise<HandlerUsage> {
     write: false,
     logLevel: 'silent',
     outdir: 'unused',
+    // What the Lambda bundles leave out (the runtime's AWS SDK, LanceDB's native module) is not the handler's code.
+    external: [...LAMBDA_BUNDLING.external],
   });
   const code = result.outputFiles.map((file) => file.text).join('\n');
   return {

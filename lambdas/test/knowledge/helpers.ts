@@ -34,6 +34,15 @@ export async function createSource(api: ApiCall, body: Record<string, unknown>):
   return response.body.data.source;
 }
 
+/** Deletes every source of the workspace (the demo seed's page among them), for a test that needs its own content alone. */
+export async function deleteAllSources(api: ApiCall): Promise<void> {
+  const listed = await api<{ sources: Source[] }>('knowledge/source_list/');
+  for (const source of listed.body.data.sources) {
+    const response = await api('knowledge/source_delete/', { body: { source_id: source.id } });
+    if (response.status !== 200) throw new Error(`source_delete answered ${response.status}: ${JSON.stringify(response.body)}`);
+  }
+}
+
 export async function upload(api: ApiCall, sourceId: string, name: string, content: string, contentType = 'text/markdown'): Promise<Document> {
   const response = await api<{ document: Document }>('knowledge/document_upload/', { body: { source_id: sourceId, name, content_type: contentType, content } });
   if (response.status !== 201) throw new Error(`document_upload answered ${response.status}: ${JSON.stringify(response.body)}`);

@@ -4,7 +4,8 @@
  * machine losing power would; with CRASH_AFTER (same form) the moment that operation has been stored, while HOLD
  * (same form) keeps an operation from ever reaching the store (a write the crash overtakes). CLOCK_SHIFT_MS moves its
  * clock (a retry after the idempotency lock lapsed, a sweep a while later); SWEEP_EVERY_MS runs the run sweeper that
- * often, as the EventBridge schedule does in AWS.
+ * often, as the EventBridge schedule does in AWS. The three are armed once the platform is up, so its own start (the
+ * demo seed's writes) never trips them: the crash is always in what the test asks of it.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sweepRuns } from '../../src/domains/runs/runtime/run-sweeper';
@@ -18,9 +19,11 @@ const tableOf = (command: Command) => command.input.TableName ?? Object.keys(com
 const matches = (command: Command, at: string[] | undefined) =>
   at !== undefined && command.constructor.name === at[0] && tableOf(command)?.endsWith(at[1]!) && (command.input.UpdateExpression ?? '').includes(at[2] ?? '');
 const shift = Number(process.env.CLOCK_SHIFT_MS ?? 0);
+let armed = false;
 const send = DynamoDBDocumentClient.prototype.send;
 DynamoDBDocumentClient.prototype.send = function (this: DynamoDBDocumentClient, ...args: unknown[]) {
   const command = args[0] as Command;
+  if (!armed) return (send as (...a: unknown[]) => Promise<unknown>).apply(this, args);
   if (matches(command, crashAt)) process.kill(process.pid, 'SIGKILL');
   if (matches(command, hold)) return new Promise(() => undefined);
   const result = (send as (...a: unknown[]) => Promise<unknown>).apply(this, args);
@@ -29,4 +32,5 @@ DynamoDBDocumentClient.prototype.send = function (this: DynamoDBDocumentClient, 
 
 const platform = await startPlatform({ dataDir: process.env.DATA_DIR!, now: () => new Date(Date.now() + shift), env: { MODEL: 'offline' } });
 if (process.env.SWEEP_EVERY_MS) setInterval(() => void sweepRuns(platform.deps), Number(process.env.SWEEP_EVERY_MS)).unref();
+armed = true;
 process.stdout.write(`READY ${platform.apiBaseUrl} ${platform.demo.agentId}\n`);
