@@ -68,7 +68,8 @@ export async function waitForSource(api: ApiCall, sourceId: string, done: (sourc
     const source = await getSource(api, sourceId);
     if (done(source)) return source;
     if (Date.now() > deadline) throw new Error(`source ${sourceId} never reached the expected state: ${JSON.stringify(source)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Quick looks first, then slower ones, within the key's rate limit (120 a minute by default).
+    await new Promise((resolve) => setTimeout(resolve, Date.now() + timeoutMs - deadline < 3_000 ? 100 : 700));
   }
 }
 
