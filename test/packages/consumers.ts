@@ -44,6 +44,10 @@ export async function handle(request: Request, secret: string): Promise<string> 
       return event.data.error;
     case 'agent.command.action_required':
       return \`\${event.data.action.capability}: \${event.data.action.reason}\`;
+    case 'knowledge.source.synced':
+      return \`\${event.data.source_name}: \${event.data.documents} documents\`;
+    case 'knowledge.source.failed':
+      return event.data.error;
     case 'webhook.test':
       return event.data.message;
   }

