@@ -76,7 +76,10 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
       // People (the dashboard): accounts, memberships, invitations, sessions (sign-in codes and passkeys: AuthApi).
       'users', 'memberships', 'invitations', 'sessions',
       // MCP connections: listed and withdrawn; MCP keys: made, listed and revoked (connections/*).
-      'connections', 'mcpKeys'],
+      'connections', 'mcpKeys',
+      // Knowledge (knowledge/*): sources, their documents and the website crawl frontier. The crawl itself runs on the
+      // knowledge queue, whose consumer comes with the AWS form of knowledge.
+      'knowledgeSources', 'knowledgeDocuments', 'knowledgeCrawl'],
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery.
     sendsTo: ['runs', 'webhooks'],
     turnTokens: false,
@@ -125,7 +128,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     },
     timeoutSeconds: 15,
     memoryMb: 512,
-    reads: ['agents', 'webhookSubscriptions'],
+    // knowledgeSources: the knowledge skill's search callback reads which sources the agent may search.
+    reads: ['agents', 'webhookSubscriptions', 'knowledgeSources'],
     // Provisioning (admin/workspaces/create) creates the workspace and its first key; a record a skill creates emits
     // its event (contact.created, …) to webhooks and skills; failed master keys are counted (rateLimits).
     // users, memberships, invitations: provisioning makes the first owner and mails their invitation.
