@@ -11,8 +11,7 @@ import {
   type Distribution,
 } from 'aws-cdk-lib/aws-cloudfront';
 import { FunctionUrlOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import { FunctionUrlAuthType, HttpMethod, InvokeMode, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { FunctionUrlAuthType, HttpMethod, InvokeMode, type FunctionUrl, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { MCP_PATH, VIEWER_HOST_HEADER } from '@service/shared';
 
@@ -37,7 +36,7 @@ const CLOUDFRONT_DEFAULT_HOSTS = '*.cloudfront.net';
  * (/oauth/*) and discovery (/.well-known/*). Authentication is the handler's own (OAuth bearer tokens), so the URL
  * itself is public; people and assistants use it through the dashboard's distribution (`serveOnDashboard`).
  */
-export function addMcpFunctionUrl(fn: NodejsFunction, props: McpAccessPointProps = {}): FunctionUrl {
+export function addMcpFunctionUrl(fn: LambdaFunction, props: McpAccessPointProps = {}): FunctionUrl {
   if (props.resourceUrl) fn.addEnvironment('MCP_RESOURCE_URL', props.resourceUrl);
   if (props.allowedOrigins?.length) fn.addEnvironment('MCP_ALLOWED_ORIGINS', props.allowedOrigins.join(','));
   return fn.addFunctionUrl({
@@ -68,7 +67,7 @@ export const VIEWER_HOST_FUNCTION_CODE = `function handler(event) {
  * stack allows (PUBLIC_HOSTS): the dashboard's custom domain (`customOrigin`), or else any CloudFront name, since the
  * distribution's own name would make the function and the distribution depend on each other.
  */
-export function serveOnDashboard(scope: Construct, fn: NodejsFunction, url: FunctionUrl, distribution: Distribution, customOrigin: string | undefined): void {
+export function serveOnDashboard(scope: Construct, fn: LambdaFunction, url: FunctionUrl, distribution: Distribution, customOrigin: string | undefined): void {
   fn.addEnvironment('PUBLIC_HOSTS', customOrigin ? new URL(customOrigin).host : CLOUDFRONT_DEFAULT_HOSTS);
   const viewerHost = new CloudFrontFunction(scope, 'McpViewerHost', {
     comment: 'MCP access point: names the viewer host for the origin',

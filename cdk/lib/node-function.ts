@@ -1,12 +1,11 @@
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { relative } from 'node:path';
+import { AssetHashType, DockerImage, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { LAMBDA_BUNDLING, providerAliases } from './lambda-bundling';
+import { buildSync } from 'esbuild';
+import { lambdaBuildOptions, providerAliases } from './lambda-bundling';
 import { REPO_ROOT } from './repo-paths';
 
 export interface NodeFunctionProps {
@@ -20,16 +19,28 @@ export interface NodeFunctionProps {
 }
 
 /**
- * aws-cdk-lib falls back to bundling in Docker when it cannot find esbuild, even with forceDockerBundling off.
- * We have no Docker anywhere, so a missing esbuild must stop synth with a clear message instead.
+ * A function's code: its entry bundled by esbuild on this machine (never in Docker) as LAMBDA_BUNDLING says, into
+ * `index.mjs` and the chunks its dynamic imports load on demand. aws-cdk-lib's NodejsFunction cannot split a bundle
+ * (it passes esbuild one output file), hence local asset bundling; the asset is hashed by its output, as NodejsFunction
+ * hashes it.
  */
-function assertLocalEsbuild(): void {
-  const fromCdkLib = createRequire(createRequire(import.meta.url).resolve('aws-cdk-lib'));
-  try {
-    fromCdkLib.resolve('esbuild');
-  } catch {
-    throw new Error('esbuild is not installed where aws-cdk-lib can find it: run `npm install` (bundling never uses Docker)');
-  }
+function bundledCode(entry: string, model: string | undefined): Code {
+  return Code.fromAsset(REPO_ROOT, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // Required by the API, never pulled: local bundling always succeeds or throws.
+      image: DockerImage.fromRegistry('local-bundling-only'),
+      // Never run either, but part of CDK's asset cache key, which cannot see inside `local`: without the entry and
+      // MODEL here, every function of the app would get the first one's bundle.
+      command: ['esbuild', relative(REPO_ROOT, entry), `--model=${model ?? ''}`],
+      local: {
+        tryBundle(outputDir) {
+          buildSync({ entryPoints: [entry], outdir: outputDir, ...lambdaBuildOptions(providerAliases(model)) });
+          return true;
+        },
+      },
+    },
+  });
 }
 
 /**
@@ -39,41 +50,23 @@ function assertLocalEsbuild(): void {
 export const NODE_RUNTIME_PINNED = 'Pinned to nodejs22.x, the Node version the bundle targets and every test runs on; upgraded deliberately, not by a default';
 
 /**
- * A Lambda in the platform's one shape: Node.js 22 on arm64, bundled by the local esbuild into one minified ESM file
- * with a source map, as LAMBDA_BUNDLING says (the runtime's AWS SDK left out).
+ * A Lambda in the platform's one shape: Node.js 22 on arm64, bundled by the local esbuild into minified ESM with a
+ * source map, as LAMBDA_BUNDLING says (the runtime's AWS SDK left out).
  */
-export function createNodeFunction(scope: Construct, id: string, props: NodeFunctionProps): NodejsFunction {
-  assertLocalEsbuild();
+export function createNodeFunction(scope: Construct, id: string, props: NodeFunctionProps): LambdaFunction {
   const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
   // Its own role, allowed to write only to its own log group: the AWS-managed AWSLambdaBasicExecutionRole would let it
   // create and write any log group of the account. Grants (tables, queues, secrets) are added to this role.
   const role = new Role(scope, `${id}Role`, { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
   logGroup.grant(role, 'logs:CreateLogStream', 'logs:PutLogEvents');
-  const fn = new NodejsFunction(scope, id, {
-    entry: props.entry,
-    handler: 'handler',
+  const fn = new LambdaFunction(scope, id, {
+    code: bundledCode(props.entry, props.model),
+    handler: 'index.handler',
     runtime: Runtime.NODEJS_22_X,
     architecture: Architecture.ARM_64,
     timeout: Duration.seconds(props.timeoutSeconds),
     memorySize: props.memoryMb,
-    projectRoot: REPO_ROOT,
-    depsLockFilePath: join(REPO_ROOT, 'package-lock.json'),
     environment: props.environment,
-    bundling: {
-      forceDockerBundling: false,
-      format: OutputFormat.ESM,
-      target: LAMBDA_BUNDLING.target,
-      mainFields: [...LAMBDA_BUNDLING.mainFields],
-      externalModules: [...LAMBDA_BUNDLING.external],
-      esbuildArgs: {
-        ...Object.fromEntries(Object.entries({ ...LAMBDA_BUNDLING.alias, ...providerAliases(props.model) }).map(([name, path]) => [`--alias:${name}`, path])),
-        '--legal-comments': LAMBDA_BUNDLING.legalComments,
-      },
-      minify: LAMBDA_BUNDLING.minify,
-      sourceMap: LAMBDA_BUNDLING.sourceMap,
-      sourcesContent: LAMBDA_BUNDLING.sourcesContent,
-      banner: LAMBDA_BUNDLING.banner,
-    },
     logGroup,
     role,
   });

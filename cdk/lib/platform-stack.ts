@@ -4,8 +4,7 @@ import { HttpApi, HttpMethod, LogGroupLogDestination } from 'aws-cdk-lib/aws-api
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { FunctionUrlAuthType, HttpMethod as UrlMethod, InvokeMode, type FunctionUrl, type IFunction } from 'aws-cdk-lib/aws-lambda';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { FunctionUrlAuthType, HttpMethod as UrlMethod, InvokeMode, type FunctionUrl, type IFunction, type Function as PlatformLambda } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -100,7 +99,7 @@ export class PlatformStack extends Stack {
   readonly masterKey: Secret;
   /** Built-in skill code -> its MCP endpoint. */
   private readonly builtinSkillUrls: Record<string, string> = {};
-  readonly functions = new Map<string, NodejsFunction>();
+  readonly functions = new Map<string, PlatformLambda>();
   readonly skills = new Map<string, SkillFunction>();
   readonly embed: EmbedSite;
   readonly dashboard: DashboardSite;
@@ -259,7 +258,7 @@ export class PlatformStack extends Stack {
     return api;
   }
 
-  private createPlatformFunction(definition: PlatformFunction, entry: string, props: PlatformStackProps): NodejsFunction {
+  private createPlatformFunction(definition: PlatformFunction, entry: string, props: PlatformStackProps): PlatformLambda {
     const environment: Record<string, string> = { TABLE_PREFIX: props.tablePrefix };
     for (const queue of definition.sendsTo) environment[QUEUE_URL_ENV[queue]] = this.queues[queue].queue.queueUrl;
     if (definition.turnTokens) environment.TURN_TOKEN_SECRET_ARN = this.turnTokenKey.secretArn;
@@ -292,7 +291,7 @@ export class PlatformStack extends Stack {
   }
 
   /** Wires the function to its trigger; returns the Function URL when the trigger is one. */
-  private attachTrigger(id: string, fn: NodejsFunction, trigger: Trigger): FunctionUrl | undefined {
+  private attachTrigger(id: string, fn: PlatformLambda, trigger: Trigger): FunctionUrl | undefined {
     switch (trigger.kind) {
       case 'http': {
         const integration = new HttpLambdaIntegration(`${id}Integration`, fn);

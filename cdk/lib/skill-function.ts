@@ -1,5 +1,4 @@
-import { FunctionUrlAuthType, type FunctionUrl } from 'aws-cdk-lib/aws-lambda';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { FunctionUrlAuthType, type FunctionUrl, type Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { ISecret, Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
@@ -31,7 +30,7 @@ export interface SkillFunctionProps {
  * checks its own bearer on /mcp and /events; that bearer is generated in Secrets Manager, as is the turn-token key.
  */
 export class SkillFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly functionUrl: FunctionUrl;
   /** The bearer the platform sends to this skill. */
   readonly bearer: Secret;

@@ -16,13 +16,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A script bundled exactly as a Lambda is (LAMBDA_BUNDLING, plus `aliases`), run by plain Node; its last line, parsed. */
 async function runBundled<T>(name: string, contents: string, aliases: Record<string, string> = {}): Promise<T> {
-  const outfile = join(dir, `${name}.mjs`);
+  const outdir = join(dir, name);
   await build({
     stdin: { contents, resolveDir: import.meta.dirname, sourcefile: join(dir, `${name}.ts`), loader: 'ts' },
-    outfile,
+    outdir,
     ...lambdaBuildOptions(aliases),
   });
-  const { stdout } = await promisify(execFile)(process.execPath, [outfile], { env: { PATH: process.env.PATH } });
+  const { stdout } = await promisify(execFile)(process.execPath, [join(outdir, 'index.mjs')], { env: { PATH: process.env.PATH } });
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as T;
 }
 

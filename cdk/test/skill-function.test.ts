@@ -1,7 +1,7 @@
 import { Stack, Stage } from 'aws-cdk-lib';
 import { rmSync } from 'node:fs';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createNodeFunction } from '../lib/node-function';
 import { generatedSecret } from '../lib/secrets';
@@ -11,7 +11,7 @@ import { FIXTURE_HANDLER, actionsOn, roleStatements, testApp } from './support/s
 /** A skill deployed on its own, beside a platform function that calls it. */
 let stack: Stack;
 let skill: SkillFunction;
-let caller: NodejsFunction;
+let caller: LambdaFunction;
 let turnTokenKeyId: string;
 let template: Template;
 let skillEnv: Record<string, unknown>;

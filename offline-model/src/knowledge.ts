@@ -1,3 +1,4 @@
+import type { LanguageDetector } from '@service/shared/detect-language';
 import type { JSONValue } from '@ai-sdk/provider';
 import { extractValues, type ExtractedValues } from './extract';
 import { replyLanguage, type ReplyLanguage } from './language';
@@ -17,11 +18,11 @@ export interface Knowledge extends ReplyLanguage {
   sources: JSONValue[];
 }
 
-export function knowledgeFrom(view: PromptView): Knowledge {
+export function knowledgeFrom(view: PromptView, languages: LanguageDetector): Knowledge {
   const extracted = extractValues([view.request, ...view.earlierUserTexts].join('\n'));
   const relative = extracted.dateTimes.length === 0 ? relativeDateTime(view.request, view.contextTexts) : undefined;
   return {
-    ...replyLanguage(view.contextTexts, view.request),
+    ...replyLanguage(view.contextTexts, view.request, languages),
     request: view.request.trim(),
     extracted: relative ? { ...extracted, dateTimes: [relative] } : extracted,
     sources: [...view.resultsSinceRequest.flatMap(({ output }) => resultValue(output)), view.data],

@@ -1,4 +1,4 @@
-import { detectLanguage as detectTextLanguage } from '@service/shared/detect-language';
+import { languageDetector, type LanguageDetector } from '@service/shared/detect-language';
 import { listedLanguageOf, replyLanguageIn } from '@service/shared/languages';
 
 /** The languages the offline model writes its fixed phrases in (phrases.ts, and the topics of widget-rules.ts). */
@@ -19,12 +19,12 @@ export interface ReplyLanguage {
  * The language to answer in: the conversation language a system prompt names (the platform detected it from the whole
  * conversation), else the request's own (the platform's detector), else English.
  */
-export function replyLanguage(contextTexts: readonly string[], request: string): ReplyLanguage {
-  const wanted = contextTexts.map(replyLanguageIn).find(Boolean) ?? detectTextLanguage(request);
+export function replyLanguage(contextTexts: readonly string[], request: string, languages: LanguageDetector): ReplyLanguage {
+  const wanted = contextTexts.map(replyLanguageIn).find(Boolean) ?? languages.detectLanguage(request);
   const language = writtenOf(wanted);
   if (language) return { language };
   return wanted ? { language: 'en', unwritten: wanted } : { language: 'en' };
 }
 
 /** The language the offline model would answer a text in, given no system prompt. */
-export const detectLanguage = (text: string): Language => replyLanguage([], text).language;
+export const detectLanguage = async (text: string): Promise<Language> => replyLanguage([], text, await languageDetector()).language;

@@ -78,7 +78,7 @@ export class OfflineLanguageModel implements LanguageModelV4 {
 
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
     options.abortSignal?.throwIfAborted();
-    const turn = planTurn(options);
+    const turn = await planTurn(options);
     return {
       content: contentOf(turn),
       finishReason: finishReason(turn),
@@ -90,7 +90,7 @@ export class OfflineLanguageModel implements LanguageModelV4 {
 
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
     options.abortSignal?.throwIfAborted();
-    const parts = streamPartsOf(planTurn(options), options);
+    const parts = streamPartsOf(await planTurn(options), options);
     // A pull stream: one part per read, so a consumer that stops reading (or aborts) stops the model.
     let next = 0;
     const pauseMs = this.options.deltaPauseMs ?? 0;

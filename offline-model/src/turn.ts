@@ -1,3 +1,4 @@
+import { languageDetector } from '@service/shared/detect-language';
 import type { LanguageModelV4CallOptions, LanguageModelV4FunctionTool } from '@ai-sdk/provider';
 import { composeAnswer, type PendingTool } from './answer';
 import { outputFor, toolInputFor } from './fill-schema';
@@ -59,9 +60,9 @@ function planTools(view: PromptView, knowledge: Knowledge, tools: LanguageModelV
   return { calls, pending };
 }
 
-export function planTurn(options: LanguageModelV4CallOptions): OfflineTurn {
+export async function planTurn(options: LanguageModelV4CallOptions): Promise<OfflineTurn> {
   const view = readPrompt(options.prompt);
-  const knowledge = knowledgeFrom(view);
+  const knowledge = knowledgeFrom(view, await languageDetector());
   const tools = offeredFunctionTools(options);
   const forced = options.toolChoice?.type === 'required' || options.toolChoice?.type === 'tool';
   const plan = planTools(view, knowledge, tools, forced);

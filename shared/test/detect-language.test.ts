@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { conversationLanguage, detectLanguage } from '../src/detect-language';
+import { languageDetector } from '../src/detect-language';
 import { CONVERSATION_LANGUAGES, normalizeConversationLanguage, replyLanguageIn, replyLanguageLine } from '../src/languages';
 import MESSAGES from './language-messages.json';
 
 // Short chat questions ("What does the pro plan cost?", "Where is the API documentation?") in 32 languages, written
 // for this test and for the comparison of detectors in docs/dependencies.md.
+const { conversationLanguage, detectLanguage } = await languageDetector();
 const SAMPLES = Object.entries(MESSAGES as Record<string, string[]>).flatMap(([language, texts]) => texts.map((text) => ({ language, text })));
 
 describe('conversation languages', () => {

@@ -1,6 +1,6 @@
 import { randomBase62 } from '@service/shared';
 import type { IndexRow } from '../../infra/search/knowledge-index';
-import { detectLanguage, type IndexLanguage } from '../../infra/search/language';
+import { indexLanguageOf, type IndexLanguage } from '../../infra/search/language';
 import { chunkContext, chunkDocument, documentText } from './chunking';
 import type { ExtractedDocument } from './content/extract';
 import type { SourceLanguage } from './source-repository';
@@ -9,8 +9,8 @@ import type { KnowledgeStores } from '../../infra/search/knowledge-stores';
 /** A stable document id from what names it in its source (a page's URL, a file's name): the same page is the same document. */
 export const documentIdOf = (sourceId: string, name: string) => `doc_${randomBase62(32, `${sourceId}\n${name}`)}`;
 
-const indexLanguage = (language: SourceLanguage, text: string): IndexLanguage =>
-  language === 'auto' ? detectLanguage(text) : language === 'other' ? 'neutral' : language;
+const indexLanguage = async (language: SourceLanguage, text: string): Promise<IndexLanguage> =>
+  language === 'auto' ? indexLanguageOf(text) : language === 'other' ? 'neutral' : language;
 
 /** The URL of a passage: the document's, with the heading's anchor. */
 const withAnchor = (url: string | null, anchor: string | null) => (url && anchor ? `${url.replace(/#.*$/, '')}#${encodeURIComponent(anchor)}` : url);
@@ -29,7 +29,7 @@ export interface IndexedDocument {
 export async function indexDocument(stores: KnowledgeStores, workspaceId: string, language: SourceLanguage, meta: IndexedDocument, document: ExtractedDocument): Promise<number> {
   const chunks = chunkDocument(document);
   const whole = documentText(document);
-  const rowLanguage = indexLanguage(language, whole);
+  const rowLanguage = await indexLanguage(language, whole);
   const title = document.title || meta.name;
   const base = { documentId: meta.documentId, sourceId: meta.sourceId, name: meta.name, title, language: rowLanguage };
   const passages = chunks.map((chunk) => ({ ...base, rowId: `${meta.documentId}#${chunk.ordinal}`, kind: 'passage' as const, searchText: chunkContext(title, chunk), url: withAnchor(meta.url, chunk.anchor), text: chunk.text }));

@@ -1,7 +1,7 @@
 import type { Connection, Table } from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Schema, Utf8 } from 'apache-arrow';
 import type { IndexHit, IndexQuery, IndexRow, KnowledgeIndex } from './knowledge-index';
-import { detectLanguage, INDEX_LANGUAGES, STEMMER_LANGUAGE, type IndexLanguage } from './language';
+import { indexLanguageOf, INDEX_LANGUAGES, STEMMER_LANGUAGE, type IndexLanguage } from './language';
 import { fuseByReciprocalRank, type Ranking } from './rank-fusion';
 
 /**
@@ -239,7 +239,7 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
       };
       // Ranks are comparable within one language only (a small language's first hit would tie with a large one's):
       // a question recognisably in one language ranks that language's documents; the others follow if room is left.
-      const language = detectLanguage(query.text);
+      const language = await indexLanguageOf(query.text);
       const own = language === 'neutral' ? [] : columns.filter((column) => column.endsWith(`_${language}`));
       const hits = await fused(own.length > 0 ? own : columns, true);
       if (own.length > 0 && hits.length < query.limit) {

@@ -90,7 +90,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       await hitRateLimit(deps, `widget-agent#${agent.id}`, agentLimit);
       const userId = requestUser(agent, event);
       await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale, ...(userId ? { userId } : {}) });
-      conversation = { agent, conversationId: body.conversationId, language: request.kind === 'chat' ? chatLanguage(agent, request.body) : agent.locale };
+      conversation = { agent, conversationId: body.conversationId, language: request.kind === 'chat' ? await chatLanguage(agent, request.body) : agent.locale };
       if (request.kind === 'decision') decided = await decide(deps, conversation, request.body);
       else await appendMessage(deps, body.conversationId, 'user', request.body.messages.at(-1)?.content ?? '');
     } catch (error) {

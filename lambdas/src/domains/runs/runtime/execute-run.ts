@@ -82,7 +82,8 @@ function defaultEnvelope(facts: RunFacts, resultText: string, sources: RunSource
   };
 }
 
-type RunInput = { deps: Deps; run: StoredRun; agent: StoredAgent; model: LanguageModel; tools: AgentTool[]; held: Pick<HeldRun, 'signal' | 'beforeAction'>; stopping: RunStopping };
+/** `language`: the run's conversation language (run-language.ts). */
+type RunInput = { deps: Deps; run: StoredRun; agent: StoredAgent; language: string; model: LanguageModel; tools: AgentTool[]; held: Pick<HeldRun, 'signal' | 'beforeAction'>; stopping: RunStopping };
 
 /**
  * One run: the agent works the instruction with its tools (prose and real actions), then a second call shapes
@@ -119,7 +120,7 @@ function conversationOf(run: StoredRun): { history: ModelMessage[]; answer?: Mod
 async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof turnRecorder>): Promise<WorkDone> {
   const { deps, run, agent, model, held, stopping } = input;
   const workSignal = AbortSignal.any([held.signal, stopping.signal]);
-  const system = runSystemPrompt(agent, run, deps.now(), offersKnowledge(input.tools));
+  const system = runSystemPrompt(agent, run, { now: deps.now(), language: input.language, knowledge: offersKnowledge(input.tools) });
   // What the caller gave is what actions may aim at once retrieved content is in the run (retrieval-guard.ts).
   const guard = retrievalGuard([run.instruction, run.data ?? null, agent.email]);
   const { toolSet, facts } = recordedTools(input.tools, { deps, workspaceId: run.workspaceId, agent, runId: run.runId }, run.autonomy, held.beforeAction, guard);

@@ -1,7 +1,6 @@
 import { replyLanguageLine } from '@service/shared';
 import type { StoredAgent } from '../../agents/agents';
 import type { StoredRun } from '../runs';
-import { runLanguage } from './run-language';
 import { knowledgeRules } from './run-sources';
 
 const AUTONOMY_RULES = {
@@ -18,13 +17,13 @@ const AUTONOMY_RULES = {
  * The system prompt of a run: persona, role, autonomy, today, the conversation language, how to answer from the
  * company's knowledge when the run may search it, and the caller's `data` as a JSON context block.
  */
-export function runSystemPrompt(agent: StoredAgent, run: StoredRun, now: Date, knowledge = false): string {
+export function runSystemPrompt(agent: StoredAgent, run: StoredRun, { now, language, knowledge }: { now: Date; language: string; knowledge: boolean }): string {
   return [
     agent.persona,
     `You are ${agent.name}, ${agent.role}. Your own e-mail address is ${agent.email}.`,
     `Autonomy: ${run.autonomy}. ${AUTONOMY_RULES[run.autonomy]}`,
     `Today is ${now.toISOString().slice(0, 10)}.`,
-    replyLanguageLine(runLanguage(agent, run)),
+    replyLanguageLine(language),
     ...(knowledge ? [knowledgeRules('Name the title and URL of each passage you use.')] : []),
     ...(run.data ? [`Context data supplied by the caller (JSON): ${JSON.stringify(run.data)}`] : []),
   ].join('\n');

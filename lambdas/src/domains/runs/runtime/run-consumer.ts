@@ -152,8 +152,9 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
     const grants = grantsOf(run.workspaceId);
     agent = await agentOf(run.workspaceId, run.agentId);
     if (!agent) throw new Error(`The agent ${run.agentId} no longer exists`);
-    const toolbox = await toolsOfAgent(deps, agent, { runId, language: runLanguage(agent, run), role: run.role }, grants);
-    const outcome = await executeRun({ deps, run, agent, model: options.model, tools: toolbox.tools, held, stopping }).finally(() => toolbox.close());
+    const language = await runLanguage(agent, run);
+    const toolbox = await toolsOfAgent(deps, agent, { runId, language, role: run.role }, grants);
+    const outcome = await executeRun({ deps, run, agent, language, model: options.model, tools: toolbox.tools, held, stopping }).finally(() => toolbox.close());
     if (outcome.kind === 'parks') {
       // Refused when the run was asked to stop meanwhile (or is no longer this runner's): the stop is handled below.
       if (!(await parkRun(deps, lease, outcome.parking))) {
