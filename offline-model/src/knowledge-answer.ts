@@ -46,6 +46,18 @@ const PHRASES: Readonly<Record<string, KnowledgePhrases>> = {
     contact: 'Ekibimiz yanıtlayabilir: [Page:İletişim|/contact]',
     source: (title, url) => `Kaynak: ${title}${url ? ` (${url})` : ''}.`,
   },
+  de: {
+    notMentioned: (terms) => `${terms} kommt in unseren Inhalten nicht vor.`,
+    dontKnow: 'Das weiß ich nicht: Ich habe dazu nichts in unseren Inhalten gefunden und möchte nicht raten.',
+    contact: 'Unser Team kann das beantworten: [Page:Kontakt|/contact]',
+    source: (title, url) => `Quelle: ${title}${url ? ` (${url})` : ''}.`,
+  },
+  es: {
+    notMentioned: (terms) => `${terms} no aparece en nuestro contenido.`,
+    dontKnow: 'No lo sé: no he encontrado nada sobre eso en nuestro contenido y prefiero no adivinar.',
+    contact: 'Nuestro equipo puede responderte: [Page:Contacto|/contact]',
+    source: (title, url) => `Fuente: ${title}${url ? ` (${url})` : ''}.`,
+  },
 };
 
 // Words that carry no subject: a question made only of them ("hi", "thanks") is not searched.

@@ -96,6 +96,13 @@ describe('offline model: answers from knowledge', () => {
     expect(text).toBe('Çevrimdışı demo modeli: Başlangıç paketi aylık 19 €. Kaynak: Fiyatlar.');
   });
 
+  it('says it does not know in German and in Spanish, its other languages', async () => {
+    const german = await ask('Wie lange haben Sie samstags geöffnet?', knowledgeTools([]).tools);
+    expect(german.text).toBe('Offline-Demomodell: Das weiß ich nicht: Ich habe dazu nichts in unseren Inhalten gefunden und möchte nicht raten. Unser Team kann das beantworten: [Page:Kontakt|/contact]');
+    const spanish = await ask('¿Cuál es su horario de apertura los sábados?', knowledgeTools([]).tools);
+    expect(spanish.text).toMatch(/^.*: No lo sé: no he encontrado nada sobre eso en nuestro contenido y prefiero no adivinar\. Nuestro equipo puede responderte: \[Page:Contacto\|\/contact\]$/);
+  });
+
   it.each([
     ['no passage at all', []],
     ['only passages that do not mention the subject', [SKILLS]],
