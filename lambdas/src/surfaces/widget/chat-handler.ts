@@ -134,7 +134,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       toolbox = await visitorToolbox(deps, conversation);
       const result = streamText({
         model: options.model,
-        system: widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(toolbox.tools)),
+        system: widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(toolbox.tools), handoffSettingsOf(agent).enabled),
         messages: body.messages,
         abortSignal: replySignal,
         stopWhen: stepCountIs(3),
