@@ -143,25 +143,29 @@ export const readConversationMeta = (deps: Deps, conversationId: string): Promis
  */
 export async function updateHandling(deps: Deps, seen: Pick<ConversationMetaItem, 'conversationId' | 'handlingVersion' | 'messageCount'>, next: Handling, event: StoredMessage | undefined, expiresAtEpoch: number): Promise<ConversationMetaItem | undefined> {
   const version = seen.handlingVersion ?? 0;
-  const sets = ['handler = :handler', 'handlingVersion = :next', 'expiresAtEpoch = :expires', 'updatedAt = :now'];
-  const removes = ['typing'];
+  // `handler` is one of DynamoDB's reserved words: every attribute goes by name.
+  const sets = ['#handler = :handler', '#version = :next', 'expiresAtEpoch = :expires', 'updatedAt = :now'];
+  const removes = ['#typing'];
+  const names: Record<string, string> = { '#handler': 'handler', '#version': 'handlingVersion', '#typing': 'typing', '#assignee': 'assignee' };
   const values: Record<string, unknown> = { ':handler': next.handler, ':next': version + 1, ':version': version, ':zero': 0, ':expires': expiresAtEpoch, ':now': deps.now().toISOString() };
   if (next.assignee) {
-    sets.push('assignee = :assignee');
+    sets.push('#assignee = :assignee');
     values[':assignee'] = next.assignee;
-  } else removes.push('assignee');
+  } else removes.push('#assignee');
   if (next.handoff) {
-    sets.push('handoff = :handoff');
+    sets.push('#handoff = :handoff');
+    names['#handoff'] = 'handoff';
     values[':handoff'] = next.handoff;
   }
   if (event) {
-    sets.push('lastEvent = :event', 'messageCount = :seq');
+    sets.push('#lastEvent = :event', '#count = :seq');
+    Object.assign(names, { '#lastEvent': 'lastEvent', '#count': 'messageCount' });
     Object.assign(values, { ':event': event, ':seq': seqOf(event.messageId), ':count': Number(seen.messageCount ?? 0) });
   }
   return updateIf<ConversationMetaItem>(deps.store, table(deps), { conversationId: seen.conversationId, sk: 'meta' }, {
     UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')}`,
-    ConditionExpression:
-      'attribute_exists(conversationId) AND (handlingVersion = :version OR (attribute_not_exists(handlingVersion) AND :version = :zero))' + (event ? ' AND messageCount = :count' : ''),
+    ConditionExpression: 'attribute_exists(conversationId) AND (#version = :version OR (attribute_not_exists(#version) AND :version = :zero))' + (event ? ' AND #count = :count' : ''),
+    ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   });
 }
@@ -173,8 +177,9 @@ export const putMessageOnce = (deps: Deps, conversationId: string, message: Stor
 /** Shows a teammate typing until `until` (epoch ms); false when the conversation is unknown. */
 export async function putTyping(deps: Deps, conversationId: string, typing: { name: string; until: number }): Promise<boolean> {
   const set = await updateIf(deps.store, table(deps), { conversationId, sk: 'meta' }, {
-    UpdateExpression: 'SET typing = :typing',
+    UpdateExpression: 'SET #typing = :typing',
     ConditionExpression: 'attribute_exists(conversationId)',
+    ExpressionAttributeNames: { '#typing': 'typing' },
     ExpressionAttributeValues: { ':typing': typing },
   });
   return set !== undefined;

@@ -2,7 +2,7 @@ import { DomainError, type DataOf } from '@service/shared';
 import { LIVE_LIMITS, type Teammate } from '@service/shared/live-conversation';
 import { getAgent } from '../../../domains/agents/agents';
 import { conversationSummary, conversationTranscript, listAgentConversations, toSummary, type ConversationSummary, type TranscriptMessage } from '../../../domains/conversations/agent-conversations';
-import { assignConversation, closeConversation, handBack, teammateEntry, teammateTyping } from '../../../domains/conversations/handling';
+import { assignConversation, closeConversation, handBack, readConversation, teammateEntry, teammateTyping } from '../../../domains/conversations/handling';
 import { seqOf, type StoredMessage } from '../../../domains/conversations/repository';
 import { memberAsTeammate } from '../../../domains/people/members';
 import type { EndpointHandlers, EndpointInput } from './types';
@@ -76,6 +76,8 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
 
   conversationsAssign: async (input) => {
     const { deps, workspace, body } = input;
+    // Another workspace's conversation is not found, whoever is named.
+    await readConversation(deps, workspace.id, body.conversation_id);
     const teammate = body.user_id ? await memberAsTeammate(deps, workspace.id, body.user_id) : caller(input);
     if (!teammate) {
       throw body.user_id
