@@ -26,7 +26,27 @@ function Avatar({ store, live = false }: { store: WidgetStore; live?: boolean })
   );
 }
 
+/** A teammate's message: their name and their text, always as text (never markup, never a card). */
+function TeammateBubble({ message }: { message: ChatMessage }) {
+  return (
+    <div class="scw-msg scw-teammate" data-role="teammate" data-done="true">
+      <div class="scw-bubble">
+        {message.author && <span class="scw-author">{message.author}</span>}
+        {message.text}
+      </div>
+    </div>
+  );
+}
+
 function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }) {
+  if (message.role === 'teammate') return <TeammateBubble message={message} />;
+  if (message.role === 'event') {
+    return (
+      <div class="scw-msg scw-event" data-role="event" role="note">
+        {message.text}
+      </div>
+    );
+  }
   // The rich text chunk comes with the first bot message; until then (a moment) a bot message shows as plain text.
   const rich = store.rich.value;
   const onMarker = (marker: Marker, event: Event) => rich?.handleMarkerClick(store.bus, marker, event, store.locale());
@@ -121,7 +141,9 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
         <Avatar store={store} live />
         <div class="scw-title">
           <div class="scw-name">{store.agentName()}</div>
-          <div class="scw-role">{store.config.value.agent.role || t('defaultRole')}</div>
+          <div class="scw-role" data-people={store.people.value?.handler === 'people' ? 'true' : undefined}>
+            {store.people.value?.assignee ? t('withPerson', { person: store.people.value.assignee }) : store.config.value.agent.role || t('defaultRole')}
+          </div>
         </div>
         <button type="button" class="scw-icon-btn" aria-label={t('clear')} title={t('clear')} onClick={store.clear}>
           {icon('trash')}
@@ -139,6 +161,15 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
         {messages.map((message) => (
           <Bubble key={message.id} message={message} store={store} />
         ))}
+        {store.teammateTyping.value && (
+          <div class="scw-msg scw-teammate" data-role="teammate-typing">
+            <span class="scw-typing" role="img" aria-label={t('typing', { name: store.teammateTyping.value })}>
+              <i />
+              <i />
+              <i />
+            </span>
+          </div>
+        )}
       </div>
       <form class="scw-form" onSubmit={submit}>
         <textarea ref={input} rows={1} maxLength={4000} aria-label={t('inputLabel')} placeholder={t('placeholder')} onKeyDown={onKeyDown} onInput={onInput} />

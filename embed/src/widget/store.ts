@@ -8,6 +8,8 @@ import { batch, computed, effect, signal } from '@preact/signals';
 import type { ChatBus } from '../core/event-bus';
 import type { ChatRequest } from '../core/chat-client';
 import type * as Reply from './reply';
+import type * as Live from './live';
+import type { HandoffState } from '../core/event-bus';
 import type * as Rich from './rich-text';
 import type { ConfigOverrides, WidgetConfig } from '../core/config';
 import type { InboundEvents, Locale, Marker, UiActionRequest } from '../core/event-bus';
@@ -15,8 +17,10 @@ import type { StringKey } from '../core/locale';
 
 export interface ChatMessage {
   id: string;
-  role: 'user' | 'bot';
+  /** The visitor, the agent, a teammate (people answer: `author` is their name), or a change of hands ("Ana joined"). */
+  role: 'user' | 'bot' | 'teammate' | 'event';
   text: string;
+  author?: string;
   done: boolean;
   error?: boolean;
   /** A reply the visitor stopped: `text` is what was written until then. */
@@ -58,6 +62,8 @@ interface Persisted {
   data: Record<string, unknown>;
   open: boolean;
   teaserSeen: boolean;
+  /** Once people were asked for: the last live entry shown (the live stream resumes after it). */
+  liveAfter?: number;
 }
 
 // Bounds on what a host page or visitor can push into the conversation: the chat endpoint's own limits.
@@ -76,6 +82,9 @@ const newId = () => crypto.randomUUID();
 // first keystroke starts loading it, and the first send waits for it.
 let replyModule: Promise<typeof Reply> | undefined;
 const loadReply = () => (replyModule ??= import('./reply'));
+// The live stream of people's messages: its own chunk, loaded only once a conversation is with people.
+let liveModule: Promise<typeof Live> | undefined;
+const loadLive = () => (liveModule ??= import('./live'));
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -117,6 +126,12 @@ export function createStore(options: StoreOptions) {
   /** The confirm card's component, a chunk loaded with the first action to confirm. */
   const confirmCard = signal<typeof ConfirmCard | null>(null);
   let conversationId = restored?.conversationId ?? newId();
+  /** Who answers once people were asked for (null: the agent, as at the start). */
+  const people = signal<HandoffState | null>(null);
+  /** A teammate typing (their name), shown until their message or the signal's end. */
+  const teammateTyping = signal<string | null>(null);
+  let liveAfter = typeof restored?.liveAfter === 'number' ? restored.liveAfter : undefined;
+  let stopLive: (() => void) | undefined;
   const visitorId = restored?.visitorId ?? newId();
   let system: string[] = Array.isArray(restored?.system) ? restored.system : [];
   let data: Record<string, unknown> = isRecord(restored?.data) ? restored.data : {};
@@ -139,6 +154,7 @@ export function createStore(options: StoreOptions) {
       conversationId, visitorId, system, data, teaserSeen,
       messages: messages.value.filter((message) => message.done && !message.error),
       open: open.value,
+      ...(liveAfter === undefined ? {} : { liveAfter }),
     } satisfies Persisted);
 
   function setOpen(next: boolean): void {
@@ -178,12 +194,50 @@ export function createStore(options: StoreOptions) {
     void loadRich();
   }
 
-  /** The transcript within the endpoint's limits: the latest messages, each cut to the message length. */
+  /** The transcript within the endpoint's limits: the latest messages, each cut to the message length (a teammate's speak for the company; changes of hands are left out). */
   function historyForRequest(): ChatRequest['messages'] {
     return messages.value
-      .filter((message) => message.done && !message.error && message.text.trim())
+      .filter((message) => message.done && !message.error && message.role !== 'event' && message.text.trim())
       .slice(-MAX_HISTORY)
       .map((message) => ({ role: message.role === 'user' ? 'user' : 'assistant', content: message.text.trim().slice(0, MAX_MESSAGE) }));
+  }
+
+  /** Who answers now, told to the host page (the outbound `handoff`) when it changed. */
+  function handedTo(state: { handler: HandoffState['handler']; assignee: { name: string } | null }): void {
+    const next: HandoffState = { handler: state.handler, assignee: state.assignee?.name ?? null };
+    if (JSON.stringify(next) === JSON.stringify(people.value ?? { handler: 'agent', assignee: null })) return;
+    people.value = next;
+    bus.emit('handoff', next);
+  }
+
+  /** Follows people's messages from the conversation's live stream (once it was with people: also after a reload). */
+  function followPeople(): void {
+    if (stopLive) return;
+    liveAfter ??= 0;
+    const following = conversationId;
+    stopLive = () => undefined;
+    void loadLive().then(({ followLive }) => {
+      if (conversationId !== following || !stopLive) return;
+      const url = `${(config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`).replace(/\/chat$/, '/live')}?conversationId=${encodeURIComponent(following)}`;
+      stopLive = followLive({ url, visitorId, fetch: fetchApi, after: liveAfter ?? 0, ...(identity ? { identity } : {}) }, {
+        onState: handedTo,
+        onTyping: (name) => (teammateTyping.value = name),
+        onMessage(entry) {
+          liveAfter = entry.seq;
+          const author = entry.author?.name;
+          if (entry.role === 'teammate') {
+            teammateTyping.value = null;
+            messages.value = [...messages.value, { id: newId(), role: 'teammate', text: entry.text, done: true, at: Date.parse(entry.at) || Date.now(), ...(author ? { author } : {}) }];
+            announcement.value = `${author ?? ''}: ${entry.text}`;
+          } else if (entry.role === 'event' && entry.event) {
+            const key: StringKey = entry.event === 'joined' ? 'joined' : entry.event === 'handed_back' ? 'handedBack' : entry.event === 'closed' ? 'closedByTeam' : 'waitingForPerson';
+            messages.value = [...messages.value, { id: newId(), role: 'event', text: t(key, { person: author ?? t('teammate') }), done: true }];
+            announcement.value = messages.value.at(-1)!.text;
+          }
+          persist();
+        },
+      });
+    });
   }
 
   /** After a complete reply: at most one navigation, and only a harmless one on this site without a click. */
@@ -216,7 +270,8 @@ export function createStore(options: StoreOptions) {
     for (let next = waiting.shift(); next; next = streaming.value ? undefined : waiting.shift()) deliver(next);
   }
 
-  async function send(raw: string): Promise<void> {
+  /** `handoff`: the visitor's Talk to a person (or the host's): the message goes to people, not to the agent. */
+  async function send(raw: string, handoff = false): Promise<void> {
     const text = raw.trim().slice(0, MAX_MESSAGE);
     if (!text) return;
     messages.value = [...messages.value, { id: newId(), role: 'user', text, done: true, at: Date.now() }];
@@ -227,6 +282,7 @@ export function createStore(options: StoreOptions) {
       messages: historyForRequest(),
       context: { system, data },
       page: { url: location.href, title: document.title },
+      ...(handoff ? { handoff } : {}),
     });
   }
 
@@ -247,6 +303,7 @@ export function createStore(options: StoreOptions) {
     const uiActions: UiActionRequest[] = [];
     let navigation: string | undefined;
     let answer = '';
+    let withPeople = false;
     try {
       const url = config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`;
       const [effects, richText] = await Promise.all([loadReply(), loadRich()]);
@@ -265,9 +322,19 @@ export function createStore(options: StoreOptions) {
             confirms.push(confirm);
             void import('./confirm-card').then((module) => (confirmCard.value = module.ConfirmCard));
           },
+          onHandoff(state) {
+            withPeople = true;
+            handedTo(state);
+            followPeople();
+          },
         },
         { fetch: fetchApi, idleTimeoutMs: config.value.chat.idleTimeoutMs, signal: abort.signal, identity },
       );
+      // People took the message: the agent wrote nothing, so no empty reply stays on screen.
+      if (withPeople && !answer) {
+        messages.value = messages.value.filter((message) => message.id !== replyId);
+        return persist();
+      }
       update(replyId, { done: true, at: Date.now() });
       messages.value = [...messages.value, ...confirms.map((confirm) => ({ id: newId(), role: 'bot' as const, text: confirm.summary, done: true, confirm }))];
       delivered(answer, richText);
@@ -299,6 +366,11 @@ export function createStore(options: StoreOptions) {
 
   function clear(): void {
     abort?.abort();
+    stopLive?.();
+    stopLive = undefined;
+    liveAfter = undefined;
+    people.value = null;
+    teammateTyping.value = null;
     waiting.length = 0;
     batch(() => {
       messages.value = [];
@@ -375,6 +447,14 @@ export function createStore(options: StoreOptions) {
       messages.value = found.messages;
       persist();
     },
+    handoff(payload) {
+      // The widget's own outbound `handoff` (who answers now) passes here too: only a request is one.
+      if (isRecord(payload) && 'handler' in payload) return;
+      if (payload !== undefined && !isRecord(payload)) return warn('handoff');
+      if (streaming.value) return warn('handoff');
+      setOpen(true);
+      void send(text(payload)?.slice(0, MAX_MESSAGE) ?? t('talkToPerson'), true);
+    },
     uiAction(payload) {
       if (!isRecord(payload) || typeof payload.action !== 'string' || typeof payload.target !== 'string') return warn('uiAction');
       options.runUiAction?.({ action: payload.action as UiActionRequest['action'], target: payload.target });
@@ -435,6 +515,8 @@ export function createStore(options: StoreOptions) {
     const stopRichWatch = effect(() => {
       if (messages.value.some((message) => message.role === 'bot')) void loadRich();
     });
+    // A conversation that was with people catches up on what came while the page was away.
+    if (liveAfter !== undefined) followPeople();
     const unsubscribers = (Object.keys(commands) as (keyof InboundEvents)[]).map((name) => bus.on(name, commands[name]));
     bus.markReady((name, payload) => commands[name](payload));
     return () => {
@@ -445,12 +527,13 @@ export function createStore(options: StoreOptions) {
       unsubscribers.forEach((unsubscribe) => unsubscribe());
       stopRichWatch();
       abort?.abort();
+      stopLive?.();
     };
   }
 
   return {
     config, loading, open, messages, streaming, badge, fabVisible, fabHighlight, teaserVisible, nudgeText,
-    announcement, locale, agentName, dark, confirmCard, expression, rich, t,
+    announcement, locale, agentName, dark, confirmCard, expression, rich, t, people, teammateTyping,
     bus, setOpen, send, decide, stop, clear, start, prepareReply,
     dismissTeaser() {
       teaserVisible.value = false;

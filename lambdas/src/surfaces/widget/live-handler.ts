@@ -34,7 +34,8 @@ export function createWidgetLiveHandler(deps: Deps, options: { maxStreamMs?: num
         return sink.end();
       }
       requireMethod(event, METHODS);
-      assertOriginAllowed(agent, origin);
+      // The visitor's id is what protects the stream; Origin only keeps other sites' pages out (a same-origin GET has none).
+      if (origin) assertOriginAllowed(agent, origin);
       conversationId = event.queryStringParameters?.conversationId ?? '';
       const visitorId = header(event, VISITOR_HEADER);
       if (!isUuid(conversationId)) throw new ApiError('VALIDATION_ERROR', 'conversationId must be a UUID', { field: 'conversationId' });
