@@ -32,12 +32,6 @@ export const STRINGS = {
     openTarget: 'Open {target}',
     timeout: 'The reply took too long. Please try again.',
     talkToPerson: 'I would like to talk to a person.',
-    waitingForPerson: 'A person from the team will join shortly.',
-    joined: '{person} joined',
-    handedBack: '{person} handed the conversation back to {name}',
-    closedByTeam: 'The team closed this conversation',
-    teammate: 'A teammate',
-    withPerson: 'With {person}',
   },
   tr: {
     openChat: '{name} ile sohbeti aç',
@@ -63,12 +57,6 @@ export const STRINGS = {
     openTarget: '{target} adresini aç',
     timeout: 'Yanıt çok uzun sürdü. Lütfen tekrar deneyin.',
     talkToPerson: 'Bir kişiyle konuşmak istiyorum.',
-    waitingForPerson: 'Ekipten biri birazdan katılacak.',
-    joined: '{person} katıldı',
-    handedBack: '{person} sohbeti {name} adlı asistana devretti',
-    closedByTeam: 'Ekip bu sohbeti kapattı',
-    teammate: 'Bir ekip üyesi',
-    withPerson: '{person} ile',
   },
 } satisfies Record<Locale, Record<string, string>>;
 

@@ -26,6 +26,15 @@ function Avatar({ store, live = false }: { store: WidgetStore; live?: boolean })
   );
 }
 
+/** Someone writing: the agent before its first words, or a teammate. */
+const TypingDots = ({ label }: { label: string }) => (
+  <span class="scw-typing" role="img" aria-label={label}>
+    <i />
+    <i />
+    <i />
+  </span>
+);
+
 /** A teammate's message: their name and their text, always as text (never markup, never a card). */
 function TeammateBubble({ message }: { message: ChatMessage }) {
   return (
@@ -57,11 +66,7 @@ function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }
     <div class={`scw-msg scw-${message.role}${message.error ? ' scw-error' : ''}`} data-role={message.role} data-done={String(message.done)} data-time={time}>
       {message.role === 'bot' && <Avatar store={store} live={!message.done} />}
       {typing ? (
-        <span class="scw-typing" role="img" aria-label={store.t('typing')}>
-          <i />
-          <i />
-          <i />
-        </span>
+        <TypingDots label={store.t('typing')} />
       ) : (
         <div class="scw-bubble scw-rich">
           {message.role === 'bot' && rich ? <rich.RichText text={message.text} onMarker={onMarker} /> : message.text}
@@ -141,8 +146,9 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
         <Avatar store={store} live />
         <div class="scw-title">
           <div class="scw-name">{store.agentName()}</div>
-          <div class="scw-role" data-people={store.people.value?.handler === 'people' ? 'true' : undefined}>
-            {store.people.value?.assignee ? t('withPerson', { person: store.people.value.assignee }) : store.config.value.agent.role || t('defaultRole')}
+          <div class="scw-role">
+            {/* Who answers: the teammate who joined, else the agent's role. */}
+            {store.people.value?.assignee || store.config.value.agent.role || t('defaultRole')}
           </div>
         </div>
         <button type="button" class="scw-icon-btn" aria-label={t('clear')} title={t('clear')} onClick={store.clear}>
@@ -163,11 +169,7 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
         ))}
         {store.teammateTyping.value && (
           <div class="scw-msg scw-teammate" data-role="teammate-typing">
-            <span class="scw-typing" role="img" aria-label={t('typing', { name: store.teammateTyping.value })}>
-              <i />
-              <i />
-              <i />
-            </span>
+            <TypingDots label={t('typing', { name: store.teammateTyping.value })} />
           </div>
         )}
       </div>

@@ -1,10 +1,34 @@
 // The visitor's live stream (issue 29), a chunk of its own: loaded only once a conversation is with people, never to
 // open the panel. Server-Sent Events over fetch (the visitor id goes as a header, never in the URL), reconnected with
 // Last-Event-ID after a drop or the server's end of a connection, so no entry is missed or shown twice.
-import { LIVE_LIMITS, type LiveMessage, type LiveState } from '@service/shared/live-conversation';
+import { LIVE_LIMITS, type ConversationEventType, type LiveMessage, type LiveState } from '@service/shared/live-conversation';
 import { createParser } from 'eventsource-parser';
 import { identityHeaders } from '../core/chat-client';
-import type { VisitorIdentity } from '../core/event-bus';
+import type { Locale, VisitorIdentity } from '../core/event-bus';
+
+/** How the widget tells a change of hands, by language (`{person}` the teammate, `{name}` the agent). */
+const EVENT_TEXT: Record<Locale, Record<ConversationEventType, string> & { teammate: string }> = {
+  en: {
+    handoff_requested: 'A person from the team will join shortly.',
+    joined: '{person} joined',
+    handed_back: '{person} handed the conversation back to {name}',
+    closed: 'The team closed this conversation',
+    teammate: 'A teammate',
+  },
+  tr: {
+    handoff_requested: 'Ekipten biri birazdan katılacak.',
+    joined: '{person} katıldı',
+    handed_back: '{person} sohbeti {name} adlı asistana devretti',
+    closed: 'Ekip bu sohbeti kapattı',
+    teammate: 'Bir ekip üyesi',
+  },
+};
+
+/** A change of hands as the visitor reads it, in their language. */
+export function eventText(message: LiveMessage, locale: Locale, agentName: string): string {
+  const strings = EVENT_TEXT[locale];
+  return strings[message.event ?? 'handoff_requested'].replace('{person}', message.author?.name ?? strings.teammate).replace('{name}', agentName);
+}
 
 export interface LiveHandlers {
   onState(state: LiveState): void;
@@ -20,6 +44,12 @@ export interface LiveConnection {
   /** The last entry shown (its seq): the stream starts after it. */
   after: number;
 }
+
+/** The styles of people's messages, adopted with this chunk (mount.ts). */
+export const liveCss = `
+.scw-teammate .scw-bubble{background:var(--scw-field);color:var(--scw-fg);border:1px solid var(--scw-line);border-bottom-left-radius:4px}
+.scw-author{display:block;font-size:11px;font-weight:600;color:var(--scw-muted)}
+.scw-event{justify-content:center;font-size:12px;color:var(--scw-muted);text-align:center}`;
 
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 15_000;
@@ -87,4 +117,32 @@ export function followLive(connection: LiveConnection, handlers: LiveHandlers): 
     clearTimeout(typingEnds);
     abort.abort();
   };
+}
+
+/** A transcript entry as the panel shows it: a teammate's message, or a change of hands in the visitor's language. */
+export interface PeopleMessage {
+  role: 'teammate' | 'event';
+  text: string;
+  author?: string;
+  at?: number;
+}
+
+/**
+ * The panel's side of the live stream: the conversation's stream (from the chat URL, its sibling `live`), with
+ * people's entries as the panel shows them; `onMessage` gets null for an entry the panel already shows (the visitor's
+ * own, the agent's), so its seq still moves on.
+ */
+export function followPeople(
+  connection: Omit<LiveConnection, 'url'> & { chatUrl: string; conversationId: string; locale: Locale; agentName: string },
+  handlers: Omit<LiveHandlers, 'onMessage'> & { onMessage(message: PeopleMessage | null, seq: number): void },
+): () => void {
+  const url = `${connection.chatUrl.replace(/\/chat$/, '/live')}?conversationId=${encodeURIComponent(connection.conversationId)}`;
+  return followLive({ ...connection, url }, {
+    ...handlers,
+    onMessage(entry) {
+      const author = entry.author ? { author: entry.author.name } : {};
+      if (entry.role === 'teammate') handlers.onMessage({ role: 'teammate', text: entry.text, at: Date.parse(entry.at) || Date.now(), ...author }, entry.seq);
+      else handlers.onMessage(entry.role === 'event' ? { role: 'event', text: eventText(entry, connection.locale, connection.agentName) } : null, entry.seq);
+    },
+  });
 }

@@ -46,6 +46,8 @@ export interface StoreOptions {
   fetch?: typeof fetch;
   /** Loads the rich text chunk (and adopts its styles): bot messages need it, opening the panel does not. */
   loadRich: () => Promise<typeof Rich>;
+  /** Loads the live chunk (and adopts its styles): people's messages need it, opening the panel does not. */
+  loadLive: () => Promise<typeof Live>;
 }
 
 /** A host message waiting for the reply on screen to end. */
@@ -82,9 +84,6 @@ const newId = () => crypto.randomUUID();
 // first keystroke starts loading it, and the first send waits for it.
 let replyModule: Promise<typeof Reply> | undefined;
 const loadReply = () => (replyModule ??= import('./reply'));
-// The live stream of people's messages: its own chunk, loaded only once a conversation is with people.
-let liveModule: Promise<typeof Live> | undefined;
-const loadLive = () => (liveModule ??= import('./live'));
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -128,6 +127,9 @@ export function createStore(options: StoreOptions) {
   let conversationId = restored?.conversationId ?? newId();
   /** Who answers once people were asked for (null: the agent, as at the start). */
   const people = signal<HandoffState | null>(null);
+  // The live stream of people's messages and their styles: a chunk loaded only once people were in the conversation.
+  let liveLoading: Promise<typeof Live> | undefined;
+  const loadLive = () => (liveLoading ??= options.loadLive());
   /** A teammate typing (their name), shown until their message or the signal's end. */
   const teammateTyping = signal<string | null>(null);
   let liveAfter = typeof restored?.liveAfter === 'number' ? restored.liveAfter : undefined;
@@ -216,23 +218,19 @@ export function createStore(options: StoreOptions) {
     liveAfter ??= 0;
     const following = conversationId;
     stopLive = () => undefined;
-    void loadLive().then(({ followLive }) => {
+    void loadLive().then((live) => {
       if (conversationId !== following || !stopLive) return;
-      const url = `${(config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`).replace(/\/chat$/, '/live')}?conversationId=${encodeURIComponent(following)}`;
-      stopLive = followLive({ url, visitorId, fetch: fetchApi, after: liveAfter ?? 0, ...(identity ? { identity } : {}) }, {
+      const chatUrl = config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`;
+      const connection = { chatUrl, conversationId: following, visitorId, fetch: fetchApi, after: liveAfter ?? 0, locale: locale(), agentName: agentName(), ...(identity ? { identity } : {}) };
+      stopLive = live.followPeople(connection, {
         onState: handedTo,
         onTyping: (name) => (teammateTyping.value = name),
-        onMessage(entry) {
-          liveAfter = entry.seq;
-          const author = entry.author?.name;
-          if (entry.role === 'teammate') {
-            teammateTyping.value = null;
-            messages.value = [...messages.value, { id: newId(), role: 'teammate', text: entry.text, done: true, at: Date.parse(entry.at) || Date.now(), ...(author ? { author } : {}) }];
-            announcement.value = `${author ?? ''}: ${entry.text}`;
-          } else if (entry.role === 'event' && entry.event) {
-            const key: StringKey = entry.event === 'joined' ? 'joined' : entry.event === 'handed_back' ? 'handedBack' : entry.event === 'closed' ? 'closedByTeam' : 'waitingForPerson';
-            messages.value = [...messages.value, { id: newId(), role: 'event', text: t(key, { person: author ?? t('teammate') }), done: true }];
-            announcement.value = messages.value.at(-1)!.text;
+        onMessage(message, seq) {
+          liveAfter = seq;
+          if (message) {
+            if (message.role === 'teammate') teammateTyping.value = null;
+            messages.value = [...messages.value, { id: newId(), done: true, ...message }];
+            announcement.value = message.author ? `${message.author}: ${message.text}` : message.text;
           }
           persist();
         },
@@ -450,8 +448,7 @@ export function createStore(options: StoreOptions) {
     handoff(payload) {
       // The widget's own outbound `handoff` (who answers now) passes here too: only a request is one.
       if (isRecord(payload) && 'handler' in payload) return;
-      if (payload !== undefined && !isRecord(payload)) return warn('handoff');
-      if (streaming.value) return warn('handoff');
+      if ((payload !== undefined && !isRecord(payload)) || streaming.value) return warn('handoff');
       setOpen(true);
       void send(text(payload)?.slice(0, MAX_MESSAGE) ?? t('talkToPerson'), true);
     },
@@ -514,6 +511,8 @@ export function createStore(options: StoreOptions) {
     // Bot messages on screen (restored, a verified visitor's history, a host's botMessage) bring the rich text chunk.
     const stopRichWatch = effect(() => {
       if (messages.value.some((message) => message.role === 'bot')) void loadRich();
+      // A teammate's messages (a verified visitor's history from another device) bring their styles.
+      if (messages.value.some((message) => message.role === 'teammate' || message.role === 'event')) void loadLive();
     });
     // A conversation that was with people catches up on what came while the page was away.
     if (liveAfter !== undefined) followPeople();

@@ -52,9 +52,6 @@ button{font:inherit;color:inherit}
 .scw-bubble{max-width:85%;padding:9px 13px;border-radius:16px;white-space:pre-wrap;overflow-wrap:anywhere}
 .scw-bot .scw-bubble{background:var(--scw-bot);color:var(--scw-bot-fg);border-bottom-left-radius:4px}
 .scw-user .scw-bubble{background:#2563eb;color:#fff;border-bottom-right-radius:4px}
-.scw-teammate .scw-bubble{background:var(--scw-field);color:var(--scw-fg);border:1px solid var(--scw-line);border-bottom-left-radius:4px}
-.scw-author{display:block;font-size:11px;font-weight:600;color:var(--scw-muted)}
-.scw-event{justify-content:center;font-size:12px;color:var(--scw-muted);text-align:center}
 .scw-error .scw-bubble{background:#fef2f2;color:#991b1b}
 .dark .scw-error .scw-bubble{background:#450a0a;color:#fecaca}
 .scw-typing{display:inline-flex;gap:4px;padding:12px 14px;border-radius:16px;background:var(--scw-bot)}

@@ -51,7 +51,8 @@ describe('a person in the widget', () => {
     const claimed = await h.api<{ conversation: { assignee: { name: string } } }>('conversations/assign', { body: { conversation_id: conversation.id, user_id: members.body.data.members[0]!.user_id } });
     const name = claimed.body.data.conversation.assignee.name;
     await page.locator('#service-chat .scw-msg[data-role=event]', { hasText: `${name} joined` }).waitFor();
-    expect(await page.locator('#service-chat .scw-header .scw-role').textContent()).toBe(`With ${name}`);
+    // The header says who answers now.
+    expect(await page.locator('#service-chat .scw-header .scw-role').textContent()).toBe(name);
 
     await h.api('conversations/typing', { body: { conversation_id: conversation.id } });
     await page.locator('#service-chat [data-role=teammate-typing] .scw-typing').waitFor();
