@@ -1,6 +1,6 @@
 import type { Deps } from '../../infra/deps';
 import { getConversationMetas, queryAgentConversationRefs } from './agent-conversation-repository';
-import { handlingOf, readConversation } from './handling';
+import { handlingOf, readConversation } from './conversation-state';
 import { queryMessages, seqOf, type ConversationMetaItem, type Handling, type StoredMessage } from './repository';
 
 /**

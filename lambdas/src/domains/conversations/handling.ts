@@ -1,12 +1,12 @@
 import { DomainError } from '@service/shared';
 import type { ConversationEventType, HandoffReason, LiveState, Teammate } from '@service/shared/live-conversation';
-import type { ConversationRef } from '@service/webhooks';
 import type { Deps } from '../../infra/deps';
 import type { Action } from '../../infra/store/idempotency';
 import { emitEvent, eventIdFrom } from '../webhooks/emit';
 import { announceConversation } from './conversation-signal';
 import { appendEntry, expiresAtEpoch } from './conversations';
-import { messageIdOf, putMessageOnce, putTyping, queryLatestMessages, readConversationMeta, updateHandling, type ConversationMetaItem, type Handling, type StoredMessage } from './repository';
+import { conversationRef, liveStateOf, notFound, readConversation } from './conversation-state';
+import { messageIdOf, putMessageOnce, putTyping, queryLatestMessages, updateHandling, type ConversationMetaItem, type Handling, type StoredMessage } from './repository';
 
 /**
  * Who handles a widget conversation (issue 29): the agent, people (a teammate who claimed it, or nobody yet), or
@@ -27,32 +27,7 @@ const EVENT_TEXT: Record<ConversationEventType, (teammate: Teammate | undefined)
 /** How many times a change of hands is decided again when another write came first. */
 const RETRIES = 5;
 
-const notFound = (conversationId: string) => new DomainError('CONVERSATION_NOT_FOUND', `No conversation ${conversationId} in this workspace`, { field: 'conversation_id' });
 const closed = (conversationId: string) => new DomainError('CONVERSATION_CLOSED', `The conversation ${conversationId} is closed`, { field: 'conversation_id' });
-
-export const handlingOf = (meta: ConversationMetaItem): Handling => ({
-  handler: meta.handler ?? 'agent',
-  ...(meta.assignee ? { assignee: meta.assignee } : {}),
-  ...(meta.handoff ? { handoff: meta.handoff } : {}),
-});
-
-export const liveStateOf = (meta: ConversationMetaItem): LiveState => ({ handler: meta.handler ?? 'agent', assignee: meta.assignee ?? null });
-
-/** The conversation of the workspace (`workspaceId` undefined: the widget's own, whose caller was checked already). */
-export async function readConversation(deps: Deps, workspaceId: string | undefined, conversationId: string): Promise<ConversationMetaItem> {
-  const meta = await readConversationMeta(deps, conversationId);
-  if (!meta || (workspaceId !== undefined && meta.workspaceId !== workspaceId)) throw notFound(conversationId);
-  return meta;
-}
-
-/** A conversation as the conversation webhooks describe it. */
-export const conversationRef = (meta: ConversationMetaItem): ConversationRef => ({
-  conversation_id: meta.conversationId,
-  agent_id: meta.agentId,
-  handler: meta.handler ?? 'agent',
-  assignee: meta.assignee ?? null,
-  visitor: { id: meta.visitorId, verified_user_id: meta.userId ?? null },
-});
 
 /** What a change of hands decided: the new handling and the event its transcript records; undefined: nothing changes. */
 type Decision = { next: Handling; event: ConversationEventType; by?: Teammate } | undefined;

@@ -3,7 +3,7 @@ import type { Deps } from '../../infra/deps';
 import { logger } from '../../infra/logger';
 import { onConversation } from './conversation-signal';
 import { visibleToVisitor } from './conversations';
-import { liveStateOf } from './handling';
+import { liveStateOf } from './conversation-state';
 import { queryMessagesAfter, readConversationMeta, seqOf, type ConversationMetaItem, type StoredMessage } from './repository';
 
 /** One event of a live stream: a `message` has its seq as `id`; `state` and `typing` have none. */

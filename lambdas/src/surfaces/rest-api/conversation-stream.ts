@@ -6,7 +6,7 @@ import { SSE_HEADERS } from '../../infra/http/sse';
 import { pipeSse, sseFrame, withLastEventId } from '../../infra/http/sse-pipe';
 import { writeResult, type ResponseSink, type StreamingHandler } from '../../infra/http/streaming';
 import { followConversation } from '../../domains/conversations/live-watch';
-import { conversationEndpoints } from './endpoints/conversations';
+import { conversationsStream } from './endpoints/conversation-stream';
 import { createRestPipeline } from './pipeline';
 
 /**
@@ -15,7 +15,7 @@ import { createRestPipeline } from './pipeline';
  * entries, notes included, stream as SSE from the store (live-watch.ts).
  */
 export function createConversationStreamHandler(deps: Deps, options: { maxStreamMs?: number } = {}): StreamingHandler {
-  const pipeline = createRestPipeline(deps, { conversationsStream: conversationEndpoints.conversationsStream });
+  const pipeline = createRestPipeline(deps, { conversationsStream });
   return async (event: HttpEvent, sink: ResponseSink, context: Context) => {
     const request = withLastEventId(event);
     const checked = await pipeline(request, context);

@@ -7,7 +7,7 @@ import { header } from '../../infra/http/event';
 import { SSE_HEADERS } from '../../infra/http/sse';
 import { pipeSse, sseFrame } from '../../infra/http/sse-pipe';
 import { writeResult, type StreamingHandler } from '../../infra/http/streaming';
-import { readConversation } from '../../domains/conversations/handling';
+import { readConversation } from '../../domains/conversations/conversation-state';
 import { followConversation } from '../../domains/conversations/live-watch';
 import { assertOriginAllowed, requestUser, widgetAgent } from './widget-agent';
 

@@ -2,7 +2,8 @@ import { tool } from 'ai';
 import { z } from 'zod';
 import { LIVE_LIMITS, type ConversationHandler, type LiveState } from '@service/shared/live-conversation';
 import { handoffSettingsOf, type StoredAgent } from '../../domains/agents/agents';
-import { announceMessage, liveStateOf, readConversation, requestHandoff } from '../../domains/conversations/handling';
+import { liveStateOf, readConversation } from '../../domains/conversations/conversation-state';
+import { announceMessage, requestHandoff } from '../../domains/conversations/handling';
 import type { StoredMessage } from '../../domains/conversations/repository';
 import type { Deps } from '../../infra/deps';
 

@@ -1,39 +1,13 @@
-import { DomainError, type DataOf } from '@service/shared';
+import { DomainError } from '@service/shared';
 import { LIVE_LIMITS, type Teammate } from '@service/shared/live-conversation';
 import { getAgent } from '../../../domains/agents/agents';
-import { conversationSummary, conversationTranscript, listAgentConversations, toSummary, type ConversationSummary, type TranscriptMessage } from '../../../domains/conversations/agent-conversations';
-import { assignConversation, closeConversation, handBack, readConversation, teammateEntry, teammateTyping } from '../../../domains/conversations/handling';
-import { seqOf, type StoredMessage } from '../../../domains/conversations/repository';
+import { conversationTranscript, listAgentConversations, toSummary } from '../../../domains/conversations/agent-conversations';
+import { readConversation } from '../../../domains/conversations/conversation-state';
+import { assignConversation, closeConversation, handBack, teammateEntry, teammateTyping } from '../../../domains/conversations/handling';
+import { conversationsStream } from './conversation-stream';
+import { messageResponse, storedResponse, summaryResponse } from './conversation-responses';
 import { memberAsTeammate } from '../../../domains/people/members';
 import type { EndpointHandlers, EndpointInput } from './types';
-
-type Summary = DataOf<'conversationsGet'>['conversation'];
-type Message = DataOf<'conversationsGet'>['messages'][number];
-
-const summaryResponse = (summary: ConversationSummary): Summary => ({
-  id: summary.conversationId,
-  agent_id: summary.agentId,
-  started_at: summary.startedAt,
-  last_message_at: summary.lastMessageAt,
-  messages: summary.messages,
-  visitor: { id: summary.visitorId, verified_user_id: summary.userId },
-  locale: summary.locale,
-  handler: summary.handling.handler,
-  assignee: summary.handling.assignee ?? null,
-  handoff: summary.handling.handoff ? { reason: summary.handling.handoff.reason, summary: summary.handling.handoff.summary, requested_at: summary.handling.handoff.requestedAt } : null,
-});
-
-const messageResponse = (message: TranscriptMessage): Message => ({
-  seq: message.seq,
-  role: message.role,
-  text: message.content,
-  at: message.createdAt,
-  author: message.author ?? null,
-  event: message.event ?? null,
-  ...(message.stopped ? { stopped: true } : {}),
-});
-
-const storedResponse = ({ messageId, actionSeed: _seed, ...message }: StoredMessage): Message => messageResponse({ ...message, seq: seqOf(messageId) });
 
 /** The signed-in teammate; undefined for an API key (it acts for the workspace, not for a person). */
 const caller = (input: Pick<EndpointInput<'conversationsReply'>, 'session'>): Teammate | undefined => input.session && { id: input.session.userId, name: input.session.displayName || input.session.email };
@@ -103,6 +77,5 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
     return { data: { typing_until: until.toISOString() } };
   },
 
-  // Checks the caller and the conversation before the streaming function (conversation-stream.ts) streams it.
-  conversationsStream: async ({ deps, workspace, query }) => ({ data: { conversation: summaryResponse(await conversationSummary(deps, workspace.id, query.conversation_id)) } }),
+  conversationsStream,
 };
