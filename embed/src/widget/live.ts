@@ -52,6 +52,8 @@ export const liveCss = `
 .scw-event{justify-content:center;font-size:12px;color:var(--scw-muted);text-align:center}`;
 
 const RETRY_MIN_MS = 500;
+/** How long the stream stays after the conversation left people's hands, for the entries that came with the change. */
+const LIVE_TAIL_MS = 3_000;
 const RETRY_MAX_MS = 15_000;
 
 const parse = (data: string): unknown => {
@@ -134,15 +136,31 @@ export interface PeopleMessage {
  */
 export function followPeople(
   connection: Omit<LiveConnection, 'url'> & { chatUrl: string; conversationId: string; locale: Locale; agentName: string },
-  handlers: Omit<LiveHandlers, 'onMessage'> & { onMessage(message: PeopleMessage | null, seq: number): void },
+  handlers: Omit<LiveHandlers, 'onMessage'> & { onMessage(message: PeopleMessage | null, seq: number): void; onEnd(): void },
 ): () => void {
   const url = `${connection.chatUrl.replace(/\/chat$/, '/live')}?conversationId=${encodeURIComponent(connection.conversationId)}`;
-  return followLive({ ...connection, url }, {
+  let tail: ReturnType<typeof setTimeout> | undefined;
+  const stop = followLive({ ...connection, url }, {
     ...handlers,
+    // Back with the agent (or closed): the stream stops once the entries that came with the change are in; a new
+    // handoff follows again.
+    onState(state) {
+      clearTimeout(tail);
+      handlers.onState(state);
+      if (state.handler !== 'people') tail = setTimeout(end, LIVE_TAIL_MS);
+    },
     onMessage(entry) {
       const author = entry.author ? { author: entry.author.name } : {};
       if (entry.role === 'teammate') handlers.onMessage({ role: 'teammate', text: entry.text, at: Date.parse(entry.at) || Date.now(), ...author }, entry.seq);
       else handlers.onMessage(entry.role === 'event' ? { role: 'event', text: eventText(entry, connection.locale, connection.agentName) } : null, entry.seq);
     },
   });
+  function end(): void {
+    stop();
+    handlers.onEnd();
+  }
+  return () => {
+    clearTimeout(tail);
+    stop();
+  };
 }

@@ -212,6 +212,11 @@ export function createStore(options: StoreOptions) {
     bus.emit('handoff', next);
   }
 
+  function clearLive(): void {
+    stopLive?.();
+    stopLive = undefined;
+  }
+
   /** Follows people's messages from the conversation's live stream (once it was with people: also after a reload). */
   function followPeople(): void {
     if (stopLive) return;
@@ -224,6 +229,7 @@ export function createStore(options: StoreOptions) {
       const connection = { chatUrl, conversationId: following, visitorId, fetch: fetchApi, after: liveAfter ?? 0, locale: locale(), agentName: agentName(), ...(identity ? { identity } : {}) };
       stopLive = live.followPeople(connection, {
         onState: handedTo,
+        onEnd: () => (stopLive = undefined),
         onTyping: (name) => (teammateTyping.value = name),
         onMessage(message, seq) {
           liveAfter = seq;
@@ -364,8 +370,7 @@ export function createStore(options: StoreOptions) {
 
   function clear(): void {
     abort?.abort();
-    stopLive?.();
-    stopLive = undefined;
+    clearLive();
     liveAfter = undefined;
     people.value = null;
     teammateTyping.value = null;
@@ -526,7 +531,7 @@ export function createStore(options: StoreOptions) {
       unsubscribers.forEach((unsubscribe) => unsubscribe());
       stopRichWatch();
       abort?.abort();
-      stopLive?.();
+      clearLive();
     };
   }
 
