@@ -29,6 +29,37 @@ const teammateTexts = async (api: ApiCall, conversationId: string) =>
     .map((message) => message.text);
 
 describe('a teammate message and SIGKILL', () => {
+  it('stores the "joined" entry of a claim whose process died between the change of hands and its entry, once the claim is retried', async () => {
+    let conversationId = '';
+    let ownerId = '';
+    await crashThenRestart(
+      // The conversation's handling is changed (the entry kept on it), and the machine dies before the entry is stored.
+      { CRASH_AFTER: 'UpdateCommand:conversations:SET #handler' },
+      {},
+      async (api, agentId, apiBaseUrl) => {
+        conversationId = crypto.randomUUID();
+        const chat = await fetch(`${new URL(apiBaseUrl).origin}/v1/agents/${agentId}/chat`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: ORIGIN },
+          body: JSON.stringify({ conversationId, visitorId: crypto.randomUUID(), locale: 'en', messages: [{ role: 'user', content: 'Hello' }] }),
+        });
+        await chat.text();
+        ownerId = (await api<{ members: { user_id: string }[] }>('members/list')).body.data.members[0]!.user_id;
+        await expect(api('conversations/assign', { body: { conversation_id: conversationId, user_id: ownerId } })).rejects.toThrow();
+      },
+      async (api) => {
+        const events = async () =>
+          (await api<{ messages: { role: string; event: string | null }[] }>('conversations/get', { query: { conversation_id: conversationId } })).body.data.messages.filter((message) => message.event === 'joined');
+        expect(await events()).toEqual([]);
+        const retry = await api<{ conversation: { handler: string } }>('conversations/assign', { body: { conversation_id: conversationId, user_id: ownerId } });
+        expect([retry.status, retry.body.data.conversation.handler]).toEqual([200, 'people']);
+        expect(await events()).toHaveLength(1);
+        await api('conversations/assign', { body: { conversation_id: conversationId, user_id: ownerId } });
+        expect(await events()).toHaveLength(1);
+      },
+    );
+  }, 90_000);
+
   it('keeps an acknowledged reply when the machine dies right after answering', async () => {
     let conversationId = '';
     await crashThenRestart(
