@@ -21,7 +21,10 @@ import { Construct } from 'constructs';
 import { DASHBOARD_CSP, DASHBOARD_PREFIX, DASHBOARD_PREVIEW_CSP, DASHBOARD_PREVIEW_PAGE, ROUTES, SUPPORTED_LANGUAGES } from '@service/shared';
 import { acknowledgeDeploymentHandler, EMBED_PREFIX, HASHED_CHUNK_PATTERN, siteBucket } from './embed-site';
 
-/** agents/command_stream in every language, from its streaming Function URL, never cached; heartbeats keep it under the read timeout. */
+/**
+ * agents/command_stream and conversations/stream in every language, from their streaming Function URL, never cached;
+ * heartbeats keep them under the read timeout.
+ */
 function runStreamBehaviors(url: IFunctionUrl): Record<string, BehaviorOptions> {
   const behavior: BehaviorOptions = {
     origin: new FunctionUrlOrigin(url, { readTimeout: Duration.seconds(60) }),
@@ -30,7 +33,9 @@ function runStreamBehaviors(url: IFunctionUrl): Record<string, BehaviorOptions> 
     cachePolicy: CachePolicy.CACHING_DISABLED,
     originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
   };
-  return Object.fromEntries(SUPPORTED_LANGUAGES.map((lang) => [`${ROUTES.runStream.replace('{lang}', lang)}*`, behavior]));
+  return Object.fromEntries(
+    SUPPORTED_LANGUAGES.flatMap((lang) => [ROUTES.runStream, ROUTES.conversationStream].map((route) => [`${route.replace('{lang}', lang)}*`, behavior])),
+  );
 }
 
 /** index.html and preview.html keep their names across releases: a short cache lets a release reach people. */

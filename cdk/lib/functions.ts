@@ -144,15 +144,17 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   {
     id: 'ConversationsApi',
     entry: 'lambdas/src/entries/lambda/conversations-api.ts',
-    // conversations/list and conversations/get: the only REST function that may read visitors' conversations.
+    // conversations/*: the REST function that reads visitors' conversations and lets teammates take part in them.
     trigger: { kind: 'http', routes: [{ path: ROUTES.conversationsApi, methods: ['ANY'] }] },
     timeoutSeconds: 15,
     memoryMb: 512,
-    // usage: the pipeline's token read-ahead (agents/command only, never reached here, but bundled).
-    reads: ['workspaces', 'conversations', 'agents', 'memberships', 'usage'],
-    // The REST pipeline's own: keys (last use, rate limit), sessions (last activity), failed credentials, idempotency.
-    writes: ['apiKeys', 'sessions', 'rateLimits', 'idempotency'],
-    sendsTo: [],
+    // usage: the pipeline's token read-ahead (agents/command only, never reached here, but bundled). The conversation
+    // events go to the webhooks and skills that want them (webhookSubscriptions, skills).
+    reads: ['workspaces', 'agents', 'memberships', 'usage', 'webhookSubscriptions', 'skills'],
+    // Teammates' messages, notes and changes of hands (conversations), their webhook deliveries; the REST pipeline's
+    // own: keys (last use, rate limit), sessions (last activity), failed credentials, idempotency.
+    writes: ['conversations', 'webhookDeliveries', 'apiKeys', 'sessions', 'rateLimits', 'idempotency'],
+    sendsTo: ['webhooks'],
     turnTokens: false,
     model: false,
   },
@@ -217,10 +219,12 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     trigger: { kind: 'streaming-url' },
     timeoutSeconds: 120,
     memoryMb: 1024,
-    reads: ['agents'],
-    // skills: the visitor's (role public) granted skill tools are read and each turn is recorded.
-    writes: ['conversations', 'rateLimits', 'usage', 'skills'],
-    sendsTo: [],
+    // webhookSubscriptions: who hears of a handoff or of a visitor's message to people.
+    reads: ['agents', 'webhookSubscriptions'],
+    // skills: the visitor's (role public) granted skill tools are read and each turn is recorded. webhookDeliveries:
+    // the conversation events (conversation.handoff_requested, conversation.message_created).
+    writes: ['conversations', 'rateLimits', 'usage', 'skills', 'webhookDeliveries'],
+    sendsTo: ['webhooks'],
     turnTokens: true,
     builtinSkills: true,
     model: true,
@@ -228,14 +232,16 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   {
     id: 'RunStream',
     entry: 'lambdas/src/entries/lambda/run-stream.ts',
-    // agents/command_stream (ROUTES.runStream): SSE needs response streaming, which the HTTP API lacks; the
-    // dashboard's distribution routes the path to this Function URL (cdk/lib/dashboard.ts, serveRunStream).
+    // agents/command_stream (ROUTES.runStream) and conversations/stream (ROUTES.conversationStream): SSE needs response
+    // streaming, which the HTTP API lacks; the dashboard's distribution routes the paths to this Function URL
+    // (cdk/lib/dashboard.ts).
     trigger: { kind: 'streaming-url' },
     // A stream ends at 840 s and the client resumes with Last-Event-ID.
     timeoutSeconds: 900,
     memoryMb: 512,
-    // The REST pipeline's reads (workspace, membership, the token read-ahead) and the run with its steps and text pieces.
-    reads: ['workspaces', 'memberships', 'usage', 'runs', 'runSteps'],
+    // The REST pipeline's reads (workspace, membership, the token read-ahead), the run with its steps and text pieces,
+    // and the conversation a teammate follows.
+    reads: ['workspaces', 'memberships', 'usage', 'runs', 'runSteps', 'conversations'],
     // The REST pipeline's own: keys (last use, rate limit), sessions (last activity), failed credentials, idempotency.
     writes: ['apiKeys', 'sessions', 'rateLimits', 'idempotency'],
     sendsTo: [],

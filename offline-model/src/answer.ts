@@ -5,6 +5,7 @@ import { knowledgeAnswer } from './knowledge-answer';
 import { phrasesFor, type Phrases } from './phrases';
 import type { PromptView, ToolCallSeen, ToolResultSeen } from './prompt-view';
 import { markerReply, topicOf } from './widget-rules';
+import { HANDOFF_TOOL, OFFER_PERSON } from './handoff';
 
 // The prose of the offline model's final answer: a summary of the tool results of this request, or, when no
 // tool ran, a topic reply with markers or an honest description of itself.
@@ -47,6 +48,7 @@ function describeResult(result: ToolResultSeen, call: ToolCallSeen | undefined, 
     default:
       if (toolName === 'navigate' && typeof input.href === 'string') return { kind: 'ok', sentence: phrases.navigated(input.href) };
       if (toolName === 'ui_action' && typeof input.target === 'string') return { kind: 'ok', sentence: phrases.pointedAt(input.target) };
+      if (toolName === HANDOFF_TOOL) return { kind: 'ok', sentence: phrases.handedOff };
       return { kind: 'ok', sentence: phrases.usedTool(toolName, describeValue(contentValue(output), phrases)) };
   }
 }
@@ -65,12 +67,16 @@ function outcomeOf(kinds: ResultKind[], pending: boolean): Outcome {
   return errors > 0 ? 'partial' : 'ok';
 }
 
-export function composeAnswer(view: PromptView, knowledge: Knowledge, pending: PendingTool[]): AnswerFacts {
+/** `offersPerson`: the `handoff` tool is offered, so an answer that cannot help offers a person (the widget's marker). */
+export function composeAnswer(view: PromptView, knowledge: Knowledge, pending: PendingTool[], offersPerson = false): AnswerFacts {
   const phrases = phrasesFor(knowledge);
   const followUp = pending.length > 0 ? pending.map(({ toolName, missing }) => phrases.needsInput(toolName, missing.join(', '))).join(' ') : null;
   const topic = topicOf(view.request);
   const fromContent = knowledgeAnswer(view, knowledge.language);
-  if (fromContent) return { prose: `${phrases.intro} ${fromContent.body}`, followUp: fromContent.followUp, outcome: fromContent.outcome };
+  if (fromContent) {
+    const offer = offersPerson && fromContent.outcome !== 'ok' ? ` ${OFFER_PERSON[knowledge.language]}` : '';
+    return { prose: `${phrases.intro} ${fromContent.body}${offer}`, followUp: fromContent.followUp, outcome: fromContent.outcome };
+  }
   if (view.resultsSinceRequest.length > 0) {
     const described = view.resultsSinceRequest.map((result) =>
       describeResult(result, view.callsSinceRequest.find((call) => call.toolCallId === result.toolCallId), phrases),

@@ -15,6 +15,8 @@ export interface Phrases {
   noResult: string;
   navigated: (href: string) => string;
   pointedAt: (target: string) => string;
+  /** After the `handoff` tool: a person of the team will answer. */
+  handedOff: string;
 }
 
 const QUOTE_LIMIT = 80;
@@ -39,6 +41,7 @@ export const PHRASES: Record<Language, Phrases> = {
     noResult: 'done',
     navigated: (href) => `I opened ${href} for you.`,
     pointedAt: (target) => `Look here, I pointed at ${target}.`,
+    handedOff: 'I have asked a person from our team to join; they will answer you here.',
   },
   tr: {
     intro: 'Çevrimdışı demo modeli:',
@@ -54,6 +57,7 @@ export const PHRASES: Record<Language, Phrases> = {
     noResult: 'tamamlandı',
     navigated: (href) => `Sizi ${href} sayfasına götürdüm.`,
     pointedAt: (target) => `Şuraya bakın, ${target} öğesini gösterdim.`,
+    handedOff: 'Ekibimizden birinin katılmasını istedim; size buradan yanıt verecek.',
   },
   de: {
     intro: 'Offline-Demomodell:',
@@ -69,6 +73,7 @@ export const PHRASES: Record<Language, Phrases> = {
     noResult: 'erledigt',
     navigated: (href) => `Ich habe ${href} für Sie geöffnet.`,
     pointedAt: (target) => `Schauen Sie hier, ich habe auf ${target} gezeigt.`,
+    handedOff: 'Ich habe eine Person aus unserem Team gebeten, dazuzukommen; sie antwortet Ihnen hier.',
   },
   es: {
     intro: 'Modelo de demostración sin conexión:',
@@ -84,6 +89,7 @@ export const PHRASES: Record<Language, Phrases> = {
     noResult: 'hecho',
     navigated: (href) => `He abierto ${href} para usted.`,
     pointedAt: (target) => `Mire aquí, he señalado ${target}.`,
+    handedOff: 'He pedido a una persona de nuestro equipo que se una; le responderá aquí.',
   },
 };
 

@@ -7,6 +7,7 @@ import { knowledgeSearchCall } from './knowledge-answer';
 import { readPrompt, type PromptView } from './prompt-view';
 import { bestTool, matchTools } from './tool-matching';
 import { WIDGET_TOOL_NAMES, widgetCalls } from './widget-rules';
+import { HANDOFF_TOOL, handoffCall } from './handoff';
 
 // One turn of the offline model: either tool calls (first step of a request) or the final answer (once the
 // tool results are in, or when no tool fits). Pure: the same call options always give the same turn.
@@ -39,10 +40,13 @@ interface ToolPlan {
 function planTools(view: PromptView, knowledge: Knowledge, tools: LanguageModelV4FunctionTool[], forced: boolean): ToolPlan {
   const calledAlready = new Set(view.callsSinceRequest.map((call) => call.toolName));
   const available = tools.filter((tool) => !calledAlready.has(tool.name));
+  // A visitor asking for a person gets one, and nothing else this turn.
+  const handoff = handoffCall(view.request, available);
+  if (handoff) return { calls: [handoff], pending: [] };
   const offeredWidgetTools = new Set(available.map((tool) => tool.name).filter((name) => WIDGET_TOOL_NAMES.has(name)));
   const calls: ToolPlan['calls'] = widgetCalls(view.request, knowledge.extracted, offeredWidgetTools);
   const pending: PendingTool[] = [];
-  const generic = available.filter((tool) => !WIDGET_TOOL_NAMES.has(tool.name));
+  const generic = available.filter((tool) => !WIDGET_TOOL_NAMES.has(tool.name) && tool.name !== HANDOFF_TOOL);
   let chosen = matchTools(view.request, generic);
   if (forced && calls.length === 0 && chosen.length === 0) {
     chosen = [bestTool(view.request, available)].flatMap((tool) => (tool ? [{ tool, guessed: false }] : []));
@@ -77,7 +81,7 @@ export async function planTurn(options: LanguageModelV4CallOptions): Promise<Off
       })),
     };
   }
-  const facts = composeAnswer(view, knowledge, plan.pending);
+  const facts = composeAnswer(view, knowledge, plan.pending, tools.some((tool) => tool.name === HANDOFF_TOOL));
   const format = options.responseFormat;
   if (format?.type !== 'json') return { text: facts.prose, toolCalls: [] };
   const json = format.schema ? outputFor(format.schema, knowledge, facts) : { answer: facts.prose };

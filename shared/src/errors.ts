@@ -11,6 +11,8 @@
  * RUN_NOT_CANCELLABLE 409: agents/command_cancel on a run that already completed or failed.
  * APPROVAL_NOT_PENDING 409: approving or rejecting a run that waits for no approval (or was answered already);
  * APPROVAL_EXPIRED 409: its approval expired (the run ended `cancelled`).
+ * CONVERSATION_NOT_FOUND 404: no such widget conversation in the workspace; CONVERSATION_CLOSED 409: it was closed
+ * (nobody replies to it, assigns or hands it back any more).
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -31,6 +33,7 @@ export const ERROR_STATUS = {
   AGENT_NOT_FOUND: 404,
   RUN_NOT_FOUND: 404,
   NOT_FOUND: 404,
+  CONVERSATION_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   IDEMPOTENCY_CONFLICT: 409,
   SKILL_OAUTH_REQUIRED: 409,
@@ -38,6 +41,7 @@ export const ERROR_STATUS = {
   RUN_NOT_CANCELLABLE: 409,
   APPROVAL_NOT_PENDING: 409,
   APPROVAL_EXPIRED: 409,
+  CONVERSATION_CLOSED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

@@ -25,6 +25,10 @@ export const ROUTES = {
   widgetConfig: '/v1/agents/{agentId}/widget-config',
   /** A verified widget visitor's conversation, for any device. */
   widgetHistory: '/v1/agents/{agentId}/history',
+  /** A widget visitor's live stream (people's messages, Server-Sent Events); the ConversationStream function in AWS. */
+  widgetLive: '/v1/agents/{agentId}/live',
+  /** conversations/stream: a teammate's live stream of a conversation; the ConversationStream function in AWS. */
+  conversationStream: '/{lang}/api/v1/conversations/stream',
   /** The widget's streamed conversation (spec 1); a Function URL of its own in AWS. */
   widgetChat: '/v1/agents/{agentId}/chat',
   /** The MCP server (streamable HTTP); a streaming Function URL of its own in AWS, which also serves the two below. */

@@ -1,5 +1,8 @@
 // The widget chat contract, defined once. The browser widget imports from this module (it has no dependencies);
 // the endpoint validates requests against these limits (lambdas/src/surfaces/widget/chat-request.ts).
+import type { LiveState } from './live-conversation';
+
+export type { LiveMessage, LiveState, LiveStreamEvents, Teammate } from './live-conversation';
 
 /** Bounds of one chat request and of one streamed reply. */
 export const CHAT_LIMITS = {
@@ -27,6 +30,13 @@ export const CHAT_LIMITS = {
   confirmTtlMs: 10 * 60_000,
 } as const;
 
+/**
+ * The visitor's live stream: GET `{chat.url without /chat}/live?conversationId=…` with `x-visitor-id` (and a verified
+ * visitor's `x-user-id`/`x-user-hash`), `Last-Event-ID` to resume; Server-Sent Events as LiveStreamEvents (no notes).
+ * Authorised as the chat is: the conversation must be this visitor's (its id alone is not enough).
+ */
+export const LIVE_PATH = 'live';
+
 export type ChatLocale = 'en' | 'tr';
 export type UiActionName = 'pointer' | 'highlight' | 'scroll';
 
@@ -43,6 +53,11 @@ export interface ChatRequest {
   /** Hidden context: `system` prompts and `setContext` data. The visitor never sees it. */
   context: { system: string[]; data: Record<string, unknown> };
   page?: { url: string; title: string };
+  /**
+   * The visitor's "Talk to a person" (or the host's `handoff` bus event): the message goes to people, never to the agent.
+   * Once a conversation is with people, every message goes to them whatever this says (the reply is a `handoff` event).
+   */
+  handoff?: boolean;
 }
 
 /**
@@ -64,6 +79,11 @@ export interface ChatStreamEvents {
   uiAction: { action: UiActionName; target: string };
   /** A real-world action the agent wants to perform for the visitor, waiting for Confirm or Decline (ChatDecision). */
   confirm: { actionId: string; summary: string };
+  /**
+   * The conversation is with people (the agent handed it off, or it was already): the message was stored for them
+   * and the agent will not answer. The widget follows the live stream (LIVE_PATH) for their messages.
+   */
+  handoff: LiveState;
   done: { conversationId: string; messageId: string };
   error: { code: string; message: string };
 }

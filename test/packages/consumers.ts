@@ -48,6 +48,12 @@ export async function handle(request: Request, secret: string): Promise<string> 
       return \`\${event.data.source_name}: \${event.data.documents} documents\`;
     case 'knowledge.source.failed':
       return event.data.error;
+    case 'conversation.handoff_requested':
+      return \`\${event.data.conversation_id}: \${event.data.summary}\`;
+    case 'conversation.message_created':
+      return event.data.message.text;
+    case 'conversation.closed':
+      return event.data.closed_at;
     case 'webhook.test':
       return event.data.message;
   }

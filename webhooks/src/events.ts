@@ -72,6 +72,46 @@ export interface KnowledgeSourceFailedData {
   failed_at: string;
 }
 
+/** A widget conversation as the conversation events describe it (conversations/get answers the transcript). */
+export interface ConversationRef {
+  conversation_id: string;
+  agent_id: string;
+  /** `agent`, `people` (a teammate has it, or it waits for one: `assignee` null) or `closed`. */
+  handler: 'agent' | 'people' | 'closed';
+  assignee: { id: string; name: string } | null;
+  visitor: { id: string; verified_user_id: string | null };
+}
+
+/** The data of `conversation.handoff_requested`: a conversation passed to people and waits for a teammate to claim it. */
+export interface ConversationHandoffRequestedData extends ConversationRef {
+  /** `visitor` (Talk to a person), `agent` (its handoff tool), `keyword` (a handoff keyword) or `teammate`. */
+  reason: 'visitor' | 'agent' | 'keyword' | 'teammate';
+  /** The agent's short summary for the teammate; empty when none was written. */
+  summary: string;
+  requested_at: string;
+}
+
+/**
+ * The data of `conversation.message_created`: a message of a conversation people handle, or a teammate's: the
+ * visitor's (`user`), a teammate's (`teammate`) or an internal note (`note`). The agent's own replies are not sent.
+ */
+export interface ConversationMessageCreatedData extends ConversationRef {
+  message: {
+    seq: number;
+    role: 'user' | 'teammate' | 'note';
+    /** Plain text, never markup. */
+    text: string;
+    at: string;
+    author: { id: string; name: string } | null;
+  };
+}
+
+/** The data of `conversation.closed`: nobody answers the conversation any more. */
+export interface ConversationClosedData extends ConversationRef {
+  closed_by: { id: string; name: string } | null;
+  closed_at: string;
+}
+
 /** The data of `webhook.test`: sent to one endpoint on request (the dashboard's "Send test event"), never emitted. */
 export interface WebhookTestData {
   webhook_id: string;
@@ -85,6 +125,9 @@ export interface WebhookEventData {
   'agent.command.action_required': CommandActionRequiredData;
   'knowledge.source.synced': KnowledgeSourceSyncedData;
   'knowledge.source.failed': KnowledgeSourceFailedData;
+  'conversation.handoff_requested': ConversationHandoffRequestedData;
+  'conversation.message_created': ConversationMessageCreatedData;
+  'conversation.closed': ConversationClosedData;
   'webhook.test': WebhookTestData;
 }
 

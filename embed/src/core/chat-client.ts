@@ -9,6 +9,8 @@ export interface ChatStreamHandlers {
   onNavigate(href: string): void;
   onUiAction(request: UiActionRequest): void;
   onConfirm(request: ChatStreamEvents['confirm']): void;
+  /** People took the conversation (or have it): the agent will not answer; their messages come on the live stream. */
+  onHandoff?(state: ChatStreamEvents['handoff']): void;
 }
 
 export class ChatError extends Error {
@@ -32,14 +34,20 @@ function parseJson(data: string): Record<string, unknown> {
 }
 
 /** The headers a verified visitor's requests carry (never the URL: it ends up in logs and referrers). */
-const identityHeaders = (identity?: VisitorIdentity): Record<string, string> =>
+export const identityHeaders = (identity?: VisitorIdentity): Record<string, string> =>
   identity ? { 'x-user-id': identity.userId, 'x-user-hash': identity.userHash } : {};
 
 /**
  * A verified visitor's conversation from `GET {apiUrl}/v1/agents/{agentId}/history`, as the panel's messages; null
  * when the server knows none (an unverified visitor included) or cannot be reached.
  */
-export async function fetchHistory(url: string, identity: VisitorIdentity, fetchApi: typeof fetch): Promise<{ conversationId: string; messages: { id: string; role: 'user' | 'bot'; text: string; done: true; at: number }[] } | null> {
+const HISTORY_ROLES = { user: 'user', teammate: 'teammate', event: 'event' } as const;
+
+export async function fetchHistory(
+  url: string,
+  identity: VisitorIdentity,
+  fetchApi: typeof fetch,
+): Promise<{ conversationId: string; messages: { id: string; role: 'user' | 'bot' | 'teammate' | 'event'; text: string; done: true; at: number; author?: string }[] } | null> {
   try {
     const response = await fetchApi(url, { headers: identityHeaders(identity), credentials: 'omit' });
     const body = record(await response.json());
@@ -47,7 +55,14 @@ export async function fetchHistory(url: string, identity: VisitorIdentity, fetch
     const messages = body.messages.map(record).filter((message) => typeof message.content === 'string');
     return {
       conversationId: body.conversationId,
-      messages: messages.map((message) => ({ id: crypto.randomUUID(), role: message.role === 'user' ? 'user' : 'bot', text: String(message.content), done: true, at: Date.parse(String(message.createdAt)) || Date.now() })),
+      messages: messages.map((message) => ({
+        id: crypto.randomUUID(),
+        role: HISTORY_ROLES[message.role as keyof typeof HISTORY_ROLES] ?? 'bot',
+        text: String(message.content),
+        done: true,
+        at: Date.parse(String(message.createdAt)) || Date.now(),
+        ...(typeof message.author === 'string' ? { author: message.author } : {}),
+      })),
     };
   } catch {
     return null;
@@ -126,6 +141,9 @@ async function consume(url: string, request: ChatRequest | ChatDecision, handler
           break;
         case 'confirm':
           if (typeof data.actionId === 'string' && typeof data.summary === 'string') handlers.onConfirm({ actionId: data.actionId, summary: data.summary });
+          break;
+        case 'handoff':
+          if (typeof data.handler === 'string') handlers.onHandoff?.(data as unknown as ChatStreamEvents['handoff']);
           break;
         case 'done':
           finished = true;

@@ -25,6 +25,18 @@ export interface InboundEvents {
   uiAction: UiActionRequest;
   /** A signed-in visitor, as the host's server signed them: userHash = hex HMAC-SHA256 of userId with the agent's identity secret. */
   identify: VisitorIdentity;
+  /** Ask for a person (as the visitor's "Talk to a person" does): `text` goes to the team, or a default request. */
+  handoff: HandoffRequest | undefined;
+}
+
+export interface HandoffRequest {
+  text?: string;
+}
+
+/** Who answers the conversation now (the outbound `handoff`): people (`assignee` their name, or null while it waits), the agent again, or nobody. */
+export interface HandoffState {
+  handler: 'agent' | 'people' | 'closed';
+  assignee: string | null;
 }
 
 export interface VisitorIdentity {
@@ -55,16 +67,19 @@ export interface OutboundEvents {
    * (`accepted`), or was not kept because `waiting` (5) messages already wait (a console warning says so too).
    */
   queued: { kind: 'send' | 'botMessage'; text: string; accepted: boolean; waiting: number };
+  /** The conversation changed hands: a person was asked for, joined, handed it back to the agent, or closed it. */
+  handoff: HandoffState;
 }
 
-export type ChatEvents = InboundEvents & OutboundEvents;
+/** `handoff` goes both ways: a host's request comes in, the change of hands goes out (the widget tells them apart). */
+export type ChatEvents = Omit<InboundEvents & OutboundEvents, 'handoff'> & { handoff: InboundEvents['handoff'] | OutboundEvents['handoff'] };
 export type ChatEventName = keyof ChatEvents;
 export type InboundEventName = keyof InboundEvents;
 export type OutboundEventName = keyof OutboundEvents;
 
 export const INBOUND_EVENTS: readonly InboundEventName[] = [
   'open', 'close', 'toggle', 'send', 'botMessage', 'system', 'clear',
-  'setContext', 'setLocale', 'highlight', 'badge', 'nudge', 'uiAction', 'identify',
+  'setContext', 'setLocale', 'highlight', 'badge', 'nudge', 'uiAction', 'identify', 'handoff',
 ];
 
 // The bus.

@@ -31,6 +31,7 @@ export const STRINGS = {
     defaultRole: 'Online',
     openTarget: 'Open {target}',
     timeout: 'The reply took too long. Please try again.',
+    talkToPerson: 'I would like to talk to a person.',
   },
   tr: {
     openChat: '{name} ile sohbeti aç',
@@ -55,6 +56,7 @@ export const STRINGS = {
     defaultRole: 'Çevrimiçi',
     openTarget: '{target} adresini aç',
     timeout: 'Yanıt çok uzun sürdü. Lütfen tekrar deneyin.',
+    talkToPerson: 'Bir kişiyle konuşmak istiyorum.',
   },
 } satisfies Record<Locale, Record<string, string>>;
 

@@ -5,6 +5,8 @@ export type RichSegment = { kind: 'text'; text: string } | { kind: 'marker'; mar
 const MARKER_PATTERN = /\[(Skill|Agent|Page|Link|Action):([^[\]\n]{1,300})\]/g;
 const SLUG = /^[\w-]{1,100}$/;
 const UI_ACTIONS: readonly string[] = ['pointer', 'highlight', 'scroll'] satisfies UiActionName[];
+/** The Action marker's value that offers a person instead of pointing at the page. */
+export const HANDOFF_ACTION = 'handoff';
 
 // Control characters (the URL parser silently drops tab, CR and LF: "/\t/evil.example" is "//evil.example").
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
@@ -55,6 +57,8 @@ function toMarker(type: MarkerType, body: string, raw: string): Marker | null {
       return href ? { type, label, value: href, raw } : null;
     }
     case 'Action':
+      // `[Action:Talk to a person|handoff]`: the agent offers a person; every other action points at the page.
+      if (value === HANDOFF_ACTION) return extra === undefined ? { type, label, value, raw } : null;
       return UI_ACTIONS.includes(value) && extra ? { type, label, value, extra, raw } : null;
   }
 }
@@ -108,7 +112,8 @@ export function skillIcon(skillId: string): IconName {
 /** Where a marker click leads: a navigation target, an external URL, or a UI action. */
 export type MarkerIntent =
   | { kind: 'navigate'; href: string }
-  | { kind: 'uiAction'; action: UiActionName; target: string };
+  | { kind: 'uiAction'; action: UiActionName; target: string }
+  | { kind: 'handoff' };
 
 export function markerIntent(marker: Marker): MarkerIntent {
   switch (marker.type) {
@@ -120,6 +125,7 @@ export function markerIntent(marker: Marker): MarkerIntent {
     case 'Link':
       return { kind: 'navigate', href: marker.value };
     case 'Action':
+      if (marker.value === HANDOFF_ACTION) return { kind: 'handoff' };
       return { kind: 'uiAction', action: marker.value as UiActionName, target: marker.extra ?? '' };
   }
 }

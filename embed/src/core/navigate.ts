@@ -44,6 +44,8 @@ export function requestNavigation(bus: ChatBus, href: string, locale: Locale): v
 /** A click on a rendered marker: UI actions and navigation go through the bus; external links open natively. */
 export function handleMarkerClick(bus: ChatBus, marker: Marker, event: Event, locale: Locale): void {
   const intent = markerIntent(marker);
+  // Talk to a person: the widget hears it as the host's inbound `handoff` (one way for both).
+  if (intent.kind === 'handoff') return bus.emit('handoff', {});
   if (intent.kind === 'uiAction') {
     bus.emit('uiAction', { action: intent.action, target: intent.target });
     return;

@@ -26,7 +26,36 @@ function Avatar({ store, live = false }: { store: WidgetStore; live?: boolean })
   );
 }
 
+/** Someone writing: the agent before its first words, or a teammate. */
+const TypingDots = ({ label }: { label: string }) => (
+  <span class="scw-typing" role="img" aria-label={label}>
+    <i />
+    <i />
+    <i />
+  </span>
+);
+
+/** A teammate's message: their name and their text, always as text (never markup, never a card). */
+function TeammateBubble({ message }: { message: ChatMessage }) {
+  return (
+    <div class="scw-msg scw-teammate" data-role="teammate" data-done="true">
+      <div class="scw-bubble">
+        {message.author && <span class="scw-author">{message.author}</span>}
+        {message.text}
+      </div>
+    </div>
+  );
+}
+
 function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }) {
+  if (message.role === 'teammate') return <TeammateBubble message={message} />;
+  if (message.role === 'event') {
+    return (
+      <div class="scw-msg scw-event" data-role="event" role="note">
+        {message.text}
+      </div>
+    );
+  }
   // The rich text chunk comes with the first bot message; until then (a moment) a bot message shows as plain text.
   const rich = store.rich.value;
   const onMarker = (marker: Marker, event: Event) => rich?.handleMarkerClick(store.bus, marker, event, store.locale());
@@ -37,11 +66,7 @@ function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }
     <div class={`scw-msg scw-${message.role}${message.error ? ' scw-error' : ''}`} data-role={message.role} data-done={String(message.done)} data-time={time}>
       {message.role === 'bot' && <Avatar store={store} live={!message.done} />}
       {typing ? (
-        <span class="scw-typing" role="img" aria-label={store.t('typing')}>
-          <i />
-          <i />
-          <i />
-        </span>
+        <TypingDots label={store.t('typing')} />
       ) : (
         <div class="scw-bubble scw-rich">
           {message.role === 'bot' && rich ? <rich.RichText text={message.text} onMarker={onMarker} /> : message.text}
@@ -121,7 +146,10 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
         <Avatar store={store} live />
         <div class="scw-title">
           <div class="scw-name">{store.agentName()}</div>
-          <div class="scw-role">{store.config.value.agent.role || t('defaultRole')}</div>
+          <div class="scw-role">
+            {/* Who answers: the teammate who joined, else the agent's role. */}
+            {store.people.value?.assignee || store.config.value.agent.role || t('defaultRole')}
+          </div>
         </div>
         <button type="button" class="scw-icon-btn" aria-label={t('clear')} title={t('clear')} onClick={store.clear}>
           {icon('trash')}
@@ -139,6 +167,11 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
         {messages.map((message) => (
           <Bubble key={message.id} message={message} store={store} />
         ))}
+        {store.teammateTyping.value && (
+          <div class="scw-msg scw-teammate" data-role="teammate-typing">
+            <TypingDots label={t('typing', { name: store.teammateTyping.value })} />
+          </div>
+        )}
       </div>
       <form class="scw-form" onSubmit={submit}>
         <textarea ref={input} rows={1} maxLength={4000} aria-label={t('inputLabel')} placeholder={t('placeholder')} onKeyDown={onKeyDown} onInput={onInput} />

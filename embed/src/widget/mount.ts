@@ -9,6 +9,7 @@ import type { ConfigOverrides } from '../core/config';
 import type { UiActionRequest } from '../core/event-bus';
 import type * as Overlay from '../core/overlay';
 import type * as Rich from './rich-text';
+import type * as Live from './live';
 
 export interface MountOptions {
   /** The host element; the widget attaches (or reuses) its open shadow root. */
@@ -120,6 +121,11 @@ export function mountWidget(options: MountOptions): () => void {
     runUiAction: overlay ? lazyOverlay(shadow) : undefined,
     fetch: options.fetch,
     loadRich: richLoader(shadow),
+    loadLive: () =>
+      import('./live').then((module: typeof Live) => {
+        adoptCss(shadow, module.liveCss);
+        return module;
+      }),
   });
   const cleanups = [
     watchDarkClass(host, (value) => (store.dark.value = value)),

@@ -8,6 +8,8 @@ import { batch, computed, effect, signal } from '@preact/signals';
 import type { ChatBus } from '../core/event-bus';
 import type { ChatRequest } from '../core/chat-client';
 import type * as Reply from './reply';
+import type * as Live from './live';
+import type { HandoffState } from '../core/event-bus';
 import type * as Rich from './rich-text';
 import type { ConfigOverrides, WidgetConfig } from '../core/config';
 import type { InboundEvents, Locale, Marker, UiActionRequest } from '../core/event-bus';
@@ -15,8 +17,10 @@ import type { StringKey } from '../core/locale';
 
 export interface ChatMessage {
   id: string;
-  role: 'user' | 'bot';
+  /** The visitor, the agent, a teammate (people answer: `author` is their name), or a change of hands ("Ana joined"). */
+  role: 'user' | 'bot' | 'teammate' | 'event';
   text: string;
+  author?: string;
   done: boolean;
   error?: boolean;
   /** A reply the visitor stopped: `text` is what was written until then. */
@@ -42,6 +46,8 @@ export interface StoreOptions {
   fetch?: typeof fetch;
   /** Loads the rich text chunk (and adopts its styles): bot messages need it, opening the panel does not. */
   loadRich: () => Promise<typeof Rich>;
+  /** Loads the live chunk (and adopts its styles): people's messages need it, opening the panel does not. */
+  loadLive: () => Promise<typeof Live>;
 }
 
 /** A host message waiting for the reply on screen to end. */
@@ -58,6 +64,8 @@ interface Persisted {
   data: Record<string, unknown>;
   open: boolean;
   teaserSeen: boolean;
+  /** Once people were asked for: the last live entry shown (the live stream resumes after it). */
+  liveAfter?: number;
 }
 
 // Bounds on what a host page or visitor can push into the conversation: the chat endpoint's own limits.
@@ -117,6 +125,15 @@ export function createStore(options: StoreOptions) {
   /** The confirm card's component, a chunk loaded with the first action to confirm. */
   const confirmCard = signal<typeof ConfirmCard | null>(null);
   let conversationId = restored?.conversationId ?? newId();
+  /** Who answers once people were asked for (null: the agent, as at the start). */
+  const people = signal<HandoffState | null>(null);
+  // The live stream of people's messages and their styles: a chunk loaded only once people were in the conversation.
+  let liveLoading: Promise<typeof Live> | undefined;
+  const loadLive = () => (liveLoading ??= options.loadLive());
+  /** A teammate typing (their name), shown until their message or the signal's end. */
+  const teammateTyping = signal<string | null>(null);
+  let liveAfter = typeof restored?.liveAfter === 'number' ? restored.liveAfter : undefined;
+  let stopLive: (() => void) | undefined;
   const visitorId = restored?.visitorId ?? newId();
   let system: string[] = Array.isArray(restored?.system) ? restored.system : [];
   let data: Record<string, unknown> = isRecord(restored?.data) ? restored.data : {};
@@ -139,6 +156,7 @@ export function createStore(options: StoreOptions) {
       conversationId, visitorId, system, data, teaserSeen,
       messages: messages.value.filter((message) => message.done && !message.error),
       open: open.value,
+      ...(liveAfter === undefined ? {} : { liveAfter }),
     } satisfies Persisted);
 
   function setOpen(next: boolean): void {
@@ -178,12 +196,52 @@ export function createStore(options: StoreOptions) {
     void loadRich();
   }
 
-  /** The transcript within the endpoint's limits: the latest messages, each cut to the message length. */
+  /** The transcript within the endpoint's limits: the latest messages, each cut to the message length (a teammate's speak for the company; changes of hands are left out). */
   function historyForRequest(): ChatRequest['messages'] {
     return messages.value
-      .filter((message) => message.done && !message.error && message.text.trim())
+      .filter((message) => message.done && !message.error && message.role !== 'event' && message.text.trim())
       .slice(-MAX_HISTORY)
       .map((message) => ({ role: message.role === 'user' ? 'user' : 'assistant', content: message.text.trim().slice(0, MAX_MESSAGE) }));
+  }
+
+  /** Who answers now, told to the host page (the outbound `handoff`) when it changed. */
+  function handedTo(state: { handler: HandoffState['handler']; assignee: { name: string } | null }): void {
+    const next: HandoffState = { handler: state.handler, assignee: state.assignee?.name ?? null };
+    if (JSON.stringify(next) === JSON.stringify(people.value ?? { handler: 'agent', assignee: null })) return;
+    people.value = next;
+    bus.emit('handoff', next);
+  }
+
+  function clearLive(): void {
+    stopLive?.();
+    stopLive = undefined;
+  }
+
+  /** Follows people's messages from the conversation's live stream (once it was with people: also after a reload). */
+  function followPeople(): void {
+    if (stopLive) return;
+    liveAfter ??= 0;
+    const following = conversationId;
+    stopLive = () => undefined;
+    void loadLive().then((live) => {
+      if (conversationId !== following || !stopLive) return;
+      const chatUrl = config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`;
+      const connection = { chatUrl, conversationId: following, visitorId, fetch: fetchApi, after: liveAfter ?? 0, locale: locale(), agentName: agentName(), ...(identity ? { identity } : {}) };
+      stopLive = live.followPeople(connection, {
+        onState: handedTo,
+        onEnd: () => (stopLive = undefined),
+        onTyping: (name) => (teammateTyping.value = name),
+        onMessage(message, seq) {
+          liveAfter = seq;
+          if (message) {
+            if (message.role === 'teammate') teammateTyping.value = null;
+            messages.value = [...messages.value, { id: newId(), done: true, ...message }];
+            announcement.value = message.author ? `${message.author}: ${message.text}` : message.text;
+          }
+          persist();
+        },
+      });
+    });
   }
 
   /** After a complete reply: at most one navigation, and only a harmless one on this site without a click. */
@@ -216,7 +274,8 @@ export function createStore(options: StoreOptions) {
     for (let next = waiting.shift(); next; next = streaming.value ? undefined : waiting.shift()) deliver(next);
   }
 
-  async function send(raw: string): Promise<void> {
+  /** `handoff`: the visitor's Talk to a person (or the host's): the message goes to people, not to the agent. */
+  async function send(raw: string, handoff = false): Promise<void> {
     const text = raw.trim().slice(0, MAX_MESSAGE);
     if (!text) return;
     messages.value = [...messages.value, { id: newId(), role: 'user', text, done: true, at: Date.now() }];
@@ -227,6 +286,7 @@ export function createStore(options: StoreOptions) {
       messages: historyForRequest(),
       context: { system, data },
       page: { url: location.href, title: document.title },
+      ...(handoff ? { handoff } : {}),
     });
   }
 
@@ -247,6 +307,7 @@ export function createStore(options: StoreOptions) {
     const uiActions: UiActionRequest[] = [];
     let navigation: string | undefined;
     let answer = '';
+    let withPeople = false;
     try {
       const url = config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`;
       const [effects, richText] = await Promise.all([loadReply(), loadRich()]);
@@ -265,9 +326,19 @@ export function createStore(options: StoreOptions) {
             confirms.push(confirm);
             void import('./confirm-card').then((module) => (confirmCard.value = module.ConfirmCard));
           },
+          onHandoff(state) {
+            withPeople = true;
+            handedTo(state);
+            followPeople();
+          },
         },
         { fetch: fetchApi, idleTimeoutMs: config.value.chat.idleTimeoutMs, signal: abort.signal, identity },
       );
+      // People took the message: the agent wrote nothing, so no empty reply stays on screen.
+      if (withPeople && !answer) {
+        messages.value = messages.value.filter((message) => message.id !== replyId);
+        return persist();
+      }
       update(replyId, { done: true, at: Date.now() });
       messages.value = [...messages.value, ...confirms.map((confirm) => ({ id: newId(), role: 'bot' as const, text: confirm.summary, done: true, confirm }))];
       delivered(answer, richText);
@@ -299,6 +370,10 @@ export function createStore(options: StoreOptions) {
 
   function clear(): void {
     abort?.abort();
+    clearLive();
+    liveAfter = undefined;
+    people.value = null;
+    teammateTyping.value = null;
     waiting.length = 0;
     batch(() => {
       messages.value = [];
@@ -375,6 +450,13 @@ export function createStore(options: StoreOptions) {
       messages.value = found.messages;
       persist();
     },
+    handoff(payload) {
+      // The widget's own outbound `handoff` (who answers now) passes here too: only a request is one.
+      if (isRecord(payload) && 'handler' in payload) return;
+      if ((payload !== undefined && !isRecord(payload)) || streaming.value) return warn('handoff');
+      setOpen(true);
+      void send(text(payload)?.slice(0, MAX_MESSAGE) ?? t('talkToPerson'), true);
+    },
     uiAction(payload) {
       if (!isRecord(payload) || typeof payload.action !== 'string' || typeof payload.target !== 'string') return warn('uiAction');
       options.runUiAction?.({ action: payload.action as UiActionRequest['action'], target: payload.target });
@@ -434,7 +516,11 @@ export function createStore(options: StoreOptions) {
     // Bot messages on screen (restored, a verified visitor's history, a host's botMessage) bring the rich text chunk.
     const stopRichWatch = effect(() => {
       if (messages.value.some((message) => message.role === 'bot')) void loadRich();
+      // A teammate's messages (a verified visitor's history from another device) bring their styles.
+      if (messages.value.some((message) => message.role === 'teammate' || message.role === 'event')) void loadLive();
     });
+    // A conversation that was with people catches up on what came while the page was away.
+    if (liveAfter !== undefined) followPeople();
     const unsubscribers = (Object.keys(commands) as (keyof InboundEvents)[]).map((name) => bus.on(name, commands[name]));
     bus.markReady((name, payload) => commands[name](payload));
     return () => {
@@ -445,12 +531,13 @@ export function createStore(options: StoreOptions) {
       unsubscribers.forEach((unsubscribe) => unsubscribe());
       stopRichWatch();
       abort?.abort();
+      clearLive();
     };
   }
 
   return {
     config, loading, open, messages, streaming, badge, fabVisible, fabHighlight, teaserVisible, nudgeText,
-    announcement, locale, agentName, dark, confirmCard, expression, rich, t,
+    announcement, locale, agentName, dark, confirmCard, expression, rich, t, people, teammateTyping,
     bus, setOpen, send, decide, stop, clear, start, prepareReply,
     dismissTeaser() {
       teaserVisible.value = false;

@@ -111,9 +111,23 @@ describe('the endpoints behind the dashboard screens', () => {
     expect(transcript.status).toBe(200);
     expect(openApiProblems('conversationsGet', transcript as ApiResponse<unknown>)).toEqual([]);
     expect(transcript.body.data.messages).toEqual([
-      { role: 'user', text: 'Do you ship to Izmir?', at: expect.any(String) },
-      { role: 'assistant', text: 'Yes, in two days.', at: expect.any(String) },
+      { seq: 1, role: 'user', text: 'Do you ship to Izmir?', at: expect.any(String), author: null, event: null },
+      { seq: 2, role: 'assistant', text: 'Yes, in two days.', at: expect.any(String), author: null, event: null },
     ]);
+
+    // A member signed in to the dashboard takes part with the same endpoints (conversations:reply): claims, replies as themselves.
+    const claimed = await call<{ conversation: { handler: string; assignee: { id: string; name: string } } }>(ctx.platform, 'conversations/assign', {
+      body: { conversation_id: 'conv-first-0001' },
+      headers: member.headers,
+    });
+    expect(claimed.status, JSON.stringify(claimed.body)).toBe(200);
+    expect(claimed.body.data.conversation.handler).toBe('people');
+    const replied = await call<{ message: { role: string; author: { id: string } } }>(ctx.platform, 'conversations/reply', {
+      body: { conversation_id: 'conv-first-0001', text: 'Yes, and for free.' },
+      headers: member.headers,
+    });
+    expect(replied.status).toBe(201);
+    expect(replied.body.data.message).toMatchObject({ role: 'teammate', author: { id: claimed.body.data.conversation.assignee.id } });
     const missing = await call(ctx.platform, 'conversations/get', { query: { conversation_id: 'nope' }, headers: member.headers });
     expect(missing.status).toBe(404);
   });

@@ -32,13 +32,18 @@ type Api = ReturnType<typeof apiClient>;
  * The platform on a fresh data dir dies (SIGKILL, where `crash` says) while doing what `act` asks of it, then starts
  * again on the same data (with `restart`'s settings) for `check`, which is told the data dir.
  */
-export async function crashThenRestart(crash: Record<string, string>, restart: Record<string, string>, act: (api: Api, agentId: string) => Promise<unknown>, check: (api: Api, agentId: string, dataDir: string) => Promise<void>) {
+export async function crashThenRestart(
+  crash: Record<string, string>,
+  restart: Record<string, string>,
+  act: (api: Api, agentId: string, apiBaseUrl: string) => Promise<unknown>,
+  check: (api: Api, agentId: string, dataDir: string) => Promise<void>,
+) {
   const dataDir = await mkdtemp(join(tmpdir(), 'sigkill-'));
   const env = { DATA_DIR: dataDir, SERVICE_DEMO_API_KEY: newDemoKey(), PORT: '0' };
   try {
     const doomed = startCrashChild({ ...env, ...crash });
     const first = await doomed.ready;
-    await act(apiClient(first.apiBaseUrl, env.SERVICE_DEMO_API_KEY), first.agentId);
+    await act(apiClient(first.apiBaseUrl, env.SERVICE_DEMO_API_KEY), first.agentId, first.apiBaseUrl);
     expect(await doomed.exited).toBe('SIGKILL');
     const restarted = startCrashChild({ ...env, ...restart });
     try {

@@ -3,6 +3,7 @@ import { jsonObject } from './json-input';
 import { RunSourceSchema } from './knowledge';
 import { isoDateTime, limitParam, runId, text, uuid } from './primitives';
 import { CONVERSATION_LANGUAGES, normalizeConversationLanguage } from '../languages';
+import { LIVE_LIMITS } from '../live-conversation';
 
 /** `confirm`: the agent reads freely, and waits for a person's approval before each tool that changes something. */
 export const AUTONOMY_LEVELS = ['full', 'read_only', 'confirm'] as const;
@@ -29,6 +30,17 @@ const agentLocale = z
   .overwrite((value) => normalizeConversationLanguage(value) ?? value)
   .meta({ description: 'The language the agent answers in when a conversation does not show its own (BCP 47: one of the 40+ conversation languages, e.g. de or pt-BR)' });
 
+/** Whether the agent may pass a conversation to people (its `handoff` tool, the widget's Talk to a person), and the words that do it at once. */
+export const HandoffSettings = z
+  .object({
+    enabled: z.boolean().meta({ description: 'The agent offers people: its `handoff` tool and the widget\'s "Talk to a person"' }),
+    keywords: z
+      .array(z.string().trim().min(2).max(LIVE_LIMITS.handoffKeywordChars))
+      .max(LIVE_LIMITS.handoffKeywords)
+      .meta({ description: "A visitor's message containing one of these words or phrases (any case) goes to people without the agent" }),
+  })
+  .meta({ id: 'HandoffSettings' });
+
 /** An allowed embedding origin: scheme://host[:port], or with the port wildcard `:*`. */
 const allowedOrigin = z
   .string()
@@ -52,6 +64,7 @@ export const Agent = z
     widget: WidgetTimings,
     teaser_word: z.string().meta({ description: 'The word the teaser bubble highlights' }),
     allowed_origins: z.array(z.string()).meta({ description: 'Page origins that may embed the widget (`http://localhost:*` allows any port)' }),
+    handoff: HandoffSettings,
   })
   .meta({ id: 'Agent' });
 
@@ -152,5 +165,6 @@ export const AgentUpdateBody = z
     widget: WidgetTimings.partial().strict().optional(),
     teaser_word: z.string().trim().max(80).optional(),
     allowed_origins: z.array(allowedOrigin).max(50).optional(),
+    handoff: HandoffSettings.partial().strict().optional(),
   })
   .strict();

@@ -1,8 +1,16 @@
 import * as z from 'zod';
 import type { EndpointContract } from './contract';
-import { isoDateTime, limitParam, uuid } from './primitives';
+import { isoDateTime, limitParam, text, uuid } from './primitives';
+import { CONVERSATION_EVENTS, CONVERSATION_HANDLERS, HANDOFF_REASONS, LIVE_LIMITS, TRANSCRIPT_ROLES } from '../live-conversation';
 
-/** The widget conversations of an agent, read-only (the dashboard's Conversations screen); spread into ENDPOINTS. */
+/**
+ * The widget conversations of an agent (the dashboard's Conversations screen, the inbox) and people in them (issue 29):
+ * a teammate claims a conversation, replies, writes internal notes, hands it back to the agent or closes it, and
+ * follows it live (conversations/stream). Spread into ENDPOINTS. The shapes the widget and the dashboard share without
+ * zod are in `../live-conversation.ts`.
+ */
+
+const Teammate = z.object({ id: z.string(), name: z.string() }).meta({ id: 'Teammate', description: 'A teammate (a member of the workspace) by id and display name' });
 
 export const ConversationSummary = z
   .object({
@@ -13,11 +21,29 @@ export const ConversationSummary = z
     messages: z.number().int().meta({ description: 'How many messages the conversation has' }),
     visitor: z.object({ id: z.string(), verified_user_id: z.string().nullable() }),
     locale: z.string(),
+    handler: z.enum(CONVERSATION_HANDLERS).meta({ description: '`agent`: the agent answers; `people`: teammates answer (the agent says nothing); `closed`' }),
+    assignee: Teammate.nullable().meta({ description: 'The teammate who claimed it; null while it waits for one (handler `people`) or when the agent handles it' }),
+    handoff: z
+      .object({
+        reason: z.enum(HANDOFF_REASONS).meta({ description: '`visitor`: the visitor asked (the Talk to a person action); `agent`: the agent called its `handoff` tool; `keyword`: a handoff keyword of the agent; `teammate`: a teammate took it over' }),
+        summary: z.string().meta({ description: "The agent's short summary for the teammate (empty when none was written)" }),
+        requested_at: isoDateTime,
+      })
+      .nullable()
+      .meta({ description: 'The latest passing to people; null if it never passed' }),
   })
   .meta({ id: 'ConversationSummary' });
 
 export const ConversationMessage = z
-  .object({ role: z.enum(['user', 'assistant']), text: z.string(), at: isoDateTime, stopped: z.boolean().optional().meta({ description: 'true: the visitor stopped this reply while it was written; `text` is what was written until then' }) })
+  .object({
+    seq: z.number().int().meta({ description: "The entry's place in the transcript (the live stream's event id)" }),
+    role: z.enum(TRANSCRIPT_ROLES).meta({ description: '`user` the visitor, `assistant` the agent, `teammate` a teammate, `note` an internal note (never shown to the visitor), `event` a change of hands' }),
+    text: z.string().meta({ description: 'Plain text, never markup' }),
+    at: isoDateTime,
+    author: Teammate.nullable().meta({ description: 'The teammate of a `teammate`, `note` or `event` entry' }),
+    event: z.enum(CONVERSATION_EVENTS).nullable().meta({ description: 'What an `event` entry records' }),
+    stopped: z.boolean().optional().meta({ description: 'true: the visitor stopped this reply while it was written; `text` is what was written until then' }),
+  })
   .meta({ id: 'ConversationMessage' });
 
 export const ConversationsQuery = z.object({
@@ -25,7 +51,45 @@ export const ConversationsQuery = z.object({
   limit: limitParam,
   cursor: z.string().max(500).optional().meta({ description: 'next_cursor of the previous page' }),
 });
-export const ConversationQuery = z.object({ conversation_id: z.string({ error: 'conversation_id is required' }).min(1).max(200) });
+const conversationId = z.string({ error: 'conversation_id is required' }).min(1).max(200);
+export const ConversationQuery = z.object({ conversation_id: conversationId });
+export const ConversationIdBody = z.object({ conversation_id: conversationId }).strict();
+export const ConversationTextBody = z.object({ conversation_id: conversationId, text: text(LIVE_LIMITS.messageChars) }).strict();
+export const ConversationAssignBody = z
+  .object({
+    conversation_id: conversationId,
+    user_id: z
+      .string()
+      .regex(/^usr_[0-9A-Za-z]{8,64}$/, { error: 'user_id looks like usr_…' })
+      .optional()
+      .meta({ description: 'The member to assign it to; omitted: the caller claims it (a dashboard session; an API key must name a member)' }),
+  })
+  .strict();
+export const ConversationStreamQuery = z.object({
+  conversation_id: conversationId,
+  last_event_id: z
+    .string()
+    .regex(/^\d{1,9}$/, { error: 'last_event_id is the id of an event this stream sent' })
+    .optional()
+    .meta({ description: 'Resume after this event (the Last-Event-ID header does the same)' }),
+});
+
+const conversationChange = z.object({ conversation: ConversationSummary });
+const conversationEntry = z.object({ conversation: ConversationSummary, message: ConversationMessage });
+
+export const CONVERSATION_STREAM_EVENTS = {
+  state: { schema: z.object({ handler: z.enum(CONVERSATION_HANDLERS), assignee: Teammate.nullable() }), description: 'Who handles the conversation: first on every connection (no `id:`), then whenever it changes' },
+  message: { schema: ConversationMessage, description: 'A transcript entry (notes included), `id:` its seq; in order, none twice, none missed after Last-Event-ID' },
+  typing: { schema: z.object({ name: z.string().nullable() }), description: 'A teammate is typing (no `id:`); it shows for a few seconds unless a message comes' },
+} as const;
+
+export const CONVERSATION_STREAM_DESCRIPTION = [
+  'Server-Sent Events (text/event-stream). `message` events carry `id:` (the entry’s seq); reconnect with the `Last-Event-ID` header to get exactly the entries after it.',
+  `A comment line \`: keep-alive\` comes every ${LIVE_LIMITS.keepAliveMs / 1000} s; a connection ends after ${LIVE_LIMITS.maxStreamMs / 60_000} minutes (reconnect).`,
+  'An unknown conversation or another workspace’s is 404 CONVERSATION_NOT_FOUND before any event.',
+  'Events:',
+  ...Object.entries(CONVERSATION_STREAM_EVENTS).map(([name, event]) => `- \`${name}\`: ${event.description}`),
+].join('\n');
 
 export const CONVERSATION_ENDPOINTS = {
   conversationsList: {
@@ -45,5 +109,72 @@ export const CONVERSATION_ENDPOINTS = {
     data: z.object({ conversation: ConversationSummary, messages: z.array(ConversationMessage) }),
     status: 200,
     access: 'read',
+  },
+  conversationsReply: {
+    path: 'conversations/reply',
+    method: 'POST',
+    summary:
+      "A teammate's message to the visitor, stored before this answers and pushed to the visitor's widget; a conversation the agent handles passes to the caller first (409 CONVERSATION_CLOSED when closed, 404 CONVERSATION_NOT_FOUND when unknown)",
+    body: ConversationTextBody,
+    data: conversationEntry,
+    status: 201,
+    idempotent: true,
+    access: 'conversations:reply',
+  },
+  conversationsNote: {
+    path: 'conversations/note',
+    method: 'POST',
+    summary: 'An internal note for teammates: in the transcript and the teammates’ stream, never shown to the visitor',
+    body: ConversationTextBody,
+    data: conversationEntry,
+    status: 201,
+    idempotent: true,
+    access: 'conversations:reply',
+  },
+  conversationsAssign: {
+    path: 'conversations/assign',
+    method: 'POST',
+    summary: 'Claim the conversation (or assign it to a member by user_id): people handle it from now on and the visitor sees "<name> joined"; the agent stops answering',
+    body: ConversationAssignBody,
+    data: conversationChange,
+    status: 200,
+    access: 'conversations:reply',
+  },
+  conversationsHandback: {
+    path: 'conversations/handback',
+    method: 'POST',
+    summary: 'Hand the conversation back to the agent, which answers the visitor’s next message',
+    body: ConversationIdBody,
+    data: conversationChange,
+    status: 200,
+    access: 'conversations:reply',
+  },
+  conversationsClose: {
+    path: 'conversations/close',
+    method: 'POST',
+    summary: 'Close the conversation: nobody answers it any more (conversation.closed is sent); closing a closed one answers it unchanged',
+    body: ConversationIdBody,
+    data: conversationChange,
+    status: 200,
+    access: 'conversations:reply',
+  },
+  conversationsTyping: {
+    path: 'conversations/typing',
+    method: 'POST',
+    summary: "Tell the visitor the caller is typing (the widget's typing indicator shows for a few seconds)",
+    body: ConversationIdBody,
+    data: z.object({ typing_until: isoDateTime }),
+    status: 200,
+    access: 'conversations:reply',
+  },
+  conversationsStream: {
+    path: 'conversations/stream',
+    method: 'GET',
+    summary: 'Follow a conversation live (teammates): its transcript entries and changes of hands as Server-Sent Events, resumable with Last-Event-ID',
+    query: ConversationStreamQuery,
+    data: conversationChange,
+    status: 200,
+    access: 'read',
+    stream: { description: CONVERSATION_STREAM_DESCRIPTION, events: CONVERSATION_STREAM_EVENTS },
   },
 } as const satisfies Record<string, EndpointContract>;

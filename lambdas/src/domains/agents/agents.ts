@@ -5,6 +5,9 @@ import { createAgentOrFind, findAgentItemById, getAgentItem, putNewAgent, queryA
 
 export type { StoredAgent } from './repository';
 
+/** Whether the agent offers people, and the words that hand a conversation to them at once. */
+export const handoffSettingsOf = (agent: StoredAgent): { enabled: boolean; keywords: string[] } => ({ enabled: agent.handoffEnabled ?? true, keywords: agent.handoffKeywords ?? [] });
+
 export function toAgentResponse(agent: StoredAgent) {
   return {
     id: agent.id,
@@ -22,6 +25,7 @@ export function toAgentResponse(agent: StoredAgent) {
     widget: { show_delay_ms: agent.widget.showDelay, teaser_delay_ms: agent.widget.teaserDelay, idle_nudge_delay_ms: agent.widget.idleNudgeDelay },
     teaser_word: agent.widget.teaserHighlightWord,
     allowed_origins: agent.allowedOrigins,
+    handoff: handoffSettingsOf(agent),
   };
 }
 

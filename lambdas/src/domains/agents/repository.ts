@@ -21,6 +21,10 @@ export interface StoredAgent {
   allowedOrigins: string[];
   /** Lets the widget chat answer requests without an `Origin` header (a server calling it); off unless set. */
   widgetServerSide?: boolean;
+  /** Whether the agent may pass a conversation to people (absent: it may). */
+  handoffEnabled?: boolean;
+  /** A visitor's message with one of these (any case) goes to people without the agent. */
+  handoffKeywords?: string[];
   createdAt: string;
 }
 

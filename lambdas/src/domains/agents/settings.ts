@@ -18,6 +18,8 @@ export interface AgentSettings {
   idleNudgeDelay?: number;
   teaserHighlightWord?: string;
   allowedOrigins?: string[];
+  handoffEnabled?: boolean;
+  handoffKeywords?: string[];
 }
 
 /** Where each setting lives in the stored agent (widget-config reads these). */
@@ -36,6 +38,8 @@ const PATHS: Record<keyof AgentSettings, string[]> = {
   idleNudgeDelay: ['widget', 'idleNudgeDelay'],
   teaserHighlightWord: ['widget', 'teaserHighlightWord'],
   allowedOrigins: ['allowedOrigins'],
+  handoffEnabled: ['handoffEnabled'],
+  handoffKeywords: ['handoffKeywords'],
 };
 
 /** Changes the given settings of an agent of the workspace in one conditional update: the agent as it now is. */

@@ -1,5 +1,6 @@
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
+import type { ConversationMetaItem } from './repository';
 
 /**
  * The store calls behind an agent's conversation list (agent-conversations.ts): each new conversation puts one item in
@@ -9,17 +10,7 @@ import type { Deps } from '../../infra/deps';
 const agentPartition = (agentId: string) => `agent#${agentId}`;
 const table = (deps: Deps) => deps.store.table('conversations');
 
-export interface ConversationMetaItem {
-  conversationId: string;
-  agentId: string;
-  workspaceId: string;
-  visitorId: string;
-  userId?: string;
-  locale: string;
-  createdAt: string;
-  updatedAt: string;
-  messageCount: number;
-}
+export type { ConversationMetaItem } from './repository';
 
 /** Puts the pointer of a newly started conversation into its agent's partition. */
 export async function putAgentConversationRef(
@@ -55,8 +46,4 @@ export async function queryAgentConversationRefs(deps: Deps, agentId: string, li
 export async function getConversationMetas(deps: Deps, conversationIds: string[]): Promise<Map<string, ConversationMetaItem>> {
   const metas = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [table(deps)]: { Keys: conversationIds.map((conversationId) => ({ conversationId, sk: 'meta' })) } } }));
   return new Map(((metas.Responses?.[table(deps)] ?? []) as ConversationMetaItem[]).map((meta) => [meta.conversationId, meta]));
-}
-
-export async function getConversationMeta(deps: Deps, conversationId: string): Promise<ConversationMetaItem | undefined> {
-  return (await deps.store.doc.send(new GetCommand({ TableName: table(deps), Key: { conversationId, sk: 'meta' } }))).Item as ConversationMetaItem | undefined;
 }

@@ -1,7 +1,7 @@
-import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { getConversationMeta, getConversationMetas, putAgentConversationRef, queryAgentConversationRefs, type ConversationMetaItem } from './agent-conversation-repository';
-import { queryMessages } from './repository';
+import { getConversationMetas, queryAgentConversationRefs } from './agent-conversation-repository';
+import { handlingOf, readConversation } from './conversation-state';
+import { queryMessages, seqOf, type ConversationMetaItem, type Handling, type StoredMessage } from './repository';
 
 /**
  * The conversations of an agent, for the dashboard (read-only): listed from the agent's own partition of the
@@ -17,17 +17,11 @@ export interface ConversationSummary {
   startedAt: string;
   lastMessageAt: string;
   messages: number;
+  handling: Handling;
 }
 
-export interface TranscriptMessage {
-  role: 'user' | 'assistant';
-  content: string;
-  createdAt: string;
-  stopped?: true;
-}
-
-/** Lists a newly started conversation under its agent. */
-export const listUnderAgent = putAgentConversationRef;
+/** A transcript entry with its place (seq). */
+export type TranscriptMessage = Omit<StoredMessage, 'messageId' | 'actionSeed'> & { seq: number };
 
 const toSummary = (meta: ConversationMetaItem): ConversationSummary => ({
   conversationId: meta.conversationId,
@@ -39,7 +33,12 @@ const toSummary = (meta: ConversationMetaItem): ConversationSummary => ({
   startedAt: meta.createdAt,
   lastMessageAt: meta.updatedAt,
   messages: Number(meta.messageCount ?? 0),
+  handling: handlingOf(meta),
 });
+
+/** The summary of one conversation of the workspace (CONVERSATION_NOT_FOUND for another workspace's). */
+export const conversationSummary = async (deps: Deps, workspaceId: string, conversationId: string): Promise<ConversationSummary> => toSummary(await readConversation(deps, workspaceId, conversationId));
+export { toSummary };
 
 /** An agent's conversations, most recently started first, a page at a time (`cursor`: the previous page's last). */
 export async function listAgentConversations(deps: Deps, agentId: string, limit: number, cursor?: string): Promise<{ conversations: ConversationSummary[]; nextCursor: string | null }> {
@@ -54,8 +53,7 @@ const TRANSCRIPT_LIMIT = 500;
 
 /** One conversation of the workspace with its transcript, oldest first (NOT_FOUND for another workspace's). */
 export async function conversationTranscript(deps: Deps, workspaceId: string, conversationId: string): Promise<{ conversation: ConversationSummary; messages: TranscriptMessage[] }> {
-  const meta = await getConversationMeta(deps, conversationId);
-  if (!meta || meta.workspaceId !== workspaceId) throw new DomainError('NOT_FOUND', `No conversation ${conversationId} in this workspace`, { field: 'conversation_id' });
+  const meta = await readConversation(deps, workspaceId, conversationId);
   const messages = await queryMessages(deps, conversationId, TRANSCRIPT_LIMIT, 'oldest first');
-  return { conversation: toSummary(meta), messages: messages.map(({ role, content, createdAt, stopped }) => ({ role, content, createdAt, ...(stopped ? { stopped } : {}) })) };
+  return { conversation: toSummary(meta), messages: messages.map(({ messageId, actionSeed: _seed, ...message }) => ({ ...message, seq: seqOf(messageId) })) };
 }

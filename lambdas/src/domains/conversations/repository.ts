@@ -1,19 +1,53 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { ConversationEventType, ConversationHandler, HandoffReason, Teammate, TranscriptRole } from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
-import { ifConditionHolds } from '../../infra/store/dynamo';
+import { ifConditionHolds, putIf, readItem, updateIf } from '../../infra/store/dynamo';
 
 /**
  * The conversations domain's repository: every store call of the `conversations` table (a `meta` item per
- * conversation, a `message#<id>` item per message, a `latest` pointer per verified user); a failed condition comes
- * back as a value.
+ * conversation, a `message#<id>` item per transcript entry, a `latest` pointer per verified user); a failed condition
+ * comes back as a value.
  */
 export interface StoredMessage {
+  /** `msg_<seq>`, seq padded to six digits: the sort order of the transcript. */
   messageId: string;
-  role: 'user' | 'assistant';
+  role: TranscriptRole;
   content: string;
   createdAt: string;
   /** An assistant reply the visitor stopped while it was written: `content` is what was written until then. */
   stopped?: true;
+  /** The teammate of a `teammate`, `note` or `event` entry. */
+  author?: Teammate;
+  /** What an `event` entry records. */
+  event?: ConversationEventType;
+  /** The seed of the idempotent request that wrote it: a resumed retry finds it instead of writing it again. */
+  actionSeed?: string;
+}
+
+/** Who handles a conversation, as its `meta` item keeps it (absent on a conversation no one ever took: the agent). */
+export interface Handling {
+  handler: ConversationHandler;
+  assignee?: Teammate;
+  handoff?: { reason: HandoffReason; summary: string; requestedAt: string };
+}
+
+/** A conversation's `meta` item: who it belongs to, how many entries its transcript has, who handles it. */
+export interface ConversationMetaItem extends Partial<Handling> {
+  conversationId: string;
+  agentId: string;
+  workspaceId: string;
+  visitorId: string;
+  userId?: string;
+  locale: string;
+  createdAt: string;
+  updatedAt: string;
+  messageCount: number;
+  /** Bumped by every change of hands: a change applies only to the version it was decided on. */
+  handlingVersion?: number;
+  /** The last change of hands' transcript entry, so that a retry after a crash can still store it. */
+  lastEvent?: StoredMessage;
+  /** A teammate typing: shown until `until` (epoch ms). */
+  typing?: { name: string; until: number };
 }
 
 export interface ConversationStart {
@@ -35,7 +69,7 @@ const userKey = (agentId: string, userId: string) => ({ conversationId: `user#${
  * Creates the conversation's `meta` item, or touches it when it exists and belongs to this agent and visitor (or
  * verified user); `created` tells a new conversation from a touched one; undefined when it belongs to another.
  */
-export async function upsertConversationMeta(deps: Deps, start: ConversationStart, now: Date, expiresAtEpoch: number): Promise<{ created: boolean } | undefined> {
+export async function upsertConversationMeta(deps: Deps, start: ConversationStart, now: Date, expiresAtEpoch: number): Promise<{ created: boolean; handler: ConversationHandler } | undefined> {
   const opened = await ifConditionHolds(
     deps.store.doc.send(
       new UpdateCommand({
@@ -56,11 +90,11 @@ export async function upsertConversationMeta(deps: Deps, start: ConversationStar
           ':expires': expiresAtEpoch,
           ...(start.userId ? { ':user': start.userId } : {}),
         },
-        ReturnValues: 'UPDATED_OLD',
+        ReturnValues: 'ALL_OLD',
       }),
     ),
   );
-  return opened && { created: opened.Attributes?.createdAt === undefined };
+  return opened && { created: opened.Attributes?.createdAt === undefined, handler: (opened.Attributes?.handler as ConversationHandler | undefined) ?? 'agent' };
 }
 
 /** Counts one more message on the conversation's `meta` item; the new count. */
@@ -98,6 +132,81 @@ export async function getUserPointer(deps: Deps, agentId: string, userId: string
   return pointer.Item?.latest as string | undefined;
 }
 
+/** The conversation's `meta` item, read consistently (it decides who may write what). */
+export const readConversationMeta = (deps: Deps, conversationId: string): Promise<ConversationMetaItem | undefined> =>
+  readItem<ConversationMetaItem>(deps.store, table(deps), { conversationId, sk: 'meta' });
+
+/**
+ * Changes who handles the conversation, if nothing changed since `seen` was read (its version, and with an `event`
+ * entry its transcript count, whose next position the entry takes). The entry is kept on the item until putMessage
+ * stores it, so a retry after a crash can still store it. The item as it now is, or undefined when something came first.
+ */
+export async function updateHandling(deps: Deps, seen: Pick<ConversationMetaItem, 'conversationId' | 'handlingVersion' | 'messageCount'>, next: Handling, event: StoredMessage | undefined, expiresAtEpoch: number): Promise<ConversationMetaItem | undefined> {
+  const version = seen.handlingVersion ?? 0;
+  // `handler` is one of DynamoDB's reserved words: every attribute goes by name.
+  const sets = ['#handler = :handler', '#version = :next', 'expiresAtEpoch = :expires', 'updatedAt = :now'];
+  const removes = ['#typing'];
+  const names: Record<string, string> = { '#handler': 'handler', '#version': 'handlingVersion', '#typing': 'typing', '#assignee': 'assignee' };
+  const values: Record<string, unknown> = { ':handler': next.handler, ':next': version + 1, ':version': version, ':zero': 0, ':expires': expiresAtEpoch, ':now': deps.now().toISOString() };
+  if (next.assignee) {
+    sets.push('#assignee = :assignee');
+    values[':assignee'] = next.assignee;
+  } else removes.push('#assignee');
+  if (next.handoff) {
+    sets.push('#handoff = :handoff');
+    names['#handoff'] = 'handoff';
+    values[':handoff'] = next.handoff;
+  }
+  if (event) {
+    sets.push('#lastEvent = :event', '#count = :seq');
+    Object.assign(names, { '#lastEvent': 'lastEvent', '#count': 'messageCount' });
+    Object.assign(values, { ':event': event, ':seq': seqOf(event.messageId), ':count': Number(seen.messageCount ?? 0) });
+  }
+  return updateIf<ConversationMetaItem>(deps.store, table(deps), { conversationId: seen.conversationId, sk: 'meta' }, {
+    UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')}`,
+    ConditionExpression: 'attribute_exists(conversationId) AND (#version = :version OR (attribute_not_exists(#version) AND :version = :zero))' + (event ? ' AND #count = :count' : ''),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  });
+}
+
+/** Stores a transcript entry unless it is stored already (a retry of the same entry); false then. */
+export const putMessageOnce = (deps: Deps, conversationId: string, message: StoredMessage, expiresAtEpoch: number): Promise<boolean> =>
+  putIf(deps.store, table(deps), { conversationId, sk: `message#${message.messageId}`, ...message, expiresAtEpoch }, { ConditionExpression: 'attribute_not_exists(sk)' });
+
+/** Shows a teammate typing until `until` (epoch ms); false when the conversation is unknown. */
+export async function putTyping(deps: Deps, conversationId: string, typing: { name: string; until: number }): Promise<boolean> {
+  const set = await updateIf(deps.store, table(deps), { conversationId, sk: 'meta' }, {
+    UpdateExpression: 'SET #typing = :typing',
+    ConditionExpression: 'attribute_exists(conversationId)',
+    ExpressionAttributeNames: { '#typing': 'typing' },
+    ExpressionAttributeValues: { ':typing': typing },
+  });
+  return set !== undefined;
+}
+
+/** The entry id of transcript position `seq`. */
+export const messageIdOf = (seq: number): string => `msg_${String(seq).padStart(6, '0')}`;
+/** The transcript position of an entry id. */
+export const seqOf = (messageId: string): number => Number(messageId.slice(4));
+
+const toStoredMessage = ({ messageId, role, content, createdAt, stopped, author, event, actionSeed }: Record<string, unknown>): StoredMessage =>
+  ({ messageId, role, content, createdAt, ...(stopped ? { stopped } : {}), ...(author ? { author } : {}), ...(event ? { event } : {}), ...(actionSeed ? { actionSeed } : {}) }) as StoredMessage;
+
+/** The entries after position `afterSeq`, oldest first, at most `limit`. */
+export async function queryMessagesAfter(deps: Deps, conversationId: string, afterSeq: number, limit: number): Promise<StoredMessage[]> {
+  const result = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: table(deps),
+      KeyConditionExpression: 'conversationId = :id AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':id': conversationId, ':from': `message#${messageIdOf(afterSeq + 1)}`, ':to': 'message#msg_999999' },
+      Limit: limit,
+      ConsistentRead: true,
+    }),
+  );
+  return (result.Items ?? []).map(toStoredMessage);
+}
+
 /** The conversation's messages, at most `limit`: the latest ones newest first, or from the first one, oldest first. */
 export async function queryMessages(deps: Deps, conversationId: string, limit: number, order: 'newest first' | 'oldest first'): Promise<StoredMessage[]> {
   const result = await deps.store.doc.send(
@@ -110,7 +219,7 @@ export async function queryMessages(deps: Deps, conversationId: string, limit: n
       ConsistentRead: true,
     }),
   );
-  return (result.Items ?? []).map(({ messageId, role, content, createdAt, stopped }) => ({ messageId, role, content, createdAt, ...(stopped ? { stopped } : {}) }) as StoredMessage);
+  return (result.Items ?? []).map(toStoredMessage);
 }
 
 /** The conversation's last `limit` messages, newest first. */

@@ -49,6 +49,12 @@ export async function membershipOf(deps: Deps, workspaceId: string, userId: stri
   return stored ? toMembership(stored) : undefined;
 }
 
+/** A member as a teammate of conversations (their id and display name), or undefined when they are not a member. */
+export async function memberAsTeammate(deps: Deps, workspaceId: string, userId: string): Promise<{ id: string; name: string } | undefined> {
+  const stored = await getMembership(deps, workspaceId, userId);
+  return stored && { id: stored.userId, name: stored.displayName || stored.email };
+}
+
 const isPending = (invitation: StoredInvitation, now: Date) => !invitation.acceptedAt && invitation.expiresAt > now.toISOString();
 
 export async function hasPendingInvitation(deps: Deps, email: string): Promise<boolean> {

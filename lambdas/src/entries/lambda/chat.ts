@@ -1,12 +1,22 @@
+import { ROUTES } from '@service/shared';
 import { storeDepsFromEnv, withSecrets } from './deps-from-env';
 import { withSkillHost } from './with-skill-host';
-import { toLambdaStreamingHandler } from '../../infra/http/streaming';
+import { matchRoute } from '../../infra/http/routes';
+import { toLambdaStreamingHandler, type StreamingHandler } from '../../infra/http/streaming';
 import { resolveModel } from '../../infra/model';
 import { createWidgetChatHandler } from '../../surfaces/widget/chat-handler';
+import { createWidgetLiveHandler } from '../../surfaces/widget/live-handler';
+
+/** A visitor's live stream ends before the function's 120 s timeout; the widget resumes it with Last-Event-ID. */
+const LIVE_STREAM_MS = 100_000;
 
 /**
  * Lambda entry of the widget chat: a Function URL with RESPONSE_STREAM, answering in server-sent events. Its secrets
- * sign the turn tokens of the agent's skills and open the built-in ones; it sends to no queue.
+ * sign the turn tokens of the agent's skills and open the built-in ones. The same URL serves the visitor's live stream
+ * (`/v1/agents/{agentId}/live`, people's messages), the chat's sibling path the widget derives from its chat URL.
  */
 const deps = withSkillHost(await withSecrets(storeDepsFromEnv));
-export const handler = toLambdaStreamingHandler(createWidgetChatHandler(deps, { model: resolveModel(deps.config.model) }));
+const chat = createWidgetChatHandler(deps, { model: resolveModel(deps.config.model) });
+const live = createWidgetLiveHandler(deps, { maxStreamMs: LIVE_STREAM_MS });
+const route: StreamingHandler = (event, sink, context) => (matchRoute(ROUTES.widgetLive, event.rawPath) ? live : chat)(event, sink, context);
+export const handler = toLambdaStreamingHandler(route);

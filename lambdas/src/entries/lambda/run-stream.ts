@@ -1,13 +1,21 @@
+import { ROUTES } from '@service/shared';
 import { storeDepsFromEnv } from './deps-from-env';
-import { toLambdaStreamingHandler } from '../../infra/http/streaming';
+import { matchRoute } from '../../infra/http/routes';
+import { toLambdaStreamingHandler, type StreamingHandler } from '../../infra/http/streaming';
+import { createConversationStreamHandler } from '../../surfaces/rest-api/conversation-stream';
 import { createRunStreamHandler } from '../../surfaces/rest-api/run-stream';
 
 /** Ends a stream before the function's 900 s timeout; the client resumes with Last-Event-ID. */
 const MAX_STREAM_MS = 840_000;
 
 /**
- * Lambda entry of agents/command_stream: a Function URL with RESPONSE_STREAM behind the dashboard's distribution
- * (`/{lang}/api/v1/agents/command_stream*`), since the HTTP API buffers whole answers. It reads runs and their steps.
+ * Lambda entry of the REST API's streams: agents/command_stream and conversations/stream (a teammate following a
+ * conversation), on a Function URL with RESPONSE_STREAM behind the dashboard's distribution
+ * (`/{lang}/api/v1/agents/command_stream*`, `/{lang}/api/v1/conversations/stream*`), since the HTTP API buffers whole
+ * answers. It reads runs with their steps, and conversations.
  */
 const deps = storeDepsFromEnv();
-export const handler = toLambdaStreamingHandler(createRunStreamHandler(deps, { maxStreamMs: MAX_STREAM_MS }));
+const runs = createRunStreamHandler(deps, { maxStreamMs: MAX_STREAM_MS });
+const conversations = createConversationStreamHandler(deps, { maxStreamMs: MAX_STREAM_MS });
+const route: StreamingHandler = (event, sink, context) => (matchRoute(ROUTES.conversationStream, event.rawPath) ? conversations : runs)(event, sink, context);
+export const handler = toLambdaStreamingHandler(route);

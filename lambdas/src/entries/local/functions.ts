@@ -10,6 +10,8 @@ import { createAgentListHandler } from '../../surfaces/rest-api/agent-list';
 import { createConversationsApiHandler } from '../../surfaces/rest-api/conversations-api';
 import { createAuthApiHandler } from '../../surfaces/rest-api/auth-api';
 import { createRunStreamHandler } from '../../surfaces/rest-api/run-stream';
+import { createConversationStreamHandler } from '../../surfaces/rest-api/conversation-stream';
+import { createWidgetLiveHandler } from '../../surfaces/widget/live-handler';
 import { createSkillCallbacksHandler } from '../../surfaces/skill-callbacks/handler';
 import { createWidgetChatHandler } from '../../surfaces/widget/chat-handler';
 import { createWidgetHistoryHandler } from '../../surfaces/widget/history-handler';
@@ -31,6 +33,7 @@ export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel
   return [
     { name: 'skill-callbacks', route: ROUTES.skillCallbacks, kind: 'buffered', handler: createSkillCallbacksHandler(deps) },
     { name: 'operator-api', route: ROUTES.operatorApi, kind: 'buffered', handler: createOperatorApiHandler(deps) },
+    { name: 'conversation-stream', route: ROUTES.conversationStream, kind: 'streaming', handler: createConversationStreamHandler(deps) },
     { name: 'conversations-api', route: ROUTES.conversationsApi, kind: 'buffered', handler: createConversationsApiHandler(deps) },
     { name: 'auth-api', route: ROUTES.authApi, kind: 'buffered', handler: createAuthApiHandler(deps) },
     { name: 'run-stream', route: ROUTES.runStream, kind: 'streaming', handler: createRunStreamHandler(deps) },
@@ -39,6 +42,7 @@ export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel
     { name: 'dev-mail', route: DEV_MAIL_ROUTE, kind: 'buffered', handler: createDevMailHandler(deps) },
     { name: 'widget-config', route: ROUTES.widgetConfig, kind: 'buffered', handler: createWidgetConfigHandler(deps) },
     { name: 'widget-history', route: ROUTES.widgetHistory, kind: 'buffered', handler: createWidgetHistoryHandler(deps) },
+    { name: 'widget-live', route: ROUTES.widgetLive, kind: 'streaming', handler: createWidgetLiveHandler(deps) },
     { name: 'widget-chat', route: ROUTES.widgetChat, kind: 'streaming', handler: createWidgetChatHandler(deps, { model: runtime.model }) },
     { name: 'mcp', route: ROUTES.mcp, kind: 'streaming', handler: createMcpSurfaceHandler(deps) },
     { name: 'mcp-ui', route: ROUTES.mcpUi, kind: 'buffered', handler: createRunCardAssetHandler() },

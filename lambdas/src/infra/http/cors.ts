@@ -25,8 +25,9 @@ export function corsHeaders(origin: string | undefined, allowed: readonly string
     ...base,
     'access-control-allow-origin': origin,
     'access-control-allow-methods': methods,
-    // x-user-id and x-user-hash: a verified visitor's identity (the widget's history and chat requests).
-    'access-control-allow-headers': 'content-type, accept, x-user-id, x-user-hash',
+    // x-user-id and x-user-hash: a verified visitor's identity (the widget's history and chat requests); x-visitor-id
+    // and last-event-id: the visitor's live stream.
+    'access-control-allow-headers': 'content-type, accept, x-user-id, x-user-hash, x-visitor-id, last-event-id',
     'access-control-max-age': '600',
   };
 }

@@ -1,8 +1,9 @@
 import { schemas } from '@service/shared';
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../../infra/deps';
-import { header, type HttpEvent } from '../../infra/http/event';
-import { SSE_HEADERS, SSE_KEEP_ALIVE } from '../../infra/http/sse';
+import type { HttpEvent } from '../../infra/http/event';
+import { SSE_HEADERS } from '../../infra/http/sse';
+import { pipeSse, sseFrame, withLastEventId } from '../../infra/http/sse-pipe';
 import { writeResult, type ResponseSink, type StreamingHandler } from '../../infra/http/streaming';
 import { followRun, type RunEvent } from '../../domains/runs/steps/run-watch';
 import { agentsCommandStream } from './endpoints/command-stream';
@@ -10,34 +11,9 @@ import { createRestPipeline } from './pipeline';
 
 const HEARTBEAT_MS = 15_000;
 
-const frame = (event: RunEvent) => `id: ${event.id}\nevent: ${event.name}\ndata: ${JSON.stringify(event.data)}\n\n`;
-
-/** `Last-Event-ID` (what EventSource sends on reconnecting) joins the query, so the pipeline validates it with the rest. */
-function withLastEventId(event: HttpEvent): HttpEvent {
-  const lastEventId = header(event, 'last-event-id');
-  if (lastEventId === undefined || event.queryStringParameters?.last_event_id !== undefined) return event;
-  return { ...event, queryStringParameters: { ...event.queryStringParameters, last_event_id: lastEventId.trim() } };
-}
-
 /** Writes the run's events until its final `run` event, the client leaves, or `maxMs` passes (the client then resumes). */
-function streamRun(deps: Deps, sink: ResponseSink, runId: string, after: number, maxMs: number): Promise<void> {
-  return new Promise<void>((resolve) => {
-    let open = true;
-    const heartbeat = setInterval(() => sink.write(SSE_KEEP_ALIVE), HEARTBEAT_MS);
-    const limit = setTimeout(() => finish(), maxMs);
-    const finish = () => {
-      if (!open) return;
-      open = false;
-      clearInterval(heartbeat);
-      clearTimeout(limit);
-      stop();
-      sink.end();
-      resolve();
-    };
-    const stop = followRun(deps, runId, after, (events) => open && sink.write(events.map(frame).join('')), finish);
-    sink.signal.addEventListener('abort', finish, { once: true });
-  });
-}
+const streamRun = (deps: Deps, sink: ResponseSink, runId: string, after: number, maxMs: number): Promise<void> =>
+  pipeSse(sink, (write, finish) => followRun(deps, runId, after, (events: RunEvent[]) => write(events.map(sseFrame).join('')), finish), { heartbeatMs: HEARTBEAT_MS, maxMs });
 
 /**
  * agents/command_stream: the REST pipeline checks the caller, the query and the run (every refusal is the JSON error

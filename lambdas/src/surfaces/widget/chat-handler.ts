@@ -16,7 +16,10 @@ import { decide } from './decision';
 import { createReplyBudget } from './reply-budget';
 import { uiMessageEncoding, widgetEncoding, type ReplyEncoding } from './reply-encoding';
 import { fromUiMessageRequest, isUiMessageRequest } from './ui-message-request';
-import { appendMessage, openConversation } from '../../domains/conversations/conversations';
+import { appendEntry, appendMessage, openConversation } from '../../domains/conversations/conversations';
+import type { LiveState } from '@service/shared/live-conversation';
+import { handoffSettingsOf } from '../../domains/agents/agents';
+import { handoffTool, peopleTake } from './people-turn';
 import { corsHeaders } from '../../infra/http/cors';
 import { logger } from '../../infra/logger';
 import { assertOriginAllowed, requestUser, widgetAgent } from './widget-agent';
@@ -74,6 +77,9 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     let conversation: VisitorConversation;
     /** A decision's answer, made before the stream starts (a decision on no pending action is a 404). */
     let decided = '';
+    /** People took the visitor's message: the agent says nothing (their state is the answer). */
+    let withPeople: LiveState | undefined;
+    let visitorMessageId = '';
     try {
       agent = await widgetAgent(deps, event, ROUTES.widgetChat);
       cors = corsHeaders(origin, agent.allowedOrigins, METHODS.join(', '));
@@ -89,10 +95,14 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       await hitRateLimit(deps, `widget-visitor#${agent.id}#${event.requestContext.http.sourceIp}`, visitorLimit);
       await hitRateLimit(deps, `widget-agent#${agent.id}`, agentLimit);
       const userId = requestUser(agent, event);
-      await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale, ...(userId ? { userId } : {}) });
+      const { handler } = await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale, ...(userId ? { userId } : {}) });
       conversation = { agent, conversationId: body.conversationId, language: request.kind === 'chat' ? await chatLanguage(agent, request.body) : agent.locale };
       if (request.kind === 'decision') decided = await decide(deps, conversation, request.body);
-      else await appendMessage(deps, body.conversationId, 'user', request.body.messages.at(-1)?.content ?? '');
+      else {
+        const message = { ...(await appendEntry(deps, body.conversationId, { role: 'user', content: request.body.messages.at(-1)?.content ?? '' })), role: 'user' as const };
+        visitorMessageId = message.messageId;
+        withPeople = await peopleTake(deps, agent, { conversationId: body.conversationId, handler, message, askedForPerson: request.body.handoff === true });
+      }
     } catch (error) {
       if (isRefusal(error)) return writeResult(sink, errorResult(error, event.rawPath, cors));
       throw error;
@@ -104,6 +114,11 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     if (request.kind === 'decision') {
       send('delta', { text: decided });
       send('done', { conversationId: conversation.conversationId, messageId: await appendMessage(deps, conversation.conversationId, 'assistant', decided) });
+      return sink.end();
+    }
+    if (withPeople) {
+      send('handoff', withPeople);
+      send('done', { conversationId: conversation.conversationId, messageId: visitorMessageId });
       return sink.end();
     }
     const body = request.body;
@@ -119,7 +134,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       toolbox = await visitorToolbox(deps, conversation);
       const result = streamText({
         model: options.model,
-        system: widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(toolbox.tools)),
+        system: widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(toolbox.tools), handoffSettingsOf(agent).enabled),
         messages: body.messages,
         abortSignal: replySignal,
         stopWhen: stepCountIs(3),
@@ -138,6 +153,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
               return { requested: true };
             },
           }),
+          ...(handoffSettingsOf(agent).enabled ? { handoff: handoffTool(deps, conversation.conversationId, (state) => send('handoff', state)) } : {}),
           ui_action: tool({
             description: 'Point at, highlight or scroll to an element of the page the visitor is on (CSS selector or data-chat-target value)',
             inputSchema: z.object({ action: z.enum(['pointer', 'highlight', 'scroll']), target: z.string().min(1).max(300) }),

@@ -20,6 +20,8 @@ export const ChatRequestSchema = z
     page: z.object({ url: z.string().max(2000), title: z.string().max(300) }).optional(),
     /** The visitor's browser language (navigator.language): a hint for the conversation language, ignored when not one. */
     language: z.string().max(100).optional(),
+    /** The visitor's "Talk to a person": the message goes to people, never to the agent. */
+    handoff: z.boolean().optional(),
   })
   .refine((body) => body.messages.at(-1)?.role === 'user', { message: 'The last message must be the visitor\'s', path: ['messages'] })
   .refine((body) => JSON.stringify(body.context.data).length <= CHAT_LIMITS.contextJsonChars, {

@@ -30,7 +30,8 @@ export function createWidgetHistoryHandler(deps: Deps) {
       const body = {
         verified: userId !== undefined,
         conversationId: found?.conversationId ?? null,
-        messages: (found?.messages ?? []).map(({ role, content, createdAt }) => ({ role, content, createdAt })),
+        // Notes never come here (userConversation leaves them out); a teammate's entries carry their display name.
+        messages: (found?.messages ?? []).map(({ role, content, createdAt, author, event }) => ({ role, content, createdAt, ...(author ? { author: author.name } : {}), ...(event ? { event } : {}) })),
       };
       return jsonResult(200, body, { ...cors, 'cache-control': 'private, no-store', vary: 'Origin, x-user-id, x-user-hash' });
     } catch (error) {

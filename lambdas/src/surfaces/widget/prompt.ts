@@ -7,12 +7,17 @@ import type { ChatRequestBody } from './chat-request';
 const WIDGET_CITING =
   "Cite each passage you use by adding its `cite` marker after the facts it gives ([Page:…] for pages of this site, [Link:…] for others); a passage without one is named by its title.";
 
+/** When the agent may pass the conversation to people (its `handoff` tool), and how it offers a person. */
+const HANDOFF_RULES =
+  'When the visitor asks for a person, call the handoff tool with a short summary for the teammate. When you cannot help, ' +
+  'offer a person with the marker [Action:Talk to a person|handoff] (the widget shows it as a button).';
+
 /**
  * The system prompt of a widget conversation: the agent's persona, today's date, the conversation language, the marker
  * syntax of spec 1, how to answer from the company's knowledge when the visitor's role may search it, and the hidden
  * context the host page set (system prompts, setContext data, the page the visitor is on).
  */
-export function widgetSystemPrompt(agent: StoredAgent, request: ChatRequestBody, language: string, now: Date, knowledge = false): string {
+export function widgetSystemPrompt(agent: StoredAgent, request: ChatRequestBody, language: string, now: Date, knowledge = false, handoff = false): string {
   const lines = [
     `You are ${agent.name}, ${agent.role} at ${agent.branding.companyName}. ${agent.persona}`,
     `You answer visitors in the chat widget of the company's website, briefly. Today is ${now.toISOString().slice(0, 10)}.`,
@@ -22,6 +27,7 @@ export function widgetSystemPrompt(agent: StoredAgent, request: ChatRequestBody,
       'Use the navigate tool to open a page for the visitor, and the ui_action tool to point at, highlight or scroll to an element of the current page.',
   ];
   if (knowledge) lines.push(knowledgeRules(WIDGET_CITING));
+  if (handoff) lines.push(HANDOFF_RULES);
   if (request.page) lines.push(`The visitor is on "${request.page.title}" (${request.page.url}).`);
   if (Object.keys(request.context.data).length > 0) lines.push(`Context from the site: ${JSON.stringify(request.context.data)}`);
   for (const prompt of request.context.system) lines.push(`Site instruction: ${prompt}`);

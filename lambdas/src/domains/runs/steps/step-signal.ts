@@ -1,14 +1,7 @@
-import { EventEmitter } from 'node:events';
+import { inProcessSignals } from '../../../infra/signals';
 
-/**
- * In-process news that a run stored new steps: a stream in the runner's own process (the local platform) reads them
- * at once instead of at its next poll. Across processes the store alone tells, by polling.
- */
-const signals = new EventEmitter().setMaxListeners(0);
+/** In-process news that a run stored new steps (infra/signals.ts): a stream in the runner's own process reads them at once. */
+const signals = inProcessSignals();
 
-export const announceSteps = (runId: string) => void signals.emit(runId);
-
-export function onSteps(runId: string, listener: () => void): () => void {
-  signals.on(runId, listener);
-  return () => void signals.off(runId, listener);
-}
+export const announceSteps = signals.announce;
+export const onSteps = signals.on;

@@ -20,6 +20,8 @@ export const agentSettingsEndpoints: EndpointHandlers<'agentsUpdate'> = {
       idleNudgeDelay: body.widget?.idle_nudge_delay_ms,
       teaserHighlightWord: body.teaser_word,
       allowedOrigins: body.allowed_origins,
+      handoffEnabled: body.handoff?.enabled,
+      handoffKeywords: body.handoff?.keywords,
     });
     return { data: { agent: toAgentResponse(agent) }, msg: `Settings of ${agent.name} saved; the widget shows them within a few minutes (its configuration is cached)` };
   },

@@ -1,20 +1,29 @@
+import { DomainError } from '@service/shared';
+import { LIVE_LIMITS, type Teammate } from '@service/shared/live-conversation';
 import { getAgent } from '../../../domains/agents/agents';
-import { conversationTranscript, listAgentConversations, type ConversationSummary } from '../../../domains/conversations/agent-conversations';
-import type { EndpointHandlers } from './types';
+import { conversationTranscript, listAgentConversations, toSummary } from '../../../domains/conversations/agent-conversations';
+import { readConversation } from '../../../domains/conversations/conversation-state';
+import { assignConversation, closeConversation, handBack, teammateEntry, teammateTyping } from '../../../domains/conversations/handling';
+import { conversationsStream } from './conversation-stream';
+import { messageResponse, storedResponse, summaryResponse } from './conversation-responses';
+import { memberAsTeammate } from '../../../domains/people/members';
+import type { EndpointHandlers, EndpointInput } from './types';
 
-const summaryResponse = (summary: ConversationSummary) => ({
-  id: summary.conversationId,
-  agent_id: summary.agentId,
-  started_at: summary.startedAt,
-  last_message_at: summary.lastMessageAt,
-  messages: summary.messages,
-  visitor: { id: summary.visitorId, verified_user_id: summary.userId },
-  locale: summary.locale,
-});
+/** The signed-in teammate; undefined for an API key (it acts for the workspace, not for a person). */
+const caller = (input: Pick<EndpointInput<'conversationsReply'>, 'session'>): Teammate | undefined => input.session && { id: input.session.userId, name: input.session.displayName || input.session.email };
 
-export type ConversationEndpoint = 'conversationsList' | 'conversationsGet';
+export type ConversationEndpoint =
+  | 'conversationsList'
+  | 'conversationsGet'
+  | 'conversationsReply'
+  | 'conversationsNote'
+  | 'conversationsAssign'
+  | 'conversationsHandback'
+  | 'conversationsClose'
+  | 'conversationsTyping'
+  | 'conversationsStream';
 
-/** The widget conversations of an agent, read-only (the dashboard's Conversations screen). */
+/** The widget conversations of an agent (the dashboard's Conversations screen and the inbox), and people in them. */
 export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
   conversationsList: async ({ deps, workspace, query }) => {
     await getAgent(deps, workspace.id, query.agent_id);
@@ -24,8 +33,49 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
 
   conversationsGet: async ({ deps, workspace, query }) => {
     const { conversation, messages } = await conversationTranscript(deps, workspace.id, query.conversation_id);
-    return {
-      data: { conversation: summaryResponse(conversation), messages: messages.map((message) => ({ role: message.role, text: message.content, at: message.createdAt, ...(message.stopped ? { stopped: true } : {}) })) },
-    };
+    return { data: { conversation: summaryResponse(conversation), messages: messages.map(messageResponse) } };
   },
+
+  conversationsReply: async (input) => {
+    const { deps, workspace, body, action } = input;
+    const { meta, message } = await teammateEntry(deps, workspace.id, body.conversation_id, { role: 'teammate', text: body.text, by: caller(input) }, action);
+    return { data: { conversation: summaryResponse(toSummary(meta)), message: storedResponse(message) }, msg: 'Sent to the visitor' };
+  },
+
+  conversationsNote: async (input) => {
+    const { deps, workspace, body, action } = input;
+    const { meta, message } = await teammateEntry(deps, workspace.id, body.conversation_id, { role: 'note', text: body.text, by: caller(input) }, action);
+    return { data: { conversation: summaryResponse(toSummary(meta)), message: storedResponse(message) }, msg: 'Note added (teammates only)' };
+  },
+
+  conversationsAssign: async (input) => {
+    const { deps, workspace, body } = input;
+    // Another workspace's conversation is not found, whoever is named.
+    await readConversation(deps, workspace.id, body.conversation_id);
+    const teammate = body.user_id ? await memberAsTeammate(deps, workspace.id, body.user_id) : caller(input);
+    if (!teammate) {
+      throw body.user_id
+        ? new DomainError('NOT_FOUND', `${body.user_id} is not a member of this workspace`, { field: 'user_id' })
+        : new DomainError('VALIDATION_ERROR', 'An API key claims for a member: name them with user_id', { field: 'user_id' });
+    }
+    const meta = await assignConversation(deps, workspace.id, body.conversation_id, teammate);
+    return { data: { conversation: summaryResponse(toSummary(meta)) }, msg: `${teammate.name} handles the conversation` };
+  },
+
+  conversationsHandback: async (input) => {
+    const meta = await handBack(input.deps, input.workspace.id, input.body.conversation_id, caller(input));
+    return { data: { conversation: summaryResponse(toSummary(meta)) }, msg: 'The agent answers the next message' };
+  },
+
+  conversationsClose: async (input) => {
+    const meta = await closeConversation(input.deps, input.workspace.id, input.body.conversation_id, caller(input));
+    return { data: { conversation: summaryResponse(toSummary(meta)) }, msg: 'Conversation closed' };
+  },
+
+  conversationsTyping: async (input) => {
+    const until = await teammateTyping(input.deps, input.workspace.id, input.body.conversation_id, caller(input), LIVE_LIMITS.typingMs);
+    return { data: { typing_until: until.toISOString() } };
+  },
+
+  conversationsStream,
 };

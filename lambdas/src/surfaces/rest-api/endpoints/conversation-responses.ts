@@ -1,0 +1,34 @@
+import type { DataOf } from '@service/shared';
+import type { ConversationSummary, TranscriptMessage } from '../../../domains/conversations/agent-conversations';
+import { seqOf, type StoredMessage } from '../../../domains/conversations/repository';
+
+/** A conversation and its transcript entries as the conversations/* endpoints answer them. */
+
+type Summary = DataOf<'conversationsGet'>['conversation'];
+type Message = DataOf<'conversationsGet'>['messages'][number];
+
+export const summaryResponse = (summary: ConversationSummary): Summary => ({
+  id: summary.conversationId,
+  agent_id: summary.agentId,
+  started_at: summary.startedAt,
+  last_message_at: summary.lastMessageAt,
+  messages: summary.messages,
+  visitor: { id: summary.visitorId, verified_user_id: summary.userId },
+  locale: summary.locale,
+  handler: summary.handling.handler,
+  assignee: summary.handling.assignee ?? null,
+  handoff: summary.handling.handoff ? { reason: summary.handling.handoff.reason, summary: summary.handling.handoff.summary, requested_at: summary.handling.handoff.requestedAt } : null,
+});
+
+export const messageResponse = (message: TranscriptMessage): Message => ({
+  seq: message.seq,
+  role: message.role,
+  text: message.content,
+  at: message.createdAt,
+  author: message.author ?? null,
+  event: message.event ?? null,
+  ...(message.stopped ? { stopped: true } : {}),
+});
+
+export const storedResponse = ({ messageId, actionSeed: _seed, ...message }: StoredMessage): Message => messageResponse({ ...message, seq: seqOf(messageId) });
+

@@ -1,0 +1,82 @@
+// People in the conversation (issue 29), defined once and free of zod: the widget, the dashboard and the server read
+// it. Who handles a widget conversation, the entries of its transcript, and the events of its two live streams (the
+// visitor's and the teammates'), both Server-Sent Events resumable with Last-Event-ID.
+
+/** Who handles the conversation: the agent answers, people answer (a teammate claimed it, or it waits for one), or nobody any more. */
+export const CONVERSATION_HANDLERS = ['agent', 'people', 'closed'] as const;
+export type ConversationHandler = (typeof CONVERSATION_HANDLERS)[number];
+
+/** Why the conversation passed to people. */
+export const HANDOFF_REASONS = ['visitor', 'agent', 'keyword', 'teammate'] as const;
+export type HandoffReason = (typeof HANDOFF_REASONS)[number];
+
+/** What a transcript entry is: the visitor's, the agent's, a teammate's message, a teammate's internal note, or an event. */
+export const TRANSCRIPT_ROLES = ['user', 'assistant', 'teammate', 'note', 'event'] as const;
+export type TranscriptRole = (typeof TRANSCRIPT_ROLES)[number];
+/** What the visitor ever sees: never an internal note. */
+export const VISITOR_ROLES = ['user', 'assistant', 'teammate', 'event'] as const satisfies readonly TranscriptRole[];
+
+/** The events a transcript records: the agent asked for a person, a teammate joined (claimed or was assigned), handed back, closed. */
+export const CONVERSATION_EVENTS = ['handoff_requested', 'joined', 'handed_back', 'closed'] as const;
+export type ConversationEventType = (typeof CONVERSATION_EVENTS)[number];
+
+/** A teammate as the visitor sees them: their display name only. */
+export interface Teammate {
+  id: string;
+  name: string;
+}
+
+/**
+ * One entry of a conversation's transcript. `seq` orders the transcript and is the stream's event id; `text` is data,
+ * never markup. An `event` entry names its `event` and, for `joined`, `handed_back` and `closed`, the teammate.
+ */
+export interface LiveMessage {
+  seq: number;
+  role: TranscriptRole;
+  text: string;
+  at: string;
+  author: Teammate | null;
+  event: ConversationEventType | null;
+}
+
+/** Who handles the conversation now; `assignee` null with `people` means it waits for a teammate to claim it. */
+export interface LiveState {
+  handler: ConversationHandler;
+  assignee: Teammate | null;
+}
+
+/**
+ * The events of a live stream, by SSE event name:
+ * - `state` (no `id:`): who handles it, sent first on every connection and whenever it changes;
+ * - `message` (`id:` its seq): a transcript entry, in order, none twice, none missed after Last-Event-ID;
+ * - `typing` (no `id:`): a teammate is typing (conversations/typing); it shows for `typingMs` unless a message comes.
+ * The visitor's stream never carries a `note`. A comment line `: keep-alive` comes every `keepAliveMs`.
+ */
+export interface LiveStreamEvents {
+  state: LiveState;
+  message: LiveMessage;
+  typing: { name: string | null };
+}
+
+export const LIVE_LIMITS = {
+  /** Characters of one teammate message or note. */
+  messageChars: 4000,
+  /** How long one typing signal shows. */
+  typingMs: 6_000,
+  /** A comment line at least this often keeps proxies from closing a quiet stream. */
+  keepAliveMs: 15_000,
+  /** One connection lasts at most this long; the client reconnects with Last-Event-ID and misses nothing. */
+  maxStreamMs: 15 * 60_000,
+  /** Keywords a company may set per agent that hand the conversation to people at once. */
+  handoffKeywords: 20,
+  handoffKeywordChars: 60,
+  /** The agent's summary for the teammate. */
+  summaryChars: 1000,
+} as const;
+
+/** The SSE `id:` of a transcript entry, and back (an id that is not one gives undefined). */
+export const liveEventId = (seq: number): string => String(seq);
+export function liveSeqOf(id: string | undefined): number | undefined {
+  if (id === undefined || !/^\d{1,9}$/.test(id.trim())) return undefined;
+  return Number(id.trim());
+}
