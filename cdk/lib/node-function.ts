@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Runtime, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -17,6 +17,10 @@ export interface NodeFunctionProps {
   environment?: Record<string, string>;
   /** The MODEL setting a model-using function is deployed with: its bundle carries only that provider. */
   model?: string;
+  /** Layers holding what the bundle leaves external (the LanceDB layer); they fix the architecture (`architecture`). */
+  layers?: ILayerVersion[];
+  /** Default arm64; a function with a native layer runs on the layer's architecture. */
+  architecture?: Architecture;
 }
 
 /**
@@ -39,7 +43,7 @@ function assertLocalEsbuild(): void {
 export const NODE_RUNTIME_PINNED = 'Pinned to nodejs22.x, the Node version the bundle targets and every test runs on; upgraded deliberately, not by a default';
 
 /**
- * A Lambda in the platform's one shape: Node.js 22 on arm64, bundled by the local esbuild into one minified ESM file
+ * A Lambda in the platform's one shape: Node.js 22 on arm64 (unless a native layer asks for x86_64), bundled by the local esbuild into one minified ESM file
  * with a source map, as LAMBDA_BUNDLING says (the runtime's AWS SDK left out).
  */
 export function createNodeFunction(scope: Construct, id: string, props: NodeFunctionProps): NodejsFunction {
@@ -53,7 +57,8 @@ export function createNodeFunction(scope: Construct, id: string, props: NodeFunc
     entry: props.entry,
     handler: 'handler',
     runtime: Runtime.NODEJS_22_X,
-    architecture: Architecture.ARM_64,
+    architecture: props.architecture ?? Architecture.ARM_64,
+    ...(props.layers ? { layers: props.layers } : {}),
     timeout: Duration.seconds(props.timeoutSeconds),
     memorySize: props.memoryMb,
     projectRoot: REPO_ROOT,
