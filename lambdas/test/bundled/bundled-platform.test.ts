@@ -33,8 +33,10 @@ beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'bundled-'));
   // The company's help center the knowledge tests crawl: a few pages of it, on loopback (the bundles allow loopback).
   site = await startPlausibleSite({ only: ['introduction', '2fa', 'account-settings', 'billing', 'subscription-plans'] });
-  await synthesize(join(workDir, 'cdk.out'), SYNTH_CONTEXT);
-  platform = await startBundledPlatform({ cdkOut: join(workDir, 'cdk.out'), verifiedIdentities: [MAIL_DOMAIN, AGENT_MAIL_DOMAIN], logs: 'silent' });
+  // BUNDLED_CDK_OUT: an earlier synth of this tree with SYNTH_CONTEXT (as `npm start -- --bundled` takes one), to rerun quickly.
+  const cdkOut = process.env.BUNDLED_CDK_OUT ?? join(workDir, 'cdk.out');
+  if (!process.env.BUNDLED_CDK_OUT) await synthesize(cdkOut, SYNTH_CONTEXT);
+  platform = await startBundledPlatform({ cdkOut, verifiedIdentities: [MAIL_DOMAIN, AGENT_MAIL_DOMAIN], logs: 'silent' });
   receiver = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -252,11 +254,19 @@ describe('the deployed form, run locally', () => {
 
   describe('knowledge through the bundles: the consumer and schedule, LanceDB from its layer, the index on S3', () => {
     let sourceId = '';
-    // The API key's rate limit (120 a minute) bounds how often a test may ask: once a second.
+    // The API key's rate limit (120 a minute, shared with the tests above) bounds how often a test may ask: once a
+    // second, and after a 429 (nothing done) again a little later, as a client honouring Retry-After does.
     const POLL_MS = 1000;
+    const call = async (...args: Parameters<typeof apiCall>): ReturnType<typeof apiCall> => {
+      for (;;) {
+        const answer = await apiCall(...args);
+        if (answer.body.error?.code !== 'RATE_LIMITED') return answer;
+        await sleep(2 * POLL_MS);
+      }
+    };
     type SourceView = { status: string; documents: number; error: string | null; last_synced_at: string | null };
     const sourceOf = async () => {
-      const answer = await apiCall('knowledge/source_get', { query: { source_id: sourceId } });
+      const answer = await call('knowledge/source_get', { query: { source_id: sourceId } });
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
       return answer.body.data.source as SourceView;
     };
@@ -266,17 +276,17 @@ describe('the deployed form, run locally', () => {
         return source.status !== 'queued' && source.status !== 'indexing' && source.last_synced_at !== before ? source : undefined;
       }, 180_000, POLL_MS);
     const askRest = async (question: string) => {
-      const command = await apiCall('agents/command', { body: { agent_id: demoAgent(), instruction: question } });
+      const command = await call('agents/command', { body: { agent_id: demoAgent(), instruction: question } });
       expect(command.status, JSON.stringify(command.body)).toBe(202);
       const runId = String((command.body.data.run as { run_id: string }).run_id);
       return until('the run to finish', async () => {
-        const status = await apiCall('agents/command_status', { query: { run_id: runId } });
+        const status = await call('agents/command_status', { query: { run_id: runId } });
         return ['queued', 'running'].includes(String(status.body.data.status)) ? undefined : (status.body.data as { status: string; sources: { url: string | null; quote: string }[] });
       }, 60_000, POLL_MS);
     };
 
     it('crawls a website source from its sitemap on the knowledge queue into the index on S3', async () => {
-      const created = await apiCall('knowledge/source_create', { body: { type: 'website', url: site.sitemapUrl, name: 'Help center' }, headers: { 'idempotency-key': 'bundled-help-center' } });
+      const created = await call('knowledge/source_create', { body: { type: 'website', url: site.sitemapUrl, name: 'Help center' }, headers: { 'idempotency-key': 'bundled-help-center' } });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       sourceId = String((created.body.data.source as { id: string }).id);
       const synced = await syncedAfter(null);
@@ -296,30 +306,30 @@ describe('the deployed form, run locally', () => {
     });
 
     it('indexes a file uploaded to a presigned S3 PUT, then finds it', async () => {
-      const files = await apiCall('knowledge/source_create', { body: { type: 'files', name: 'Handbook' }, headers: { 'idempotency-key': 'bundled-handbook' } });
+      const files = await call('knowledge/source_create', { body: { type: 'files', name: 'Handbook' }, headers: { 'idempotency-key': 'bundled-handbook' } });
       expect(files.status, JSON.stringify(files.body)).toBe(201);
       const filesId = String((files.body.data.source as { id: string }).id);
       const markdown = '# Warehouse hours\n\nThe Rotterdam warehouse ships orders from 7:00 to 15:00 on weekdays.\n';
       const bytes = Buffer.byteLength(markdown);
-      const granted = await apiCall('knowledge/document_upload_url', { body: { source_id: filesId, bytes, content_type: 'text/markdown' } });
+      const granted = await call('knowledge/document_upload_url', { body: { source_id: filesId, bytes, content_type: 'text/markdown' } });
       expect(granted.status, JSON.stringify(granted.body)).toBe(201);
       const { upload_id: uploadId, url, headers } = granted.body.data as { upload_id: string; url: string; headers: Record<string, string> };
       expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')).toContain('content-length');
-      const early = await apiCall('knowledge/document_upload', { body: { source_id: filesId, name: 'warehouse.md', content_type: 'text/markdown', upload_id: uploadId } });
+      const early = await call('knowledge/document_upload', { body: { source_id: filesId, name: 'warehouse.md', content_type: 'text/markdown', upload_id: uploadId } });
       expect([early.status, early.body.error?.code]).toEqual([404, 'NOT_FOUND']);
       const put = await fetch(url, { method: 'PUT', headers, body: markdown });
       expect(put.status, await put.text()).toBe(200);
-      const indexed = await apiCall('knowledge/document_upload', { body: { source_id: filesId, name: 'warehouse.md', content_type: 'text/markdown', upload_id: uploadId } });
+      const indexed = await call('knowledge/document_upload', { body: { source_id: filesId, name: 'warehouse.md', content_type: 'text/markdown', upload_id: uploadId } });
       expect(indexed.status, JSON.stringify(indexed.body)).toBe(201);
       expect(indexed.body.data.document).toMatchObject({ name: 'warehouse.md', status: 'indexed', chunks: expect.any(Number) });
-      const found = await apiCall('knowledge/search', { body: { query: 'When does the Rotterdam warehouse ship orders?', limit: 3 } });
+      const found = await call('knowledge/search', { body: { query: 'When does the Rotterdam warehouse ship orders?', limit: 3 } });
       expect((found.body.data.results as { name: string; text: string }[])[0]).toMatchObject({ name: 'warehouse.md', text: expect.stringContaining('7:00 to 15:00') });
     });
 
     it('re-syncs a changed page on request, and a REST command cites the new content with its page', async () => {
       const before = (await sourceOf()).last_synced_at;
       site.setPage('billing', `${site.markdown('billing')}\n\n## Refunds\n\nA refund is paid back within 14 days of the request.\n`);
-      const requested = await apiCall('knowledge/source_sync', { body: { source_id: sourceId } });
+      const requested = await call('knowledge/source_sync', { body: { source_id: sourceId } });
       expect(requested.status, JSON.stringify(requested.body)).toBe(202);
       expect(await syncedAfter(before)).toMatchObject({ status: 'ready', documents: site.slugs().length + 1 });
       const run = await askRest('How many days until a refund is paid back?');

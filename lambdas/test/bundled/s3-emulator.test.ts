@@ -87,4 +87,16 @@ describe('LanceDB on the emulated S3', () => {
       second.close();
     }
   }, 60_000);
+
+  it('answers a warm reader from what another writer committed since (a sandbox that searches while the consumer indexes)', async () => {
+    const [reader, writer] = await Promise.all([openWriter(), openWriter()]);
+    try {
+      expect((await reader.search(workspaceId, { text: 'shipping note doc_late', limit: 1 }))[0]?.documentId).not.toBe('doc_late');
+      await writer.replaceDocument(workspaceId, 'doc_late', rows('doc_late'));
+      expect((await reader.search(workspaceId, { text: 'shipping note doc_late', limit: 1 }))[0]?.documentId).toBe('doc_late');
+    } finally {
+      reader.close();
+      writer.close();
+    }
+  }, 60_000);
 });

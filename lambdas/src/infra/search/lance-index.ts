@@ -139,7 +139,10 @@ class WriteBatcher {
 
 export async function openLanceIndex(uri: string, options: { storageOptions?: Record<string, string>; dimensions?: number } = {}): Promise<KnowledgeIndex> {
   const [lancedb, arrow] = await Promise.all([import('@lancedb/lancedb'), import('apache-arrow')]);
-  const db: Connection = await lancedb.connect(uri, options.storageOptions ? { storageOptions: options.storageOptions } : {});
+  // Every read checks for versions other processes committed (readConsistencyInterval 0): in AWS the consumer writes
+  // while warm Api and SkillApi sandboxes search, and LanceDB's default would let them answer from the version they
+  // opened until they are recycled. The check is one small request per search (npm run bench -- knowledge-aws).
+  const db: Connection = await lancedb.connect(uri, { readConsistencyInterval: 0, ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}) });
   const tables = new Map<string, Promise<Table | undefined>>();
   const rowsSinceOptimize = new Map<string, number>();
 
