@@ -20,7 +20,7 @@ import { figuresOf, formatFigures } from './measure';
  * index (its import in a fresh Node process, median of 5).
  */
 const PAGES = 10_000;
-const QUESTIONS = 300;
+const QUESTIONS = 100;
 const BUCKET = 'knowledge';
 /** The function that answers the knowledge skill's searches (cdk/lib/functions.ts). */
 const SEARCH_MEMORY_MB = 512;

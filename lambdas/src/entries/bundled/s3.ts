@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { LOCAL_ACCOUNT } from './cloudformation';
@@ -92,8 +92,18 @@ class BucketFiles {
     return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as ObjectMeta) : undefined;
   }
 
-  read(key: string): Buffer {
-    return readFileSync(join(this.objects, this.file(key)));
+  /** The object's bytes, or only those of an inclusive range (read from the file at its offset: LanceDB reads index pages by range). */
+  read(key: string, range?: [number, number]): Buffer {
+    const path = join(this.objects, this.file(key));
+    if (!range) return readFileSync(path);
+    const slice = Buffer.alloc(range[1] - range[0] + 1);
+    const fd = openSync(path, 'r');
+    try {
+      readSync(fd, slice, 0, slice.length, range[0]);
+    } finally {
+      closeSync(fd);
+    }
+    return slice;
   }
 
   /** Written under a temporary name, then renamed: a reader never sees half an object. Synchronous, so a conditional check and its write are one step. */
@@ -208,9 +218,8 @@ export function startS3(options: S3Options): Promise<{ server: Server; endpoint:
         if (request.headers['if-none-match'] === meta.etag) return send(304, '', headers);
         const range = byteRange(request.headers.range, meta.size);
         if (method === 'HEAD') return send(200, '', { ...headers, 'content-length': meta.size });
-        const body = bucket.read(key);
-        if (!range) return void response.writeHead(200, { ...headers, 'content-length': body.length }).end(body);
-        const slice = body.subarray(range[0], range[1] + 1);
+        if (!range) return void response.writeHead(200, { ...headers, 'content-length': meta.size }).end(bucket.read(key));
+        const slice = bucket.read(key, range);
         return void response.writeHead(206, { ...headers, 'content-length': slice.length, 'content-range': `bytes ${range[0]}-${range[1]}/${meta.size}` }).end(slice);
       }
       case 'PUT': {
