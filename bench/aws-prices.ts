@@ -9,6 +9,10 @@
  *   first 7.5 billion GB-seconds a month; duration is billed per 1 ms.
  * - "Amazon API Gateway pricing" (aws.amazon.com/api-gateway/pricing/): HTTP APIs, first 300 million requests a month,
  *   metered in 512 KB increments.
+ * - "Amazon S3 pricing" (aws.amazon.com/s3/pricing/): S3 Standard, first 50 TB a month; GET (and HEAD) requests, and
+ *   PUT, COPY, POST, LIST requests, per 1,000; DELETE is free.
+ * - Lambda x86 (the functions that open the knowledge index run on x86_64, cdk/lib/lancedb-layer.ts), first 6 billion
+ *   GB-seconds a month.
  * Lambda Function URLs (the built-in skills, the chat, MCP) cost nothing beyond their function's invocations.
  */
 export const AWS_PRICES = {
@@ -18,4 +22,6 @@ export const AWS_PRICES = {
   sqs: { perMillionStandardRequests: 0.4, requestChunkBytes: 64 * 1024 },
   lambda: { architecture: 'arm64', perGbSecond: 0.0000133334, perMillionRequests: 0.2 },
   apiGateway: { perMillionHttpApiRequests: 1.0, requestChunkBytes: 512 * 1024 },
+  s3: { perGbMonthStandard: 0.023, perThousandGet: 0.0004, perThousandPutListPost: 0.005 },
+  lambdaX86: { perGbSecond: 0.0000166667, perMillionRequests: 0.2 },
 } as const;

@@ -14,19 +14,19 @@ import { figuresOf, formatFigures } from './measure';
  * knowledge/search, beside MiniSearch with its defaults on the same corpus in the same run; then search latency at
  * 10,000 and 100,000 passages (the index alone, no HTTP) beside MiniSearch's on the same passages.
  */
-const SCIFACT = new URL('../../shared/corpora/scifact/', import.meta.url);
+export const SCIFACT = new URL('../../shared/corpora/scifact/', import.meta.url);
 
 interface Abstract {
   _id: string;
   title: string;
   text: string;
 }
-interface Query {
+export interface Query {
   _id: string;
   text: string;
 }
 
-const lines = <T>(file: string): T[] =>
+export const lines = <T>(file: string): T[] =>
   readFileSync(new URL(file, SCIFACT), 'utf8')
     .trim()
     .split('\n')
@@ -63,7 +63,7 @@ async function inParallel<T>(items: T[], concurrency: number, work: (item: T) =>
   }));
 }
 
-const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
+export const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
   const started = performance.now();
   const result = await work();
   return [result, performance.now() - started];
@@ -134,6 +134,22 @@ function passages(count: number): { id: string; title: string; text: string }[] 
   return Array.from({ length: count }, (_, at) => ({ id: `p${at}`, title: pieces[at % pieces.length]!.title, text: `${pieces[at % pieces.length]!.text} v${Math.floor(at / pieces.length)}` }));
 }
 
+/** `count` passages as documents of three passages each, with the parent row every document has (infra/search/lance-index.ts). */
+export function benchDocuments(count: number): Map<string, IndexRow[]> {
+  const all = passages(count);
+  const documents = new Map<string, IndexRow[]>();
+  for (let at = 0; at < all.length; at += 3) {
+    const group = all.slice(at, at + 3);
+    const documentId = `doc_${at}`;
+    const base = { documentId, sourceId: 'src_bench', name: documentId, url: null, title: group[0]!.title, language: 'en' as const };
+    documents.set(documentId, [
+      { ...base, rowId: `${documentId}#doc`, kind: 'parent', searchText: `${group[0]!.title}\n${group.map((p) => p.text).join('\n')}`, text: group[0]!.text },
+      ...group.map((passage, n): IndexRow => ({ ...base, rowId: `${documentId}#${n}`, kind: 'passage', searchText: `${passage.title}\n${passage.text}`, text: passage.text })),
+    ]);
+  }
+  return documents;
+}
+
 /** Search latency of the index at `count` passages (one parent row per 3 passages, as documents have), beside MiniSearch on the same passages. */
 async function searchSpeed(count: number, queries: Query[]): Promise<string[]> {
   const folder = mkdtempSync(join(tmpdir(), 'bench-knowledge-'));
@@ -141,16 +157,7 @@ async function searchSpeed(count: number, queries: Query[]): Promise<string[]> {
   const workspaceId = '00000000-0000-4000-8000-00000000b001';
   try {
     const all = passages(count);
-    const documents = new Map<string, IndexRow[]>();
-    for (let at = 0; at < all.length; at += 3) {
-      const group = all.slice(at, at + 3);
-      const documentId = `doc_${at}`;
-      const base = { documentId, sourceId: 'src_bench', name: documentId, url: null, title: group[0]!.title, language: 'en' as const };
-      documents.set(documentId, [
-        { ...base, rowId: `${documentId}#doc`, kind: 'parent', searchText: `${group[0]!.title}\n${group.map((p) => p.text).join('\n')}`, text: group[0]!.text },
-        ...group.map((passage, n): IndexRow => ({ ...base, rowId: `${documentId}#${n}`, kind: 'passage', searchText: `${passage.title}\n${passage.text}`, text: passage.text })),
-      ]);
-    }
+    const documents = benchDocuments(count);
     const rows = [...documents.values()].reduce((sum, list) => sum + list.length, 0);
     // Replaced all at once: the index writes them in batches of its own.
     const [, indexMs] = await timed(async () => {

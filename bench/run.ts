@@ -12,6 +12,7 @@ import { soakLambdas } from './soak-lambdas';
 import { benchSkillCalls } from './skill-calls';
 import { benchWidget } from '../embed/bench/widget';
 import { benchKnowledge } from './knowledge';
+import { benchKnowledgeAws } from './knowledge-aws';
 
 /** Where `npm run bench` writes what it printed: the one place the measured figures live (docs/benchmarks.md links it). */
 const LATEST = new URL('../docs/benchmarks-latest.md', import.meta.url);
@@ -47,6 +48,7 @@ const sections: [key: string, title: string, run: () => Promise<string[]>][] = [
   // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time itself.
   ['widget', 'Chat widget: sizes and time to an interactive FAB', () => capturingConsole(benchWidget)],
   ['knowledge', 'Knowledge: SciFact quality through knowledge/document_upload and knowledge/search beside MiniSearch, search latency at 10k and 100k passages', () => benchKnowledge()],
+  ['knowledge-aws', 'Knowledge in AWS: the LanceDB layer\'s cold start, 10,000 pages on S3 (emulated, requests counted), the bill at rest and per 1,000 questions', () => benchKnowledgeAws()],
   // SOAK_SECONDS shortens both soaks (3 minutes of traffic and a minute at idle by default).
   ['soak', 'Memory soak: the local platform under mixed traffic, then idle', () => soakPlatform()],
   ['soak-lambdas', 'Memory soak: each Lambda handler invoked in a loop, then idle', () => soakLambdas()],

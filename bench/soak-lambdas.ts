@@ -2,8 +2,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { ROUTES, randomBase62 } from '@service/shared';
-import { FUNCTIONS, QUEUE_URL_ENV, type QueueName } from '../cdk/lib/functions';
+import { QUEUE_URL_ENV, ROUTES, randomBase62, type QueueName } from '@service/shared';
+import { FUNCTIONS } from '../cdk/lib/functions';
 import { BUILTIN_SKILLS } from '../cdk/lib/skills';
 import { startPlatform } from '../lambdas/src/entries/local/platform';
 import { createSubscription } from '../lambdas/src/domains/webhooks/subscriptions';
@@ -20,7 +20,7 @@ async function listen(server: Server): Promise<string> {
 
 /** Amazon SQS's SendMessage as the SDK calls it (JSON protocol, the queue URL as endpoint): the bodies wait for their consumer. */
 async function startQueues() {
-  const waiting: Record<QueueName, string[]> = { runs: [], webhooks: [] };
+  const waiting: Record<QueueName, string[]> = { runs: [], webhooks: [], knowledge: [] };
   const server = createServer((request, response) => {
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk));

@@ -1,10 +1,4 @@
-import { QUEUE_BATCH_SIZE, ROUTES, type TableName } from '@service/shared';
-
-/** The two work queues of ARCHITECTURE.md ("Queues (SQS)"); each gets a dead-letter queue. */
-export type QueueName = 'runs' | 'webhooks';
-
-/** The environment variable through which a function learns a queue's URL (read by lambdas/src/infra/config/config.ts). */
-export const QUEUE_URL_ENV: Record<QueueName, string> = { runs: 'RUNS_QUEUE_URL', webhooks: 'WEBHOOK_QUEUE_URL' };
+import { QUEUE_BATCH_SIZE, ROUTES, type QueueName, type TableName } from '@service/shared';
 
 export type HttpMethodName = 'ANY' | 'GET' | 'POST' | 'OPTIONS';
 
@@ -40,6 +34,12 @@ export interface PlatformFunction {
   builtinSkills?: true;
   /** Serves the administrative routes: gets MASTER_KEY_SECRET_ARN. */
   masterKey?: true;
+  /**
+   * Opens the knowledge index and files in the knowledge bucket: gets KNOWLEDGE_INDEX_URI and KNOWLEDGE_BLOB_URI,
+   * the LanceDB layer (and so runs on x86_64, see lancedb-layer.ts), and S3 access by what it does there: `search`
+   * reads the index only; `manage` also writes the index and the files (uploads, crawled pages, deletions).
+   */
+  knowledge?: 'search' | 'manage';
   /**
    * Sends e-mail through Amazon SES (sign-in codes, invitations, the agents' mail): gets MAIL_FROM, AGENT_MAIL_DOMAIN
    * (the domain of the addresses agents are hired with) and ses:SendEmail.
@@ -78,13 +78,16 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
       // MCP connections: listed and withdrawn; MCP keys: made, listed and revoked (connections/*).
       'connections', 'mcpKeys',
       // Knowledge (knowledge/*): sources, their documents and the website crawl frontier. The crawl itself runs on the
-      // knowledge queue, whose consumer comes with the AWS form of knowledge.
+      // knowledge queue (KnowledgeConsumer).
       'knowledgeSources', 'knowledgeDocuments', 'knowledgeCrawl'],
-    // agents/command enqueues runs; redelivering a webhook event enqueues a delivery.
-    sendsTo: ['runs', 'webhooks'],
+    // agents/command enqueues runs; redelivering a webhook event enqueues a delivery; a source's sync starts on the
+    // knowledge queue.
+    sendsTo: ['runs', 'webhooks', 'knowledge'],
     turnTokens: false,
     model: false,
     sendsMail: true,
+    // knowledge/document_upload indexes a file at once, knowledge/search searches, knowledge/source_delete removes.
+    knowledge: 'manage',
   },
   {
     id: 'Runner',
@@ -140,6 +143,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     masterKey: true,
     // The e-mail skill's mail and the first owner's invitation.
     sendsMail: true,
+    // The knowledge skill's search callback.
+    knowledge: 'search',
   },
   {
     id: 'ConversationsApi',
@@ -186,6 +191,39 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     reads: [],
     writes: ['runs'],
     sendsTo: ['runs'],
+    turnTokens: false,
+    model: false,
+  },
+  {
+    id: 'KnowledgeConsumer',
+    entry: 'lambdas/src/entries/lambda/knowledge-consumer.ts',
+    // One page (or one stored document sync) per message; a failed one is retried, then dead-lettered.
+    trigger: { kind: 'queue', queue: 'knowledge', batchSize: QUEUE_BATCH_SIZE.knowledge },
+    // A page: fetched (bounded), extracted, chunked and indexed; a batch holds a few.
+    timeoutSeconds: 120,
+    memoryMb: 1024,
+    // agents, skills, webhookSubscriptions: who receives knowledge.source.synced and .failed (subscriptions, skills).
+    reads: ['agents', 'skills', 'webhookSubscriptions'],
+    // knowledgeSources: status and counts; knowledgeDocuments: a document per page; knowledgeCrawl: the frontier;
+    // webhookDeliveries: the sync's events.
+    writes: ['knowledgeSources', 'knowledgeDocuments', 'knowledgeCrawl', 'webhookDeliveries'],
+    // Pages found on a page are enqueued; the source's webhook events are delivered.
+    sendsTo: ['knowledge', 'webhooks'],
+    turnTokens: false,
+    model: false,
+    knowledge: 'manage',
+  },
+  {
+    id: 'KnowledgeSchedule',
+    entry: 'lambdas/src/entries/lambda/knowledge-schedule.ts',
+    // Starts the syncs that are due (daily, weekly) and again those a crash stalled (domains/knowledge/schedule.ts).
+    trigger: { kind: 'schedule', everyMinutes: 5 },
+    timeoutSeconds: 60,
+    memoryMb: 512,
+    // skills, webhookSubscriptions: who would receive a sync's events (the sync code it shares with the consumer).
+    reads: ['skills', 'webhookSubscriptions'],
+    writes: ['knowledgeSources'],
+    sendsTo: ['knowledge'],
     turnTokens: false,
     model: false,
   },

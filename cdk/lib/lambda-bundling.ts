@@ -37,10 +37,10 @@ export const LAMBDA_BUNDLING = {
   // The licence texts that dependencies ask to keep go into `index.mjs.LEGAL.txt` beside the bundle (deployed with
   // it), not into the code every cold start reads.
   legalComments: 'external',
-  // LanceDB (the knowledge index) is a native module (~170 MB a platform) that esbuild cannot bundle and that is
-  // imported only when a knowledge index is opened (infra/search/lance-index.ts); the AWS form of knowledge, which must
-  // ship it beside the functions that index and search, is not built yet (docs/deploy.md).
-  external: ['@aws-sdk/*', '@smithy/*', '@lancedb/lancedb'],
+  // LanceDB (the knowledge index) is a native module (~155 MB a platform) that esbuild cannot bundle, imported only when
+  // a knowledge index is opened (infra/search/lance-index.ts), with the Arrow library it shares with our code: both
+  // come from the LanceDB layer (lancedb-layer.ts) of the functions that open the index.
+  external: ['@aws-sdk/*', '@smithy/*', '@lancedb/lancedb', 'apache-arrow'],
   // Stand-ins only where the library itself offers the choice, each explained in its file (bundling/).
   alias: {
     // `ai` resolves a model given as a string id through the AI Gateway provider; the platform always passes the

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import { AssetHashType, DockerImage, Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, Code, Function as LambdaFunction, Runtime, type ILayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { buildSync } from 'esbuild';
@@ -16,6 +16,10 @@ export interface NodeFunctionProps {
   environment?: Record<string, string>;
   /** The MODEL setting a model-using function is deployed with: its bundle carries only that provider. */
   model?: string;
+  /** Layers holding what the bundle leaves external (the LanceDB layer); they fix the architecture (`architecture`). */
+  layers?: ILayerVersion[];
+  /** Default arm64; a function with a native layer runs on the layer's architecture. */
+  architecture?: Architecture;
 }
 
 /**
@@ -50,8 +54,8 @@ function bundledCode(entry: string, model: string | undefined): Code {
 export const NODE_RUNTIME_PINNED = 'Pinned to nodejs22.x, the Node version the bundle targets and every test runs on; upgraded deliberately, not by a default';
 
 /**
- * A Lambda in the platform's one shape: Node.js 22 on arm64, bundled by the local esbuild into minified ESM with a
- * source map, as LAMBDA_BUNDLING says (the runtime's AWS SDK left out).
+ * A Lambda in the platform's one shape: Node.js 22 on arm64 (unless a native layer asks for x86_64), bundled by the
+ * local esbuild into minified ESM with a source map, as LAMBDA_BUNDLING says (the runtime's AWS SDK left out).
  */
 export function createNodeFunction(scope: Construct, id: string, props: NodeFunctionProps): LambdaFunction {
   const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
@@ -63,7 +67,8 @@ export function createNodeFunction(scope: Construct, id: string, props: NodeFunc
     code: bundledCode(props.entry, props.model),
     handler: 'index.handler',
     runtime: Runtime.NODEJS_22_X,
-    architecture: Architecture.ARM_64,
+    architecture: props.architecture ?? Architecture.ARM_64,
+    ...(props.layers ? { layers: props.layers } : {}),
     timeout: Duration.seconds(props.timeoutSeconds),
     memorySize: props.memoryMb,
     environment: props.environment,

@@ -4,9 +4,11 @@ import { HttpApi, HttpMethod, LogGroupLogDestination } from 'aws-cdk-lib/aws-api
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { FunctionUrlAuthType, HttpMethod as UrlMethod, InvokeMode, type FunctionUrl, type IFunction, type Function as PlatformLambda } from 'aws-cdk-lib/aws-lambda';
+import { FunctionUrlAuthType, HttpMethod as UrlMethod, InvokeMode, type FunctionUrl, type IFunction, type Function as PlatformLambda, type LayerVersion } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { PlatformAlarms } from './alarms';
@@ -20,6 +22,7 @@ import { FUNCTIONS, type PlatformFunction, type Trigger } from './functions';
 import { createNodeFunction } from './node-function';
 import { existingRepoFile } from './repo-paths';
 import { generatedSecret } from './secrets';
+import { createLancedbLayer, LANCEDB_ARCHITECTURE } from './lancedb-layer';
 import { SkillFunction } from './skill-function';
 import { BUILTIN_SKILLS, SKILLS, type SkillEntry } from './skills';
 import { PlatformTables } from './tables';
@@ -73,8 +76,9 @@ const ACCESS_LOG_FORMAT = AccessLogFormat.custom(
 
 const API_METHODS = { ANY: HttpMethod.ANY, GET: HttpMethod.GET, POST: HttpMethod.POST, OPTIONS: HttpMethod.OPTIONS } as const;
 
-/** One page fetched, extracted and indexed per message: the knowledge consumer's timeout until its function is listed. */
-const KNOWLEDGE_CONSUMER_TIMEOUT_SECONDS = 120;
+/** The knowledge bucket's folders: the LanceDB index, and the files (originals and their text) of `files` sources. */
+export const KNOWLEDGE_INDEX_PREFIX = 'index';
+export const KNOWLEDGE_FILES_PREFIX = 'files';
 
 /** The consumer's timeout sizes a queue's visibility timeout; the data list is the one place that knows it. */
 function consumerTimeoutSeconds(functions: readonly PlatformFunction[], queue: QueueName): number {
@@ -84,9 +88,9 @@ function consumerTimeoutSeconds(functions: readonly PlatformFunction[], queue: Q
 }
 
 /**
- * The platform in AWS: DynamoDB tables from the shared definitions, the two work queues, one Lambda per entry of
- * the function list (HTTP API routes, queue consumers, a streaming Function URL), the turn-token key, skills,
- * and the widget's CDN.
+ * The platform in AWS: DynamoDB tables from the shared definitions, the three work queues, the knowledge bucket, one
+ * Lambda per entry of the function list (HTTP API routes, queue consumers, schedules, streaming Function URLs), the
+ * turn-token key, skills, and the widget's CDN.
  */
 export class PlatformStack extends Stack {
   readonly tables: PlatformTables;
@@ -104,6 +108,10 @@ export class PlatformStack extends Stack {
   readonly embed: EmbedSite;
   readonly dashboard: DashboardSite;
   readonly alarms: PlatformAlarms;
+  /** The knowledge index (LanceDB, `index/`) and files (`files/`). */
+  readonly knowledgeBucket: Bucket;
+  /** LanceDB for the functions that open the index; made only when one does. */
+  private lancedbLayer: LayerVersion | undefined;
   /** Entries of the function and skill lists whose files do not exist yet, so they were left out. */
   readonly missingEntries: string[] = [];
 
@@ -116,9 +124,10 @@ export class PlatformStack extends Stack {
     this.queues = {
       runs: new WorkQueue(this, 'RunsQueue', { consumerTimeoutSeconds: consumerTimeoutSeconds(functions, 'runs') }),
       webhooks: new WorkQueue(this, 'WebhookDeliveriesQueue', { consumerTimeoutSeconds: consumerTimeoutSeconds(functions, 'webhooks') }),
-      // The crawl and sync of knowledge sources (issue 28); its consumer function comes with the AWS form of knowledge.
-      knowledge: new WorkQueue(this, 'KnowledgeQueue', { consumerTimeoutSeconds: KNOWLEDGE_CONSUMER_TIMEOUT_SECONDS }),
+      // The crawl and sync of knowledge sources: one page per message.
+      knowledge: new WorkQueue(this, 'KnowledgeQueue', { consumerTimeoutSeconds: consumerTimeoutSeconds(functions, 'knowledge') }),
     };
+    this.knowledgeBucket = this.createKnowledgeBucket();
     this.turnTokenKey = generatedSecret(this, 'TurnTokenKey', 'HMAC-SHA256 key signing the turn tokens the platform sends to skills');
     this.api = this.createHttpApi();
     this.builtinSkillBearer = generatedSecret(this, 'BuiltinSkillBearer', 'Bearer the platform sends to its built-in skills');
@@ -206,7 +215,7 @@ export class PlatformStack extends Stack {
 
     this.alarms = new PlatformAlarms(this, 'Alarms', {
       functions: new Map<string, IFunction>([...this.functions, ...[...this.skills].map(([id, skill]): [string, IFunction] => [id, skill.function])]),
-      deadLetterQueues: { Runs: this.queues.runs.deadLetterQueue, WebhookDeliveries: this.queues.webhooks.deadLetterQueue },
+      deadLetterQueues: { Runs: this.queues.runs.deadLetterQueue, WebhookDeliveries: this.queues.webhooks.deadLetterQueue, Knowledge: this.queues.knowledge.deadLetterQueue },
       webhookQueue: this.queues.webhooks.queue,
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
     });
@@ -258,6 +267,49 @@ export class PlatformStack extends Stack {
     return api;
   }
 
+  /**
+   * Customer content: private (public access blocked, bucket-owner objects), encrypted, TLS only, retained on stack
+   * deletion as the tables are. No access logs: only the platform's own roles touch it (CloudTrail data events can be
+   * enabled per deploy), and every request of the index would be logged.
+   */
+  private createKnowledgeBucket(): Bucket {
+    const bucket = new Bucket(this, 'KnowledgeBucket', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+      removalPolicy: RemovalPolicy.RETAIN,
+      // A crashed writer's multipart upload leaves parts that are billed until aborted.
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    });
+    Validations.of(bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'Only the platform\'s own function roles read and write this bucket; logging every index read of every search would cost more than it tells (CloudTrail data events can be enabled per deploy)',
+    });
+    return bucket;
+  }
+
+  /**
+   * The knowledge settings and S3 access of a function that opens the index: `search` reads the index (its objects,
+   * and the listing of its folder, which LanceDB reads a table's versions from); `manage` also writes and deletes in
+   * the index and the files, and aborts its multipart uploads. Named actions, no wildcard but the folder's objects.
+   */
+  private wireKnowledge(fn: PlatformLambda, access: 'search' | 'manage'): void {
+    const bucket = this.knowledgeBucket;
+    fn.addEnvironment('KNOWLEDGE_INDEX_URI', `s3://${bucket.bucketName}/${KNOWLEDGE_INDEX_PREFIX}`);
+    fn.addEnvironment('KNOWLEDGE_BLOB_URI', `s3://${bucket.bucketName}/${KNOWLEDGE_FILES_PREFIX}`);
+    const prefixes = access === 'search' ? [KNOWLEDGE_INDEX_PREFIX] : [KNOWLEDGE_INDEX_PREFIX, KNOWLEDGE_FILES_PREFIX];
+    const objectActions = access === 'search' ? ['s3:GetObject'] : ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'];
+    fn.addToRolePolicy(new PolicyStatement({ actions: objectActions, resources: prefixes.map((prefix) => bucket.arnForObjects(`${prefix}/*`)) }));
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': prefixes.map((prefix) => `${prefix}/*`) } } }));
+    for (const prefix of prefixes) {
+      Validations.of(fn.role!).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(bucket.node.defaultChild as CfnBucket)}.Arn>/${prefix}/*]`,
+        reason: `The objects of the knowledge bucket's ${prefix}/ folder, whose keys the platform makes (LanceDB's files, the workspaces' documents)`,
+      });
+    }
+  }
+
   private createPlatformFunction(definition: PlatformFunction, entry: string, props: PlatformStackProps): PlatformLambda {
     const environment: Record<string, string> = { TABLE_PREFIX: props.tablePrefix };
     for (const queue of definition.sendsTo) environment[QUEUE_URL_ENV[queue]] = this.queues[queue].queue.queueUrl;
@@ -278,7 +330,9 @@ export class PlatformStack extends Stack {
       memoryMb: definition.memoryMb,
       environment,
       ...(definition.model ? { model: props.model } : {}),
+      ...(definition.knowledge ? { layers: [(this.lancedbLayer ??= createLancedbLayer(this, 'LancedbLayer'))], architecture: LANCEDB_ARCHITECTURE } : {}),
     });
+    if (definition.knowledge) this.wireKnowledge(fn, definition.knowledge);
     for (const table of definition.reads) this.tables.grantRead(table, fn);
     for (const table of definition.writes) this.tables.grantReadWrite(table, fn);
     for (const queue of definition.sendsTo) this.queues[queue].queue.grantSendMessages(fn);

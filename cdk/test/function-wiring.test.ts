@@ -62,7 +62,7 @@ describe.each(FUNCTIONS.map((fn) => [fn.id, fn] as [string, PlatformFunction]))(
   });
 
   it('sends only to the queues of its entry, consumes only its trigger queue, and knows only those URLs', () => {
-    for (const queue of ['runs', 'webhooks'] as const) {
+    for (const queue of ['runs', 'webhooks', 'knowledge'] as const) {
       const actions = actionsOn(statements(), queueId(queue));
       const consumes = definition.trigger.kind === 'queue' && definition.trigger.queue === queue;
       expect(actions.has('sqs:SendMessage'), `send ${queue}`).toBe(definition.sendsTo.includes(queue));

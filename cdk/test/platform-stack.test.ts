@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
@@ -10,7 +10,14 @@ import { FUNCTIONS } from '../lib/functions';
 import { REPO_ROOT } from '../lib/repo-paths';
 import { PlatformStack } from '../lib/platform-stack';
 import { DEPLOYED_TABLES } from '../lib/tables';
+import { LAMBDA_UNZIPPED_LIMIT_BYTES, LAYER_NODE_MODULES } from '../lib/lancedb-layer';
 import { actionsOn, logicalIdsWhere, roleStatements, testApp } from './support/synth';
+
+/** The bytes of a folder's files, as Lambda counts a deployment package unzipped (the repository's node_modules linked into a bundle's folder by a test above left out). */
+const folderBytes = (dir: string): number =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && !relative(dir, entry.parentPath).startsWith('node_modules'))
+    .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
 
 /**
  * The app as `npx cdk synth` builds it: the real handler files that exist today, bundled by the local esbuild.
@@ -117,11 +124,11 @@ describe('functions', () => {
     for (const missing of stack.missingEntries) expect(existsSync(join(import.meta.dirname, '../..', missing))).toBe(false);
   });
 
-  it('runs every platform function on nodejs22.x arm64, without Node options that slow its cold start', () => {
-    for (const fn of stack.functions.values()) {
+  it('runs every platform function on nodejs22.x arm64 (x86_64 where LanceDB\'s x64 module is loaded), without Node options that slow its cold start', () => {
+    for (const [id, fn] of stack.functions) {
       const resource = template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as never)];
       expect(resource.Properties.Runtime).toBe('nodejs22.x');
-      expect(resource.Properties.Architectures).toEqual(['arm64']);
+      expect(resource.Properties.Architectures, id).toEqual([FUNCTIONS.find((definition) => definition.id === id)!.knowledge ? 'x86_64' : 'arm64']);
       // Source maps ship beside each bundle but are not enabled: --enable-source-maps parses the whole map at load.
       expect(resource.Properties.Environment.Variables.NODE_OPTIONS).toBeUndefined();
       expect(resource.Properties.Environment.Variables.TABLE_PREFIX).toBe(PREFIX);
@@ -187,9 +194,10 @@ describe('least privilege of the API function', () => {
     expect(onAgents).toContain('dynamodb:UpdateItem');
     expect(onAgents).toContain('dynamodb:Query');
     const agentResources = statementsOfApi().flatMap((s) => [s.Resource].flat()).map((r) => JSON.stringify(r));
-    // Each index by name, never `index/*`.
+    // Each index by name, never `index/*` (the knowledge bucket's `index/*` is the LanceDB index's folder).
+    const knowledgeBucketId = stack.getLogicalId(stack.knowledgeBucket.node.defaultChild as never);
     expect(agentResources.some((r) => r.includes(tableId('agents')) && r.includes('/index/byId'))).toBe(true);
-    expect(agentResources.some((r) => r.includes('/index/*'))).toBe(false);
+    expect(agentResources.some((r) => r.includes('/index/*') && !r.includes(knowledgeBucketId))).toBe(false);
   });
 
   it('only reads the workspaces table and cannot touch the conversations table', () => {
@@ -200,7 +208,7 @@ describe('least privilege of the API function', () => {
   });
 
   it('may send to the queues it feeds but never receive from them, and cannot reach the dead-letter queues', () => {
-    for (const queue of [stack.queues.runs, stack.queues.webhooks]) {
+    for (const queue of [stack.queues.runs, stack.queues.webhooks, stack.queues.knowledge]) {
       const queueId = stack.getLogicalId(queue.queue.node.defaultChild as never);
       const actions = actionsOn(statementsOfApi(), queueId);
       expect(actions).toContain('sqs:SendMessage');
@@ -256,6 +264,67 @@ it('passes the built-in CloudFormation validation of the synth', () => {
     : [];
   const violations = reports.flatMap((report) => report.violations).filter((violation) => !violation.ruleName.startsWith('Annotation::'));
   expect(violations).toEqual([]);
+});
+
+describe('knowledge', () => {
+  const resources = () => template.toJSON().Resources;
+  const functionResource = (id: string) => resources()[stack.getLogicalId(stack.functions.get(id)!.node.defaultChild as never)];
+  const bucketId = () => stack.getLogicalId(stack.knowledgeBucket.node.defaultChild as never);
+  const layerId = () => Object.keys(template.findResources('AWS::Lambda::LayerVersion'))[0]!;
+  const layerDir = () => join(assemblyDir, `asset.${(resources()[layerId()].Properties.Content.S3Key as string).replace(/\.zip$/, '')}`);
+  const indexFunctions = FUNCTIONS.filter((definition) => definition.knowledge).map((definition) => definition.id);
+
+  it('keeps the knowledge bucket private, encrypted, TLS-only and retained', () => {
+    const bucket = resources()[bucketId()];
+    expect(bucket.DeletionPolicy).toBe('Retain');
+    expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: bucketId() },
+      PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
+    });
+  });
+
+  it('consumes the knowledge queue with the consumer, and runs the schedule every 5 minutes', () => {
+    const mapping = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).find((candidate) => candidate.Properties.FunctionName.Ref === stack.getLogicalId(stack.functions.get('KnowledgeConsumer')!.node.defaultChild as never));
+    expect(mapping?.Properties.EventSourceArn).toEqual({ 'Fn::GetAtt': [stack.getLogicalId(stack.queues.knowledge.queue.node.defaultChild as never), 'Arn'] });
+    const rule = Object.values(template.findResources('AWS::Events::Rule')).find((candidate) => JSON.stringify(candidate.Properties.Targets).includes(stack.getLogicalId(stack.functions.get('KnowledgeSchedule')!.node.defaultChild as never)));
+    expect(rule?.Properties.ScheduleExpression).toBe('rate(5 minutes)');
+  });
+
+  it.each(indexFunctions)('%s: the LanceDB layer, the index and files on the bucket, S3 access by what it does there', (id) => {
+    const fn = functionResource(id);
+    expect(fn.Properties.Layers).toEqual([{ Ref: layerId() }]);
+    expect(JSON.stringify(fn.Properties.Environment.Variables.KNOWLEDGE_INDEX_URI)).toContain(bucketId());
+    const statements = roleStatements(template, stack, stack.functions.get(id)!);
+    const onIndex = statements.filter((statement) => JSON.stringify(statement.Resource).includes('/index/*')).flatMap((statement) => [statement.Action].flat());
+    const onFiles = statements.filter((statement) => JSON.stringify(statement.Resource).includes('/files/*')).flatMap((statement) => [statement.Action].flat());
+    expect(actionsOn(statements, bucketId())).toContain('s3:ListBucket');
+    if (FUNCTIONS.find((definition) => definition.id === id)!.knowledge === 'search') {
+      expect(onIndex).toEqual(['s3:GetObject']);
+      expect(onFiles).toEqual([]);
+    } else {
+      for (const actions of [onIndex, onFiles]) expect(actions.sort()).toEqual(['s3:AbortMultipartUpload', 's3:DeleteObject', 's3:GetObject', 's3:PutObject']);
+    }
+  });
+
+  it('gives no other function the layer, the bucket or its settings', () => {
+    for (const [id, fn] of stack.functions) {
+      if (indexFunctions.includes(id)) continue;
+      expect(functionResource(id).Properties.Layers, id).toBeUndefined();
+      expect(functionResource(id).Properties.Environment.Variables.KNOWLEDGE_INDEX_URI, id).toBeUndefined();
+      expect(actionsOn(roleStatements(template, stack, fn), bucketId()).size, id).toBe(0);
+    }
+  });
+
+  it('ships LanceDB\'s Linux x64 module in the layer, within Lambda\'s 250 MB unzipped limit with each function\'s bundle', () => {
+    expect(existsSync(join(layerDir(), LAYER_NODE_MODULES, '@lancedb/lancedb-linux-x64-gnu/lancedb.linux-x64-gnu.node'))).toBe(true);
+    const layerBytes = folderBytes(layerDir());
+    for (const id of indexFunctions) {
+      const total = layerBytes + folderBytes(join(assemblyDir, `asset.${assetHashOf(stack.functions.get(id)!)}`));
+      expect(total, id).toBeLessThan(LAMBDA_UNZIPPED_LIMIT_BYTES);
+    }
+  });
 });
 
 describe('widget embed', () => {

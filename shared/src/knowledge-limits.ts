@@ -16,6 +16,10 @@ export const KNOWLEDGE_LIMITS = {
   maxFileBytes: 4 * 1024 * 1024,
   /** The JSON body of knowledge/document_upload (a 4 MB PDF in base64 plus its fields). */
   maxUploadBodyBytes: 5_800_000,
+  /** Bytes of a file uploaded to a presigned URL (knowledge/document_upload_url; in AWS, where files are in S3). */
+  maxPresignedFileBytes: 20 * 1024 * 1024,
+  /** How long a presigned upload URL is valid. */
+  uploadUrlSeconds: 900,
   /** Characters of one written answer. */
   maxAnswerChars: 8000,
   maxQueryChars: 500,

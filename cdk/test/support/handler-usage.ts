@@ -13,7 +13,7 @@ export interface HandlerUsage {
 const TABLE_REFERENCE = /\b(?:table|physicalTableName)\((?:[^,()]*,\s*)?['"]([a-zA-Z]+)['"]/g;
 /** The store helpers of infra/store/dynamo.ts that take the table by name after the store (`updateIf(deps.store, 'runs', …)`). */
 const TABLE_HELPER_REFERENCE = /\b(?:updateIf|createOrFind)\d*\([^,()]*,\s*['"]([a-zA-Z]+)['"]/g;
-const QUEUE_SEND = /\.send\(\s*['"](runs|webhooks)['"]/g;
+const QUEUE_SEND = /\.send\(\s*['"](runs|webhooks|knowledge)['"]/g;
 const SETTING_NAME = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b/g;
 
 /** One esbuild run per handler file, however many tests ask. */

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBundledPlatform, type RunningBundledPlatform } from '../../src/entries/bundled/platform';
 import { synthesize } from '../../src/entries/bundled/synth';
 import { authorizeUrl, mcpCall, newPkce, registerClient, tokenRequest } from '../mcp/oauth-flow';
+import { startPlausibleSite, type PlausibleSite } from '../support/plausible-site';
 
 /**
  * The deployed form, end to end: `cdk synth` once (a default deploy, plus the mail settings SES needs), then every
@@ -24,12 +25,18 @@ const WIDGET_ORIGIN = 'http://localhost:3000';
 let workDir: string;
 let platform: RunningBundledPlatform;
 let receiver: Server;
+let site: PlausibleSite;
 const deliveries: { header: string | undefined; body: string }[] = [];
 
+// Long: the synth bundles every function and copies the LanceDB layer (~170 MB) on a shared machine.
 beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'bundled-'));
-  await synthesize(join(workDir, 'cdk.out'), SYNTH_CONTEXT);
-  platform = await startBundledPlatform({ cdkOut: join(workDir, 'cdk.out'), verifiedIdentities: [MAIL_DOMAIN, AGENT_MAIL_DOMAIN], logs: 'silent' });
+  // The company's help center the knowledge tests crawl: a few pages of it, on loopback (the bundles allow loopback).
+  site = await startPlausibleSite({ only: ['introduction', '2fa', 'account-settings', 'billing', 'subscription-plans'] });
+  // BUNDLED_CDK_OUT: an earlier synth of this tree with SYNTH_CONTEXT (as `npm start -- --bundled` takes one), to rerun quickly.
+  const cdkOut = process.env.BUNDLED_CDK_OUT ?? join(workDir, 'cdk.out');
+  if (!process.env.BUNDLED_CDK_OUT) await synthesize(cdkOut, SYNTH_CONTEXT);
+  platform = await startBundledPlatform({ cdkOut, verifiedIdentities: [MAIL_DOMAIN, AGENT_MAIL_DOMAIN], logs: 'silent' });
   receiver = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -39,21 +46,22 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
-}, 240_000);
+}, 420_000);
 
 afterAll(async () => {
   receiver?.close();
   await platform?.stop();
+  await site?.close();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 100): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
+    await sleep(everyMs);
   }
 }
 
@@ -117,6 +125,19 @@ async function apiCall(path: string, options: { body?: unknown; query?: Record<s
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
   });
   return { status: response.status, body: (await response.json()) as { data: Record<string, unknown>; error?: { code: string } } };
+}
+
+/** A visitor's question to the widget chat (a Function URL), from the widget's origin: the response, its text and its events. */
+async function widgetChat(chatUrl: string, question: string) {
+  const chat = await fetch(chatUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: WIDGET_ORIGIN },
+    body: JSON.stringify({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'en', messages: [{ role: 'user', content: question }] }),
+  });
+  const text = await chat.text();
+  const events: { event: string; data: string }[] = [];
+  createParser({ onEvent: (event) => events.push({ event: event.event ?? 'message', data: event.data }) }).feed(text);
+  return { chat, text, events };
 }
 
 async function mailbox(): Promise<{ to: string; from: string | null; subject: string; text: string }[]> {
@@ -210,9 +231,10 @@ describe('the deployed form, run locally', () => {
     expect(await unknown.json()).toMatchObject({ error: { code: 'RUN_NOT_FOUND' } });
   });
 
-  it('finishes stranded runs on the schedule the template gives the sweeper', async () => {
-    const reports = await platform.fireSchedules();
-    expect(reports).toEqual([expect.objectContaining({ enqueued: expect.any(Array), failed: expect.any(Array) })]);
+  it('finishes stranded runs and starts due knowledge syncs on the schedules the template gives them', async () => {
+    const reports = Object.entries(await platform.fireSchedules());
+    expect(reports.find(([id]) => id.startsWith('RunSweeper'))?.[1]).toEqual(expect.objectContaining({ enqueued: expect.any(Array), failed: expect.any(Array) }));
+    expect(reports.find(([id]) => id.startsWith('KnowledgeSchedule'))?.[1]).toEqual({ started: expect.any(Number) });
   });
 
   it('answers the widget configuration with the chat Function URL, and streams a chat with a preset agent', async () => {
@@ -222,20 +244,99 @@ describe('the deployed form, run locally', () => {
     const chatUrl = ((await config.json()) as { chat: { url: string } }).chat.url;
     expect(chatUrl.startsWith(platform.outputs.ChatUrl!)).toBe(true);
 
-    const chat = await fetch(chatUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: WIDGET_ORIGIN },
-      body: JSON.stringify({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'en', messages: [{ role: 'user', content: 'Where is the pricing?' }] }),
-    });
-    const text = await chat.text();
+    const { chat, text, events } = await widgetChat(chatUrl, 'Where is the pricing?');
     expect(chat.status, text).toBe(200);
     expect(chat.headers.get('content-type')).toContain('text/event-stream');
-    const events: { event: string; data: string }[] = [];
-    const parser = createParser({ onEvent: (event) => events.push({ event: event.event ?? 'message', data: event.data }) });
-    parser.feed(text);
     expect(events.filter((event) => event.event === 'error'), text).toEqual([]);
     expect(events.filter((event) => event.event === 'delta').length).toBeGreaterThan(0);
     expect(events.at(-1)?.event).toBe('done');
+  });
+
+  describe('knowledge through the bundles: the consumer and schedule, LanceDB from its layer, the index on S3', () => {
+    let sourceId = '';
+    // The API key's rate limit (120 a minute, shared with the tests above) bounds how often a test may ask: once a
+    // second, and after a 429 (nothing done) again a little later, as a client honouring Retry-After does.
+    const POLL_MS = 1000;
+    const call = async (...args: Parameters<typeof apiCall>): ReturnType<typeof apiCall> => {
+      for (;;) {
+        const answer = await apiCall(...args);
+        if (answer.body.error?.code !== 'RATE_LIMITED') return answer;
+        await sleep(2 * POLL_MS);
+      }
+    };
+    type SourceView = { status: string; documents: number; error: string | null; last_synced_at: string | null };
+    const sourceOf = async () => {
+      const answer = await call('knowledge/source_get', { query: { source_id: sourceId } });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.data.source as SourceView;
+    };
+    const syncedAfter = (before: string | null) =>
+      until('the sync to finish', async () => {
+        const source = await sourceOf();
+        return source.status !== 'queued' && source.status !== 'indexing' && source.last_synced_at !== before ? source : undefined;
+      }, 180_000, POLL_MS);
+    const askRest = async (question: string) => {
+      const command = await call('agents/command', { body: { agent_id: demoAgent(), instruction: question } });
+      expect(command.status, JSON.stringify(command.body)).toBe(202);
+      const runId = String((command.body.data.run as { run_id: string }).run_id);
+      return until('the run to finish', async () => {
+        const status = await call('agents/command_status', { query: { run_id: runId } });
+        return ['queued', 'running'].includes(String(status.body.data.status)) ? undefined : (status.body.data as { status: string; sources: { url: string | null; quote: string }[] });
+      }, 60_000, POLL_MS);
+    };
+
+    it('crawls a website source from its sitemap on the knowledge queue into the index on S3', async () => {
+      const created = await call('knowledge/source_create', { body: { type: 'website', url: site.sitemapUrl, name: 'Help center' }, headers: { 'idempotency-key': 'bundled-help-center' } });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      sourceId = String((created.body.data.source as { id: string }).id);
+      const synced = await syncedAfter(null);
+      expect(synced).toMatchObject({ status: 'ready', error: null });
+      // The sitemap's pages and the home page.
+      expect(synced.documents).toBe(site.slugs().length + 1);
+    }, 200_000);
+
+    it('answers a visitor in the widget chat from the crawled page, citing it', async () => {
+      const config = await fetch(`${new URL(apiBase()).origin}/v1/agents/${demoAgent()}/widget-config`, { headers: { origin: WIDGET_ORIGIN } });
+      const { chat, text, events } = await widgetChat(((await config.json()) as { chat: { url: string } }).chat.url, 'How do I enable two-factor authentication?');
+      expect(chat.status, text).toBe(200);
+      expect(events.filter((event) => event.event === 'error'), text).toEqual([]);
+      const said = events.filter((event) => event.event === 'delta').map((event) => (JSON.parse(event.data) as { text?: string }).text ?? '').join('');
+      expect(said, text).toMatch(/2FA|two-factor/i);
+      expect(said, text).toContain(site.pageUrl('2fa'));
+    });
+
+    it('indexes a file uploaded to a presigned S3 PUT, then finds it', async () => {
+      const files = await call('knowledge/source_create', { body: { type: 'files', name: 'Handbook' }, headers: { 'idempotency-key': 'bundled-handbook' } });
+      expect(files.status, JSON.stringify(files.body)).toBe(201);
+      const filesId = String((files.body.data.source as { id: string }).id);
+      const markdown = '# Warehouse hours\n\nThe Rotterdam warehouse ships orders from 7:00 to 15:00 on weekdays.\n';
+      const bytes = Buffer.byteLength(markdown);
+      const granted = await call('knowledge/document_upload_url', { body: { source_id: filesId, bytes, content_type: 'text/markdown' } });
+      expect(granted.status, JSON.stringify(granted.body)).toBe(201);
+      const { upload_id: uploadId, url, headers } = granted.body.data as { upload_id: string; url: string; headers: Record<string, string> };
+      expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')).toContain('content-length');
+      const early = await call('knowledge/document_upload', { body: { source_id: filesId, name: 'warehouse.md', content_type: 'text/markdown', upload_id: uploadId } });
+      expect([early.status, early.body.error?.code]).toEqual([404, 'NOT_FOUND']);
+      const put = await fetch(url, { method: 'PUT', headers, body: markdown });
+      expect(put.status, await put.text()).toBe(200);
+      const indexed = await call('knowledge/document_upload', { body: { source_id: filesId, name: 'warehouse.md', content_type: 'text/markdown', upload_id: uploadId } });
+      expect(indexed.status, JSON.stringify(indexed.body)).toBe(201);
+      expect(indexed.body.data.document).toMatchObject({ name: 'warehouse.md', status: 'indexed', chunks: expect.any(Number) });
+      const found = await call('knowledge/search', { body: { query: 'When does the Rotterdam warehouse ship orders?', limit: 3 } });
+      expect((found.body.data.results as { name: string; text: string }[])[0]).toMatchObject({ name: 'warehouse.md', text: expect.stringContaining('7:00 to 15:00') });
+    });
+
+    it('re-syncs a changed page on request, and a REST command cites the new content with its page', async () => {
+      const before = (await sourceOf()).last_synced_at;
+      site.setPage('billing', `${site.markdown('billing')}\n\n## Refunds\n\nA refund is paid back within 14 days of the request.\n`);
+      const requested = await call('knowledge/source_sync', { body: { source_id: sourceId } });
+      expect(requested.status, JSON.stringify(requested.body)).toBe(202);
+      expect(await syncedAfter(before)).toMatchObject({ status: 'ready', documents: site.slugs().length + 1 });
+      const run = await askRest('How many days until a refund is paid back?');
+      expect(run.status).toBe('completed');
+      const cited = run.sources.find((source) => /\/docs\/billing(#[\w-]+)?$/.test(source.url ?? ''));
+      expect(cited?.quote, JSON.stringify(run.sources)).toContain('14 days');
+    }, 200_000);
   });
 
   describe('the MCP access point of the stack', () => {

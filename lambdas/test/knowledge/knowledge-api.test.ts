@@ -183,6 +183,23 @@ describe('knowledge endpoints refuse bad input with the documented error', () =>
     expect(tooBig.body.error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     const overFileCap = await ctx.api('knowledge/document_upload/', { body: { ...base, content: 'word '.repeat(900_000) } });
     expect(overFileCap.status).toBe(413);
+    // The file as content or as an upload_id of knowledge/document_upload_url, exactly one of them.
+    const { content: _content, ...withoutContent } = base;
+    expect(await error('knowledge/document_upload/', withoutContent)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', field: 'content' });
+    expect(await error('knowledge/document_upload/', { ...base, upload_id: 'upl_000000000000000000000000' })).toMatchObject({ status: 400, field: 'content' });
+    expect(await error('knowledge/document_upload/', { ...withoutContent, upload_id: '../../etc/passwd' })).toMatchObject({ status: 400, field: 'upload_id' });
+    expect(await error('knowledge/document_upload/', { ...withoutContent, upload_id: 'upl_000000000000000000000000' })).toMatchObject({ status: 404, code: 'NOT_FOUND', field: 'upload_id' });
+  });
+
+  it('document_upload_url: only where files are kept in S3; bounded as documented', async () => {
+    const files = await createSource(ctx.api, { type: 'files' });
+    const base = { source_id: files.id, bytes: 10_000_000, content_type: 'application/pdf' };
+    // The local platform keeps files in a folder: no URL to hand out, the file goes as content.
+    expect(await error('knowledge/document_upload_url/', base)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', field: 'bytes' });
+    expect(await error('knowledge/document_upload_url/', { ...base, bytes: 21 * 1024 * 1024 })).toMatchObject({ status: 400, field: 'bytes' });
+    expect(await error('knowledge/document_upload_url/', { ...base, bytes: 0 })).toMatchObject({ status: 400, field: 'bytes' });
+    expect(await error('knowledge/document_upload_url/', { ...base, content_type: 'application/zip' })).toMatchObject({ status: 400, field: 'content_type' });
+    expect(await error('knowledge/document_upload_url/', { ...base, source_id: 'src_nope' })).toMatchObject({ status: 404, field: 'source_id' });
   });
 
   it('answer_create, document_list, document_delete, search', async () => {

@@ -72,15 +72,31 @@ export const DocumentListQuery = z.object({
 });
 export const DocumentIdBody = z.object({ document_id: DocumentId }).strict();
 
+const UploadId = z.string().regex(/^upl_[0-9A-Za-z]{24}$/, { error: 'upload_id must be one knowledge/document_upload_url answered' });
+
 export const DocumentUploadBody = z
   .object({
     source_id: SourceId,
     name: text(200),
     content_type: z.enum(DOCUMENT_CONTENT_TYPES),
-    content: z.string().min(1, { error: 'content is empty' }).max(Math.ceil((KNOWLEDGE_LIMITS.maxFileBytes * 4) / 3) + 4, { error: `content exceeds ${KNOWLEDGE_LIMITS.maxFileBytes} bytes` }),
+    content: z
+      .string()
+      .min(1, { error: 'content is empty' })
+      .max(Math.ceil((KNOWLEDGE_LIMITS.maxFileBytes * 4) / 3) + 4, { error: `content exceeds ${KNOWLEDGE_LIMITS.maxFileBytes} bytes` })
+      .optional(),
+    upload_id: UploadId.optional().meta({ description: 'Instead of `content`: a file PUT to the URL of knowledge/document_upload_url (in AWS), indexed from there' }),
   })
   .strict()
-  .meta({ description: 'Text (Markdown, HTML, plain) as is; a PDF as base64' });
+  .refine((body) => (body.content === undefined) !== (body.upload_id === undefined), { error: 'give the file as content or as upload_id, one of them', path: ['content'] })
+  .meta({ description: 'Text (Markdown, HTML, plain) as is; a PDF as base64; or a larger file uploaded first (upload_id)' });
+
+export const DocumentUploadUrlBody = z
+  .object({
+    source_id: SourceId,
+    bytes: z.number().int().min(1).max(KNOWLEDGE_LIMITS.maxPresignedFileBytes, { error: `a file may have at most ${KNOWLEDGE_LIMITS.maxPresignedFileBytes} bytes` }),
+    content_type: z.enum(DOCUMENT_CONTENT_TYPES),
+  })
+  .strict();
 
 export const AnswerCreateBody = z
   .object({
@@ -178,6 +194,21 @@ export const KNOWLEDGE_ENDPOINTS = {
     idempotent: true,
     access: 'knowledge:manage',
     maxBodyBytes: KNOWLEDGE_LIMITS.maxUploadBodyBytes,
+  }),
+  knowledgeDocumentUploadUrl: contract({
+    path: 'knowledge/document_upload_url',
+    method: 'POST',
+    summary: `Where to upload a file too large for knowledge/document_upload's body (up to ${KNOWLEDGE_LIMITS.maxPresignedFileBytes} bytes): a presigned S3 PUT of exactly \`bytes\` bytes with the given headers, valid ${KNOWLEDGE_LIMITS.uploadUrlSeconds / 60} minutes; then knowledge/document_upload with its \`upload_id\` indexes it. Only where files are kept in S3 (the platform in AWS)`,
+    body: DocumentUploadUrlBody,
+    data: z.object({
+      upload_id: z.string(),
+      url: z.string(),
+      method: z.literal('PUT'),
+      headers: z.record(z.string(), z.string()).meta({ description: 'Send exactly these headers with the PUT' }),
+      expires_at: isoDateTime,
+    }),
+    status: 201,
+    access: 'knowledge:manage',
   }),
   knowledgeDocumentList: contract({
     path: 'knowledge/document_list',

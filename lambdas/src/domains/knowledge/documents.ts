@@ -34,9 +34,9 @@ export const adjustCounts = (deps: Deps, source: Pick<StoredSource, 'workspaceId
     ? Promise.resolve(undefined)
     : updateSourceIf(deps, source, { UpdateExpression: 'ADD documents :d, chunks :c', ExpressionAttributeValues: { ':d': documents, ':c': chunks } });
 
-function decodeContent(body: BodyOf<'knowledgeDocumentUpload'>): Uint8Array {
-  if (body.content_type !== 'application/pdf') return new TextEncoder().encode(body.content);
-  const compact = body.content.replace(/\s+/g, '');
+function decodeContent(contentType: BodyOf<'knowledgeDocumentUpload'>['content_type'], content: string): Uint8Array {
+  if (contentType !== 'application/pdf') return new TextEncoder().encode(content);
+  const compact = content.replace(/\s+/g, '');
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) throw new DomainError('VALIDATION_ERROR', 'content of a PDF must be base64', { field: 'content' });
   return new Uint8Array(Buffer.from(compact, 'base64'));
 }
@@ -134,14 +134,46 @@ export async function storeFailedPage(deps: Deps, stores: KnowledgeStores, sourc
   if (previous?.status === 'indexed') await adjustCounts(deps, source, -1, -previous.chunks);
 }
 
-/** knowledge/document_upload: a file into a `files` source; the same name replaces the earlier file. */
+/** Where a presigned upload waits for knowledge/document_upload: under its source, so deleting the source removes it too. */
+const uploadKey = (workspaceId: string, sourceId: string, uploadId: string) => `${documentBlobPrefix(workspaceId, sourceId)}uploads/${uploadId}`;
+
+/** knowledge/document_upload_url: a presigned PUT for a file too large for the JSON body, where files are kept in S3. */
+export async function createUploadUrl(deps: Deps, workspaceId: string, body: BodyOf<'knowledgeDocumentUploadUrl'>) {
+  const source = await requireSource(deps, workspaceId, body.source_id, 'files');
+  const { blobs } = await knowledgeStores(deps);
+  if (!blobs.presignPut) {
+    throw new DomainError('VALIDATION_ERROR', `Upload URLs exist where files are kept in S3 (the platform in AWS); here, send the file as content (at most ${KNOWLEDGE_LIMITS.maxFileBytes} bytes)`, { field: 'bytes' });
+  }
+  const uploadId = `upl_${randomBase62(24)}`;
+  const seconds = KNOWLEDGE_LIMITS.uploadUrlSeconds;
+  const { url, headers } = await blobs.presignPut(uploadKey(workspaceId, source.id, uploadId), { contentType: body.content_type, bytes: body.bytes, seconds });
+  return { upload_id: uploadId, url, method: 'PUT' as const, headers, expires_at: new Date(deps.now().getTime() + seconds * 1000).toISOString() };
+}
+
+/** The file's bytes: the body's content, or the object a presigned upload left (removed once indexed by the caller). */
+async function uploadedBytes(deps: Deps, workspaceId: string, body: BodyOf<'knowledgeDocumentUpload'>): Promise<Uint8Array> {
+  if (body.upload_id === undefined) {
+    const bytes = decodeContent(body.content_type, body.content ?? '');
+    if (bytes.byteLength > KNOWLEDGE_LIMITS.maxFileBytes) throw new DomainError('PAYLOAD_TOO_LARGE', `The file is ${bytes.byteLength} bytes; the limit is ${KNOWLEDGE_LIMITS.maxFileBytes}`, { field: 'content' });
+    return bytes;
+  }
+  const bytes = await (await knowledgeStores(deps)).blobs.get(uploadKey(workspaceId, body.source_id, body.upload_id));
+  if (!bytes) throw new DomainError('NOT_FOUND', 'Nothing was uploaded for this upload_id yet (or it was indexed already): PUT the file to its URL first', { field: 'upload_id' });
+  if (bytes.byteLength > KNOWLEDGE_LIMITS.maxPresignedFileBytes) throw new DomainError('PAYLOAD_TOO_LARGE', `The file is ${bytes.byteLength} bytes; the limit is ${KNOWLEDGE_LIMITS.maxPresignedFileBytes}`, { field: 'upload_id' });
+  return bytes;
+}
+
+/** knowledge/document_upload: a file into a `files` source (in the body, or uploaded first); the same name replaces the earlier file. */
 export async function uploadDocument(deps: Deps, workspaceId: string, body: BodyOf<'knowledgeDocumentUpload'>): Promise<StoredDocument> {
   const source = await requireSource(deps, workspaceId, body.source_id, 'files');
-  const bytes = decodeContent(body);
-  if (bytes.byteLength > KNOWLEDGE_LIMITS.maxFileBytes) throw new DomainError('PAYLOAD_TOO_LARGE', `The file is ${bytes.byteLength} bytes; the limit is ${KNOWLEDGE_LIMITS.maxFileBytes}`, { field: 'content' });
+  const bytes = await uploadedBytes(deps, workspaceId, body);
   const extracted = await extractDocument({ body: bytes, contentType: body.content_type, name: body.name }).catch(contentRefused);
   const input = { id: documentIdOf(source.id, body.name), name: body.name, url: null, contentType: body.content_type, bytes: bytes.byteLength, original: bytes };
-  return (await storeDocument(deps, await knowledgeStores(deps), source, input, extracted)).document;
+  const stores = await knowledgeStores(deps);
+  const { document } = await storeDocument(deps, stores, source, input, extracted);
+  // Kept as the document's original now; a crash before this leaves the upload to be indexed again by a retry.
+  if (body.upload_id !== undefined) await stores.blobs.deletePrefix(uploadKey(workspaceId, source.id, body.upload_id));
+  return document;
 }
 
 /** The workspace's own Answers source, made on first use under a fixed id (so two first answers make one source). */

@@ -55,6 +55,7 @@ function refOf(id: string, resource: Resource): string {
     case 'AWS::DynamoDB::Table':
       return String(resource.Properties.TableName ?? id);
     case 'AWS::ApiGatewayV2::Api':
+    case 'AWS::S3::Bucket':
       return lower(id);
     default:
       return id;
@@ -84,6 +85,8 @@ function attributeOf(id: string, resource: Resource, attribute: string): string 
       return `arn:aws:iam::${LOCAL_ACCOUNT}:role/${id}`;
     case 'AWS::CloudFront::Function.FunctionARN':
       return `arn:aws:cloudfront::${LOCAL_ACCOUNT}:function/${id}`;
+    case 'AWS::S3::Bucket.Arn':
+      return `arn:aws:s3:::${lower(id)}`;
     case 'AWS::S3::Bucket.RegionalDomainName':
       return `${lower(id)}.s3.${LOCAL_REGION}.amazonaws.com`;
     default:

@@ -13,6 +13,8 @@ export interface FunctionSpec {
   handler: string;
   timeoutSeconds: number;
   memoryMb: number;
+  /** Its layers' asset folders, in the template's order. */
+  layers: string[];
 }
 
 /** Where a streamed invocation's raw bytes go (the Function URL in front reads the prelude from them). */
@@ -98,6 +100,7 @@ export class LambdaFunction {
         assetDir: this.spec.assetDir,
         handler: this.spec.handler,
         sdkFrom: this.sdkFrom,
+        layers: this.spec.layers,
         functionName: this.spec.id,
         memoryMb: this.spec.memoryMb,
         timeoutMs: this.spec.timeoutSeconds * 1000,

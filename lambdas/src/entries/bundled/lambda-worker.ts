@@ -16,6 +16,8 @@ export interface SandboxData {
   handler: string;
   /** A file of the repository: the runtime's AWS SDK v3 resolves from its node_modules. */
   sdkFrom: string;
+  /** The function's layers, in order, each a folder as Lambda extracts it to /opt (packages in `nodejs/node_modules`). */
+  layers: string[];
   functionName: string;
   memoryMb: number;
   timeoutMs: number;
@@ -39,14 +41,24 @@ const sdkParent = pathToFileURL(data.sdkFrom).href;
 const RUNTIME_PACKAGES = /^@(aws-sdk|smithy)\//;
 const builtins = new Set(builtinModules);
 
-// The bundle sees what the nodejs22.x runtime offers: Node's built-ins and the AWS SDK v3, nothing else.
+/** A file in each layer's `nodejs` folder: a bare import from there finds the layer's `nodejs/node_modules` (/opt/nodejs/node_modules in Lambda). */
+const layerParents = data.layers.map((layer) => pathToFileURL(join(layer, 'nodejs', 'index.js')).href);
+
+// The bundle sees what the nodejs22.x runtime offers: Node's built-ins, the AWS SDK v3 and its layers' packages.
 registerHooks({
   resolve(specifier, context, nextResolve) {
     if (!context.parentURL?.startsWith(assetUrl) || specifier.startsWith('.') || specifier.startsWith('file:') || specifier.startsWith('node:') || builtins.has(specifier)) {
       return nextResolve(specifier, context);
     }
     if (RUNTIME_PACKAGES.test(specifier)) return nextResolve(specifier, { ...context, parentURL: sdkParent });
-    throw Object.assign(new Error(`Cannot find package '${specifier}' imported from ${context.parentURL} (the Lambda runtime provides only Node's built-ins and the AWS SDK v3)`), {
+    for (const parentURL of layerParents) {
+      try {
+        return nextResolve(specifier, { ...context, parentURL });
+      } catch {
+        // Not in this layer: the next one, as /opt holds all layers merged.
+      }
+    }
+    throw Object.assign(new Error(`Cannot find package '${specifier}' imported from ${context.parentURL} (the Lambda runtime provides only Node's built-ins, the AWS SDK v3 and the function's layers)`), {
       code: 'ERR_MODULE_NOT_FOUND',
     });
   },

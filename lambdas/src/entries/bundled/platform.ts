@@ -2,7 +2,9 @@ import type { CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { ROUTES, randomBase62 } from '@service/shared';
 import type { SQSBatchResponse } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { configFromEnv } from '../../infra/config/config';
@@ -20,6 +22,7 @@ import { LOCAL_REGION, idOfArn, readSynthesizedStack, resourcesOfType, type Reso
 import { distribution, functionUrl, httpApi, listen, type DistributionBehavior, type FunctionUrlCors, type HttpApiRoute, type RequestHandler } from './fronts';
 import { RolePolicies } from './iam';
 import { LambdaFunction } from './lambda-function';
+import { startS3 } from './s3';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
 /** The emulated AWS services keep their own state (queued messages, delivered mail) in tables of this prefix. */
@@ -28,7 +31,7 @@ const EMULATOR_PREFIX = 'bundled-emulator-';
 export interface BundledPlatformOptions {
   /** A `cdk synth` output directory (see synth.ts). */
   cdkOut: string;
-  /** Where dynalite keeps its files; omitted = in memory. */
+  /** Where dynalite keeps its files, and S3 its objects (`s3/`); omitted = in memory and a temporary folder. */
   dataDir?: string;
   /** SES's verified identities (domains or addresses); omitted = any sender is accepted. */
   verifiedIdentities?: string[];
@@ -45,8 +48,8 @@ export interface RunningBundledPlatform {
   mailbox(): Promise<DeliveredMail[]>;
   mailUrl: string;
   demo: DemoSeed;
-  /** Invokes every scheduled function once now, as its EventBridge rule would (the sweeper). */
-  fireSchedules(): Promise<unknown[]>;
+  /** Invokes every scheduled function once now, as its EventBridge rule would: each one's result by function id. */
+  fireSchedules(): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
@@ -116,13 +119,15 @@ interface FunctionProperties {
   MemorySize?: number;
   Role: string;
   Environment?: { Variables?: Record<string, string> };
+  Layers?: string[];
 }
 
 /**
  * The deployed form of the platform on this machine: every Lambda of `cdk synth`'s template loaded from its asset as
  * the Node.js runtime loads it, in a sandbox of its own with the environment the template gives it, behind the routes,
  * Function URLs, distributions, queue mappings and schedules the template declares. AWS itself is emulated on
- * loopback: DynamoDB by dynalite, SQS, Secrets Manager and SES by aws-services.ts, each call held to the caller's role.
+ * loopback: DynamoDB by dynalite, SQS, Secrets Manager and SES by aws-services.ts, S3 by s3.ts, each call held to the
+ * caller's role. A function's layers are resolvable from its bundle as /opt/nodejs/node_modules is in Lambda.
  */
 export async function startBundledPlatform(options: BundledPlatformOptions): Promise<RunningBundledPlatform> {
   const stack = await readSynthesizedStack(options.cdkOut);
@@ -131,6 +136,8 @@ export async function startBundledPlatform(options: BundledPlatformOptions): Pro
   const servers: Server[] = [];
   const functions = new Map<string, LambdaFunction>();
   const stopped: Array<() => Promise<void>> = [];
+  const s3Root = options.dataDir ? join(options.dataDir, 's3') : mkdtempSync(join(tmpdir(), 'bundled-s3-'));
+  if (!options.dataDir) stopped.push(async () => rmSync(s3Root, { recursive: true, force: true }));
   try {
     const emulatorStore = createStore({ tablePrefix: EMULATOR_PREFIX, region: LOCAL_REGION, endpoint: dynamo.endpoint });
     await ensureTables(emulatorStore.raw, EMULATOR_PREFIX);
@@ -196,6 +203,15 @@ export async function startBundledPlatform(options: BundledPlatformOptions): Pro
     servers.push(aws.server);
     // SDK v3 sends an SQS call to the host of its QueueUrl.
     hosts.add(`sqs.${LOCAL_REGION}.amazonaws.com`, aws.endpoint);
+    const s3 = await startS3({ buckets: new Set(resourcesOfType(stack, 'AWS::S3::Bucket').map(([id]) => id.toLowerCase())), root: s3Root, policies });
+    servers.push(s3.server);
+    // Where Lambda unpacks each layer (/opt): its asset folder here.
+    const layerDirs = new Map(
+      resourcesOfType(stack, 'AWS::Lambda::LayerVersion').flatMap(([id, layer]) => {
+        const assetPath = layer.Metadata?.['aws:asset:path'];
+        return typeof assetPath === 'string' ? [[id, join(options.cdkOut, assetPath)] as const] : [];
+      }),
+    );
 
     const sdkFrom = join(REPO_ROOT, 'package.json');
     for (const [id, resource] of resourcesOfType(stack, 'AWS::Lambda::Function')) {
@@ -219,11 +235,17 @@ export async function startBundledPlatform(options: BundledPlatformOptions): Pro
         AWS_ENDPOINT_URL_SQS: aws.endpoint,
         AWS_ENDPOINT_URL_SECRETS_MANAGER: aws.endpoint,
         AWS_ENDPOINT_URL_SESV2: aws.endpoint,
+        AWS_ENDPOINT_URL_S3: s3.endpoint,
         // The internet is this machine here: webhooks and skills live on loopback.
         WEBHOOK_ALLOW_LOCAL: '1',
         PATH: process.env.PATH ?? '',
       };
-      const spec = { id, assetDir: join(options.cdkOut, assetPath), handler: properties.Handler, timeoutSeconds: properties.Timeout ?? 3, memoryMb: properties.MemorySize ?? 128 };
+      const layers = (properties.Layers ?? []).map((layer) => {
+        const dir = layerDirs.get(idOfArn(layer));
+        if (!dir) throw new Error(`${id}: layer ${layer} is not a layer asset of this stack`);
+        return dir;
+      });
+      const spec = { id, assetDir: join(options.cdkOut, assetPath), handler: properties.Handler, timeoutSeconds: properties.Timeout ?? 3, memoryMb: properties.MemorySize ?? 128, layers };
       functions.set(id, new LambdaFunction(spec, environment, sdkFrom, options.logs ?? 'inherit'));
     }
     for (const route of lazyRoutes) route();
@@ -269,7 +291,7 @@ export async function startBundledPlatform(options: BundledPlatformOptions): Pro
       mailbox: () => readMailbox(emulatorStore),
       mailUrl: `${mail.origin}/dev/mail.json`,
       demo,
-      fireSchedules: () => Promise.all(scheduled.map((schedule) => schedule.fn.invoke(scheduledEvent()))),
+      fireSchedules: async () => Object.fromEntries(await Promise.all(scheduled.map(async (schedule) => [schedule.fn.spec.id, await schedule.fn.invoke(scheduledEvent())] as const))),
       stop: () => shutdown(),
     };
   } catch (error) {

@@ -10,6 +10,11 @@ export interface BlobStore {
   deletePrefix(prefix: string): Promise<void>;
   /** The keys under `prefix` (tests check that a deletion left nothing). */
   list(prefix: string): Promise<string[]>;
+  /**
+   * A URL a caller PUTs exactly `bytes` bytes of `contentType` to, under `key`, for `seconds`, with the headers to
+   * send; only a store a caller can reach has it (S3; not a folder on this machine).
+   */
+  presignPut?(key: string, upload: { contentType: string; bytes: number; seconds: number }): Promise<{ url: string; headers: Record<string, string> }>;
 }
 
 const SAFE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*\/?$/;

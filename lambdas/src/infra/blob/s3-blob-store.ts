@@ -1,12 +1,13 @@
 import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { checkedKey, type BlobStore } from './blob-store';
 
-/** Blobs in S3 under `s3://bucket/prefix` (the deployed platform's knowledge files). */
-export function s3BlobStore(uri: string, region: string): BlobStore {
+/** Blobs in S3 under `s3://bucket/prefix` (the deployed platform's knowledge files); `endpoint`: another S3 than AWS's, addressed by path. */
+export function s3BlobStore(uri: string, region: string, endpoint?: string): BlobStore {
   const { hostname: bucket, pathname } = new URL(uri);
   const base = pathname.replace(/^\/+|\/+$/g, '');
   const keyOf = (key: string) => (base ? `${base}/${checkedKey(key)}` : checkedKey(key));
-  const s3 = new S3Client({ region });
+  const s3 = new S3Client({ region, ...(endpoint ? { endpoint, forcePathStyle: true } : {}) });
   const list = async (prefix: string): Promise<string[]> => {
     const keys: string[] = [];
     let token: string | undefined;
@@ -38,6 +39,15 @@ export function s3BlobStore(uri: string, region: string): BlobStore {
     },
     async list(prefix) {
       return (await list(prefix)).map((key) => (base ? key.slice(base.length + 1) : key));
+    },
+    async presignPut(key, upload) {
+      const headers = { 'content-type': upload.contentType, 'content-length': String(upload.bytes) };
+      // The type and the length are signed: S3 refuses a PUT of another size or type (SignatureDoesNotMatch).
+      const url = await getSignedUrl(s3, new PutObjectCommand({ Bucket: bucket, Key: keyOf(key), ContentType: upload.contentType, ContentLength: upload.bytes }), {
+        expiresIn: upload.seconds,
+        signableHeaders: new Set(Object.keys(headers)),
+      });
+      return { url, headers };
     },
   };
 }

@@ -11,6 +11,7 @@ const ConfigSchema = z.object({
   [QUEUE_URL_ENV.knowledge]: z.string().optional(),
   KNOWLEDGE_INDEX_URI: z.string().optional(),
   KNOWLEDGE_BLOB_URI: z.string().optional(),
+  AWS_ENDPOINT_URL_S3: z.url().optional(),
   EMBEDDING_MODEL: z.string().default('off'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(100 * 1024),
@@ -39,6 +40,11 @@ export type PlatformConfig = {
   knowledgeIndexUri?: string;
   /** Where uploaded files and extracted texts are kept: a directory, or `s3://bucket/prefix` in AWS. */
   knowledgeBlobUri?: string;
+  /**
+   * Another S3 endpoint than AWS's (AWS_ENDPOINT_URL_S3, the SDK's own setting): the bundled platform's emulated S3
+   * on loopback. The index and the files then address buckets by path (`endpoint/bucket/key`).
+   */
+  s3Endpoint?: string;
   /** Embeddings fused with full-text search: off (default), openai:<base url>#<model> or bedrock:<model id>. */
   embeddingModel: string;
   rateLimitPerMinute: number;
@@ -83,6 +89,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     queueUrls: { runs: parsed[QUEUE_URL_ENV.runs], webhooks: parsed[QUEUE_URL_ENV.webhooks], knowledge: parsed[QUEUE_URL_ENV.knowledge] },
     ...(parsed.KNOWLEDGE_INDEX_URI ? { knowledgeIndexUri: parsed.KNOWLEDGE_INDEX_URI } : {}),
     ...(parsed.KNOWLEDGE_BLOB_URI ? { knowledgeBlobUri: parsed.KNOWLEDGE_BLOB_URI } : {}),
+    ...(parsed.AWS_ENDPOINT_URL_S3 ? { s3Endpoint: parsed.AWS_ENDPOINT_URL_S3 } : {}),
     embeddingModel: parsed.EMBEDDING_MODEL,
     rateLimitPerMinute: parsed.RATE_LIMIT_PER_MINUTE,
     maxBodyBytes: parsed.MAX_BODY_BYTES,

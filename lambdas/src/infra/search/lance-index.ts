@@ -1,5 +1,5 @@
 import type { Connection, Table } from '@lancedb/lancedb';
-import { Field, FixedSizeList, Float32, Schema, Utf8 } from 'apache-arrow';
+import type * as ArrowModule from 'apache-arrow';
 import type { IndexHit, IndexQuery, IndexRow, KnowledgeIndex } from './knowledge-index';
 import { indexLanguageOf, INDEX_LANGUAGES, STEMMER_LANGUAGE, type IndexLanguage } from './language';
 import { fuseByReciprocalRank, type Ranking } from './rank-fusion';
@@ -29,7 +29,10 @@ const INDEX_LIST_TTL_MS = 30_000;
 const tableName = (workspaceId: string) => `ws_${workspaceId.replace(/[^0-9A-Za-z]/g, '')}`;
 const quoted = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
-function schemaOf(dimensions: number | undefined): Schema {
+/** Arrow is loaded with LanceDB (in AWS both come from the LanceDB layer, one copy, so LanceDB recognises the schema). */
+type Arrow = typeof ArrowModule;
+
+function schemaOf({ Field, FixedSizeList, Float32, Schema, Utf8 }: Arrow, dimensions: number | undefined): ArrowModule.Schema {
   const utf8 = (name: string, nullable = false) => new Field(name, new Utf8(), nullable);
   return new Schema([
     utf8('row_id'),
@@ -135,8 +138,11 @@ class WriteBatcher {
 }
 
 export async function openLanceIndex(uri: string, options: { storageOptions?: Record<string, string>; dimensions?: number } = {}): Promise<KnowledgeIndex> {
-  const lancedb = await import('@lancedb/lancedb');
-  const db: Connection = await lancedb.connect(uri, options.storageOptions ? { storageOptions: options.storageOptions } : {});
+  const [lancedb, arrow] = await Promise.all([import('@lancedb/lancedb'), import('apache-arrow')]);
+  // Every read checks for versions other processes committed (readConsistencyInterval 0): in AWS the consumer writes
+  // while warm Api and SkillApi sandboxes search, and LanceDB's default would let them answer from the version they
+  // opened until they are recycled. The check is one small request per search (npm run bench -- knowledge-aws).
+  const db: Connection = await lancedb.connect(uri, { readConsistencyInterval: 0, ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}) });
   const tables = new Map<string, Promise<Table | undefined>>();
   const rowsSinceOptimize = new Map<string, number>();
 
@@ -155,7 +161,7 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
   async function created(workspaceId: string): Promise<Table> {
     const table = await existing(workspaceId);
     if (table) return table;
-    const made = await db.createEmptyTable(tableName(workspaceId), schemaOf(options.dimensions), { existOk: true });
+    const made = await db.createEmptyTable(tableName(workspaceId), schemaOf(arrow, options.dimensions), { existOk: true });
     tables.set(tableName(workspaceId), Promise.resolve(made));
     return made;
   }

@@ -1,6 +1,6 @@
 import { newUuid, type KnowledgeEndpoint } from '@service/shared';
 import { deleteSource } from '../../../domains/knowledge/delete-source';
-import { createAnswer, deleteDocument, listDocuments, toApiDocument, uploadDocument } from '../../../domains/knowledge/documents';
+import { createAnswer, createUploadUrl, deleteDocument, listDocuments, toApiDocument, uploadDocument } from '../../../domains/knowledge/documents';
 import { searchKnowledge } from '../../../domains/knowledge/search';
 import { createSource, listSources, requireSource, toApiSource, updateSource } from '../../../domains/knowledge/sources';
 import { requestSync } from '../../../domains/knowledge/sync';
@@ -22,6 +22,7 @@ export const knowledgeEndpoints: EndpointHandlers<KnowledgeEndpoint> = {
     return { data: { deleted: true as const, source_id: body.source_id }, msg: 'Source deleted with its documents, files and index entries' };
   },
   knowledgeDocumentUpload: async ({ deps, workspace, body }) => ({ data: { document: toApiDocument(await uploadDocument(deps, workspace.id, body)) }, msg: `${body.name} indexed` }),
+  knowledgeDocumentUploadUrl: async ({ deps, workspace, body }) => ({ data: await createUploadUrl(deps, workspace.id, body), msg: 'PUT the file to the url, then call knowledge/document_upload with the upload_id' }),
   knowledgeDocumentList: async ({ deps, workspace, query }) => ({ data: await listDocuments(deps, workspace.id, query) }),
   knowledgeDocumentDelete: async ({ deps, workspace, body }) => {
     await deleteDocument(deps, workspace.id, body.document_id, await listSources(deps, workspace.id));
