@@ -8,6 +8,7 @@ import { documentIdOf, indexDocument } from './indexing';
 import { createSource, requireSource } from './sources';
 import { updateSourceIf, type StoredSource } from './source-repository';
 import { knowledgeStores } from './stores';
+import { resolveUnanswered } from './unanswered';
 
 export type ApiDocument = DataOf<'knowledgeDocumentUpload'>['document'];
 
@@ -155,7 +156,10 @@ export async function createAnswer(deps: Deps, workspaceId: string, body: BodyOf
   const source = await answersSource(deps, workspaceId, body.source_id, action);
   const extracted: ExtractedDocument = { title: body.question, sections: [{ headingPath: [], anchor: null, text: body.answer }], links: [] };
   const input = { id: `doc_${randomBase62(24, action.seed)}`, name: body.question, url: body.url ?? null, contentType: 'text/plain', bytes: Buffer.byteLength(body.answer) };
-  return (await storeDocument(deps, await knowledgeStores(deps), source, input, extracted)).document;
+  const { document } = await storeDocument(deps, await knowledgeStores(deps), source, input, extracted);
+  // Answered now: the question leaves the unanswered list (after the answer is stored, so a failure leaves it listed).
+  await resolveUnanswered(deps, workspaceId, body.question, body.unanswered_id);
+  return document;
 }
 
 /** Removes a document everywhere: its index rows, its files, then its record (last, so a retry finds what is left). */
