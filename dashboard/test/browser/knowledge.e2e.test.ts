@@ -58,6 +58,17 @@ describe('the Knowledge screen', () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
+  it('Roles & Access says who may manage knowledge: owners and admins, not members', async () => {
+    await page.evaluate(() => (location.hash = '#/company/roles'));
+    await heading(page, /Roles & Access/);
+    const row = page.getByRole('table', { name: "Permissions (rows) by people's role (columns)" }).locator('tr[data-permission="knowledge:manage"]');
+    expect(await row.locator('th').textContent()).toMatch(/^Manage knowledge/);
+    expect(await Promise.all(['owner', 'admin', 'member'].map((role) => row.locator(`td[data-role=${role}]`).textContent()))).toEqual(['Yes', 'Yes', 'No']);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Knowledge' }).click();
+    await heading(page, /^Knowledge$/);
+  });
+
   it('saves a written answer, which becomes a ready Answers source with one document and its chunks', async () => {
     const form = page.locator('form', { has: page.getByRole('heading', { name: 'Write an answer' }) });
     await form.getByLabel('Question').fill('What are your opening hours?');
