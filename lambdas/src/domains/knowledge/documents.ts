@@ -72,15 +72,15 @@ const pageFields = (page: DocumentInput['page']) =>
 export async function storeDocument(deps: Deps, stores: KnowledgeStores, source: StoredSource, input: DocumentInput, extracted: ExtractedDocument): Promise<{ document: StoredDocument; changed: boolean }> {
   const previous = await getDocumentItem(deps, source.id, input.id);
   const hash = contentHash(extracted);
-  if (previous?.status === 'indexed' && previous.contentHash === hash) {
-    const seen = input.page ? await markSeen(deps, previous, input.page) : undefined;
-    return { document: seen ?? previous, changed: false };
-  }
   const prefix = documentBlobPrefix(source.workspaceId, source.id, input.id);
-  await Promise.all([
-    ...(input.original ? [stores.blobs.put(`${prefix}original`, input.original, input.contentType)] : []),
-    stores.blobs.put(`${prefix}text.json`, new TextEncoder().encode(JSON.stringify(extracted)), 'application/json'),
-  ]);
+  const storeText = () => stores.blobs.put(`${prefix}text.json`, new TextEncoder().encode(JSON.stringify(extracted)), 'application/json');
+  if (previous?.status === 'indexed' && previous.contentHash === hash) {
+    if (!input.page) return { document: previous, changed: false };
+    // Same text, maybe other links (a page added to the site's navigation): a later 304 follows the links stored here.
+    await storeText();
+    return { document: (await markSeen(deps, previous, input.page)) ?? previous, changed: false };
+  }
+  await Promise.all([...(input.original ? [stores.blobs.put(`${prefix}original`, input.original, input.contentType)] : []), storeText()]);
   const chunks = await indexDocument(stores, source.workspaceId, source.language, { documentId: input.id, sourceId: source.id, name: input.name, url: input.url }, extracted);
   const document: StoredDocument = {
     sourceId: source.id,
