@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from '@lancedb/lancedb';
 import MiniSearch from 'minisearch';
 import { randomBase62 } from '@service/shared';
 import { startPlatform } from '../lambdas/src/entries/local/platform';
@@ -150,7 +151,11 @@ export function benchDocuments(count: number): Map<string, IndexRow[]> {
   return documents;
 }
 
-/** Search latency of the index at `count` passages (one parent row per 3 passages, as documents have), beside MiniSearch on the same passages. */
+/**
+ * Search latency of the index at `count` passages (one parent row per 3 passages, as documents have), beside the
+ * library's own figure on the same table (one LanceDB full-text query of the passage column, nothing fused: the floor
+ * our search stands on) and MiniSearch on the same passages.
+ */
 async function searchSpeed(count: number, queries: Query[]): Promise<string[]> {
   const folder = mkdtempSync(join(tmpdir(), 'bench-knowledge-'));
   const index = await openLanceIndex(folder);
@@ -166,21 +171,82 @@ async function searchSpeed(count: number, queries: Query[]): Promise<string[]> {
     });
     const mini = new MiniSearch<{ id: string; title: string; text: string }>({ fields: ['title', 'text'] });
     mini.addAll(all);
+    const db = await connect(folder);
+    const table = await db.openTable(`ws_${workspaceId.replace(/[^0-9A-Za-z]/g, '')}`);
     const ours: number[] = [];
+    const lance: number[] = [];
     const theirs: number[] = [];
     for (const query of queries) {
       ours.push((await timed(() => index.search(workspaceId, { text: query.text, limit: 5 })))[1]);
+      lance.push((await timed(() => table.query().fullTextSearch(query.text, { columns: ['passage_en'] }).select(['document_id', 'text', '_score']).limit(5).toArray()))[1]);
       theirs.push((await timed(async () => mini.search(query.text).slice(0, 5)))[1]);
     }
+    db.close();
     const sum = (values: number[]) => values.reduce((s, v) => s + v, 0) / 1000;
     return [
       `${count.toLocaleString('en')} passages (${rows.toLocaleString('en')} rows with parents), indexed in ${(indexMs / 1000).toFixed(1)} s`,
-      formatFigures(figuresOf(`  LanceDB index search, top 5 (${count / 1000}k)`, ours, sum(ours))),
+      formatFigures(figuresOf(`  knowledge index search, top 5 (${count / 1000}k)`, ours, sum(ours))),
+      formatFigures(figuresOf(`  LanceDB alone: one full-text query (${count / 1000}k)`, lance, sum(lance))),
       formatFigures(figuresOf(`  MiniSearch search, top 5 (${count / 1000}k)`, theirs, sum(theirs))),
     ];
   } finally {
     index.close();
     rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+const CHAT_QUESTION = 'How much does the Partner plan cost?';
+/** The widget allows 20 messages a minute from one address: the two sides share them. */
+const CHAT_SAMPLES_PER_SIDE = 9;
+
+/** Milliseconds from the widget's chat request to its first `delta` event (the first words the visitor sees). */
+async function firstToken(url: string, agentId: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${url}/v1/agents/${agentId}/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: 'http://localhost:3000' },
+    body: JSON.stringify({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'en', messages: [{ role: 'user', content: CHAT_QUESTION }] }),
+  });
+  if (!response.ok || !response.body) throw new Error(`chat answered ${response.status}`);
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let seen = '';
+  try {
+    for (let read = await reader.read(); !read.done; read = await reader.read()) {
+      seen += decoder.decode(read.value, { stream: true });
+      if (/^event: delta$/m.test(seen)) return performance.now() - started;
+    }
+  } finally {
+    await reader.cancel();
+  }
+  throw new Error(`the reply ended without text: ${seen.slice(0, 300)}`);
+}
+
+/**
+ * The widget's time to first token for the demo agent (the offline model, the demo seed's pricing page as knowledge),
+ * with the knowledge skill granted to visitors (the default: the reply searches first) and with it revoked.
+ */
+async function widgetFirstToken(): Promise<string[]> {
+  const key = `sk_live_${randomBase62(40)}`;
+  const platform = await startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key } });
+  try {
+    const grant = async (path: 'grants/create' | 'grants/revoke') => {
+      const response = await fetch(`${platform.apiBaseUrl}/${path}/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-api-key': key }, body: JSON.stringify({ role: 'public', capability: 'knowledge.search' }) });
+      if (!response.ok && response.status !== 409) throw new Error(`${path} answered ${response.status}`);
+    };
+    const side = async (label: string) => {
+      const latencies: number[] = [];
+      for (let at = 0; at < CHAT_SAMPLES_PER_SIDE; at++) latencies.push(await firstToken(platform.url, platform.demo.agentId));
+      return formatFigures(figuresOf(label, latencies, latencies.reduce((sum, ms) => sum + ms, 0) / 1000));
+    };
+    await firstToken(platform.url, platform.demo.agentId); // warm-up: the index opens, the model's modules load
+    const on = await side('  knowledge on (searches, then answers)');
+    await grant('grants/revoke');
+    const off = await side('  knowledge off (skill revoked)');
+    await grant('grants/create');
+    return [`widget time to first token, offline model, "${CHAT_QUESTION}" (${CHAT_SAMPLES_PER_SIDE} each, one at a time):`, on, off];
+  } finally {
+    await platform.stop();
   }
 }
 
@@ -197,5 +263,6 @@ export async function benchKnowledge(): Promise<string[]> {
   part(['search latency, one question at a time (targets: p50 <= 10 ms at 10k, <= 30 ms at 100k):']);
   part(await searchSpeed(10_000, queries));
   part(await searchSpeed(100_000, queries));
+  part(await widgetFirstToken());
   return printed;
 }

@@ -78,8 +78,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
       // MCP connections: listed and withdrawn; MCP keys: made, listed and revoked (connections/*).
       'connections', 'mcpKeys',
       // Knowledge (knowledge/*): sources, their documents and the website crawl frontier. The crawl itself runs on the
-      // knowledge queue (KnowledgeConsumer).
-      'knowledgeSources', 'knowledgeDocuments', 'knowledgeCrawl'],
+      // knowledge queue (KnowledgeConsumer). knowledgeUnanswered: listed, dismissed, cleared by an answer, and recorded
+      // after a run MCP's ask_agent waits for.
+      'knowledgeSources', 'knowledgeDocuments', 'knowledgeCrawl', 'knowledgeUnanswered'],
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery; a source's sync starts on the
     // knowledge queue.
     sendsTo: ['runs', 'webhooks', 'knowledge'],
@@ -98,7 +99,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     reads: ['agents', 'webhookSubscriptions'],
     // skills: installed skills and grants are read, each turn is recorded.
     // runSteps: each run's steps, a batch per model turn, and its text pieces (one per 100 ms of a turn being written).
-    writes: ['runs', 'runSteps', 'usage', 'webhookDeliveries', 'skills'],
+    // knowledgeUnanswered: a question the run found no passage for, or said it does not know.
+    writes: ['runs', 'runSteps', 'usage', 'webhookDeliveries', 'skills', 'knowledgeUnanswered'],
     sendsTo: ['webhooks'],
     turnTokens: true,
     builtinSkills: true,
@@ -260,8 +262,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // webhookSubscriptions: who hears of a handoff or of a visitor's message to people.
     reads: ['agents', 'webhookSubscriptions'],
     // skills: the visitor's (role public) granted skill tools are read and each turn is recorded. webhookDeliveries:
-    // the conversation events (conversation.handoff_requested, conversation.message_created).
-    writes: ['conversations', 'rateLimits', 'usage', 'skills', 'webhookDeliveries'],
+    // the conversation events (conversation.handoff_requested, conversation.message_created). knowledgeUnanswered: a
+    // visitor's question the reply found no passage for.
+    writes: ['conversations', 'rateLimits', 'usage', 'skills', 'webhookDeliveries', 'knowledgeUnanswered'],
     sendsTo: ['webhooks'],
     turnTokens: true,
     builtinSkills: true,

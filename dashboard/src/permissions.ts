@@ -1,2 +1,2 @@
 // The roles' permission rule, imported by its own entry so nothing else of the shared package reaches the bundle.
-export { roleMay, type Permission } from '@service/shared/role-permissions';
+export { MEMBER_ROLES_BUILTIN, PERMISSIONS, roleMay, type Permission } from '@service/shared/role-permissions';

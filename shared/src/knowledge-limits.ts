@@ -27,4 +27,8 @@ export const KNOWLEDGE_LIMITS = {
   defaultSearchResults: 5,
   maxSourcesPerWorkspace: 50,
   maxAgentIds: 100,
+  /** Unanswered questions: how many one list answers, how many characters of a question are kept, how long one is kept after it was last asked. */
+  maxUnansweredListed: 100,
+  maxUnansweredChars: 500,
+  unansweredRetentionDays: 90,
 } as const;

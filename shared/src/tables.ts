@@ -142,6 +142,11 @@ export const TABLES = {
    * conditionally so a URL is crawled once per sync; `pending` marks those not done yet.
    */
   knowledgeCrawl: { name: 'knowledge-crawl', partitionKey: s('syncKey'), sortKey: s('urlKey') },
+  /**
+   * Questions visitors asked that the knowledge could not answer, grouped by agent and normalised text (`id` = the
+   * text's hash and the agent), with how often and when; no visitor's identity. Expire 90 days after the last ask.
+   */
+  knowledgeUnanswered: { name: 'knowledge-unanswered', partitionKey: s('workspaceId'), sortKey: s('id'), ttlAttribute: 'expiresAtEpoch' },
   /** The local platform's mailbox (GET /dev/mail.json); in AWS mail leaves through Amazon SES. */
   mailbox: { name: 'mailbox', partitionKey: s('mailbox'), sortKey: s('sk'), localOnly: true },
 } as const satisfies Record<string, TableDefinition>;

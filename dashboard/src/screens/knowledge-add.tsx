@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { KNOWLEDGE_LIMITS, SYNC_SCHEDULES } from '@service/shared/knowledge-limits';
 import { post } from '../api/client';
 import type { DataAt } from '../api/types';
@@ -125,14 +125,23 @@ export function UploadFiles({ sources, onUploaded }: { sources: Source[]; onUplo
   );
 }
 
-/** A written answer: the fix for a question the agent missed. */
-export function WriteAnswer({ onSaved }: { onSaved: () => void }) {
+/**
+ * A written answer: the fix for a question the agent missed. Opened for an unanswered question (`answering`), it
+ * starts with that question filled in and the answer box in view, and saving it takes the question off the list.
+ */
+export function WriteAnswer({ answering, onSaved }: { answering?: { id: string; text: string } | null; onSaved: () => void }) {
   const id = 'answer';
-  const [question, setQuestion] = useState('');
+  const [question, setQuestion] = useState(answering?.text ?? '');
   const [answer, setAnswer] = useState('');
   const [url, setUrl] = useState('');
+  const answerBox = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (!answering) return;
+    answerBox.current?.scrollIntoView({ block: 'center' });
+    answerBox.current?.focus();
+  }, [answering]);
   const save = useAction(async () => {
-    await post('knowledge/answer_create', { question: question.trim(), answer: answer.trim(), ...(url.trim() ? { url: url.trim() } : {}) });
+    await post('knowledge/answer_create', { question: question.trim(), answer: answer.trim(), ...(url.trim() ? { url: url.trim() } : {}), ...(answering ? { unanswered_id: answering.id } : {}) });
     setQuestion('');
     setAnswer('');
     setUrl('');
@@ -144,7 +153,7 @@ export function WriteAnswer({ onSaved }: { onSaved: () => void }) {
       <label for={`${id}-question`}>Question</label>
       <input id={`${id}-question`} required maxLength={500} value={question} onInput={(event) => setQuestion(event.currentTarget.value)} />
       <label for={`${id}-text`}>Answer</label>
-      <textarea id={`${id}-text`} required maxLength={KNOWLEDGE_LIMITS.maxAnswerChars} rows={4} value={answer} onInput={(event) => setAnswer(event.currentTarget.value)} />
+      <textarea ref={answerBox} id={`${id}-text`} required maxLength={KNOWLEDGE_LIMITS.maxAnswerChars} rows={4} value={answer} onInput={(event) => setAnswer(event.currentTarget.value)} />
       <label for={`${id}-url`}>Link to cite (optional)</label>
       <input id={`${id}-url`} type="url" placeholder="https://www.example.com/pricing" value={url} onInput={(event) => setUrl(event.currentTarget.value)} />
       <ActionButton type="submit" permission="knowledge:manage" variant="primary" busy={save.busy}>

@@ -6,6 +6,7 @@ import { when } from '../format';
 import { AgentPicker, agentsText, type AgentList } from './knowledge-agents';
 import { AddWebsite, SCHEDULE_TEXT, ScheduleSelect, UploadFiles, WriteAnswer, type Schedule, type Source } from './knowledge-add';
 import { TestQuestion } from './knowledge-test';
+import { UnansweredQuestions, type UnansweredQuestion } from './knowledge-unanswered';
 
 /** While a source is queued or indexing, the list is read again this often (and no more once none is). */
 const LIVE_REFRESH_MS = 1500;
@@ -14,6 +15,8 @@ const STATUS_BADGE: Record<Source['status'], string> = { queued: 'requires_actio
 
 export default function Knowledge() {
   const sources = useLoad(() => get('knowledge/source_list'), []);
+  const unanswered = useLoad(() => get('knowledge/unanswered_list', { limit: 50 }), []);
+  const [answering, setAnswering] = useState<UnansweredQuestion | null>(null);
   const agents = useLoad(() => get('agents/list'), []);
   const agentList = agents.data?.agents ?? [];
   const list = sources.data?.sources ?? [];
@@ -38,7 +41,7 @@ export default function Knowledge() {
     <Screen title="Knowledge" intro="What your agents answer from: your website, files and answers you write. Agents cite what they use.">
       <RoleNote permission="knowledge:manage" action="adding, syncing or deleting knowledge" />
       {sources.loading && !sources.data ? <Loading what="knowledge sources" /> : null}
-      <ErrorNote error={sources.error ?? agents.error ?? sync.error ?? remove.error} />
+      <ErrorNote error={sources.error ?? agents.error ?? unanswered.error ?? sync.error ?? remove.error} />
       <DataTable caption="Knowledge sources" columns={['Source', 'Status', 'Documents', 'Chunks', 'Agents', 'Last sync', 'Next sync', '']} empty={sources.data?.sources.length === 0 && 'No knowledge yet: add a website, files or an answer below.'}>
         {list.map((source) => (
           <tr key={source.id} data-source-id={source.id}>
@@ -61,7 +64,7 @@ export default function Knowledge() {
             <td>{source.type !== 'website' ? '—' : source.sync === 'off' ? 'Off' : when(source.next_sync_at)}</td>
             <td class="row">
               {source.type === 'website' ? (
-                <ActionButton permission="knowledge:manage" label={`Sync ${source.name} now`} busy={source.status === 'queued' || source.status === 'indexing'} onClick={() => void sync.run(source.id)}>
+                <ActionButton permission="knowledge:manage" label={`Sync now: ${source.name}`} busy={source.status === 'queued' || source.status === 'indexing'} onClick={() => void sync.run(source.id)}>
                   Sync now
                 </ActionButton>
               ) : null}
@@ -77,7 +80,16 @@ export default function Knowledge() {
       </DataTable>
       {edited ? <SourceSettings key={edited.id} source={edited} agents={agentList} onSaved={sources.reload} /> : null}
       <TestQuestion agents={agentList} />
-      <WriteAnswer onSaved={sources.reload} />
+      <UnansweredQuestions questions={unanswered.data?.questions ?? []} agents={agentList} onAnswer={setAnswering} onDismissed={unanswered.reload} />
+      <WriteAnswer
+        key={answering?.id ?? 'new'}
+        answering={answering}
+        onSaved={() => {
+          setAnswering(null);
+          sources.reload();
+          unanswered.reload();
+        }}
+      />
       <UploadFiles sources={list} onUploaded={sources.reload} />
       <AddWebsite agents={agentList} onAdded={sources.reload} />
       <Confirm

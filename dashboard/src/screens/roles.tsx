@@ -3,6 +3,7 @@ import { get, post } from '../api/client';
 import { useApp } from '../session';
 import { ActionButton, ActionForm, ErrorNote, Loading, RoleNote, Screen } from '../components';
 import { useAction, useLoad } from '../hooks';
+import { PeoplePermissions } from './roles-people';
 
 async function loadAccess() {
   const [roles, grants, skills] = await Promise.all([get('roles/list'), get('grants/list', {}), get('skills/list')]);
@@ -103,6 +104,7 @@ export default function RolesAndAccess() {
           </table>
         </div>
       ) : null}
+      <PeoplePermissions />
       <ActionForm class="panel" onSubmit={create.run}>
         <h2>Create a role</h2>
         <label for="role-name">Role name (lowercase, e.g. support)</label>

@@ -2,11 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startDocsSite, type DocsSite } from '../../../lambdas/test/knowledge/docs-site';
 import { deleteAllSources } from '../../../lambdas/test/knowledge/helpers';
+import { command, waitForRun } from '../../../lambdas/test/support/runs';
 import { axeViolations, heading, screenshot, signedInPage, startDashboard, type DashboardHarness } from './support';
 
 // The Knowledge screen (issue 28): answers and files added through the page become ready with their counts, "Test a
 // question" shows the passages the agent would get, a source is deleted, a website on loopback is crawled while the
-// list follows it live. Its own platform and browser.
+// list follows it live, a question the agent could not answer is listed and answered from the list. Its own platform
+// and browser.
 
 let h: DashboardHarness;
 let page: Page;
@@ -54,6 +56,17 @@ describe('the Knowledge screen', () => {
     await heading(page, /^Knowledge$/);
     await page.getByText('No knowledge yet').waitFor();
     expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('Roles & Access says who may manage knowledge: owners and admins, not members', async () => {
+    await page.evaluate(() => (location.hash = '#/company/roles'));
+    await heading(page, /Roles & Access/);
+    const row = page.getByRole('table', { name: "Permissions (rows) by people's role (columns)" }).locator('tr[data-permission="knowledge:manage"]');
+    expect(await row.locator('th').textContent()).toMatch(/^Manage knowledge/);
+    expect(await Promise.all(['owner', 'admin', 'member'].map((role) => row.locator(`td[data-role=${role}]`).textContent()))).toEqual(['Yes', 'Yes', 'No']);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Knowledge' }).click();
+    await heading(page, /^Knowledge$/);
   });
 
   it('saves a written answer, which becomes a ready Answers source with one document and its chunks', async () => {
@@ -145,12 +158,40 @@ describe('the Knowledge screen', () => {
     expect(seen.at(-1)).toBe('ready');
     expect(counts.documents).toBe(2);
     expect(await row.textContent()).toContain(site.url);
-    expect(await row.getByRole('button', { name: 'Sync Help center now' }).isEnabled()).toBe(true);
+    expect(await row.getByRole('button', { name: 'Sync now: Help center' }).isEnabled()).toBe(true);
     const refunds = await ask('How many days after purchase are refunds granted?');
     // The screen shows the crawled page's passage with its link (the ranking itself is tested in lambdas/test/knowledge).
     const passage = refunds.getByRole('listitem').filter({ hasText: 'within 30 days' });
     expect(await passage.count()).toBe(1);
     expect(await passage.getByRole('link').getAttribute('href')).toMatch(new RegExp(`^${site.url}refunds`));
+    expect(errors).toEqual([]);
+  });
+
+  it('lists a question the agent could not answer, and "Write an answer" answers it: the question leaves the list and the agent answers it', async () => {
+    const question = 'Can I bring my dog to the office?';
+    for (const asked of [question, 'can i bring my DOG to the office']) {
+      const run = await waitForRun(h.api, await command(h.api, { agent_id: h.agentId, instruction: asked, autonomy: 'read_only' }), 30_000);
+      expect(run.result_text).toMatch(/I do not know/);
+    }
+    await page.reload();
+    const list = page.getByRole('table', { name: 'Unanswered questions' });
+    const row = list.locator('tr[data-question-id]', { hasText: question });
+    await row.waitFor();
+    expect(await row.locator('[data-count=asked]').textContent()).toBe('2 times');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'knowledge-unanswered');
+
+    await row.getByRole('button', { name: `Write an answer to ${question}` }).click();
+    const form = page.locator('form', { has: page.getByRole('heading', { name: 'Write an answer' }) });
+    expect(await form.getByLabel('Question').inputValue()).toBe(question);
+    // The answer box is where the typing goes.
+    await page.keyboard.type('Yes: well-behaved dogs are welcome at our office on Fridays.');
+    expect(await form.getByLabel('Answer').inputValue()).toBe('Yes: well-behaved dogs are welcome at our office on Fridays.');
+    await form.getByRole('button', { name: 'Save answer' }).click();
+    await row.waitFor({ state: 'detached' });
+    await list.getByText('No unanswered questions.').waitFor();
+    const answered = await waitForRun(h.api, await command(h.api, { agent_id: h.agentId, instruction: question, autonomy: 'read_only' }), 30_000);
+    expect(answered.result_text).toMatch(/dogs are welcome/);
     expect(errors).toEqual([]);
   });
 });

@@ -126,6 +126,9 @@ describe('every endpoint answers as its OpenAPI document says', () => {
     await call('knowledgeSourceSync', { body: { source_id: sourceId } });
     await call('knowledgeDocumentDelete', { body: { document_id: uploaded.body.data.document.id } });
     await call('knowledgeSourceDelete', { body: { source_id: sourceId } });
+    await call('knowledgeUnansweredList', { query: { limit: '10' } });
+    const dismissed = await ctx.api('knowledge/unanswered_dismiss/', { body: { question_id: 'unq_none' } });
+    expect(dismissed.body.error).toEqual(expect.objectContaining({ code: 'NOT_FOUND', field: 'question_id' }));
   });
 
   it('takes paths with or without the trailing slash, and the tr language segment', async () => {
@@ -145,6 +148,8 @@ describe('every endpoint answers as its OpenAPI document says', () => {
       // MCP connections: lambdas/test/mcp/connections.test.ts.
       ...Object.keys(CONNECTION_ENDPOINTS),
       'agentsUpdate',
+      // Dismissing an unanswered question needs one: lambdas/test/knowledge/unanswered.test.ts.
+      'knowledgeUnansweredDismiss',
       // The run's stream: lambdas/test/runs/run-steps.test.ts.
       'agentsCommandStream',
       // Approvals: lambdas/test/runs/approvals.test.ts.

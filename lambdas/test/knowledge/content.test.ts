@@ -36,6 +36,16 @@ const PAGE = `
   <footer>© Acme · <a href="/legal">Legal</a></footer>`;
 
 describe('HTML extraction', () => {
+  it("leaves out a list that is only links (a home page's popular articles) but keeps a list of facts with a link in it, and follows both lists' links", async () => {
+    const page = `<main><h1>Help center</h1><p>Answers to your questions.</p><h2>Popular articles</h2>
+      <ul><li><a href="/refunds">Refunds</a></li><li><a href="/change-plan">Change your plan</a></li><li><a href="/2fa">Enable two-factor authentication</a></li></ul>
+      <h2>Plans</h2><ul><li>Starter costs €19 a month, <a href="/starter">details</a></li><li>Partner costs €99 a month</li><li>Enterprise: ask us</li></ul></main>`;
+    const document = await extractDocument({ body: html(page), contentType: 'text/html', url: 'https://www.acme.example/' });
+    expect(allText(document)).not.toMatch(/Refunds|Change your plan|two-factor/);
+    expect(document.sections.find((section) => section.anchor === 'plans')?.text).toContain('Starter costs €19 a month, details');
+    expect(document.links).toEqual(expect.arrayContaining(['https://www.acme.example/refunds', 'https://www.acme.example/starter']));
+  });
+
   it('keeps the main content only, in sections per heading with their path and anchor', async () => {
     const document = await extractDocument({ body: html(PAGE), contentType: 'text/html; charset=utf-8', url: 'https://www.acme.example/pricing' });
     expect(document.title).toBe('Pricing – Acme');

@@ -16,8 +16,10 @@ The Starter plan costs €19 a month and covers one website.
 The Partner plan costs €99 a month, for agencies with many client sites. There is no Pro plan.
 `;
 
+// One platform for the file: the endpoints' behaviour and their refusals of bad input.
+const ctx = usePlatform();
+
 describe('knowledge through the REST API', () => {
-  const ctx = usePlatform();
 
   it('indexes an uploaded Markdown file by its sections and finds the right one', async () => {
     const source = await createSource(ctx.api, { type: 'files', name: 'Handbook' });
@@ -133,7 +135,6 @@ describe('knowledge through the REST API', () => {
 });
 
 describe('knowledge endpoints refuse bad input with the documented error', () => {
-  const ctx = usePlatform();
   const error = async (path: string, body: unknown) => {
     const response = await ctx.api(path, { body });
     return { status: response.status, ...response.body.error };

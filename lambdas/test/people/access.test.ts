@@ -36,6 +36,19 @@ describe('one API, two credentials: sessions act with the member role, API keys 
     expect((await ctx.api('auth/session/')).status).toBe(403);
   });
 
+  it('managing knowledge is the knowledge:manage permission: a member searches, lists sources and unanswered questions but may not change them; an admin may', async () => {
+    for (const path of ['knowledge/source_list', 'knowledge/unanswered_list']) expect((await call(ctx.platform, path, { headers: member.headers })).status).toBe(200);
+    expect((await call(ctx.platform, 'knowledge/search', { body: { query: 'pricing' }, headers: member.headers })).status).toBe(200);
+    const refused = [
+      await call(ctx.platform, 'knowledge/source_create', { body: { type: 'files', name: 'Mine' }, headers: member.headers }),
+      await call(ctx.platform, 'knowledge/answer_create', { body: { question: 'Parking?', answer: 'Behind the building.' }, headers: member.headers }),
+      await call(ctx.platform, 'knowledge/unanswered_dismiss', { body: { question_id: 'unq_none' }, headers: member.headers }),
+    ];
+    for (const answer of refused) expect([answer.status, answer.body.error?.code]).toEqual([403, 'FORBIDDEN']);
+    expect((await call(ctx.platform, 'knowledge/source_create', { body: { type: 'files', name: 'Ops' }, headers: admin.headers })).status).toBe(201);
+    expect((await call(ctx.platform, 'knowledge/unanswered_dismiss', { body: { question_id: 'unq_none' }, headers: admin.headers })).status).toBe(404);
+  });
+
   it('names the workspace in X-Workspace-Id, of which the person must be a member', async () => {
     const { 'x-workspace-id': _, ...noWorkspace } = owner.headers;
     const missing = await call(ctx.platform, 'agents/list', { headers: noWorkspace });

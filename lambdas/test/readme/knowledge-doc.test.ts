@@ -27,7 +27,7 @@ afterAll(async () => {
 it('runs top to bottom, every answer a success', () => {
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
-  expect(answers).toHaveLength(6);
+  expect(answers).toHaveLength(7);
   for (const answer of answers) expect(answer, JSON.stringify(answer)).toMatchObject({ status: true });
 });
 

@@ -30,7 +30,14 @@ DynamoDBDocumentClient.prototype.send = function (this: DynamoDBDocumentClient, 
   return matches(command, crashAfter) ? result.then(() => process.kill(process.pid, 'SIGKILL')) : result;
 } as typeof send;
 
-const platform = await startPlatform({ dataDir: process.env.DATA_DIR!, now: () => new Date(Date.now() + shift), env: { MODEL: 'offline' } });
+// KNOWLEDGE_VISIBILITY_MS: a page's message the crash leaves in flight comes back after this, not the default 30 s.
+const knowledgeVisibilityMs = process.env.KNOWLEDGE_VISIBILITY_MS ? Number(process.env.KNOWLEDGE_VISIBILITY_MS) : undefined;
+const platform = await startPlatform({
+  dataDir: process.env.DATA_DIR!,
+  now: () => new Date(Date.now() + shift),
+  env: { MODEL: 'offline' },
+  ...(knowledgeVisibilityMs ? { queue: { visibilityTimeoutMs: { knowledge: knowledgeVisibilityMs } } } : {}),
+});
 if (process.env.SWEEP_EVERY_MS) setInterval(() => void sweepRuns(platform.deps), Number(process.env.SWEEP_EVERY_MS)).unref();
 armed = true;
 process.stdout.write(`READY ${platform.apiBaseUrl} ${platform.demo.agentId}\n`);

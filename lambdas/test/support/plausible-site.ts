@@ -65,7 +65,11 @@ export function plausiblePages(only?: string[]): Map<string, string> {
   return pages;
 }
 
-export async function startPlausibleSite(options: { only?: string[] } = {}): Promise<PlausibleSite> {
+/**
+ * `only` narrows the site to some pages; `popular` lists some pages by title on the home page, as a help center's
+ * home shows its popular articles (a short page of links whose words are those of the pages it links).
+ */
+export async function startPlausibleSite(options: { only?: string[]; popular?: string[] } = {}): Promise<PlausibleSite> {
   const pages = new Map<string, Page>([...plausiblePages(options.only)].map(([slug, markdown]) => [slug, { markdown, modified: PUBLISHED }]));
   const requests: PlausibleSite['requests'] = [];
   // Each page's article is built once (Markdown to HTML is the slow part) and again only when that page changes.
@@ -78,6 +82,12 @@ export async function startPlausibleSite(options: { only?: string[] } = {}): Pro
       .map((slug) => `<li><a href="/docs/${slug}">${escapeHtml(titleOf(slug, pages.get(slug)!.markdown))}</a></li>`)
       .join('');
 
+  const home = () => {
+    const popular = (options.popular ?? []).filter((slug) => pages.has(slug));
+    const list = popular.map((slug) => `<li><a href="/docs/${slug}">${escapeHtml(titleOf(slug, pages.get(slug)!.markdown))}</a></li>`).join('');
+    return popular.length > 0 ? `${HOME}<h2>Popular articles</h2><ul>${list}</ul>` : HOME;
+  };
+
   const article = (slug: string, page: Page) => {
     let built = articles.get(slug);
     if (!built) articles.set(slug, (built = renderMarkdown(slug, page.markdown, origin)));
@@ -88,7 +98,7 @@ export async function startPlausibleSite(options: { only?: string[] } = {}): Pro
     const slug = path.startsWith('/docs/') ? path.slice('/docs/'.length) : null;
     const page = slug === null ? null : pages.get(slug);
     let html: string;
-    if (path === '/') html = layout({ title: 'Plausible Analytics documentation', head: '', navigation: navigation(), article: HOME });
+    if (path === '/') html = layout({ title: 'Plausible Analytics documentation', head: '', navigation: navigation(), article: home() });
     else if (slug && page) html = layout({ ...article(slug, page), navigation: navigation() });
     else return null;
     return { html, etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 22)}"` };

@@ -98,9 +98,14 @@ export const DocumentUploadUrlBody = z
   })
   .strict();
 
+const UnansweredId = z
+  .string({ error: 'question_id is required' })
+  .regex(/^unq_[0-9A-Za-z]{1,40}$/, { error: 'question_id is the id knowledge/unanswered_list returned, beginning unq_' });
+
 export const AnswerCreateBody = z
   .object({
     source_id: SourceId.optional().meta({ description: "An `answers` source; omitted: the workspace's Answers source (made on first use)" }),
+    unanswered_id: UnansweredId.optional().meta({ description: 'The unanswered question (knowledge/unanswered_list) this answers: it leaves the list' }),
     question: text(500),
     answer: text(KNOWLEDGE_LIMITS.maxAnswerChars),
     url: AbsoluteUrl.optional(),
@@ -114,6 +119,24 @@ export const SearchBody = z
     limit: z.number().int().min(1).max(KNOWLEDGE_LIMITS.maxSearchResults).optional(),
   })
   .strict();
+
+export const UnansweredQuestion = z
+  .object({
+    id: z.string(),
+    agent_id: z.string(),
+    text: z.string().meta({ description: 'The question as a visitor or caller first put it (questions differing only in case, accents, spacing or punctuation are one)' }),
+    language: z.string().meta({ description: "The question's language (ISO 639-1), or `und`" }),
+    count: z.number().int().meta({ description: 'How many times it was asked and not answered' }),
+    first_asked_at: isoDateTime,
+    last_asked_at: isoDateTime,
+  })
+  .meta({ id: 'UnansweredQuestion' });
+
+export const UnansweredListQuery = z.object({
+  agent_id: uuid('agent_id').optional(),
+  limit: z.coerce.number().int().min(1).max(KNOWLEDGE_LIMITS.maxUnansweredListed).default(50),
+});
+export const UnansweredDismissBody = z.object({ question_id: UnansweredId }).strict();
 
 /** One passage found by knowledge/search and the agent's `knowledge__search` tool. */
 export interface KnowledgeSearchResult {
@@ -246,6 +269,24 @@ export const KNOWLEDGE_ENDPOINTS = {
     data: z.object({ results: z.array(KnowledgeSearchResultSchema) }),
     status: 200,
     access: 'read',
+  }),
+  knowledgeUnansweredList: contract({
+    path: 'knowledge/unanswered_list',
+    method: 'GET',
+    summary: `Questions the knowledge could not answer (no relevant passage, or the agent said it does not know), most asked first; each leaves the list when answered (knowledge/answer_create with its unanswered_id or the same question), dismissed, or ${KNOWLEDGE_LIMITS.unansweredRetentionDays} days after it was last asked`,
+    query: UnansweredListQuery,
+    data: z.object({ questions: z.array(UnansweredQuestion) }),
+    status: 200,
+    access: 'read',
+  }),
+  knowledgeUnansweredDismiss: contract({
+    path: 'knowledge/unanswered_dismiss',
+    method: 'POST',
+    summary: 'Remove a question from the unanswered list without answering it (asked again, it comes back)',
+    body: UnansweredDismissBody,
+    data: z.object({ dismissed: z.literal(true), question_id: z.string() }),
+    status: 200,
+    access: 'knowledge:manage',
   }),
 } as const satisfies Record<string, EndpointContract>;
 

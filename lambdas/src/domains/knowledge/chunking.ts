@@ -44,9 +44,16 @@ export function chunkDocument(document: ExtractedDocument, max = MAX_CHUNK_CHARS
   return chunks;
 }
 
-/** A chunk as the index reads it: the document's title and the heading path as context before the passage. */
-export const chunkContext = (title: string, chunk: Pick<Chunk, 'headingPath' | 'text'>): string =>
-  [title, chunk.headingPath.filter((heading) => heading !== title).join(' › '), chunk.text].filter(Boolean).join('\n');
+/**
+ * A chunk as the index reads it: the document's title and the heading path as context before the passage. The title
+ * is left out where the first heading already says it (a page's h1 is its title, often with the site's name added to
+ * the title): the same words twice in every passage of a page would outweigh what tells its sections apart.
+ */
+export function chunkContext(title: string, chunk: Pick<Chunk, 'headingPath' | 'text'>): string {
+  const [top] = chunk.headingPath;
+  const titled = top === undefined || !title.toLowerCase().includes(top.toLowerCase());
+  return [titled ? title : '', chunk.headingPath.join(' › '), chunk.text].filter(Boolean).join('\n');
+}
 
 /** The whole document as the parent row reads it: its title and every section's text. */
 export const documentText = (document: ExtractedDocument): string => [document.title, ...document.sections.map((section) => section.text)].filter(Boolean).join('\n');

@@ -8,6 +8,7 @@ import { documentIdOf, indexDocument } from './indexing';
 import { createSource, requireSource } from './sources';
 import { updateSourceIf, type StoredSource } from './source-repository';
 import { knowledgeStores } from './stores';
+import { resolveUnanswered } from './unanswered';
 
 export type ApiDocument = DataOf<'knowledgeDocumentUpload'>['document'];
 
@@ -71,15 +72,15 @@ const pageFields = (page: DocumentInput['page']) =>
 export async function storeDocument(deps: Deps, stores: KnowledgeStores, source: StoredSource, input: DocumentInput, extracted: ExtractedDocument): Promise<{ document: StoredDocument; changed: boolean }> {
   const previous = await getDocumentItem(deps, source.id, input.id);
   const hash = contentHash(extracted);
-  if (previous?.status === 'indexed' && previous.contentHash === hash) {
-    const seen = input.page ? await markSeen(deps, previous, input.page) : undefined;
-    return { document: seen ?? previous, changed: false };
-  }
   const prefix = documentBlobPrefix(source.workspaceId, source.id, input.id);
-  await Promise.all([
-    ...(input.original ? [stores.blobs.put(`${prefix}original`, input.original, input.contentType)] : []),
-    stores.blobs.put(`${prefix}text.json`, new TextEncoder().encode(JSON.stringify(extracted)), 'application/json'),
-  ]);
+  const storeText = () => stores.blobs.put(`${prefix}text.json`, new TextEncoder().encode(JSON.stringify(extracted)), 'application/json');
+  if (previous?.status === 'indexed' && previous.contentHash === hash) {
+    if (!input.page) return { document: previous, changed: false };
+    // Same text, maybe other links (a page added to the site's navigation): a later 304 follows the links stored here.
+    await storeText();
+    return { document: (await markSeen(deps, previous, input.page)) ?? previous, changed: false };
+  }
+  await Promise.all([...(input.original ? [stores.blobs.put(`${prefix}original`, input.original, input.contentType)] : []), storeText()]);
   const chunks = await indexDocument(stores, source.workspaceId, source.language, { documentId: input.id, sourceId: source.id, name: input.name, url: input.url }, extracted);
   const document: StoredDocument = {
     sourceId: source.id,
@@ -187,7 +188,10 @@ export async function createAnswer(deps: Deps, workspaceId: string, body: BodyOf
   const source = await answersSource(deps, workspaceId, body.source_id, action);
   const extracted: ExtractedDocument = { title: body.question, sections: [{ headingPath: [], anchor: null, text: body.answer }], links: [] };
   const input = { id: `doc_${randomBase62(24, action.seed)}`, name: body.question, url: body.url ?? null, contentType: 'text/plain', bytes: Buffer.byteLength(body.answer) };
-  return (await storeDocument(deps, await knowledgeStores(deps), source, input, extracted)).document;
+  const { document } = await storeDocument(deps, await knowledgeStores(deps), source, input, extracted);
+  // Answered now: the question leaves the unanswered list (after the answer is stored, so a failure leaves it listed).
+  await resolveUnanswered(deps, workspaceId, body.question, body.unanswered_id);
+  return document;
 }
 
 /** Removes a document everywhere: its index rows, its files, then its record (last, so a retry finds what is left). */

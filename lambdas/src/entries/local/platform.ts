@@ -83,7 +83,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const store = createStore({ tablePrefix: config.tablePrefix, region: config.region, endpoint: dynamo.endpoint });
   await ensureTables(store.raw, config.tablePrefix);
   // Messages come in the batches the stack's event source mappings give the runner and the deliverer.
-  const queue = new LocalQueue(store, { visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000 }, batchSize: QUEUE_BATCH_SIZE, ...options.queue });
+  const queue = new LocalQueue(store, { batchSize: QUEUE_BATCH_SIZE, ...options.queue, visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000, ...options.queue?.visibilityTimeoutMs } });
   const now = options.now ?? (() => new Date());
   // The built-in skills start once the server listens (below); until then the settings of this process describe the skill host.
   let skillHost: SkillHost | undefined;

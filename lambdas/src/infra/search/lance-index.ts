@@ -21,8 +21,15 @@ export const RRF_K = 60;
 export const PASSAGE_WEIGHT = 0.5;
 /** How many candidates each ranking contributes before fusion, per result asked for (at least 50). */
 const CANDIDATES_PER_RESULT = 3;
-/** Rows written after which a table's recent rows are folded into its indexes and its small files compacted. */
+/**
+ * Rows appended after an index was built are searched apart from it, with term statistics of their own, and their BM25
+ * scores are merged with the indexed rows' as if comparable: a site whose first page (its home) built the index would
+ * see that page outrank every page crawled after it. So a table's new rows are folded into its indexes (and its small
+ * files compacted) once they are a quarter of the indexed rows, or this many, whichever comes first: a few optimizes
+ * while a table grows (each at most a quarter of the rows again), none once it is large and changes little.
+ */
 const OPTIMIZE_EVERY_ROWS = 5_000;
+const OPTIMIZE_AT_UNINDEXED_SHARE = 0.25;
 const DELETE_IDS_AT_ONCE = 500;
 const INDEX_LIST_TTL_MS = 30_000;
 
@@ -72,6 +79,8 @@ function record(row: IndexRow): Record<string, unknown> {
 
 interface Row {
   document_id: string;
+  /** BM25 score of a full-text hit. */
+  _score?: number;
   source_id: string;
   name: string;
   url: string | null;
@@ -144,7 +153,6 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
   // opened until they are recycled. The check is one small request per search (npm run bench -- knowledge-aws).
   const db: Connection = await lancedb.connect(uri, { readConsistencyInterval: 0, ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}) });
   const tables = new Map<string, Promise<Table | undefined>>();
-  const rowsSinceOptimize = new Map<string, number>();
 
   /** The workspace's table, or undefined when it has none yet (a workspace that never indexed anything). */
   function existing(workspaceId: string): Promise<Table | undefined> {
@@ -188,13 +196,11 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
     await indexedColumns(table, true);
   }
 
-  async function maybeOptimize(workspaceId: string, table: Table, rows: number): Promise<void> {
-    const count = (rowsSinceOptimize.get(workspaceId) ?? 0) + rows;
-    rowsSinceOptimize.set(workspaceId, count);
-    if (count >= OPTIMIZE_EVERY_ROWS) {
-      rowsSinceOptimize.set(workspaceId, 0);
-      await table.optimize();
-    }
+  async function maybeOptimize(table: Table): Promise<void> {
+    const fullText = (await table.listIndices()).find((index) => index.columns.some((column) => TEXT_COLUMNS.includes(column)));
+    const stats = fullText && (await table.indexStats(fullText.name));
+    if (!stats || stats.numUnindexedRows === 0) return;
+    if (stats.numUnindexedRows >= Math.min(OPTIMIZE_EVERY_ROWS, Math.max(1, stats.numIndexedRows * OPTIMIZE_AT_UNINDEXED_SHARE))) await table.optimize();
   }
 
   /** One batch: every document's old rows deleted at once, every new row appended at once. */
@@ -212,7 +218,7 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
       await table.add(rows.map(record));
       await ensureIndexes(table, rows);
     }
-    await maybeOptimize(workspaceId, table, rows.length);
+    if (rows.length > 0) await maybeOptimize(table);
   }
   const writes = new WriteBatcher(writeBatch);
 

@@ -29,6 +29,7 @@ import { hitRateLimit } from '../../domains/access/rate-limit';
 import { replyTools, visitorToolbox, type VisitorConversation } from './visitor-tools';
 import { stoppableTools } from '../../domains/runs/runtime/stoppable-tools';
 import { retrievalGuard } from '../../domains/runs/runtime/retrieval-guard';
+import { noteIfUnanswered } from '../../domains/knowledge/unanswered';
 import { offersKnowledge } from '../../domains/runs/runtime/run-sources';
 
 export interface WidgetChatOptions {
@@ -129,6 +130,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     // The visitor's Stop (or a closed page) goes as the request's end: the reply stops there, no tool starts after it.
     const replySignal = AbortSignal.any([sink.signal, deadline, stop.signal]);
     const budget = createReplyBudget();
+    const knowledge = { searched: false, passages: 0 };
     let toolbox: Toolbox | undefined;
     try {
       toolbox = await visitorToolbox(deps, conversation);
@@ -143,6 +145,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
             pageUrl: body.page?.url ?? origin,
             // The visitor's own words and the site's context are what an action may be aimed at.
             guard: retrievalGuard([...body.messages.filter((message) => message.role === 'user').map((message) => message.content), body.context.data]),
+            knowledge,
           }),
           navigate: tool({
             description: 'Open a page for the visitor: a path of this site such as /pricing, or an external https URL. Once per reply.',
@@ -185,6 +188,10 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       const stopped = sink.signal.aborted;
       const messageId = await appendMessage(deps, body.conversationId, 'assistant', reply, { stopped });
       if (!stopped) send('done', { conversationId: body.conversationId, messageId });
+      if (!stopped && offersKnowledge(toolbox.tools)) {
+        const question = body.messages.at(-1)?.content ?? '';
+        await noteIfUnanswered(deps, { ...knowledge, answer: reply }, { workspaceId: agent.workspaceId, agentId: agent.id, question, language: conversation.language });
+      }
       // A reply cut at its length limit was aborted: its usage may never arrive.
       const usage = await Promise.resolve(result.totalUsage).catch(() => undefined);
       if (usage) await recordUsage(deps, agent.workspaceId, agent.id, { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 });

@@ -7,7 +7,7 @@ import { skillToolbox, type Toolbox } from '../../domains/skills/skill-toolbox';
 import type { BuiltinRole } from '../../domains/skills/roles';
 import { countConversationToolCall, storePendingAction } from '../../domains/conversations/pending-action-repository';
 import type { RetrievalGuard } from '../../domains/runs/runtime/retrieval-guard';
-import { KNOWLEDGE_SEARCH_CAPABILITY } from '../../domains/runs/runtime/run-sources';
+import { KNOWLEDGE_SEARCH_CAPABILITY, sourcesOf } from '../../domains/runs/runtime/run-sources';
 import { withCitations } from './citations';
 
 /** A widget visitor acts as the `public` role: only the capabilities a company granted to it are offered. */
@@ -42,6 +42,8 @@ export interface ReplyContext {
   /** The address of the page the visitor is on (a knowledge passage of that site is cited as a Page marker). */
   pageUrl: string | undefined;
   guard: RetrievalGuard;
+  /** What the reply's knowledge searches found (whether the question was left unanswered). */
+  knowledge: { searched: boolean; passages: number };
 }
 
 /**
@@ -80,6 +82,10 @@ export function replyTools(
             const result = await agentTool.execute(input, context);
             const retrieved = agentTool.capability === KNOWLEDGE_SEARCH_CAPABILITY;
             reply.guard.observe(result, retrieved);
+            if (retrieved) {
+              reply.knowledge.searched = true;
+              reply.knowledge.passages += sourcesOf(result).length;
+            }
             return retrieved ? withCitations(result, reply.pageUrl) : result;
           } catch (error) {
             return { error: error instanceof Error ? error.message : String(error) };

@@ -62,8 +62,30 @@ function mainContent(dom: Document): AnyNode {
   return findFirst(dom, (element) => element.name === 'body') ?? dom;
 }
 
+/**
+ * A list that is links and little else (a home page's "popular articles", a "see also", a table of contents) is
+ * navigation, even inside the main content: its words are the titles of other pages, and kept as this page's text they
+ * would make a short page of links outrank the pages it links to (readability's link density, on lists).
+ */
+const LINK_LISTS = new Set(['ul', 'ol', 'menu', 'dl']);
+const MIN_LINKS_IN_LINK_LIST = 3;
+const LINK_LIST_DENSITY = 0.8;
+
+function isLinkList(element: Element): boolean {
+  if (!LINK_LISTS.has(element.name)) return false;
+  let links = 0;
+  let linkChars = 0;
+  for (const node of descendants(element)) {
+    if (isElement(node) && node.name === 'a' && node.attribs.href !== undefined) {
+      links += 1;
+      linkChars += collapse(textOf(node)).length;
+    }
+  }
+  return links >= MIN_LINKS_IN_LINK_LIST && linkChars >= LINK_LIST_DENSITY * collapse(textOf(element)).length;
+}
+
 function isDropped(element: Element): boolean {
-  if (DROPPED.has(element.name)) return true;
+  if (DROPPED.has(element.name) || isLinkList(element)) return true;
   const { role, hidden, style } = element.attribs;
   if (hidden !== undefined || element.attribs['aria-hidden'] === 'true') return true;
   if (role && FRAME_ROLES.has(role)) return true;

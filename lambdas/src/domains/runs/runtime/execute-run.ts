@@ -11,7 +11,8 @@ import { ENVELOPE_FROM_MODEL, withNullsFilled, zodFromOutputSchema } from './out
 import { runSystemPrompt } from './prompt';
 import { describePending, recordedTools, type RunFacts } from './tool-recorder';
 import { retrievalGuard } from './retrieval-guard';
-import { citedSources, offersKnowledge } from './run-sources';
+import { citedSources, KNOWLEDGE_SEARCH_CAPABILITY, offersKnowledge } from './run-sources';
+import { noteIfUnanswered } from '../../knowledge/unanswered';
 import { openStepLog, type NewStep, type StepLog } from '../steps/step-log';
 import { turnRecorder } from '../steps/turn-steps';
 import { answeredStep, approvalAnswerMessage, approvalResultMessage, askedAction, type ApprovalRequest } from './approval-turns';
@@ -152,6 +153,10 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
   await stopping.checkpoint();
   const resultText = await acted.text;
   const sources = citedSources(facts.sources, resultText);
+  if (offersKnowledge(input.tools)) {
+    const turn = { searched: facts.actions.includes(KNOWLEDGE_SEARCH_CAPABILITY), passages: facts.sources.length, answer: resultText };
+    await noteIfUnanswered(deps, turn, { workspaceId: run.workspaceId, agentId: agent.id, question: run.instruction, language: input.language });
+  }
   const messages: ModelMessage[] = [...history, ...(answer ? [approvalResultMessage(history, run.pendingAction!, approvedResults)] : []), ...(await acted.responseMessages)];
   const acting = plus(run.usage, tokens(await acted.totalUsage));
 

@@ -4,6 +4,7 @@ import { createAnswer, createUploadUrl, deleteDocument, listDocuments, toApiDocu
 import { searchKnowledge } from '../../../domains/knowledge/search';
 import { createSource, listSources, requireSource, toApiSource, updateSource } from '../../../domains/knowledge/sources';
 import { requestSync } from '../../../domains/knowledge/sync';
+import { dismissUnanswered, listUnanswered } from '../../../domains/knowledge/unanswered';
 import type { EndpointHandlers } from './types';
 
 export const knowledgeEndpoints: EndpointHandlers<KnowledgeEndpoint> = {
@@ -32,5 +33,10 @@ export const knowledgeEndpoints: EndpointHandlers<KnowledgeEndpoint> = {
   knowledgeSearch: async ({ deps, workspace, body }) => {
     const results = await searchKnowledge(deps, { workspaceId: workspace.id, query: body.query, ...(body.agent_id ? { agentId: body.agent_id } : {}), ...(body.limit ? { limit: body.limit } : {}) });
     return { data: { results } };
+  },
+  knowledgeUnansweredList: async ({ deps, workspace, query }) => ({ data: { questions: await listUnanswered(deps, workspace.id, query) } }),
+  knowledgeUnansweredDismiss: async ({ deps, workspace, body }) => {
+    await dismissUnanswered(deps, workspace.id, body.question_id);
+    return { data: { dismissed: true as const, question_id: body.question_id }, msg: 'Question dismissed' };
   },
 };
