@@ -42,13 +42,15 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
+const ROLE_NEEDED: Partial<Record<Permission, string>> = { members: 'an owner', command: 'a role that may give commands', 'conversations:reply': 'a role that may take part in conversations' };
+
 /** Why a control is disabled: one line under the heading of a screen the role can only read. */
 export function RoleNote({ permission, action }: { permission: Permission; action: string }) {
   const app = useApp();
   if (app.may(permission)) return null;
   return (
     <p class="note" id={`role-note-${permission}`}>
-      Your role here is <strong>{app.role}</strong>: you can look, but {action} needs {permission === 'members' ? 'an owner' : permission === 'command' ? 'a role that may give commands' : 'an admin or owner'}.
+      Your role here is <strong>{app.role}</strong>: you can look, but {action} needs {ROLE_NEEDED[permission] ?? 'an admin or owner'}.
     </p>
   );
 }

@@ -5,25 +5,30 @@ import { apiHeaders, apiUrl } from './client';
 const RECONNECT_MS = 1000;
 
 /**
- * Follows agents/command_stream of a run until its final `run` event or until `signal` aborts: each event once, in
- * order. A connection that breaks off is joined again with the `Last-Event-ID` of the last event received, so the
- * stream goes on exactly where it stopped.
+ * Follows a Server-Sent Events endpoint of the REST API (agents/command_stream, conversations/stream) until `isLast`
+ * says an event was the last or until `signal` aborts: each event once, in order. A connection that breaks off is
+ * joined again with the `Last-Event-ID` of the last event received, so the stream goes on exactly where it stopped.
  */
-export async function followRunStream(runId: string, onEvent: (event: EventSourceMessage) => void, signal: AbortSignal): Promise<void> {
+export async function followEventStream(
+  endpoint: { path: string; query: object },
+  onEvent: (event: EventSourceMessage) => void,
+  signal: AbortSignal,
+  isLast: (event: EventSourceMessage) => boolean = () => false,
+): Promise<void> {
   let lastEventId: string | undefined;
   let finished = false;
   const parser = createParser({
     onEvent(event) {
       if (event.id) lastEventId = event.id;
-      if (event.event === 'run') finished = true;
+      if (isLast(event)) finished = true;
       onEvent(event);
     },
   });
   while (!finished && !signal.aborted) {
     try {
       const headers = { ...apiHeaders('text/event-stream'), ...(lastEventId ? { 'Last-Event-ID': lastEventId } : {}) };
-      const response = await fetch(apiUrl('agents/command_stream', { run_id: runId }), { headers, credentials: 'same-origin', signal });
-      // A refusal (the run gone, the session ended) is not mended by asking again.
+      const response = await fetch(apiUrl(endpoint.path, endpoint.query), { headers, credentials: 'same-origin', signal });
+      // A refusal (the run or conversation gone, the session ended) is not mended by asking again.
       if (!response.ok || !response.body) return;
       const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
       for (let read = await reader.read(); !read.done; read = await reader.read()) parser.feed(read.value);
@@ -34,3 +39,7 @@ export async function followRunStream(runId: string, onEvent: (event: EventSourc
     if (!finished && !signal.aborted) await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
   }
 }
+
+/** Follows agents/command_stream of a run until its final `run` event. */
+export const followRunStream = (runId: string, onEvent: (event: EventSourceMessage) => void, signal: AbortSignal): Promise<void> =>
+  followEventStream({ path: 'agents/command_stream', query: { run_id: runId } }, onEvent, signal, (event) => event.event === 'run');

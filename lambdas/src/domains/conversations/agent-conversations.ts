@@ -4,7 +4,7 @@ import { handlingOf, readConversation } from './conversation-state';
 import { queryMessages, seqOf, type ConversationMetaItem, type Handling, type StoredMessage } from './repository';
 
 /**
- * The conversations of an agent, for the dashboard (read-only): listed from the agent's own partition of the
+ * The conversations of an agent, for the dashboard's inbox: listed from the agent's own partition of the
  * conversations table, summarised from each conversation's `meta` item (agent-conversation-repository.ts).
  */
 export interface ConversationSummary {
