@@ -43,8 +43,12 @@ describe('the inbox', () => {
     await visitorSays('I want to talk to a human');
     await widget('.scw-msg[data-role=event]').first().waitFor({ timeout: 15_000 });
 
+    // Told wherever they are: the navigation and the browser tab count the conversations that wait.
+    await inbox.getByRole('link', { name: 'Agents 1 waiting' }).waitFor({ timeout: 15_000 });
+    await inbox.waitForFunction(() => document.title === '(1) Agents · Dashboard');
     await inbox.evaluate((target) => (location.hash = target), `#/agents/${h.agentId}/conversations`);
     await heading(inbox, /^Conversations$/);
+    expect(await inbox.title()).toBe('(1) Conversations · Dashboard');
     await tab('Waiting 1').and(inbox.locator('[aria-selected=true]')).waitFor();
     const waiting = inbox.locator('.conversations > li');
     await waiting.first().waitFor();
@@ -64,6 +68,8 @@ describe('the inbox', () => {
     await widget('.scw-msg[data-role=event]').filter({ hasText: `${name} joined` }).waitFor();
     await tab('Mine 1').waitFor();
     await tab('Waiting 0').waitFor();
+    await inbox.waitForFunction(() => document.title === 'Conversations · Dashboard', undefined, { timeout: 15_000 });
+    expect(await inbox.getByRole('link', { name: 'Agents', exact: true }).count()).toBe(1);
 
     await inbox.getByLabel('Message').fill('Hello, I am here to help.');
     await inbox.getByRole('button', { name: 'Reply to the visitor' }).click();
