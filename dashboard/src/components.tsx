@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText } from './format';
 import type { Permission } from './permissions';
 import { useApp } from './session';
+import { pageTitle, waitingConversations } from './waiting-conversations';
 
 // The dashboard's shared components: screens, notes, buttons, tables, forms, dialogs.
 
@@ -18,10 +19,13 @@ export function ErrorNote({ error }: { error: unknown }) {
 /** A screen: its heading (the name the spec gives it), an optional trail (Developers ›), then the content. */
 export function Screen({ title, trail, children, intro }: { title: string; trail?: string; intro?: ComponentChildren; children: ComponentChildren }) {
   const heading = useRef<HTMLHeadingElement>(null);
+  const waiting = waitingConversations.value;
   useEffect(() => {
-    document.title = `${title} · Dashboard`;
     heading.current?.focus();
   }, [title]);
+  useEffect(() => {
+    document.title = pageTitle(title, waiting);
+  }, [title, waiting]);
   return (
     <section class="screen" aria-labelledby="screen-title">
       <h1 id="screen-title" tabIndex={-1} ref={heading}>
@@ -42,13 +46,15 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
+const ROLE_NEEDED: Partial<Record<Permission, string>> = { members: 'an owner', command: 'a role that may give commands', 'conversations:reply': 'a role that may take part in conversations' };
+
 /** Why a control is disabled: one line under the heading of a screen the role can only read. */
 export function RoleNote({ permission, action }: { permission: Permission; action: string }) {
   const app = useApp();
   if (app.may(permission)) return null;
   return (
     <p class="note" id={`role-note-${permission}`}>
-      Your role here is <strong>{app.role}</strong>: you can look, but {action} needs {permission === 'members' ? 'an owner' : permission === 'command' ? 'a role that may give commands' : 'an admin or owner'}.
+      Your role here is <strong>{app.role}</strong>: you can look, but {action} needs {ROLE_NEEDED[permission] ?? 'an admin or owner'}.
     </p>
   );
 }

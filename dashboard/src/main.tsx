@@ -7,6 +7,7 @@ import { href } from './href';
 import { AGENT_SCREENS, type AgentScreen } from './agent-screens';
 import { replaceUrl, route, SCREENS, type Route } from './router';
 import { SignIn } from './signin';
+import { useWaitingConversations, waitingConversations } from './waiting-conversations';
 import { Loading } from './components';
 
 /** Where a 401 sends the person: sign in, then back to the screen they were on. */
@@ -60,10 +61,11 @@ function App() {
   }
 }
 
-const NAV: { section?: string; items: { label: string; to: string; screens: Route['screen'][] }[] }[] = [
+/** `waiting`: the item shows how many conversations wait for a teammate (waiting-conversations.ts). */
+const NAV: { section?: string; items: { label: string; to: string; screens: Route['screen'][]; badge?: 'waiting' }[] }[] = [
   {
     items: [
-      { label: 'Agents', to: href('agents'), screens: ['agents', ...(Object.keys(AGENT_SCREENS) as AgentScreen[])] },
+      { label: 'Agents', to: href('agents'), screens: ['agents', ...(Object.keys(AGENT_SCREENS) as AgentScreen[])], badge: 'waiting' },
       { label: 'Waiting for you', to: href('approvals'), screens: ['approvals'] },
       { label: 'Knowledge', to: href('knowledge'), screens: ['knowledge'] },
     ],
@@ -91,6 +93,8 @@ function Shell() {
   const { session, workspaceId } = app;
   const current = route.value;
   const workspace = session.workspaces.find((candidate) => candidate.id === workspaceId);
+  useWaitingConversations(workspaceId);
+  const waiting = waitingConversations.value;
   return (
     <>
       <a class="skip" href="#main">
@@ -127,6 +131,12 @@ function Shell() {
                   <li key={item.to}>
                     <a href={item.to} aria-current={item.screens.includes(current.screen) ? 'page' : undefined}>
                       {item.label}
+                      {item.badge === 'waiting' && waiting ? (
+                        <span class="count" title={`${waiting} conversations wait for a teammate`}>
+                          {' '}
+                          {waiting} waiting
+                        </span>
+                      ) : null}
                     </a>
                   </li>
                 ))}

@@ -6,6 +6,10 @@
 export const CONVERSATION_HANDLERS = ['agent', 'people', 'closed'] as const;
 export type ConversationHandler = (typeof CONVERSATION_HANDLERS)[number];
 
+/** The inbox's tabs (conversations/list `state`): waiting for a teammate, claimed by the caller, every one, closed. */
+export const CONVERSATION_LIST_STATES = ['waiting', 'mine', 'all', 'closed'] as const;
+export type ConversationListState = (typeof CONVERSATION_LIST_STATES)[number];
+
 /** Why the conversation passed to people. */
 export const HANDOFF_REASONS = ['visitor', 'agent', 'keyword', 'teammate'] as const;
 export type HandoffReason = (typeof HANDOFF_REASONS)[number];

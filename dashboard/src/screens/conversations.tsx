@@ -1,73 +1,95 @@
 import { useEffect, useState } from 'preact/hooks';
+import { CONVERSATION_LIST_STATES, type ConversationListState } from '@service/shared/live-conversation';
 import { get } from '../api/client';
 import type { DataAt } from '../api/types';
-import { ErrorNote, Loading, Screen } from '../components';
-import { useAction, useLoad } from '../hooks';
+import { ErrorNote, Loading, RoleNote, Screen } from '../components';
+import { useAction, useLoad, useRefreshWhile } from '../hooks';
 import { when } from '../format';
 import { AgentTabs } from './agent-tabs';
+import { ConversationView } from './conversation-view';
 
 const PAGE = 50;
+/** The tabs' counts come from one page each: past it the count says "100+". */
+const COUNTED = 100;
+/** How often the tabs and the list are read again (new conversations, changes of hands by other teammates). */
+const REFRESH_MS = 5_000;
 type Page = DataAt<'conversations/list'>;
 
+const TAB_LABELS: Record<ConversationListState, string> = { waiting: 'Waiting', mine: 'Mine', all: 'All', closed: 'Closed' };
+
+/**
+ * The inbox of an agent's widget conversations: tabs Waiting (people have it, nobody claimed it), Mine, All and
+ * Closed with their counts, the tab's conversations, and the one opened (conversation-view.tsx).
+ */
 export default function Conversations({ params }: { params: string[] }) {
   const agentId = params[0]!;
-  const list = useLoad(() => get('conversations/list', { agent_id: agentId, limit: PAGE }), [agentId]);
-  /** The pages after the first, with the cursor of the next one (Load more); a new first page starts over. */
-  const [later, setLater] = useState<Page | null>(null);
-  useEffect(() => setLater(null), [list.data]);
-  const nextCursor = later ? later.next_cursor : (list.data?.next_cursor ?? null);
-  const more = useAction(async () => {
-    if (!nextCursor) return;
-    const page = await get('conversations/list', { agent_id: agentId, limit: PAGE, cursor: nextCursor });
-    setLater((previous) => ({ conversations: [...(previous?.conversations ?? []), ...page.conversations], next_cursor: page.next_cursor }));
-  });
-  const conversations = list.data ? [...list.data.conversations, ...(later?.conversations ?? [])] : [];
+  const [tab, setTab] = useState<ConversationListState>('waiting');
   const [open, setOpen] = useState<string | null>(null);
+  const counts = useLoad(() => tabCounts(agentId), [agentId]);
+  const list = useLoad(() => get('conversations/list', { agent_id: agentId, limit: PAGE, state: tab }), [agentId, tab]);
+  const refresh = () => {
+    counts.reload();
+    list.reload();
+  };
+  useRefreshWhile(true, refresh, REFRESH_MS);
+  const pages = usePages(agentId, tab, list.data);
   return (
-    <Screen title="Conversations" intro="What visitors said to the agent in the widget. Read-only.">
+    <Screen title="Conversations" intro="The agent's widget conversations. Claim one that waits for a person, reply, leave internal notes, hand it back to the agent or close it.">
       <AgentTabs agentId={agentId} current="conversations" />
-      {list.loading && !list.data ? <Loading what="conversations" /> : null}
-      <ErrorNote error={list.error} />
-      {list.data && list.data.conversations.length === 0 ? <p class="muted">No conversations yet.</p> : null}
-      <ul class="conversations">
-        {conversations.map((conversation) => (
-          <li key={conversation.id} class="card">
-            <button type="button" class="quiet wide" aria-expanded={open === conversation.id} onClick={() => setOpen(open === conversation.id ? null : conversation.id)}>
-              {when(conversation.started_at)} · {conversation.messages} messages · visitor {conversation.visitor.verified_user_id ?? conversation.visitor.id.slice(0, 12)}
-            </button>
-            {open === conversation.id ? <Transcript id={conversation.id} /> : null}
-          </li>
+      <RoleNote permission="conversations:reply" action="claiming, replying to or closing a conversation" />
+      <div class="tabs" role="tablist" aria-label="Inbox">
+        {CONVERSATION_LIST_STATES.map((state) => (
+          <button key={state} type="button" role="tab" class="quiet" aria-selected={state === tab} onClick={() => setTab(state)}>
+            {TAB_LABELS[state]} <span class="count">{counts.data?.[state] ?? '…'}</span>
+          </button>
         ))}
-      </ul>
-      {nextCursor ? (
-        <button type="button" disabled={more.busy} onClick={() => void more.run()}>
-          {more.busy ? 'Loading…' : 'Load more'}
-        </button>
-      ) : null}
-      <ErrorNote error={more.error} />
+      </div>
+      <div role="tabpanel" aria-label={TAB_LABELS[tab]}>
+        {list.loading && !list.data ? <Loading what="conversations" /> : null}
+        <ErrorNote error={list.error} />
+        {list.data && list.data.conversations.length === 0 ? <p class="muted">No conversations here.</p> : null}
+        <ul class="conversations">
+          {[...(list.data?.conversations ?? []), ...pages.later].map((conversation) => (
+            <li key={conversation.id} class="card">
+              <button type="button" class="quiet wide" aria-pressed={open === conversation.id} onClick={() => setOpen(open === conversation.id ? null : conversation.id)}>
+                {when(conversation.last_message_at)} · {conversation.messages} messages · visitor {conversation.visitor.verified_user_id ?? conversation.visitor.id.slice(0, 12)}
+                {conversation.assignee ? ` · ${conversation.assignee.name}` : ''}
+              </button>
+            </li>
+          ))}
+        </ul>
+        {pages.nextCursor ? (
+          <button type="button" disabled={pages.more.busy} onClick={() => void pages.more.run()}>
+            {pages.more.busy ? 'Loading…' : 'Load more'}
+          </button>
+        ) : null}
+        <ErrorNote error={pages.more.error} />
+      </div>
+      {/* The opened conversation stays open when a change moves it to another tab (claimed, handed back, closed). */}
+      {open ? <ConversationView key={open} conversationId={open} onChanged={refresh} /> : null}
     </Screen>
   );
 }
 
-function Transcript({ id }: { id: string }) {
-  const conversation = useLoad(() => get('conversations/get', { conversation_id: id }), [id]);
-  if (conversation.error) return <ErrorNote error={conversation.error} />;
-  if (!conversation.data) return <Loading what="the transcript" />;
-  return (
-    <ol class="transcript" aria-label="Transcript">
-      {conversation.data.messages.map((message, index) => (
-        <li key={index} class={`message ${message.role}`}>
-          <span class="who">{message.role === 'user' ? 'Visitor' : 'Agent'}</span>
-          <p>{readable(message.text)}</p>
-          <span class="muted small">
-            {when(message.at)}
-            {message.stopped ? ' · stopped by the visitor' : ''}
-          </span>
-        </li>
-      ))}
-    </ol>
-  );
+/** How many conversations each tab has (one page of COUNTED each). */
+async function tabCounts(agentId: string): Promise<Record<ConversationListState, string>> {
+  const pages = await Promise.all(CONVERSATION_LIST_STATES.map((state) => get('conversations/list', { agent_id: agentId, limit: COUNTED, state })));
+  return Object.fromEntries(CONVERSATION_LIST_STATES.map((state, index) => [state, `${pages[index]!.conversations.length}${pages[index]!.next_cursor ? '+' : ''}`])) as Record<ConversationListState, string>;
 }
 
-/** Rich markers as the visitor saw them: their labels, not their syntax (`[Page:Pricing|/pricing]` is "Pricing"). */
-const readable = (text: string) => text.replace(/\[(?:Skill|Agent|Page|Link|Action):([^|\]]+)\|[^\]]*\]/g, '“$1”');
+/**
+ * The pages after the first (Load more), with the cursor of the next one; another tab starts over. The first page is
+ * read again every few seconds: a conversation it now shares with a later page is listed once.
+ */
+function usePages(agentId: string, tab: ConversationListState, first: Page | undefined) {
+  const [later, setLater] = useState<Page | null>(null);
+  useEffect(() => setLater(null), [agentId, tab]);
+  const nextCursor = later ? later.next_cursor : (first?.next_cursor ?? null);
+  const more = useAction(async () => {
+    if (!nextCursor) return;
+    const page = await get('conversations/list', { agent_id: agentId, limit: PAGE, cursor: nextCursor, state: tab });
+    setLater((previous) => ({ conversations: [...(previous?.conversations ?? []), ...page.conversations], next_cursor: page.next_cursor }));
+  });
+  const firstIds = new Set(first?.conversations.map((conversation) => conversation.id));
+  return { later: (later?.conversations ?? []).filter((conversation) => !firstIds.has(conversation.id)), nextCursor, more };
+}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { followRunStream } from '../api/run-stream';
+import { followRunStream } from '../api/event-stream';
 
 interface Piece {
   after_seq: number;

@@ -228,14 +228,15 @@ describe('signed in as the demo owner', () => {
     await shop.close();
   });
 
-  it('shows that widget conversation under Conversations as a read-only transcript', async () => {
+  it('shows that widget conversation under Conversations › All with its transcript', async () => {
     await go(page, `#/agents/${h.agentId}/conversations`, /^Conversations$/);
+    await page.getByRole('tab', { name: /^All / }).click();
     const conversation = page.locator('.conversations button').first();
     await conversation.click();
     const transcript = page.getByRole('list', { name: 'Transcript' });
     await transcript.getByText('What does it cost?').waitFor();
     expect(await transcript.textContent()).toContain('Offline demo model');
-    expect(await page.locator('.conversations textarea, .conversations input').count()).toBe(0);
+    expect(await page.locator('.about').textContent()).toContain('The agent answers');
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'conversations-transcript');
 
@@ -243,6 +244,8 @@ describe('signed in as the demo owner', () => {
     const start = { agentId: h.agentId, workspaceId: h.platform.demo.workspaceId, locale: 'en' };
     for (let index = 0; index < 50; index++) await openConversation(h.platform.deps, { ...start, conversationId: `conv-page-${String(index).padStart(4, '0')}`, visitorId: `visitor-${index}` });
     await go(page, `#/agents/${h.agentId}/conversations`, /^Conversations$/);
+    await page.getByRole('tab', { name: /^All / }).click();
+    await page.locator('.conversations > li').nth(49).waitFor();
     expect(await page.locator('.conversations > li').count()).toBe(50);
     await page.getByRole('button', { name: 'Load more' }).click();
     await page.locator('.conversations > li').nth(50).waitFor();

@@ -199,4 +199,43 @@ describe('people in the conversation', () => {
     expect(off.handoff).toBeUndefined();
     await ctx.api('agents/update', { body: { agent_id: ctx.agentId, handoff: { enabled: true } } });
   });
+  it("lists an agent's conversations by the inbox's tabs: waiting, closed, all, page after page; `mine` needs a session", async () => {
+    const [withAgent, waiting, claimed, closed] = [visitor(), visitor(), visitor(), visitor()];
+    await withAgent.say('Hello');
+    for (const person of [waiting, claimed, closed]) await person.say('Talk to a person', { handoff: true });
+    await ctx.api('conversations/assign', { body: { conversation_id: claimed.conversationId, user_id: ownerId } });
+    await ctx.api('conversations/close', { body: { conversation_id: closed.conversationId } });
+
+    /** Every conversation a tab lists, one conversation a page (the cursor walks past the ones it does not keep). */
+    const tab = async (state: string) => {
+      const seen: { id: string; handler: string; assignee: unknown }[] = [];
+      let cursor: string | null | undefined;
+      do {
+        const page = await ctx.api<{ conversations: { id: string; handler: string; assignee: unknown }[]; next_cursor: string | null }>('conversations/list', {
+          query: { agent_id: ctx.agentId, limit: '1', state, ...(cursor ? { cursor } : {}) },
+        });
+        expect(openApiProblems('conversationsList', page as ApiResponse<unknown>)).toEqual([]);
+        seen.push(...page.body.data.conversations);
+        cursor = page.body.data.next_cursor;
+      } while (cursor);
+      return seen;
+    };
+    const ids = (list: { id: string }[]) => list.map((conversation) => conversation.id);
+    const mine = [withAgent, waiting, claimed, closed].map((person) => person.conversationId);
+
+    const waitingTab = await tab('waiting');
+    expect(waitingTab.every((conversation) => conversation.handler === 'people' && conversation.assignee === null)).toBe(true);
+    expect(mine.filter((id) => ids(waitingTab).includes(id))).toEqual([waiting.conversationId]);
+    const closedTab = await tab('closed');
+    expect(closedTab.every((conversation) => conversation.handler === 'closed')).toBe(true);
+    expect(mine.filter((id) => ids(closedTab).includes(id))).toEqual([closed.conversationId]);
+    const all = ids(await tab('all'));
+    expect(mine.filter((id) => all.includes(id))).toEqual(mine);
+    expect(new Set(all).size).toBe(all.length);
+
+    const byKey = await ctx.api('conversations/list', { query: { agent_id: ctx.agentId, state: 'mine' } });
+    expect([byKey.status, byKey.body.error?.code]).toEqual([400, 'VALIDATION_ERROR']);
+    const unknownTab = await ctx.api('conversations/list', { query: { agent_id: ctx.agentId, state: 'archived' } });
+    expect([unknownTab.status, unknownTab.body.error?.code]).toEqual([400, 'VALIDATION_ERROR']);
+  });
 });

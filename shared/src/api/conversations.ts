@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { EndpointContract } from './contract';
 import { isoDateTime, limitParam, text, uuid } from './primitives';
-import { CONVERSATION_EVENTS, CONVERSATION_HANDLERS, HANDOFF_REASONS, LIVE_LIMITS, TRANSCRIPT_ROLES } from '../live-conversation';
+import { CONVERSATION_EVENTS, CONVERSATION_HANDLERS, CONVERSATION_LIST_STATES, HANDOFF_REASONS, LIVE_LIMITS, TRANSCRIPT_ROLES } from '../live-conversation';
 
 /**
  * The widget conversations of an agent (the dashboard's Conversations screen, the inbox) and people in them (issue 29):
@@ -50,6 +50,13 @@ export const ConversationsQuery = z.object({
   agent_id: uuid('agent_id'),
   limit: limitParam,
   cursor: z.string().max(500).optional().meta({ description: 'next_cursor of the previous page' }),
+  state: z
+    .enum(CONVERSATION_LIST_STATES)
+    .default('all')
+    .meta({
+      description:
+        'The inbox’s tabs: `waiting` people have it and nobody claimed it; `mine` the signed-in teammate claimed it (a dashboard session; an API key gets 400 VALIDATION_ERROR); `closed`; `all` every one (the default). A filtered page may hold fewer than `limit` and still have a next_cursor.',
+    }),
 });
 const conversationId = z.string({ error: 'conversation_id is required' }).min(1).max(200);
 export const ConversationQuery = z.object({ conversation_id: conversationId });

@@ -27,8 +27,14 @@ export async function putAgentConversationRef(
   );
 }
 
+/** One conversation of an agent's list: its id and its place (`at`, what a cursor names). */
+export interface AgentConversationRef {
+  ref: string;
+  at: string;
+}
+
 /** A page of an agent's conversation ids, most recently started first; `cursor` is the previous page's `next`. */
-export async function queryAgentConversationRefs(deps: Deps, agentId: string, limit: number, cursor?: string): Promise<{ refs: string[]; next: string | null }> {
+export async function queryAgentConversationRefs(deps: Deps, agentId: string, limit: number, cursor?: string): Promise<{ refs: AgentConversationRef[]; next: string | null }> {
   const page = await deps.store.doc.send(
     new QueryCommand({
       TableName: table(deps),
@@ -39,7 +45,7 @@ export async function queryAgentConversationRefs(deps: Deps, agentId: string, li
       ...(cursor ? { ExclusiveStartKey: { conversationId: agentPartition(agentId), sk: cursor } } : {}),
     }),
   );
-  return { refs: (page.Items ?? []).map((item) => item.ref as string), next: (page.LastEvaluatedKey?.sk as string | undefined) ?? null };
+  return { refs: (page.Items ?? []).map((item) => ({ ref: item.ref as string, at: item.sk as string })), next: (page.LastEvaluatedKey?.sk as string | undefined) ?? null };
 }
 
 /** The `meta` items of the given conversations, by conversation id (a missing one is absent). */

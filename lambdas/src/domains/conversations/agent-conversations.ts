@@ -4,7 +4,7 @@ import { handlingOf, readConversation } from './conversation-state';
 import { queryMessages, seqOf, type ConversationMetaItem, type Handling, type StoredMessage } from './repository';
 
 /**
- * The conversations of an agent, for the dashboard (read-only): listed from the agent's own partition of the
+ * The conversations of an agent, for the dashboard's inbox: listed from the agent's own partition of the
  * conversations table, summarised from each conversation's `meta` item (agent-conversation-repository.ts).
  */
 export interface ConversationSummary {
@@ -40,13 +40,53 @@ const toSummary = (meta: ConversationMetaItem): ConversationSummary => ({
 export const conversationSummary = async (deps: Deps, workspaceId: string, conversationId: string): Promise<ConversationSummary> => toSummary(await readConversation(deps, workspaceId, conversationId));
 export { toSummary };
 
-/** An agent's conversations, most recently started first, a page at a time (`cursor`: the previous page's last). */
-export async function listAgentConversations(deps: Deps, agentId: string, limit: number, cursor?: string): Promise<{ conversations: ConversationSummary[]; nextCursor: string | null }> {
-  const { refs, next } = await queryAgentConversationRefs(deps, agentId, limit, cursor);
-  if (refs.length === 0) return { conversations: [], nextCursor: null };
-  const byId = await getConversationMetas(deps, refs);
-  const conversations = refs.flatMap((ref) => (byId.has(ref) ? [toSummary(byId.get(ref)!)] : []));
-  return { conversations, nextCursor: next };
+/**
+ * Which conversations a list keeps (the inbox's tabs): `waiting` people have it and nobody claimed it; `mine` the
+ * given teammate claimed it (and it is not closed); `closed`; `all` every one.
+ */
+export type ConversationFilter = { state: 'all' | 'waiting' | 'closed' } | { state: 'mine'; teammateId: string };
+
+const keeps = (filter: ConversationFilter, { handling }: ConversationSummary): boolean => {
+  switch (filter.state) {
+    case 'all':
+      return true;
+    case 'waiting':
+      return handling.handler === 'people' && !handling.assignee;
+    case 'mine':
+      return handling.handler === 'people' && handling.assignee?.id === filter.teammateId;
+    case 'closed':
+      return handling.handler === 'closed';
+  }
+};
+
+/** How many of the agent's list one filtered request reads at most; past it the answer is short but has a cursor. */
+const SCAN_PAGES = 10;
+
+/**
+ * An agent's conversations that `filter` keeps, most recently started first, a page at a time (`cursor`: the previous
+ * page's `nextCursor`). A filtered page reads the list until it has `limit` or read SCAN_PAGES pages of it: a page may
+ * then hold fewer than `limit` with a `nextCursor`, the place where the next one goes on.
+ */
+export async function listAgentConversations(
+  deps: Deps,
+  agentId: string,
+  page: { limit: number; cursor?: string | undefined },
+  filter: ConversationFilter = { state: 'all' },
+): Promise<{ conversations: ConversationSummary[]; nextCursor: string | null }> {
+  const conversations: ConversationSummary[] = [];
+  let cursor = page.cursor;
+  for (let read = 0; read < SCAN_PAGES; read += 1) {
+    const { refs, next } = await queryAgentConversationRefs(deps, agentId, page.limit, cursor);
+    const byId = refs.length ? await getConversationMetas(deps, refs.map(({ ref }) => ref)) : new Map<string, ConversationMetaItem>();
+    for (const { ref, at } of refs) {
+      const meta = byId.get(ref);
+      if (meta && keeps(filter, toSummary(meta))) conversations.push(toSummary(meta));
+      if (conversations.length === page.limit) return { conversations, nextCursor: at === refs.at(-1)?.at ? next : at };
+    }
+    if (!next) return { conversations, nextCursor: null };
+    cursor = next;
+  }
+  return { conversations, nextCursor: cursor ?? null };
 }
 
 const TRANSCRIPT_LIMIT = 500;

@@ -1,0 +1,165 @@
+import { useRef, useState } from 'preact/hooks';
+import { LIVE_LIMITS } from '@service/shared/live-conversation';
+import { post } from '../api/client';
+import { ActionButton, ActionForm, ErrorNote, Loading } from '../components';
+import { useAction } from '../hooks';
+import { when } from '../format';
+import { useApp } from '../session';
+import { useLiveConversation, type ConversationSummary, type TranscriptEntry } from './live-conversation';
+
+/** How often typing in the reply box tells the visitor (the widget shows it for a few seconds each time). */
+const TYPING_EVERY_MS = 3_000;
+
+/**
+ * One conversation in the inbox: who handles it, the agent's handoff summary, the visitor, the live transcript (notes
+ * marked internal), and what a teammate does with it. Every text is rendered as text, never as markup.
+ */
+export function ConversationView({ conversationId, onChanged }: { conversationId: string; onChanged: () => void }) {
+  const live = useLiveConversation(conversationId);
+  if (live.error) return <ErrorNote error={live.error} />;
+  if (!live.summary) return <Loading what="the conversation" />;
+  return (
+    <section class="conversation" aria-label="Conversation">
+      <About summary={live.summary} />
+      <ol class="transcript" aria-label="Transcript" aria-live="polite">
+        {live.messages.map((message) => (
+          <Entry key={message.seq} message={message} />
+        ))}
+      </ol>
+      {live.typing !== undefined ? (
+        <p class="muted small" role="status">
+          {live.typing ?? 'A teammate'} is typing…
+        </p>
+      ) : null}
+      <Actions
+        summary={live.summary}
+        onChanged={() => {
+          live.refresh();
+          onChanged();
+        }}
+      />
+    </section>
+  );
+}
+
+const HANDLED_BY = { agent: 'The agent answers', people: 'Waiting for a teammate', closed: 'Closed' } as const;
+
+function About({ summary }: { summary: ConversationSummary }) {
+  const { visitor, handoff } = summary;
+  return (
+    <dl class="about">
+      <dt>Handled by</dt>
+      <dd>{summary.handler === 'people' && summary.assignee ? summary.assignee.name : HANDLED_BY[summary.handler]}</dd>
+      <dt>Visitor</dt>
+      <dd>{visitor.verified_user_id ? `${visitor.verified_user_id} (verified)` : `${visitor.id.slice(0, 12)} (not verified)`}</dd>
+      <dt>Locale</dt>
+      <dd>{summary.locale}</dd>
+      <dt>Started</dt>
+      <dd>{when(summary.started_at)}</dd>
+      {handoff ? (
+        <>
+          <dt>Handoff</dt>
+          <dd>
+            {when(handoff.requested_at)} · {HANDOFF_REASON[handoff.reason]}
+            {handoff.summary ? <p class="summary">{handoff.summary}</p> : null}
+          </dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+const HANDOFF_REASON = { visitor: 'the visitor asked for a person', agent: 'the agent handed it over', keyword: 'a handoff keyword', teammate: 'a teammate took it over' } as const;
+
+function Entry({ message }: { message: TranscriptEntry }) {
+  if (message.role === 'event') {
+    return (
+      <li class="message event">
+        <p>
+          <span class="event-text">{message.text}</span> <span class="muted small">· {when(message.at)}</span>
+        </p>
+      </li>
+    );
+  }
+  const who = { user: 'Visitor', assistant: 'Agent', teammate: message.author?.name ?? 'Teammate', note: `Internal note · ${message.author?.name ?? 'Teammate'}` }[message.role];
+  return (
+    <li class={`message ${message.role}`}>
+      <span class="who">{who}</span>
+      <p>{message.role === 'assistant' ? readable(message.text) : message.text}</p>
+      <span class="muted small">
+        {when(message.at)}
+        {message.stopped ? ' · stopped by the visitor' : ''}
+      </span>
+    </li>
+  );
+}
+
+/** Rich markers as the visitor saw them: their labels, not their syntax (`[Page:Pricing|/pricing]` is "Pricing"). */
+const readable = (text: string) => text.replace(/\[(?:Skill|Agent|Page|Link|Action):([^|\]]+)\|[^\]]*\]/g, '“$1”');
+
+/** Claim, reply, internal note, hand back, close: each an endpoint called with the session. No reopen: the API has none. */
+function Actions({ summary, onChanged }: { summary: ConversationSummary; onChanged: () => void }) {
+  const app = useApp();
+  const [text, setText] = useState('');
+  const lastTyping = useRef(0);
+  const conversation_id = summary.id;
+  const open = summary.handler !== 'closed';
+  const act = useAction(async (change: () => Promise<unknown>) => {
+    await change();
+    onChanged();
+  });
+  const send = (path: 'conversations/reply' | 'conversations/note') =>
+    act.run(async () => {
+      await post(path, { conversation_id, text: text.trim() });
+      setText('');
+    });
+  const typed = (value: string) => {
+    setText(value);
+    if (!open || Date.now() - lastTyping.current < TYPING_EVERY_MS) return;
+    lastTyping.current = Date.now();
+    // Only a hint to the visitor: a failure changes nothing the teammate sees.
+    post('conversations/typing', { conversation_id }).catch(() => undefined);
+  };
+  const mine = summary.assignee?.id === app.session.user.id;
+  const locked = act.busy || !app.may('conversations:reply');
+  return (
+    <div class="conversation-actions">
+      <div class="row">
+        {open && !mine ? (
+          <ActionButton permission="conversations:reply" variant="primary" busy={act.busy} onClick={() => void act.run(() => post('conversations/assign', { conversation_id }))}>
+            Claim
+          </ActionButton>
+        ) : null}
+        {summary.handler === 'people' ? (
+          <ActionButton permission="conversations:reply" busy={act.busy} onClick={() => void act.run(() => post('conversations/handback', { conversation_id }))}>
+            Hand back to the agent
+          </ActionButton>
+        ) : null}
+        {open ? (
+          <ActionButton permission="conversations:reply" variant="danger" busy={act.busy} onClick={() => void act.run(() => post('conversations/close', { conversation_id }))}>
+            Close
+          </ActionButton>
+        ) : null}
+      </div>
+      {open ? (
+        <ActionForm onSubmit={() => text.trim() && send('conversations/reply')}>
+          <label>
+            Message
+            <textarea value={text} rows={3} maxLength={LIVE_LIMITS.messageChars} disabled={locked} aria-describedby={app.may('conversations:reply') ? undefined : 'role-note-conversations:reply'} onInput={(event) => typed(event.currentTarget.value)} />
+          </label>
+          <div class="row">
+            <ActionButton type="submit" permission="conversations:reply" variant="primary" busy={act.busy || !text.trim()}>
+              Reply to the visitor
+            </ActionButton>
+            <ActionButton permission="conversations:reply" busy={act.busy || !text.trim()} onClick={() => void send('conversations/note')}>
+              Add internal note
+            </ActionButton>
+          </div>
+        </ActionForm>
+      ) : (
+        <p class="muted">This conversation is closed. It cannot be reopened yet (the API has no reopen).</p>
+      )}
+      <ErrorNote error={act.error} />
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { axeViolations, heading, otherSite, OWNER_EMAIL, screenshot, signIn, startDashboard, type DashboardHarness } from './support';
+
+// The inbox (issue 29, item 3) with two pages: a visitor's widget on a shop's page and a teammate's dashboard. The
+// visitor asks for a person, the conversation waits under Waiting, the teammate claims it and replies, the visitor
+// sees the reply without a reload and the inbox sees the visitor's answer live, then the teammate hands back. Its own
+// platform and browser.
+
+let h: DashboardHarness;
+let inbox: Page;
+let visitor: Page;
+let shop: Awaited<ReturnType<typeof otherSite>>;
+beforeAll(async () => {
+  h = await startDashboard();
+  inbox = (await h.open('/dashboard/')).page;
+  await heading(inbox, 'Sign in');
+  await signIn(h, inbox, OWNER_EMAIL);
+  // A shop on 127.0.0.1 and another port: another origin (the seeded agent allows http://127.0.0.1:*).
+  shop = await otherSite(
+    `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1></main><script src="${h.origin}/embed/loader.js" data-agent-id="${h.agentId}" async></script></body></html>`,
+  );
+  visitor = await (await h.browser.newContext()).newPage();
+  visitor.setDefaultTimeout(10_000);
+  await visitor.goto(shop.url);
+}, 60_000);
+afterAll(async () => {
+  await shop?.close();
+  await h?.stop();
+});
+
+const widget = (selector: string) => visitor.locator(`#service-chat ${selector}`);
+async function visitorSays(text: string) {
+  await widget('textarea').fill(text);
+  await visitor.keyboard.press('Enter');
+}
+/** An inbox tab by its label and count ("Waiting 1"). */
+const tab = (labelAndCount: string) => inbox.getByRole('tab', { name: labelAndCount, exact: true });
+
+describe('the inbox', () => {
+  it('shows a visitor who asks for a person under Waiting; the teammate claims, replies live to the widget, and hands back', async () => {
+    await widget('.scw-fab').click();
+    await visitorSays('I want to talk to a human');
+    await widget('.scw-msg[data-role=event]').first().waitFor({ timeout: 15_000 });
+
+    // Told wherever they are: the navigation and the browser tab count the conversations that wait.
+    await inbox.getByRole('link', { name: 'Agents 1 waiting' }).waitFor({ timeout: 15_000 });
+    await inbox.waitForFunction(() => document.title === '(1) Agents · Dashboard');
+    await inbox.evaluate((target) => (location.hash = target), `#/agents/${h.agentId}/conversations`);
+    await heading(inbox, /^Conversations$/);
+    expect(await inbox.title()).toBe('(1) Conversations · Dashboard');
+    await tab('Waiting 1').and(inbox.locator('[aria-selected=true]')).waitFor();
+    const waiting = inbox.locator('.conversations > li');
+    await waiting.first().waitFor();
+    expect(await waiting.count()).toBe(1);
+    await waiting.first().getByRole('button').click();
+    const transcript = inbox.getByRole('list', { name: 'Transcript' });
+    await transcript.getByText('I want to talk to a human').waitFor();
+    // The agent's summary for the teammate, and who handles it.
+    await inbox.getByText('The visitor asked for a person: "I want to talk to a human"').waitFor();
+    expect(await inbox.locator('.about').textContent()).toContain('Waiting for a teammate');
+    expect(await axeViolations(inbox)).toEqual([]);
+
+    await inbox.getByRole('button', { name: 'Claim' }).click();
+    const joined = transcript.locator('.event-text', { hasText: / joined$/ });
+    await joined.waitFor();
+    const name = (await joined.textContent())!.replace(/ joined$/, '');
+    await widget('.scw-msg[data-role=event]').filter({ hasText: `${name} joined` }).waitFor();
+    await tab('Mine 1').waitFor();
+    await tab('Waiting 0').waitFor();
+    await inbox.waitForFunction(() => document.title === 'Conversations · Dashboard', undefined, { timeout: 15_000 });
+    expect(await inbox.getByRole('link', { name: 'Agents', exact: true }).count()).toBe(1);
+
+    await inbox.getByLabel('Message').fill('Hello, I am here to help.');
+    await inbox.getByRole('button', { name: 'Reply to the visitor' }).click();
+    await widget('.scw-msg[data-role=teammate]').filter({ hasText: 'Hello, I am here to help.' }).waitFor();
+    // An internal note stays in the inbox: marked as such, never in the widget.
+    await inbox.getByLabel('Message').fill('Asked about a refund last week');
+    await inbox.getByRole('button', { name: 'Add internal note' }).click();
+    await transcript.locator('.message.note').filter({ hasText: 'Asked about a refund last week' }).waitFor();
+    expect(await transcript.locator('.message.note .who').textContent()).toMatch(/^Internal note/);
+
+    // The visitor's answer appears in the open conversation without a reload, as text (no element made of it).
+    const hostile = 'Thanks! <img src=x onerror="window.__owned=1"> bye';
+    await visitorSays(hostile);
+    await transcript.locator('.message.user').filter({ hasText: hostile }).waitFor();
+    expect(await inbox.locator('img[src=x]').count()).toBe(0);
+    expect(await visitor.evaluate(() => document.querySelector('#service-chat')!.shadowRoot!.textContent)).not.toContain('Asked about a refund last week');
+    await screenshot(inbox, 'inbox-conversation');
+
+    await inbox.getByRole('button', { name: 'Hand back to the agent' }).click();
+    await transcript.getByText(`${name} handed the conversation back to the agent`).waitFor();
+    await widget('.scw-msg[data-role=event]').filter({ hasText: name }).last().waitFor();
+    await inbox.waitForFunction(() => document.querySelector('.about')?.textContent?.includes('The agent answers'));
+    expect(await inbox.getByRole('button', { name: 'Hand back to the agent' }).count()).toBe(0);
+  });
+});
