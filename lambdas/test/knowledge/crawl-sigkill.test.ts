@@ -24,7 +24,7 @@ describe('a crawl killed with SIGKILL', () => {
     await crashThenRestart(
       // The first page's document is stored, and the machine dies before the page is marked done or its links queued.
       // Its messages come back 3 s after a claim (not 30 s): the restarted platform takes the page again soon.
-      { CRASH_AFTER: 'PutCommand:knowledge-documents', WEBHOOK_ALLOW_LOCAL: '1', KNOWLEDGE_VISIBILITY_MS: '3000' },
+      { CRASH_AFTER: 'PutCommand:knowledge-documents', WEBHOOK_ALLOW_LOCAL: '1', QUEUE_VISIBILITY_MS: 'knowledge=3000' },
       // Restarted past the page's lease, so the redelivered message may take the page again.
       { CLOCK_SHIFT_MS: String(3 * 60 * 1000), WEBHOOK_ALLOW_LOCAL: '1' },
       async (api) => {

@@ -30,13 +30,17 @@ DynamoDBDocumentClient.prototype.send = function (this: DynamoDBDocumentClient, 
   return matches(command, crashAfter) ? result.then(() => process.kill(process.pid, 'SIGKILL')) : result;
 } as typeof send;
 
-// KNOWLEDGE_VISIBILITY_MS: a page's message the crash leaves in flight comes back after this, not the default 30 s.
-const knowledgeVisibilityMs = process.env.KNOWLEDGE_VISIBILITY_MS ? Number(process.env.KNOWLEDGE_VISIBILITY_MS) : undefined;
+// QUEUE_VISIBILITY_MS (`runs=5000,knowledge=3000`): a message the crash leaves in flight on that queue comes back after
+// this, not the platform's default (a minute for runs, 30 s for the others): the mechanism is the same, the wait shorter.
+const visibilityTimeoutMs = Object.fromEntries((process.env.QUEUE_VISIBILITY_MS ?? '').split(',').filter(Boolean).map((pair) => {
+  const [queue, ms] = pair.split('=');
+  return [queue!, Number(ms)];
+}));
 const platform = await startPlatform({
   dataDir: process.env.DATA_DIR!,
   now: () => new Date(Date.now() + shift),
   env: { MODEL: 'offline' },
-  ...(knowledgeVisibilityMs ? { queue: { visibilityTimeoutMs: { knowledge: knowledgeVisibilityMs } } } : {}),
+  queue: { visibilityTimeoutMs },
 });
 if (process.env.SWEEP_EVERY_MS) setInterval(() => void sweepRuns(platform.deps), Number(process.env.SWEEP_EVERY_MS)).unref();
 armed = true;
