@@ -88,6 +88,25 @@ interface Row {
   text: string;
 }
 
+/**
+ * LanceDB's answer when another writer committed first and the two cannot be merged (an index build or a compaction
+ * against a compaction): the same work on the newer version may succeed. Appends and deletes it retries itself.
+ */
+const isRetryableConflict = (error: unknown) => error instanceof Error && error.message.includes('Retryable commit conflict');
+const CONFLICT_ATTEMPTS = 5;
+
+/** `work` again (after a short random pause, so two writers do not collide again) while it loses to another writer's commit. */
+async function retryingConflicts<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isRetryableConflict(error) || attempt === CONFLICT_ATTEMPTS) throw error;
+      await new Promise((resume) => setTimeout(resume, Math.random() * 50 * attempt));
+    }
+  }
+}
+
 /** One document's new rows (none: it leaves the index), waiting to be written with others. */
 interface PendingReplace {
   documentId: string;
@@ -191,8 +210,8 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
     const wanted = new Map(rows.map((row) => [textColumn(row.kind, row.language), row.language]));
     const missing = [...wanted].filter(([column]) => !have.has(column));
     if (have.has('document_id') && missing.length === 0) return;
-    if (!have.has('document_id')) await table.createIndex('document_id', { config: lancedb.Index.btree() });
-    for (const [column, language] of missing) await table.createIndex(column, { config: lancedb.Index.fts(ftsConfig(language)) });
+    if (!have.has('document_id')) await retryingConflicts(() => table.createIndex('document_id', { config: lancedb.Index.btree() }));
+    for (const [column, language] of missing) await retryingConflicts(() => table.createIndex(column, { config: lancedb.Index.fts(ftsConfig(language)) }));
     await indexedColumns(table, true);
   }
 
@@ -200,7 +219,13 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
     const fullText = (await table.listIndices()).find((index) => index.columns.some((column) => TEXT_COLUMNS.includes(column)));
     const stats = fullText && (await table.indexStats(fullText.name));
     if (!stats || stats.numUnindexedRows === 0) return;
-    if (stats.numUnindexedRows >= Math.min(OPTIMIZE_EVERY_ROWS, Math.max(1, stats.numIndexedRows * OPTIMIZE_AT_UNINDEXED_SHARE))) await table.optimize();
+    if (stats.numUnindexedRows < Math.min(OPTIMIZE_EVERY_ROWS, Math.max(1, stats.numIndexedRows * OPTIMIZE_AT_UNINDEXED_SHARE))) return;
+    try {
+      await table.optimize();
+    } catch (error) {
+      // Another writer compacted first: the rows it left unindexed are folded in at a later batch.
+      if (!isRetryableConflict(error)) throw error;
+    }
   }
 
   /** One batch: every document's old rows deleted at once, every new row appended at once. */
