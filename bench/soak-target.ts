@@ -61,7 +61,7 @@ async function serve(target: SoakTarget): Promise<{ url: string; invoke?: Lambda
   const fn: LocalFunction = target.streaming
     ? { name, route: target.route, kind: 'streaming', handler: (event, sink, context) => handler(event, sink, context) as Promise<void> }
     : { name, route: target.route, kind: 'buffered', handler: (event, context) => handler(event, context) as Promise<HttpResult> };
-  const server = createLocalServer([fn]);
+  const server = createLocalServer([fn], new Set());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }

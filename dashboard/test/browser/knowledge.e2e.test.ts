@@ -184,9 +184,11 @@ describe('the Knowledge screen', () => {
     await row.getByRole('button', { name: `Write an answer to ${question}` }).click();
     const form = page.locator('form', { has: page.getByRole('heading', { name: 'Write an answer' }) });
     expect(await form.getByLabel('Question').inputValue()).toBe(question);
-    // The answer box is where the typing goes.
+    // The answer box is where the typing goes, once the form has opened.
+    const answerBox = form.getByLabel('Answer');
+    await page.waitForFunction((box) => box === document.activeElement, await answerBox.elementHandle());
     await page.keyboard.type('Yes: well-behaved dogs are welcome at our office on Fridays.');
-    expect(await form.getByLabel('Answer').inputValue()).toBe('Yes: well-behaved dogs are welcome at our office on Fridays.');
+    expect(await answerBox.inputValue()).toBe('Yes: well-behaved dogs are welcome at our office on Fridays.');
     await form.getByRole('button', { name: 'Save answer' }).click();
     await row.waitFor({ state: 'detached' });
     await list.getByText('No unanswered questions.').waitFor();

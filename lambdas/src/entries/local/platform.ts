@@ -20,7 +20,7 @@ import { sweepRuns } from '../../domains/runs/runtime/run-sweeper';
 import { syncDueSources } from '../../domains/knowledge/schedule';
 import { lazyKnowledgeStores, localKnowledgeLocations } from '../../infra/search/knowledge-stores';
 import { rm } from 'node:fs/promises';
-import { createLocalServer } from './server';
+import { createLocalServer, type InFlight } from './server';
 import { listenError } from './startup-error';
 import { logger } from '../../infra/logger';
 import { observeFunctions, observeSender, type PlatformObserver } from './observer';
@@ -74,6 +74,9 @@ async function listenOnIpv6Loopback(server: Server, port: number): Promise<Serve
 }
 
 /** The whole platform in one process: embedded DynamoDB, the durable local queue and its consumers, and one HTTP server. */
+/** The longest the platform's stop waits for handlers still at work. */
+const STOP_DRAIN_MS = 10_000;
+
 export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
   // The knowledge index and files live under the data dir (a temporary folder for an in-memory platform).
   const knowledgeFolders = localKnowledgeLocations(options.dataDir);
@@ -103,7 +106,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const model = options.model ?? resolveModel(config.model, env);
 
   const functions = () => observeFunctions(createLocalFunctions(deps, { model }), options.observer);
-  const server: Server = createLocalServer(functions());
+  const inFlight: InFlight = new Set();
+  const server: Server = createLocalServer(functions(), inFlight);
   const host = options.host ?? '127.0.0.1';
   try {
     await new Promise<void>((resolve, reject) => {
@@ -118,7 +122,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const { port } = server.address() as AddressInfo;
   const url = `http://${host}:${port}`;
   // Browsers resolve `localhost` themselves, some to ::1 first; the dashboard must work there (WebAuthn refuses IP addresses).
-  const ipv6 = LOOPBACK_V4.has(host) ? await listenOnIpv6Loopback(createLocalServer(functions()), port) : undefined;
+  const ipv6 = LOOPBACK_V4.has(host) ? await listenOnIpv6Loopback(createLocalServer(functions(), inFlight), port) : undefined;
   // The demo page is indexed under the address it is served from, known now. The platform starts without it if it
   // cannot be indexed (its agents then say they do not know): the demo content is no reason to refuse to start.
   await seedDemoKnowledge(deps, seed.workspaceId, url).catch((error: unknown) => logger.warn('the demo page was not indexed as knowledge', { error }));
@@ -158,6 +162,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       server.closeAllConnections();
       ipv6?.closeAllConnections();
       await Promise.all([server, ...(ipv6 ? [ipv6] : [])].map((open) => new Promise<void>((resolve) => open.close(() => resolve()))));
+      // What handlers still write after their response (their connections are closed, so streams end) lands before
+      // the store closes; bounded, should one never end.
+      await Promise.race([Promise.all(inFlight), new Promise((resolve) => setTimeout(resolve, STOP_DRAIN_MS).unref())]);
       await queue.stop();
       await skills.close();
       store.raw.destroy();

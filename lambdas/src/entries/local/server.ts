@@ -45,34 +45,46 @@ function sinkFor(response: ServerResponse): ResponseSink {
   };
 }
 
+/**
+ * The requests being handled. A handler may still write after its response is done (a chat reply's usage and its
+ * unanswered question come after `done`): the platform's stop waits for these before it closes the store.
+ */
+export type InFlight = Set<Promise<void>>;
+
 /** One HTTP server for the whole local platform: requests become API Gateway v2 events for the production handlers. */
-export function createLocalServer(functions: LocalFunction[]): Server {
-  return createServer(async (request, response) => {
-    try {
-      const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
-      const fn = routeFor(functions, url.pathname);
-      if (!fn) {
-        if (url.pathname === DASHBOARD_PREFIX.slice(0, -1)) return void response.writeHead(308, { location: DASHBOARD_PREFIX }).end();
-        const file = request.method === 'GET' || request.method === 'HEAD' ? await readStaticFile(url.pathname) : undefined;
-        if (!file) return sendJsonFailure(response, 404, 'NOT_FOUND', `Nothing at ${url.pathname}`);
-        response.writeHead(200, {
-          'content-type': file.contentType,
-          'cache-control': file.cacheControl,
-          'x-content-type-options': 'nosniff',
-          ...(file.crossOrigin ? { 'access-control-allow-origin': '*' } : {}),
-          ...file.headers,
-        });
-        return void response.end(request.method === 'HEAD' ? undefined : file.body);
-      }
-      const body = await readBody(request);
-      if (!body) return sendJsonFailure(response, 413, 'PAYLOAD_TOO_LARGE', `Requests are limited to ${MAX_REQUEST_BYTES} bytes`);
-      const event = toApiGatewayEvent(request, url, body);
-      if (fn.kind === 'streaming') return await fn.handler(event, sinkFor(response), localContext(fn.name));
-      writeResult(response, await fn.handler(event, localContext(fn.name)));
-    } catch (error) {
-      logger.error('local server failed to handle a request', { path: request.url?.split('?')[0], error });
-      if (!response.headersSent) sendJsonFailure(response, 500, 'INTERNAL_ERROR', 'The local platform failed to handle the request');
-      else response.end();
-    }
+export function createLocalServer(functions: LocalFunction[], inFlight: InFlight): Server {
+  return createServer((request, response) => {
+    const handled = handle(functions, request, response);
+    inFlight.add(handled);
+    void handled.finally(() => inFlight.delete(handled));
   });
+}
+
+async function handle(functions: LocalFunction[], request: IncomingMessage, response: ServerResponse): Promise<void> {
+  try {
+    const url = new URL(request.url ?? '/', `http://${request.headers.host ?? 'localhost'}`);
+    const fn = routeFor(functions, url.pathname);
+    if (!fn) {
+      if (url.pathname === DASHBOARD_PREFIX.slice(0, -1)) return void response.writeHead(308, { location: DASHBOARD_PREFIX }).end();
+      const file = request.method === 'GET' || request.method === 'HEAD' ? await readStaticFile(url.pathname) : undefined;
+      if (!file) return sendJsonFailure(response, 404, 'NOT_FOUND', `Nothing at ${url.pathname}`);
+      response.writeHead(200, {
+        'content-type': file.contentType,
+        'cache-control': file.cacheControl,
+        'x-content-type-options': 'nosniff',
+        ...(file.crossOrigin ? { 'access-control-allow-origin': '*' } : {}),
+        ...file.headers,
+      });
+      return void response.end(request.method === 'HEAD' ? undefined : file.body);
+    }
+    const body = await readBody(request);
+    if (!body) return sendJsonFailure(response, 413, 'PAYLOAD_TOO_LARGE', `Requests are limited to ${MAX_REQUEST_BYTES} bytes`);
+    const event = toApiGatewayEvent(request, url, body);
+    if (fn.kind === 'streaming') return await fn.handler(event, sinkFor(response), localContext(fn.name));
+    writeResult(response, await fn.handler(event, localContext(fn.name)));
+  } catch (error) {
+    logger.error('local server failed to handle a request', { path: request.url?.split('?')[0], error });
+    if (!response.headersSent) sendJsonFailure(response, 500, 'INTERNAL_ERROR', 'The local platform failed to handle the request');
+    else response.end();
+  }
 }
