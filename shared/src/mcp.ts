@@ -4,7 +4,7 @@
  */
 
 /** Each permission is its own OAuth scope (listed in `scopes_supported`). */
-export const MCP_SCOPES = ['agents:read', 'agents:ask', 'agents:act', 'offline_access'] as const;
+export const MCP_SCOPES = ['agents:read', 'agents:ask', 'agents:act', 'conversations:reply', 'offline_access'] as const;
 export type McpScope = (typeof MCP_SCOPES)[number];
 
 /** What the consent page says about each scope. */
@@ -15,11 +15,15 @@ export const MCP_SCOPE_TEXT: Record<McpScope, { title: string; detail: string }>
     title: 'Take real-world actions',
     detail: 'Let an agent act with full autonomy when asked to: send e-mail from its own address, create contacts, events and tasks.',
   },
+  'conversations:reply': {
+    title: "Read and answer visitors' conversations",
+    detail: "List the widget conversations of the agents (who handles them, the agent's summary) and reply to a visitor as you: a reply takes the conversation over from the agent.",
+  },
   offline_access: { title: 'Stay connected', detail: 'Keep the connection working without signing in again, until you withdraw it.' },
 };
 
 /** The permissions an MCP key is made with: the consent page's, but offline_access (a key stays valid until revoked). */
-export const MCP_KEY_SCOPES = ['agents:read', 'agents:ask', 'agents:act'] as const satisfies readonly McpScope[];
+export const MCP_KEY_SCOPES = ['agents:read', 'agents:ask', 'agents:act', 'conversations:reply'] as const satisfies readonly McpScope[];
 export type McpKeyScope = (typeof MCP_KEY_SCOPES)[number];
 
 /**

@@ -2,7 +2,8 @@ import { verify } from '@service/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
-import { openEventStream, sseMessages } from '../support/sse';
+import { openEventStream } from '../support/sse';
+import { liveMessages, WIDGET_ORIGIN, widgetVisitor } from '../support/widget-visitor';
 import { createWorkspace } from '../support/workspaces';
 import { subscribe } from '../webhooks/helpers';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
@@ -11,7 +12,6 @@ import { startReceiver, type Receiver } from '../webhooks/receiver';
 // replies over REST as an integrator would, both sides get it pushed (SSE, resumable), notes stay with the teammates,
 // the teammate hands back and the agent answers again; conversation.* webhooks are signed and typed.
 
-const ORIGIN = 'http://localhost:3000';
 const ctx = usePlatform({ env: { WEBHOOK_ALLOW_LOCAL: '1' } });
 let hook: Receiver;
 let secret = '';
@@ -27,37 +27,12 @@ afterAll(() => hook?.close());
 
 const url = (route: string) => `${ctx.platform.url}/v1/agents/${ctx.agentId}/${route}`;
 
-function visitor() {
-  const conversationId = crypto.randomUUID();
-  const visitorId = crypto.randomUUID();
-  const transcript: { role: 'user' | 'assistant'; content: string }[] = [];
-  return {
-    conversationId,
-    visitorId,
-    /** One visitor turn; the reply's events by name. */
-    async say(content: string, extra: Record<string, unknown> = {}) {
-      transcript.push({ role: 'user', content });
-      const response = await fetch(url('chat'), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: ORIGIN },
-        body: JSON.stringify({ conversationId, visitorId, locale: 'en', messages: transcript, ...extra }),
-      });
-      expect(response.status).toBe(200);
-      const events = sseMessages(await response.text()).map((event) => ({ name: event.event, data: JSON.parse(event.data) as Record<string, unknown> }));
-      const text = events.filter((event) => event.name === 'delta').map((event) => event.data.text).join('');
-      if (text) transcript.push({ role: 'assistant', content: text });
-      return { events, text, handoff: events.find((event) => event.name === 'handoff')?.data };
-    },
-    live(headers: Record<string, string> = {}) {
-      return openEventStream(`${url('live')}?conversationId=${conversationId}`, { origin: ORIGIN, 'x-visitor-id': visitorId, ...headers });
-    },
-  };
-}
+const visitor = () => widgetVisitor(ctx.platform.url, ctx.agentId);
 
 const teammateStream = (conversationId: string, headers: Record<string, string> = {}) =>
   openEventStream(`${ctx.platform.apiBaseUrl}/conversations/stream?conversation_id=${conversationId}`, { 'x-service-api-key': ctx.key, ...headers });
 
-const messagesOf = (stream: ReturnType<typeof openEventStream>) => stream.events.filter((event) => event.event === 'message').map((event) => ({ id: event.id, ...(JSON.parse(event.data) as { seq: number; role: string; text: string; event: string | null; author: { name: string } | null }) }));
+const messagesOf = liveMessages;
 
 const webhook = async (event: string, match: (data: Record<string, unknown>) => boolean) => {
   await hook.waitFor((requests) => requests.some((request) => request.event.event === event && match(request.event.data)));
@@ -156,10 +131,10 @@ describe('people in the conversation', () => {
   it('keeps a conversation to its visitor and workspace, and refuses a closed or unknown one with its code', async () => {
     const cy = visitor();
     await cy.say('Hello');
-    const stranger = await fetch(`${url('live')}?conversationId=${cy.conversationId}`, { headers: { origin: ORIGIN, 'x-visitor-id': crypto.randomUUID() } });
+    const stranger = await fetch(`${url('live')}?conversationId=${cy.conversationId}`, { headers: { origin: WIDGET_ORIGIN, 'x-visitor-id': crypto.randomUUID() } });
     expect(stranger.status).toBe(404);
     expect(((await stranger.json()) as { error: { code: string } }).error.code).toBe('CONVERSATION_NOT_FOUND');
-    const idAlone = await fetch(`${url('live')}?conversationId=${cy.conversationId}`, { headers: { origin: ORIGIN } });
+    const idAlone = await fetch(`${url('live')}?conversationId=${cy.conversationId}`, { headers: { origin: WIDGET_ORIGIN } });
     expect(idAlone.status).toBe(400);
 
     // Another company's key finds nothing: not the transcript, not the stream, no reply.

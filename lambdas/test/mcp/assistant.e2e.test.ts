@@ -198,7 +198,7 @@ describe('an assistant connects through the official MCP SDK client and the brow
     // This assistant speaks the newest revision; the other one below the 2025 handshake, served by the same handler.
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     const tools = await client.listTools();
-    expect(tools.tools.map((tool) => tool.name).sort()).toEqual(['approve_run', 'ask_agent', 'cancel_run', 'get_run', 'list_agents', 'list_runs', 'reject_run']);
+    expect(tools.tools.map((tool) => tool.name).sort()).toEqual(['approve_run', 'ask_agent', 'cancel_run', 'get_run', 'list_agents', 'list_conversations', 'list_runs', 'reject_run', 'reply_conversation']);
     const agents = await client.callTool({ name: 'list_agents', arguments: {} });
     const agentId = (agents.structuredContent as { agents: { id: string; name: string }[] }).agents[0]!.id;
     const answer = await client.callTool({ name: 'ask_agent', arguments: { agent_id: agentId, instruction: 'What can you do for me?' } });

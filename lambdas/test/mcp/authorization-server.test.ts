@@ -56,7 +56,7 @@ describe('the authorization server and the MCP resource server', () => {
       token_endpoint_auth_methods_supported: ['none'],
       client_id_metadata_document_supported: true,
       authorization_response_iss_parameter_supported: true,
-      scopes_supported: ['agents:read', 'agents:ask', 'agents:act', 'offline_access'],
+      scopes_supported: ['agents:read', 'agents:ask', 'agents:act', 'conversations:reply', 'offline_access'],
     });
     for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
       expect(await (await fetch(`${origin()}${path}`)).json()).toMatchObject({ resource: resource(), authorization_servers: [origin()] });

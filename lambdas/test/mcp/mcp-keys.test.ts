@@ -58,7 +58,7 @@ describe('MCP keys: the bearer of a headless agent on /mcp', () => {
     expect(`${key.prefix}…${key.last4}`).toBe(`${secret.slice(0, 13)}…${secret.slice(-4)}`);
 
     const client = await connect(secret);
-    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['approve_run', 'ask_agent', 'cancel_run', 'get_run', 'list_agents', 'list_runs', 'reject_run']);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['approve_run', 'ask_agent', 'cancel_run', 'get_run', 'list_agents', 'list_conversations', 'list_runs', 'reject_run', 'reply_conversation']);
     expect(agentsOf(await client.callTool({ name: 'list_agents', arguments: {} }))).toEqual([...ctx.platform.demo.agentIds].sort());
     const asked = await client.callTool({ name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: 'Hello', wait_seconds: 20 } });
     const run = asked.structuredContent as { run_id: string; status: string; autonomy: string };

@@ -111,13 +111,13 @@ export async function signIn(origin: string, email: string): Promise<string> {
 /**
  * A connection made the way a browser would (DCR, sign-in by code, consent with `permissions`), for tests and benches
  * that need a token rather than the flow: answers the token endpoint's answer. `origin` is the address the client uses
- * (the token's resource is its /mcp).
+ * (the token's resource is its /mcp); `scope` what the client asks for (the default scopes when omitted).
  */
-export async function connectByConsent(origin: string, email: string, permissions: string[], name = 'Test assistant') {
+export async function connectByConsent(origin: string, email: string, permissions: string[], name = 'Test assistant', scope?: string) {
   const redirectUri = 'http://127.0.0.1:9/callback';
   const client = await registerClient(origin, [redirectUri], name);
   const pkce = newPkce();
-  const back = await consent(origin, authorizeUrl(origin, { clientId: client.body.client_id!, redirectUri, pkce }), await signIn(origin, email), { permissions });
+  const back = await consent(origin, authorizeUrl(origin, { clientId: client.body.client_id!, redirectUri, pkce, ...(scope ? { scope } : {}) }), await signIn(origin, email), { permissions });
   const tokens = await tokenRequest(origin, {
     grant_type: 'authorization_code',
     code: back.searchParams.get('code')!,

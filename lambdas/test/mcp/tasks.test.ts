@@ -90,7 +90,7 @@ describe('MCP: runs as tasks, approvals and stops', () => {
     const secret = await makeKey(['agents:read', 'agents:ask']);
     const client = await connect(secret);
     const listed = (await client.listTools()).tools;
-    expect(listed.map((tool) => tool.name).sort()).toEqual(['approve_run', 'ask_agent', 'cancel_run', 'get_run', 'list_agents', 'list_runs', 'reject_run']);
+    expect(listed.map((tool) => tool.name).sort()).toEqual(['approve_run', 'ask_agent', 'cancel_run', 'get_run', 'list_agents', 'list_conversations', 'list_runs', 'reject_run', 'reply_conversation']);
     const legacyList = await rpc(secret, 'legacy', 'tools/list', {});
     expect((legacyList.body.result!.tools as Array<{ name: string; execution?: unknown }>).find((tool) => tool.name === 'ask_agent')!.execution).toEqual({ taskSupport: 'optional' });
 

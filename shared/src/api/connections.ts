@@ -19,7 +19,7 @@ export const Connection = z
     client_domain_verified: z.boolean().meta({ description: 'True when the client came by a Client ID Metadata Document (its domain is the client_id URL host)' }),
     user_email: z.string(),
     workspace_id: z.string(),
-    scopes: z.array(z.string()).meta({ description: 'Approved permissions: agents:read, agents:ask, agents:act, offline_access' }),
+    scopes: z.array(z.string()).meta({ description: 'Approved permissions: agents:read, agents:ask, agents:act, conversations:reply, offline_access' }),
     agent_ids: z.array(z.string()).nullable().meta({ description: 'The agents it reaches; null for all agents of the workspace' }),
     created_at: isoDateTime,
     last_used_at: isoDateTime.nullable(),
@@ -41,7 +41,7 @@ const CallsData = z.object({ calls: z.array(ConnectionCall) });
 
 /** An MCP key as listed: the API key's fields, what it may do, and its use (from its recent calls, as a connection's). */
 export const McpKey = ApiKey.extend({
-  scopes: z.array(z.enum(MCP_KEY_SCOPES)).meta({ description: 'Its permissions: agents:read, agents:ask, agents:act' }),
+  scopes: z.array(z.enum(MCP_KEY_SCOPES)).meta({ description: 'Its permissions: agents:read, agents:ask, agents:act, conversations:reply' }),
   agent_ids: z.array(z.string()).nullable().meta({ description: 'The agents it reaches; null for all agents of the workspace' }),
   created_by: z.string().meta({ description: 'The e-mail of the person who made it, or "API key"' }),
   calls: z.number().int(),

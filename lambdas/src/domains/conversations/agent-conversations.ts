@@ -1,3 +1,4 @@
+import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { getConversationMetas, queryAgentConversationRefs } from './agent-conversation-repository';
 import { handlingOf, readConversation } from './conversation-state';
@@ -45,6 +46,13 @@ export { toSummary };
  * given teammate claimed it (and it is not closed); `closed`; `all` every one.
  */
 export type ConversationFilter = { state: 'all' | 'waiting' | 'closed' } | { state: 'mine'; teammateId: string };
+
+/** A list's `state` as a filter: `mine` is the given teammate's; a caller who is nobody (an API or MCP key) claims nothing. */
+export function conversationFilter(state: ConversationFilter['state'], teammateId: string | undefined): ConversationFilter {
+  if (state !== 'mine') return { state };
+  if (!teammateId) throw new DomainError('VALIDATION_ERROR', 'A key claims nothing: `mine` needs a signed-in person', { field: 'state' });
+  return { state, teammateId };
+}
 
 const keeps = (filter: ConversationFilter, { handling }: ConversationSummary): boolean => {
   switch (filter.state) {

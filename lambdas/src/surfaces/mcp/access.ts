@@ -24,6 +24,8 @@ export interface McpAccess {
   grant: McpGrant;
   scopes: string[];
   role: string;
+  /** The person a connection acts for (a teammate's reply goes as them); null for an MCP key, which acts for the workspace. */
+  userId: string | null;
   /**
    * Work started once the answer is sent and finished before the request ends (the call's audit record): the
    * assistant never waits for it.
@@ -35,9 +37,18 @@ export interface McpAccess {
 
 export const hasScope = (access: McpAccess, scope: McpScope): boolean => access.scopes.includes(scope);
 
+const DOING: Record<Permission, string> = {
+  read: 'reading agents',
+  command: 'commanding agents',
+  manage: 'managing agents',
+  members: 'managing members',
+  'knowledge:manage': 'managing knowledge',
+  'conversations:reply': "answering visitors' conversations",
+};
+
 /** The role's platform permission (roles can change after the consent: checked at every call). */
 export function roleAllows(access: McpAccess, permission: Permission): string | undefined {
-  return roleMay(access.role, permission) ? undefined : `Your role in this workspace (${access.role}) does not allow ${permission === 'read' ? 'reading agents' : 'commanding agents'}`;
+  return roleMay(access.role, permission) ? undefined : `Your role in this workspace (${access.role}) does not allow ${DOING[permission]}`;
 }
 
 /** Whether the grant reaches this agent (null: it was not narrowed). */

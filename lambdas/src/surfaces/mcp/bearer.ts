@@ -33,6 +33,7 @@ async function authorizeKey(deps: Deps, token: string, urls: OAuthUrls): Promise
     grant: { kind: 'key', id: key.id, workspaceId: key.workspaceId, agentIds: key.agentIds },
     scopes: key.scopes,
     role: API_KEY_ROLE,
+    userId: null,
     afterAnswer: [],
   };
   return { access, authInfo: { token, clientId: key.id, scopes: key.scopes, resource: new URL(urls.resource), resourceMetadataUrl: urls.resourceMetadata, extra: { access } } };
@@ -48,6 +49,7 @@ async function authorizeConnection(deps: Deps, token: string, urls: OAuthUrls): 
     grant: { kind: 'connection', id: connection.id, workspaceId: connection.workspaceId, agentIds: connection.agentIds },
     scopes: verified.scopes,
     role: verified.alongside.role,
+    userId: connection.userId,
     afterAnswer: [],
   };
   const authInfo: AuthInfo = {

@@ -95,7 +95,7 @@ export function createMcpSurfaceHandler(deps: Deps): StreamingHandler {
     ({ authInfo, era }) => {
       const server = new McpServer(SERVER_INFO, {
         instructions:
-          'Work with the AI agents of one workspace: list_agents, then ask_agent; long answers come back as a run id for get_run (or as a task, for clients that take tasks). A run that waits for approval is answered with approve_run or reject_run; cancel_run stops a run.',
+          'Work with the AI agents of one workspace: list_agents, then ask_agent; long answers come back as a run id for get_run (or as a task, for clients that take tasks). A run that waits for approval is answered with approve_run or reject_run; cancel_run stops a run. With the conversations permission: list_conversations and reply_conversation answer visitors of the widget.',
         // The tools are the same for every caller and never change while it is connected (what a grant reaches
         // narrows the agents, not the tools), so no tools/list_changed is ever sent: none is promised either, and a
         // 2026-07-28 subscription asking for it is not acknowledged for it.

@@ -1,14 +1,14 @@
-import { checkOutputSchema, DomainError, RunSourceSchema, schemas, type McpScope } from '@service/shared';
-import type { McpServer, RegisteredTool, ScopeChallengeHandler, ServerContext } from '@modelcontextprotocol/server';
+import { checkOutputSchema, DomainError, RunSourceSchema, schemas } from '@service/shared';
+import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import { RESOURCE_URI_META_KEY } from '@modelcontextprotocol/ext-apps/server';
 import * as z from 'zod';
 import { getAgentIdentity, listAgents } from '../../domains/agents/agents';
 import { getWorkspaceCached } from '../../domains/access/workspace-cache';
-import { noteCall } from '../../domains/connections/connections';
 import { enqueueNewRun, getRun, listRuns, toRunResponse, type StoredRun } from '../../domains/runs/runs';
 import { assertWithinTokenLimit } from '../../domains/usage/usage';
-import { logger } from '../../infra/logger';
-import { hasScope, reachesAgent, roleAllows, type McpAccess, type McpGrant } from './access';
+import { hasScope, reachesAgent, type McpAccess } from './access';
+import { assertAllowed, keepOutputSchemaJson, needs, ToolRefusal, toolCall } from './tool-kit';
+import { registerConversationTools } from './conversation-tools';
 import { AGENT_META_KEY, RUN_CARD_URI } from './run-card/resource';
 import { answerRunApproval, cancelTaskRun, createTaskResult, registerTaskMethods, taskGeneration, type RunRendering } from './tasks';
 
@@ -69,68 +69,7 @@ function runOut(run: StoredRun): RunOutput {
 
 const finished = (run: StoredRun) => run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled';
 
-/** A refusal the assistant should read (a tool error, not a protocol error). */
-class ToolRefusal extends Error {}
 
-/** How a caller gets a permission it lacks: a connection authorizes again; an MCP key's permissions are fixed. */
-const REMEDY: Record<McpGrant['kind'], string> = {
-  connection: 'authorize again to grant it',
-  key: 'this MCP key does not have it: make a key that does (Developers > MCP connections)',
-};
-
-/**
- * The step-up challenge (HTTP 403 insufficient_scope, before the tool runs): the complete scope set the client should
- * ask for, i.e. what it has plus what this call needs.
- */
-const needs =
-  (access: McpAccess, scopesFor: (args: Record<string, unknown>) => McpScope[]): ScopeChallengeHandler =>
-  ({ request, authInfo }) => {
-    if (!authInfo) return undefined;
-    const args = ((request.params as { arguments?: Record<string, unknown> } | undefined)?.arguments ?? {}) as Record<string, unknown>;
-    const missing = scopesFor(args).filter((scope) => !authInfo.scopes.includes(scope));
-    if (missing.length === 0) return undefined;
-    const scopes = [...new Set([...authInfo.scopes, ...missing])] as [string, ...string[]];
-    return { scopes, errorDescription: `This call needs the permission ${missing.join(' and ')}; ${REMEDY[access.grant.kind]}` };
-  };
-
-/** Runs a tool body, turns domain refusals into tool errors the assistant can read, and records the call. */
-function toolCall<A, O extends Record<string, unknown>>(
-  access: McpAccess,
-  tool: string,
-  body: (
-    args: A,
-    ctx: ServerContext,
-  ) => Promise<{ out: O; text: string; agentId?: string; runId?: string; meta?: Record<string, unknown>; task?: Record<string, unknown> }>,
-) {
-  return async (args: A, ctx: ServerContext) => {
-    const agentId = (args as { agent_id?: string }).agent_id ?? null;
-    try {
-      const { out, text, meta, task, ...about } = await body(args, ctx);
-      access.afterAnswer.push(() => noteCall(access.deps, access.grant.id, { tool, agentId: about.agentId ?? agentId, runId: about.runId ?? null, outcome: 'ok' }));
-      // A task answer (CreateTaskResult) stands in for the tool result (see registerTaskMethods in tasks.ts).
-      if (task) return task as never;
-      return { content: [{ type: 'text' as const, text }], structuredContent: out, ...(meta ? { _meta: meta } : {}) };
-    } catch (error) {
-      const refused = error instanceof ToolRefusal || error instanceof DomainError;
-      if (!refused) logger.error('mcp tool failed', { tool, grantId: access.grant.id, error });
-      const message = refused ? error.message : 'The tool failed on our side; nothing was changed';
-      const outcome = error instanceof DomainError ? error.code : refused ? 'refused' : 'failed';
-      access.afterAnswer.push(() => noteCall(access.deps, access.grant.id, { tool, agentId, runId: null, outcome }));
-      return { isError: true, content: [{ type: 'text' as const, text: message }] };
-    }
-  };
-}
-
-const NOT_REACHED: Record<McpGrant['kind'], (agentId: string) => string> = {
-  connection: (agentId) => `This connection does not reach agent ${agentId}; the person who connected it chose other agents`,
-  key: (agentId) => `This MCP key does not reach agent ${agentId}; it was made for other agents`,
-};
-
-function assertAllowed(access: McpAccess, permission: 'read' | 'command', agentId?: string): void {
-  const denied = roleAllows(access, permission);
-  if (denied) throw new ToolRefusal(denied);
-  if (agentId !== undefined && !reachesAgent(access, agentId)) throw new ToolRefusal(NOT_REACHED[access.grant.kind](agentId));
-}
 
 /** Waits for the run to finish, up to `seconds`, with progress notifications when the client asked for them. */
 async function waitForRun(access: McpAccess, run: StoredRun, seconds: number, ctx: ServerContext): Promise<StoredRun> {
@@ -170,20 +109,6 @@ const runText = (run: StoredRun): string =>
       ? `The run ${run.status}${run.error ? `: ${run.error}` : ''}`
       : `The agent is still working (run ${run.runId}, ${run.status}); call get_run with this run_id to get the answer`;
 
-/**
- * The JSON Schema of each tool's output, kept per container. The SDK converts a registered tool's output schema the
- * first time a call of it answers, once per registration, which here is once per request (a fresh server per
- * request); the schemas are the same objects in every request, so the first conversion serves them all.
- */
-const outputSchemaJsons = new WeakMap<object, Record<string, unknown> | undefined>();
-
-function keepOutputSchemaJson(tool: RegisteredTool): RegisteredTool {
-  const schema = tool.outputSchema;
-  if (!schema) return tool;
-  if (outputSchemaJsons.has(schema)) tool.outputSchemaJson = outputSchemaJsons.get(schema);
-  else outputSchemaJsons.set(schema, tool.outputSchemaJson);
-  return tool;
-}
 
 export function registerTools(server: McpServer, access: McpAccess, era: 'legacy' | 'modern'): void {
   const { deps, grant } = access;
@@ -366,5 +291,6 @@ export function registerTools(server: McpServer, access: McpAccess, era: 'legacy
     ),
   );
 
+  registerConversationTools(server, access);
   registerTaskMethods(server, access, era, rendering);
 }

@@ -81,7 +81,7 @@ function permission(scope: McpScope, requested: McpScope[]): string {
 /** The consent page: client, redirect target, one workspace (none preselected), permissions one by one, optional agents. */
 export function consentPage(view: ConsentView): HttpResult {
   const { request, client } = view;
-  const ordinary = (['agents:read', 'agents:ask', 'offline_access'] as McpScope[]).map((scope) => permission(scope, view.requested)).join('');
+  const ordinary = (['agents:read', 'agents:ask', 'conversations:reply', 'offline_access'] as McpScope[]).map((scope) => permission(scope, view.requested)).join('');
   const act = view.requested.includes('agents:act')
     ? `<fieldset class="act"><legend>Real-world actions</legend><p class="warn">Only if you trust this assistant: agents will then send e-mail from their own addresses and create contacts, events and tasks when it asks them to.</p>${permission('agents:act', view.requested)}</fieldset>`
     : '';

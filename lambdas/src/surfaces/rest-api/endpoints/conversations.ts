@@ -1,7 +1,7 @@
 import { DomainError } from '@service/shared';
-import { LIVE_LIMITS, type ConversationListState, type Teammate } from '@service/shared/live-conversation';
+import { LIVE_LIMITS, type Teammate } from '@service/shared/live-conversation';
 import { getAgent } from '../../../domains/agents/agents';
-import { conversationTranscript, listAgentConversations, toSummary, type ConversationFilter } from '../../../domains/conversations/agent-conversations';
+import { conversationFilter, conversationTranscript, listAgentConversations, toSummary } from '../../../domains/conversations/agent-conversations';
 import { readConversation } from '../../../domains/conversations/conversation-state';
 import { assignConversation, closeConversation, handBack, teammateEntry, teammateTyping } from '../../../domains/conversations/handling';
 import { conversationsStream } from './conversation-stream';
@@ -11,13 +11,6 @@ import type { EndpointHandlers, EndpointInput } from './types';
 
 /** The signed-in teammate; undefined for an API key (it acts for the workspace, not for a person). */
 const caller = (input: Pick<EndpointInput<'conversationsReply'>, 'session'>): Teammate | undefined => input.session && { id: input.session.userId, name: input.session.displayName || input.session.email };
-
-/** The list's `state` as a filter: `mine` is the signed-in teammate's (an API key is nobody's). */
-function listFilter(state: ConversationListState, teammate: Teammate | undefined): ConversationFilter {
-  if (state !== 'mine') return { state };
-  if (!teammate) throw new DomainError('VALIDATION_ERROR', 'An API key claims nothing: `mine` needs a dashboard session', { field: 'state' });
-  return { state, teammateId: teammate.id };
-}
 
 export type ConversationEndpoint =
   | 'conversationsList'
@@ -35,7 +28,7 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
   conversationsList: async (input) => {
     const { deps, workspace, query } = input;
     await getAgent(deps, workspace.id, query.agent_id);
-    const filter = listFilter(query.state, caller(input));
+    const filter = conversationFilter(query.state, caller(input)?.id);
     const { conversations, nextCursor } = await listAgentConversations(deps, query.agent_id, { limit: query.limit, cursor: query.cursor }, filter);
     return { data: { conversations: conversations.map(summaryResponse), next_cursor: nextCursor } };
   },

@@ -1,0 +1,45 @@
+import { expect } from 'vitest';
+import { openEventStream, sseMessages } from './sse';
+
+/** The page origin the demo agent's widget allows. */
+export const WIDGET_ORIGIN = 'http://localhost:3000';
+
+/**
+ * A widget visitor of one agent over real HTTP, as the widget speaks: chat turns (the reply's events by name) and the
+ * visitor's live stream of the conversation (`live`), identified by the visitor id header.
+ */
+export function widgetVisitor(platformUrl: string, agentId: string) {
+  const url = (route: string) => `${platformUrl}/v1/agents/${agentId}/${route}`;
+  const conversationId = crypto.randomUUID();
+  const visitorId = crypto.randomUUID();
+  const transcript: { role: 'user' | 'assistant'; content: string }[] = [];
+  return {
+    conversationId,
+    visitorId,
+    /** One visitor turn; the reply's events by name. */
+    async say(content: string, extra: Record<string, unknown> = {}) {
+      transcript.push({ role: 'user', content });
+      const response = await fetch(url('chat'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: WIDGET_ORIGIN },
+        body: JSON.stringify({ conversationId, visitorId, locale: 'en', messages: transcript, ...extra }),
+      });
+      expect(response.status).toBe(200);
+      const events = sseMessages(await response.text()).map((event) => ({ name: event.event, data: JSON.parse(event.data) as Record<string, unknown> }));
+      const text = events.filter((event) => event.name === 'delta').map((event) => event.data.text).join('');
+      if (text) transcript.push({ role: 'assistant', content: text });
+      return { events, text, handoff: events.find((event) => event.name === 'handoff')?.data };
+    },
+    live(headers: Record<string, string> = {}) {
+      return openEventStream(`${url('live')}?conversationId=${conversationId}`, { origin: WIDGET_ORIGIN, 'x-visitor-id': visitorId, ...headers });
+    },
+  };
+}
+
+export type LiveStream = ReturnType<typeof openEventStream>;
+
+/** The `message` events of a live stream so far, with their ids. */
+export const liveMessages = (stream: LiveStream) =>
+  stream.events
+    .filter((event) => event.event === 'message')
+    .map((event) => ({ id: event.id, ...(JSON.parse(event.data) as { seq: number; role: string; text: string; event: string | null; author: { name: string } | null }) }));
