@@ -1,6 +1,6 @@
 import type { LiveMessage, LiveState, LiveStreamEvents } from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
-import { logger } from '../../infra/logger';
+import { SharedPoll, sharedPolls } from '../../infra/shared-poll';
 import { onConversation } from './conversation-signal';
 import { visibleToVisitor } from './conversations';
 import { liveStateOf } from './conversation-state';
@@ -9,9 +9,6 @@ import { queryMessagesAfter, readConversationMeta, seqOf, type ConversationMetaI
 /** One event of a live stream: a `message` has its seq as `id`; `state` and `typing` have none. */
 export type LiveEvent = { [N in keyof LiveStreamEvents]: { name: N; id?: string; data: LiveStreamEvents[N] } }[keyof LiveStreamEvents];
 
-/** The poll's pace: soon after news, slower while the conversation is quiet (one read, two when the transcript grew). */
-const POLL_MIN_MS = 100;
-const POLL_MAX_MS = 1_000;
 const PAGE = 100;
 /**
  * A position whose entry is not there while later ones are: a writer took it and has not stored it yet (or crashed
@@ -29,69 +26,31 @@ export const toLiveMessage = (message: StoredMessage): LiveMessage => ({
 });
 
 /**
- * One shared reader of a conversation per process, however many streams follow it: it polls the store (where any
- * process writes), wakes early on an in-process signal, and keeps the entries read so far, in order and without a
- * gap, for every stream. It stops when nobody follows.
+ * The shared poll of a conversation (infra/shared-poll.ts): it keeps the entries read so far, in order and without a
+ * gap, and who handles it, for every stream of the conversation (one read a poll, two when the transcript grew).
  */
-class ConversationWatch {
+class ConversationWatch extends SharedPoll {
   readonly messages: StoredMessage[] = [];
   state: LiveState | undefined;
   typing: { name: string; until: number } | undefined;
-  private readonly listeners = new Set<() => void>();
   private cursor = 0;
   private gapSince: number | undefined;
-  private wake?: () => void;
-  private woken = false;
-  private running = false;
 
   constructor(
     private readonly deps: Deps,
     private readonly conversationId: string,
-    private readonly onIdle: () => void,
-  ) {}
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    if (!this.running) void this.loop();
-    return () => {
-      this.listeners.delete(listener);
-      if (this.listeners.size === 0) this.wake?.();
-    };
+    onIdle: () => void,
+  ) {
+    super({ what: 'conversation', key: conversationId }, (listener) => onConversation(conversationId, listener), onIdle);
   }
 
-  private async loop(): Promise<void> {
-    this.running = true;
-    const stopSignal = onConversation(this.conversationId, () => {
-      this.woken = true;
-      this.wake?.();
-    });
-    let delay = POLL_MIN_MS;
-    try {
-      while (this.listeners.size > 0) {
-        const changed = await this.poll().catch((error: unknown) => (logger.warn('conversation stream poll failed', { conversationId: this.conversationId, error }), false));
-        if (changed) this.listeners.forEach((listener) => listener());
-        delay = changed ? POLL_MIN_MS : Math.min(POLL_MAX_MS, delay * 2);
-        if (this.listeners.size === 0) break;
-        if (this.woken) {
-          this.woken = false;
-          continue;
-        }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.gapSince === undefined ? delay : POLL_MIN_MS);
-          this.wake = () => (clearTimeout(timer), resolve());
-        });
-        this.wake = undefined;
-        this.woken = false;
-      }
-    } finally {
-      stopSignal();
-      this.running = false;
-      this.onIdle();
-    }
+  /** While a gap is waited for, the poll comes back soon. */
+  protected override get hurried(): boolean {
+    return this.gapSince !== undefined;
   }
 
   /** Reads what is new; whether anything a stream shows changed. */
-  private async poll(): Promise<boolean> {
+  protected async poll(): Promise<boolean> {
     const meta = await readConversationMeta(this.deps, this.conversationId);
     if (!meta) return false;
     let changed = this.noteState(meta);
@@ -138,7 +97,7 @@ class ConversationWatch {
   }
 }
 
-const watches = new Map<string, ConversationWatch>();
+const watches = sharedPolls<ConversationWatch>();
 
 /**
  * Follows a conversation: `deliver` gets the current `state` (and a teammate typing) at once, then the entries after
@@ -146,12 +105,7 @@ const watches = new Map<string, ConversationWatch>();
  * (teammates only). Returns the way to stop following.
  */
 export function followConversation(deps: Deps, conversationId: string, afterSeq: number, options: { notes: boolean }, deliver: (events: LiveEvent[]) => void): () => void {
-  let watch = watches.get(conversationId);
-  if (!watch) {
-    const created: ConversationWatch = new ConversationWatch(deps, conversationId, () => watches.get(conversationId) === created && watches.delete(conversationId));
-    watches.set(conversationId, (watch = created));
-  }
-  const current = watch;
+  const current = watches.follow(conversationId, (forget) => new ConversationWatch(deps, conversationId, forget));
   let shownState: string | undefined;
   let shownTyping: number | undefined;
   let next = 0;

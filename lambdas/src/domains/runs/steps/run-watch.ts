@@ -1,7 +1,7 @@
 import { schemas } from '@service/shared';
 import type { z } from 'zod';
 import type { Deps } from '../../../infra/deps';
-import { logger } from '../../../infra/logger';
+import { SharedPoll, sharedPolls } from '../../../infra/shared-poll';
 import { findRun, toRunResponse } from '../runs';
 import { onSteps } from './step-signal';
 import { readTextPieces } from './text-deltas';
@@ -28,80 +28,38 @@ const pieceEvent = (piece: TextPiece): RunEvent => ({
   data: piece,
 });
 
-/** The poll's pace: soon after news, slower while the run is quiet (each poll is two reads, three once the run was taken: its text pieces). */
-const POLL_MIN_MS = 100;
-const POLL_MAX_MS = 1_000;
 const PAGE = 100;
 
 /**
- * One shared reader of a run's timeline per process, however many streams watch it: it polls the store (where the
- * runner, in any process, writes), wakes early on an in-process signal, and keeps the events read so far for every
- * stream of the run. It stops when the run has finished or no one watches.
+ * The shared poll of a run's timeline (infra/shared-poll.ts): it keeps the events read so far for every stream of the
+ * run (each poll is two reads, three once the run was taken: its text pieces), and is finished with the run.
  */
-class RunWatch {
+class RunWatch extends SharedPoll {
   readonly events: RunEvent[] = [];
-  finished = false;
-  private readonly listeners = new Set<() => void>();
+  private done = false;
   private cursor: number | undefined;
   /** The text pieces shown since the last step: the turn being written. */
   private turn = { afterSeq: -1, index: 0, text: '' };
-  private wake?: () => void;
-  /** News that came while a poll was reading: the next poll starts at once. */
-  private woken = false;
-  private stopSignal?: () => void;
 
   constructor(
     private readonly deps: Deps,
     private readonly runId: string,
-    private readonly onIdle: () => void,
-  ) {}
-
-  subscribe(listener: () => void): () => void {
-    this.listeners.add(listener);
-    if (this.listeners.size === 1 && !this.stopSignal) void this.loop();
-    return () => {
-      this.listeners.delete(listener);
-      if (this.listeners.size === 0) this.wake?.();
-    };
+    onIdle: () => void,
+  ) {
+    super({ what: 'run', key: runId }, (listener) => onSteps(runId, listener), onIdle);
   }
 
-  private async loop(): Promise<void> {
-    this.stopSignal = onSteps(this.runId, () => {
-      this.woken = true;
-      this.wake?.();
-    });
-    let delay = POLL_MIN_MS;
-    try {
-      while (this.listeners.size > 0 && !this.finished) {
-        const found = await this.poll().catch((error: unknown) => (logger.warn('run stream poll failed', { runId: this.runId, error }), 0));
-        this.listeners.forEach((listener) => listener());
-        if (this.finished || this.listeners.size === 0) break;
-        delay = found > 0 ? POLL_MIN_MS : Math.min(POLL_MAX_MS, delay * 2);
-        if (this.woken) {
-          this.woken = false;
-          continue;
-        }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, delay);
-          this.wake = () => (clearTimeout(timer), resolve());
-        });
-        this.wake = undefined;
-        this.woken = false;
-      }
-    } finally {
-      this.stopSignal();
-      this.stopSignal = undefined;
-      this.onIdle();
-    }
+  override get finished(): boolean {
+    return this.done;
   }
 
   /**
-   * Reads what is new; returns how many events it added. The text pieces are read after the steps: a turn's text
+   * Reads what is new; whether it added events. The text pieces are read after the steps: a turn's text
    * step is stored only once its pieces are (step-log.ts), so a text step read has all its pieces readable.
    */
-  private async poll(): Promise<number> {
+  protected async poll(): Promise<boolean> {
     const run = await findRun(this.deps, this.runId);
-    if (!run) return 0;
+    if (!run) return false;
     const before = this.events.length;
     for (;;) {
       const page = await readTimeline(this.deps, run, this.cursor, PAGE);
@@ -117,11 +75,11 @@ class RunWatch {
       if (page.complete) {
         const seq = (this.cursor ?? 0) + 1;
         this.events.push({ id: String(seq), position: schemas.runEventPosition(seq), name: 'run', data: toRunResponse(run) });
-        this.finished = true;
+        this.done = true;
       }
       if (page.complete || page.steps.length < PAGE) break;
     }
-    return this.events.length - before;
+    return this.events.length > before;
   }
 
   /** Shows the pieces that continue the turn after the last step shown, in order and without a gap. */
@@ -140,19 +98,14 @@ class RunWatch {
   }
 }
 
-const watches = new Map<string, RunWatch>();
+const watches = sharedPolls<RunWatch>();
 
 /**
  * Follows a run's events: `deliver` is called with the events after stream position `after` as they arrive, and
  * `done` once the final `run` event was delivered. Returns the way to stop following.
  */
 export function followRun(deps: Deps, runId: string, after: number, deliver: (events: RunEvent[]) => void, done: () => void): () => void {
-  let watch = watches.get(runId);
-  if (!watch) {
-    const created: RunWatch = new RunWatch(deps, runId, () => watches.get(runId) === created && watches.delete(runId));
-    watches.set(runId, (watch = created));
-  }
-  const current = watch;
+  const current = watches.follow(runId, (forget) => new RunWatch(deps, runId, forget));
   let next = current.events.findIndex((event) => event.position > after);
   if (next < 0) next = current.events.length;
   let stopped = false;
