@@ -10,6 +10,8 @@ import { startBundledPlatform, type RunningBundledPlatform } from '../../src/ent
 import { synthesize } from '../../src/entries/bundled/synth';
 import { authorizeUrl, mcpCall, newPkce, registerClient, tokenRequest } from '../mcp/oauth-flow';
 import { startPlausibleSite, type PlausibleSite } from '../support/plausible-site';
+import { openEventStream } from '../support/sse';
+import { liveMessages, WIDGET_ORIGIN, widgetVisitor } from '../support/widget-visitor';
 
 /**
  * The deployed form, end to end: `cdk synth` once (a default deploy, plus the mail settings SES needs), then every
@@ -20,7 +22,6 @@ import { startPlausibleSite, type PlausibleSite } from '../support/plausible-sit
 const MAIL_DOMAIN = 'mail.example.test';
 const AGENT_MAIL_DOMAIN = 'agents.example.test';
 const SYNTH_CONTEXT = { mailFrom: `Service <no-reply@${MAIL_DOMAIN}>`, agentMailDomain: AGENT_MAIL_DOMAIN };
-const WIDGET_ORIGIN = 'http://localhost:3000';
 
 let workDir: string;
 let platform: RunningBundledPlatform;
@@ -251,6 +252,38 @@ describe('the deployed form, run locally', () => {
     expect(events.filter((event) => event.event === 'delta').length).toBeGreaterThan(0);
     expect(events.at(-1)?.event).toBe('done');
   });
+
+  // Long: the first requests of the Chat and RunStream sandboxes may be their cold starts, on a shared machine.
+  it('hands a visitor to a teammate and back: the visitor stream from the Chat function URL, conversations/stream from RunStream', async () => {
+    const config = await fetch(`${new URL(apiBase()).origin}/v1/agents/${demoAgent()}/widget-config`, { headers: { origin: WIDGET_ORIGIN } });
+    const visitor = widgetVisitor(((await config.json()) as { chat: { url: string } }).chat.url);
+    expect((await visitor.say('I want to talk to a human')).handoff).toEqual({ handler: 'people', assignee: null });
+    const live = visitor.live();
+    const team = openEventStream(`${dashboardOrigin()}/en/api/v1/conversations/stream?conversation_id=${visitor.conversationId}`, { 'x-service-api-key': apiKey }, 30_000);
+    await live.waitFor(() => live.events.some((event) => event.event === 'state'));
+    await team.waitFor(() => team.events.some((event) => event.event === 'state'));
+    try {
+      // While people have it the agent says nothing; the teammates' stream gets the visitor's message.
+      expect((await visitor.say('Are you there?')).text).toBe('');
+      await team.waitFor(() => liveMessages(team).some((message) => message.text === 'Are you there?'));
+
+      const members = await apiCall('members/list');
+      const ownerId = (members.body.data.members as { user_id: string }[])[0]!.user_id;
+      expect((await apiCall('conversations/assign', { body: { conversation_id: visitor.conversationId, user_id: ownerId } })).status).toBe(200);
+      const reply = await apiCall('conversations/reply', { body: { conversation_id: visitor.conversationId, text: 'Hi, I am here to help' }, headers: { 'idempotency-key': `bundled-${visitor.conversationId}` } });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      await live.waitFor(() => liveMessages(live).some((message) => message.role === 'teammate' && message.text === 'Hi, I am here to help'));
+
+      expect((await apiCall('conversations/handback', { body: { conversation_id: visitor.conversationId } })).status).toBe(200);
+      await live.waitFor(() => liveMessages(live).some((message) => message.event === 'handed_back'));
+      const answered = await visitor.say('Where is the pricing?');
+      expect(answered.text).not.toBe('');
+      expect(answered.handoff).toBeUndefined();
+    } finally {
+      live.drop();
+      team.drop();
+    }
+  }, 120_000);
 
   describe('knowledge through the bundles: the consumer and schedule, LanceDB from its layer, the index on S3', () => {
     let sourceId = '';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { usePlatform } from '../support/platform';
 import { openEventStream } from '../support/sse';
-import { liveMessages, widgetVisitor, type LiveStream } from '../support/widget-visitor';
+import { liveMessages, localChatUrl, widgetVisitor, type LiveStream } from '../support/widget-visitor';
 
 // One live watcher (infra/shared-poll.ts): however many connections follow a conversation in a process (a visitor's
 // tabs, every teammate with it open), the store is polled once for it, and each connection gets every entry.
@@ -33,7 +33,7 @@ function countMetaReads(conversationId: string) {
 
 describe('one live watcher per conversation and process', () => {
   it(`polls once for ${STREAMS} connections on one conversation and delivers a reply to all of them`, async () => {
-    const visitor = widgetVisitor(ctx.platform.url, ctx.agentId);
+    const visitor = widgetVisitor(localChatUrl(ctx.platform.url, ctx.agentId));
     await visitor.say('I want to talk to a human');
     const streams: LiveStream[] = Array.from({ length: STREAMS }, (_, index) =>
       index % 2 === 0

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
 import { openEventStream } from '../support/sse';
-import { liveMessages, WIDGET_ORIGIN, widgetVisitor } from '../support/widget-visitor';
+import { liveMessages, localChatUrl, WIDGET_ORIGIN, widgetVisitor } from '../support/widget-visitor';
 import { createWorkspace } from '../support/workspaces';
 import { subscribe } from '../webhooks/helpers';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
@@ -27,7 +27,7 @@ afterAll(() => hook?.close());
 
 const url = (route: string) => `${ctx.platform.url}/v1/agents/${ctx.agentId}/${route}`;
 
-const visitor = () => widgetVisitor(ctx.platform.url, ctx.agentId);
+const visitor = () => widgetVisitor(localChatUrl(ctx.platform.url, ctx.agentId));
 
 const teammateStream = (conversationId: string, headers: Record<string, string> = {}) =>
   openEventStream(`${ctx.platform.apiBaseUrl}/conversations/stream?conversation_id=${conversationId}`, { 'x-service-api-key': ctx.key, ...headers });

@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { usePlatform } from '../support/platform';
-import { liveMessages, widgetVisitor } from '../support/widget-visitor';
+import { liveMessages, localChatUrl, widgetVisitor } from '../support/widget-visitor';
 import { authorizeUrl, connectByConsent, mcpCall, newPkce, registerClient, signIn } from './oauth-flow';
 
 type Summary = { id: string; handler: string; assignee: { id: string; name: string } | null; handoff: { summary: string } | null };
@@ -35,7 +35,7 @@ describe('MCP list_conversations and reply_conversation', () => {
   });
 
   it('refuses both tools without the permission, with the step-up challenge naming it', async () => {
-    const visitor = widgetVisitor(ctx.platform.url, ctx.agentId);
+    const visitor = widgetVisitor(localChatUrl(ctx.platform.url, ctx.agentId));
     await visitor.say('I want to talk to a human');
     const { access_token } = await connectByConsent(ctx.platform.url, ctx.platform.demo.ownerEmail, ['agents:read'], 'Reader', ASKED);
     const client = new Client({ name: 'reader', version: '1.0.0' });
@@ -56,7 +56,7 @@ describe('MCP list_conversations and reply_conversation', () => {
   });
 
   it('lists the waiting conversation and replies as the connected person: the visitor sees it live, once, as text', async () => {
-    const visitor = widgetVisitor(ctx.platform.url, ctx.agentId);
+    const visitor = widgetVisitor(localChatUrl(ctx.platform.url, ctx.agentId));
     await visitor.say('I want to talk to a human');
     const live = visitor.live();
     await live.waitFor(() => live.events.some((event) => event.event === 'state'));

@@ -4,12 +4,14 @@ import { openEventStream, sseMessages } from './sse';
 /** The page origin the demo agent's widget allows. */
 export const WIDGET_ORIGIN = 'http://localhost:3000';
 
+/** An agent's chat URL on the local platform (in AWS the widget configuration names the Chat function's URL). */
+export const localChatUrl = (platformUrl: string, agentId: string) => `${platformUrl}/v1/agents/${agentId}/chat`;
+
 /**
- * A widget visitor of one agent over real HTTP, as the widget speaks: chat turns (the reply's events by name) and the
- * visitor's live stream of the conversation (`live`), identified by the visitor id header.
+ * A widget visitor of one agent over real HTTP, as the widget speaks: chat turns at `chatUrl` (the reply's events by
+ * name) and the visitor's live stream of the conversation (`live`, the chat URL's sibling), by the visitor id header.
  */
-export function widgetVisitor(platformUrl: string, agentId: string) {
-  const url = (route: string) => `${platformUrl}/v1/agents/${agentId}/${route}`;
+export function widgetVisitor(chatUrl: string) {
   const conversationId = crypto.randomUUID();
   const visitorId = crypto.randomUUID();
   const transcript: { role: 'user' | 'assistant'; content: string }[] = [];
@@ -19,7 +21,7 @@ export function widgetVisitor(platformUrl: string, agentId: string) {
     /** One visitor turn; the reply's events by name. */
     async say(content: string, extra: Record<string, unknown> = {}) {
       transcript.push({ role: 'user', content });
-      const response = await fetch(url('chat'), {
+      const response = await fetch(chatUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: WIDGET_ORIGIN },
         body: JSON.stringify({ conversationId, visitorId, locale: 'en', messages: transcript, ...extra }),
@@ -31,7 +33,7 @@ export function widgetVisitor(platformUrl: string, agentId: string) {
       return { events, text, handoff: events.find((event) => event.name === 'handoff')?.data };
     },
     live(headers: Record<string, string> = {}) {
-      return openEventStream(`${url('live')}?conversationId=${conversationId}`, { origin: WIDGET_ORIGIN, 'x-visitor-id': visitorId, ...headers });
+      return openEventStream(`${chatUrl.replace(/\/chat$/, '/live')}?conversationId=${conversationId}`, { origin: WIDGET_ORIGIN, 'x-visitor-id': visitorId, ...headers });
     },
   };
 }
