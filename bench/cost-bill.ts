@@ -2,7 +2,7 @@ import type { TableName } from '@service/shared';
 import { AWS_PRICES } from './aws-prices';
 import type { TableUsage } from './cost-dynamo-meter';
 
-/** What `commands` commands did, as AWS would bill it. */
+/** What `commands` commands (or, for another bill, that many of its units) did, as AWS would bill it. */
 export interface MeasuredUsage {
   commands: number;
   /** Each function's invocations: its id in the stack, its configured memory, and each invocation's wall time. */
@@ -27,7 +27,7 @@ const PER = 1000;
 const perMillion = (price: number, unit: string) => `$${price} / M ${unit}`;
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
-export function billLines(usage: MeasuredUsage): BillLine[] {
+export function billLines(usage: MeasuredUsage, per = 'cmd'): BillLine[] {
   const scale = PER / usage.commands;
   const { dynamodb, sqs, lambda, apiGateway } = AWS_PRICES;
   const tables = [...usage.dynamo.values()];
@@ -48,7 +48,7 @@ export function billLines(usage: MeasuredUsage): BillLine[] {
       const gbSeconds = (sum(fn.durationsMs.map(Math.ceil)) / 1000) * (fn.memoryMb / 1024) * scale;
       const mean = sum(fn.durationsMs) / fn.durationsMs.length;
       return {
-        service: `Lambda ${fn.functionId} duration (${fn.memoryMb} MB ${lambda.architecture}, ${((fn.durationsMs.length * scale) / PER).toFixed(1)}/cmd, mean ${mean.toFixed(1)} ms)`,
+        service: `Lambda ${fn.functionId} duration (${fn.memoryMb} MB ${lambda.architecture}, ${((fn.durationsMs.length * scale) / PER).toFixed(1)}/${per}, mean ${mean.toFixed(1)} ms)`,
         quantity: gbSeconds,
         unit: 'GB-s',
         unitPrice: `$${lambda.perGbSecond} / GB-s`,
@@ -61,19 +61,27 @@ export function billLines(usage: MeasuredUsage): BillLine[] {
 const money = (value: number) => `$${value.toFixed(value < 0.001 ? 6 : 5)}`;
 const quantity = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2));
 
+/** What a bill is of: its unit (per 1,000 of them) and its target, if it has one. */
+export interface BillOf {
+  unit: string;
+  target?: number;
+}
+
 /** The bill line by line, its total against the target, and what dominates it. */
-export function formatBill(usage: MeasuredUsage): string[] {
-  const lines = billLines(usage);
+export function formatBill(usage: MeasuredUsage, of: BillOf = { unit: 'commands', target: BILL_TARGET_PER_1000 }): string[] {
+  const lines = billLines(usage, of.unit === 'commands' ? 'cmd' : of.unit.split(' ').at(-1)!.replace(/s$/, ''));
   const total = sum(lines.map((line) => line.cost));
   const largest = [...lines].sort((a, b) => b.cost - a.cost)[0]!;
   const durationCost = sum(lines.filter((line) => line.unit === 'GB-s').map((line) => line.cost));
-  const verdict = total <= BILL_TARGET_PER_1000 ? 'met' : 'NOT met';
+  const target = of.target;
+  const verdict = target === undefined ? '' : `   (target at most $${target}: ${total <= target ? 'met' : 'NOT met'})`;
   return [
-    `${'service'.padEnd(84)} ${'quantity / 1,000 commands'.padStart(26)}  ${'unit price'.padEnd(26)} cost`,
+    `${'service'.padEnd(84)} ${`quantity / 1,000 ${of.unit}`.padStart(26)}  ${'unit price'.padEnd(26)} cost`,
     ...lines.map((line) => `${line.service.padEnd(84)} ${`${quantity(line.quantity)} ${line.unit}`.padStart(26)}  ${line.unitPrice.padEnd(26)} ${money(line.cost)}`),
-    `${'total per 1,000 commands'.padEnd(84)} ${''.padStart(26)}  ${''.padEnd(26)} ${money(total)}   (target at most $${BILL_TARGET_PER_1000}: ${verdict})`,
-    `by service: ${shares(lines, total)}; largest line: ${largest.service}, ${((largest.cost / total) * 100).toFixed(0)}% of the bill; Lambda durations could be ${durationCost > 0 ? ((BILL_TARGET_PER_1000 - (total - durationCost)) / durationCost).toFixed(0) : '∞'}x these before the bill reaches the target`,
-    `DynamoDB per command by table: ${[...usage.dynamo]
+    `${`total per 1,000 ${of.unit}`.padEnd(84)} ${''.padStart(26)}  ${''.padEnd(26)} ${money(total)}${verdict}`,
+    `by service: ${shares(lines, total)}; largest line: ${largest.service}, ${((largest.cost / total) * 100).toFixed(0)}% of the bill` +
+      (target === undefined ? '' : `; Lambda durations could be ${durationCost > 0 ? ((target - (total - durationCost)) / durationCost).toFixed(0) : '∞'}x these before the bill reaches the target`),
+    `DynamoDB per ${of.unit.replace(/s$/, '')} by table: ${[...usage.dynamo]
       .sort(([, a], [, b]) => b.writeUnits + b.indexWriteUnits - (a.writeUnits + a.indexWriteUnits))
       .map(([name, table]) => `${name} ${fmtUnits(table.writeUnits + table.failedConditionUnits, usage.commands)}+${fmtUnits(table.indexWriteUnits, usage.commands)} WRU ${fmtUnits(table.readUnits, usage.commands)} RRU`)
       .join(', ')} (table+index writes, reads)`,

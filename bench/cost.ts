@@ -1,4 +1,4 @@
-import { randomBase62, type QueueName } from '@service/shared';
+import { randomBase62, ROUTES, type QueueName } from '@service/shared';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FUNCTIONS, type PlatformFunction } from '../cdk/lib/functions';
@@ -17,7 +17,7 @@ import { startDynaliteProcess } from './dynalite-process';
 import { startVerifyingReceiver } from './webhooks';
 
 /** What the platform and the skill proxies reported since the last reset. */
-class InvocationLog implements PlatformObserver {
+export class InvocationLog implements PlatformObserver {
   /** Each with when it ended (performance.now()), so the meter's own waits inside it can be taken out. */
   invocations: (Invocation & { endedAt: number })[] = [];
   skillCalls: { functionId: string; durationMs: number; endedAt: number }[] = [];
@@ -35,12 +35,24 @@ class InvocationLog implements PlatformObserver {
   }
 }
 
-/** The stack's function an invocation reaches: an HTTP API route's, or the consumer of a queue (cdk/lib/functions.ts). */
-function functionOf(invocation: Invocation): PlatformFunction {
-  const found = FUNCTIONS.find(({ trigger }) =>
-    invocation.trigger === 'http'
-      ? trigger.kind === 'http' && trigger.routes.some((route) => route.path === invocation.route)
-      : trigger.kind === 'queue' && trigger.queue === invocation.queue,
+/**
+ * The routes served by streaming Function URLs (no HTTP API route names them): the widget's chat and live stream are
+ * the Chat function's URL, the run and conversation streams the RunStream function's (cdk/lib/functions.ts).
+ */
+const STREAMING_ROUTES: Record<string, string> = { [ROUTES.widgetChat]: 'Chat', [ROUTES.widgetLive]: 'Chat', [ROUTES.conversationStream]: 'RunStream', [ROUTES.runStream]: 'RunStream' };
+
+/** Whether an HTTP invocation came through the HTTP API (billed per request) rather than a Function URL. */
+export const throughHttpApi = (invocation: Invocation) => invocation.trigger === 'http' && !(invocation.route in STREAMING_ROUTES);
+
+/** The stack's function an invocation reaches: an HTTP API route's, a Function URL's, or the consumer of a queue (cdk/lib/functions.ts). */
+export function functionOf(invocation: Invocation): PlatformFunction {
+  const streamed = invocation.trigger === 'http' ? STREAMING_ROUTES[invocation.route] : undefined;
+  const found = FUNCTIONS.find(({ id, trigger }) =>
+    streamed
+      ? id === streamed
+      : invocation.trigger === 'http'
+        ? trigger.kind === 'http' && trigger.routes.some((route) => route.path === invocation.route)
+        : trigger.kind === 'queue' && trigger.queue === invocation.queue,
   );
   if (!found) throw new Error(`cost bench: no function of the stack serves ${invocation.trigger === 'http' ? invocation.route : invocation.queue}; price it before benchmarking this path`);
   return found;
@@ -52,7 +64,7 @@ const chunks = (bytes: number, chunkBytes: number) => Math.max(1, Math.ceil(byte
  * SQS requests as the event source mapping makes them: each invocation's batch is one ReceiveMessage and, for the
  * messages it did not fail, one DeleteMessageBatch; each send one SendMessage; each by 64 KB chunks of payload.
  */
-function sqsRequests(log: InvocationLog): MeasuredUsage['sqs'] {
+export function sqsRequests(log: InvocationLog): MeasuredUsage['sqs'] {
   const chunk = AWS_PRICES.sqs.requestChunkBytes;
   const batches = log.invocations.flatMap((invocation) => (invocation.trigger === 'queue' ? [invocation] : []));
   return {
@@ -70,7 +82,7 @@ const overlapMs = (start: number, end: number, waits: readonly [number, number][
  * Each function's invocations and wall times, less the meter's own item reads they waited on (every invocation
  * under way during a read waited for it: a SkillApi call, the skill that made it and the run that called the skill).
  */
-function lambdaUsage(log: InvocationLog, meterWaits: readonly [number, number][]): MeasuredUsage['lambda'] {
+export function lambdaUsage(log: InvocationLog, meterWaits: readonly [number, number][]): MeasuredUsage['lambda'] {
   const byFunction = new Map<string, { functionId: string; memoryMb: number; durationsMs: number[] }>();
   const add = (functionId: string, memoryMb: number, call: { durationMs: number; endedAt: number }) => {
     let entry = byFunction.get(functionId);

@@ -4,8 +4,10 @@ import { benchApiCommand } from './api-command';
 import { benchLambdas } from './lambdas';
 import { benchRunner } from './runner';
 import { benchRunStream } from './run-stream';
+import { benchInbox } from './inbox';
 import { benchWebhooks } from './webhooks';
 import { benchCost } from './cost';
+import { handoffBill } from './cost-handoff';
 import { benchMcp } from './mcp';
 import { soakPlatform } from './soak';
 import { soakLambdas } from './soak-lambdas';
@@ -41,8 +43,13 @@ const sections: [key: string, title: string, run: () => Promise<string[]>][] = [
   ['command', 'REST API: agents/command vs a bare conditional PutItem', () => benchApiCommand()],
   ['runs', 'Agent runs', () => benchRunner()],
   ['stream', "Watching a run: agents/command_stream's first event, and 500 streams at once", () => benchRunStream()],
+  ['inbox', 'People in the conversation: a reply to the visitor and a message to the inbox, with 500 visitors and 20 teammates connected', () => benchInbox()],
   ['webhooks', 'Signed webhook deliveries to a loopback receiver', () => benchWebhooks()],
-  ['cost', 'AWS bill of 1,000 commands, each with one tool call and one webhook delivery (measured, list prices)', () => benchCost()],
+  [
+    'cost',
+    'AWS bill of 1,000 commands, each with one tool call and one webhook delivery, and of 1,000 handed-off conversations of 10 messages (measured, list prices)',
+    async () => [...(await benchCost()), '', ...(await handoffBill())],
+  ],
   ['mcp', 'MCP access point: list_agents over MCP vs REST agents/list', () => benchMcp()],
   ['skills', 'Skill tool calls: startSkill vs a bare official-SDK stateless server sharing one validator', () => benchSkillCalls()],
   // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time itself.
