@@ -5,6 +5,12 @@ const POLL_MIN_MS = 100;
 const POLL_MAX_MS = 1_000;
 
 /**
+ * A quiet poll waits for the next whole second: the quiet polls of a process then wake in the same turn of the event
+ * loop, where their reads can go to the store together (see the conversations' live-watch.ts).
+ */
+const untilNextQuietTick = () => POLL_MAX_MS - (Date.now() % POLL_MAX_MS) || POLL_MAX_MS;
+
+/**
  * One reader of one thing in the store (a run's timeline, a conversation's transcript) per process, however many
  * streams follow it: it polls the store (where any process writes), wakes early on an in-process signal, and tells its
  * followers when it read news; each follower keeps its own place in what was read. It stops when nobody follows, or
@@ -67,7 +73,7 @@ export abstract class SharedPoll {
           continue;
         }
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.hurried ? POLL_MIN_MS : delay);
+          const timer = setTimeout(resolve, this.hurried ? POLL_MIN_MS : delay < POLL_MAX_MS ? delay : untilNextQuietTick());
           this.wake = () => (clearTimeout(timer), resolve());
         });
         this.wake = undefined;

@@ -9,17 +9,21 @@ import { liveMessages, localChatUrl, widgetVisitor, type LiveStream } from '../s
 const ctx = usePlatform();
 const STREAMS = 40;
 
-/** Counts the reads of one conversation's `meta` item (the poll's read) the platform's store client makes. */
-function countMetaReads(conversationId: string) {
+/**
+ * Counts the store requests that read one conversation (its `meta` item alone or in a batch, its transcript) through
+ * the platform's store client, as the client stack sees them: the document client's keys not yet marshalled.
+ */
+function countReads(conversationId: string) {
   let reads = 0;
+  const name = `reads-${conversationId}`;
   ctx.platform.deps.store.doc.middlewareStack.add(
-    (next, context) => (args) => {
-      // The document client's get, as the client stack sees it: GetItem, its key not yet marshalled at this step.
-      const key = (args.input as { Key?: { conversationId?: unknown; sk?: unknown } }).Key;
-      if (context.commandName === 'GetItemCommand' && key?.conversationId === conversationId && key.sk === 'meta') reads += 1;
+    (next) => (args) => {
+      const input = args.input as { Key?: { conversationId?: unknown }; RequestItems?: Record<string, { Keys?: { conversationId?: unknown }[] }>; ExpressionAttributeValues?: Record<string, unknown> };
+      const batched = Object.values(input.RequestItems ?? {}).some((request) => request.Keys?.some((key) => key.conversationId === conversationId));
+      if (input.Key?.conversationId === conversationId || batched || input.ExpressionAttributeValues?.[':id'] === conversationId) reads += 1;
       return next(args);
     },
-    { step: 'initialize', name: `metaReads-${conversationId}` },
+    { step: 'initialize', name },
   );
   return {
     take: () => {
@@ -27,7 +31,7 @@ function countMetaReads(conversationId: string) {
       reads = 0;
       return taken;
     },
-    stop: () => ctx.platform.deps.store.doc.middlewareStack.remove(`metaReads-${conversationId}`),
+    stop: () => ctx.platform.deps.store.doc.middlewareStack.remove(name),
   };
 }
 
@@ -42,7 +46,7 @@ describe('one live watcher per conversation and process', () => {
     );
     await Promise.all(streams.map((stream) => stream.waitFor(() => stream.events.some((event) => event.event === 'state'))));
 
-    const reads = countMetaReads(visitor.conversationId);
+    const reads = countReads(visitor.conversationId);
     try {
       const members = await ctx.api<{ members: { user_id: string }[] }>('members/list');
       await ctx.api('conversations/assign', { body: { conversation_id: visitor.conversationId, user_id: members.body.data.members[0]!.user_id } });
@@ -50,7 +54,7 @@ describe('one live watcher per conversation and process', () => {
       expect(reply.status).toBe(201);
       await Promise.all(streams.map((stream) => stream.waitFor(() => liveMessages(stream).some((message) => message.seq === reply.body.data.message.seq))));
       for (const stream of streams) expect(liveMessages(stream).filter((message) => message.text === 'Hello everyone')).toHaveLength(1);
-      // Two changes (joined, the reply) reached every connection through a few shared reads, not one read per connection.
+      // Two changes (joined, the reply) reached every connection through a few shared reads, not reads per connection.
       const shared = reads.take();
       expect(shared, `${shared} reads of the conversation for ${STREAMS} connections`).toBeLessThan(STREAMS / 2);
     } finally {

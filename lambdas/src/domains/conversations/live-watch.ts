@@ -1,15 +1,35 @@
 import type { LiveMessage, LiveState, LiveStreamEvents } from '@service/shared/live-conversation';
+import DataLoader from 'dataloader';
 import type { Deps } from '../../infra/deps';
+import type { Store } from '../../infra/store/dynamo';
 import { SharedPoll, sharedPolls } from '../../infra/shared-poll';
 import { onConversation } from './conversation-signal';
 import { visibleToVisitor } from './conversations';
 import { liveStateOf } from './conversation-state';
-import { queryMessagesAfter, readConversationMeta, seqOf, type ConversationMetaItem, type StoredMessage } from './repository';
+import { queryMessagesAfter, readConversationMetas, seqOf, type ConversationMetaItem, type StoredMessage } from './repository';
 
 /** One event of a live stream: a `message` has its seq as `id`; `state` and `typing` have none. */
 export type LiveEvent = { [N in keyof LiveStreamEvents]: { name: N; id?: string; data: LiveStreamEvents[N] } }[keyof LiveStreamEvents];
 
 const PAGE = 100;
+
+/**
+ * The polls of one turn of the event loop read their conversations' `meta` items together (one BatchGetItem for up to
+ * 100): quiet polls wake on the same second (infra/shared-poll.ts), so a process following many conversations reads
+ * them in a few requests a second, not one each.
+ */
+const metaReaders = new WeakMap<Store, DataLoader<string, ConversationMetaItem | undefined>>();
+function readMeta(deps: Deps, conversationId: string): Promise<ConversationMetaItem | undefined> {
+  let reader = metaReaders.get(deps.store);
+  if (!reader) {
+    reader = new DataLoader(async (ids) => {
+      const metas = await readConversationMetas(deps, ids);
+      return ids.map((id) => metas.get(id));
+    }, { cache: false, batchScheduleFn: (read) => setImmediate(read) });
+    metaReaders.set(deps.store, reader);
+  }
+  return reader.load(conversationId);
+}
 /**
  * A position whose entry is not there while later ones are: a writer took it and has not stored it yet (or crashed
  * between the two). The stream waits this long for it, keeping order, then goes on without it.
@@ -51,7 +71,7 @@ class ConversationWatch extends SharedPoll {
 
   /** Reads what is new; whether anything a stream shows changed. */
   protected async poll(): Promise<boolean> {
-    const meta = await readConversationMeta(this.deps, this.conversationId);
+    const meta = await readMeta(this.deps, this.conversationId);
     if (!meta) return false;
     let changed = this.noteState(meta);
     while (Number(meta.messageCount ?? 0) > this.cursor) {

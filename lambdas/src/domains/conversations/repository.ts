@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, type BatchGetCommandOutput, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { ConversationEventType, ConversationHandler, HandoffReason, Teammate, TranscriptRole } from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
 import { ifConditionHolds, putIf, readItem, updateIf } from '../../infra/store/dynamo';
@@ -135,6 +135,30 @@ export async function getUserPointer(deps: Deps, agentId: string, userId: string
 /** The conversation's `meta` item, read consistently (it decides who may write what). */
 export const readConversationMeta = (deps: Deps, conversationId: string): Promise<ConversationMetaItem | undefined> =>
   readItem<ConversationMetaItem>(deps.store, table(deps), { conversationId, sk: 'meta' });
+
+/** BatchGetItem's limit of keys a request. */
+const BATCH_GET_KEYS = 100;
+
+/**
+ * The `meta` items of several conversations, read consistently, 100 a request (the live streams' polls of one process
+ * together). A key DynamoDB left unprocessed (throttling) is read again once, then left out: its poll reads it next time.
+ */
+export async function readConversationMetas(deps: Deps, conversationIds: readonly string[]): Promise<Map<string, ConversationMetaItem>> {
+  const found = new Map<string, ConversationMetaItem>();
+  const unique = [...new Set(conversationIds)];
+  const requests = Array.from({ length: Math.ceil(unique.length / BATCH_GET_KEYS) }, (_, index) => unique.slice(index * BATCH_GET_KEYS, (index + 1) * BATCH_GET_KEYS));
+  await Promise.all(
+    requests.map(async (ids) => {
+      let keys: Record<string, unknown>[] | undefined = ids.map((conversationId) => ({ conversationId, sk: 'meta' }));
+      for (let attempt = 0; attempt < 2 && keys?.length; attempt += 1) {
+        const answer: BatchGetCommandOutput = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [table(deps)]: { Keys: keys, ConsistentRead: true } } }));
+        for (const meta of (answer.Responses?.[table(deps)] ?? []) as ConversationMetaItem[]) found.set(meta.conversationId, meta);
+        keys = answer.UnprocessedKeys?.[table(deps)]?.Keys;
+      }
+    }),
+  );
+  return found;
+}
 
 /**
  * Changes who handles the conversation, if nothing changed since `seen` was read (its version, and with an `event`
