@@ -52,6 +52,15 @@ function About({ summary }: { summary: ConversationSummary }) {
       <dd>{summary.handler === 'people' && summary.assignee ? summary.assignee.name : HANDLED_BY[summary.handler]}</dd>
       <dt>Visitor</dt>
       <dd>{visitor.verified_user_id ? `${visitor.verified_user_id} (verified)` : `${visitor.id.slice(0, 12)} (not verified)`}</dd>
+      {summary.visitor_email ? (
+        <>
+          <dt>E-mail</dt>
+          <dd>
+            {summary.visitor_email}
+            {summary.email_replies ? <span class="muted small"> · the visitor is away: replies are also sent to this address</span> : null}
+          </dd>
+        </>
+      ) : null}
       <dt>Locale</dt>
       <dd>{summary.locale}</dd>
       <dt>Started</dt>

@@ -18,6 +18,9 @@ export interface ConversationSummary {
   lastMessageAt: string;
   messages: number;
   handling: Handling;
+  /** The address the visitor left when nobody was available, and whether replies go to it. */
+  visitorEmail: string | null;
+  emailReplies: boolean;
 }
 
 /** A transcript entry with its place (seq). */
@@ -34,6 +37,8 @@ const toSummary = (meta: ConversationMetaItem): ConversationSummary => ({
   lastMessageAt: meta.updatedAt,
   messages: Number(meta.messageCount ?? 0),
   handling: handlingOf(meta),
+  visitorEmail: meta.visitorEmail ?? null,
+  emailReplies: meta.emailReplies === true,
 });
 
 /** The summary of one conversation of the workspace (CONVERSATION_NOT_FOUND for another workspace's). */

@@ -22,6 +22,8 @@ export interface StoredMessage {
   event?: ConversationEventType;
   /** The seed of the idempotent request that wrote it: a resumed retry finds it instead of writing it again. */
   actionSeed?: string;
+  /** A teammate's reply sent to the visitor by e-mail: when (a retry finds it and sends no second mail). */
+  mailedAt?: string;
 }
 
 /** Who handles a conversation, as its `meta` item keeps it (absent on a conversation no one ever took: the agent). */
@@ -48,6 +50,14 @@ export interface ConversationMetaItem extends Partial<Handling> {
   lastEvent?: StoredMessage;
   /** A teammate typing: shown until `until` (epoch ms). */
   typing?: { name: string; until: number };
+  /** Nobody was available: the agent's request for an e-mail address, kept so a retry after a crash can still store it. */
+  emailRequest?: StoredMessage;
+  /** The conversation's language when the agent asked for the address: the language of the replies by e-mail. */
+  emailLanguage?: string;
+  /** The address the visitor left. */
+  visitorEmail?: string;
+  /** Teammates' replies go to `visitorEmail` too: set when the visitor leaves it, cleared when they write in the widget again. */
+  emailReplies?: boolean;
 }
 
 export interface ConversationStart {
@@ -190,8 +200,49 @@ export const messageIdOf = (seq: number): string => `msg_${String(seq).padStart(
 /** The transcript position of an entry id. */
 export const seqOf = (messageId: string): number => Number(messageId.slice(4));
 
-const toStoredMessage = ({ messageId, role, content, createdAt, stopped, author, event, actionSeed }: Record<string, unknown>): StoredMessage =>
-  ({ messageId, role, content, createdAt, ...(stopped ? { stopped } : {}), ...(author ? { author } : {}), ...(event ? { event } : {}), ...(actionSeed ? { actionSeed } : {}) }) as StoredMessage;
+const toStoredMessage = ({ messageId, role, content, createdAt, stopped, author, event, actionSeed, mailedAt }: Record<string, unknown>): StoredMessage =>
+  ({ messageId, role, content, createdAt, ...(stopped ? { stopped } : {}), ...(author ? { author } : {}), ...(event ? { event } : {}), ...(actionSeed ? { actionSeed } : {}), ...(mailedAt ? { mailedAt } : {}) }) as StoredMessage;
+
+/**
+ * Records that nobody was available, if the conversation still waits for a teammate and nothing was written since
+ * `seen` was read: the request entry takes the transcript's next position and stays on the item until putMessageOnce
+ * stores it (a retry after a crash stores it then). The item as it now is, or undefined when it no longer applies.
+ */
+export async function putEmailRequest(deps: Deps, seen: Pick<ConversationMetaItem, 'conversationId' | 'messageCount'>, entry: StoredMessage, language: string): Promise<ConversationMetaItem | undefined> {
+  return updateIf<ConversationMetaItem>(deps.store, table(deps), { conversationId: seen.conversationId, sk: 'meta' }, {
+    UpdateExpression: 'SET emailRequest = :entry, emailLanguage = :language, messageCount = :seq, updatedAt = :now',
+    ConditionExpression: 'attribute_exists(conversationId) AND attribute_not_exists(emailRequest) AND #handler = :people AND attribute_not_exists(assignee) AND messageCount = :count',
+    ExpressionAttributeNames: { '#handler': 'handler' },
+    ExpressionAttributeValues: { ':entry': entry, ':language': language, ':seq': seqOf(entry.messageId), ':count': Number(seen.messageCount ?? 0), ':people': 'people', ':now': entry.createdAt },
+  });
+}
+
+/** Keeps the address the visitor left; teammates' replies go to it from now on. False when the conversation is unknown. */
+export async function putVisitorEmail(deps: Deps, conversationId: string, email: string): Promise<boolean> {
+  const set = await updateIf(deps.store, table(deps), { conversationId, sk: 'meta' }, {
+    UpdateExpression: 'SET visitorEmail = :email, emailReplies = :on',
+    ConditionExpression: 'attribute_exists(conversationId)',
+    ExpressionAttributeValues: { ':email': email, ':on': true },
+  });
+  return set !== undefined;
+}
+
+/** The visitor is back in the widget: teammates' replies stop going by e-mail (a no-op when they did not). */
+export async function stopEmailReplies(deps: Deps, conversationId: string): Promise<void> {
+  await updateIf(deps.store, table(deps), { conversationId, sk: 'meta' }, {
+    UpdateExpression: 'SET emailReplies = :off',
+    ConditionExpression: 'emailReplies = :on',
+    ExpressionAttributeValues: { ':off': false, ':on': true },
+  });
+}
+
+/** Records that a transcript entry was mailed to the visitor; false when it was recorded already. */
+export const markMailed = (deps: Deps, conversationId: string, messageId: string, at: Date): Promise<boolean> =>
+  updateIf(deps.store, table(deps), { conversationId, sk: `message#${messageId}` }, {
+    UpdateExpression: 'SET mailedAt = :at',
+    ConditionExpression: 'attribute_exists(sk) AND attribute_not_exists(mailedAt)',
+    ExpressionAttributeValues: { ':at': at.toISOString() },
+  }).then((set) => set !== undefined);
 
 /** The entries after position `afterSeq`, oldest first, at most `limit`. */
 export async function queryMessagesAfter(deps: Deps, conversationId: string, afterSeq: number, limit: number): Promise<StoredMessage[]> {

@@ -7,6 +7,9 @@ import { assignConversation, closeConversation, handBack, teammateEntry, teammat
 import { conversationsStream } from './conversation-stream';
 import { messageResponse, storedResponse, summaryResponse } from './conversation-responses';
 import { memberAsTeammate } from '../../../domains/people/members';
+import { availableAt, readAvailability, setAvailability } from '../../../domains/conversations/availability';
+import type { AvailabilitySettings } from '@service/shared/live-conversation';
+import type { Deps } from '../../../infra/deps';
 import type { EndpointHandlers, EndpointInput } from './types';
 
 /** The signed-in teammate; undefined for an API key (it acts for the workspace, not for a person). */
@@ -28,7 +31,11 @@ export type ConversationEndpoint =
   | 'conversationsHandback'
   | 'conversationsClose'
   | 'conversationsTyping'
+  | 'conversationsAvailability'
+  | 'conversationsAvailabilitySet'
   | 'conversationsStream';
+
+const availabilityAnswer = (deps: Deps, availability: AvailabilitySettings) => ({ data: { availability, available_now: availableAt(availability, deps.now()) } });
 
 /** The widget conversations of an agent (the dashboard's Conversations screen and the inbox), and people in them. */
 export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
@@ -85,6 +92,10 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
     const until = await teammateTyping(input.deps, input.workspace.id, input.body.conversation_id, caller(input), LIVE_LIMITS.typingMs);
     return { data: { typing_until: until.toISOString() } };
   },
+
+  conversationsAvailability: async ({ deps, workspace }) => availabilityAnswer(deps, await readAvailability(deps, workspace.id)),
+
+  conversationsAvailabilitySet: async ({ deps, workspace, body }) => ({ ...availabilityAnswer(deps, await setAvailability(deps, workspace.id, body)), msg: 'Availability saved' }),
 
   conversationsStream,
 };
