@@ -106,7 +106,7 @@ function Entry({ message }: { message: TranscriptEntry }) {
 /** Rich markers as the visitor saw them: their labels, not their syntax (`[Page:Pricing|/pricing]` is "Pricing"). */
 const readable = (text: string) => text.replace(/\[(?:Skill|Agent|Page|Link|Action):([^|\]]+)\|[^\]]*\]/g, '“$1”');
 
-/** Claim, reply, internal note, hand back, close: each an endpoint called with the session. No reopen: the API has none. */
+/** Claim, reply, internal note, hand back, close, reopen: each an endpoint called with the session. */
 function Actions({ summary, onChanged }: { summary: ConversationSummary; onChanged: () => void }) {
   const app = useApp();
   const [text, setText] = useState('');
@@ -166,7 +166,12 @@ function Actions({ summary, onChanged }: { summary: ConversationSummary; onChang
           </div>
         </ActionForm>
       ) : (
-        <p class="muted">This conversation is closed. It cannot be reopened yet (the API has no reopen).</p>
+        <div class="row">
+          <p class="muted">This conversation is closed.</p>
+          <ActionButton permission="conversations:reply" busy={act.busy} onClick={() => void act.run(() => post('conversations/reopen', { conversation_id }))}>
+            Reopen
+          </ActionButton>
+        </div>
       )}
       <ErrorNote error={act.error} />
     </div>

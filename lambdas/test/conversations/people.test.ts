@@ -184,6 +184,22 @@ describe('people in the conversation', () => {
     const late = await ctx.api('conversations/reply', { body: { conversation_id: cy.conversationId, text: 'Too late' } });
     expect([late.status, late.body.error?.code]).toEqual([409, 'CONVERSATION_CLOSED']);
     expect((await ctx.api('conversations/assign', { body: { conversation_id: cy.conversationId, user_id: ownerId } })).status).toBe(409);
+
+    // Reopened: it waits for a teammate again, the visitor's stream says so, and a teammate may take it once more.
+    const reopened = await ctx.api<{ conversation: { handler: string; assignee: unknown } }>('conversations/reopen', { body: { conversation_id: cy.conversationId } });
+    expect(reopened.status, JSON.stringify(reopened.body)).toBe(200);
+    expect(openApiProblems('conversationsReopen', reopened as ApiResponse<unknown>)).toEqual([]);
+    expect(reopened.body.data.conversation).toMatchObject({ handler: 'people', assignee: null });
+    const again = await ctx.api<{ conversation: { handler: string } }>('conversations/reopen', { body: { conversation_id: cy.conversationId } });
+    expect(again.body.data.conversation.handler).toBe('people');
+    const waiting = await ctx.api<{ messages: { event: string | null }[] }>('conversations/get', { query: { conversation_id: cy.conversationId } });
+    expect(waiting.body.data.messages.filter((message) => message.event === 'reopened')).toHaveLength(1);
+    const live = cy.live();
+    await live.waitFor(() => messagesOf(live).some((message) => message.event === 'reopened'));
+    live.drop();
+    expect((await ctx.api('conversations/assign', { body: { conversation_id: cy.conversationId, user_id: ownerId } })).status).toBe(200);
+    const foreignReopen = await ctx.api('conversations/reopen', { key: other.apiKey, body: { conversation_id: cy.conversationId } });
+    expect([foreignReopen.status, foreignReopen.body.error?.code]).toEqual([404, 'CONVERSATION_NOT_FOUND']);
   });
 
   it("hands off at once on a keyword of the agent and on the widget's Talk to a person", async () => {

@@ -226,6 +226,15 @@ export const CONVERSATION_ENDPOINTS = {
     status: 200,
     access: 'conversations:reply',
   },
+  conversationsReopen: {
+    path: 'conversations/reopen',
+    method: 'POST',
+    summary: 'Reopen a closed conversation: it waits for a teammate again (handler `people`, no assignee) and the visitor sees "<name> reopened the conversation"; reopening one that is not closed answers it unchanged',
+    body: ConversationIdBody,
+    data: conversationChange,
+    status: 200,
+    access: 'conversations:reply',
+  },
   conversationsTyping: {
     path: 'conversations/typing',
     method: 'POST',

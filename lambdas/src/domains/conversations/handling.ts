@@ -117,6 +117,18 @@ export async function closeConversation(deps: Deps, workspaceId: string, convers
   return meta;
 }
 
+/**
+ * Reopens a closed conversation: it goes back to waiting for a teammate (handler `people`, nobody claimed it), and the
+ * visitor's next message reaches the teammates. Reopening one that is not closed changes nothing (a retry answers the same).
+ */
+export async function reopenConversation(deps: Deps, workspaceId: string, conversationId: string, teammate: Teammate | undefined): Promise<ConversationMetaItem> {
+  const { meta } = await changeHands(deps, workspaceId, conversationId, (current) => {
+    if (current.handler !== 'closed') return undefined;
+    return { next: { handler: 'people', ...(current.handoff ? { handoff: current.handoff } : {}) }, event: 'reopened', ...(teammate ? { by: teammate } : {}) };
+  });
+  return meta;
+}
+
 /** The entry an earlier attempt of this idempotent request stored, if it got that far. */
 async function storedBy(deps: Deps, conversationId: string, action: Action): Promise<StoredMessage | undefined> {
   if (!action.resumed || !action.seed) return undefined;

@@ -3,7 +3,7 @@ import { LIVE_LIMITS, type ConversationListState, type Teammate } from '@service
 import { getAgent } from '../../../domains/agents/agents';
 import { conversationTranscript, listAgentConversations, toSummary, type ConversationFilter } from '../../../domains/conversations/agent-conversations';
 import { readConversation } from '../../../domains/conversations/conversation-state';
-import { assignConversation, closeConversation, handBack, teammateEntry, teammateTyping } from '../../../domains/conversations/handling';
+import { assignConversation, closeConversation, handBack, reopenConversation, teammateEntry, teammateTyping } from '../../../domains/conversations/handling';
 import { conversationsStream } from './conversation-stream';
 import { messageResponse, storedResponse, summaryResponse } from './conversation-responses';
 import { memberAsTeammate } from '../../../domains/people/members';
@@ -30,6 +30,7 @@ export type ConversationEndpoint =
   | 'conversationsAssign'
   | 'conversationsHandback'
   | 'conversationsClose'
+  | 'conversationsReopen'
   | 'conversationsTyping'
   | 'conversationsAvailability'
   | 'conversationsAvailabilitySet'
@@ -86,6 +87,11 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
   conversationsClose: async (input) => {
     const meta = await closeConversation(input.deps, input.workspace.id, input.body.conversation_id, caller(input));
     return { data: { conversation: summaryResponse(toSummary(meta)) }, msg: 'Conversation closed' };
+  },
+
+  conversationsReopen: async (input) => {
+    const meta = await reopenConversation(input.deps, input.workspace.id, input.body.conversation_id, caller(input));
+    return { data: { conversation: summaryResponse(toSummary(meta)) }, msg: 'The conversation waits for a teammate again' };
   },
 
   conversationsTyping: async (input) => {
