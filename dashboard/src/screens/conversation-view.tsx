@@ -61,6 +61,16 @@ function About({ summary }: { summary: ConversationSummary }) {
           </dd>
         </>
       ) : null}
+      {summary.page ? (
+        <>
+          <dt>Page</dt>
+          <dd>
+            <a href={summary.page} target="_blank" rel="noopener noreferrer">
+              {summary.page}
+            </a>
+          </dd>
+        </>
+      ) : null}
       <dt>Locale</dt>
       <dd>{summary.locale}</dd>
       <dt>Started</dt>

@@ -202,6 +202,32 @@ describe('people in the conversation', () => {
     expect([foreignReopen.status, foreignReopen.body.error?.code]).toEqual([404, 'CONVERSATION_NOT_FOUND']);
   });
 
+  it("keeps the visitor's page: where the conversation started, then where it passed to people; only an http(s) address of bounded length", async () => {
+    const page = (url: string) => ({ page: { url, title: 'Shop' } });
+    const summary = async (conversationId: string) => (await ctx.api<{ conversation: { page: string | null } }>('conversations/get', { query: { conversation_id: conversationId } })).body.data.conversation;
+    const eve = visitor();
+    await eve.say('Hello', page('https://shop.example/pricing?plan=pro'));
+    expect((await summary(eve.conversationId)).page).toBe('https://shop.example/pricing?plan=pro');
+    await eve.say('Still here', page('https://shop.example/elsewhere'));
+    expect((await summary(eve.conversationId)).page).toBe('https://shop.example/pricing?plan=pro');
+    await eve.say('A person, please', { ...page('https://user:secret@shop.example/checkout'), handoff: true });
+    expect((await summary(eve.conversationId)).page).toBe('https://shop.example/checkout');
+
+    // Not an http(s) address: the conversation goes on without it.
+    for (const bad of ['javascript:alert(1)', 'not a url', 'https://shop.example/\t/evil.example']) {
+      const fay = visitor();
+      expect((await fay.say('Hello', page(bad))).events.some((event) => event.name === 'done')).toBe(true);
+      expect((await summary(fay.conversationId)).page).toBe(bad.startsWith('https:') ? 'https://shop.example//evil.example' : null);
+    }
+    // Past the length limit: the request is refused on its field.
+    const long = await fetch(url('chat'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ORIGIN },
+      body: JSON.stringify({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), messages: [{ role: 'user', content: 'Hi' }], ...page(`https://shop.example/${'a'.repeat(2000)}`) }),
+    });
+    expect([long.status, ((await long.json()) as { error: { code: string; field: string } }).error]).toMatchObject([400, { code: 'VALIDATION_ERROR', field: 'page.url' }]);
+  });
+
   it("hands off at once on a keyword of the agent and on the widget's Talk to a person", async () => {
     const updated = await ctx.api<{ agent: { handoff: { enabled: boolean; keywords: string[] } } }>('agents/update', { body: { agent_id: ctx.agentId, handoff: { keywords: ['refund'] } } });
     expect(updated.body.data.agent.handoff).toEqual({ enabled: true, keywords: ['refund'] });

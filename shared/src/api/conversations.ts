@@ -41,6 +41,7 @@ export const ConversationSummary = z
       })
       .nullable()
       .meta({ description: 'The latest passing to people; null if it never passed' }),
+    page: z.string().nullable().meta({ description: 'The page the widget was on (an http(s) address the widget reported) when the conversation passed to people, else when it started; null: none reported' }),
     visitor_email: z
       .string()
       .nullable()

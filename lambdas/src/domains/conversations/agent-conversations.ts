@@ -18,6 +18,8 @@ export interface ConversationSummary {
   lastMessageAt: string;
   messages: number;
   handling: Handling;
+  /** The page the widget was on when the conversation passed to people, else when it started. */
+  page: string | null;
   /** The address the visitor left when nobody was available, and whether replies go to it. */
   visitorEmail: string | null;
   emailReplies: boolean;
@@ -37,6 +39,7 @@ const toSummary = (meta: ConversationMetaItem): ConversationSummary => ({
   lastMessageAt: meta.updatedAt,
   messages: Number(meta.messageCount ?? 0),
   handling: handlingOf(meta),
+  page: meta.handoff?.page ?? meta.page ?? null,
   visitorEmail: meta.visitorEmail ?? null,
   emailReplies: meta.emailReplies === true,
 });

@@ -72,10 +72,9 @@ async function changeHands(deps: Deps, workspaceId: string | undefined, conversa
  * or a keyword matched. Nothing changes when people have it already. Sends conversation.handoff_requested; when nobody
  * is available, the agent asks the visitor for an e-mail address in the conversation's `language` (nobody-available.ts).
  */
-export async function requestHandoff(deps: Deps, conversationId: string, request: { reason: HandoffReason; summary: string; language: string }): Promise<LiveState> {
-  const { meta, changed } = await changeHands(deps, undefined, conversationId, (current) =>
-    current.handler === 'people' ? undefined : { next: { handler: 'people', handoff: { reason: request.reason, summary: request.summary, requestedAt: deps.now().toISOString() } }, event: 'handoff_requested' },
-  );
+export async function requestHandoff(deps: Deps, conversationId: string, request: { reason: HandoffReason; summary: string; language: string; page?: string | undefined }): Promise<LiveState> {
+  const handoff = (): NonNullable<Handling['handoff']> => ({ reason: request.reason, summary: request.summary, requestedAt: deps.now().toISOString(), ...(request.page ? { page: request.page } : {}) });
+  const { meta, changed } = await changeHands(deps, undefined, conversationId, (current) => (current.handler === 'people' ? undefined : { next: { handler: 'people', handoff: handoff() }, event: 'handoff_requested' }));
   if (!changed || !meta.handoff) return liveStateOf(meta);
   await emitEvent(deps, meta.workspaceId, 'conversation.handoff_requested', { ...conversationRef(meta), reason: meta.handoff.reason, summary: meta.handoff.summary, requested_at: meta.handoff.requestedAt }, { eventId: eventIdFrom(`ho${conversationId}${meta.messageCount}`) });
   return liveStateOf(await afterHandoff(deps, meta, request.language));

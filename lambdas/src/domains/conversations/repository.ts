@@ -30,7 +30,8 @@ export interface StoredMessage {
 export interface Handling {
   handler: ConversationHandler;
   assignee?: Teammate;
-  handoff?: { reason: HandoffReason; summary: string; requestedAt: string };
+  /** `page`: the page the widget was on when it passed to people. */
+  handoff?: { reason: HandoffReason; summary: string; requestedAt: string; page?: string };
 }
 
 /** A conversation's `meta` item: who it belongs to, how many entries its transcript has, who handles it. */
@@ -44,6 +45,8 @@ export interface ConversationMetaItem extends Partial<Handling> {
   createdAt: string;
   updatedAt: string;
   messageCount: number;
+  /** The page the widget was on when the conversation started. */
+  page?: string;
   /** Bumped by every change of hands: a change applies only to the version it was decided on. */
   handlingVersion?: number;
   /** The last change of hands' transcript entry, so that a retry after a crash can still store it. */
@@ -68,6 +71,8 @@ export interface ConversationStart {
   locale: string;
   /** A verified user (the host signed their id): their conversation may continue from any device. */
   userId?: string;
+  /** The page the widget is on (an http(s) address, checked by the widget surface): kept from the conversation's start. */
+  page?: string;
 }
 
 const table = (deps: Deps) => deps.store.table('conversations');
@@ -88,7 +93,8 @@ export async function upsertConversationMeta(deps: Deps, start: ConversationStar
         UpdateExpression:
           'SET agentId = :agent, workspaceId = :ws, visitorId = :visitor, locale = :locale, updatedAt = :now, ' +
           'createdAt = if_not_exists(createdAt, :now), messageCount = if_not_exists(messageCount, :zero), expiresAtEpoch = :expires' +
-          (start.userId ? ', userId = :user' : ''),
+          (start.userId ? ', userId = :user' : '') +
+          (start.page ? ', page = if_not_exists(page, :page)' : ''),
         ConditionExpression: `attribute_not_exists(conversationId) OR (agentId = :agent AND (visitorId = :visitor${start.userId ? ' OR userId = :user' : ''}))`,
         ExpressionAttributeValues: {
           ':agent': start.agentId,
@@ -99,6 +105,7 @@ export async function upsertConversationMeta(deps: Deps, start: ConversationStar
           ':zero': 0,
           ':expires': expiresAtEpoch,
           ...(start.userId ? { ':user': start.userId } : {}),
+          ...(start.page ? { ':page': start.page } : {}),
         },
         ReturnValues: 'ALL_OLD',
       }),
