@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { LIVE_LIMITS } from '@service/shared/live-conversation';
 import { post } from '../api/client';
 import { ActionButton, ActionForm, ErrorNote, Loading } from '../components';
@@ -6,6 +6,7 @@ import { useAction } from '../hooks';
 import { when } from '../format';
 import { useApp } from '../session';
 import { useLiveConversation, type ConversationSummary, type TranscriptEntry } from './live-conversation';
+import { UNREAD_CHANGED } from '../unread-count';
 
 /** How often typing in the reply box tells the visitor (the widget shows it for a few seconds each time). */
 const TYPING_EVERY_MS = 3_000;
@@ -16,6 +17,7 @@ const TYPING_EVERY_MS = 3_000;
  */
 export function ConversationView({ conversationId, onChanged }: { conversationId: string; onChanged: () => void }) {
   const live = useLiveConversation(conversationId);
+  useReadMarker(conversationId, live.messages.at(-1)?.seq);
   if (live.error) return <ErrorNote error={live.error} />;
   if (!live.summary) return <Loading what="the conversation" />;
   return (
@@ -40,6 +42,20 @@ export function ConversationView({ conversationId, onChanged }: { conversationId
       />
     </section>
   );
+}
+
+/**
+ * Moves the teammate's read marker as the inbox shows the conversation's entries (up to `lastSeq`); the navigation's
+ * unread count is told. Only a hint: a failure changes nothing on screen, and the next entry sets it again.
+ */
+function useReadMarker(conversationId: string, lastSeq: number | undefined): void {
+  useEffect(() => {
+    if (lastSeq === undefined) return;
+    post('conversations/read', { conversation_id: conversationId, seq: lastSeq }).then(
+      () => dispatchEvent(new Event(UNREAD_CHANGED)),
+      () => undefined,
+    );
+  }, [conversationId, lastSeq]);
 }
 
 const HANDLED_BY = { agent: 'The agent answers', people: 'Waiting for a teammate', closed: 'Closed' } as const;

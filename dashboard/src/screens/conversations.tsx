@@ -57,6 +57,7 @@ export default function Conversations({ params }: { params: string[] }) {
                 {when(conversation.last_message_at)} · {conversation.messages} messages · visitor {conversation.visitor.verified_user_id ?? conversation.visitor.id.slice(0, 12)}
                 {conversation.assignee ? ` · ${conversation.assignee.name}` : ''}
                 {conversation.visitor_email ? ` · e-mail ${conversation.visitor_email}` : ''}
+                {conversation.unread ? <strong class="count"> · {conversation.unread} unread</strong> : null}
               </button>
             </li>
           ))}

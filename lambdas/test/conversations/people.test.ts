@@ -171,6 +171,11 @@ describe('people in the conversation', () => {
     const foreignStream = await fetch(`${ctx.platform.apiBaseUrl}/conversations/stream?conversation_id=${cy.conversationId}`, { headers: { 'x-service-api-key': other.apiKey } });
     expect(foreignStream.status).toBe(404);
 
+    // An API key reads for nobody: no unread count, no read marker.
+    expect((await ctx.api<{ conversation: { unread: number | null } }>('conversations/get', { query: { conversation_id: cy.conversationId } })).body.data.conversation.unread).toBeNull();
+    const read = await ctx.api('conversations/read', { body: { conversation_id: cy.conversationId, seq: 1 } });
+    expect([read.status, read.body.error?.code]).toEqual([400, 'VALIDATION_ERROR']);
+
     const unknown = await ctx.api('conversations/reply', { body: { conversation_id: crypto.randomUUID(), text: 'Hello?' } });
     expect([unknown.status, unknown.body.error?.code]).toEqual([404, 'CONVERSATION_NOT_FOUND']);
     // An API key replies as the member the conversation is assigned to: nobody claimed it yet.

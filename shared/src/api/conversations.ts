@@ -46,6 +46,11 @@ export const ConversationSummary = z
       .string()
       .nullable()
       .meta({ description: 'The address the visitor left when nobody was available (null: none); teammates’ replies reach it by e-mail while `email_replies` is true' }),
+    unread: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Transcript entries the signed-in teammate has not read yet (after their read marker, conversations/read); null for an API key, which reads for nobody' }),
     email_replies: z.boolean().meta({ description: 'true: the conversation waits for e-mail (the visitor left an address and has not written in the widget since); a reply is also sent to `visitor_email`' }),
   })
   .meta({ id: 'ConversationSummary' });
@@ -78,6 +83,12 @@ const conversationId = z.string({ error: 'conversation_id is required' }).min(1)
 export const ConversationQuery = z.object({ conversation_id: conversationId });
 export const ConversationIdBody = z.object({ conversation_id: conversationId }).strict();
 export const ConversationTextBody = z.object({ conversation_id: conversationId, text: text(LIVE_LIMITS.messageChars) }).strict();
+export const ConversationReadBody = z
+  .object({
+    conversation_id: conversationId,
+    seq: z.number().int().min(0).max(999_999).meta({ description: 'The last transcript entry the teammate was shown (its seq); a marker never moves back' }),
+  })
+  .strict();
 export const ConversationAssignBody = z
   .object({
     conversation_id: conversationId,
@@ -235,6 +246,15 @@ export const CONVERSATION_ENDPOINTS = {
     data: conversationChange,
     status: 200,
     access: 'conversations:reply',
+  },
+  conversationsRead: {
+    path: 'conversations/read',
+    method: 'POST',
+    summary: "The signed-in teammate's read marker: they were shown the transcript up to `seq` (the inbox sets it as it shows a conversation); unread counts are counted after it. An API key reads for nobody: 400 VALIDATION_ERROR",
+    body: ConversationReadBody,
+    data: z.object({ conversation_id: z.string(), read_seq: z.number().int(), unread: z.number().int() }),
+    status: 200,
+    access: 'read',
   },
   conversationsTyping: {
     path: 'conversations/typing',

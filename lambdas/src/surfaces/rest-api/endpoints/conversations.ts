@@ -3,6 +3,7 @@ import { LIVE_LIMITS, type ConversationListState, type Teammate } from '@service
 import { getAgent } from '../../../domains/agents/agents';
 import { conversationTranscript, listAgentConversations, toSummary, type ConversationFilter } from '../../../domains/conversations/agent-conversations';
 import { readConversation } from '../../../domains/conversations/conversation-state';
+import { markRead } from '../../../domains/conversations/read-markers';
 import { assignConversation, closeConversation, handBack, reopenConversation, teammateEntry, teammateTyping } from '../../../domains/conversations/handling';
 import { conversationsStream } from './conversation-stream';
 import { messageResponse, storedResponse, summaryResponse } from './conversation-responses';
@@ -31,6 +32,7 @@ export type ConversationEndpoint =
   | 'conversationsHandback'
   | 'conversationsClose'
   | 'conversationsReopen'
+  | 'conversationsRead'
   | 'conversationsTyping'
   | 'conversationsAvailability'
   | 'conversationsAvailabilitySet'
@@ -44,12 +46,13 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
     const { deps, workspace, query } = input;
     await getAgent(deps, workspace.id, query.agent_id);
     const filter = listFilter(query.state, caller(input));
-    const { conversations, nextCursor } = await listAgentConversations(deps, query.agent_id, { limit: query.limit, cursor: query.cursor }, filter);
+    const { conversations, nextCursor } = await listAgentConversations(deps, query.agent_id, { limit: query.limit, cursor: query.cursor }, filter, caller(input)?.id);
     return { data: { conversations: conversations.map(summaryResponse), next_cursor: nextCursor } };
   },
 
-  conversationsGet: async ({ deps, workspace, query }) => {
-    const { conversation, messages } = await conversationTranscript(deps, workspace.id, query.conversation_id);
+  conversationsGet: async (input) => {
+    const { deps, workspace, query } = input;
+    const { conversation, messages } = await conversationTranscript(deps, workspace.id, query.conversation_id, caller(input)?.id);
     return { data: { conversation: summaryResponse(conversation), messages: messages.map(messageResponse) } };
   },
 
@@ -92,6 +95,11 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
   conversationsReopen: async (input) => {
     const meta = await reopenConversation(input.deps, input.workspace.id, input.body.conversation_id, caller(input));
     return { data: { conversation: summaryResponse(toSummary(meta)) }, msg: 'The conversation waits for a teammate again' };
+  },
+
+  conversationsRead: async (input) => {
+    const { readSeq, unread } = await markRead(input.deps, input.workspace.id, input.body.conversation_id, caller(input), input.body.seq);
+    return { data: { conversation_id: input.body.conversation_id, read_seq: readSeq, unread } };
   },
 
   conversationsTyping: async (input) => {
