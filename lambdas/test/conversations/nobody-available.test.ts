@@ -1,14 +1,14 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
-import { openEventStream, sseMessages } from '../support/sse';
+import type { openEventStream } from '../support/sse';
+import { widgetVisitor } from './widget-visitor';
 
 // "Nobody available" (issue 29) through real HTTP: the workspace's availability over REST, a handoff when nobody is
 // available (away, outside the business hours) or one nobody claims within the claim timeout (the conversation
 // sweeper, on the platform's shifted clock) gets the agent's fixed request for an e-mail address in the conversation's
 // language; the address the visitor leaves is kept, and the teammate's reply ends in the local mailbox, once.
 
-const ORIGIN = 'http://localhost:3000';
 /** How far the platform's clock is ahead of the test's: a claim timeout passes without waiting minutes. */
 let clockShiftMs = 0;
 const ctx = usePlatform({ now: () => new Date(Date.now() + clockShiftMs), env: { CONVERSATION_SWEEP_MS: '200' } });
@@ -23,34 +23,7 @@ beforeEach(async () => {
   ownerId ||= (await ctx.api<{ members: { user_id: string }[] }>('members/list')).body.data.members[0]!.user_id;
 });
 
-const url = (route: string) => `${ctx.platform.url}/v1/agents/${ctx.agentId}/${route}`;
-
-function visitor() {
-  const conversationId = crypto.randomUUID();
-  const visitorId = crypto.randomUUID();
-  const transcript: { role: 'user' | 'assistant'; content: string }[] = [];
-  return {
-    conversationId,
-    /** One visitor turn (with `extra` fields of the chat request); the status and the reply's events. */
-    async say(content: string, extra: Record<string, unknown> = {}) {
-      transcript.push({ role: 'user', content });
-      const response = await fetch(url('chat'), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: ORIGIN },
-        body: JSON.stringify({ conversationId, visitorId, locale: 'en', messages: transcript, ...extra }),
-      });
-      const body = await response.text();
-      if (response.status !== 200) return { status: response.status, error: (JSON.parse(body) as { error: { code: string; field?: string } }).error, text: '', handoff: undefined };
-      const events = sseMessages(body).map((event) => ({ name: event.event, data: JSON.parse(event.data) as Record<string, unknown> }));
-      const text = events.filter((event) => event.name === 'delta').map((event) => event.data.text).join('');
-      if (text) transcript.push({ role: 'assistant', content: text });
-      return { status: 200, text, handoff: events.find((event) => event.name === 'handoff')?.data, error: undefined };
-    },
-    live() {
-      return openEventStream(`${url('live')}?conversationId=${conversationId}`, { origin: ORIGIN, 'x-visitor-id': visitorId });
-    },
-  };
-}
+const visitor = () => widgetVisitor(ctx.platform.url, ctx.agentId);
 
 const messagesOf = (stream: ReturnType<typeof openEventStream>) => stream.events.filter((event) => event.event === 'message').map((event) => JSON.parse(event.data) as { role: string; text: string; event: string | null });
 const statesOf = (stream: ReturnType<typeof openEventStream>) => stream.events.filter((event) => event.event === 'state').map((event) => JSON.parse(event.data) as { handler: string; email?: string });
@@ -100,7 +73,7 @@ describe('nobody available', () => {
     await live.waitFor(() => statesOf(live).some((state) => state.email === 'requested'));
 
     // Not an address: refused, nothing kept.
-    const bad = await ada.say('not an address', { email: 'not an address' });
+    const bad = await ada.attempt('not an address', { email: 'not an address' });
     expect([bad.status, bad.error?.code, bad.error?.field]).toEqual([400, 'VALIDATION_ERROR', 'email']);
     expect((await conversation(ada.conversationId)).conversation.visitor_email).toBeNull();
 

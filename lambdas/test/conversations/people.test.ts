@@ -2,16 +2,16 @@ import { verify } from '@service/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
-import { openEventStream, sseMessages } from '../support/sse';
+import { openEventStream } from '../support/sse';
 import { createWorkspace } from '../support/workspaces';
 import { subscribe } from '../webhooks/helpers';
 import { startReceiver, type Receiver } from '../webhooks/receiver';
+import { ORIGIN, widgetVisitor } from './widget-visitor';
 
 // People in the conversation (issue 29) through real HTTP: the agent hands a visitor to people, a teammate claims and
 // replies over REST as an integrator would, both sides get it pushed (SSE, resumable), notes stay with the teammates,
 // the teammate hands back and the agent answers again; conversation.* webhooks are signed and typed.
 
-const ORIGIN = 'http://localhost:3000';
 const ctx = usePlatform({ env: { WEBHOOK_ALLOW_LOCAL: '1' } });
 let hook: Receiver;
 let secret = '';
@@ -27,32 +27,7 @@ afterAll(() => hook?.close());
 
 const url = (route: string) => `${ctx.platform.url}/v1/agents/${ctx.agentId}/${route}`;
 
-function visitor() {
-  const conversationId = crypto.randomUUID();
-  const visitorId = crypto.randomUUID();
-  const transcript: { role: 'user' | 'assistant'; content: string }[] = [];
-  return {
-    conversationId,
-    visitorId,
-    /** One visitor turn; the reply's events by name. */
-    async say(content: string, extra: Record<string, unknown> = {}) {
-      transcript.push({ role: 'user', content });
-      const response = await fetch(url('chat'), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: ORIGIN },
-        body: JSON.stringify({ conversationId, visitorId, locale: 'en', messages: transcript, ...extra }),
-      });
-      expect(response.status).toBe(200);
-      const events = sseMessages(await response.text()).map((event) => ({ name: event.event, data: JSON.parse(event.data) as Record<string, unknown> }));
-      const text = events.filter((event) => event.name === 'delta').map((event) => event.data.text).join('');
-      if (text) transcript.push({ role: 'assistant', content: text });
-      return { events, text, handoff: events.find((event) => event.name === 'handoff')?.data };
-    },
-    live(headers: Record<string, string> = {}) {
-      return openEventStream(`${url('live')}?conversationId=${conversationId}`, { origin: ORIGIN, 'x-visitor-id': visitorId, ...headers });
-    },
-  };
-}
+const visitor = () => widgetVisitor(ctx.platform.url, ctx.agentId);
 
 const teammateStream = (conversationId: string, headers: Record<string, string> = {}) =>
   openEventStream(`${ctx.platform.apiBaseUrl}/conversations/stream?conversation_id=${conversationId}`, { 'x-service-api-key': ctx.key, ...headers });
