@@ -111,4 +111,24 @@ describe('the inbox', () => {
     await inbox.waitForFunction(() => document.querySelector('.about')?.textContent?.includes('Waiting for a teammate'));
     await widget('.scw-msg[data-role=event]').filter({ hasText: `${name} reopened the conversation` }).waitFor();
   });
+
+  it('sets the workspace’s availability: away makes nobody available, and the form keeps what was saved', async () => {
+    await inbox.evaluate((target) => (location.hash = target), `#/agents/${h.agentId}/conversations`);
+    await heading(inbox, /^Conversations$/);
+    const section = inbox.locator('details.availability');
+    await section.locator('summary').click();
+    await section.getByText('teammates are available now').waitFor();
+    await section.getByLabel('Availability').selectOption('away');
+    await section.getByLabel('Claim timeout in minutes (empty: wait without a limit)').fill('5');
+    await section.getByRole('button', { name: 'Save settings' }).click();
+    await section.getByText('Saved.').waitFor();
+    await section.getByText('nobody is available now: visitors are asked for an e-mail address').waitFor();
+    expect(await axeViolations(inbox)).toEqual([]);
+    // Read again: the form shows what the workspace has.
+    await inbox.reload();
+    await heading(inbox, /^Conversations$/);
+    await inbox.locator('details.availability summary').click();
+    expect(await inbox.locator('details.availability').getByLabel('Availability').inputValue()).toBe('away');
+    expect(await inbox.locator('details.availability').getByLabel('Claim timeout in minutes (empty: wait without a limit)').inputValue()).toBe('5');
+  });
 });
