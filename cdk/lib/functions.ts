@@ -164,6 +164,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     sendsTo: ['webhooks'],
     turnTokens: false,
     model: false,
+    // A teammate's reply to a visitor who left an e-mail address when nobody was available.
+    sendsMail: true,
   },
   {
     id: 'AuthApi',
@@ -193,6 +195,20 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     reads: [],
     writes: ['runs'],
     sendsTo: ['runs'],
+    turnTokens: false,
+    model: false,
+  },
+  {
+    id: 'ConversationSweeper',
+    entry: 'lambdas/src/entries/lambda/conversation-sweeper.ts',
+    // The claim timeout (issue 29): a conversation no teammate claimed in time gets the e-mail fallback
+    // (domains/conversations/nobody-available.ts).
+    trigger: { kind: 'schedule', everyMinutes: 1 },
+    timeoutSeconds: 60,
+    memoryMb: 512,
+    reads: [],
+    writes: ['conversations'],
+    sendsTo: [],
     turnTokens: false,
     model: false,
   },

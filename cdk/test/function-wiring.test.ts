@@ -122,11 +122,11 @@ describe('HTTP API routes', () => {
   });
 });
 
-describe('run sweeper', () => {
-  it('runs every minute on an EventBridge schedule', () => {
+describe('sweepers', () => {
+  it.each(['RunSweeper', 'ConversationSweeper'])('%s runs every minute on an EventBridge schedule', (id) => {
     template.hasResourceProperties('AWS::Events::Rule', {
       ScheduleExpression: 'rate(1 minute)',
-      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId('RunSweeper'), 'Arn'] } })],
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId(id), 'Arn'] } })],
     });
   });
 });

@@ -28,11 +28,12 @@ describe('mail and dashboard settings of the functions', () => {
   const maySendMail = (id: string) => roleStatements(template, stack, stack.functions.get(id)!).some((statement) => [statement.Action].flat().includes('ses:SendEmail'));
 
   it('the functions that mail get MAIL_FROM, AGENT_MAIL_DOMAIN and ses:SendEmail; the others none of them', () => {
-    for (const id of ['Api', 'SkillApi', 'AuthApi']) {
+    // ConversationsApi: a teammate's reply to a visitor who left an e-mail address when nobody was available.
+    for (const id of ['Api', 'SkillApi', 'AuthApi', 'ConversationsApi']) {
       expect(environmentOf(id)).toMatchObject({ MAIL_FROM: 'Service <no-reply@acme.example>', AGENT_MAIL_DOMAIN: 'agents.acme.example', DASHBOARD_ORIGIN: 'https://dashboard.acme.example' });
       expect(maySendMail(id)).toBe(true);
     }
-    for (const id of ['Runner', 'Widget', 'ConversationsApi']) {
+    for (const id of ['Runner', 'Widget', 'ConversationSweeper']) {
       expect(environmentOf(id)).not.toHaveProperty('MAIL_FROM');
       expect(environmentOf(id)).not.toHaveProperty('AGENT_MAIL_DOMAIN');
       expect(maySendMail(id)).toBe(false);

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorText } from './format';
 import type { Permission } from './permissions';
 import { useApp } from './session';
-import { pageTitle, waitingConversations } from './waiting-conversations';
+import { pageTitle, unreadCount } from './unread-count';
 
 // The dashboard's shared components: screens, notes, buttons, tables, forms, dialogs.
 
@@ -19,13 +19,13 @@ export function ErrorNote({ error }: { error: unknown }) {
 /** A screen: its heading (the name the spec gives it), an optional trail (Developers ›), then the content. */
 export function Screen({ title, trail, children, intro }: { title: string; trail?: string; intro?: ComponentChildren; children: ComponentChildren }) {
   const heading = useRef<HTMLHeadingElement>(null);
-  const waiting = waitingConversations.value;
+  const unread = unreadCount.value;
   useEffect(() => {
     heading.current?.focus();
   }, [title]);
   useEffect(() => {
-    document.title = pageTitle(title, waiting);
-  }, [title, waiting]);
+    document.title = pageTitle(title, unread);
+  }, [title, unread]);
   return (
     <section class="screen" aria-labelledby="screen-title">
       <h1 id="screen-title" tabIndex={-1} ref={heading}>

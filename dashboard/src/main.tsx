@@ -7,7 +7,7 @@ import { href } from './href';
 import { AGENT_SCREENS, type AgentScreen } from './agent-screens';
 import { replaceUrl, route, SCREENS, type Route } from './router';
 import { SignIn } from './signin';
-import { useWaitingConversations, waitingConversations } from './waiting-conversations';
+import { unreadCount, useUnreadCount } from './unread-count';
 import { Loading } from './components';
 
 /** Where a 401 sends the person: sign in, then back to the screen they were on. */
@@ -61,11 +61,11 @@ function App() {
   }
 }
 
-/** `waiting`: the item shows how many conversations wait for a teammate (waiting-conversations.ts). */
-const NAV: { section?: string; items: { label: string; to: string; screens: Route['screen'][]; badge?: 'waiting' }[] }[] = [
+/** `unread`: the item shows what the signed-in teammate has not read in the conversations that concern them (unread-count.ts). */
+const NAV: { section?: string; items: { label: string; to: string; screens: Route['screen'][]; badge?: 'unread' }[] }[] = [
   {
     items: [
-      { label: 'Agents', to: href('agents'), screens: ['agents', ...(Object.keys(AGENT_SCREENS) as AgentScreen[])], badge: 'waiting' },
+      { label: 'Agents', to: href('agents'), screens: ['agents', ...(Object.keys(AGENT_SCREENS) as AgentScreen[])], badge: 'unread' },
       { label: 'Waiting for you', to: href('approvals'), screens: ['approvals'] },
       { label: 'Knowledge', to: href('knowledge'), screens: ['knowledge'] },
     ],
@@ -93,8 +93,8 @@ function Shell() {
   const { session, workspaceId } = app;
   const current = route.value;
   const workspace = session.workspaces.find((candidate) => candidate.id === workspaceId);
-  useWaitingConversations(workspaceId);
-  const waiting = waitingConversations.value;
+  useUnreadCount(workspaceId);
+  const unread = unreadCount.value;
   return (
     <>
       <a class="skip" href="#main">
@@ -131,10 +131,10 @@ function Shell() {
                   <li key={item.to}>
                     <a href={item.to} aria-current={item.screens.includes(current.screen) ? 'page' : undefined}>
                       {item.label}
-                      {item.badge === 'waiting' && waiting ? (
-                        <span class="count" title={`${waiting} conversations wait for a teammate`}>
+                      {item.badge === 'unread' && unread ? (
+                        <span class="count" title={`${unread} unread in the conversations that wait for a teammate or are yours`}>
                           {' '}
-                          {waiting} waiting
+                          {unread} unread
                         </span>
                       ) : null}
                     </a>

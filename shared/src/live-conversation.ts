@@ -20,8 +20,12 @@ export type TranscriptRole = (typeof TRANSCRIPT_ROLES)[number];
 /** What the visitor ever sees: never an internal note. */
 export const VISITOR_ROLES = ['user', 'assistant', 'teammate', 'event'] as const satisfies readonly TranscriptRole[];
 
-/** The events a transcript records: the agent asked for a person, a teammate joined (claimed or was assigned), handed back, closed. */
-export const CONVERSATION_EVENTS = ['handoff_requested', 'joined', 'handed_back', 'closed'] as const;
+/**
+ * The events a transcript records: the agent asked for a person, a teammate joined (claimed or was assigned), handed
+ * back, closed, reopened; `email_requested`: nobody was available, and the visitor was asked for an e-mail address
+ * (its text is the agent's fixed message in the conversation's language, shown to the visitor as the agent's).
+ */
+export const CONVERSATION_EVENTS = ['handoff_requested', 'joined', 'handed_back', 'closed', 'reopened', 'email_requested'] as const;
 export type ConversationEventType = (typeof CONVERSATION_EVENTS)[number];
 
 /** A teammate as the visitor sees them: their display name only. */
@@ -47,6 +51,11 @@ export interface LiveMessage {
 export interface LiveState {
   handler: ConversationHandler;
   assignee: Teammate | null;
+  /**
+   * Present once nobody was available: `requested` the visitor was asked for an e-mail address (the widget offers a
+   * field for it), `given` they left one (teammates' replies reach them by e-mail while they are away).
+   */
+  email?: 'requested' | 'given';
 }
 
 /**
@@ -76,7 +85,41 @@ export const LIVE_LIMITS = {
   handoffKeywordChars: 60,
   /** The agent's summary for the teammate. */
   summaryChars: 1000,
+  /** An e-mail address a visitor leaves (RFC 5321's limit). */
+  emailChars: 254,
+  /** The page the widget is on, as stored on the conversation. */
+  pageUrlChars: 2000,
 } as const;
+
+/** A workspace's availability switch: `auto` follows the business hours, `away` nobody is available. */
+export const AVAILABILITY_MODES = ['auto', 'away'] as const;
+export type AvailabilityMode = (typeof AVAILABILITY_MODES)[number];
+/** The days of business hours, Monday first. */
+export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** One interval of business hours: `from` to `to` (HH:MM, 24 h, `to` after `from`) on `day`, in the workspace's time zone. */
+export interface BusinessInterval {
+  day: Weekday;
+  from: string;
+  to: string;
+}
+
+/**
+ * When a workspace's teammates are available (conversations/availability): `hours` null means around the clock;
+ * `claim_timeout_minutes` null means a conversation waits for a teammate without a limit.
+ */
+export interface AvailabilitySettings {
+  mode: AvailabilityMode;
+  time_zone: string;
+  hours: BusinessInterval[] | null;
+  claim_timeout_minutes: number | null;
+}
+
+export const AVAILABILITY_LIMITS = { intervals: 21, claimTimeoutMinutes: 24 * 60 } as const;
+
+/** Never set: always available, no claim timeout (what every workspace had before availability existed). */
+export const DEFAULT_AVAILABILITY: AvailabilitySettings = { mode: 'auto', time_zone: 'UTC', hours: null, claim_timeout_minutes: null };
 
 /** The SSE `id:` of a transcript entry, and back (an id that is not one gives undefined). */
 export const liveEventId = (seq: number): string => String(seq);

@@ -58,6 +58,11 @@ export interface ChatRequest {
    * Once a conversation is with people, every message goes to them whatever this says (the reply is a `handoff` event).
    */
   handoff?: boolean;
+  /**
+   * The address the visitor left in the e-mail field the widget offers once nobody was available (the live state's
+   * `email: 'requested'`); the last message is the address as the visitor typed it. Teammates' replies reach it by e-mail.
+   */
+  email?: string;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { LIVE_LIMITS } from '@service/shared/live-conversation';
 import { post } from '../api/client';
 import { ActionButton, ActionForm, ErrorNote, Loading } from '../components';
@@ -6,6 +6,7 @@ import { useAction } from '../hooks';
 import { when } from '../format';
 import { useApp } from '../session';
 import { useLiveConversation, type ConversationSummary, type TranscriptEntry } from './live-conversation';
+import { UNREAD_CHANGED } from '../unread-count';
 
 /** How often typing in the reply box tells the visitor (the widget shows it for a few seconds each time). */
 const TYPING_EVERY_MS = 3_000;
@@ -16,6 +17,7 @@ const TYPING_EVERY_MS = 3_000;
  */
 export function ConversationView({ conversationId, onChanged }: { conversationId: string; onChanged: () => void }) {
   const live = useLiveConversation(conversationId);
+  useReadMarker(conversationId, live.messages.at(-1)?.seq);
   if (live.error) return <ErrorNote error={live.error} />;
   if (!live.summary) return <Loading what="the conversation" />;
   return (
@@ -42,6 +44,20 @@ export function ConversationView({ conversationId, onChanged }: { conversationId
   );
 }
 
+/**
+ * Moves the teammate's read marker as the inbox shows the conversation's entries (up to `lastSeq`); the navigation's
+ * unread count is told. Only a hint: a failure changes nothing on screen, and the next entry sets it again.
+ */
+function useReadMarker(conversationId: string, lastSeq: number | undefined): void {
+  useEffect(() => {
+    if (lastSeq === undefined) return;
+    post('conversations/read', { conversation_id: conversationId, seq: lastSeq }).then(
+      () => dispatchEvent(new Event(UNREAD_CHANGED)),
+      () => undefined,
+    );
+  }, [conversationId, lastSeq]);
+}
+
 const HANDLED_BY = { agent: 'The agent answers', people: 'Waiting for a teammate', closed: 'Closed' } as const;
 
 function About({ summary }: { summary: ConversationSummary }) {
@@ -52,6 +68,25 @@ function About({ summary }: { summary: ConversationSummary }) {
       <dd>{summary.handler === 'people' && summary.assignee ? summary.assignee.name : HANDLED_BY[summary.handler]}</dd>
       <dt>Visitor</dt>
       <dd>{visitor.verified_user_id ? `${visitor.verified_user_id} (verified)` : `${visitor.id.slice(0, 12)} (not verified)`}</dd>
+      {summary.visitor_email ? (
+        <>
+          <dt>E-mail</dt>
+          <dd>
+            {summary.visitor_email}
+            {summary.email_replies ? <span class="muted small"> · the visitor is away: replies are also sent to this address</span> : null}
+          </dd>
+        </>
+      ) : null}
+      {summary.page ? (
+        <>
+          <dt>Page</dt>
+          <dd>
+            <a href={summary.page} target="_blank" rel="noopener noreferrer">
+              {summary.page}
+            </a>
+          </dd>
+        </>
+      ) : null}
       <dt>Locale</dt>
       <dd>{summary.locale}</dd>
       <dt>Started</dt>
@@ -97,7 +132,7 @@ function Entry({ message }: { message: TranscriptEntry }) {
 /** Rich markers as the visitor saw them: their labels, not their syntax (`[Page:Pricing|/pricing]` is "Pricing"). */
 const readable = (text: string) => text.replace(/\[(?:Skill|Agent|Page|Link|Action):([^|\]]+)\|[^\]]*\]/g, '“$1”');
 
-/** Claim, reply, internal note, hand back, close: each an endpoint called with the session. No reopen: the API has none. */
+/** Claim, reply, internal note, hand back, close, reopen: each an endpoint called with the session. */
 function Actions({ summary, onChanged }: { summary: ConversationSummary; onChanged: () => void }) {
   const app = useApp();
   const [text, setText] = useState('');
@@ -157,7 +192,12 @@ function Actions({ summary, onChanged }: { summary: ConversationSummary; onChang
           </div>
         </ActionForm>
       ) : (
-        <p class="muted">This conversation is closed. It cannot be reopened yet (the API has no reopen).</p>
+        <div class="row">
+          <p class="muted">This conversation is closed.</p>
+          <ActionButton permission="conversations:reply" busy={act.busy} onClick={() => void act.run(() => post('conversations/reopen', { conversation_id }))}>
+            Reopen
+          </ActionButton>
+        </div>
       )}
       <ErrorNote error={act.error} />
     </div>

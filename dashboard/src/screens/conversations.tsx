@@ -7,6 +7,7 @@ import { useAction, useLoad, useRefreshWhile } from '../hooks';
 import { when } from '../format';
 import { AgentTabs } from './agent-tabs';
 import { ConversationView } from './conversation-view';
+import { AvailabilitySection } from './availability';
 
 const PAGE = 50;
 /** The tabs' counts come from one page each: past it the count says "100+". */
@@ -37,6 +38,7 @@ export default function Conversations({ params }: { params: string[] }) {
     <Screen title="Conversations" intro="The agent's widget conversations. Claim one that waits for a person, reply, leave internal notes, hand it back to the agent or close it.">
       <AgentTabs agentId={agentId} current="conversations" />
       <RoleNote permission="conversations:reply" action="claiming, replying to or closing a conversation" />
+      <AvailabilitySection />
       <div class="tabs" role="tablist" aria-label="Inbox">
         {CONVERSATION_LIST_STATES.map((state) => (
           <button key={state} type="button" role="tab" class="quiet" aria-selected={state === tab} onClick={() => setTab(state)}>
@@ -54,6 +56,8 @@ export default function Conversations({ params }: { params: string[] }) {
               <button type="button" class="quiet wide" aria-pressed={open === conversation.id} onClick={() => setOpen(open === conversation.id ? null : conversation.id)}>
                 {when(conversation.last_message_at)} · {conversation.messages} messages · visitor {conversation.visitor.verified_user_id ?? conversation.visitor.id.slice(0, 12)}
                 {conversation.assignee ? ` · ${conversation.assignee.name}` : ''}
+                {conversation.visitor_email ? ` · e-mail ${conversation.visitor_email}` : ''}
+                {conversation.unread ? <strong class="count"> · {conversation.unread} unread</strong> : null}
               </button>
             </li>
           ))}

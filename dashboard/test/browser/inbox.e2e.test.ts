@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { axeViolations, heading, otherSite, OWNER_EMAIL, screenshot, signIn, startDashboard, type DashboardHarness } from './support';
 
 // The inbox (issue 29, item 3) with two pages: a visitor's widget on a shop's page and a teammate's dashboard. The
-// visitor asks for a person, the conversation waits under Waiting, the teammate claims it and replies, the visitor
+// visitor asks for a person, the conversation waits under Waiting (counted unread until the teammate is shown it), the teammate claims it and replies, the visitor
 // sees the reply without a reload and the inbox sees the visitor's answer live, then the teammate hands back. Its own
 // platform and browser.
 
@@ -38,24 +38,33 @@ async function visitorSays(text: string) {
 const tab = (labelAndCount: string) => inbox.getByRole('tab', { name: labelAndCount, exact: true });
 
 describe('the inbox', () => {
-  it('shows a visitor who asks for a person under Waiting; the teammate claims, replies live to the widget, and hands back', async () => {
+  it('shows a visitor who asks for a person under Waiting, counted unread until shown; the teammate claims, replies live to the widget, hands back, closes and reopens', async () => {
     await widget('.scw-fab').click();
     await visitorSays('I want to talk to a human');
     await widget('.scw-msg[data-role=event]').first().waitFor({ timeout: 15_000 });
 
-    // Told wherever they are: the navigation and the browser tab count the conversations that wait.
-    await inbox.getByRole('link', { name: 'Agents 1 waiting' }).waitFor({ timeout: 15_000 });
-    await inbox.waitForFunction(() => document.title === '(1) Agents · Dashboard');
+    // Told wherever they are: the navigation and the browser tab count what the teammate has not read yet.
+    const counted = inbox.getByRole('link', { name: /^Agents \d+ unread$/ });
+    await counted.waitFor({ timeout: 15_000 });
+    const unread = Number(/(\d+) unread/.exec((await counted.textContent())!)![1]);
+    expect(unread).toBeGreaterThan(0);
+    await inbox.waitForFunction((count) => document.title === `(${count}) Agents · Dashboard`, unread);
     await inbox.evaluate((target) => (location.hash = target), `#/agents/${h.agentId}/conversations`);
     await heading(inbox, /^Conversations$/);
-    expect(await inbox.title()).toBe('(1) Conversations · Dashboard');
+    expect(await inbox.title()).toBe(`(${unread}) Conversations · Dashboard`);
     await tab('Waiting 1').and(inbox.locator('[aria-selected=true]')).waitFor();
     const waiting = inbox.locator('.conversations > li');
     await waiting.first().waitFor();
     expect(await waiting.count()).toBe(1);
+    expect(await waiting.first().textContent()).toContain(`${unread} unread`);
     await waiting.first().getByRole('button').click();
     const transcript = inbox.getByRole('list', { name: 'Transcript' });
     await transcript.getByText('I want to talk to a human').waitFor();
+    // Shown, so read: the counts go, in the navigation and the browser tab.
+    await inbox.waitForFunction(() => document.title === 'Conversations · Dashboard', undefined, { timeout: 15_000 });
+    expect(await inbox.getByRole('link', { name: 'Agents', exact: true }).count()).toBe(1);
+    // The page the visitor was on.
+    expect(await inbox.locator('.about').textContent()).toContain(shop.url);
     // The agent's summary for the teammate, and who handles it.
     await inbox.getByText('The visitor asked for a person: "I want to talk to a human"').waitFor();
     expect(await inbox.locator('.about').textContent()).toContain('Waiting for a teammate');
@@ -93,5 +102,33 @@ describe('the inbox', () => {
     await widget('.scw-msg[data-role=event]').filter({ hasText: name }).last().waitFor();
     await inbox.waitForFunction(() => document.querySelector('.about')?.textContent?.includes('The agent answers'));
     expect(await inbox.getByRole('button', { name: 'Hand back to the agent' }).count()).toBe(0);
+
+    // Closed, then reopened: it waits for a teammate again.
+    await inbox.getByRole('button', { name: 'Close' }).click();
+    await inbox.waitForFunction(() => document.querySelector('.about')?.textContent?.includes('Closed'));
+    await inbox.getByRole('button', { name: 'Reopen' }).click();
+    await transcript.getByText(`${name} reopened the conversation`).waitFor();
+    await inbox.waitForFunction(() => document.querySelector('.about')?.textContent?.includes('Waiting for a teammate'));
+    await widget('.scw-msg[data-role=event]').filter({ hasText: `${name} reopened the conversation` }).waitFor();
+  });
+
+  it('sets the workspace’s availability: away makes nobody available, and the form keeps what was saved', async () => {
+    await inbox.evaluate((target) => (location.hash = target), `#/agents/${h.agentId}/conversations`);
+    await heading(inbox, /^Conversations$/);
+    const section = inbox.locator('details.availability');
+    await section.locator('summary').click();
+    await section.getByText('teammates are available now').waitFor();
+    await section.getByLabel('Availability').selectOption('away');
+    await section.getByLabel('Claim timeout in minutes (empty: wait without a limit)').fill('5');
+    await section.getByRole('button', { name: 'Save settings' }).click();
+    await section.getByText('Saved.').waitFor();
+    await section.getByText('nobody is available now: visitors are asked for an e-mail address').waitFor();
+    expect(await axeViolations(inbox)).toEqual([]);
+    // Read again: the form shows what the workspace has.
+    await inbox.reload();
+    await heading(inbox, /^Conversations$/);
+    await inbox.locator('details.availability summary').click();
+    expect(await inbox.locator('details.availability').getByLabel('Availability').inputValue()).toBe('away');
+    expect(await inbox.locator('details.availability').getByLabel('Claim timeout in minutes (empty: wait without a limit)').inputValue()).toBe('5');
   });
 });

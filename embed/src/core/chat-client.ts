@@ -57,7 +57,8 @@ export async function fetchHistory(
       conversationId: body.conversationId,
       messages: messages.map((message) => ({
         id: crypto.randomUUID(),
-        role: HISTORY_ROLES[message.role as keyof typeof HISTORY_ROLES] ?? 'bot',
+        // The agent's request for an e-mail address (nobody was available) is the agent speaking, not a change of hands.
+        role: message.event === 'email_requested' ? 'bot' : (HISTORY_ROLES[message.role as keyof typeof HISTORY_ROLES] ?? 'bot'),
         text: String(message.content),
         done: true,
         at: Date.parse(String(message.createdAt)) || Date.now(),

@@ -13,6 +13,8 @@ const EVENT_TEXT: Record<Locale, Record<ConversationEventType, string> & { teamm
     joined: '{person} joined',
     handed_back: '{person} handed the conversation back to {name}',
     closed: 'The team closed this conversation',
+    reopened: '{person} reopened the conversation',
+    email_requested: 'Nobody from the team is available right now.',
     teammate: 'A teammate',
   },
   tr: {
@@ -20,6 +22,8 @@ const EVENT_TEXT: Record<Locale, Record<ConversationEventType, string> & { teamm
     joined: '{person} katıldı',
     handed_back: '{person} sohbeti {name} adlı asistana devretti',
     closed: 'Ekip bu sohbeti kapattı',
+    reopened: '{person} sohbeti yeniden açtı',
+    email_requested: 'Şu anda ekipten kimse müsait değil.',
     teammate: 'Bir ekip üyesi',
   },
 };
@@ -49,7 +53,11 @@ export interface LiveConnection {
 export const liveCss = `
 .scw-teammate .scw-bubble{background:var(--scw-field);color:var(--scw-fg);border:1px solid var(--scw-line);border-bottom-left-radius:4px}
 .scw-author{display:block;font-size:11px;font-weight:600;color:var(--scw-muted)}
-.scw-event{justify-content:center;font-size:12px;color:var(--scw-muted);text-align:center}`;
+.scw-event{justify-content:center;font-size:12px;color:var(--scw-muted);text-align:center}
+.scw-email{flex-wrap:wrap}
+.scw-email input{flex:1;min-width:0;height:40px;padding:0 12px;border:1px solid var(--scw-line);border-radius:12px;background:var(--scw-field);color:var(--scw-fg);font:inherit;font-size:16px}
+.scw-email input:focus{outline:2px solid #3b82f6;outline-offset:0;border-color:transparent}
+.scw-email-error{flex-basis:100%;font-size:12px;color:#dc2626}`;
 
 const RETRY_MIN_MS = 500;
 /** How long the stream stays after the conversation left people's hands, for the entries that came with the change. */
@@ -121,9 +129,12 @@ export function followLive(connection: LiveConnection, handlers: LiveHandlers): 
   };
 }
 
-/** A transcript entry as the panel shows it: a teammate's message, or a change of hands in the visitor's language. */
+/**
+ * A transcript entry as the panel shows it: a teammate's message, a change of hands in the visitor's language, or the
+ * agent's fixed request for an e-mail address when nobody was available (written in the conversation's language).
+ */
 export interface PeopleMessage {
-  role: 'teammate' | 'event';
+  role: 'teammate' | 'event' | 'bot';
   text: string;
   author?: string;
   at?: number;
@@ -152,6 +163,7 @@ export function followPeople(
     onMessage(entry) {
       const author = entry.author ? { author: entry.author.name } : {};
       if (entry.role === 'teammate') handlers.onMessage({ role: 'teammate', text: entry.text, at: Date.parse(entry.at) || Date.now(), ...author }, entry.seq);
+      else if (entry.event === 'email_requested') handlers.onMessage({ role: 'bot', text: entry.text, at: Date.parse(entry.at) || Date.now() }, entry.seq);
       else handlers.onMessage(entry.role === 'event' ? { role: 'event', text: eventText(entry, connection.locale, connection.agentName) } : null, entry.seq);
     },
   });

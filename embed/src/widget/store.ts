@@ -132,6 +132,8 @@ export function createStore(options: StoreOptions) {
   const loadLive = () => (liveLoading ??= options.loadLive());
   /** A teammate typing (their name), shown until their message or the signal's end. */
   const teammateTyping = signal<string | null>(null);
+  /** Nobody was available and the agent asked for an e-mail address: the panel offers a field for it. */
+  const emailWanted = signal(false);
   let liveAfter = typeof restored?.liveAfter === 'number' ? restored.liveAfter : undefined;
   let stopLive: (() => void) | undefined;
   const visitorId = restored?.visitorId ?? newId();
@@ -205,7 +207,8 @@ export function createStore(options: StoreOptions) {
   }
 
   /** Who answers now, told to the host page (the outbound `handoff`) when it changed. */
-  function handedTo(state: { handler: HandoffState['handler']; assignee: { name: string } | null }): void {
+  function handedTo(state: { handler: HandoffState['handler']; assignee: { name: string } | null; email?: 'requested' | 'given' }): void {
+    emailWanted.value = state.handler === 'people' && state.email === 'requested';
     const next: HandoffState = { handler: state.handler, assignee: state.assignee?.name ?? null };
     if (JSON.stringify(next) === JSON.stringify(people.value ?? { handler: 'agent', assignee: null })) return;
     people.value = next;
@@ -274,8 +277,11 @@ export function createStore(options: StoreOptions) {
     for (let next = waiting.shift(); next; next = streaming.value ? undefined : waiting.shift()) deliver(next);
   }
 
-  /** `handoff`: the visitor's Talk to a person (or the host's): the message goes to people, not to the agent. */
-  async function send(raw: string, handoff = false): Promise<void> {
+  /**
+   * `handoff`: the visitor's Talk to a person (or the host's): the message goes to people, not to the agent. `email`:
+   * the message is the address the visitor left in the e-mail field.
+   */
+  async function send(raw: string, handoff = false, email?: string): Promise<void> {
     const text = raw.trim().slice(0, MAX_MESSAGE);
     if (!text) return;
     messages.value = [...messages.value, { id: newId(), role: 'user', text, done: true, at: Date.now() }];
@@ -287,7 +293,16 @@ export function createStore(options: StoreOptions) {
       context: { system, data },
       page: { url: location.href, title: document.title },
       ...(handoff ? { handoff } : {}),
+      ...(email ? { email } : {}),
     });
+  }
+
+  /** The visitor's address from the e-mail field (the browser checked its form; the server checks it again). */
+  function giveEmail(address: string): Promise<void> {
+    const email = address.trim();
+    if (!email || streaming.value) return Promise.resolve();
+    emailWanted.value = false;
+    return send(email, false, email);
   }
 
   /** The visitor's Confirm or Decline of an action: the card goes, the server's answer streams in as a reply. */
@@ -374,6 +389,7 @@ export function createStore(options: StoreOptions) {
     liveAfter = undefined;
     people.value = null;
     teammateTyping.value = null;
+    emailWanted.value = false;
     waiting.length = 0;
     batch(() => {
       messages.value = [];
@@ -537,8 +553,8 @@ export function createStore(options: StoreOptions) {
 
   return {
     config, loading, open, messages, streaming, badge, fabVisible, fabHighlight, teaserVisible, nudgeText,
-    announcement, locale, agentName, dark, confirmCard, expression, rich, t, people, teammateTyping,
-    bus, setOpen, send, decide, stop, clear, start, prepareReply,
+    announcement, locale, agentName, dark, confirmCard, expression, rich, t, people, teammateTyping, emailWanted,
+    bus, setOpen, send, giveEmail, decide, stop, clear, start, prepareReply,
     dismissTeaser() {
       teaserVisible.value = false;
       teaserSeen = true;

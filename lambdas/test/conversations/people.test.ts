@@ -146,6 +146,11 @@ describe('people in the conversation', () => {
     const foreignStream = await fetch(`${ctx.platform.apiBaseUrl}/conversations/stream?conversation_id=${cy.conversationId}`, { headers: { 'x-service-api-key': other.apiKey } });
     expect(foreignStream.status).toBe(404);
 
+    // An API key reads for nobody: no unread count, no read marker.
+    expect((await ctx.api<{ conversation: { unread: number | null } }>('conversations/get', { query: { conversation_id: cy.conversationId } })).body.data.conversation.unread).toBeNull();
+    const read = await ctx.api('conversations/read', { body: { conversation_id: cy.conversationId, seq: 1 } });
+    expect([read.status, read.body.error?.code]).toEqual([400, 'VALIDATION_ERROR']);
+
     const unknown = await ctx.api('conversations/reply', { body: { conversation_id: crypto.randomUUID(), text: 'Hello?' } });
     expect([unknown.status, unknown.body.error?.code]).toEqual([404, 'CONVERSATION_NOT_FOUND']);
     // An API key replies as the member the conversation is assigned to: nobody claimed it yet.
@@ -159,6 +164,48 @@ describe('people in the conversation', () => {
     const late = await ctx.api('conversations/reply', { body: { conversation_id: cy.conversationId, text: 'Too late' } });
     expect([late.status, late.body.error?.code]).toEqual([409, 'CONVERSATION_CLOSED']);
     expect((await ctx.api('conversations/assign', { body: { conversation_id: cy.conversationId, user_id: ownerId } })).status).toBe(409);
+
+    // Reopened: it waits for a teammate again, the visitor's stream says so, and a teammate may take it once more.
+    const reopened = await ctx.api<{ conversation: { handler: string; assignee: unknown } }>('conversations/reopen', { body: { conversation_id: cy.conversationId } });
+    expect(reopened.status, JSON.stringify(reopened.body)).toBe(200);
+    expect(openApiProblems('conversationsReopen', reopened as ApiResponse<unknown>)).toEqual([]);
+    expect(reopened.body.data.conversation).toMatchObject({ handler: 'people', assignee: null });
+    const again = await ctx.api<{ conversation: { handler: string } }>('conversations/reopen', { body: { conversation_id: cy.conversationId } });
+    expect(again.body.data.conversation.handler).toBe('people');
+    const waiting = await ctx.api<{ messages: { event: string | null }[] }>('conversations/get', { query: { conversation_id: cy.conversationId } });
+    expect(waiting.body.data.messages.filter((message) => message.event === 'reopened')).toHaveLength(1);
+    const live = cy.live();
+    await live.waitFor(() => messagesOf(live).some((message) => message.event === 'reopened'));
+    live.drop();
+    expect((await ctx.api('conversations/assign', { body: { conversation_id: cy.conversationId, user_id: ownerId } })).status).toBe(200);
+    const foreignReopen = await ctx.api('conversations/reopen', { key: other.apiKey, body: { conversation_id: cy.conversationId } });
+    expect([foreignReopen.status, foreignReopen.body.error?.code]).toEqual([404, 'CONVERSATION_NOT_FOUND']);
+  });
+
+  it("keeps the visitor's page: where the conversation started, then where it passed to people; only an http(s) address of bounded length", async () => {
+    const page = (url: string) => ({ page: { url, title: 'Shop' } });
+    const summary = async (conversationId: string) => (await ctx.api<{ conversation: { page: string | null } }>('conversations/get', { query: { conversation_id: conversationId } })).body.data.conversation;
+    const eve = visitor();
+    await eve.say('Hello', page('https://shop.example/pricing?plan=pro'));
+    expect((await summary(eve.conversationId)).page).toBe('https://shop.example/pricing?plan=pro');
+    await eve.say('Still here', page('https://shop.example/elsewhere'));
+    expect((await summary(eve.conversationId)).page).toBe('https://shop.example/pricing?plan=pro');
+    await eve.say('A person, please', { ...page('https://user:secret@shop.example/checkout'), handoff: true });
+    expect((await summary(eve.conversationId)).page).toBe('https://shop.example/checkout');
+
+    // Not an http(s) address: the conversation goes on without it.
+    for (const bad of ['javascript:alert(1)', 'not a url', 'https://shop.example/\t/evil.example']) {
+      const fay = visitor();
+      expect((await fay.say('Hello', page(bad))).events.some((event) => event.name === 'done')).toBe(true);
+      expect((await summary(fay.conversationId)).page).toBe(bad.startsWith('https:') ? 'https://shop.example//evil.example' : null);
+    }
+    // Past the length limit: the request is refused on its field.
+    const long = await fetch(url('chat'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: WIDGET_ORIGIN },
+      body: JSON.stringify({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), messages: [{ role: 'user', content: 'Hi' }], ...page(`https://shop.example/${'a'.repeat(2000)}`) }),
+    });
+    expect([long.status, ((await long.json()) as { error: { code: string; field: string } }).error]).toMatchObject([400, { code: 'VALIDATION_ERROR', field: 'page.url' }]);
   });
 
   it("hands off at once on a keyword of the agent and on the widget's Talk to a person", async () => {

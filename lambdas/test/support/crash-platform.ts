@@ -30,13 +30,13 @@ type Api = ReturnType<typeof apiClient>;
 
 /**
  * The platform on a fresh data dir dies (SIGKILL, where `crash` says) while doing what `act` asks of it, then starts
- * again on the same data (with `restart`'s settings) for `check`, which is told the data dir.
+ * again on the same data (with `restart`'s settings) for `check`, which is told the data dir and its API base URL.
  */
 export async function crashThenRestart(
   crash: Record<string, string>,
   restart: Record<string, string>,
   act: (api: Api, agentId: string, apiBaseUrl: string) => Promise<unknown>,
-  check: (api: Api, agentId: string, dataDir: string) => Promise<void>,
+  check: (api: Api, agentId: string, dataDir: string, apiBaseUrl: string) => Promise<void>,
 ) {
   const dataDir = await mkdtemp(join(tmpdir(), 'sigkill-'));
   const env = { DATA_DIR: dataDir, SERVICE_DEMO_API_KEY: newDemoKey(), PORT: '0' };
@@ -48,7 +48,7 @@ export async function crashThenRestart(
     const restarted = startCrashChild({ ...env, ...restart });
     try {
       const { apiBaseUrl, agentId } = await restarted.ready;
-      await check(apiClient(apiBaseUrl, env.SERVICE_DEMO_API_KEY), agentId, dataDir);
+      await check(apiClient(apiBaseUrl, env.SERVICE_DEMO_API_KEY), agentId, dataDir, apiBaseUrl);
     } finally {
       restarted.child.kill('SIGTERM');
       await restarted.exited;

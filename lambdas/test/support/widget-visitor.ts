@@ -15,22 +15,30 @@ export function widgetVisitor(chatUrl: string) {
   const conversationId = crypto.randomUUID();
   const visitorId = crypto.randomUUID();
   const transcript: { role: 'user' | 'assistant'; content: string }[] = [];
+  /** One visitor turn (`extra`: more fields of the chat request); a refused one answers its status and error. */
+  async function attempt(content: string, extra: Record<string, unknown> = {}) {
+    transcript.push({ role: 'user', content });
+    const response = await fetch(chatUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: WIDGET_ORIGIN },
+      body: JSON.stringify({ conversationId, visitorId, locale: 'en', messages: transcript, ...extra }),
+    });
+    const body = await response.text();
+    if (response.status !== 200) return { status: response.status, error: (JSON.parse(body) as { error: { code: string; field?: string } }).error, events: [], text: '', handoff: undefined };
+    const events = sseMessages(body).map((event) => ({ name: event.event, data: JSON.parse(event.data) as Record<string, unknown> }));
+    const text = events.filter((event) => event.name === 'delta').map((event) => event.data.text).join('');
+    if (text) transcript.push({ role: 'assistant', content: text });
+    return { status: 200, error: undefined, events, text, handoff: events.find((event) => event.name === 'handoff')?.data };
+  }
   return {
     conversationId,
     visitorId,
-    /** One visitor turn; the reply's events by name. */
+    attempt,
+    /** One visitor turn that must be answered (200): the reply's events by name. */
     async say(content: string, extra: Record<string, unknown> = {}) {
-      transcript.push({ role: 'user', content });
-      const response = await fetch(chatUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: WIDGET_ORIGIN },
-        body: JSON.stringify({ conversationId, visitorId, locale: 'en', messages: transcript, ...extra }),
-      });
-      expect(response.status).toBe(200);
-      const events = sseMessages(await response.text()).map((event) => ({ name: event.event, data: JSON.parse(event.data) as Record<string, unknown> }));
-      const text = events.filter((event) => event.name === 'delta').map((event) => event.data.text).join('');
-      if (text) transcript.push({ role: 'assistant', content: text });
-      return { events, text, handoff: events.find((event) => event.name === 'handoff')?.data };
+      const turn = await attempt(content, extra);
+      expect(turn.status, JSON.stringify(turn.error)).toBe(200);
+      return turn;
     },
     live(headers: Record<string, string> = {}) {
       return openEventStream(`${chatUrl.replace(/\/chat$/, '/live')}?conversationId=${conversationId}`, { origin: WIDGET_ORIGIN, 'x-visitor-id': visitorId, ...headers });

@@ -1,7 +1,17 @@
 import * as z from 'zod';
 import type { EndpointContract } from './contract';
 import { isoDateTime, limitParam, text, uuid } from './primitives';
-import { CONVERSATION_EVENTS, CONVERSATION_HANDLERS, CONVERSATION_LIST_STATES, HANDOFF_REASONS, LIVE_LIMITS, TRANSCRIPT_ROLES } from '../live-conversation';
+import {
+  AVAILABILITY_LIMITS,
+  AVAILABILITY_MODES,
+  CONVERSATION_EVENTS,
+  CONVERSATION_HANDLERS,
+  CONVERSATION_LIST_STATES,
+  HANDOFF_REASONS,
+  LIVE_LIMITS,
+  TRANSCRIPT_ROLES,
+  WEEKDAYS,
+} from '../live-conversation';
 
 /**
  * The widget conversations of an agent (the dashboard's Conversations screen, the inbox) and people in them (issue 29):
@@ -31,6 +41,17 @@ export const ConversationSummary = z
       })
       .nullable()
       .meta({ description: 'The latest passing to people; null if it never passed' }),
+    page: z.string().nullable().meta({ description: 'The page the widget was on (an http(s) address the widget reported) when the conversation passed to people, else when it started; null: none reported' }),
+    visitor_email: z
+      .string()
+      .nullable()
+      .meta({ description: 'The address the visitor left when nobody was available (null: none); teammates’ replies reach it by e-mail while `email_replies` is true' }),
+    unread: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Transcript entries the signed-in teammate has not read yet (after their read marker, conversations/read); null for an API key, which reads for nobody' }),
+    email_replies: z.boolean().meta({ description: 'true: the conversation waits for e-mail (the visitor left an address and has not written in the widget since); a reply is also sent to `visitor_email`' }),
   })
   .meta({ id: 'ConversationSummary' });
 
@@ -62,6 +83,12 @@ const conversationId = z.string({ error: 'conversation_id is required' }).min(1)
 export const ConversationQuery = z.object({ conversation_id: conversationId });
 export const ConversationIdBody = z.object({ conversation_id: conversationId }).strict();
 export const ConversationTextBody = z.object({ conversation_id: conversationId, text: text(LIVE_LIMITS.messageChars) }).strict();
+export const ConversationReadBody = z
+  .object({
+    conversation_id: conversationId,
+    seq: z.number().int().min(0).max(999_999).meta({ description: 'The last transcript entry the teammate was shown (its seq); a marker never moves back' }),
+  })
+  .strict();
 export const ConversationAssignBody = z
   .object({
     conversation_id: conversationId,
@@ -80,6 +107,52 @@ export const ConversationStreamQuery = z.object({
     .optional()
     .meta({ description: 'Resume after this event (the Last-Event-ID header does the same)' }),
 });
+
+const clock = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
+const BusinessInterval = z
+  .object({
+    day: z.enum(WEEKDAYS),
+    from: z.string().regex(clock, { error: 'from is a time HH:MM (24 h)' }),
+    to: z.string().regex(clock, { error: 'to is a time HH:MM (24 h, 24:00 for midnight)' }),
+  })
+  .strict()
+  .refine((interval) => interval.from < interval.to, { error: 'to must be after from', path: ['to'] })
+  .meta({ id: 'BusinessInterval', description: 'Teammates are available on `day` from `from` to `to`, in the workspace’s time zone' });
+
+/** An IANA time zone name the platform's Intl knows (Europe/Istanbul, UTC). */
+const timeZone = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine((zone) => {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: zone });
+      return true;
+    } catch {
+      return false;
+    }
+  }, { error: 'time_zone is an IANA time zone name such as Europe/Istanbul' });
+
+export const AvailabilitySettings = z
+  .object({
+    mode: z.enum(AVAILABILITY_MODES).meta({ description: '`auto`: available during `hours`; `away`: nobody is available (the e-mail fallback at once)' }),
+    time_zone: timeZone,
+    hours: z
+      .array(BusinessInterval)
+      .max(AVAILABILITY_LIMITS.intervals)
+      .nullable()
+      .meta({ description: 'The weekly business hours; null: around the clock' }),
+    claim_timeout_minutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(AVAILABILITY_LIMITS.claimTimeoutMinutes)
+      .nullable()
+      .meta({ description: 'A conversation no teammate claimed within this many minutes gets the e-mail fallback; null: it waits without a limit' }),
+  })
+  .strict()
+  .meta({ id: 'AvailabilitySettings' });
+const availabilityAnswer = z.object({ availability: AvailabilitySettings, available_now: z.boolean().meta({ description: 'Whether a handoff now would find teammates available' }) });
 
 const conversationChange = z.object({ conversation: ConversationSummary });
 const conversationEntry = z.object({ conversation: ConversationSummary, message: ConversationMessage });
@@ -165,6 +238,24 @@ export const CONVERSATION_ENDPOINTS = {
     status: 200,
     access: 'conversations:reply',
   },
+  conversationsReopen: {
+    path: 'conversations/reopen',
+    method: 'POST',
+    summary: 'Reopen a closed conversation: it waits for a teammate again (handler `people`, no assignee) and the visitor sees "<name> reopened the conversation"; reopening one that is not closed answers it unchanged',
+    body: ConversationIdBody,
+    data: conversationChange,
+    status: 200,
+    access: 'conversations:reply',
+  },
+  conversationsRead: {
+    path: 'conversations/read',
+    method: 'POST',
+    summary: "The signed-in teammate's read marker: they were shown the transcript up to `seq` (the inbox sets it as it shows a conversation); unread counts are counted after it. An API key reads for nobody: 400 VALIDATION_ERROR",
+    body: ConversationReadBody,
+    data: z.object({ conversation_id: z.string(), read_seq: z.number().int(), unread: z.number().int() }),
+    status: 200,
+    access: 'read',
+  },
   conversationsTyping: {
     path: 'conversations/typing',
     method: 'POST',
@@ -173,6 +264,24 @@ export const CONVERSATION_ENDPOINTS = {
     data: z.object({ typing_until: isoDateTime }),
     status: 200,
     access: 'conversations:reply',
+  },
+  conversationsAvailability: {
+    path: 'conversations/availability',
+    method: 'GET',
+    summary: "The workspace's availability: business hours, the away switch and the claim timeout (never set: around the clock, no timeout)",
+    data: availabilityAnswer,
+    status: 200,
+    access: 'read',
+  },
+  conversationsAvailabilitySet: {
+    path: 'conversations/availability_set',
+    method: 'POST',
+    summary:
+      'Set the workspace’s availability (owners and admins). A handoff when nobody is available (outside the hours, or away), or one no teammate claimed within the claim timeout, gets the e-mail fallback: the agent says so and asks the visitor for an address',
+    body: AvailabilitySettings,
+    data: availabilityAnswer,
+    status: 200,
+    access: 'manage',
   },
   conversationsStream: {
     path: 'conversations/stream',

@@ -3,6 +3,8 @@ import type { Deps } from '../../infra/deps';
 import { getConversationMetas, queryAgentConversationRefs } from './agent-conversation-repository';
 import { handlingOf, readConversation } from './conversation-state';
 import { queryMessages, seqOf, type ConversationMetaItem, type Handling, type StoredMessage } from './repository';
+import { readMarker, readMarkers } from './read-marker-repository';
+import { unreadAfter } from './read-markers';
 
 /**
  * The conversations of an agent, for the dashboard's inbox: listed from the agent's own partition of the
@@ -19,12 +21,20 @@ export interface ConversationSummary {
   lastMessageAt: string;
   messages: number;
   handling: Handling;
+  /** Entries the reading teammate has not read; null when nobody reads (an API key). */
+  unread: number | null;
+  /** The page the widget was on when the conversation passed to people, else when it started. */
+  page: string | null;
+  /** The address the visitor left when nobody was available, and whether replies go to it. */
+  visitorEmail: string | null;
+  emailReplies: boolean;
 }
 
 /** A transcript entry with its place (seq). */
 export type TranscriptMessage = Omit<StoredMessage, 'messageId' | 'actionSeed'> & { seq: number };
 
-const toSummary = (meta: ConversationMetaItem): ConversationSummary => ({
+/** `readSeq`: the reading teammate's marker (undefined: nobody reads, an API key). */
+const toSummary = (meta: ConversationMetaItem, readSeq?: number): ConversationSummary => ({
   conversationId: meta.conversationId,
   agentId: meta.agentId,
   workspaceId: meta.workspaceId,
@@ -35,6 +45,10 @@ const toSummary = (meta: ConversationMetaItem): ConversationSummary => ({
   lastMessageAt: meta.updatedAt,
   messages: Number(meta.messageCount ?? 0),
   handling: handlingOf(meta),
+  unread: readSeq === undefined ? null : unreadAfter(Number(meta.messageCount ?? 0), readSeq),
+  page: meta.handoff?.page ?? meta.page ?? null,
+  visitorEmail: meta.visitorEmail ?? null,
+  emailReplies: meta.emailReplies === true,
 });
 
 /** The summary of one conversation of the workspace (CONVERSATION_NOT_FOUND for another workspace's). */
@@ -80,7 +94,15 @@ export async function listAgentConversations(
   agentId: string,
   page: { limit: number; cursor?: string | undefined },
   filter: ConversationFilter = { state: 'all' },
+  readerId?: string,
 ): Promise<{ conversations: ConversationSummary[]; nextCursor: string | null }> {
+  const listed = await listFiltered(deps, agentId, page, filter);
+  if (!readerId) return listed;
+  const markers = await readMarkers(deps, listed.conversations.map((conversation) => conversation.conversationId), readerId);
+  return { ...listed, conversations: listed.conversations.map((conversation) => ({ ...conversation, unread: unreadAfter(conversation.messages, markers.get(conversation.conversationId) ?? 0) })) };
+}
+
+async function listFiltered(deps: Deps, agentId: string, page: { limit: number; cursor?: string | undefined }, filter: ConversationFilter): Promise<{ conversations: ConversationSummary[]; nextCursor: string | null }> {
   const conversations: ConversationSummary[] = [];
   let cursor = page.cursor;
   for (let read = 0; read < SCAN_PAGES; read += 1) {
@@ -99,9 +121,9 @@ export async function listAgentConversations(
 
 const TRANSCRIPT_LIMIT = 500;
 
-/** One conversation of the workspace with its transcript, oldest first (NOT_FOUND for another workspace's). */
-export async function conversationTranscript(deps: Deps, workspaceId: string, conversationId: string): Promise<{ conversation: ConversationSummary; messages: TranscriptMessage[] }> {
+/** One conversation of the workspace with its transcript, oldest first (NOT_FOUND for another workspace's); `readerId`: whose unread count. */
+export async function conversationTranscript(deps: Deps, workspaceId: string, conversationId: string, readerId?: string): Promise<{ conversation: ConversationSummary; messages: TranscriptMessage[] }> {
   const meta = await readConversation(deps, workspaceId, conversationId);
-  const messages = await queryMessages(deps, conversationId, TRANSCRIPT_LIMIT, 'oldest first');
-  return { conversation: toSummary(meta), messages: messages.map(({ messageId, actionSeed: _seed, ...message }) => ({ ...message, seq: seqOf(messageId) })) };
+  const [messages, readSeq] = await Promise.all([queryMessages(deps, conversationId, TRANSCRIPT_LIMIT, 'oldest first'), readerId ? readMarker(deps, conversationId, readerId) : undefined]);
+  return { conversation: toSummary(meta, readSeq), messages: messages.map(({ messageId, actionSeed: _seed, ...message }) => ({ ...message, seq: seqOf(messageId) })) };
 }

@@ -17,7 +17,12 @@ export const handlingOf = (meta: ConversationMetaItem): Handling => ({
   ...(meta.handoff ? { handoff: meta.handoff } : {}),
 });
 
-export const liveStateOf = (meta: ConversationMetaItem): LiveState => ({ handler: meta.handler ?? 'agent', assignee: meta.assignee ?? null });
+/** Who handles it, and where the e-mail fallback stands (only once nobody was available). */
+export const liveStateOf = (meta: ConversationMetaItem): LiveState => ({
+  handler: meta.handler ?? 'agent',
+  assignee: meta.assignee ?? null,
+  ...(meta.visitorEmail ? { email: 'given' as const } : meta.emailRequest ? { email: 'requested' as const } : {}),
+});
 
 /** The conversation of the workspace (`workspaceId` undefined: the widget's own, whose caller was checked already). */
 export async function readConversation(deps: Deps, workspaceId: string | undefined, conversationId: string): Promise<ConversationMetaItem> {

@@ -4,6 +4,8 @@ import type { Deps } from '../../infra/deps';
 import type { Action } from '../../infra/store/idempotency';
 import { emitEvent, eventIdFrom } from '../webhooks/emit';
 import { announceConversation } from './conversation-signal';
+import { afterHandoff } from './nobody-available';
+import { mailReply } from './reply-by-mail';
 import { appendEntry, expiresAtEpoch } from './conversations';
 import { conversationRef, liveStateOf, notFound, readConversation } from './conversation-state';
 import { messageIdOf, putMessageOnce, putTyping, queryLatestMessages, updateHandling, type ConversationMetaItem, type Handling, type StoredMessage } from './repository';
@@ -22,6 +24,9 @@ const EVENT_TEXT: Record<ConversationEventType, (teammate: Teammate | undefined)
   joined: (teammate) => `${teammate?.name ?? 'A teammate'} joined`,
   handed_back: (teammate) => `${teammate?.name ?? 'A teammate'} handed the conversation back to the agent`,
   closed: (teammate) => (teammate ? `${teammate.name} closed the conversation` : 'The conversation was closed'),
+  reopened: (teammate) => `${teammate?.name ?? 'A teammate'} reopened the conversation`,
+  // Written by nobody-available.ts in the conversation's language, never from here.
+  email_requested: () => 'Nobody was available: the visitor was asked for an e-mail address',
 };
 
 /** How many times a change of hands is decided again when another write came first. */
@@ -64,16 +69,15 @@ async function changeHands(deps: Deps, workspaceId: string | undefined, conversa
 
 /**
  * Passes the conversation to people (it waits for a teammate): the visitor asked, the agent called its `handoff` tool,
- * or a keyword matched. Nothing changes when people have it already. Sends conversation.handoff_requested.
+ * or a keyword matched. Nothing changes when people have it already. Sends conversation.handoff_requested; when nobody
+ * is available, the agent asks the visitor for an e-mail address in the conversation's `language` (nobody-available.ts).
  */
-export async function requestHandoff(deps: Deps, conversationId: string, request: { reason: HandoffReason; summary: string }): Promise<LiveState> {
-  const { meta, changed } = await changeHands(deps, undefined, conversationId, (current) =>
-    current.handler === 'people' ? undefined : { next: { handler: 'people', handoff: { ...request, requestedAt: deps.now().toISOString() } }, event: 'handoff_requested' },
-  );
-  if (changed && meta.handoff) {
-    await emitEvent(deps, meta.workspaceId, 'conversation.handoff_requested', { ...conversationRef(meta), reason: meta.handoff.reason, summary: meta.handoff.summary, requested_at: meta.handoff.requestedAt }, { eventId: eventIdFrom(`ho${conversationId}${meta.messageCount}`) });
-  }
-  return liveStateOf(meta);
+export async function requestHandoff(deps: Deps, conversationId: string, request: { reason: HandoffReason; summary: string; language: string; page?: string | undefined }): Promise<LiveState> {
+  const handoff = (): NonNullable<Handling['handoff']> => ({ reason: request.reason, summary: request.summary, requestedAt: deps.now().toISOString(), ...(request.page ? { page: request.page } : {}) });
+  const { meta, changed } = await changeHands(deps, undefined, conversationId, (current) => (current.handler === 'people' ? undefined : { next: { handler: 'people', handoff: handoff() }, event: 'handoff_requested' }));
+  if (!changed || !meta.handoff) return liveStateOf(meta);
+  await emitEvent(deps, meta.workspaceId, 'conversation.handoff_requested', { ...conversationRef(meta), reason: meta.handoff.reason, summary: meta.handoff.summary, requested_at: meta.handoff.requestedAt }, { eventId: eventIdFrom(`ho${conversationId}${meta.messageCount}`) });
+  return liveStateOf(await afterHandoff(deps, meta, request.language));
 }
 
 /** A teammate claims the conversation (or is assigned it): people handle it from now on, the visitor sees "<name> joined". */
@@ -109,6 +113,18 @@ export async function closeConversation(deps: Deps, workspaceId: string, convers
     const closing = meta.lastEvent;
     await emitEvent(deps, meta.workspaceId, 'conversation.closed', { ...conversationRef(meta), closed_by: closing.author ?? null, closed_at: closing.createdAt }, { eventId: eventIdFrom(`cc${conversationId}${closing.messageId}`) });
   }
+  return meta;
+}
+
+/**
+ * Reopens a closed conversation: it goes back to waiting for a teammate (handler `people`, nobody claimed it), and the
+ * visitor's next message reaches the teammates. Reopening one that is not closed changes nothing (a retry answers the same).
+ */
+export async function reopenConversation(deps: Deps, workspaceId: string, conversationId: string, teammate: Teammate | undefined): Promise<ConversationMetaItem> {
+  const { meta } = await changeHands(deps, workspaceId, conversationId, (current) => {
+    if (current.handler !== 'closed') return undefined;
+    return { next: { handler: 'people', ...(current.handoff ? { handoff: current.handoff } : {}) }, event: 'reopened', ...(teammate ? { by: teammate } : {}) };
+  });
   return meta;
 }
 
@@ -153,6 +169,8 @@ export async function teammateEntry(
     earlier ??
     (await appendEntry(deps, conversationId, { role: entry.role, content: entry.text, ...(author ? { author } : {}), ...(action.seed ? { actionSeed: action.seed } : {}) }));
   await announceMessage(deps, meta, { ...message, role: entry.role });
+  // A visitor who left an address and is away gets the reply by e-mail too (once, even when this is a retry).
+  await mailReply(deps, meta, message);
   return { meta, message };
 }
 

@@ -22,13 +22,16 @@ export interface StoredMessage {
   event?: ConversationEventType;
   /** The seed of the idempotent request that wrote it: a resumed retry finds it instead of writing it again. */
   actionSeed?: string;
+  /** A teammate's reply sent to the visitor by e-mail: when (a retry finds it and sends no second mail). */
+  mailedAt?: string;
 }
 
 /** Who handles a conversation, as its `meta` item keeps it (absent on a conversation no one ever took: the agent). */
 export interface Handling {
   handler: ConversationHandler;
   assignee?: Teammate;
-  handoff?: { reason: HandoffReason; summary: string; requestedAt: string };
+  /** `page`: the page the widget was on when it passed to people. */
+  handoff?: { reason: HandoffReason; summary: string; requestedAt: string; page?: string };
 }
 
 /** A conversation's `meta` item: who it belongs to, how many entries its transcript has, who handles it. */
@@ -42,12 +45,22 @@ export interface ConversationMetaItem extends Partial<Handling> {
   createdAt: string;
   updatedAt: string;
   messageCount: number;
+  /** The page the widget was on when the conversation started. */
+  page?: string;
   /** Bumped by every change of hands: a change applies only to the version it was decided on. */
   handlingVersion?: number;
   /** The last change of hands' transcript entry, so that a retry after a crash can still store it. */
   lastEvent?: StoredMessage;
   /** A teammate typing: shown until `until` (epoch ms). */
   typing?: { name: string; until: number };
+  /** Nobody was available: the agent's request for an e-mail address, kept so a retry after a crash can still store it. */
+  emailRequest?: StoredMessage;
+  /** The conversation's language when the agent asked for the address: the language of the replies by e-mail. */
+  emailLanguage?: string;
+  /** The address the visitor left. */
+  visitorEmail?: string;
+  /** Teammates' replies go to `visitorEmail` too: set when the visitor leaves it, cleared when they write in the widget again. */
+  emailReplies?: boolean;
 }
 
 export interface ConversationStart {
@@ -58,6 +71,8 @@ export interface ConversationStart {
   locale: string;
   /** A verified user (the host signed their id): their conversation may continue from any device. */
   userId?: string;
+  /** The page the widget is on (an http(s) address, checked by the widget surface): kept from the conversation's start. */
+  page?: string;
 }
 
 const table = (deps: Deps) => deps.store.table('conversations');
@@ -78,7 +93,8 @@ export async function upsertConversationMeta(deps: Deps, start: ConversationStar
         UpdateExpression:
           'SET agentId = :agent, workspaceId = :ws, visitorId = :visitor, locale = :locale, updatedAt = :now, ' +
           'createdAt = if_not_exists(createdAt, :now), messageCount = if_not_exists(messageCount, :zero), expiresAtEpoch = :expires' +
-          (start.userId ? ', userId = :user' : ''),
+          (start.userId ? ', userId = :user' : '') +
+          (start.page ? ', page = if_not_exists(page, :page)' : ''),
         ConditionExpression: `attribute_not_exists(conversationId) OR (agentId = :agent AND (visitorId = :visitor${start.userId ? ' OR userId = :user' : ''}))`,
         ExpressionAttributeValues: {
           ':agent': start.agentId,
@@ -89,6 +105,7 @@ export async function upsertConversationMeta(deps: Deps, start: ConversationStar
           ':zero': 0,
           ':expires': expiresAtEpoch,
           ...(start.userId ? { ':user': start.userId } : {}),
+          ...(start.page ? { ':page': start.page } : {}),
         },
         ReturnValues: 'ALL_OLD',
       }),
@@ -214,8 +231,49 @@ export const messageIdOf = (seq: number): string => `msg_${String(seq).padStart(
 /** The transcript position of an entry id. */
 export const seqOf = (messageId: string): number => Number(messageId.slice(4));
 
-const toStoredMessage = ({ messageId, role, content, createdAt, stopped, author, event, actionSeed }: Record<string, unknown>): StoredMessage =>
-  ({ messageId, role, content, createdAt, ...(stopped ? { stopped } : {}), ...(author ? { author } : {}), ...(event ? { event } : {}), ...(actionSeed ? { actionSeed } : {}) }) as StoredMessage;
+const toStoredMessage = ({ messageId, role, content, createdAt, stopped, author, event, actionSeed, mailedAt }: Record<string, unknown>): StoredMessage =>
+  ({ messageId, role, content, createdAt, ...(stopped ? { stopped } : {}), ...(author ? { author } : {}), ...(event ? { event } : {}), ...(actionSeed ? { actionSeed } : {}), ...(mailedAt ? { mailedAt } : {}) }) as StoredMessage;
+
+/**
+ * Records that nobody was available, if the conversation still waits for a teammate and nothing was written since
+ * `seen` was read: the request entry takes the transcript's next position and stays on the item until putMessageOnce
+ * stores it (a retry after a crash stores it then). The item as it now is, or undefined when it no longer applies.
+ */
+export async function putEmailRequest(deps: Deps, seen: Pick<ConversationMetaItem, 'conversationId' | 'messageCount'>, entry: StoredMessage, language: string): Promise<ConversationMetaItem | undefined> {
+  return updateIf<ConversationMetaItem>(deps.store, table(deps), { conversationId: seen.conversationId, sk: 'meta' }, {
+    UpdateExpression: 'SET emailRequest = :entry, emailLanguage = :language, messageCount = :seq, updatedAt = :now',
+    ConditionExpression: 'attribute_exists(conversationId) AND attribute_not_exists(emailRequest) AND #handler = :people AND attribute_not_exists(assignee) AND messageCount = :count',
+    ExpressionAttributeNames: { '#handler': 'handler' },
+    ExpressionAttributeValues: { ':entry': entry, ':language': language, ':seq': seqOf(entry.messageId), ':count': Number(seen.messageCount ?? 0), ':people': 'people', ':now': entry.createdAt },
+  });
+}
+
+/** Keeps the address the visitor left; teammates' replies go to it from now on. False when the conversation is unknown. */
+export async function putVisitorEmail(deps: Deps, conversationId: string, email: string): Promise<boolean> {
+  const set = await updateIf(deps.store, table(deps), { conversationId, sk: 'meta' }, {
+    UpdateExpression: 'SET visitorEmail = :email, emailReplies = :on',
+    ConditionExpression: 'attribute_exists(conversationId)',
+    ExpressionAttributeValues: { ':email': email, ':on': true },
+  });
+  return set !== undefined;
+}
+
+/** The visitor is back in the widget: teammates' replies stop going by e-mail (a no-op when they did not). */
+export async function stopEmailReplies(deps: Deps, conversationId: string): Promise<void> {
+  await updateIf(deps.store, table(deps), { conversationId, sk: 'meta' }, {
+    UpdateExpression: 'SET emailReplies = :off',
+    ConditionExpression: 'emailReplies = :on',
+    ExpressionAttributeValues: { ':off': false, ':on': true },
+  });
+}
+
+/** Records that a transcript entry was mailed to the visitor; false when it was recorded already. */
+export const markMailed = (deps: Deps, conversationId: string, messageId: string, at: Date): Promise<boolean> =>
+  updateIf(deps.store, table(deps), { conversationId, sk: `message#${messageId}` }, {
+    UpdateExpression: 'SET mailedAt = :at',
+    ConditionExpression: 'attribute_exists(sk) AND attribute_not_exists(mailedAt)',
+    ExpressionAttributeValues: { ':at': at.toISOString() },
+  }).then((set) => set !== undefined);
 
 /** The entries after position `afterSeq`, oldest first, at most `limit`. */
 export async function queryMessagesAfter(deps: Deps, conversationId: string, afterSeq: number, limit: number): Promise<StoredMessage[]> {

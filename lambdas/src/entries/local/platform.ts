@@ -18,6 +18,7 @@ import { skillHostFromEnv, type SkillHost } from '../../infra/config/skill-host'
 import { startBuiltinSkills } from './builtin-skills';
 import { sweepRuns } from '../../domains/runs/runtime/run-sweeper';
 import { syncDueSources } from '../../domains/knowledge/schedule';
+import { sweepUnclaimed } from '../../domains/conversations/nobody-available';
 import { lazyKnowledgeStores, localKnowledgeLocations } from '../../infra/search/knowledge-stores';
 import { rm } from 'node:fs/promises';
 import { createLocalServer, type InFlight } from './server';
@@ -63,6 +64,7 @@ export interface RunningPlatform {
 
 const SWEEP_INTERVAL_MS = 30_000;
 const KNOWLEDGE_TICK_MS = 30_000;
+const CONVERSATION_SWEEP_MS = 30_000;
 const LOOPBACK_V4 = new Set(['127.0.0.1', 'localhost']);
 
 /** The same platform on [::1]:port too, when this machine has IPv6 loopback (else nothing: IPv4 alone serves). */
@@ -140,6 +142,12 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     Number(env.KNOWLEDGE_TICK_MS ?? KNOWLEDGE_TICK_MS),
   );
   knowledgeTick.unref();
+  // What an EventBridge schedule does in AWS: the e-mail fallback of conversations nobody claimed within the claim timeout.
+  const claimTick = setInterval(
+    () => void sweepUnclaimed(deps).catch((error: unknown) => logger.error('conversation sweeper failed', { error })),
+    Number(env.CONVERSATION_SWEEP_MS ?? CONVERSATION_SWEEP_MS),
+  );
+  claimTick.unref();
   function sweepFailed(error: unknown): void {
     // dynalite cannot add an index to an existing table: a data dir from before the sweeper keeps working without it.
     if (error instanceof Error && /does not have the specified index/.test(error.message)) {
@@ -159,6 +167,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     async stop() {
       clearInterval(sweeper);
       clearInterval(knowledgeTick);
+      clearInterval(claimTick);
       server.closeAllConnections();
       ipv6?.closeAllConnections();
       await Promise.all([server, ...(ipv6 ? [ipv6] : [])].map((open) => new Promise<void>((resolve) => open.close(() => resolve()))));

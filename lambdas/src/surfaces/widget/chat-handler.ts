@@ -17,9 +17,9 @@ import { createReplyBudget } from './reply-budget';
 import { uiMessageEncoding, widgetEncoding, type ReplyEncoding } from './reply-encoding';
 import { fromUiMessageRequest, isUiMessageRequest } from './ui-message-request';
 import { appendEntry, appendMessage, openConversation } from '../../domains/conversations/conversations';
-import type { LiveState } from '@service/shared/live-conversation';
 import { handoffSettingsOf } from '../../domains/agents/agents';
-import { handoffTool, peopleTake } from './people-turn';
+import { handoffTool, peopleTake, type PeopleTurn } from './people-turn';
+import { visitorPage } from './visitor-page';
 import { corsHeaders } from '../../infra/http/cors';
 import { logger } from '../../infra/logger';
 import { assertOriginAllowed, requestUser, widgetAgent } from './widget-agent';
@@ -78,9 +78,11 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     let conversation: VisitorConversation;
     /** A decision's answer, made before the stream starts (a decision on no pending action is a 404). */
     let decided = '';
-    /** People took the visitor's message: the agent says nothing (their state is the answer). */
-    let withPeople: LiveState | undefined;
+    /** People took the visitor's message: the agent says nothing but a fixed answer (their state is the answer). */
+    let withPeople: PeopleTurn | undefined;
     let visitorMessageId = '';
+    /** The page the widget is on, as the conversation keeps it (visitor-page.ts). */
+    let page: string | undefined;
     try {
       agent = await widgetAgent(deps, event, ROUTES.widgetChat);
       cors = corsHeaders(origin, agent.allowedOrigins, METHODS.join(', '));
@@ -96,13 +98,14 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       await hitRateLimit(deps, `widget-visitor#${agent.id}#${event.requestContext.http.sourceIp}`, visitorLimit);
       await hitRateLimit(deps, `widget-agent#${agent.id}`, agentLimit);
       const userId = requestUser(agent, event);
-      const { handler } = await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale, ...(userId ? { userId } : {}) });
+      page = request.kind === 'chat' ? visitorPage(request.body.page?.url) : undefined;
+      const { handler } = await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale, ...(userId ? { userId } : {}), ...(page ? { page } : {}) });
       conversation = { agent, conversationId: body.conversationId, language: request.kind === 'chat' ? await chatLanguage(agent, request.body) : agent.locale };
       if (request.kind === 'decision') decided = await decide(deps, conversation, request.body);
       else {
         const message = { ...(await appendEntry(deps, body.conversationId, { role: 'user', content: request.body.messages.at(-1)?.content ?? '' })), role: 'user' as const };
         visitorMessageId = message.messageId;
-        withPeople = await peopleTake(deps, agent, { conversationId: body.conversationId, handler, message, askedForPerson: request.body.handoff === true });
+        withPeople = await peopleTake(deps, agent, { conversationId: body.conversationId, handler, message, askedForPerson: request.body.handoff === true, language: conversation.language, page, email: request.body.email });
       }
     } catch (error) {
       if (isRefusal(error)) return writeResult(sink, errorResult(error, event.rawPath, cors));
@@ -118,8 +121,9 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       return sink.end();
     }
     if (withPeople) {
-      send('handoff', withPeople);
-      send('done', { conversationId: conversation.conversationId, messageId: visitorMessageId });
+      if (withPeople.reply) send('delta', { text: withPeople.reply.content });
+      send('handoff', withPeople.state);
+      send('done', { conversationId: conversation.conversationId, messageId: withPeople.reply?.messageId ?? visitorMessageId });
       return sink.end();
     }
     const body = request.body;
@@ -156,7 +160,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
               return { requested: true };
             },
           }),
-          ...(handoffSettingsOf(agent).enabled ? { handoff: handoffTool(deps, conversation.conversationId, (state) => send('handoff', state)) } : {}),
+          ...(handoffSettingsOf(agent).enabled ? { handoff: handoffTool(deps, { ...conversation, page }, (state) => send('handoff', state)) } : {}),
           ui_action: tool({
             description: 'Point at, highlight or scroll to an element of the page the visitor is on (CSS selector or data-chat-target value)',
             inputSchema: z.object({ action: z.enum(['pointer', 'highlight', 'scroll']), target: z.string().min(1).max(300) }),

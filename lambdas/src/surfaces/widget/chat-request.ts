@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
+import { LIVE_LIMITS } from '@service/shared/live-conversation';
 
 /** The body of POST /v1/agents/{agentId}/chat, as the widget panel sends it (the type: ChatRequest in shared). */
 export const ChatRequestSchema = z
@@ -22,6 +23,8 @@ export const ChatRequestSchema = z
     language: z.string().max(100).optional(),
     /** The visitor's "Talk to a person": the message goes to people, never to the agent. */
     handoff: z.boolean().optional(),
+    /** The address the visitor leaves in the widget's e-mail field, once nobody was available (text only, validated). */
+    email: z.email().max(LIVE_LIMITS.emailChars).optional(),
   })
   .refine((body) => body.messages.at(-1)?.role === 'user', { message: 'The last message must be the visitor\'s', path: ['messages'] })
   .refine((body) => JSON.stringify(body.context.data).length <= CHAT_LIMITS.contextJsonChars, {

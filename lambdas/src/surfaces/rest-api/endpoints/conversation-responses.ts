@@ -18,6 +18,10 @@ export const summaryResponse = (summary: ConversationSummary): Summary => ({
   handler: summary.handling.handler,
   assignee: summary.handling.assignee ?? null,
   handoff: summary.handling.handoff ? { reason: summary.handling.handoff.reason, summary: summary.handling.handoff.summary, requested_at: summary.handling.handoff.requestedAt } : null,
+  unread: summary.unread,
+  page: summary.page,
+  visitor_email: summary.visitorEmail,
+  email_replies: summary.emailReplies,
 });
 
 export const messageResponse = (message: TranscriptMessage): Message => ({

@@ -3,10 +3,14 @@ import { LIVE_LIMITS, type Teammate } from '@service/shared/live-conversation';
 import { getAgent } from '../../../domains/agents/agents';
 import { conversationFilter, conversationTranscript, listAgentConversations, toSummary } from '../../../domains/conversations/agent-conversations';
 import { readConversation } from '../../../domains/conversations/conversation-state';
-import { assignConversation, closeConversation, handBack, teammateEntry, teammateTyping } from '../../../domains/conversations/handling';
+import { markRead } from '../../../domains/conversations/read-markers';
+import { assignConversation, closeConversation, handBack, reopenConversation, teammateEntry, teammateTyping } from '../../../domains/conversations/handling';
 import { conversationsStream } from './conversation-stream';
 import { messageResponse, storedResponse, summaryResponse } from './conversation-responses';
 import { memberAsTeammate } from '../../../domains/people/members';
+import { availableAt, readAvailability, setAvailability } from '../../../domains/conversations/availability';
+import type { AvailabilitySettings } from '@service/shared/live-conversation';
+import type { Deps } from '../../../infra/deps';
 import type { EndpointHandlers, EndpointInput } from './types';
 
 /** The signed-in teammate; undefined for an API key (it acts for the workspace, not for a person). */
@@ -20,8 +24,14 @@ export type ConversationEndpoint =
   | 'conversationsAssign'
   | 'conversationsHandback'
   | 'conversationsClose'
+  | 'conversationsReopen'
+  | 'conversationsRead'
   | 'conversationsTyping'
+  | 'conversationsAvailability'
+  | 'conversationsAvailabilitySet'
   | 'conversationsStream';
+
+const availabilityAnswer = (deps: Deps, availability: AvailabilitySettings) => ({ data: { availability, available_now: availableAt(availability, deps.now()) } });
 
 /** The widget conversations of an agent (the dashboard's Conversations screen and the inbox), and people in them. */
 export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
@@ -29,12 +39,13 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
     const { deps, workspace, query } = input;
     await getAgent(deps, workspace.id, query.agent_id);
     const filter = conversationFilter(query.state, caller(input)?.id);
-    const { conversations, nextCursor } = await listAgentConversations(deps, query.agent_id, { limit: query.limit, cursor: query.cursor }, filter);
+    const { conversations, nextCursor } = await listAgentConversations(deps, query.agent_id, { limit: query.limit, cursor: query.cursor }, filter, caller(input)?.id);
     return { data: { conversations: conversations.map(summaryResponse), next_cursor: nextCursor } };
   },
 
-  conversationsGet: async ({ deps, workspace, query }) => {
-    const { conversation, messages } = await conversationTranscript(deps, workspace.id, query.conversation_id);
+  conversationsGet: async (input) => {
+    const { deps, workspace, query } = input;
+    const { conversation, messages } = await conversationTranscript(deps, workspace.id, query.conversation_id, caller(input)?.id);
     return { data: { conversation: summaryResponse(conversation), messages: messages.map(messageResponse) } };
   },
 
@@ -74,10 +85,24 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
     return { data: { conversation: summaryResponse(toSummary(meta)) }, msg: 'Conversation closed' };
   },
 
+  conversationsReopen: async (input) => {
+    const meta = await reopenConversation(input.deps, input.workspace.id, input.body.conversation_id, caller(input));
+    return { data: { conversation: summaryResponse(toSummary(meta)) }, msg: 'The conversation waits for a teammate again' };
+  },
+
+  conversationsRead: async (input) => {
+    const { readSeq, unread } = await markRead(input.deps, input.workspace.id, input.body.conversation_id, caller(input), input.body.seq);
+    return { data: { conversation_id: input.body.conversation_id, read_seq: readSeq, unread } };
+  },
+
   conversationsTyping: async (input) => {
     const until = await teammateTyping(input.deps, input.workspace.id, input.body.conversation_id, caller(input), LIVE_LIMITS.typingMs);
     return { data: { typing_until: until.toISOString() } };
   },
+
+  conversationsAvailability: async ({ deps, workspace }) => availabilityAnswer(deps, await readAvailability(deps, workspace.id)),
+
+  conversationsAvailabilitySet: async ({ deps, workspace, body }) => ({ ...availabilityAnswer(deps, await setAvailability(deps, workspace.id, body)), msg: 'Availability saved' }),
 
   conversationsStream,
 };

@@ -1,0 +1,33 @@
+import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
+import type { Deps } from '../../infra/deps';
+import { readItem, updateIf } from '../../infra/store/dynamo';
+
+/**
+ * Teammates' read markers (issue 29): one item per teammate and conversation in the conversation's partition
+ * (`read#<userId>`), the last transcript position the inbox showed them. A marker only moves forward.
+ */
+const table = (deps: Deps) => deps.store.table('conversations');
+export const readMarkerKey = (conversationId: string, userId: string) => ({ conversationId, sk: `read#${userId}` });
+
+/** Moves the teammate's marker to `seq` unless it is there or further already; the marker as it now is. */
+export async function advanceReadMarker(deps: Deps, conversationId: string, userId: string, seq: number, expiresAtEpoch: number): Promise<number> {
+  const moved = await updateIf<{ seq: number }>(deps.store, table(deps), readMarkerKey(conversationId, userId), {
+    UpdateExpression: 'SET seq = :seq, expiresAtEpoch = :expires',
+    ConditionExpression: 'attribute_not_exists(seq) OR seq < :seq',
+    ExpressionAttributeValues: { ':seq': seq, ':expires': expiresAtEpoch },
+  });
+  return moved?.seq ?? (await readMarker(deps, conversationId, userId));
+}
+
+/** The teammate's marker on the conversation (0: never read). */
+export const readMarker = async (deps: Deps, conversationId: string, userId: string): Promise<number> =>
+  Number((await readItem<{ seq: number }>(deps.store, table(deps), readMarkerKey(conversationId, userId)))?.seq ?? 0);
+
+/** The teammate's markers on the given conversations (at most 100), by conversation id; 0 where they never read. */
+export async function readMarkers(deps: Deps, conversationIds: string[], userId: string): Promise<Map<string, number>> {
+  const markers = new Map(conversationIds.map((conversationId) => [conversationId, 0]));
+  if (!conversationIds.length) return markers;
+  const found = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [table(deps)]: { Keys: conversationIds.map((conversationId) => readMarkerKey(conversationId, userId)) } } }));
+  for (const item of found.Responses?.[table(deps)] ?? []) markers.set(item.conversationId as string, Number(item.seq ?? 0));
+  return markers;
+}
