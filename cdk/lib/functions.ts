@@ -152,15 +152,25 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     id: 'ConversationsApi',
     entry: 'lambdas/src/entries/lambda/conversations-api.ts',
     // conversations/*: the REST function that reads visitors' conversations and lets teammates take part in them.
-    trigger: { kind: 'http', routes: [{ path: ROUTES.conversationsApi, methods: ['ANY'] }] },
+    // visitors/*: a visitor's data (export, erasure, retention) reads and erases the same conversations.
+    trigger: {
+      kind: 'http',
+      routes: [
+        { path: ROUTES.conversationsApi, methods: ['ANY'] },
+        { path: ROUTES.visitorsApi, methods: ['ANY'] },
+      ],
+    },
     timeoutSeconds: 15,
     memoryMb: 512,
     // usage: the pipeline's token read-ahead (agents/command only, never reached here, but bundled). The conversation
     // events go to the webhooks and skills that want them (webhookSubscriptions, skills).
-    reads: ['workspaces', 'agents', 'memberships', 'usage', 'webhookSubscriptions', 'skills'],
+    reads: ['agents', 'memberships', 'usage', 'webhookSubscriptions', 'skills'],
     // Teammates' messages, notes and changes of hands (conversations), their webhook deliveries; the REST pipeline's
     // own: keys (last use, rate limit), sessions (last activity), failed credentials, idempotency.
-    writes: ['conversations', 'webhookDeliveries', 'apiKeys', 'sessions', 'rateLimits', 'idempotency'],
+    writes: ['conversations', 'webhookDeliveries', 'apiKeys', 'sessions', 'rateLimits', 'idempotency',
+      // visitors/*: the erasure and its audit record, what derives from a visitor's conversations (contacts the agent
+      // created, unanswered questions), the workspace's retention setting.
+      'visitorErasures', 'records', 'knowledgeUnanswered', 'workspaces'],
     sendsTo: ['webhooks'],
     turnTokens: false,
     model: false,
@@ -193,6 +203,21 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     reads: [],
     writes: ['runs'],
     sendsTo: ['runs'],
+    turnTokens: false,
+    model: false,
+  },
+  {
+    id: 'RetentionSweeper',
+    entry: 'lambdas/src/entries/lambda/retention-sweeper.ts',
+    // Erases conversations past their workspace's retention (and what derives from them), finishes erasures a crash
+    // interrupted, and stamps the TTL attribute anew after a change of the setting (domains/visitors/retention-sweeper.ts).
+    trigger: { kind: 'schedule', everyMinutes: 60 },
+    timeoutSeconds: 900,
+    memoryMb: 512,
+    // workspaces: their retention (the cache of conversationExpiry too); agents: whose conversations to visit.
+    reads: ['workspaces', 'agents'],
+    writes: ['conversations', 'visitorErasures', 'records', 'webhookDeliveries', 'idempotency', 'knowledgeUnanswered'],
+    sendsTo: [],
     turnTokens: false,
     model: false,
   },

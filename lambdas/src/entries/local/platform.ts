@@ -18,6 +18,7 @@ import { skillHostFromEnv, type SkillHost } from '../../infra/config/skill-host'
 import { startBuiltinSkills } from './builtin-skills';
 import { sweepRuns } from '../../domains/runs/runtime/run-sweeper';
 import { syncDueSources } from '../../domains/knowledge/schedule';
+import { sweepRetention } from '../../domains/visitors/retention-sweeper';
 import { lazyKnowledgeStores, localKnowledgeLocations } from '../../infra/search/knowledge-stores';
 import { rm } from 'node:fs/promises';
 import { createLocalServer, type InFlight } from './server';
@@ -63,6 +64,8 @@ export interface RunningPlatform {
 
 const SWEEP_INTERVAL_MS = 30_000;
 const KNOWLEDGE_TICK_MS = 30_000;
+/** How often the local platform sweeps for conversations past their retention (AWS: hourly); RETENTION_SWEEP_MS overrides. */
+const RETENTION_SWEEP_MS = 10 * 60_000;
 const LOOPBACK_V4 = new Set(['127.0.0.1', 'localhost']);
 
 /** The same platform on [::1]:port too, when this machine has IPv6 loopback (else nothing: IPv4 alone serves). */
@@ -140,6 +143,12 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     Number(env.KNOWLEDGE_TICK_MS ?? KNOWLEDGE_TICK_MS),
   );
   knowledgeTick.unref();
+  // What the hourly EventBridge schedule does in AWS: erase conversations past their workspace's retention.
+  const retentionTick = setInterval(
+    () => void sweepRetention(deps).catch((error: unknown) => logger.error('retention sweeper failed', { error })),
+    Number(env.RETENTION_SWEEP_MS ?? RETENTION_SWEEP_MS),
+  );
+  retentionTick.unref();
   function sweepFailed(error: unknown): void {
     // dynalite cannot add an index to an existing table: a data dir from before the sweeper keeps working without it.
     if (error instanceof Error && /does not have the specified index/.test(error.message)) {
@@ -159,6 +168,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     async stop() {
       clearInterval(sweeper);
       clearInterval(knowledgeTick);
+      clearInterval(retentionTick);
       server.closeAllConnections();
       ipv6?.closeAllConnections();
       await Promise.all([server, ...(ipv6 ? [ipv6] : [])].map((open) => new Promise<void>((resolve) => open.close(() => resolve()))));
