@@ -56,8 +56,8 @@ export const queryConversationItems = (deps: Deps, conversationId: string): Prom
   queryAll<ConversationItem>(deps.store, { TableName: table(deps), KeyConditionExpression: 'conversationId = :id', ExpressionAttributeValues: { ':id': conversationId }, ConsistentRead: true });
 
 /** Deletes one item by its key (a missing one is no failure: an erasure resumed after a crash). */
-export const deleteConversationItem = (deps: Deps, key: { conversationId: string; sk: string }) =>
-  deleteIf(deps.store, table(deps), key, { ConditionExpression: 'attribute_exists(sk)' });
+export const deleteConversationItem = (deps: Deps, { conversationId, sk }: { conversationId: string; sk: string }) =>
+  deleteIf(deps.store, table(deps), { conversationId, sk }, { ConditionExpression: 'attribute_exists(sk)' });
 
 /**
  * Replaces the conversation's `meta` item with a tombstone that keeps nothing of the visitor (its agent, workspace
@@ -81,9 +81,9 @@ export const deleteUserPointerIf = (deps: Deps, key: { conversationId: string; s
  * Sets (or, for a workspace that keeps conversations, removes) the TTL attribute of one item; `ifLatest`: only while
  * it is the verified user's pointer to that conversation.
  */
-export async function stampExpiry(deps: Deps, key: { conversationId: string; sk: string }, expiresAtEpoch: number | undefined, ifLatest?: string): Promise<void> {
+export async function stampExpiry(deps: Deps, { conversationId, sk }: { conversationId: string; sk: string }, expiresAtEpoch: number | undefined, ifLatest?: string): Promise<void> {
   const values = { ...(expiresAtEpoch === undefined ? {} : { ':e': expiresAtEpoch }), ...(ifLatest ? { ':c': ifLatest } : {}) };
-  await updateIf(deps.store, table(deps), key, {
+  await updateIf(deps.store, table(deps), { conversationId, sk }, {
     UpdateExpression: expiresAtEpoch === undefined ? 'REMOVE expiresAtEpoch' : 'SET expiresAtEpoch = :e',
     ConditionExpression: ifLatest ? 'latest = :c' : 'attribute_exists(sk)',
     ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
