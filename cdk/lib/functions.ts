@@ -214,8 +214,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     trigger: { kind: 'schedule', everyMinutes: 60 },
     timeoutSeconds: 900,
     memoryMb: 512,
-    // workspaces: their retention (the cache of conversationExpiry too); agents: whose conversations to visit.
-    reads: ['workspaces', 'agents'],
+    // workspaces: their retention; agents: whose conversations to visit; skills, webhookSubscriptions: read by the
+    // records module the erasure shares with contact creation (who hears of a new record), never by the sweep itself.
+    reads: ['workspaces', 'agents', 'skills', 'webhookSubscriptions'],
     writes: ['conversations', 'visitorErasures', 'records', 'webhookDeliveries', 'idempotency', 'knowledgeUnanswered'],
     sendsTo: [],
     turnTokens: false,
@@ -285,7 +286,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 120,
     memoryMb: 1024,
     // webhookSubscriptions: who hears of a handoff or of a visitor's message to people.
-    reads: ['agents', 'webhookSubscriptions'],
+    // workspaces: the retention that stamps each conversation item's TTL.
+    reads: ['agents', 'webhookSubscriptions', 'workspaces'],
     // skills: the visitor's (role public) granted skill tools are read and each turn is recorded. webhookDeliveries:
     // the conversation events (conversation.handoff_requested, conversation.message_created). knowledgeUnanswered: a
     // visitor's question the reply found no passage for.
