@@ -6,6 +6,7 @@ import { useAction } from '../hooks';
 import { when } from '../format';
 import { useApp } from '../session';
 import { useLiveConversation, type ConversationSummary, type TranscriptEntry } from './live-conversation';
+import { VisitorData, type Erasure } from './visitor-data';
 
 /** How often typing in the reply box tells the visitor (the widget shows it for a few seconds each time). */
 const TYPING_EVERY_MS = 3_000;
@@ -14,7 +15,7 @@ const TYPING_EVERY_MS = 3_000;
  * One conversation in the inbox: who handles it, the agent's handoff summary, the visitor, the live transcript (notes
  * marked internal), and what a teammate does with it. Every text is rendered as text, never as markup.
  */
-export function ConversationView({ conversationId, onChanged }: { conversationId: string; onChanged: () => void }) {
+export function ConversationView({ conversationId, onChanged, onErased }: { conversationId: string; onChanged: () => void; onErased: (erasure: Erasure) => void }) {
   const live = useLiveConversation(conversationId);
   if (live.error) return <ErrorNote error={live.error} />;
   if (!live.summary) return <Loading what="the conversation" />;
@@ -38,6 +39,7 @@ export function ConversationView({ conversationId, onChanged }: { conversationId
           onChanged();
         }}
       />
+      <VisitorData visitor={live.summary.visitor} onErased={onErased} />
     </section>
   );
 }

@@ -167,6 +167,7 @@ describe("a visitor's data", () => {
     expect((await carol.say(`Keep this ${carolMarker}`)).status).toBe(200);
     const kept = await ctx.api<{ retention: { days: number | null } }>('visitors/retention_get');
     expect(kept.body.data.retention).toEqual({ days: null });
+    expect(openApiProblems('visitorsRetentionGet', kept as ApiResponse<unknown>)).toEqual([]);
     expect((await readConversationMeta(deps, carol.conversationId))?.expiresAtEpoch).toBeUndefined();
 
     // A year's retention: the scheduler stamps the existing conversation's TTL from its last activity.

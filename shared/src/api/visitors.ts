@@ -2,15 +2,13 @@ import * as z from 'zod';
 import type { EndpointContract } from './contract';
 import { isoDateTime, limitParam } from './primitives';
 import { ConversationMessage, ConversationSummary } from './conversations';
+import { RETENTION_DAYS } from '../retention';
 
 /**
  * A visitor's data (issue 29, item 6): everything stored about one widget visitor, exported as JSON or erased with an
  * audit record, and how long a workspace keeps conversations. Spread into ENDPOINTS.
  */
 
-/** The retention choices: days of inactivity after which a conversation is erased; `null` keeps them. */
-export const RETENTION_DAYS = [30, 90, 365] as const;
-export type RetentionDays = (typeof RETENTION_DAYS)[number];
 
 const visitorId = z.uuid({ error: 'visitor_id is the widget visitor id (a UUID)' }).meta({ description: "The widget's visitor id (the `visitor.id` of a conversation)" });
 const verifiedUserId = z
@@ -80,7 +78,7 @@ export const Erasure = z
 export const AuditQuery = z.object({ limit: limitParam, cursor: z.string().max(500).optional().meta({ description: 'next_cursor of the previous page' }) });
 
 const retention = z
-  .union([z.literal(30), z.literal(90), z.literal(365), z.null()])
+  .union([...RETENTION_DAYS.map((days) => z.literal(days)), z.null()])
   .meta({ description: 'Days after a conversation’s last activity before it is erased (30, 90 or 365); null keeps conversations' });
 export const RetentionBody = z.object({ days: retention }).strict();
 const Retention = z.object({ days: retention });

@@ -1,4 +1,5 @@
 import { DomainError } from '@service/shared';
+import type { RetentionDays } from '@service/shared/retention';
 import { getWorkspace, setRetentionDays } from '../../../domains/access/workspaces';
 import type { VisitorKey } from '../../../domains/conversations/visitor-data-repository';
 import { eraseVisitor, type Requester } from '../../../domains/visitors/erase';
@@ -31,7 +32,7 @@ const erasureResponse = (erasure: ErasureItem) => ({
   removed: erasure.removed ?? ZERO,
 });
 
-const retentionOf = (days: number | undefined) => ({ days: (days ?? null) as 30 | 90 | 365 | null });
+const retentionOf = (days: number | undefined) => ({ days: (days ?? null) as RetentionDays | null });
 
 /** A visitor's data: export, erasure with its audit record, and the workspace's retention. */
 export const visitorEndpoints: EndpointHandlers<VisitorEndpoint> = {
