@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,9 +33,9 @@ afterAll(() => hook?.close());
 
 const marker = () => `marker${crypto.randomUUID().replaceAll('-', '')}`;
 
-/** A widget visitor of the demo agent, chatting over the real chat endpoint. */
-function visitor(agentId = ctx.agentId) {
-  const conversationId = crypto.randomUUID();
+/** A widget visitor of the demo agent, chatting over the real chat endpoint (`headers`: a verified visitor's identity). */
+function visitor(options: { conversationId?: string; headers?: Record<string, string> } = {}) {
+  const conversationId = options.conversationId ?? crypto.randomUUID();
   const visitorId = crypto.randomUUID();
   const transcript: { role: 'user' | 'assistant'; content: string }[] = [];
   return {
@@ -43,9 +43,9 @@ function visitor(agentId = ctx.agentId) {
     visitorId,
     async say(content: string) {
       transcript.push({ role: 'user', content });
-      const response = await fetch(`${ctx.platform.url}/v1/agents/${agentId}/chat`, {
+      const response = await fetch(`${ctx.platform.url}/v1/agents/${ctx.agentId}/chat`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', origin: ORIGIN },
+        headers: { 'content-type': 'application/json', origin: ORIGIN, ...options.headers },
         body: JSON.stringify({ conversationId, visitorId, locale: 'en', messages: transcript }),
       });
       const body = await response.text();
@@ -158,6 +158,24 @@ describe("a visitor's data", () => {
     expect([fromThere.status, fromThere.body.data.erasure.removed.conversations]).toEqual([200, 0]);
     expect(await tracesOf(ctx.platform.deps, [danaMarker])).toContain(`conversations: ${danaMarker}`);
     expect((await ctx.api<Exported>('visitors/export', { body: { visitor_id: dana.visitorId } })).body.data.conversations).toHaveLength(1);
+  });
+
+  it('erases a verified visitor by their user id, whichever devices they wrote from', async () => {
+    const secret = (await ctx.api<{ identity_secret: string }>('agents/identity_secret', { body: { agent_id: ctx.agentId } })).body.data.identity_secret;
+    const userId = `user-${crypto.randomUUID()}`;
+    const headers = { 'x-user-id': userId, 'x-user-hash': createHmac('sha256', secret).update(userId).digest('hex') };
+    const [laptop, phone] = [visitor({ headers }), visitor({ headers })];
+    const phoneOnSameConversation = visitor({ headers, conversationId: laptop.conversationId });
+    const secretMarker = marker();
+    expect((await laptop.say(`From my laptop ${secretMarker}`)).status).toBe(200);
+    expect((await phoneOnSameConversation.say(`From my phone ${secretMarker}`)).status).toBe(200);
+    expect((await phone.say(`Another conversation ${secretMarker}`)).status).toBe(200);
+    const exported = await ctx.api<Exported>('visitors/export', { body: { verified_user_id: userId } });
+    expect(exported.body.data.conversations.map(({ conversation }) => conversation.id).sort()).toEqual([laptop.conversationId, phone.conversationId].sort());
+
+    const erased = await ctx.api<{ erasure: Erasure }>('visitors/erase', { body: { verified_user_id: userId } });
+    expect(erased.body.data.erasure.removed.conversations).toBe(2);
+    expect(await tracesOf(ctx.platform.deps, [userId, laptop.visitorId, phone.visitorId, phoneOnSameConversation.visitorId, secretMarker])).toEqual([]);
   });
 
   it('erases conversations past the retention setting through the scheduler, the setting applying to existing conversations', async () => {
