@@ -57,7 +57,7 @@ function visitor(options: { conversationId?: string; headers?: Record<string, st
 }
 
 /** Polls `check` until it holds (the scheduler's rounds), bounded. */
-async function eventually(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+async function eventually(check: () => Promise<boolean>, timeoutMs = 45_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > until) throw new Error('the condition never held');
@@ -178,7 +178,7 @@ describe("a visitor's data", () => {
     expect(await tracesOf(ctx.platform.deps, [userId, laptop.visitorId, phone.visitorId, phoneOnSameConversation.visitorId, secretMarker])).toEqual([]);
   });
 
-  it('erases conversations past the retention setting through the scheduler, the setting applying to existing conversations', async () => {
+  it('erases conversations past the retention setting through the scheduler, the setting applying to existing conversations', { timeout: 120_000 }, async () => {
     const { deps } = ctx.platform;
     const carol = visitor();
     const carolMarker = marker();

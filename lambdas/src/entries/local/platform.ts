@@ -143,11 +143,14 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     Number(env.KNOWLEDGE_TICK_MS ?? KNOWLEDGE_TICK_MS),
   );
   knowledgeTick.unref();
-  // What the hourly EventBridge schedule does in AWS: erase conversations past their workspace's retention.
-  const retentionTick = setInterval(
-    () => void sweepRetention(deps).catch((error: unknown) => logger.error('retention sweeper failed', { error })),
-    Number(env.RETENTION_SWEEP_MS ?? RETENTION_SWEEP_MS),
-  );
+  // What the hourly EventBridge schedule does in AWS: erase conversations past their workspace's retention. One round
+  // at a time (a round may outlast a short interval), and stop() waits for the round under way.
+  let retentionRound: Promise<void> | undefined;
+  const retentionTick = setInterval(() => {
+    retentionRound ??= sweepRetention(deps)
+      .then(() => undefined, (error: unknown) => logger.error('retention sweeper failed', { error }))
+      .finally(() => (retentionRound = undefined));
+  }, Number(env.RETENTION_SWEEP_MS ?? RETENTION_SWEEP_MS));
   retentionTick.unref();
   function sweepFailed(error: unknown): void {
     // dynalite cannot add an index to an existing table: a data dir from before the sweeper keeps working without it.
@@ -174,7 +177,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       await Promise.all([server, ...(ipv6 ? [ipv6] : [])].map((open) => new Promise<void>((resolve) => open.close(() => resolve()))));
       // What handlers still write after their response (their connections are closed, so streams end) lands before
       // the store closes; bounded, should one never end.
-      await Promise.race([Promise.all(inFlight), new Promise((resolve) => setTimeout(resolve, STOP_DRAIN_MS).unref())]);
+      await Promise.race([Promise.all([...inFlight, retentionRound]), new Promise((resolve) => setTimeout(resolve, STOP_DRAIN_MS).unref())]);
       await queue.stop();
       await skills.close();
       store.raw.destroy();
