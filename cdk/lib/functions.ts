@@ -152,15 +152,25 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     id: 'ConversationsApi',
     entry: 'lambdas/src/entries/lambda/conversations-api.ts',
     // conversations/*: the REST function that reads visitors' conversations and lets teammates take part in them.
-    trigger: { kind: 'http', routes: [{ path: ROUTES.conversationsApi, methods: ['ANY'] }] },
+    // visitors/*: a visitor's data (export, erasure, retention) reads and erases the same conversations.
+    trigger: {
+      kind: 'http',
+      routes: [
+        { path: ROUTES.conversationsApi, methods: ['ANY'] },
+        { path: ROUTES.visitorsApi, methods: ['ANY'] },
+      ],
+    },
     timeoutSeconds: 15,
     memoryMb: 512,
     // usage: the pipeline's token read-ahead (agents/command only, never reached here, but bundled). The conversation
     // events go to the webhooks and skills that want them (webhookSubscriptions, skills).
-    reads: ['workspaces', 'agents', 'memberships', 'usage', 'webhookSubscriptions', 'skills'],
+    reads: ['agents', 'memberships', 'usage', 'webhookSubscriptions', 'skills'],
     // Teammates' messages, notes and changes of hands (conversations), their webhook deliveries; the REST pipeline's
     // own: keys (last use, rate limit), sessions (last activity), failed credentials, idempotency.
-    writes: ['conversations', 'webhookDeliveries', 'apiKeys', 'sessions', 'rateLimits', 'idempotency'],
+    writes: ['conversations', 'webhookDeliveries', 'apiKeys', 'sessions', 'rateLimits', 'idempotency',
+      // visitors/*: the erasure and its audit record, what derives from a visitor's conversations (contacts the agent
+      // created, unanswered questions), the workspace's retention setting.
+      'visitorErasures', 'records', 'knowledgeUnanswered', 'workspaces'],
     sendsTo: ['webhooks'],
     turnTokens: false,
     model: false,
@@ -208,6 +218,22 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     memoryMb: 512,
     reads: [],
     writes: ['conversations'],
+    sendsTo: [],
+    turnTokens: false,
+    model: false,
+  },
+  {
+    id: 'RetentionSweeper',
+    entry: 'lambdas/src/entries/lambda/retention-sweeper.ts',
+    // Erases conversations past their workspace's retention (and what derives from them), finishes erasures a crash
+    // interrupted, and stamps the TTL attribute anew after a change of the setting (domains/visitors/retention-sweeper.ts).
+    trigger: { kind: 'schedule', everyMinutes: 60 },
+    timeoutSeconds: 900,
+    memoryMb: 512,
+    // workspaces: their retention; agents: whose conversations to visit; skills, webhookSubscriptions: read by the
+    // records module the erasure shares with contact creation (who hears of a new record), never by the sweep itself.
+    reads: ['workspaces', 'agents', 'skills', 'webhookSubscriptions'],
+    writes: ['conversations', 'visitorErasures', 'records', 'webhookDeliveries', 'idempotency', 'knowledgeUnanswered'],
     sendsTo: [],
     turnTokens: false,
     model: false,
@@ -276,7 +302,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 120,
     memoryMb: 1024,
     // webhookSubscriptions: who hears of a handoff or of a visitor's message to people.
-    reads: ['agents', 'webhookSubscriptions'],
+    // workspaces: the retention that stamps each conversation item's TTL.
+    reads: ['agents', 'webhookSubscriptions', 'workspaces'],
     // skills: the visitor's (role public) granted skill tools are read and each turn is recorded. webhookDeliveries:
     // the conversation events (conversation.handoff_requested, conversation.message_created). knowledgeUnanswered: a
     // visitor's question the reply found no passage for.

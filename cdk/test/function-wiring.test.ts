@@ -114,6 +114,7 @@ describe('HTTP API routes', () => {
     ['GET /v1/agents/{agentId}/widget-config', 'Widget'],
     ['OPTIONS /v1/agents/{agentId}/widget-config', 'Widget'],
     ['POST /{lang}/api/v1/admin/{proxy+}', 'SkillApi'],
+    ['ANY /{lang}/api/v1/visitors/{proxy+}', 'ConversationsApi'],
   ])('%s goes to %s', (routeKey, id) => {
     const [route] = Object.values(template.findResources('AWS::ApiGatewayV2::Route', { Properties: { RouteKey: routeKey } }));
     expect(route, routeKey).toBeDefined();
@@ -128,6 +129,17 @@ describe('sweepers', () => {
       ScheduleExpression: 'rate(1 minute)',
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId(id), 'Arn'] } })],
     });
+  });
+});
+
+describe('retention sweeper', () => {
+  it('runs every hour on an EventBridge schedule, with the tables an erasure clears', () => {
+    template.hasResourceProperties('AWS::Events::Rule', {
+      ScheduleExpression: 'rate(1 hour)',
+      Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId('RetentionSweeper'), 'Arn'] } })],
+    });
+    const writes = FUNCTIONS.find((fn) => fn.id === 'RetentionSweeper')!.writes;
+    expect([...writes].sort()).toEqual(['conversations', 'idempotency', 'knowledgeUnanswered', 'records', 'visitorErasures', 'webhookDeliveries']);
   });
 });
 

@@ -12,7 +12,8 @@
  * APPROVAL_NOT_PENDING 409: approving or rejecting a run that waits for no approval (or was answered already);
  * APPROVAL_EXPIRED 409: its approval expired (the run ended `cancelled`).
  * CONVERSATION_NOT_FOUND 404: no such widget conversation in the workspace; CONVERSATION_CLOSED 409: it was closed
- * (nobody replies to it, assigns or hands it back any more).
+ * (nobody replies to it, assigns or hands it back any more); CONVERSATION_ERASED 410: the visitor's data was erased
+ * (visitors/erase or the retention setting): nobody writes to it any more, and a new conversation starts afresh.
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -42,6 +43,7 @@ export const ERROR_STATUS = {
   APPROVAL_NOT_PENDING: 409,
   APPROVAL_EXPIRED: 409,
   CONVERSATION_CLOSED: 409,
+  CONVERSATION_ERASED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

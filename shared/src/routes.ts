@@ -10,6 +10,8 @@ export const ROUTES = {
   skillCallbacks: '/{lang}/api/v1/skills/{code}/{proxy+}',
   /** The REST endpoints that read widget conversations (the dashboard's Conversations screen): a function of their own. */
   conversationsApi: '/{lang}/api/v1/conversations/{proxy+}',
+  /** A visitor's data (visitors/*: export, erase, audit, retention): served with conversations/* by the function that reads them. */
+  visitorsApi: '/{lang}/api/v1/visitors/{proxy+}',
   /** Sign-in codes, sessions and passkeys (auth/*): a function of their own, the only one carrying the WebAuthn verifier. */
   authApi: '/{lang}/api/v1/auth/{proxy+}',
   /** Operators' provisioning and administration, master key only. */

@@ -147,6 +147,17 @@ export const TABLES = {
    * text's hash and the agent), with how often and when; no visitor's identity. Expire 90 days after the last ask.
    */
   knowledgeUnanswered: { name: 'knowledge-unanswered', partitionKey: s('workspaceId'), sortKey: s('id'), ttlAttribute: 'expiresAtEpoch' },
+  /**
+   * Erasures of visitors' data (visitors/erase and the retention sweeper), by workspace, newest first (`sk` =
+   * `<started at>#<id>`): the audit record (who, when, the visitor's hash, what was removed). While one is unfinished it
+   * carries its target and `unfinished` (a sparse index), so a retry or the sweeper finishes it after a crash.
+   */
+  visitorErasures: {
+    name: 'visitor-erasures',
+    partitionKey: s('workspaceId'),
+    sortKey: s('sk'),
+    indexes: [{ name: 'unfinished', partitionKey: s('unfinished'), sortKey: s('sk') }],
+  },
   /** The local platform's mailbox (GET /dev/mail.json); in AWS mail leaves through Amazon SES. */
   mailbox: { name: 'mailbox', partitionKey: s('mailbox'), sortKey: s('sk'), localOnly: true },
 } as const satisfies Record<string, TableDefinition>;

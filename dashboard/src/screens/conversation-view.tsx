@@ -7,6 +7,7 @@ import { when } from '../format';
 import { useApp } from '../session';
 import { useLiveConversation, type ConversationSummary, type TranscriptEntry } from './live-conversation';
 import { UNREAD_CHANGED } from '../unread-count';
+import { VisitorData, type Erasure } from './visitor-data';
 
 /** How often typing in the reply box tells the visitor (the widget shows it for a few seconds each time). */
 const TYPING_EVERY_MS = 3_000;
@@ -15,7 +16,7 @@ const TYPING_EVERY_MS = 3_000;
  * One conversation in the inbox: who handles it, the agent's handoff summary, the visitor, the live transcript (notes
  * marked internal), and what a teammate does with it. Every text is rendered as text, never as markup.
  */
-export function ConversationView({ conversationId, onChanged }: { conversationId: string; onChanged: () => void }) {
+export function ConversationView({ conversationId, onChanged, onErased }: { conversationId: string; onChanged: () => void; onErased: (erasure: Erasure) => void }) {
   const live = useLiveConversation(conversationId);
   useReadMarker(conversationId, live.messages.at(-1)?.seq);
   if (live.error) return <ErrorNote error={live.error} />;
@@ -40,6 +41,7 @@ export function ConversationView({ conversationId, onChanged }: { conversationId
           onChanged();
         }}
       />
+      <VisitorData visitor={live.summary.visitor} onErased={onErased} />
     </section>
   );
 }

@@ -8,6 +8,8 @@ import { when } from '../format';
 import { AgentTabs } from './agent-tabs';
 import { ConversationView } from './conversation-view';
 import { AvailabilitySection } from './availability';
+import { erasureSummary, type Erasure } from './visitor-data';
+import { VisitorPrivacy } from './visitor-privacy';
 
 const PAGE = 50;
 /** The tabs' counts come from one page each: past it the count says "100+". */
@@ -26,6 +28,7 @@ export default function Conversations({ params }: { params: string[] }) {
   const agentId = params[0]!;
   const [tab, setTab] = useState<ConversationListState>('waiting');
   const [open, setOpen] = useState<string | null>(null);
+  const [erased, setErased] = useState<Erasure | null>(null);
   const counts = useLoad(() => tabCounts(agentId), [agentId]);
   const list = useLoad(() => get('conversations/list', { agent_id: agentId, limit: PAGE, state: tab }), [agentId, tab]);
   const refresh = () => {
@@ -70,7 +73,24 @@ export default function Conversations({ params }: { params: string[] }) {
         <ErrorNote error={pages.more.error} />
       </div>
       {/* The opened conversation stays open when a change moves it to another tab (claimed, handed back, closed). */}
-      {open ? <ConversationView key={open} conversationId={open} onChanged={refresh} /> : null}
+      {open ? (
+        <ConversationView
+          key={open}
+          conversationId={open}
+          onChanged={refresh}
+          onErased={(erasure) => {
+            setOpen(null);
+            setErased(erasure);
+            refresh();
+          }}
+        />
+      ) : null}
+      {erased ? (
+        <p class="note" role="status">
+          {erasureSummary(erased)}
+        </p>
+      ) : null}
+      <VisitorPrivacy reloadKey={erased?.id ?? ''} />
     </Screen>
   );
 }

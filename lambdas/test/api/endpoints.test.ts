@@ -5,6 +5,7 @@ import { WEBHOOK_DELIVERY_ENDPOINTS } from '../../../shared/src/api/webhook-deli
 import { PEOPLE_ENDPOINTS } from '../../../shared/src/api/people';
 import { AUTH_ENDPOINTS } from '../../../shared/src/api/auth';
 import { CONVERSATION_ENDPOINTS } from '../../../shared/src/api/conversations';
+import { VISITOR_ENDPOINTS } from '../../../shared/src/api/visitors';
 import { CONNECTION_ENDPOINTS } from '../../../shared/src/api/connections';
 import { describe, expect, it } from 'vitest';
 import { openApiProblems } from '../support/openapi';
@@ -145,6 +146,8 @@ describe('every endpoint answers as its OpenAPI document says', () => {
       ...Object.keys(AUTH_ENDPOINTS),
       ...Object.keys(PEOPLE_ENDPOINTS),
       ...Object.keys(CONVERSATION_ENDPOINTS),
+      // A visitor's data: lambdas/test/visitors/visitor-data.test.ts.
+      ...Object.keys(VISITOR_ENDPOINTS),
       // MCP connections: lambdas/test/mcp/connections.test.ts.
       ...Object.keys(CONNECTION_ENDPOINTS),
       'agentsUpdate',

@@ -232,10 +232,11 @@ describe('the deployed form, run locally', () => {
     expect(await unknown.json()).toMatchObject({ error: { code: 'RUN_NOT_FOUND' } });
   });
 
-  it('finishes stranded runs and starts due knowledge syncs on the schedules the template gives them', async () => {
+  it('finishes stranded runs, starts due knowledge syncs and sweeps for expired conversations on the schedules the template gives them', async () => {
     const reports = Object.entries(await platform.fireSchedules());
     expect(reports.find(([id]) => id.startsWith('RunSweeper'))?.[1]).toEqual(expect.objectContaining({ enqueued: expect.any(Array), failed: expect.any(Array) }));
     expect(reports.find(([id]) => id.startsWith('KnowledgeSchedule'))?.[1]).toEqual({ started: expect.any(Number) });
+    expect(reports.find(([id]) => id.startsWith('RetentionSweeper'))?.[1]).toEqual({ resumed: 0, erased: 0, restamped: 0 });
   });
 
   it('answers the widget configuration with the chat Function URL, and streams a chat with a preset agent', async () => {

@@ -23,6 +23,7 @@ export const RESOURCE_TAGS = {
   members: 'Members of the workspace and their invitations',
   invitations: 'Accepting an invitation to a workspace',
   conversations: 'Widget conversations of an agent and their transcripts',
+  visitors: "A visitor's data: export, erasure (with its audit record) and how long conversations are kept",
   knowledge: "The company's knowledge the agents answer from: website, file and answer sources, their documents, and search",
 } as const satisfies Record<Resource, string>;
 

@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { scanAll } from '../../infra/store/dynamo';
 import type { Deps } from '../../infra/deps';
-import { putIf } from '../../infra/store/dynamo';
+import { putIf, updateIf } from '../../infra/store/dynamo';
 
 /**
  * The access domain's workspace repository: every store call of the `workspaces` table; a failed condition comes back
@@ -15,6 +16,10 @@ export interface Workspace {
   /** Monthly token allowance of the plan. */
   tokenLimit: number;
   createdAt: string;
+  /** Days after their last activity that conversations are kept (visitors/retention_set); absent: kept. */
+  retentionDays?: number;
+  /** When the retention was last set: the retention sweeper visits only workspaces that ever set one. */
+  retentionSetAt?: string;
 }
 
 export async function getWorkspaceItem(deps: Deps, id: string): Promise<Workspace | undefined> {
@@ -26,3 +31,17 @@ export async function getWorkspaceItem(deps: Deps, id: string): Promise<Workspac
 export async function putWorkspaceIfAbsent(deps: Deps, workspace: Workspace): Promise<void> {
   await putIf(deps.store, deps.store.table('workspaces'), workspace, { ConditionExpression: 'attribute_not_exists(id)' });
 }
+
+/** Sets (days) or clears (null: keep) the workspace's retention; false when there is no such workspace. */
+export async function setRetentionDays(deps: Deps, id: string, days: number | null, at: string): Promise<boolean> {
+  const set = await updateIf(deps.store, deps.store.table('workspaces'), { id }, {
+    UpdateExpression: days === null ? 'SET retentionSetAt = :at REMOVE retentionDays' : 'SET retentionDays = :days, retentionSetAt = :at',
+    ConditionExpression: 'attribute_exists(id)',
+    ExpressionAttributeValues: { ':at': at, ...(days === null ? {} : { ':days': days }) },
+  });
+  return set !== undefined;
+}
+
+/** The workspaces that ever set a retention (the sweeper's round); a workspaces table is small, so a filtered scan. */
+export const scanWorkspacesWithRetention = (deps: Deps): Promise<Workspace[]> =>
+  scanAll<Workspace>(deps.store, { TableName: deps.store.table('workspaces'), FilterExpression: 'attribute_exists(retentionSetAt)' });

@@ -9,6 +9,8 @@ import type { ConversationMetaItem } from './repository';
  */
 const agentPartition = (agentId: string) => `agent#${agentId}`;
 const table = (deps: Deps) => deps.store.table('conversations');
+/** The key of a conversation's entry in its agent's list (`startedAt`: the conversation's `createdAt`). */
+export const agentRefKey = (agentId: string, startedAt: string, conversationId: string) => ({ conversationId: agentPartition(agentId), sk: `${startedAt}#${conversationId}` });
 
 export type { ConversationMetaItem } from './repository';
 
@@ -17,12 +19,12 @@ export async function putAgentConversationRef(
   deps: Deps,
   start: { conversationId: string; agentId: string; workspaceId: string },
   at: Date,
-  expiresAtEpoch: number,
+  expiresAtEpoch: number | undefined,
 ): Promise<void> {
   await deps.store.doc.send(
     new PutCommand({
       TableName: table(deps),
-      Item: { conversationId: agentPartition(start.agentId), sk: `${at.toISOString()}#${start.conversationId}`, ref: start.conversationId, workspaceId: start.workspaceId, expiresAtEpoch },
+      Item: { ...agentRefKey(start.agentId, at.toISOString(), start.conversationId), ref: start.conversationId, workspaceId: start.workspaceId, ...(expiresAtEpoch === undefined ? {} : { expiresAtEpoch }) },
     }),
   );
 }

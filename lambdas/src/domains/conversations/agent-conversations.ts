@@ -110,7 +110,8 @@ async function listFiltered(deps: Deps, agentId: string, page: { limit: number; 
     const byId = refs.length ? await getConversationMetas(deps, refs.map(({ ref }) => ref)) : new Map<string, ConversationMetaItem>();
     for (const { ref, at } of refs) {
       const meta = byId.get(ref);
-      if (meta && keeps(filter, toSummary(meta))) conversations.push(toSummary(meta));
+      // An erased conversation's entry is about to go (visitors/erase removes it last).
+      if (meta && !meta.erasedAt && keeps(filter, toSummary(meta))) conversations.push(toSummary(meta));
       if (conversations.length === page.limit) return { conversations, nextCursor: at === refs.at(-1)?.at ? next : at };
     }
     if (!next) return { conversations, nextCursor: null };

@@ -11,6 +11,9 @@ import { readConversationMeta, type ConversationMetaItem, type Handling } from '
 
 export const notFound = (conversationId: string) => new DomainError('CONVERSATION_NOT_FOUND', `No conversation ${conversationId} in this workspace`, { field: 'conversation_id' });
 
+export const erased = (conversationId: string) =>
+  new DomainError('CONVERSATION_ERASED', `Conversation ${conversationId} was erased (the visitor's data was erased, or it passed the retention period)`, { field: 'conversation_id' });
+
 export const handlingOf = (meta: ConversationMetaItem): Handling => ({
   handler: meta.handler ?? 'agent',
   ...(meta.assignee ? { assignee: meta.assignee } : {}),
@@ -28,6 +31,7 @@ export const liveStateOf = (meta: ConversationMetaItem): LiveState => ({
 export async function readConversation(deps: Deps, workspaceId: string | undefined, conversationId: string): Promise<ConversationMetaItem> {
   const meta = await readConversationMeta(deps, conversationId);
   if (!meta || (workspaceId !== undefined && meta.workspaceId !== workspaceId)) throw notFound(conversationId);
+  if (meta.erasedAt) throw erased(conversationId);
   return meta;
 }
 

@@ -1,15 +1,14 @@
 import { DomainError } from '@service/shared';
 import { VISITOR_ROLES, type ConversationHandler } from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
-import { countMessage, getUserPointer, messageIdOf, putMessage, putUserPointer, queryLatestMessages, upsertConversationMeta, type ConversationStart, type StoredMessage } from './repository';
+import { countMessage, getUserPointer, messageIdOf, putMessage, putUserPointer, queryLatestMessages, readConversationMeta, upsertConversationMeta, type ConversationStart, type StoredMessage } from './repository';
 import { putAgentConversationRef } from './agent-conversation-repository';
 import { announceConversation } from './conversation-signal';
+import { conversationExpiry } from './retention';
+import { putVisitorPointers } from './visitor-data-repository';
+import { erased } from './conversation-state';
 
 export type { ConversationStart, StoredMessage } from './repository';
-
-/** Widget conversations are kept for 30 days (expiry checked by the TTL sweep in AWS; nothing reads them back past it). */
-const RETENTION_SECONDS = 30 * 24 * 3600;
-export const expiresAtEpoch = (now: Date) => Math.floor(now.getTime() / 1000) + RETENTION_SECONDS;
 
 /**
  * Creates the conversation's `meta` item, or touches it when it exists. A conversation id belongs to one agent
@@ -18,11 +17,17 @@ export const expiresAtEpoch = (now: Date) => Math.floor(now.getTime() / 1000) + 
  */
 export async function openConversation(deps: Deps, start: ConversationStart): Promise<{ handler: ConversationHandler }> {
   const now = deps.now();
-  const opened = await upsertConversationMeta(deps, start, now, expiresAtEpoch(now));
-  if (!opened) throw new DomainError('VALIDATION_ERROR', 'This conversation id belongs to another conversation', { field: 'conversationId' });
+  const expires = await conversationExpiry(deps, start.workspaceId, now);
+  const opened = await upsertConversationMeta(deps, start, now, expires);
+  if (!opened) {
+    if ((await readConversationMeta(deps, start.conversationId))?.erasedAt) throw erased(start.conversationId);
+    throw new DomainError('VALIDATION_ERROR', 'This conversation id belongs to another conversation', { field: 'conversationId' });
+  }
   // A new conversation is listed under its agent (conversations/list).
-  if (opened.created) await putAgentConversationRef(deps, start, now, expiresAtEpoch(now));
-  if (start.userId) await putUserPointer(deps, start.agentId, start.userId, start.conversationId, expiresAtEpoch(now));
+  if (opened.created) await putAgentConversationRef(deps, start, now, expires);
+  if (start.userId) await putUserPointer(deps, start.agentId, start.userId, start.conversationId, expires);
+  // Where visitors/export and visitors/erase find it (a verified user's too: they may come from several devices).
+  await putVisitorPointers(deps, start.workspaceId, [{ visitorId: start.visitorId }, ...(start.userId ? [{ userId: start.userId }] : [])], start.conversationId, expires);
   return { handler: opened.handler };
 }
 
@@ -32,8 +37,11 @@ export async function openConversation(deps: Deps, start: ConversationStart): Pr
  */
 export async function appendEntry(deps: Deps, conversationId: string, entry: Omit<StoredMessage, 'messageId' | 'createdAt'>): Promise<StoredMessage> {
   const now = deps.now();
-  const message: StoredMessage = { messageId: messageIdOf(await countMessage(deps, conversationId)), createdAt: now.toISOString(), ...entry };
-  await putMessage(deps, conversationId, message, expiresAtEpoch(now));
+  const counted = await countMessage(deps, conversationId).catch(async (error: unknown) => {
+    throw (await readConversationMeta(deps, conversationId))?.erasedAt ? erased(conversationId) : error;
+  });
+  const message: StoredMessage = { messageId: messageIdOf(counted.count), createdAt: now.toISOString(), ...entry };
+  await putMessage(deps, conversationId, message, await conversationExpiry(deps, counted.workspaceId, now));
   announceConversation(conversationId);
   return message;
 }

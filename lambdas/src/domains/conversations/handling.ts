@@ -6,7 +6,8 @@ import { emitEvent, eventIdFrom } from '../webhooks/emit';
 import { announceConversation } from './conversation-signal';
 import { afterHandoff } from './nobody-available';
 import { mailReply } from './reply-by-mail';
-import { appendEntry, expiresAtEpoch } from './conversations';
+import { appendEntry } from './conversations';
+import { conversationExpiry } from './retention';
 import { conversationRef, liveStateOf, notFound, readConversation } from './conversation-state';
 import { messageIdOf, putMessageOnce, putTyping, queryLatestMessages, updateHandling, type ConversationMetaItem, type Handling, type StoredMessage } from './repository';
 
@@ -46,8 +47,9 @@ async function changeHands(deps: Deps, workspaceId: string | undefined, conversa
     const meta = await readConversation(deps, workspaceId, conversationId);
     const decision = decide(meta);
     const now = deps.now();
+    const expires = await conversationExpiry(deps, meta.workspaceId, now);
     if (!decision) {
-      if (meta.lastEvent) await putMessageOnce(deps, conversationId, meta.lastEvent, expiresAtEpoch(now));
+      if (meta.lastEvent) await putMessageOnce(deps, conversationId, meta.lastEvent, expires);
       return { meta, changed: false };
     }
     const entry: StoredMessage = {
@@ -58,9 +60,9 @@ async function changeHands(deps: Deps, workspaceId: string | undefined, conversa
       event: decision.event,
       ...(decision.by ? { author: decision.by } : {}),
     };
-    const updated = await updateHandling(deps, meta, decision.next, entry, expiresAtEpoch(now));
+    const updated = await updateHandling(deps, meta, decision.next, entry, expires);
     if (!updated) continue;
-    await putMessageOnce(deps, conversationId, entry, expiresAtEpoch(now));
+    await putMessageOnce(deps, conversationId, entry, expires);
     announceConversation(conversationId);
     return { meta: updated, changed: true };
   }

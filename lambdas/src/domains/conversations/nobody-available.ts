@@ -4,7 +4,8 @@ import { availableAt, readAvailability } from './availability';
 import { deleteClaimDue, putClaimDue, queryClaimsDue } from './availability-repository';
 import { announceConversation } from './conversation-signal';
 import { notFound, readConversation } from './conversation-state';
-import { appendEntry, expiresAtEpoch } from './conversations';
+import { appendEntry } from './conversations';
+import { conversationExpiry } from './retention';
 import { fallbackPhrases } from './fallback-phrases';
 import { messageIdOf, putEmailRequest, putMessageOnce, putVisitorEmail, type ConversationMetaItem, type StoredMessage } from './repository';
 
@@ -26,7 +27,7 @@ export async function requestEmail(deps: Deps, conversationId: string, language:
   for (let attempt = 0; attempt < RETRIES; attempt++) {
     const meta = await readConversation(deps, undefined, conversationId);
     if (meta.emailRequest) {
-      if (await putMessageOnce(deps, conversationId, meta.emailRequest, expiresAtEpoch(deps.now()))) announceConversation(conversationId);
+      if (await putMessageOnce(deps, conversationId, meta.emailRequest, await conversationExpiry(deps, meta.workspaceId, deps.now()))) announceConversation(conversationId);
       return meta;
     }
     if (meta.handler !== 'people' || meta.assignee) return meta;
@@ -34,7 +35,7 @@ export async function requestEmail(deps: Deps, conversationId: string, language:
     const entry: StoredMessage = { messageId: messageIdOf(Number(meta.messageCount ?? 0) + 1), role: 'event', event: 'email_requested', content: fallbackPhrases(language).askEmail, createdAt: now.toISOString() };
     const updated = await putEmailRequest(deps, meta, entry, language);
     if (!updated) continue;
-    await putMessageOnce(deps, conversationId, entry, expiresAtEpoch(now));
+    await putMessageOnce(deps, conversationId, entry, await conversationExpiry(deps, meta.workspaceId, now));
     announceConversation(conversationId);
     return updated;
   }
@@ -50,7 +51,9 @@ export async function afterHandoff(deps: Deps, meta: ConversationMetaItem, langu
   const now = deps.now();
   if (!availableAt(settings, now)) return requestEmail(deps, meta.conversationId, language);
   if (settings.claim_timeout_minutes !== null) {
-    await putClaimDue(deps, { conversationId: meta.conversationId, workspaceId: meta.workspaceId, language }, new Date(now.getTime() + settings.claim_timeout_minutes * 60_000), expiresAtEpoch(now));
+    const dueAt = new Date(now.getTime() + settings.claim_timeout_minutes * 60_000);
+    // A due item holds no visitor data and is gone a day after it is due (swept or not).
+    await putClaimDue(deps, { conversationId: meta.conversationId, workspaceId: meta.workspaceId, language }, dueAt, Math.floor(dueAt.getTime() / 1000) + 24 * 3600);
   }
   return meta;
 }

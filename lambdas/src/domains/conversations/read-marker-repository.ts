@@ -10,11 +10,12 @@ const table = (deps: Deps) => deps.store.table('conversations');
 export const readMarkerKey = (conversationId: string, userId: string) => ({ conversationId, sk: `read#${userId}` });
 
 /** Moves the teammate's marker to `seq` unless it is there or further already; the marker as it now is. */
-export async function advanceReadMarker(deps: Deps, conversationId: string, userId: string, seq: number, expiresAtEpoch: number): Promise<number> {
+export async function advanceReadMarker(deps: Deps, conversationId: string, userId: string, seq: number, expiresAtEpoch: number | undefined): Promise<number> {
   const moved = await updateIf<{ seq: number }>(deps.store, table(deps), readMarkerKey(conversationId, userId), {
-    UpdateExpression: 'SET seq = :seq, expiresAtEpoch = :expires',
+    // It goes with its conversation: the workspace's retention, or none while the workspace keeps conversations.
+    UpdateExpression: expiresAtEpoch === undefined ? 'SET seq = :seq REMOVE expiresAtEpoch' : 'SET seq = :seq, expiresAtEpoch = :expires',
     ConditionExpression: 'attribute_not_exists(seq) OR seq < :seq',
-    ExpressionAttributeValues: { ':seq': seq, ':expires': expiresAtEpoch },
+    ExpressionAttributeValues: { ':seq': seq, ...(expiresAtEpoch === undefined ? {} : { ':expires': expiresAtEpoch }) },
   });
   return moved?.seq ?? (await readMarker(deps, conversationId, userId));
 }

@@ -2,7 +2,7 @@ import { DomainError } from '@service/shared';
 import type { Teammate } from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
 import { readConversation } from './conversation-state';
-import { expiresAtEpoch } from './conversations';
+import { conversationExpiry } from './retention';
 import { advanceReadMarker } from './read-marker-repository';
 
 /**
@@ -18,6 +18,6 @@ export async function markRead(deps: Deps, workspaceId: string, conversationId: 
   if (!teammate) throw new DomainError('VALIDATION_ERROR', 'An API key reads for nobody: conversations/read needs a dashboard session', { field: 'conversation_id' });
   const meta = await readConversation(deps, workspaceId, conversationId);
   const count = Number(meta.messageCount ?? 0);
-  const readSeq = await advanceReadMarker(deps, conversationId, teammate.id, Math.min(seq, count), expiresAtEpoch(deps.now()));
+  const readSeq = await advanceReadMarker(deps, conversationId, teammate.id, Math.min(seq, count), await conversationExpiry(deps, workspaceId, deps.now()));
   return { readSeq, unread: unreadAfter(count, readSeq) };
 }

@@ -40,6 +40,8 @@ export interface ConversationMetaItem extends Partial<Handling> {
   agentId: string;
   workspaceId: string;
   visitorId: string;
+  /** Every visitor id it was opened with (absent on conversations from before it was kept). */
+  visitorIds?: Set<string>;
   userId?: string;
   locale: string;
   createdAt: string;
@@ -61,6 +63,10 @@ export interface ConversationMetaItem extends Partial<Handling> {
   visitorEmail?: string;
   /** Teammates' replies go to `visitorEmail` too: set when the visitor leaves it, cleared when they write in the widget again. */
   emailReplies?: boolean;
+  /** Set when the visitor's data was erased: the item is then a tombstone without it, and nothing writes here any more. */
+  erasedAt?: string;
+  /** DynamoDB's TTL: the last activity plus the workspace's retention; absent while the workspace keeps conversations. */
+  expiresAtEpoch?: number;
 }
 
 export interface ConversationStart {
@@ -78,13 +84,13 @@ export interface ConversationStart {
 const table = (deps: Deps) => deps.store.table('conversations');
 
 /** Where a verified user's latest conversation with an agent is found (an item of its own; no index needed). */
-const userKey = (agentId: string, userId: string) => ({ conversationId: `user#${agentId}#${userId}`, sk: 'latest' });
+export const userKey = (agentId: string, userId: string) => ({ conversationId: `user#${agentId}#${userId}`, sk: 'latest' });
 
 /**
  * Creates the conversation's `meta` item, or touches it when it exists and belongs to this agent and visitor (or
  * verified user); `created` tells a new conversation from a touched one; undefined when it belongs to another.
  */
-export async function upsertConversationMeta(deps: Deps, start: ConversationStart, now: Date, expiresAtEpoch: number): Promise<{ created: boolean; handler: ConversationHandler } | undefined> {
+export async function upsertConversationMeta(deps: Deps, start: ConversationStart, now: Date, expiresAtEpoch: number | undefined): Promise<{ created: boolean; handler: ConversationHandler } | undefined> {
   const opened = await ifConditionHolds(
     deps.store.doc.send(
       new UpdateCommand({
@@ -92,18 +98,24 @@ export async function upsertConversationMeta(deps: Deps, start: ConversationStar
         Key: { conversationId: start.conversationId, sk: 'meta' },
         UpdateExpression:
           'SET agentId = :agent, workspaceId = :ws, visitorId = :visitor, locale = :locale, updatedAt = :now, ' +
-          'createdAt = if_not_exists(createdAt, :now), messageCount = if_not_exists(messageCount, :zero), expiresAtEpoch = :expires' +
+          'createdAt = if_not_exists(createdAt, :now), messageCount = if_not_exists(messageCount, :zero)' +
+          (expiresAtEpoch === undefined ? '' : ', expiresAtEpoch = :expires') +
           (start.userId ? ', userId = :user' : '') +
-          (start.page ? ', page = if_not_exists(page, :page)' : ''),
+          (start.page ? ', page = if_not_exists(page, :page)' : '') +
+          // A workspace that keeps its conversations: no expiry for DynamoDB's TTL.
+          (expiresAtEpoch === undefined ? ' REMOVE expiresAtEpoch' : '') +
+          // Every visitor id it was opened with (a verified user's devices): what an erasure must find.
+          ' ADD visitorIds :visitors',
         ConditionExpression: `attribute_not_exists(conversationId) OR (agentId = :agent AND (visitorId = :visitor${start.userId ? ' OR userId = :user' : ''}))`,
         ExpressionAttributeValues: {
           ':agent': start.agentId,
           ':ws': start.workspaceId,
           ':visitor': start.visitorId,
+          ':visitors': new Set([start.visitorId]),
           ':locale': start.locale,
           ':now': now.toISOString(),
           ':zero': 0,
-          ':expires': expiresAtEpoch,
+          ...(expiresAtEpoch === undefined ? {} : { ':expires': expiresAtEpoch }),
           ...(start.userId ? { ':user': start.userId } : {}),
           ...(start.page ? { ':page': start.page } : {}),
         },
@@ -114,33 +126,36 @@ export async function upsertConversationMeta(deps: Deps, start: ConversationStar
   return opened && { created: opened.Attributes?.createdAt === undefined, handler: (opened.Attributes?.handler as ConversationHandler | undefined) ?? 'agent' };
 }
 
-/** Counts one more message on the conversation's `meta` item; the new count. */
-export async function countMessage(deps: Deps, conversationId: string): Promise<number> {
+/** Counts one more message on the conversation's `meta` item (never an erased one's); the new count and the workspace. */
+export async function countMessage(deps: Deps, conversationId: string): Promise<{ count: number; workspaceId: string }> {
   const counter = await deps.store.doc.send(
     new UpdateCommand({
       TableName: table(deps),
       Key: { conversationId, sk: 'meta' },
       UpdateExpression: 'ADD messageCount :one',
-      ConditionExpression: 'attribute_exists(conversationId)',
+      ConditionExpression: 'attribute_exists(conversationId) AND attribute_not_exists(erasedAt)',
       ExpressionAttributeValues: { ':one': 1 },
-      ReturnValues: 'UPDATED_NEW',
+      ReturnValues: 'ALL_NEW',
     }),
   );
-  return Number(counter.Attributes?.messageCount ?? 0);
+  return { count: Number(counter.Attributes?.messageCount ?? 0), workspaceId: String(counter.Attributes?.workspaceId) };
 }
 
-export async function putMessage(deps: Deps, conversationId: string, message: StoredMessage, expiresAtEpoch: number): Promise<void> {
+/** The TTL attribute of an item, absent when the workspace keeps its conversations. */
+export const expiryAttribute = (expiresAtEpoch: number | undefined) => (expiresAtEpoch === undefined ? {} : { expiresAtEpoch });
+
+export async function putMessage(deps: Deps, conversationId: string, message: StoredMessage, expiresAtEpoch: number | undefined): Promise<void> {
   await deps.store.doc.send(
     new PutCommand({
       TableName: table(deps),
-      Item: { conversationId, sk: `message#${message.messageId}`, ...message, expiresAtEpoch },
+      Item: { conversationId, sk: `message#${message.messageId}`, ...message, ...expiryAttribute(expiresAtEpoch) },
       ConditionExpression: 'attribute_not_exists(sk)',
     }),
   );
 }
 
-export async function putUserPointer(deps: Deps, agentId: string, userId: string, conversationId: string, expiresAtEpoch: number): Promise<void> {
-  await deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: { ...userKey(agentId, userId), latest: conversationId, expiresAtEpoch } }));
+export async function putUserPointer(deps: Deps, agentId: string, userId: string, conversationId: string, expiresAtEpoch: number | undefined): Promise<void> {
+  await deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: { ...userKey(agentId, userId), latest: conversationId, ...expiryAttribute(expiresAtEpoch) } }));
 }
 
 /** The verified user's latest conversation id with the agent, if any. */
@@ -182,13 +197,13 @@ export async function readConversationMetas(deps: Deps, conversationIds: readonl
  * entry its transcript count, whose next position the entry takes). The entry is kept on the item until putMessage
  * stores it, so a retry after a crash can still store it. The item as it now is, or undefined when something came first.
  */
-export async function updateHandling(deps: Deps, seen: Pick<ConversationMetaItem, 'conversationId' | 'handlingVersion' | 'messageCount'>, next: Handling, event: StoredMessage | undefined, expiresAtEpoch: number): Promise<ConversationMetaItem | undefined> {
+export async function updateHandling(deps: Deps, seen: Pick<ConversationMetaItem, 'conversationId' | 'handlingVersion' | 'messageCount'>, next: Handling, event: StoredMessage | undefined, expiresAtEpoch: number | undefined): Promise<ConversationMetaItem | undefined> {
   const version = seen.handlingVersion ?? 0;
   // `handler` is one of DynamoDB's reserved words: every attribute goes by name.
-  const sets = ['#handler = :handler', '#version = :next', 'expiresAtEpoch = :expires', 'updatedAt = :now'];
-  const removes = ['#typing'];
+  const sets = ['#handler = :handler', '#version = :next', 'updatedAt = :now', ...(expiresAtEpoch === undefined ? [] : ['expiresAtEpoch = :expires'])];
+  const removes = ['#typing', ...(expiresAtEpoch === undefined ? ['expiresAtEpoch'] : [])];
   const names: Record<string, string> = { '#handler': 'handler', '#version': 'handlingVersion', '#typing': 'typing', '#assignee': 'assignee' };
-  const values: Record<string, unknown> = { ':handler': next.handler, ':next': version + 1, ':version': version, ':zero': 0, ':expires': expiresAtEpoch, ':now': deps.now().toISOString() };
+  const values: Record<string, unknown> = { ':handler': next.handler, ':next': version + 1, ':version': version, ':zero': 0, ':now': deps.now().toISOString(), ...(expiresAtEpoch === undefined ? {} : { ':expires': expiresAtEpoch }) };
   if (next.assignee) {
     sets.push('#assignee = :assignee');
     values[':assignee'] = next.assignee;
@@ -205,15 +220,15 @@ export async function updateHandling(deps: Deps, seen: Pick<ConversationMetaItem
   }
   return updateIf<ConversationMetaItem>(deps.store, table(deps), { conversationId: seen.conversationId, sk: 'meta' }, {
     UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')}`,
-    ConditionExpression: 'attribute_exists(conversationId) AND (#version = :version OR (attribute_not_exists(#version) AND :version = :zero))' + (event ? ' AND #count = :count' : ''),
+    ConditionExpression: 'attribute_exists(conversationId) AND attribute_not_exists(erasedAt) AND (#version = :version OR (attribute_not_exists(#version) AND :version = :zero))' + (event ? ' AND #count = :count' : ''),
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   });
 }
 
 /** Stores a transcript entry unless it is stored already (a retry of the same entry); false then. */
-export const putMessageOnce = (deps: Deps, conversationId: string, message: StoredMessage, expiresAtEpoch: number): Promise<boolean> =>
-  putIf(deps.store, table(deps), { conversationId, sk: `message#${message.messageId}`, ...message, expiresAtEpoch }, { ConditionExpression: 'attribute_not_exists(sk)' });
+export const putMessageOnce = (deps: Deps, conversationId: string, message: StoredMessage, expiresAtEpoch: number | undefined): Promise<boolean> =>
+  putIf(deps.store, table(deps), { conversationId, sk: `message#${message.messageId}`, ...message, ...expiryAttribute(expiresAtEpoch) }, { ConditionExpression: 'attribute_not_exists(sk)' });
 
 /** Shows a teammate typing until `until` (epoch ms); false when the conversation is unknown. */
 export async function putTyping(deps: Deps, conversationId: string, typing: { name: string; until: number }): Promise<boolean> {

@@ -1,8 +1,9 @@
 import { DomainError, newRecordId } from '@service/shared';
 import type { Deps } from '../../infra/deps';
+import { chunks } from '../../infra/chunks';
 import type { Action } from '../../infra/store/idempotency';
 import { eventIdFrom, prepareEmit } from '../webhooks/emit';
-import { createRecordOrFind, queryRecords, type StoredRecord } from './repository';
+import { createRecordOrFind, deleteRecordItem, queryRecords, queryRecordsFromOrigins, type StoredRecord } from './repository';
 
 /**
  * Contacts, calendar events and tasks of a workspace share one table: sk `<kind>#<created_at>#<id>`,
@@ -19,10 +20,12 @@ export async function createRecord<T extends object>(
   kind: RecordKind,
   fields: T,
   action: Action = { at: deps.now() },
+  /** The widget conversation (or run) whose agent creates it. */
+  origin?: string,
 ): Promise<T & { id: string; created_at: string }> {
   const id = newRecordId(ID_PREFIX[kind], action.seed);
   const createdAt = action.at.toISOString();
-  const record: StoredRecord<T> = { workspaceId, sk: `${kind}#${createdAt}#${id}`, kind, fields: { ...fields, id, created_at: createdAt } };
+  const record: StoredRecord<T> = { workspaceId, sk: `${kind}#${createdAt}#${id}`, kind, fields: { ...fields, id, created_at: createdAt }, ...(origin ? { origin } : {}) };
   const event = CREATED_EVENT[kind];
   // Who hears of the new record is read while it is written.
   const emit = event && prepareEmit(deps, workspaceId, event);
@@ -50,3 +53,10 @@ export async function listRecords<T>(deps: Deps, workspaceId: string, kind: Reco
   const { records, lastKey } = await queryRecords<T>(deps, workspaceId, kind, page.limit, page.cursor ? decodeCursor(page.cursor, workspaceId, kind) : undefined);
   return { items: records.map((record) => record.fields), nextCursor: lastKey ? encodeCursor(lastKey) : null };
 }
+
+/** The records of a kind that agents created in the given conversations (at most 100 conversations a call: DynamoDB's IN). */
+export const recordsFromConversations = async <T>(deps: Deps, workspaceId: string, kind: RecordKind, conversationIds: string[]): Promise<StoredRecord<T>[]> =>
+  (await Promise.all(chunks(conversationIds, 100).map((ids) => queryRecordsFromOrigins<T>(deps, workspaceId, kind, ids)))).flat();
+
+export const deleteRecord = (deps: Deps, record: Pick<StoredRecord<unknown>, 'workspaceId' | 'sk'>) => deleteRecordItem(deps, record.workspaceId, record.sk);
+

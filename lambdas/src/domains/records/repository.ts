@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { createOrFind } from '../../infra/store/dynamo';
+import { createOrFind, deleteIf, queryAll } from '../../infra/store/dynamo';
 
 /** The records domain's repository: every store call of the `records` table (sk `<kind>#<created_at>#<id>`). */
 export interface StoredRecord<T> {
@@ -8,6 +8,8 @@ export interface StoredRecord<T> {
   sk: string;
   kind: string;
   fields: T & { id: string; created_at: string };
+  /** The widget conversation (or run) whose agent created it: a visitor's erasure removes what came from them. */
+  origin?: string;
 }
 
 /** Stores the record, or answers the one stored under its key (a retried create). */
@@ -28,3 +30,18 @@ export async function queryRecords<T>(deps: Deps, workspaceId: string, kind: str
   );
   return { records: (result.Items ?? []) as StoredRecord<T>[], lastKey: result.LastEvaluatedKey };
 }
+
+/** Every record of a kind that came from one of `origins` (a filtered query of the kind's records, every page). */
+export async function queryRecordsFromOrigins<T>(deps: Deps, workspaceId: string, kind: string, origins: string[]): Promise<StoredRecord<T>[]> {
+  if (origins.length === 0) return [];
+  const names = Object.fromEntries(origins.map((origin, index) => [`:o${index}`, origin]));
+  return queryAll<StoredRecord<T>>(deps.store, {
+    TableName: deps.store.table('records'),
+    KeyConditionExpression: 'workspaceId = :w AND begins_with(sk, :kind)',
+    FilterExpression: `origin IN (${Object.keys(names).join(', ')})`,
+    ExpressionAttributeValues: { ':w': workspaceId, ':kind': `${kind}#`, ...names },
+  });
+}
+
+export const deleteRecordItem = (deps: Deps, workspaceId: string, sk: string) =>
+  deleteIf(deps.store, deps.store.table('records'), { workspaceId, sk }, { ConditionExpression: 'attribute_exists(sk)' });

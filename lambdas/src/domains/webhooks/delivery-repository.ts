@@ -3,7 +3,7 @@ import { randomBase62 } from '@service/shared';
 import DataLoader from 'dataloader';
 import type { Deps } from '../../infra/deps';
 import { MAX_BATCH_WRITE, writeAll } from '../../infra/store/batch-write';
-import { putIf, updateIf, type Store } from '../../infra/store/dynamo';
+import { deleteIf, putIf, scanContaining, updateIf, type Store } from '../../infra/store/dynamo';
 import type { PlatformEvent } from './events';
 import type { EventType } from './subscriptions';
 
@@ -319,3 +319,12 @@ export async function listAttempts<E extends PlatformEvent = EventType>(deps: De
   );
   return (result.Items ?? []) as AttemptLogEntry<E>[];
 }
+
+/** A delivery or attempt-log item whose payload mentions one of `needles` (a visitor's ids, their conversations). */
+export type DeliveryTrace = Pick<StoredDelivery, 'subscriptionId' | 'deliveryId' | 'eventId' | 'event' | 'createdAt'> & { kind: 'delivery' | 'attempt'; payload?: string; body?: string };
+
+/** Every delivery and attempt-log entry whose sent body mentions one of `needles`: a filtered scan (erasure and export only). */
+export const scanDeliveriesMentioning = (deps: Deps, needles: string[]): Promise<DeliveryTrace[]> => scanContaining<DeliveryTrace>(deps.store, table(deps), ['payload', 'body'], needles);
+
+export const deleteDeliveryItem = (deps: Deps, key: Pick<StoredDelivery, 'subscriptionId' | 'deliveryId'>) =>
+  deleteIf(deps.store, table(deps), { subscriptionId: key.subscriptionId, deliveryId: key.deliveryId }, { ConditionExpression: 'attribute_exists(deliveryId)' });

@@ -262,8 +262,9 @@ export async function startBundledPlatform(options: BundledPlatformOptions): Pro
 
     const scheduled = resourcesOfType(stack, 'AWS::Events::Rule').flatMap(([, rule]) => {
       const { ScheduleExpression, Targets = [] } = propertiesOf<{ ScheduleExpression?: string; Targets?: { Arn: string }[] }>(rule);
-      const every = /^rate\((\d+) minutes?\)$/.exec(ScheduleExpression ?? '');
-      return every ? Targets.map((target) => ({ fn: fn(target.Arn), everyMs: Number(every[1]) * 60_000 })) : [];
+      // CloudFormation writes a rate in its largest whole unit: `rate(5 minutes)`, `rate(1 hour)`.
+      const every = /^rate\((\d+) (minute|hour)s?\)$/.exec(ScheduleExpression ?? '');
+      return every ? Targets.map((target) => ({ fn: fn(target.Arn), everyMs: Number(every[1]) * (every[2] === 'hour' ? 3_600_000 : 60_000) })) : [];
     });
     const scheduledEvent = () => ({ version: '0', id: randomUUID(), 'detail-type': 'Scheduled Event', source: 'aws.events', time: new Date().toISOString(), region: LOCAL_REGION, resources: [], detail: {} });
     for (const schedule of scheduled) {

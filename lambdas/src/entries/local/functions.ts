@@ -30,11 +30,14 @@ export type LocalFunction =
   | { name: string; route: string; kind: 'streaming'; handler: StreamingHandler };
 
 export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel }): LocalFunction[] {
+  // One function in AWS serves both routes.
+  const conversationsApi = createConversationsApiHandler(deps);
   return [
     { name: 'skill-callbacks', route: ROUTES.skillCallbacks, kind: 'buffered', handler: createSkillCallbacksHandler(deps) },
     { name: 'operator-api', route: ROUTES.operatorApi, kind: 'buffered', handler: createOperatorApiHandler(deps) },
     { name: 'conversation-stream', route: ROUTES.conversationStream, kind: 'streaming', handler: createConversationStreamHandler(deps) },
-    { name: 'conversations-api', route: ROUTES.conversationsApi, kind: 'buffered', handler: createConversationsApiHandler(deps) },
+    { name: 'conversations-api', route: ROUTES.conversationsApi, kind: 'buffered', handler: conversationsApi },
+    { name: 'visitors-api', route: ROUTES.visitorsApi, kind: 'buffered', handler: conversationsApi },
     { name: 'auth-api', route: ROUTES.authApi, kind: 'buffered', handler: createAuthApiHandler(deps) },
     { name: 'run-stream', route: ROUTES.runStream, kind: 'streaming', handler: createRunStreamHandler(deps) },
     { name: 'api', route: ROUTES.restApi, kind: 'buffered', handler: createApiHandler(deps) },

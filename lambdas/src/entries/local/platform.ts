@@ -19,6 +19,7 @@ import { startBuiltinSkills } from './builtin-skills';
 import { sweepRuns } from '../../domains/runs/runtime/run-sweeper';
 import { syncDueSources } from '../../domains/knowledge/schedule';
 import { sweepUnclaimed } from '../../domains/conversations/nobody-available';
+import { sweepRetention } from '../../domains/visitors/retention-sweeper';
 import { lazyKnowledgeStores, localKnowledgeLocations } from '../../infra/search/knowledge-stores';
 import { rm } from 'node:fs/promises';
 import { createLocalServer, type InFlight } from './server';
@@ -65,6 +66,8 @@ export interface RunningPlatform {
 const SWEEP_INTERVAL_MS = 30_000;
 const KNOWLEDGE_TICK_MS = 30_000;
 const CONVERSATION_SWEEP_MS = 30_000;
+/** How often the local platform sweeps for conversations past their retention (AWS: hourly); RETENTION_SWEEP_MS overrides. */
+const RETENTION_SWEEP_MS = 10 * 60_000;
 const LOOPBACK_V4 = new Set(['127.0.0.1', 'localhost']);
 
 /** The same platform on [::1]:port too, when this machine has IPv6 loopback (else nothing: IPv4 alone serves). */
@@ -148,6 +151,15 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     Number(env.CONVERSATION_SWEEP_MS ?? CONVERSATION_SWEEP_MS),
   );
   claimTick.unref();
+  // What the hourly EventBridge schedule does in AWS: erase conversations past their workspace's retention. One round
+  // at a time (a round may outlast a short interval), and stop() waits for the round under way.
+  let retentionRound: Promise<void> | undefined;
+  const retentionTick = setInterval(() => {
+    retentionRound ??= sweepRetention(deps)
+      .then(() => undefined, (error: unknown) => logger.error('retention sweeper failed', { error }))
+      .finally(() => (retentionRound = undefined));
+  }, Number(env.RETENTION_SWEEP_MS ?? RETENTION_SWEEP_MS));
+  retentionTick.unref();
   function sweepFailed(error: unknown): void {
     // dynalite cannot add an index to an existing table: a data dir from before the sweeper keeps working without it.
     if (error instanceof Error && /does not have the specified index/.test(error.message)) {
@@ -168,12 +180,13 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       clearInterval(sweeper);
       clearInterval(knowledgeTick);
       clearInterval(claimTick);
+      clearInterval(retentionTick);
       server.closeAllConnections();
       ipv6?.closeAllConnections();
       await Promise.all([server, ...(ipv6 ? [ipv6] : [])].map((open) => new Promise<void>((resolve) => open.close(() => resolve()))));
       // What handlers still write after their response (their connections are closed, so streams end) lands before
       // the store closes; bounded, should one never end.
-      await Promise.race([Promise.all(inFlight), new Promise((resolve) => setTimeout(resolve, STOP_DRAIN_MS).unref())]);
+      await Promise.race([Promise.all([...inFlight, retentionRound]), new Promise((resolve) => setTimeout(resolve, STOP_DRAIN_MS).unref())]);
       await queue.stop();
       await skills.close();
       store.raw.destroy();

@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
 import { physicalTableName, type TableName } from '@service/shared';
 
 /** The document client plus the physical table names of this deployment. */
@@ -109,14 +109,52 @@ export async function createOrFind<T extends object>(store: Store, table: TableN
   return { item: existing, created: false };
 }
 
-/** Every item a query matches, page after page (DynamoDB answers at most 1 MB a page). */
-export async function queryAll<T>(store: Store, input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<T[]> {
+type Page = { Items?: Record<string, unknown>[]; LastEvaluatedKey?: Record<string, unknown> };
+
+/** Every item of a paged read, page after page (DynamoDB answers at most 1 MB a page). */
+async function allPages<T>(read: (start: { ExclusiveStartKey?: Record<string, unknown> }) => Promise<Page>): Promise<T[]> {
   const items: T[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const page = await store.doc.send(new QueryCommand({ ...input, ...(start ? { ExclusiveStartKey: start } : {}) }));
+    const page = await read(start ? { ExclusiveStartKey: start } : {});
     items.push(...((page.Items ?? []) as T[]));
     start = page.LastEvaluatedKey;
   } while (start);
   return items;
 }
+
+/** Every item a query matches. */
+export const queryAll = <T>(store: Store, input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<T[]> =>
+  allPages<T>((start) => store.doc.send(new QueryCommand({ ...input, ...start })));
+
+/** Every item a scan matches: for the rare sweeps over a whole table (erasure, retention), never a request's hot path. */
+export const scanAll = <T>(store: Store, input: Omit<ScanCommandInput, 'ExclusiveStartKey'>): Promise<T[]> =>
+  allPages<T>((start) => store.doc.send(new ScanCommand({ ...input, ...start })));
+
+/**
+ * Every item of a table where one of the string `attributes` contains one of the `needles` (a filtered scan, in groups
+ * of needles to keep each filter expression small): how an erasure finds a visitor's traces in tables keyed by
+ * something else (webhook payloads, stored responses). Only the key and the matched attributes come back.
+ */
+export async function scanContaining<T>(store: Store, tableName: string, attributes: string[], needles: string[]): Promise<T[]> {
+  // An attribute path `a.b` names a nested attribute: each part by name.
+  const names: Record<string, string> = {};
+  const paths = attributes.map((attribute, index) =>
+    attribute
+      .split('.')
+      .map((part, depth) => {
+        names[`#a${index}_${depth}`] = part;
+        return `#a${index}_${depth}`;
+      })
+      .join('.'),
+  );
+  const found = await Promise.all(
+    Array.from({ length: Math.ceil(needles.length / NEEDLES_PER_SCAN) }, (_, group) => {
+      const values = Object.fromEntries(needles.slice(group * NEEDLES_PER_SCAN, (group + 1) * NEEDLES_PER_SCAN).map((needle, index) => [`:n${index}`, needle]));
+      const filter = Object.keys(values).flatMap((value) => paths.map((path) => `contains(${path}, ${value})`));
+      return scanAll<T>(store, { TableName: tableName, FilterExpression: filter.join(' OR '), ExpressionAttributeNames: names, ExpressionAttributeValues: values, ConsistentRead: true });
+    }),
+  );
+  return found.flat();
+}
+const NEEDLES_PER_SCAN = 20;

@@ -3,7 +3,7 @@ import { DomainError } from '@service/shared';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Deps } from '../deps';
-import { deleteIf, putIf, updateIf } from './dynamo';
+import { deleteIf, putIf, scanContaining, updateIf } from './dynamo';
 
 /**
  * Stripe-style idempotency on one item per key: a single conditional put claims the key (it succeeds only if no
@@ -150,3 +150,14 @@ export async function unlockIdempotencyKey(deps: Deps, claim: ClaimRef): Promise
 export async function releaseIdempotencyKey(deps: Deps, claim: ClaimRef): Promise<void> {
   await deleteIf(deps.store, deps.store.table('idempotency'), { scopedKey: claim.scopedKey }, ownInProgress(claim));
 }
+
+/** The keys of the stored responses whose body mentions one of `needles` (a visitor's ids, their conversations): a filtered scan, for erasure only. */
+export const scanStoredResponsesMentioning = async (deps: Deps, needles: string[]): Promise<string[]> =>
+  (await scanContaining<Pick<IdempotencyRecord, 'scopedKey'>>(deps.store, deps.store.table('idempotency'), ['response.body'], needles)).map((record) => record.scopedKey);
+
+/**
+ * Forgets a stored response (an erased visitor's data in it): a retry with its key then runs the request again, which
+ * finds the conversation erased.
+ */
+export const deleteStoredResponse = (deps: Deps, scopedKey: string) =>
+  deleteIf(deps.store, deps.store.table('idempotency'), { scopedKey }, { ConditionExpression: 'attribute_exists(scopedKey)' });

@@ -44,6 +44,7 @@ const DOING: Record<Permission, string> = {
   members: 'managing members',
   'knowledge:manage': 'managing knowledge',
   'conversations:reply': "answering visitors' conversations",
+  'visitors:manage': "exporting or erasing visitors' data",
 };
 
 /** The role's platform permission (roles can change after the consent: checked at every call). */

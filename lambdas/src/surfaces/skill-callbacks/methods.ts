@@ -31,7 +31,8 @@ const LIST_LIMIT = 50;
 export const SKILL_METHODS: Readonly<Record<string, Method<z.ZodType>>> = {
   'contacts/create': method(
     z.object(schemas.ContactFields).strict(),
-    (p, { deps, workspaceId }) => createRecord(deps, workspaceId, 'contact', { name: p.name, email: p.email ?? null, phone: p.phone ?? null, company: p.company ?? null, notes: null }),
+    // The turn's run is the widget conversation when a visitor's agent creates it: the visitor's erasure removes it.
+    (p, { deps, workspaceId, turn }) => createRecord(deps, workspaceId, 'contact', { name: p.name, email: p.email ?? null, phone: p.phone ?? null, company: p.company ?? null, notes: null }, undefined, turn.runId),
   ),
   'contacts/search': method(z.object({ query: z.string().min(1).max(200) }).strict(), async (p, { deps, workspaceId }) => {
     const query = p.query.toLowerCase();

@@ -7,6 +7,7 @@ import { skillEndpoints } from './skills';
 import type { EndpointHandlers } from './types';
 import { agentSettingsEndpoints } from './agent-settings';
 import type { ConversationEndpoint } from './conversations';
+import type { VisitorEndpoint } from './visitors';
 import type { SignInEndpoint } from './auth';
 import { memberEndpoints } from './members';
 import type { PasskeyEndpoint } from './passkeys';
@@ -17,8 +18,8 @@ import { knowledgeEndpoints } from './knowledge';
 
 /**
  * Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing); the
- * conversation endpoints are served by a function of their own (conversations-api.ts), which alone may read
- * visitors' conversations, and so are sign-in, sessions and passkeys (auth-api.ts), which alone carries the WebAuthn
+ * conversation and visitor endpoints are served by a function of their own (conversations-api.ts), which alone may
+ * read visitors' conversations, and so are sign-in, sessions and passkeys (auth-api.ts), which alone carries the WebAuthn
  * verifier.
  */
-export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints, ...runApprovalEndpoints, ...knowledgeEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | VisitorEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints, ...runApprovalEndpoints, ...knowledgeEndpoints };

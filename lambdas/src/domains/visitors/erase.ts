@@ -1,0 +1,90 @@
+import { randomBase62 } from '@service/shared';
+import { createHash } from 'node:crypto';
+import type { Deps } from '../../infra/deps';
+import type { Action } from '../../infra/store/idempotency';
+import { deleteStoredResponse } from '../../infra/store/idempotency';
+import { agentRefKey } from '../conversations/agent-conversation-repository';
+import { announceConversation } from '../conversations/conversation-signal';
+import { userKey } from '../conversations/repository';
+import { deleteConversationItem, deleteUserPointerIf, deleteVisitorPointer, putErasedTombstone, type VisitorKey } from '../conversations/visitor-data-repository';
+import { deleteUnanswered } from '../knowledge/unanswered-repository';
+import { deleteRecord } from '../records/records';
+import { deleteDeliveryItem } from '../webhooks/delivery-repository';
+import { completeErasure, createErasureOrFind, readErasure, recordPlan, type ErasureItem, type PlannedConversation } from './erasure-repository';
+import { countsOf, findVisitorData, visitorConversations } from './visitor-data';
+
+/**
+ * Erasing a visitor's data (visitors/erase) or expired conversations (the retention sweeper), so that a crash at any
+ * point leaves a job a retry finishes, never half of one:
+ * 1. the erasure record is stored first (the audit record, unfinished, with its target);
+ * 2. what will go is found and recorded on it once (counts and the conversations), before anything is removed;
+ * 3. each conversation's `meta` item becomes a tombstone, so nothing writes to it any more (410 CONVERSATION_ERASED);
+ * 4. what derives from the conversations goes (contacts, webhook deliveries, stored replies, unanswered questions),
+ *    found again from what is left, before the messages whose text finds the questions;
+ * 5. the conversations' items and pointers go; the record is marked completed and drops the ids it carried.
+ * Every removal is a conditional delete that tolerates "already gone", so running the steps again is harmless.
+ */
+
+export type Requester = ErasureItem['requestedBy'];
+
+/** Which visitor, without keeping who: the SHA-256 of the workspace, the kind of id and the id. */
+export const visitorHash = (workspaceId: string, who: VisitorKey): string =>
+  createHash('sha256').update('visitorId' in who ? `${workspaceId}:visitor:${who.visitorId}` : `${workspaceId}:user:${who.userId}`).digest('hex');
+
+/** Starts (or, retried with the same Idempotency-Key, resumes) the erasure of a visitor's data, and finishes it. */
+export async function eraseVisitor(deps: Deps, workspaceId: string, who: VisitorKey, requestedBy: Requester, action: Action): Promise<ErasureItem> {
+  const erasure = await startErasure(deps, { workspaceId, reason: 'request', requestedBy, visitorHash: visitorHash(workspaceId, who), target: who }, action);
+  return finishErasure(deps, erasure);
+}
+
+/** Erases the given conversations (the retention sweeper's expired ones) under one audit record. */
+export async function eraseConversations(deps: Deps, workspaceId: string, conversations: PlannedConversation[]): Promise<ErasureItem> {
+  const erasure = await startErasure(deps, { workspaceId, reason: 'retention', requestedBy: { kind: 'retention', id: null, name: null }, visitorHash: null, target: { conversations } }, { at: deps.now() });
+  return finishErasure(deps, erasure);
+}
+
+async function startErasure(deps: Deps, erasure: Pick<ErasureItem, 'workspaceId' | 'reason' | 'requestedBy' | 'visitorHash' | 'target'>, action: Action): Promise<ErasureItem> {
+  const id = `era_${randomBase62(16, action.seed)}`;
+  const startedAt = action.at.toISOString();
+  return createErasureOrFind(deps, { ...erasure, sk: `${startedAt}#${id}`, id, state: 'in_progress', startedAt, unfinished: 'erasure' });
+}
+
+/** Runs the steps of an unfinished erasure from wherever an earlier attempt stopped; the completed record. */
+export async function finishErasure(deps: Deps, started: ErasureItem): Promise<ErasureItem> {
+  if (started.state === 'completed') return started;
+  const erasure = started.plan ? started : await planErasure(deps, started);
+  const plan = erasure.plan ?? [];
+  const erasedAt = deps.now().toISOString();
+  for (const conversation of plan) await putErasedTombstone(deps, { ...conversation, workspaceId: erasure.workspaceId }, erasedAt);
+  plan.forEach((conversation) => announceConversation(conversation.conversationId));
+  const left = await findVisitorData(deps, erasure.workspaceId, plan);
+  await Promise.all([
+    ...left.contacts.map((contact) => deleteRecord(deps, contact)),
+    ...left.deliveries.map((delivery) => deleteDeliveryItem(deps, delivery)),
+    ...left.responses.map((scopedKey) => deleteStoredResponse(deps, scopedKey)),
+    ...left.unanswered.map((question) => deleteUnanswered(deps, question.workspaceId, question.id)),
+  ]);
+  for (const { planned, items } of left.conversations) {
+    await Promise.all(items.filter((item) => item.sk !== 'meta').map((item) => deleteConversationItem(deps, item)));
+    await removePointers(deps, erasure.workspaceId, planned);
+  }
+  return (await completeErasure(deps, erasure, deps.now().toISOString())) ?? erasure;
+}
+
+/** Finds what the erasure removes and records it once; the record as stored (another attempt may have recorded first). */
+async function planErasure(deps: Deps, erasure: ErasureItem): Promise<ErasureItem> {
+  const target = erasure.target;
+  const plan = !target ? [] : 'conversations' in target ? target.conversations : await visitorConversations(deps, erasure.workspaceId, target);
+  const found = await findVisitorData(deps, erasure.workspaceId, plan);
+  return (await recordPlan(deps, erasure, countsOf(found), plan)) ?? (await readErasure(deps, erasure)) ?? erasure;
+}
+
+/** The conversation's entry in its agent's list, the verified user's pointer to it, and the visitor's pointers. */
+async function removePointers(deps: Deps, workspaceId: string, conversation: PlannedConversation): Promise<void> {
+  const { conversationId, agentId, createdAt, visitorIds, userId } = conversation;
+  await Promise.all([
+    deleteConversationItem(deps, agentRefKey(agentId, createdAt, conversationId)),
+    ...visitorIds.map((visitorId) => deleteVisitorPointer(deps, workspaceId, { visitorId }, conversationId)),
+    ...(userId ? [deleteVisitorPointer(deps, workspaceId, { userId }, conversationId), deleteUserPointerIf(deps, userKey(agentId, userId), conversationId)] : []),
+  ]);
+}

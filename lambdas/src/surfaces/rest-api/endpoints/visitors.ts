@@ -1,0 +1,72 @@
+import { DomainError } from '@service/shared';
+import type { RetentionDays } from '@service/shared/retention';
+import { getWorkspace, setRetentionDays } from '../../../domains/access/workspaces';
+import type { VisitorKey } from '../../../domains/conversations/visitor-data-repository';
+import { eraseVisitor, type Requester } from '../../../domains/visitors/erase';
+import { queryErasures, type ErasureItem } from '../../../domains/visitors/erasure-repository';
+import { exportVisitor } from '../../../domains/visitors/export';
+import { messageResponse, summaryResponse } from './conversation-responses';
+import type { EndpointHandlers, EndpointInput } from './types';
+
+export type VisitorEndpoint = 'visitorsExport' | 'visitorsErase' | 'visitorsAuditList' | 'visitorsRetentionGet' | 'visitorsRetentionSet';
+
+const ZERO = { conversations: 0, messages: 0, pending_actions: 0, contacts: 0, webhook_deliveries: 0, stored_responses: 0, unanswered_questions: 0 };
+
+const visitorOf = (body: { visitor_id?: string | undefined; verified_user_id?: string | undefined }): VisitorKey =>
+  body.visitor_id !== undefined ? { visitorId: body.visitor_id } : { userId: body.verified_user_id! };
+
+/** Who asked: the signed-in member, or the API key (acting for the workspace). */
+const requesterOf = (input: Pick<EndpointInput<'visitorsErase'>, 'session' | 'apiKey'>): Requester =>
+  input.session
+    ? { kind: 'member', id: input.session.userId, name: input.session.displayName || input.session.email }
+    : { kind: 'api_key', id: input.apiKey?.id ?? null, name: input.apiKey?.name ?? null };
+
+const erasureResponse = (erasure: ErasureItem) => ({
+  id: erasure.id,
+  state: erasure.state,
+  reason: erasure.reason,
+  requested_by: erasure.requestedBy,
+  visitor_hash: erasure.visitorHash,
+  started_at: erasure.startedAt,
+  completed_at: erasure.completedAt ?? null,
+  removed: erasure.removed ?? ZERO,
+});
+
+const retentionOf = (days: number | undefined) => ({ days: (days ?? null) as RetentionDays | null });
+
+/** A visitor's data: export, erasure with its audit record, and the workspace's retention. */
+export const visitorEndpoints: EndpointHandlers<VisitorEndpoint> = {
+  visitorsExport: async ({ deps, workspace, body }) => {
+    const exported = await exportVisitor(deps, workspace.id, visitorOf(body));
+    return {
+      data: {
+        exported_at: deps.now().toISOString(),
+        visitor: { visitor_id: body.visitor_id ?? null, verified_user_id: body.verified_user_id ?? null },
+        conversations: exported.conversations.map(({ summary, messages, pendingActions }) => ({
+          conversation: summaryResponse(summary),
+          messages: messages.map(messageResponse),
+          pending_actions: pendingActions.map((action) => ({ id: action.id, tool_name: action.toolName, summary: action.summary, input: action.input, expires_at: action.expiresAt })),
+        })),
+        contacts: exported.contacts,
+        webhook_deliveries: exported.deliveries.map((delivery) => ({ subscription_id: delivery.subscriptionId, event_id: delivery.eventId, event: delivery.event, created_at: delivery.createdAt, payload: delivery.payload })),
+      },
+    };
+  },
+
+  visitorsErase: async (input) => {
+    const erasure = await eraseVisitor(input.deps, input.workspace.id, visitorOf(input.body), requesterOf(input), input.action);
+    return { data: { erasure: erasureResponse(erasure) }, msg: `Erased ${erasure.removed?.conversations ?? 0} conversation(s) and what derived from them` };
+  },
+
+  visitorsAuditList: async ({ deps, workspace, query }) => {
+    const { erasures, next } = await queryErasures(deps, workspace.id, query.limit, query.cursor);
+    return { data: { erasures: erasures.map(erasureResponse), next_cursor: next } };
+  },
+
+  visitorsRetentionGet: async ({ deps, workspace }) => ({ data: { retention: retentionOf((await getWorkspace(deps, workspace.id))?.retentionDays) } }),
+
+  visitorsRetentionSet: async ({ deps, workspace, body }) => {
+    if (!(await setRetentionDays(deps, workspace.id, body.days, deps.now().toISOString()))) throw new DomainError('NOT_FOUND', 'No such workspace');
+    return { data: { retention: { days: body.days } }, msg: body.days === null ? 'Conversations are kept' : `Conversations are erased ${body.days} days after their last activity` };
+  },
+};
