@@ -42,7 +42,7 @@ const sections: [key: string, title: string, run: () => Promise<string[]>][] = [
   ['runs', 'Agent runs', () => benchRunner()],
   ['stream', "Watching a run: agents/command_stream's first event, and 500 streams at once", () => benchRunStream()],
   ['webhooks', 'Signed webhook deliveries to a loopback receiver', () => benchWebhooks()],
-  ['cost', 'AWS bill of 1,000 commands, each with one tool call and one webhook delivery (measured, list prices)', () => benchCost()],
+  ['cost', 'AWS bill of 1,000 commands, each with one tool call and one webhook delivery, and of knowledge: 1,000 questions, 10,000 pages kept indexed a month (measured, list prices)', () => benchCost()],
   ['mcp', 'MCP access point: list_agents over MCP vs REST agents/list', () => benchMcp()],
   ['skills', 'Skill tool calls: startSkill vs a bare official-SDK stateless server sharing one validator', () => benchSkillCalls()],
   // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time itself.
