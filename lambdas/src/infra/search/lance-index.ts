@@ -1,7 +1,7 @@
 import type { Connection, Table } from '@lancedb/lancedb';
 import type * as ArrowModule from 'apache-arrow';
 import type { IndexHit, IndexQuery, IndexRow, KnowledgeIndex } from './knowledge-index';
-import { giveLanceTwoCpuThreads } from './lance-threads';
+import { giveLanceSpareCpuThreads } from './lance-threads';
 import { indexLanguageOf, INDEX_LANGUAGES, STEMMER_LANGUAGE, type IndexLanguage } from './language';
 import { fuseByReciprocalRank, type Ranking } from './rank-fusion';
 
@@ -16,6 +16,8 @@ import { fuseByReciprocalRank, type Ranking } from './rank-fusion';
 const KINDS = ['parent', 'passage'] as const;
 const textColumn = (kind: IndexRow['kind'], language: IndexLanguage) => `${kind}_${language}`;
 const TEXT_COLUMNS = KINDS.flatMap((kind) => INDEX_LANGUAGES.map((language) => textColumn(kind, language)));
+/** A table's full-text indexes at most: one per text column. */
+export const FULL_TEXT_INDEXES = TEXT_COLUMNS.length;
 
 /** RRF's k (the usual 60) and the passages' weight against the parents' (the best of the weights tried on SciFact). */
 export const RRF_K = 60;
@@ -200,7 +202,7 @@ function tableHandles(db: Connection) {
 }
 
 export async function openLanceIndex(uri: string, options: { storageOptions?: Record<string, string>; dimensions?: number } = {}): Promise<KnowledgeIndex> {
-  giveLanceTwoCpuThreads();
+  giveLanceSpareCpuThreads(FULL_TEXT_INDEXES);
   const [lancedb, arrow] = await Promise.all([import('@lancedb/lancedb'), import('apache-arrow')]);
   const storage = options.storageOptions ? { storageOptions: options.storageOptions } : {};
   // Writes and counts check for versions other processes committed at every read (readConsistencyInterval 0): in AWS
@@ -285,7 +287,7 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
   async function ranking(table: Table, column: string, query: IndexQuery, limit: number, vector?: number[]): Promise<Candidate[]> {
     let search = vector ? table.vectorSearch(vector).column('vector') : table.query().fullTextSearch(query.text, { columns: [column] });
     if (query.sourceIds) search = search.where(`source_id IN (${query.sourceIds.map(quoted).join(', ')})`);
-    const rows = (await search.select(['row_id', ...(vector ? [] : ['_score'])]).withRowId().limit(limit).toArray()) as Omit<Candidate, 'document_id'>[];
+    const rows = (await search.select(['row_id', vector ? '_distance' : '_score']).withRowId().limit(limit).toArray()) as Omit<Candidate, 'document_id'>[];
     return rows.map((row) => ({ ...row, document_id: documentOfRow(row.row_id) }));
   }
 
