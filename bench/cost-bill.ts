@@ -12,6 +12,18 @@ export interface MeasuredUsage {
   dynamo: ReadonlyMap<TableName, TableUsage>;
 }
 
+/**
+ * Knowledge as deployed (bench/knowledge-aws.ts): `pages` pages indexed in LanceDB on S3, and what each question's
+ * search did there (S3 requests, and its time in the function that searches).
+ */
+export interface KnowledgeUsage {
+  pages: number;
+  storedBytes: number;
+  perQuestion: { get: number; list: number };
+  searchDurationsMs: number[];
+  searchFunction: { functionId: string; memoryMb: number };
+}
+
 interface BillLine {
   service: string;
   /** Per 1,000 commands, in `unit`. */
@@ -58,8 +70,41 @@ export function billLines(usage: MeasuredUsage, per = 'cmd'): BillLine[] {
   ];
 }
 
+/** The knowledge lines: per 1,000 questions (their searches; the runs that ask them are priced as commands), and the index at rest. */
+export function knowledgeBillLines(usage: KnowledgeUsage): { perThousandQuestions: BillLine[]; atRest: BillLine[] } {
+  const { s3, lambdaX86 } = AWS_PRICES;
+  const perThousand = (price: number) => `$${price} / 1,000 requests`;
+  const gbSeconds = (sum(usage.searchDurationsMs.map(Math.ceil)) / 1000) * (usage.searchFunction.memoryMb / 1024) * (PER / usage.searchDurationsMs.length);
+  const gb = usage.storedBytes / 1024 ** 3;
+  return {
+    perThousandQuestions: [
+      { service: 'S3 GET (index pages and the top rows read by each search)', quantity: usage.perQuestion.get * PER, unit: 'requests', unitPrice: perThousand(s3.perThousandGet), cost: usage.perQuestion.get * s3.perThousandGet },
+      { service: 'S3 LIST (the check for a newer index version, once a search)', quantity: usage.perQuestion.list * PER, unit: 'requests', unitPrice: perThousand(s3.perThousandPutListPost), cost: usage.perQuestion.list * s3.perThousandPutListPost },
+      { service: `Lambda ${usage.searchFunction.functionId} requests (one a search)`, quantity: PER, unit: 'requests', unitPrice: perMillion(lambdaX86.perMillionRequests, 'requests'), cost: (PER * lambdaX86.perMillionRequests) / 1e6 },
+      { service: `Lambda ${usage.searchFunction.functionId} search duration (${usage.searchFunction.memoryMb} MB x86_64)`, quantity: gbSeconds, unit: 'GB-s', unitPrice: `$${lambdaX86.perGbSecond} / GB-s`, cost: gbSeconds * lambdaX86.perGbSecond },
+    ],
+    atRest: [{ service: `S3 Standard storage (${usage.pages.toLocaleString('en-US')} pages: passages, parents, indexes)`, quantity: gb, unit: 'GB-month', unitPrice: `$${s3.perGbMonthStandard} / GB-month`, cost: gb * s3.perGbMonthStandard }],
+  };
+}
+
 const money = (value: number) => `$${value.toFixed(value < 0.001 ? 6 : 5)}`;
 const quantity = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2));
+
+const formatLine = (line: BillLine) => `${line.service.padEnd(84)} ${`${quantity(line.quantity)} ${line.unit}`.padStart(26)}  ${line.unitPrice.padEnd(26)} ${money(line.cost)}`;
+
+/** The knowledge lines under the commands' bill, each part with its total. */
+export function formatKnowledgeBill(usage: KnowledgeUsage): string[] {
+  const { perThousandQuestions, atRest } = knowledgeBillLines(usage);
+  const total = (label: string, lines: BillLine[]) => `${label.padEnd(84)} ${''.padStart(26)}  ${''.padEnd(26)} ${money(sum(lines.map((line) => line.cost)))}`;
+  return [
+    `knowledge: ${'1,000 questions (each one knowledge__search, top 5)'.padEnd(73)} ${'quantity / 1,000 questions'.padStart(26)}`,
+    ...perThousandQuestions.map(formatLine),
+    total('total per 1,000 questions (beside the runs that ask them, priced above as commands)', perThousandQuestions),
+    `knowledge: ${`${usage.pages.toLocaleString('en-US')} pages kept indexed, a month`.padEnd(73)} ${'quantity / month'.padStart(26)}`,
+    ...atRest.map(formatLine),
+    total(`total per month for ${usage.pages.toLocaleString('en-US')} pages (no capacity billed while nobody asks)`, atRest),
+  ];
+}
 
 /** What a bill is of: its unit (per 1,000 of them) and its target, if it has one. */
 export interface BillOf {
@@ -77,7 +122,7 @@ export function formatBill(usage: MeasuredUsage, of: BillOf = { unit: 'commands'
   const verdict = target === undefined ? '' : `   (target at most $${target}: ${total <= target ? 'met' : 'NOT met'})`;
   return [
     `${'service'.padEnd(84)} ${`quantity / 1,000 ${of.unit}`.padStart(26)}  ${'unit price'.padEnd(26)} cost`,
-    ...lines.map((line) => `${line.service.padEnd(84)} ${`${quantity(line.quantity)} ${line.unit}`.padStart(26)}  ${line.unitPrice.padEnd(26)} ${money(line.cost)}`),
+    ...lines.map(formatLine),
     `${`total per 1,000 ${of.unit}`.padEnd(84)} ${''.padStart(26)}  ${''.padEnd(26)} ${money(total)}${verdict}`,
     `by service: ${shares(lines, total)}; largest line: ${largest.service}, ${((largest.cost / total) * 100).toFixed(0)}% of the bill` +
       (target === undefined ? '' : `; Lambda durations could be ${durationCost > 0 ? ((target - (total - durationCost)) / durationCost).toFixed(0) : '∞'}x these before the bill reaches the target`),

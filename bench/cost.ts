@@ -1,4 +1,5 @@
 import { randomBase62, ROUTES, type QueueName } from '@service/shared';
+import { existsSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FUNCTIONS, type PlatformFunction } from '../cdk/lib/functions';
@@ -10,10 +11,12 @@ import { startPlatform, type RunningPlatform } from '../lambdas/src/entries/loca
 import { createStore } from '../lambdas/src/infra/store/dynamo';
 import { AWS_PRICES } from './aws-prices';
 import { addContactInstruction } from './contact-instruction';
-import { formatBill, type MeasuredUsage } from './cost-bill';
+import { formatBill, formatKnowledgeBill, type MeasuredUsage } from './cost-bill';
 import { meterDynamo } from './cost-dynamo-meter';
 import { startTimingProxy } from './cost-skill-proxy';
 import { startDynaliteProcess } from './dynalite-process';
+import { SCIFACT } from './knowledge';
+import { measureKnowledgeOnS3 } from './knowledge-aws';
 import { startVerifyingReceiver } from './webhooks';
 
 /** What the platform and the skill proxies reported since the last reset. */
@@ -131,7 +134,7 @@ async function until(condition: () => Promise<boolean>, what: string, timeoutMs 
  * platform makes them, receives and deletes as the event source mapping would), API Gateway requests and Lambda
  * invocations with their wall time (the local platform's observer hook; the skills' through a timing proxy).
  */
-export async function benchCost(count = 200, warmUp = 10): Promise<string[]> {
+async function commandsBill(count: number, warmUp: number): Promise<string[]> {
   const key = `sk_live_${randomBase62(40)}`;
   const log = new InvocationLog();
   const dynalite = await startDynaliteProcess();
@@ -201,4 +204,15 @@ export async function benchCost(count = 200, warmUp = 10): Promise<string[]> {
     await platform.stop();
     await dynalite.stop();
   }
+}
+
+/**
+ * The bill: 1,000 commands (above), then knowledge's lines, 1,000 questions and the index of 10,000 pages kept a month,
+ * measured on LanceDB on the bundled platform's S3 (bench/knowledge-aws.ts).
+ */
+export async function benchCost(count = 200, warmUp = 10): Promise<string[]> {
+  const commands = await commandsBill(count, warmUp);
+  if (!existsSync(SCIFACT)) return [...commands, 'knowledge: skipped, ../shared/corpora/scifact is not beside the repository'];
+  const { usage } = await measureKnowledgeOnS3();
+  return [...commands, ...formatKnowledgeBill(usage)];
 }

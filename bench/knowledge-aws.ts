@@ -3,12 +3,14 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { FUNCTIONS } from '../cdk/lib/functions';
 import { writeLancedbLayer } from '../cdk/lib/lancedb-layer';
-import { startS3 } from '../lambdas/src/entries/bundled/s3';
+import { startS3, type S3RequestCounts } from '../lambdas/src/entries/bundled/s3';
 import { configFromEnv } from '../lambdas/src/infra/config/config';
 import { openLanceIndex } from '../lambdas/src/infra/search/lance-index';
 import { lanceS3Options } from '../lambdas/src/infra/search/knowledge-stores';
 import { AWS_PRICES } from './aws-prices';
+import { knowledgeBillLines, type KnowledgeUsage } from './cost-bill';
 import { benchDocuments, lines, SCIFACT, timed, type Query } from './knowledge';
 import { figuresOf, formatFigures } from './measure';
 
@@ -23,7 +25,7 @@ const PAGES = 10_000;
 const QUESTIONS = 100;
 const BUCKET = 'knowledge';
 /** The function that answers the knowledge skill's searches (cdk/lib/functions.ts). */
-const SEARCH_MEMORY_MB = 512;
+const SEARCH_FUNCTION = { functionId: 'SkillApi', memoryMb: FUNCTIONS.find((fn) => fn.id === 'SkillApi')!.memoryMb };
 const COLD_STARTS = 5;
 
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
@@ -32,7 +34,15 @@ const money = (value: number) => `$${value.toFixed(value < 0.01 ? 5 : 3)}`;
 const folderBytes = (dir: string) =>
   readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).reduce((total, entry) => total + statSync(join(entry.parentPath, entry.name)).size, 0);
 
-async function indexOnS3(): Promise<string[]> {
+/** What indexing `PAGES` pages into LanceDB on S3 and then searching `QUESTIONS` questions did. */
+interface KnowledgeOnS3 {
+  usage: KnowledgeUsage;
+  indexMs: number;
+  written: S3RequestCounts;
+}
+
+/** `PAGES` pages indexed into LanceDB on the bundled platform's S3, then `QUESTIONS` questions searched by a warm reader, requests counted. */
+export async function measureKnowledgeOnS3(): Promise<KnowledgeOnS3> {
   const root = mkdtempSync(join(tmpdir(), 'bench-knowledge-s3-'));
   const s3 = await startS3({ buckets: new Set([BUCKET]), root, policies: { allows: () => true } });
   const config = { ...configFromEnv({ AWS_REGION: AWS_PRICES.region }), s3Endpoint: s3.endpoint };
@@ -50,30 +60,32 @@ async function indexOnS3(): Promise<string[]> {
     // Warm: the first search opens the table, as a function's first call after its cold start does.
     await index.search(workspaceId, { text: questions[0]!.text, limit: 5 });
     const before = { ...s3.requests };
-    const latencies: number[] = [];
-    for (const question of questions) latencies.push((await timed(() => index.search(workspaceId, { text: question.text, limit: 5 })))[1]);
+    const searchDurationsMs: number[] = [];
+    for (const question of questions) searchDurationsMs.push((await timed(() => index.search(workspaceId, { text: question.text, limit: 5 })))[1]);
     const perQuestion = { get: (s3.requests.get - before.get) / questions.length, list: (s3.requests.list - before.list) / questions.length };
-
-    const { s3: s3Prices, lambdaX86 } = AWS_PRICES;
-    const atRest = (storedBytes / 1024 ** 3) * s3Prices.perGbMonthStandard;
-    // Per 1,000 questions: each question's requests at the price per 1,000 requests.
-    const requestsPer1000 = perQuestion.get * s3Prices.perThousandGet + perQuestion.list * s3Prices.perThousandPutListPost;
-    const searchSeconds = sum(latencies.map(Math.ceil)) / 1000 / questions.length;
-    const lambdaPer1000 = 1000 * (searchSeconds * (SEARCH_MEMORY_MB / 1024) * lambdaX86.perGbSecond + lambdaX86.perMillionRequests / 1e6);
-    const indexingRequests = (written.put * s3Prices.perThousandPutListPost + written.list * s3Prices.perThousandPutListPost + written.get * s3Prices.perThousandGet) / 1000;
-    return [
-      `${PAGES.toLocaleString('en')} pages (${(PAGES * 4).toLocaleString('en')} rows) indexed into LanceDB on S3 in ${(indexMs / 1000).toFixed(1)} s: ${written.put.toLocaleString('en')} PUT, ${written.get.toLocaleString('en')} GET, ${written.list.toLocaleString('en')} LIST, ${written.delete.toLocaleString('en')} DELETE (${money(indexingRequests)} of requests once); ${(storedBytes / 1024 ** 2).toFixed(1)} MB kept`,
-      `  at rest: ${money(atRest)} a month (S3 Standard, $${s3Prices.perGbMonthStandard}/GB-month); no capacity billed while nobody asks`,
-      formatFigures(figuresOf(`  search on S3, warm, top 5 (${PAGES / 1000}k pages)`, latencies, sum(latencies) / 1000)),
-      `  per question: ${perQuestion.get.toFixed(1)} GET and ${perQuestion.list.toFixed(1)} LIST of S3`,
-      `  per 1,000 questions: S3 requests ${money(requestsPer1000)} + SkillApi search duration (${SEARCH_MEMORY_MB} MB x86_64) ${money(lambdaPer1000)} = ${money(requestsPer1000 + lambdaPer1000)} (the knowledge lines of the bill; the run itself is priced by the cost section)`,
-    ];
+    return { usage: { pages: PAGES, storedBytes, perQuestion, searchDurationsMs, searchFunction: SEARCH_FUNCTION }, indexMs, written };
   } finally {
     index.close();
     s3.server.closeAllConnections();
     await new Promise<void>((done) => s3.server.close(() => done()));
     rmSync(root, { recursive: true, force: true });
   }
+}
+
+async function indexOnS3(): Promise<string[]> {
+  const { usage, indexMs, written } = await measureKnowledgeOnS3();
+  const { s3: s3Prices } = AWS_PRICES;
+  const indexingRequests = (written.put * s3Prices.perThousandPutListPost + written.list * s3Prices.perThousandPutListPost + written.get * s3Prices.perThousandGet) / 1000;
+  const { perThousandQuestions, atRest } = knowledgeBillLines(usage);
+  const cost = (lines: { cost: number }[]) => sum(lines.map((line) => line.cost));
+  const lambda = cost(perThousandQuestions.filter((line) => line.service.startsWith('Lambda')));
+  return [
+    `${PAGES.toLocaleString('en')} pages (${(PAGES * 4).toLocaleString('en')} rows) indexed into LanceDB on S3 in ${(indexMs / 1000).toFixed(1)} s: ${written.put.toLocaleString('en')} PUT, ${written.get.toLocaleString('en')} GET, ${written.list.toLocaleString('en')} LIST, ${written.delete.toLocaleString('en')} DELETE (${money(indexingRequests)} of requests once); ${(usage.storedBytes / 1024 ** 2).toFixed(1)} MB kept`,
+    `  at rest: ${money(cost(atRest))} a month (S3 Standard, $${s3Prices.perGbMonthStandard}/GB-month); no capacity billed while nobody asks`,
+    formatFigures(figuresOf(`  search on S3, warm, top 5 (${PAGES / 1000}k pages)`, usage.searchDurationsMs, sum(usage.searchDurationsMs) / 1000)),
+    `  per question: ${usage.perQuestion.get.toFixed(1)} GET and ${usage.perQuestion.list.toFixed(1)} LIST of S3 (before: 123.2 GET and 2.0 LIST, text read for every candidate, a version check per query)`,
+    `  per 1,000 questions: S3 requests ${money(cost(perThousandQuestions) - lambda)} + ${SEARCH_FUNCTION.functionId} search (${SEARCH_FUNCTION.memoryMb} MB x86_64) ${money(lambda)} = ${money(cost(perThousandQuestions))} (before: $0.060; these are the knowledge lines of the bill, npm run bench -- cost)`,
+  ];
 }
 
 /** The layer's import (LanceDB and Arrow) and a first connect, each in a fresh Node process, as the first knowledge call after a cold start pays. */

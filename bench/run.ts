@@ -47,7 +47,7 @@ const sections: [key: string, title: string, run: () => Promise<string[]>][] = [
   ['webhooks', 'Signed webhook deliveries to a loopback receiver', () => benchWebhooks()],
   [
     'cost',
-    'AWS bill of 1,000 commands, each with one tool call and one webhook delivery, and of 1,000 handed-off conversations of 10 messages (measured, list prices)',
+    'AWS bill of 1,000 commands, each with one tool call and one webhook delivery, of knowledge (1,000 questions, 10,000 pages kept indexed a month), and of 1,000 handed-off conversations of 10 messages (measured, list prices)',
     async () => [...(await benchCost()), '', ...(await handoffBill())],
   ],
   ['mcp', 'MCP access point: list_agents over MCP vs REST agents/list', () => benchMcp()],

@@ -15,6 +15,8 @@ import type { QueueSender } from '../../infra/queue/queue';
 import { createTableIfAbsent, ensureTables } from '../../infra/store/bootstrap';
 import { createStore, type Store } from '../../infra/store/dynamo';
 import { logger } from '../../infra/logger';
+import { FULL_TEXT_INDEXES } from '../../infra/search/lance-index';
+import { giveLanceSpareCpuThreads } from '../../infra/search/lance-threads';
 import { startEmbeddedDynamo } from '../local/embedded-dynamo';
 import { seedDemo, type DemoSeed } from '../local/seed';
 import { accessKeyIdForRole, startAwsServices } from './aws-services';
@@ -130,6 +132,8 @@ interface FunctionProperties {
  * caller's role. A function's layers are resolvable from its bundle as /opt/nodejs/node_modules is in Lambda.
  */
 export async function startBundledPlatform(options: BundledPlatformOptions): Promise<RunningBundledPlatform> {
+  // The functions run in worker threads, whose environment never reaches LanceDB's native code: set on this thread.
+  giveLanceSpareCpuThreads(FULL_TEXT_INDEXES);
   const stack = await readSynthesizedStack(options.cdkOut);
   const policies = new RolePolicies(stack);
   const dynamo = await startEmbeddedDynamo(options.dataDir);

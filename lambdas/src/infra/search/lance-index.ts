@@ -1,6 +1,7 @@
 import type { Connection, Table } from '@lancedb/lancedb';
 import type * as ArrowModule from 'apache-arrow';
 import type { IndexHit, IndexQuery, IndexRow, KnowledgeIndex } from './knowledge-index';
+import { giveLanceSpareCpuThreads } from './lance-threads';
 import { indexLanguageOf, INDEX_LANGUAGES, STEMMER_LANGUAGE, type IndexLanguage } from './language';
 import { fuseByReciprocalRank, type Ranking } from './rank-fusion';
 
@@ -15,6 +16,8 @@ import { fuseByReciprocalRank, type Ranking } from './rank-fusion';
 const KINDS = ['parent', 'passage'] as const;
 const textColumn = (kind: IndexRow['kind'], language: IndexLanguage) => `${kind}_${language}`;
 const TEXT_COLUMNS = KINDS.flatMap((kind) => INDEX_LANGUAGES.map((language) => textColumn(kind, language)));
+/** A table's full-text indexes at most: one per text column. */
+export const FULL_TEXT_INDEXES = TEXT_COLUMNS.length;
 
 /** RRF's k (the usual 60) and the passages' weight against the parents' (the best of the weights tried on SciFact). */
 export const RRF_K = 60;
@@ -77,16 +80,28 @@ function record(row: IndexRow): Record<string, unknown> {
   };
 }
 
-interface Row {
+/** A candidate of one ranking: which row, and its BM25 score where the ranking is full-text. */
+interface Candidate {
+  row_id: string;
   document_id: string;
-  /** BM25 score of a full-text hit. */
+  /** LanceDB's address of the row in the version searched. */
+  _rowid: bigint;
   _score?: number;
+}
+
+/** A row id is `<document id>#<ordinal or doc>` (knowledge-index.ts): its document needs no column read of its own. */
+const documentOfRow = (rowId: string) => rowId.slice(0, rowId.lastIndexOf('#'));
+
+/** What a hit shows, read for the fused top rows only. */
+interface ShownRow {
+  row_id: string;
   source_id: string;
   name: string;
   url: string | null;
   title: string;
   text: string;
 }
+const SHOWN_COLUMNS = ['row_id', 'source_id', 'name', 'url', 'title', 'text'];
 
 /**
  * LanceDB's answer when another writer committed first and the two cannot be merged (an index build or a compaction
@@ -165,42 +180,60 @@ class WriteBatcher {
   }
 }
 
-export async function openLanceIndex(uri: string, options: { storageOptions?: Record<string, string>; dimensions?: number } = {}): Promise<KnowledgeIndex> {
-  const [lancedb, arrow] = await Promise.all([import('@lancedb/lancedb'), import('apache-arrow')]);
-  // Every read checks for versions other processes committed (readConsistencyInterval 0): in AWS the consumer writes
-  // while warm Api and SkillApi sandboxes search, and LanceDB's default would let them answer from the version they
-  // opened until they are recycled. The check is one small request per search (npm run bench -- knowledge-aws).
-  const db: Connection = await lancedb.connect(uri, { readConsistencyInterval: 0, ...(options.storageOptions ? { storageOptions: options.storageOptions } : {}) });
+/** A connection's open tables, one handle per workspace, opened on first use. */
+function tableHandles(db: Connection) {
   const tables = new Map<string, Promise<Table | undefined>>();
+  return {
+    /** The workspace's table, or undefined when it has none yet (a workspace that never indexed anything). */
+    existing(workspaceId: string): Promise<Table | undefined> {
+      const name = tableName(workspaceId);
+      let table = tables.get(name);
+      if (!table) {
+        table = db.tableNames().then((names) => (names.includes(name) ? db.openTable(name) : undefined));
+        tables.set(name, table);
+        table.then((opened) => opened ?? tables.delete(name), () => tables.delete(name));
+      }
+      return table;
+    },
+    opened(workspaceId: string, table: Table): void {
+      tables.set(tableName(workspaceId), Promise.resolve(table));
+    },
+  };
+}
 
-  /** The workspace's table, or undefined when it has none yet (a workspace that never indexed anything). */
-  function existing(workspaceId: string): Promise<Table | undefined> {
-    const name = tableName(workspaceId);
-    let table = tables.get(name);
-    if (!table) {
-      table = db.tableNames().then((names) => (names.includes(name) ? db.openTable(name) : undefined));
-      tables.set(name, table);
-      table.then((opened) => opened ?? tables.delete(name), () => tables.delete(name));
-    }
-    return table;
-  }
+export async function openLanceIndex(uri: string, options: { storageOptions?: Record<string, string>; dimensions?: number } = {}): Promise<KnowledgeIndex> {
+  giveLanceSpareCpuThreads(FULL_TEXT_INDEXES);
+  const [lancedb, arrow] = await Promise.all([import('@lancedb/lancedb'), import('apache-arrow')]);
+  const storage = options.storageOptions ? { storageOptions: options.storageOptions } : {};
+  // Writes and counts check for versions other processes committed at every read (readConsistencyInterval 0): in AWS
+  // the consumer writes while warm Api and SkillApi sandboxes search, and LanceDB's default would let them answer from
+  // the version they opened until they are recycled. A search checks once, at its start, on a connection of its own
+  // (its queries then read that one version): on S3 each check is a LIST, which costs as much as 12 GETs.
+  const db: Connection = await lancedb.connect(uri, { readConsistencyInterval: 0, ...storage });
+  const searcher: Connection = await lancedb.connect(uri, storage);
+  const tables = tableHandles(db);
+  const searched = tableHandles(searcher);
+  const existing = tables.existing;
 
   async function created(workspaceId: string): Promise<Table> {
     const table = await existing(workspaceId);
     if (table) return table;
     const made = await db.createEmptyTable(tableName(workspaceId), schemaOf(arrow, options.dimensions), { existOk: true });
-    tables.set(tableName(workspaceId), Promise.resolve(made));
+    tables.opened(workspaceId, made);
     return made;
   }
 
-  /** The indexed columns of each table, read again after a while (another process may have added one). */
-  const indexCache = new Map<Table, { columns: Promise<Set<string>>; readAt: number }>();
+  /**
+   * The indexed columns of each table, read again after a while (another process may have added one); by table name,
+   * so an index this process builds is searched at once through the searching connection's handle too.
+   */
+  const indexCache = new Map<string, { columns: Promise<Set<string>>; readAt: number }>();
   function indexedColumns(table: Table, fresh = false): Promise<Set<string>> {
-    const cached = indexCache.get(table);
+    const cached = indexCache.get(table.name);
     if (cached && !fresh && Date.now() - cached.readAt < INDEX_LIST_TTL_MS) return cached.columns;
     const columns = table.listIndices().then((indices) => new Set(indices.flatMap((index) => index.columns)));
-    indexCache.set(table, { columns, readAt: Date.now() });
-    columns.catch(() => indexCache.delete(table));
+    indexCache.set(table.name, { columns, readAt: Date.now() });
+    columns.catch(() => indexCache.delete(table.name));
     return columns;
   }
 
@@ -247,10 +280,27 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
   }
   const writes = new WriteBatcher(writeBatch);
 
-  async function ranking(table: Table, column: string, query: IndexQuery, limit: number, vector?: number[]): Promise<Row[]> {
+  /**
+   * One ranking's candidates: their row ids, addresses and scores only (no text: most candidates are dropped by the
+   * fusion, and on S3 each column read for them is more requests).
+   */
+  async function ranking(table: Table, column: string, query: IndexQuery, limit: number, vector?: number[]): Promise<Candidate[]> {
     let search = vector ? table.vectorSearch(vector).column('vector') : table.query().fullTextSearch(query.text, { columns: [column] });
     if (query.sourceIds) search = search.where(`source_id IN (${query.sourceIds.map(quoted).join(', ')})`);
-    return (await search.select(['document_id', 'source_id', 'name', 'url', 'title', 'text', ...(vector ? [] : ['_score'])]).limit(limit).toArray()) as Row[];
+    const rows = (await search.select(['row_id', vector ? '_distance' : '_score']).withRowId().limit(limit).toArray()) as Omit<Candidate, 'document_id'>[];
+    return rows.map((row) => ({ ...row, document_id: documentOfRow(row.row_id) }));
+  }
+
+  /**
+   * The shown columns of the fused rows, taken by their addresses in the version the search read. Another search of
+   * this process may have moved the table to a newer version since, where an address can hold another row after a
+   * compaction: such a row is left out (the next search finds it again).
+   */
+  async function shown(table: Table, rows: Candidate[]): Promise<Map<string, ShownRow>> {
+    if (rows.length === 0) return new Map();
+    const taken = (await table.takeRowIds(rows.map((row) => row._rowid)).select(SHOWN_COLUMNS).toArray()) as ShownRow[];
+    const wanted = new Set(rows.map((row) => row.row_id));
+    return new Map(taken.filter((row) => wanted.has(row.row_id)).map((row) => [row.row_id, row]));
   }
 
   return {
@@ -263,12 +313,13 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
       }),
 
     async search(workspaceId, query) {
-      const table = await existing(workspaceId);
+      const table = await searched.existing(workspaceId);
       if (!table || (query.sourceIds && query.sourceIds.length === 0)) return [];
+      await table.checkoutLatest();
       const limit = Math.max(50, query.limit * CANDIDATES_PER_RESULT);
       const columns = [...(await indexedColumns(table))].filter((column) => TEXT_COLUMNS.includes(column));
       const fused = async (searched: string[], withVector: boolean) => {
-        const rankings: Ranking<Row>[] = await Promise.all([
+        const rankings: Ranking<Candidate>[] = await Promise.all([
           ...searched.map(async (column) => ({ weight: column.startsWith('parent_') ? 1 : PASSAGE_WEIGHT, passages: !column.startsWith('parent_'), rows: await ranking(table, column, query, limit) })),
           ...(withVector && query.vector ? [ranking(table, 'vector', query, limit, query.vector).then((rows) => ({ weight: 1, passages: true, rows }))] : []),
         ]);
@@ -284,15 +335,11 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
         const others = (await fused(columns.filter((column) => !own.includes(column)), false)).filter((hit) => !found.has(hit.row.document_id));
         hits.push(...others.slice(0, query.limit - hits.length));
       }
-      return hits.map(({ row, score }): IndexHit => ({
-        documentId: row.document_id,
-        sourceId: row.source_id,
-        name: row.name,
-        url: row.url,
-        title: row.title,
-        text: row.text,
-        score,
-      }));
+      const rows = await shown(table, hits.map((hit) => hit.row));
+      return hits.flatMap(({ row, score }): IndexHit[] => {
+        const show = rows.get(row.row_id);
+        return show ? [{ documentId: row.document_id, sourceId: show.source_id, name: show.name, url: show.url, title: show.title, text: show.text, score }] : [];
+      });
     },
 
     async countRows(workspaceId, filter = {}) {
@@ -313,6 +360,7 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
 
     close() {
       db.close();
+      searcher.close();
     },
   };
 }
