@@ -147,6 +147,11 @@ export const TABLES = {
    * text's hash and the agent), with how often and when; no visitor's identity. Expire 90 days after the last ask.
    */
   knowledgeUnanswered: { name: 'knowledge-unanswered', partitionKey: s('workspaceId'), sortKey: s('id'), ttlAttribute: 'expiresAtEpoch' },
+  /**
+   * Where a workspace's traces go (OTLP endpoint, its headers, whether contents are recorded) and the running counts of
+   * spans delivered and dropped, added after each export.
+   */
+  telemetrySettings: { name: 'telemetry-settings', partitionKey: s('workspaceId') },
   /** The local platform's mailbox (GET /dev/mail.json); in AWS mail leaves through Amazon SES. */
   mailbox: { name: 'mailbox', partitionKey: s('mailbox'), sortKey: s('sk'), localOnly: true },
 } as const satisfies Record<string, TableDefinition>;

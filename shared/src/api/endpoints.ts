@@ -13,6 +13,7 @@ import { WEBHOOK_DELIVERY_ENDPOINTS } from './webhook-deliveries';
 import { SKILL_ACCESS_ENDPOINTS, Skill, SkillInstallBody, SkillInstallation } from './skills';
 import { CONNECTION_ENDPOINTS } from './connections';
 import { KNOWLEDGE_ENDPOINTS } from './knowledge';
+import { TELEMETRY_ENDPOINTS } from './telemetry';
 import type { EndpointContract } from './contract';
 import { secretAlreadyShown, secretShownOnce } from './primitives';
 
@@ -143,6 +144,7 @@ export const ENDPOINTS = {
   ...PEOPLE_ENDPOINTS,
   ...CONVERSATION_ENDPOINTS,
   ...KNOWLEDGE_ENDPOINTS,
+  ...TELEMETRY_ENDPOINTS,
 } as const satisfies Record<string, EndpointContract>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -24,6 +24,7 @@ export const RESOURCE_TAGS = {
   invitations: 'Accepting an invitation to a workspace',
   conversations: 'Widget conversations of an agent and their transcripts',
   knowledge: "The company's knowledge the agents answer from: website, file and answer sources, their documents, and search",
+  telemetry: 'Where OpenTelemetry traces of runs and widget replies are exported (OTLP/HTTP)',
 } as const satisfies Record<Resource, string>;
 
 export type ResourceTag = keyof typeof RESOURCE_TAGS;
