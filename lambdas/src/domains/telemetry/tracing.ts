@@ -1,11 +1,12 @@
 import type { TelemetryOptions } from 'ai';
 import type { Deps } from '../../infra/deps';
 import { logger } from '../../infra/logger';
+import type * as OtlpExport from '../../infra/telemetry/otlp-export';
 import { addExportCounts } from './settings-repository';
 import { exportSettingsOf } from './settings';
 
 /** The exporter, once a traced workspace needed it in this process (a dynamic import: a chunk of its own in a Lambda). */
-let otlpExport: Promise<typeof import('../../infra/telemetry/otlp-export')> | undefined;
+let otlpExport: Promise<typeof OtlpExport> | undefined;
 
 /** What a span says it belongs to: the agent, and the run or the widget conversation. */
 export interface TraceSubject {
