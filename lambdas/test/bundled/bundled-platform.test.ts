@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBundledPlatform, type RunningBundledPlatform } from '../../src/entries/bundled/platform';
 import { synthesize } from '../../src/entries/bundled/synth';
 import { authorizeUrl, mcpCall, newPkce, registerClient, tokenRequest } from '../mcp/oauth-flow';
+import { startOtlpReceiver } from '../support/otlp-receiver';
 import { startPlausibleSite, type PlausibleSite } from '../support/plausible-site';
 
 /**
@@ -250,6 +251,31 @@ describe('the deployed form, run locally', () => {
     expect(events.filter((event) => event.event === 'error'), text).toEqual([]);
     expect(events.filter((event) => event.event === 'delta').length).toBeGreaterThan(0);
     expect(events.at(-1)?.event).toBe('done');
+  });
+
+  it("exports a run's and a widget reply's spans to the workspace's OTLP endpoint from the Runner and Chat bundles", async () => {
+    const collector = await startOtlpReceiver();
+    try {
+      const set = await apiCall('telemetry/settings_update', { body: { otlp_endpoint: collector.endpoint, headers: { 'x-vendor-key': 'bundled-key' } } });
+      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      const command = await apiCall('agents/command', { body: { agent_id: demoAgent(), instruction: 'Please add Tia Trace (tia.trace@example.com) to my contacts.', autonomy: 'full' } });
+      expect(command.status, JSON.stringify(command.body)).toBe(202);
+      const runId = String((command.body.data.run as { run_id: string }).run_id);
+      // The Runner sends its spans before its invocation returns (a frozen Lambda sends nothing).
+      const runSpans = await until('the run spans', async () => {
+        const spans = collector.spans.filter((span) => span.attributes['platform.run.id'] === runId);
+        return spans.some((span) => span.name.startsWith('execute_tool')) && spans.some((span) => span.name.startsWith('invoke_agent')) ? spans : undefined;
+      });
+      expect(runSpans.find((span) => span.name.startsWith('chat'))?.attributes['gen_ai.usage.output_tokens']).toEqual(expect.any(Number));
+      const config = await fetch(`${new URL(apiBase()).origin}/v1/agents/${demoAgent()}/widget-config`, { headers: { origin: WIDGET_ORIGIN } });
+      const { events } = await widgetChat(((await config.json()) as { chat: { url: string } }).chat.url, 'Where is the pricing?');
+      expect(events.at(-1)?.event).toBe('done');
+      await until('the reply spans', async () => collector.spans.find((span) => span.name.startsWith('invoke_agent') && span.attributes['gen_ai.conversation.id'] !== undefined));
+      expect(collector.headers.every((headers) => headers['x-vendor-key'] === 'bundled-key')).toBe(true);
+    } finally {
+      await apiCall('telemetry/settings_update', { body: { otlp_endpoint: null } });
+      await collector.close();
+    }
   });
 
   describe('knowledge through the bundles: the consumer and schedule, LanceDB from its layer, the index on S3', () => {
