@@ -18,7 +18,7 @@ const TARGET = { perSecond: 100, p50Ms: 20 };
 const TOOL_CAPABILITY = 'contacts.create';
 
 /** Queue requests as SQS would count them: each send, and for each batch a consumer took, a receive and a delete. */
-class QueueTally implements PlatformObserver {
+export class QueueTally implements PlatformObserver {
   private readonly counts = new Map<string, number>();
   /** Messages each queue's consumer handled (whether counting or not), so the bench can wait without reading the store. */
   private readonly handled = new Map<string, number>();
@@ -108,7 +108,7 @@ function countHttpRequests(storeEndpoint: string): { operations: ReadonlyMap<str
 const settled = (run: StoredRun | undefined) => run !== undefined && ['completed', 'failed'].includes(run.status) && run.followUpsDone === true;
 
 /** Waits until every run settled (its usage and webhook done too), reading only the oldest unsettled one per tick so the bench barely loads the store. */
-async function settleAll(deps: Deps, runIds: readonly string[]): Promise<StoredRun[]> {
+export async function settleAll(deps: Deps, runIds: readonly string[]): Promise<StoredRun[]> {
   const runs: StoredRun[] = [];
   const deadline = Date.now() + 120_000;
   while (runs.length < runIds.length) {

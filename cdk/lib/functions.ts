@@ -80,7 +80,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
       // Knowledge (knowledge/*): sources, their documents and the website crawl frontier. The crawl itself runs on the
       // knowledge queue (KnowledgeConsumer). knowledgeUnanswered: listed, dismissed, cleared by an answer, and recorded
       // after a run MCP's ask_agent waits for.
-      'knowledgeSources', 'knowledgeDocuments', 'knowledgeCrawl', 'knowledgeUnanswered'],
+      'knowledgeSources', 'knowledgeDocuments', 'knowledgeCrawl', 'knowledgeUnanswered',
+      // telemetry/settings_get|update: where the workspace's spans go.
+      'telemetrySettings'],
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery; a source's sync starts on the
     // knowledge queue.
     sendsTo: ['runs', 'webhooks', 'knowledge'],
@@ -99,8 +101,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     reads: ['agents', 'webhookSubscriptions'],
     // skills: installed skills and grants are read, each turn is recorded.
     // runSteps: each run's steps, a batch per model turn, and its text pieces (one per 100 ms of a turn being written).
-    // knowledgeUnanswered: a question the run found no passage for, or said it does not know.
-    writes: ['runs', 'runSteps', 'usage', 'webhookDeliveries', 'skills', 'knowledgeUnanswered'],
+    // knowledgeUnanswered: a question the run found no passage for, or said it does not know. telemetrySettings: where
+    // the run's spans go, and the counts of spans exported and dropped.
+    writes: ['runs', 'runSteps', 'usage', 'webhookDeliveries', 'skills', 'knowledgeUnanswered', 'telemetrySettings'],
     sendsTo: ['webhooks'],
     turnTokens: true,
     builtinSkills: true,
@@ -306,8 +309,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     reads: ['agents', 'webhookSubscriptions', 'workspaces'],
     // skills: the visitor's (role public) granted skill tools are read and each turn is recorded. webhookDeliveries:
     // the conversation events (conversation.handoff_requested, conversation.message_created). knowledgeUnanswered: a
-    // visitor's question the reply found no passage for.
-    writes: ['conversations', 'rateLimits', 'usage', 'skills', 'webhookDeliveries', 'knowledgeUnanswered'],
+    // visitor's question the reply found no passage for. telemetrySettings: where the reply's spans go, and the counts.
+    writes: ['conversations', 'rateLimits', 'usage', 'skills', 'webhookDeliveries', 'knowledgeUnanswered', 'telemetrySettings'],
     sendsTo: ['webhooks'],
     turnTokens: true,
     builtinSkills: true,

@@ -76,6 +76,7 @@ const NAV: { section?: string; items: { label: string; to: string; screens: Rout
       { label: 'Credentials', to: href('developers', 'credentials'), screens: ['credentials'] },
       { label: 'Webhooks', to: href('developers', 'webhooks'), screens: ['webhooks'] },
       { label: 'MCP connections', to: href('developers', 'mcp'), screens: ['mcp'] },
+      { label: 'Traces', to: href('developers', 'traces'), screens: ['traces'] },
     ],
   },
   { section: 'Company', items: [{ label: 'Roles & Access', to: href('company', 'roles'), screens: ['roles'] }] },

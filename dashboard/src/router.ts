@@ -18,6 +18,7 @@ export const SCREENS = {
   credentials: () => import('./screens/credentials'),
   webhooks: () => import('./screens/webhooks'),
   mcp: () => import('./screens/mcp'),
+  traces: () => import('./screens/traces'),
   roles: () => import('./screens/roles'),
   usage: () => import('./screens/usage'),
   members: () => import('./screens/members'),

@@ -18,3 +18,4 @@ export * from './role-permissions';
 export { SESSION_COOKIE, CSRF_HEADER, WORKSPACE_HEADER, SIGN_IN_CODE_LENGTH } from './api/auth';
 export * from './languages';
 export * from './api/knowledge';
+export * from './api/telemetry';

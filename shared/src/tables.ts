@@ -158,6 +158,11 @@ export const TABLES = {
     sortKey: s('sk'),
     indexes: [{ name: 'unfinished', partitionKey: s('unfinished'), sortKey: s('sk') }],
   },
+  /**
+   * Where a workspace's traces go (OTLP endpoint, its headers, whether contents are recorded) and the running counts of
+   * spans delivered and dropped, added after each export.
+   */
+  telemetrySettings: { name: 'telemetry-settings', partitionKey: s('workspaceId') },
   /** The local platform's mailbox (GET /dev/mail.json); in AWS mail leaves through Amazon SES. */
   mailbox: { name: 'mailbox', partitionKey: s('mailbox'), sortKey: s('sk'), localOnly: true },
 } as const satisfies Record<string, TableDefinition>;

@@ -1,17 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openConversation } from '../../../lambdas/src/domains/conversations/conversations';
+import { startOtlpReceiver } from '../../../lambdas/test/support/otlp-receiver';
 import { axeViolations, clipboard, heading, mailTo, mailedCode, otherSite, OWNER_EMAIL, provisionWorkspace, screenshot, SHOTS, signIn, startDashboard, type DashboardHarness } from './support';
 
 // The dashboard in headless chromium against the local platform (one platform and one browser for the file), at
 // http://localhost:<port>/dashboard/.
 
 let h: DashboardHarness;
+let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
 beforeAll(async () => {
-  h = await startDashboard();
+  // WEBHOOK_ALLOW_LOCAL: traces go to an OTLP receiver on loopback.
+  [h, receiver] = await Promise.all([startDashboard({ WEBHOOK_ALLOW_LOCAL: '1' }), startOtlpReceiver()]);
 }, 60_000);
 afterAll(async () => {
-  await h?.stop();
+  await Promise.all([h?.stop(), receiver?.close()]);
 });
 
 /** Every screen of the signed-in dashboard: its route and the heading it must carry. */
@@ -25,6 +28,7 @@ const screens = (agentId: string): [string, string, RegExp][] => [
   ['credentials', '#/developers/credentials', /Developers › Credentials/],
   ['webhooks', '#/developers/webhooks', /Developers › Webhooks/],
   ['mcp-connections', '#/developers/mcp', /Developers › MCP connections/],
+  ['traces', '#/developers/traces', /Developers › Traces/],
   ['roles-access', '#/company/roles', /Company › Roles & Access/],
   ['usage', '#/usage', /^Usage & billing$/],
   ['members', '#/members', /^Members$/],
@@ -251,6 +255,31 @@ describe('signed in as the demo owner', () => {
     await page.locator('.conversations > li').nth(50).waitFor();
     expect(await page.locator('.conversations > li').count()).toBe(51);
     await page.getByRole('button', { name: 'Load more' }).waitFor({ state: 'detached' });
+  });
+
+  it("sends traces to an OTLP endpoint: the vendor's header kept write-only, and a widget reply's spans counted as delivered", async () => {
+    await go(page, '#/developers/traces', /Traces/);
+    expect(await page.getByText('Tracing is off: nothing is recorded.').isVisible()).toBe(true);
+    await page.getByLabel('OTLP/HTTP traces endpoint').fill(receiver.endpoint);
+    await page.getByLabel('Headers, one per line as name: value').fill('x-honeycomb-team: hc-secret-4242');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').filter({ hasText: `Traces go to ${receiver.endpoint}` }).waitFor();
+    await go(page, '#/developers/traces', /Traces/);
+    expect(await page.getByText(/Set: x-honeycomb-team\./).isVisible()).toBe(true);
+    expect(await page.content()).not.toContain('hc-secret-4242');
+    const reply = await fetch(`${h.origin}/v1/agents/${h.agentId}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: h.origin },
+      body: JSON.stringify({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'en', messages: [{ role: 'user', content: 'Hello' }] }),
+    });
+    await reply.text();
+    await expect.poll(() => receiver.spans.some((span) => span.name.startsWith('invoke_agent')), { timeout: 15_000 }).toBe(true);
+    expect(receiver.headers[0]?.['x-honeycomb-team']).toBe('hc-secret-4242');
+    await expect.poll(async () => (await go(page, '#/developers/traces', /Traces/), await page.getByText(/[1-9]\d* spans delivered/).count()), { timeout: 15_000 }).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'traces');
+    await page.getByRole('button', { name: 'Turn tracing off' }).click();
+    await page.getByRole('status').filter({ hasText: 'Tracing is off.' }).waitFor();
   });
 
   it("saves the agent's settings (agents/update) and the live preview frames the real widget under the CSP", async () => {

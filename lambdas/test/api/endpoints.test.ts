@@ -132,6 +132,12 @@ describe('every endpoint answers as its OpenAPI document says', () => {
     expect(dismissed.body.error).toEqual(expect.objectContaining({ code: 'NOT_FOUND', field: 'question_id' }));
   });
 
+  it('reads and sets where traces go', async () => {
+    await call('telemetrySettingsUpdate', { body: { otlp_endpoint: 'https://collector.example.com/v1/traces', headers: { 'x-api-key': 'k' }, include_content: false } });
+    await call('telemetrySettingsGet');
+    await call('telemetrySettingsUpdate', { body: { otlp_endpoint: null } });
+  });
+
   it('takes paths with or without the trailing slash, and the tr language segment', async () => {
     expect((await ctx.api('agents/list')).status).toBe(200);
     const tr = await fetch(`${ctx.platform.url}/tr/api/v1/agents/list/`, { headers: { 'x-service-api-key': ctx.key } });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBundledPlatform, type RunningBundledPlatform } from '../../src/entries/bundled/platform';
 import { synthesize } from '../../src/entries/bundled/synth';
 import { authorizeUrl, mcpCall, newPkce, registerClient, tokenRequest } from '../mcp/oauth-flow';
+import { startOtlpReceiver } from '../support/otlp-receiver';
 import { startPlausibleSite, type PlausibleSite } from '../support/plausible-site';
 import { openEventStream } from '../support/sse';
 import { liveMessages, WIDGET_ORIGIN, widgetVisitor } from '../support/widget-visitor';
@@ -27,6 +28,7 @@ let workDir: string;
 let platform: RunningBundledPlatform;
 let receiver: Server;
 let site: PlausibleSite;
+let collector: Awaited<ReturnType<typeof startOtlpReceiver>>;
 const deliveries: { header: string | undefined; body: string }[] = [];
 
 // Long: the synth bundles every function and copies the LanceDB layer (~170 MB) on a shared machine.
@@ -34,6 +36,8 @@ beforeAll(async () => {
   workDir = mkdtempSync(join(tmpdir(), 'bundled-'));
   // The company's help center the knowledge tests crawl: a few pages of it, on loopback (the bundles allow loopback).
   site = await startPlausibleSite({ only: ['introduction', '2fa', 'account-settings', 'billing', 'subscription-plans'] });
+  // An OTLP/HTTP collector on loopback the workspace's traces are pointed at.
+  collector = await startOtlpReceiver();
   // BUNDLED_CDK_OUT: an earlier synth of this tree with SYNTH_CONTEXT (as `npm start -- --bundled` takes one), to rerun quickly.
   const cdkOut = process.env.BUNDLED_CDK_OUT ?? join(workDir, 'cdk.out');
   if (!process.env.BUNDLED_CDK_OUT) await synthesize(cdkOut, SYNTH_CONTEXT);
@@ -53,6 +57,7 @@ afterAll(async () => {
   receiver?.close();
   await platform?.stop();
   await site?.close();
+  await collector?.close();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
@@ -176,6 +181,12 @@ describe('the deployed form, run locally', () => {
     expect((await apiCall('agents/list')).status).toBe(200);
   });
 
+  it("points the workspace's traces at an OTLP collector (before the runs and chats below, which it then traces)", async () => {
+    const set = await apiCall('telemetry/settings_update', { body: { otlp_endpoint: collector.endpoint, headers: { 'x-vendor-key': 'bundled-key' } } });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    expect(set.body.data.settings).toMatchObject({ otlp_endpoint: collector.endpoint, header_names: ['x-vendor-key'] });
+  });
+
   it('lists the agents for the embed line at /v1/agents (spec 1) through the Api bundle: the key as Bearer, the bare array, no CORS', async () => {
     const url = `${new URL(apiBase()).origin}/v1/agents`;
     const listed = await fetch(url, { headers: { authorization: `Bearer ${apiKey}`, origin: WIDGET_ORIGIN } });
@@ -252,6 +263,23 @@ describe('the deployed form, run locally', () => {
     expect(events.filter((event) => event.event === 'error'), text).toEqual([]);
     expect(events.filter((event) => event.event === 'delta').length).toBeGreaterThan(0);
     expect(events.at(-1)?.event).toBe('done');
+  });
+
+  it('exported the spans of the runs and the widget reply above from the Runner and Chat bundles, before each invocation returned', async () => {
+    // The e-mail run: its tool call and model calls, one trace under the agent's invocation.
+    const runSpans = await until('the run spans', async () => {
+      const spans = collector.spans.filter((span) => span.name.startsWith('execute_tool email'));
+      return spans.length > 0 ? spans : undefined;
+    });
+    const runId = runSpans[0]!.attributes['platform.run.id'];
+    expect(runId).toEqual(expect.stringMatching(/^cmd_/));
+    const trace = collector.spans.filter((span) => span.traceId === runSpans[0]!.traceId);
+    expect(trace.find((span) => span.name.startsWith('invoke_agent'))?.attributes['gen_ai.agent.id']).toBe(demoAgent());
+    expect(trace.find((span) => span.name.startsWith('chat'))?.attributes['gen_ai.usage.output_tokens']).toEqual(expect.any(Number));
+    // The widget reply, from the Chat function.
+    await until('the reply spans', async () => collector.spans.find((span) => span.name.startsWith('invoke_agent') && span.attributes['gen_ai.conversation.id'] !== undefined));
+    expect(collector.headers.every((headers) => headers['x-vendor-key'] === 'bundled-key')).toBe(true);
+    expect((await apiCall('telemetry/settings_update', { body: { otlp_endpoint: null } })).status).toBe(200);
   });
 
   // Long: the first requests of the Chat and RunStream sandboxes may be their cold starts, on a shared machine.

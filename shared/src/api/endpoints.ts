@@ -14,6 +14,7 @@ import { SKILL_ACCESS_ENDPOINTS, Skill, SkillInstallBody, SkillInstallation } fr
 import { CONNECTION_ENDPOINTS } from './connections';
 import { KNOWLEDGE_ENDPOINTS } from './knowledge';
 import { VISITOR_ENDPOINTS } from './visitors';
+import { TELEMETRY_ENDPOINTS } from './telemetry';
 import type { EndpointContract } from './contract';
 import { secretAlreadyShown, secretShownOnce } from './primitives';
 
@@ -145,6 +146,7 @@ export const ENDPOINTS = {
   ...CONVERSATION_ENDPOINTS,
   ...KNOWLEDGE_ENDPOINTS,
   ...VISITOR_ENDPOINTS,
+  ...TELEMETRY_ENDPOINTS,
 } as const satisfies Record<string, EndpointContract>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

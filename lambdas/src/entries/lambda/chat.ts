@@ -6,6 +6,7 @@ import { toLambdaStreamingHandler, type StreamingHandler } from '../../infra/htt
 import { resolveModel } from '../../infra/model';
 import { createWidgetChatHandler } from '../../surfaces/widget/chat-handler';
 import { createWidgetLiveHandler } from '../../surfaces/widget/live-handler';
+import { withTraceFlush } from './with-trace-flush';
 
 /** A visitor's live stream ends before the function's 120 s timeout; the widget resumes it with Last-Event-ID. */
 const LIVE_STREAM_MS = 100_000;
@@ -16,7 +17,7 @@ const LIVE_STREAM_MS = 100_000;
  * (`/v1/agents/{agentId}/live`, people's messages), the chat's sibling path the widget derives from its chat URL.
  */
 const deps = withSkillHost(await withSecrets(storeDepsFromEnv));
-const chat = createWidgetChatHandler(deps, { model: resolveModel(deps.config.model) });
+const chat = withTraceFlush(createWidgetChatHandler(deps, { model: resolveModel(deps.config.model) }));
 const live = createWidgetLiveHandler(deps, { maxStreamMs: LIVE_STREAM_MS });
 const route: StreamingHandler = (event, sink, context) => (matchRoute(ROUTES.widgetLive, event.rawPath) ? live : chat)(event, sink, context);
 export const handler = toLambdaStreamingHandler(route);

@@ -1,3 +1,4 @@
+import { flushTraces } from '../../domains/telemetry/tracing';
 import type { LanguageModel } from 'ai';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -188,6 +189,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
       // the store closes; bounded, should one never end.
       await Promise.race([Promise.all([...inFlight, retentionRound]), new Promise((resolve) => setTimeout(resolve, STOP_DRAIN_MS).unref())]);
       await queue.stop();
+      // Spans waiting for the collector go now (their counts are written to the store), bounded as in a Lambda.
+      await flushTraces(1_000);
       await skills.close();
       store.raw.destroy();
       await dynamo.stop();

@@ -31,6 +31,7 @@ import { stoppableTools } from '../../domains/runs/runtime/stoppable-tools';
 import { retrievalGuard } from '../../domains/runs/runtime/retrieval-guard';
 import { noteIfUnanswered } from '../../domains/knowledge/unanswered';
 import { offersKnowledge } from '../../domains/runs/runtime/run-sources';
+import { traceTelemetry } from '../../domains/telemetry/tracing';
 
 export interface WidgetChatOptions {
   model: LanguageModel;
@@ -138,11 +139,13 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     let toolbox: Toolbox | undefined;
     try {
       toolbox = await visitorToolbox(deps, conversation);
+      const telemetry = await traceTelemetry(deps, { workspaceId: agent.workspaceId, agent, conversationId: body.conversationId });
       const result = streamText({
         model: options.model,
         system: widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(toolbox.tools), handoffSettingsOf(agent).enabled),
         messages: body.messages,
         abortSignal: replySignal,
+        telemetry,
         stopWhen: stepCountIs(3),
         tools: stoppableTools({
           ...replyTools(deps, conversation, toolbox.tools, (confirm) => send('confirm', confirm), {

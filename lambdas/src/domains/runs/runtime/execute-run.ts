@@ -1,5 +1,5 @@
 import { checkOutputSchema, type RunSource } from '@service/shared';
-import { generateText, Output, streamText, stepCountIs, type LanguageModel, type LanguageModelUsage, type ModelMessage, type ToolExecutionEndEvent } from 'ai';
+import { generateText, Output, streamText, stepCountIs, type LanguageModel, type LanguageModelUsage, type ModelMessage, type TelemetryOptions, type ToolExecutionEndEvent } from 'ai';
 import type { z } from 'zod';
 import type { Deps } from '../../../infra/deps';
 import type { StoredAgent } from '../../agents/agents';
@@ -13,6 +13,7 @@ import { describePending, recordedTools, type RunFacts } from './tool-recorder';
 import { retrievalGuard } from './retrieval-guard';
 import { citedSources, KNOWLEDGE_SEARCH_CAPABILITY, offersKnowledge } from './run-sources';
 import { noteIfUnanswered } from '../../knowledge/unanswered';
+import { traceTelemetry } from '../../telemetry/tracing';
 import { openStepLog, type NewStep, type StepLog } from '../steps/step-log';
 import { turnRecorder } from '../steps/turn-steps';
 import { answeredStep, approvalAnswerMessage, approvalResultMessage, askedAction, type ApprovalRequest } from './approval-turns';
@@ -60,10 +61,10 @@ const plus = (a: Usage, b: Usage): Usage => ({ inputTokens: a.inputTokens + b.in
 export const firstSentence = (text: string) => text.match(/^[\s\S]*?[.!?](?=\s|$)/)?.[0]?.trim() ?? text.trim();
 
 /** Asks the model for the structured answer over the finished conversation; a mismatch is an error message, not a failed run. */
-async function shape<T>(model: LanguageModel, system: string, messages: ModelMessage[], schema: z.ZodType<T>, held: AbortSignal) {
+async function shape<T>(model: LanguageModel, system: string, messages: ModelMessage[], schema: z.ZodType<T>, held: AbortSignal, telemetry: TelemetryOptions | undefined) {
   held.throwIfAborted();
   try {
-    const result = await generateText({ model, system, messages, output: Output.object({ schema }), abortSignal: AbortSignal.any([held, AbortSignal.timeout(RUN_TIMEOUT_MS)]) });
+    const result = await generateText({ model, system, messages, output: Output.object({ schema }), abortSignal: AbortSignal.any([held, AbortSignal.timeout(RUN_TIMEOUT_MS)]), telemetry });
     return { value: result.output as T, usage: tokens(result.usage) };
   } catch (error) {
     held.throwIfAborted();
@@ -128,6 +129,7 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
   const { history, answer } = conversationOf(run);
   // What the approved calls answered, for the stored conversation (the AI SDK runs them, but keeps their results out of its own messages).
   const approvedResults = new Map<string, unknown>();
+  const telemetry = await traceTelemetry(deps, { workspaceId: run.workspaceId, agent, runId: run.runId });
   // Streamed, so that the run's stream shows the text as the model writes it (text pieces, text-deltas.ts).
   const acted = streamText({
     model: stopping.guardModel(model),
@@ -145,6 +147,7 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
       stopping.recordStep(step);
     },
     abortSignal: AbortSignal.any([held.signal, AbortSignal.timeout(RUN_TIMEOUT_MS)]),
+    telemetry,
   });
   for await (const part of acted.fullStream) {
     if (part.type === 'text-delta') recorder.onTextDelta(part.text);
@@ -173,7 +176,7 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
 
   const check = run.schema ? checkOutputSchema(run.schema) : undefined;
   if (check?.ok) {
-    const shaped = await shape(model, system, messages, zodFromOutputSchema(check.schema), workSignal);
+    const shaped = await shape(model, system, messages, zodFromOutputSchema(check.schema), workSignal, telemetry);
     return {
       kind: 'finished',
       resultText,
@@ -183,7 +186,7 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
       sources,
     };
   }
-  const shaped = await shape(model, system, messages, ENVELOPE_FROM_MODEL, workSignal);
+  const shaped = await shape(model, system, messages, ENVELOPE_FROM_MODEL, workSignal, telemetry);
   return {
     kind: 'finished',
     resultText,

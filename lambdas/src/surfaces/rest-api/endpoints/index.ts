@@ -15,6 +15,7 @@ import { webhookDeliveryEndpoints } from './webhook-deliveries';
 import { connectionEndpoints } from './connections';
 import { runApprovalEndpoints } from './run-approvals';
 import { knowledgeEndpoints } from './knowledge';
+import { telemetryEndpoints } from './telemetry';
 
 /**
  * Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing); the
@@ -22,4 +23,4 @@ import { knowledgeEndpoints } from './knowledge';
  * read visitors' conversations, and so are sign-in, sessions and passkeys (auth-api.ts), which alone carries the WebAuthn
  * verifier.
  */
-export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | VisitorEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints, ...runApprovalEndpoints, ...knowledgeEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | VisitorEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints, ...runApprovalEndpoints, ...knowledgeEndpoints, ...telemetryEndpoints };
