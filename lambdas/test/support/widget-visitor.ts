@@ -10,9 +10,10 @@ export const localChatUrl = (platformUrl: string, agentId: string) => `${platfor
 /**
  * A widget visitor of one agent over real HTTP, as the widget speaks: chat turns at `chatUrl` (the reply's events by
  * name) and the visitor's live stream of the conversation (`live`, the chat URL's sibling), by the visitor id header.
+ * `options`: a given conversation id, and headers of every turn (a verified visitor's identity).
  */
-export function widgetVisitor(chatUrl: string) {
-  const conversationId = crypto.randomUUID();
+export function widgetVisitor(chatUrl: string, options: { conversationId?: string; headers?: Record<string, string> } = {}) {
+  const conversationId = options.conversationId ?? crypto.randomUUID();
   const visitorId = crypto.randomUUID();
   const transcript: { role: 'user' | 'assistant'; content: string }[] = [];
   /** One visitor turn (`extra`: more fields of the chat request); a refused one answers its status and error. */
@@ -20,7 +21,7 @@ export function widgetVisitor(chatUrl: string) {
     transcript.push({ role: 'user', content });
     const response = await fetch(chatUrl, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: WIDGET_ORIGIN },
+      headers: { 'content-type': 'application/json', origin: WIDGET_ORIGIN, ...options.headers },
       body: JSON.stringify({ conversationId, visitorId, locale: 'en', messages: transcript, ...extra }),
     });
     const body = await response.text();
