@@ -3,13 +3,20 @@ import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
 import { dts } from 'rollup-plugin-dts';
 import { readFileSync } from 'node:fs';
+import { optimize } from 'svgo';
 import ts from 'typescript';
 
-/** Static files the widget links to (the default avatar), copied next to the chunks. */
+/**
+ * Static files the widget links to (the default avatar), copied next to the chunks; an SVG without its comments and
+ * indentation (SVGO, only those two: its ids and views are what the widget addresses), as the first open fetches it.
+ */
 const copyPublic = (files) => ({
   name: 'copy-public',
   generateBundle() {
-    for (const fileName of files) this.emitFile({ type: 'asset', fileName, source: readFileSync(`public/${fileName}`) });
+    for (const fileName of files) {
+      const source = readFileSync(`public/${fileName}`, 'utf8');
+      this.emitFile({ type: 'asset', fileName, source: fileName.endsWith('.svg') ? optimize(source, { plugins: ['removeComments'] }).data : source });
+    }
   },
 });
 

@@ -219,7 +219,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     trigger: { kind: 'schedule', everyMinutes: 1 },
     timeoutSeconds: 60,
     memoryMb: 512,
-    reads: [],
+    // workspaces: the retention the e-mail request's entry expires with.
+    reads: ['workspaces'],
     writes: ['conversations'],
     sendsTo: [],
     turnTokens: false,
@@ -344,13 +345,17 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 90,
     memoryMb: 1024,
     // memberships: the person's role, read at every call; the consent page lists their workspaces. mcpKeys: an MCP
-    // key as the bearer.
-    reads: ['agents', 'usage', 'workspaces', 'memberships', 'mcpKeys'],
+    // key as the bearer. skills, webhookSubscriptions: who hears of a reply_conversation (conversation.* events).
+    reads: ['agents', 'usage', 'workspaces', 'memberships', 'mcpKeys', 'skills', 'webhookSubscriptions'],
     // ask_agent stores its run; OAuth clients, connections, secrets by hash and recent calls; DCR is rate limited;
-    // the consent page reads the sign-in session (and moves its last activity forward).
-    writes: ['runs', 'oauthClients', 'connections', 'oauthTokens', 'connectionCalls', 'rateLimits', 'sessions'],
-    sendsTo: ['runs'],
+    // the consent page reads the sign-in session (and moves its last activity forward). conversations: list_conversations
+    // and reply_conversation; webhookDeliveries: the conversation.message_created a reply emits.
+    writes: ['runs', 'oauthClients', 'connections', 'oauthTokens', 'connectionCalls', 'rateLimits', 'sessions', 'conversations', 'webhookDeliveries'],
+    // runs: ask_agent; webhooks: the first attempts of a reply's conversation events.
+    sendsTo: ['runs', 'webhooks'],
     turnTokens: false,
     model: false,
+    // reply_conversation mails the visitor who left an address (domains/conversations/reply-by-mail.ts).
+    sendsMail: true,
   },
 ];

@@ -32,9 +32,6 @@ export const STRINGS = {
     openTarget: 'Open {target}',
     timeout: 'The reply took too long. Please try again.',
     talkToPerson: 'I would like to talk to a person.',
-    emailLabel: 'Your e-mail address',
-    emailSend: 'Send address',
-    emailInvalid: 'Please enter a valid e-mail address.',
   },
   tr: {
     openChat: '{name} ile sohbeti aç',
@@ -60,9 +57,6 @@ export const STRINGS = {
     openTarget: '{target} adresini aç',
     timeout: 'Yanıt çok uzun sürdü. Lütfen tekrar deneyin.',
     talkToPerson: 'Bir kişiyle konuşmak istiyorum.',
-    emailLabel: 'E-posta adresiniz',
-    emailSend: 'Adresi gönder',
-    emailInvalid: 'Lütfen geçerli bir e-posta adresi girin.',
   },
 } satisfies Record<Locale, Record<string, string>>;
 

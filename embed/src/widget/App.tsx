@@ -173,7 +173,7 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
           </div>
         )}
       </div>
-      {store.emailWanted.value && !store.streaming.value && <EmailForm store={store} />}
+      {store.emailWanted.value && store.emailForm.value && !store.streaming.value && h(store.emailForm.value, { store })}
       <form class="scw-form" onSubmit={submit}>
         <textarea ref={input} rows={1} maxLength={4000} aria-label={t('inputLabel')} placeholder={t('placeholder')} onKeyDown={onKeyDown} onInput={onInput} />
         {store.streaming.value ? (
@@ -187,32 +187,6 @@ function Panel({ store, onClose }: { store: WidgetStore; onClose: () => void }) 
         )}
       </form>
     </section>
-  );
-}
-
-/** The e-mail field offered once nobody was available: an address, checked by the browser (type=email) and the server. */
-function EmailForm({ store }: { store: WidgetStore }) {
-  const { t } = store;
-  const invalid = useSignal(false);
-  const submit = (event: Event) => {
-    event.preventDefault();
-    const field = (event.currentTarget as HTMLFormElement).elements.namedItem('email') as HTMLInputElement;
-    const valid = field.value.trim() !== '' && field.checkValidity();
-    invalid.value = !valid;
-    if (valid) void store.giveEmail(field.value);
-  };
-  return (
-    <form class="scw-form scw-email" data-role="email-form" onSubmit={submit} noValidate>
-      <input name="email" type="email" maxLength={254} autoComplete="email" aria-label={t('emailLabel')} placeholder={t('emailLabel')} aria-invalid={invalid.value} aria-describedby={invalid.value ? 'scw-email-error' : undefined} />
-      <button type="submit" class="scw-send" aria-label={t('emailSend')} title={t('emailSend')}>
-        {icon('send')}
-      </button>
-      {invalid.value && (
-        <div id="scw-email-error" class="scw-email-error" role="alert">
-          {t('emailInvalid')}
-        </div>
-      )}
-    </form>
   );
 }
 

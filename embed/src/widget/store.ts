@@ -1,6 +1,7 @@
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import type { ChatDecision, ChatStreamEvents } from '@service/shared/widget-protocol';
 import type { ConfirmCard } from './confirm-card';
+import type { EmailForm as EmailFormComponent } from './email-form';
 import { applyOverrides, DEFAULT_CONFIG, loadWidgetConfig } from '../core/config';
 import { isLocale, resolveLocale, translate } from '../core/locale';
 import { session } from '../core/storage';
@@ -134,6 +135,8 @@ export function createStore(options: StoreOptions) {
   const teammateTyping = signal<string | null>(null);
   /** Nobody was available and the agent asked for an e-mail address: the panel offers a field for it. */
   const emailWanted = signal(false);
+  /** The e-mail field, a chunk of its own loaded when an address is first asked for (the first open stays light). */
+  const emailForm = signal<typeof EmailFormComponent | null>(null);
   let liveAfter = typeof restored?.liveAfter === 'number' ? restored.liveAfter : undefined;
   let stopLive: (() => void) | undefined;
   const visitorId = restored?.visitorId ?? newId();
@@ -209,6 +212,7 @@ export function createStore(options: StoreOptions) {
   /** Who answers now, told to the host page (the outbound `handoff`) when it changed. */
   function handedTo(state: { handler: HandoffState['handler']; assignee: { name: string } | null; email?: 'requested' | 'given' }): void {
     emailWanted.value = state.handler === 'people' && state.email === 'requested';
+    if (emailWanted.value && !emailForm.value) void import('./email-form').then((module) => (emailForm.value = module.EmailForm));
     const next: HandoffState = { handler: state.handler, assignee: state.assignee?.name ?? null };
     if (JSON.stringify(next) === JSON.stringify(people.value ?? { handler: 'agent', assignee: null })) return;
     people.value = next;
@@ -295,14 +299,6 @@ export function createStore(options: StoreOptions) {
       ...(handoff ? { handoff } : {}),
       ...(email ? { email } : {}),
     });
-  }
-
-  /** The visitor's address from the e-mail field (the browser checked its form; the server checks it again). */
-  function giveEmail(address: string): Promise<void> {
-    const email = address.trim();
-    if (!email || streaming.value) return Promise.resolve();
-    emailWanted.value = false;
-    return send(email, false, email);
   }
 
   /** The visitor's Confirm or Decline of an action: the card goes, the server's answer streams in as a reply. */
@@ -553,8 +549,8 @@ export function createStore(options: StoreOptions) {
 
   return {
     config, loading, open, messages, streaming, badge, fabVisible, fabHighlight, teaserVisible, nudgeText,
-    announcement, locale, agentName, dark, confirmCard, expression, rich, t, people, teammateTyping, emailWanted,
-    bus, setOpen, send, giveEmail, decide, stop, clear, start, prepareReply,
+    announcement, locale, agentName, dark, confirmCard, expression, rich, t, people, teammateTyping, emailWanted, emailForm,
+    bus, setOpen, send, decide, stop, clear, start, prepareReply,
     dismissTeaser() {
       teaserVisible.value = false;
       teaserSeen = true;

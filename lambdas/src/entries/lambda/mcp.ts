@@ -1,5 +1,6 @@
 import { ROUTES } from '@service/shared';
 import { queueDepsFromEnv } from './deps-from-env';
+import { withMail } from './with-mail';
 import { matchRoute } from '../../infra/http/routes';
 import { toLambdaStreamingHandler, writeResult } from '../../infra/http/streaming';
 import { createMcpSurfaceHandler } from '../../surfaces/mcp/handler';
@@ -10,7 +11,8 @@ import { createOAuthHandler } from '../../surfaces/oauth/handler';
  * Lambda entry of the MCP access point: a Function URL with RESPONSE_STREAM (long asks outlive API Gateway's 30 s),
  * serving /mcp, the run card's files and, on the same origin (the issuer is the resource's origin), the authorization server and discovery.
  */
-const deps = queueDepsFromEnv();
+// withMail: a teammate's reply_conversation goes to a visitor who left an address by e-mail too.
+const deps = withMail(queueDepsFromEnv());
 const mcp = createMcpSurfaceHandler(deps);
 const oauth = createOAuthHandler(deps);
 const runCardAssets = createRunCardAssetHandler();
