@@ -138,8 +138,12 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     const knowledge = { searched: false, passages: 0 };
     let toolbox: Toolbox | undefined;
     try {
+      // The workspace's trace settings (a store read at most once a minute) are read while the toolbox opens; a
+      // failure is handled when awaited, after the toolbox is in hand to be closed.
+      const tracing = traceTelemetry(deps, { workspaceId: agent.workspaceId, agent, conversationId: body.conversationId });
+      tracing.catch(() => undefined);
       toolbox = await visitorToolbox(deps, conversation);
-      const telemetry = await traceTelemetry(deps, { workspaceId: agent.workspaceId, agent, conversationId: body.conversationId });
+      const telemetry = await tracing;
       const result = streamText({
         model: options.model,
         system: widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(toolbox.tools), handoffSettingsOf(agent).enabled),
