@@ -153,7 +153,7 @@ export function benchDocuments(count: number): Map<string, IndexRow[]> {
 
 /**
  * Search latency of the index at `count` passages (one parent row per 3 passages, as documents have), beside the
- * library's own figure on the same table (one LanceDB full-text query of the passage column, nothing fused: the floor
+ * library's own figure on the same table (one LanceDB full-text query of the text column, nothing fused: the floor
  * our search stands on) and MiniSearch on the same passages.
  */
 async function searchSpeed(count: number, queries: Query[]): Promise<string[]> {
@@ -178,7 +178,7 @@ async function searchSpeed(count: number, queries: Query[]): Promise<string[]> {
     const theirs: number[] = [];
     for (const query of queries) {
       ours.push((await timed(() => index.search(workspaceId, { text: query.text, limit: 5 })))[1]);
-      lance.push((await timed(() => table.query().fullTextSearch(query.text, { columns: ['passage_en'] }).select(['document_id', 'text', '_score']).limit(5).toArray()))[1]);
+      lance.push((await timed(() => table.query().fullTextSearch(query.text, { columns: ['text_en'] }).select(['document_id', 'text', '_score']).limit(5).toArray()))[1]);
       theirs.push((await timed(async () => mini.search(query.text).slice(0, 5)))[1]);
     }
     db.close();
