@@ -62,9 +62,9 @@ export const touchEvalRun = (deps: Deps, evalRunId: string, at: string): Promise
 /** Ends an unfinished eval run once: the run as ended, or undefined when it had ended already. */
 export const endEvalRunItem = (deps: Deps, evalRunId: string, end: Pick<StoredEvalRun, 'passed' | 'failed' | 'usage' | 'completedAt'> & { status: 'completed' | 'failed'; error?: string; diff?: StoredEvalRun['diff'] }): Promise<StoredEvalRun | undefined> =>
   updateIf<StoredEvalRun>(deps.store, runs(deps), { evalRunId }, {
-    UpdateExpression: `SET #s = :status, passed = :passed, failed = :failed, usage = :usage, completedAt = :at${end.error ? ', #e = :error' : ''}${end.diff ? ', diff = :diff' : ''} REMOVE pendingStatus`,
+    UpdateExpression: `SET #s = :status, passed = :passed, failed = :failed, #u = :usage, completedAt = :at${end.error ? ', #e = :error' : ''}${end.diff ? ', #d = :diff' : ''} REMOVE pendingStatus`,
     ConditionExpression: '#s IN (:queued, :running)',
-    ExpressionAttributeNames: { '#s': 'status', ...(end.error ? { '#e': 'error' } : {}) },
+    ExpressionAttributeNames: { '#s': 'status', '#u': 'usage', ...(end.error ? { '#e': 'error' } : {}), ...(end.diff ? { '#d': 'diff' } : {}) },
     ExpressionAttributeValues: {
       ':status': end.status, ':passed': end.passed, ':failed': end.failed, ':usage': end.usage, ':at': end.completedAt, ':queued': 'queued', ':running': 'running',
       ...(end.error ? { ':error': end.error } : {}), ...(end.diff ? { ':diff': end.diff } : {}),
