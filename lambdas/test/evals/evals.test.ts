@@ -5,6 +5,9 @@ import { runDocumentedScript } from '../support/bash';
 import { obedientTurn, startObedientModel, textOf, type ChatRequest, type Turn } from '../support/obedient-model';
 import { usePlatform, type ApiCall } from '../support/platform';
 import { localChatUrl, widgetVisitor } from '../support/widget-visitor';
+import { command, until, waitForRun } from '../support/runs';
+import { createEvalRunOrFind, putResultOnce, readEvalRun } from '../../src/domains/evals/eval-run-repository';
+import { MAX_EVAL_ATTEMPTS } from '../../src/domains/evals/consumer';
 
 // Evals (issue 30, items 1 and 2): scenarios saved from a widget conversation, played against the live agent and its
 // draft, the diff between runs, publishing gated on the suite, and acting tools sandboxed. The offline model ignores
@@ -126,6 +129,35 @@ describe('evals of an agent against its draft', () => {
     expect(result.transcript).toContainEqual({ role: 'tool', text: 'email__send', tool: { name: 'email__send', args: expect.objectContaining({ to: 'grace@example.com' }), effect: 'act', sandboxed: true } });
     expect(await outbox()).toEqual(mailBefore);
     expect(await contacts()).toEqual(contactsBefore);
+  });
+
+  it('saves a scenario from a run: its command, the tools it called', async () => {
+    const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Please e-mail ada@example.com a hello', autonomy: 'read_only' });
+    await waitForRun(ctx.api, runId);
+    const saved = await ctx.api<{ scenario: { id: string; door: string; turns: unknown[] } }>('evals/scenario_create/', { body: { agent_id: ctx.agentId, from_run_id: runId }, headers: { 'idempotency-key': crypto.randomUUID() } });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+    expect(saved.body.data.scenario).toMatchObject({ door: 'command', turns: [{ user: 'Please e-mail ada@example.com a hello', expect: [{ tool_called: 'email.send' }] }] });
+    expect((await ctx.api('evals/scenario_delete/', { body: { scenario_id: saved.body.data.scenario.id } })).status).toBe(200);
+  });
+
+  it('goes on from the stored results after a crashed attempt, and fails an eval run out of attempts instead of leaving it running', async () => {
+    const { deps } = ctx.platform;
+    const suite = (await ctx.api<{ scenarios: { id: string; door: string }[] }>('evals/scenario_list/', { query: { agent_id: ctx.agentId } })).body.data.scenarios.map((scenario) => scenario.id);
+    const stored = { workspaceId: ctx.platform.demo.workspaceId, agentId: ctx.agentId, draft: false, status: 'running' as const, pendingStatus: 'running' as const, scenarioIds: suite, passed: 0, failed: 0, usage: { inputTokens: 0, outputTokens: 0 }, createdAt: new Date().toISOString() };
+    // An attempt that died after playing the first scenario: its result is stored, the run is still running.
+    const crashed = await createEvalRunOrFind(deps, { ...stored, evalRunId: `evr_${'c'.repeat(20)}`, attempts: 1 });
+    await putResultOnce(deps, { evalRunId: crashed.evalRunId, scenarioId: suite[0]!, name: 'played before the crash', passed: false, error: null, expectations: [], transcript: [], usage: { inputTokens: 0, outputTokens: 0 } });
+    await deps.queue.send('evals', { evalRunId: crashed.evalRunId });
+    const resumed = await until(() => readEvalRun(deps, crashed.evalRunId), (run) => run?.status === 'completed');
+    expect(resumed).toMatchObject({ attempts: 2, failed: 1, passed: suite.length - 1 });
+    const status = await ctx.api<EvalRunStatus>('evals/run_status/', { query: { eval_run_id: crashed.evalRunId } });
+    expect(status.body.data.results.find((result) => result.scenario_id === suite[0])).toMatchObject({ passed: false, name: 'played before the crash' });
+
+    const exhausted = await createEvalRunOrFind(deps, { ...stored, evalRunId: `evr_${'x'.repeat(20)}`, attempts: MAX_EVAL_ATTEMPTS });
+    await deps.queue.send('evals', { evalRunId: exhausted.evalRunId });
+    const failed = await until(() => readEvalRun(deps, exhausted.evalRunId), (run) => run?.status === 'failed');
+    expect(failed).toMatchObject({ error: `the eval run could not finish in ${MAX_EVAL_ATTEMPTS} attempts` });
+    expect(failed?.pendingStatus).toBeUndefined();
   });
 
   it('runs the CI step exactly as docs/evals.md shows it: exit 0 on a passing suite, non-zero with the failures on a broken draft', async () => {
