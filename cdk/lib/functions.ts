@@ -223,13 +223,14 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   {
     id: 'RunSweeper',
     entry: 'lambdas/src/entries/lambda/run-sweeper.ts',
-    // Re-sends the message of a run a crash left unsent and fails runs abandoned past their bound.
+    // Re-sends the message of a run a crash left unsent and fails runs abandoned past their bound; re-sends the message
+    // of an eval run never taken or whose attempt went quiet (evalRuns, the evals queue).
     trigger: { kind: 'schedule', everyMinutes: 1 },
     timeoutSeconds: 60,
     memoryMb: 512,
-    reads: [],
+    reads: ['evalRuns'],
     writes: ['runs'],
-    sendsTo: ['runs'],
+    sendsTo: ['runs', 'evals'],
     turnTokens: false,
     model: false,
   },

@@ -8,6 +8,7 @@ import { eachRecordAtOnce, type QueueConsumer } from '../../infra/queue/queue';
 import { findAgent } from '../agents/agents';
 import { recordUsage } from '../usage/usage';
 import { emitEvent } from '../webhooks/emit';
+import { EVAL_QUIET_MS, MAX_EVAL_ATTEMPTS } from './attempts';
 import type { ScenarioDoors } from './doors';
 import { agentAsDrafted } from './drafts';
 import { endEvalRunItem, putResultOnce, queryResults, readEvalRun, takeEvalRunItem, touchEvalRun, type StoredEvalRun } from './eval-run-repository';
@@ -17,8 +18,6 @@ import { readScenario } from './scenario-repository';
 
 const EvalMessage = z.object({ evalRunId: z.string().regex(/^evr_/) });
 
-/** Attempts at an eval run before it fails; each goes on from the results the earlier ones stored. */
-export const MAX_EVAL_ATTEMPTS = 3;
 
 export interface EvalConsumerOptions {
   doors: ScenarioDoors;
@@ -75,18 +74,21 @@ async function play(deps: Deps, run: StoredEvalRun, options: EvalConsumerOptions
 /**
  * The `evals` queue's consumer (the EvalRunner function; locally the same handler): takes the eval run for one more
  * attempt and plays it. A message for a run it cannot take is for a finished run (its webhook is sent again, the same
- * event id, in case the attempt that ended it died first) or for one out of attempts, which it fails.
+ * event id, in case the attempt that ended it died first), for one out of attempts, which it fails, or for one another
+ * attempt is playing, which it leaves to that attempt.
  */
 export function createEvalConsumer(deps: Deps, options: EvalConsumerOptions): QueueConsumer {
   return eachRecordAtOnce(
     async (record: SQSRecord) => {
       const { evalRunId } = EvalMessage.parse(JSON.parse(record.body));
-      const run = await takeEvalRunItem(deps, evalRunId, deps.now().toISOString(), MAX_EVAL_ATTEMPTS);
+      const now = deps.now();
+      const run = await takeEvalRunItem(deps, evalRunId, now.toISOString(), new Date(now.getTime() - EVAL_QUIET_MS).toISOString(), MAX_EVAL_ATTEMPTS);
       if (run) return play(deps, run, options);
       const seen = await readEvalRun(deps, evalRunId);
       if (!seen) return;
-      if (seen.status === 'queued' || seen.status === 'running') return fail(deps, seen, `the eval run could not finish in ${MAX_EVAL_ATTEMPTS} attempts`);
-      await announce(deps, seen);
+      if (seen.status === 'completed' || seen.status === 'failed') return announce(deps, seen);
+      if (seen.attempts >= MAX_EVAL_ATTEMPTS) return fail(deps, seen, `the eval run could not finish in ${MAX_EVAL_ATTEMPTS} attempts`);
+      // Otherwise an attempt is at work on it; should it die, the sweeper sends the message again (eval-sweeper.ts).
     },
     (record, error) => logger.error('eval run failed; the queue retries it', { messageId: record.messageId, error }),
   );

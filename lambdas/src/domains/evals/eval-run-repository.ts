@@ -46,13 +46,16 @@ export const createEvalRunOrFind = async (deps: Deps, run: StoredEvalRun): Promi
 
 export const readEvalRun = (deps: Deps, evalRunId: string): Promise<StoredEvalRun | undefined> => readItem<StoredEvalRun>(deps.store, runs(deps), { evalRunId });
 
-/** Takes a queued or running eval run for one more attempt (at most `maxAttempts`): the run as taken, or undefined. */
-export const takeEvalRunItem = (deps: Deps, evalRunId: string, at: string, maxAttempts: number): Promise<StoredEvalRun | undefined> =>
+/**
+ * Takes an eval run for one more attempt (at most `maxAttempts`): a queued one, or a running one whose attempt has
+ * been quiet since before `quietSince` (it died). The run as taken, or undefined.
+ */
+export const takeEvalRunItem = (deps: Deps, evalRunId: string, at: string, quietSince: string, maxAttempts: number): Promise<StoredEvalRun | undefined> =>
   updateIf<StoredEvalRun>(deps.store, runs(deps), { evalRunId }, {
     UpdateExpression: 'SET #s = :running, pendingStatus = :running, attempts = attempts + :one, startedAt = if_not_exists(startedAt, :at), touchedAt = :at',
-    ConditionExpression: '#s IN (:queued, :running) AND attempts < :max',
+    ConditionExpression: 'attempts < :max AND (#s = :queued OR (#s = :running AND (attribute_not_exists(touchedAt) OR touchedAt < :quiet)))',
     ExpressionAttributeNames: { '#s': 'status' },
-    ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued', ':one': 1, ':at': at, ':max': maxAttempts },
+    ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued', ':one': 1, ':at': at, ':quiet': quietSince, ':max': maxAttempts },
   });
 
 /** Notes that the attempt is alive (after each scenario), so the sweeper leaves it be. */
