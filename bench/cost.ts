@@ -101,7 +101,7 @@ export function lambdaUsage(log: InvocationLog, meterWaits: readonly [number, nu
 }
 
 /** Routes every built-in skill through a timing proxy, each request one invocation of that skill's function. */
-async function proxySkills(platform: RunningPlatform, log: InvocationLog): Promise<() => Promise<void>> {
+export async function proxySkills(platform: RunningPlatform, log: InvocationLog): Promise<() => Promise<void>> {
   const builtins = Object.entries(platform.skillHost.builtins);
   const proxies = await Promise.all(
     builtins.map(async ([code, endpoint]) => {

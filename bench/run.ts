@@ -16,6 +16,7 @@ import { benchWidget } from '../embed/bench/widget';
 import { benchKnowledge } from './knowledge';
 import { benchKnowledgeAws } from './knowledge-aws';
 import { benchTraces } from './traces';
+import { benchEvals } from './evals';
 
 /** Where `npm run bench` writes what it printed: the one place the measured figures live (docs/benchmarks.md links it). */
 const LATEST = new URL('../docs/benchmarks-latest.md', import.meta.url);
@@ -58,6 +59,7 @@ const sections: [key: string, title: string, run: () => Promise<string[]>][] = [
   ['knowledge', "Knowledge: SciFact quality through knowledge/document_upload and knowledge/search beside MiniSearch, search latency at 10k and 100k passages beside LanceDB's own query, the widget's time to first token with knowledge on and off", () => benchKnowledge()],
   ['knowledge-aws', 'Knowledge in AWS: the LanceDB layer\'s cold start, 10,000 pages on S3 (emulated, requests counted), the bill at rest and per 1,000 questions', () => benchKnowledgeAws()],
   ['traces', "Traces: the CPU a run costs with its OpenTelemetry spans exported vs without", () => benchTraces()],
+  ['evals', 'Evals: a suite of 100 scenarios against the offline model, its wall time, CPU and AWS bill', () => benchEvals()],
   // SOAK_SECONDS shortens both soaks (3 minutes of traffic and a minute at idle by default).
   ['soak', 'Memory soak: the local platform under mixed traffic, then idle', () => soakPlatform()],
   ['soak-lambdas', 'Memory soak: each Lambda handler invoked in a loop, then idle', () => soakLambdas()],

@@ -70,7 +70,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     memoryMb: 1024,
     // connectionCalls: the recent calls of an MCP connection (connections/calls).
     // runSteps: agents/command_status lists a run's steps.
-    reads: ['workspaces', 'connectionCalls', 'runSteps'],
+    // evalRuns: agents/draft_publish with require_suite_pass reads the draft's latest eval run.
+    reads: ['workspaces', 'connectionCalls', 'runSteps', 'evalRuns'],
     // rateLimits: failed credentials are counted per source and key prefix (progressive delays).
     writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills', 'rateLimits',
       // People (the dashboard): accounts, memberships, invitations, sessions (sign-in codes and passkeys: AuthApi).
@@ -82,7 +83,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
       // after a run MCP's ask_agent waits for.
       'knowledgeSources', 'knowledgeDocuments', 'knowledgeCrawl', 'knowledgeUnanswered',
       // telemetry/settings_get|update: where the workspace's spans go.
-      'telemetrySettings'],
+      'telemetrySettings',
+      // agents/draft_*: the agent's draft; publishing with require_suite_pass reads the draft's latest eval run.
+      'agentDrafts'],
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery; a source's sync starts on the
     // knowledge queue.
     sendsTo: ['runs', 'webhooks', 'knowledge'],
@@ -161,24 +164,43 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
       routes: [
         { path: ROUTES.conversationsApi, methods: ['ANY'] },
         { path: ROUTES.visitorsApi, methods: ['ANY'] },
+        { path: ROUTES.evalsApi, methods: ['ANY'] },
       ],
     },
     timeoutSeconds: 15,
     memoryMb: 512,
     // usage: the pipeline's token read-ahead (agents/command only, never reached here, but bundled). The conversation
     // events go to the webhooks and skills that want them (webhookSubscriptions, skills).
-    reads: ['agents', 'memberships', 'usage', 'webhookSubscriptions', 'skills'],
+    // evals/*: saving a scenario from a run reads the run and its steps (runs, runSteps); results hold transcripts.
+    reads: ['agents', 'memberships', 'usage', 'webhookSubscriptions', 'skills', 'runs', 'runSteps', 'evalResults'],
     // Teammates' messages, notes and changes of hands (conversations), their webhook deliveries; the REST pipeline's
     // own: keys (last use, rate limit), sessions (last activity), failed credentials, idempotency.
     writes: ['conversations', 'webhookDeliveries', 'apiKeys', 'sessions', 'rateLimits', 'idempotency',
       // visitors/*: the erasure and its audit record, what derives from a visitor's conversations (contacts the agent
       // created, unanswered questions), the workspace's retention setting.
-      'visitorErasures', 'records', 'knowledgeUnanswered', 'workspaces'],
-    sendsTo: ['webhooks'],
+      'visitorErasures', 'records', 'knowledgeUnanswered', 'workspaces',
+      // evals/*: the scenarios, and the eval runs started here (the EvalRunner plays them from the evals queue).
+      'evalScenarios', 'evalRuns'],
+    sendsTo: ['webhooks', 'evals'],
     turnTokens: false,
     model: false,
     // A teammate's reply to a visitor who left an e-mail address when nobody was available.
     sendsMail: true,
+  },
+  {
+    id: 'EvalRunner',
+    entry: 'lambdas/src/entries/lambda/eval-runner.ts',
+    // One eval run a message: its scenarios played one after another through the widget's reply or the run executor,
+    // acting tools sandboxed. A long suite that outlasts one invocation goes on from its stored results on the retry.
+    trigger: { kind: 'queue', queue: 'evals', batchSize: QUEUE_BATCH_SIZE.evals },
+    timeoutSeconds: 900,
+    memoryMb: 1024,
+    reads: ['agents', 'agentDrafts', 'evalScenarios', 'webhookSubscriptions'],
+    writes: ['evalRuns', 'evalResults', 'usage', 'webhookDeliveries', 'skills', 'runSteps', 'knowledgeUnanswered', 'telemetrySettings'],
+    sendsTo: ['webhooks'],
+    turnTokens: true,
+    builtinSkills: true,
+    model: true,
   },
   {
     id: 'AuthApi',
@@ -201,13 +223,14 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   {
     id: 'RunSweeper',
     entry: 'lambdas/src/entries/lambda/run-sweeper.ts',
-    // Re-sends the message of a run a crash left unsent and fails runs abandoned past their bound.
+    // Re-sends the message of a run a crash left unsent and fails runs abandoned past their bound; re-sends the message
+    // of an eval run never taken or whose attempt went quiet (evalRuns, the evals queue).
     trigger: { kind: 'schedule', everyMinutes: 1 },
     timeoutSeconds: 60,
     memoryMb: 512,
-    reads: [],
+    reads: ['evalRuns'],
     writes: ['runs'],
-    sendsTo: ['runs'],
+    sendsTo: ['runs', 'evals'],
     turnTokens: false,
     model: false,
   },

@@ -126,6 +126,8 @@ export class PlatformStack extends Stack {
       webhooks: new WorkQueue(this, 'WebhookDeliveriesQueue', { consumerTimeoutSeconds: consumerTimeoutSeconds(functions, 'webhooks') }),
       // The crawl and sync of knowledge sources: one page per message.
       knowledge: new WorkQueue(this, 'KnowledgeQueue', { consumerTimeoutSeconds: consumerTimeoutSeconds(functions, 'knowledge') }),
+      // Eval runs of agents' suites: one eval run per message, its scenarios played one after another.
+      evals: new WorkQueue(this, 'EvalsQueue', { consumerTimeoutSeconds: consumerTimeoutSeconds(functions, 'evals') }),
     };
     this.knowledgeBucket = this.createKnowledgeBucket();
     this.turnTokenKey = generatedSecret(this, 'TurnTokenKey', 'HMAC-SHA256 key signing the turn tokens the platform sends to skills');
@@ -215,7 +217,7 @@ export class PlatformStack extends Stack {
 
     this.alarms = new PlatformAlarms(this, 'Alarms', {
       functions: new Map<string, IFunction>([...this.functions, ...[...this.skills].map(([id, skill]): [string, IFunction] => [id, skill.function])]),
-      deadLetterQueues: { Runs: this.queues.runs.deadLetterQueue, WebhookDeliveries: this.queues.webhooks.deadLetterQueue, Knowledge: this.queues.knowledge.deadLetterQueue },
+      deadLetterQueues: { Runs: this.queues.runs.deadLetterQueue, WebhookDeliveries: this.queues.webhooks.deadLetterQueue, Knowledge: this.queues.knowledge.deadLetterQueue, Evals: this.queues.evals.deadLetterQueue },
       webhookQueue: this.queues.webhooks.queue,
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
     });

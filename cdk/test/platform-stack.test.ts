@@ -92,16 +92,16 @@ describe('DynamoDB tables', () => {
 });
 
 describe('queues', () => {
-  it('has the runs, webhook-deliveries and knowledge queues, each with an encrypted dead-letter queue after 5 receives', () => {
+  it('has the runs, webhook-deliveries, knowledge and evals queues, each with an encrypted dead-letter queue after 5 receives', () => {
     const withDlq = template.findResources('AWS::SQS::Queue', { Properties: { RedrivePolicy: Match.anyValue() } });
-    expect(Object.keys(withDlq)).toHaveLength(3);
+    expect(Object.keys(withDlq)).toHaveLength(4);
     for (const queue of Object.values(withDlq)) {
       expect(queue.Properties.RedrivePolicy.maxReceiveCount).toBe(5);
       expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
       const dlqId = queue.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] as string;
       expect(template.toJSON().Resources[dlqId].Properties.SqsManagedSseEnabled).toBe(true);
     }
-    expect(Object.keys(template.findResources('AWS::SQS::Queue'))).toHaveLength(6);
+    expect(Object.keys(template.findResources('AWS::SQS::Queue'))).toHaveLength(8);
   });
 
   it('gives each queue a visibility timeout larger than the timeout of the function consuming it', () => {

@@ -14,6 +14,9 @@
  * CONVERSATION_NOT_FOUND 404: no such widget conversation in the workspace; CONVERSATION_CLOSED 409: it was closed
  * (nobody replies to it, assigns or hands it back any more); CONVERSATION_ERASED 410: the visitor's data was erased
  * (visitors/erase or the retention setting): nobody writes to it any more, and a new conversation starts afresh.
+ * EVAL_SUITE_EMPTY 409: evals/run for an agent without scenarios; EVAL_SUITE_NOT_PASSED 409: agents/draft_publish with
+ * require_suite_pass while the latest eval run of the draft did not pass (or there is none, or it is still running).
+ * DRAFT_NOT_FOUND 404: agents/draft_get or _publish for an agent without a draft.
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -35,6 +38,7 @@ export const ERROR_STATUS = {
   RUN_NOT_FOUND: 404,
   NOT_FOUND: 404,
   CONVERSATION_NOT_FOUND: 404,
+  DRAFT_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   IDEMPOTENCY_CONFLICT: 409,
   SKILL_OAUTH_REQUIRED: 409,
@@ -43,6 +47,8 @@ export const ERROR_STATUS = {
   APPROVAL_NOT_PENDING: 409,
   APPROVAL_EXPIRED: 409,
   CONVERSATION_CLOSED: 409,
+  EVAL_SUITE_EMPTY: 409,
+  EVAL_SUITE_NOT_PASSED: 409,
   CONVERSATION_ERASED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,

@@ -12,6 +12,8 @@ export const ROUTES = {
   conversationsApi: '/{lang}/api/v1/conversations/{proxy+}',
   /** A visitor's data (visitors/*: export, erase, audit, retention): served with conversations/* by the function that reads them. */
   visitorsApi: '/{lang}/api/v1/visitors/{proxy+}',
+  /** Eval scenarios and runs (evals/*): served with conversations/* (a scenario is saved from a conversation). */
+  evalsApi: '/{lang}/api/v1/evals/{proxy+}',
   /** Sign-in codes, sessions and passkeys (auth/*): a function of their own, the only one carrying the WebAuthn verifier. */
   authApi: '/{lang}/api/v1/auth/{proxy+}',
   /** Operators' provisioning and administration, master key only. */

@@ -163,6 +163,24 @@ export const TABLES = {
    * spans delivered and dropped, added after each export.
    */
   telemetrySettings: { name: 'telemetry-settings', partitionKey: s('workspaceId') },
+  /** Eval scenarios (evals/scenario_*), an agent's suite by the `byAgent` index; `workspaceId` on each item is checked on every read. */
+  evalScenarios: { name: 'eval-scenarios', partitionKey: s('id'), indexes: [{ name: 'byAgent', partitionKey: s('agentId'), sortKey: s('id') }] },
+  /**
+   * Eval runs of an agent's suite (evals/run): status, counts, the previous run it is compared with. Unfinished ones
+   * carry `pendingStatus` (a sparse index) so that a retry or the sweeper finishes them after a crash.
+   */
+  evalRuns: {
+    name: 'eval-runs',
+    partitionKey: s('evalRunId'),
+    indexes: [
+      { name: 'byAgent', partitionKey: s('agentId'), sortKey: s('createdAt') },
+      { name: 'pending', partitionKey: s('pendingStatus'), sortKey: s('createdAt') },
+    ],
+  },
+  /** One scenario's result in an eval run (its expectations and transcript), written once the scenario was played. */
+  evalResults: { name: 'eval-results', partitionKey: s('evalRunId'), sortKey: s('scenarioId') },
+  /** An agent's draft (agents/draft_update): the changed settings, skills and knowledge sources, until published. */
+  agentDrafts: { name: 'agent-drafts', partitionKey: s('agentId') },
   /** The local platform's mailbox (GET /dev/mail.json); in AWS mail leaves through Amazon SES. */
   mailbox: { name: 'mailbox', partitionKey: s('mailbox'), sortKey: s('sk'), localOnly: true },
 } as const satisfies Record<string, TableDefinition>;

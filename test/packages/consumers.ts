@@ -54,6 +54,8 @@ export async function handle(request: Request, secret: string): Promise<string> 
       return event.data.message.text;
     case 'conversation.closed':
       return event.data.closed_at;
+    case 'eval.run.completed':
+      return \`\${event.data.passed}/\${event.data.scenarios}\`;
     case 'webhook.test':
       return event.data.message;
   }

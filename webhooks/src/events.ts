@@ -112,6 +112,25 @@ export interface ConversationClosedData extends ConversationRef {
   closed_at: string;
 }
 
+/** The data of `eval.run.completed`: an eval run of an agent's suite finished (evals/run_status has every result). */
+export interface EvalRunCompletedData {
+  eval_run_id: string;
+  agent_id: string;
+  /** Played against the agent's draft rather than the live agent. */
+  draft: boolean;
+  /** `failed`: the run could not be played at all (`error` says why); otherwise `completed`, passing or not. */
+  status: 'completed' | 'failed';
+  scenarios: number;
+  passed: number;
+  failed: number;
+  pass_rate: number | null;
+  /** Against the previous run of the same suite: scenario ids that pass now but did not, and the reverse. */
+  fixed: string[];
+  broke: string[];
+  error: string | null;
+  completed_at: string;
+}
+
 /** The data of `webhook.test`: sent to one endpoint on request (the dashboard's "Send test event"), never emitted. */
 export interface WebhookTestData {
   webhook_id: string;
@@ -128,6 +147,7 @@ export interface WebhookEventData {
   'conversation.handoff_requested': ConversationHandoffRequestedData;
   'conversation.message_created': ConversationMessageCreatedData;
   'conversation.closed': ConversationClosedData;
+  'eval.run.completed': EvalRunCompletedData;
   'webhook.test': WebhookTestData;
 }
 

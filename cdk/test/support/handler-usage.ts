@@ -1,4 +1,5 @@
 import { build } from 'esbuild';
+import { QUEUE_NAMES } from '@service/shared';
 import { LAMBDA_BUNDLING } from '../../lib/lambda-bundling';
 
 export interface HandlerUsage {
@@ -13,7 +14,7 @@ export interface HandlerUsage {
 const TABLE_REFERENCE = /\b(?:table|physicalTableName)\((?:[^,()]*,\s*)?['"]([a-zA-Z]+)['"]/g;
 /** The store helpers of infra/store/dynamo.ts that take the table by name after the store (`updateIf(deps.store, 'runs', …)`). */
 const TABLE_HELPER_REFERENCE = /\b(?:updateIf|createOrFind)\d*\([^,()]*,\s*['"]([a-zA-Z]+)['"]/g;
-const QUEUE_SEND = /\.send\(\s*['"](runs|webhooks|knowledge)['"]/g;
+const QUEUE_SEND = new RegExp(`\\.send\\(\\s*['"](${QUEUE_NAMES.join('|')})['"]`, 'g');
 const SETTING_NAME = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b/g;
 
 /** One esbuild run per handler file, however many tests ask. */

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { LIVE_LIMITS } from '@service/shared/live-conversation';
 import { post } from '../api/client';
 import { ActionButton, ActionForm, ErrorNote, Loading } from '../components';
+import { SaveAsScenario } from './save-as-scenario';
 import { useAction } from '../hooks';
 import { when } from '../format';
 import { useApp } from '../session';
@@ -177,6 +178,7 @@ function Actions({ summary, onChanged }: { summary: ConversationSummary; onChang
             Close
           </ActionButton>
         ) : null}
+        <SaveAsScenario agentId={summary.agent_id} from={{ from_conversation_id: conversation_id }} />
       </div>
       {open ? (
         <ActionForm onSubmit={() => text.trim() && send('conversations/reply')}>

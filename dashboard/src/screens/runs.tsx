@@ -4,6 +4,7 @@ import { ActionButton, ActionForm, Confirm, ErrorNote, Loading, RoleNote, Screen
 import { useAction, useLoad } from '../hooks';
 import { when } from '../format';
 import { AgentTabs } from './agent-tabs';
+import { SaveAsScenario } from './save-as-scenario';
 import { RunSteps } from './run-timeline';
 import { LiveText } from './live-text';
 import { AnswerButtons, PendingActionView, useAnswers } from './approval';
@@ -107,6 +108,7 @@ export default function Runs({ params }: { params: string[] }) {
             ) : null}
             <RunSteps runId={run.run_id} runStatus={run.status} />
             {run.error || run.output_error ? <p class="error">{run.error ?? run.output_error}</p> : null}
+            {run.status === 'completed' ? <SaveAsScenario agentId={agentId} from={{ from_run_id: run.run_id }} /> : null}
             <p class="muted small">
               <span class="mono">{run.run_id}</span> · {run.autonomy} · {run.usage.input_tokens + run.usage.output_tokens} tokens ({run.usage.input_tokens} in, {run.usage.output_tokens} out)
             </p>

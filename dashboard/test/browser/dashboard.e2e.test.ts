@@ -25,6 +25,7 @@ const screens = (agentId: string): [string, string, RegExp][] => [
   ['widget-embed', `#/agents/${agentId}/embed`, /^Widget Embed$/],
   ['runs', `#/agents/${agentId}/runs`, /^Runs$/],
   ['conversations', `#/agents/${agentId}/conversations`, /^Conversations$/],
+  ['evals', `#/agents/${agentId}/evals`, /^Evals$/],
   ['credentials', '#/developers/credentials', /Developers › Credentials/],
   ['webhooks', '#/developers/webhooks', /Developers › Webhooks/],
   ['mcp-connections', '#/developers/mcp', /Developers › MCP connections/],
@@ -230,6 +231,33 @@ describe('signed in as the demo owner', () => {
     await host.screenshot({ path: `${SHOTS}/widget-on-another-origin.png` });
     await site.close();
     await shop.close();
+  });
+
+  it('saves that widget conversation as a scenario, shows a bad scenario\'s error, runs the suite on the draft and publishes it', async () => {
+    await go(page, `#/agents/${h.agentId}/conversations`, /^Conversations$/);
+    await page.getByRole('tab', { name: /^All / }).click();
+    await page.locator('.conversations button').first().click();
+    await page.getByRole('list', { name: 'Transcript' }).getByText('What does it cost?').waitFor();
+    await page.getByRole('button', { name: 'Save as scenario' }).click();
+    await page.getByRole('status').filter({ hasText: /^Saved “Conversation of / }).getByRole('link', { name: 'Evals' }).click();
+    await heading(page, /^Evals$/);
+    await page.getByRole('row', { name: /Conversation of .* widget 1/ }).waitFor();
+
+    await page.getByLabel('New scenario (JSON)').fill('{"name": "Empty", "turns": []}');
+    await page.getByRole('button', { name: 'Save scenario' }).click();
+    expect(await page.getByRole('alert').filter({ hasText: /turns/ }).textContent()).toMatch(/turns/);
+
+    await page.getByLabel('Persona (draft)').fill('Short answers only.');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByRole('status').filter({ hasText: 'Draft saved; the live agent is unchanged.' }).waitFor();
+    await page.getByRole('button', { name: 'Run on the draft' }).click();
+    await page.getByRole('status').filter({ hasText: 'Draft: pass rate 100% (1 of 1 passed)' }).waitFor({ timeout: 20_000 });
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'evals-draft-run');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('status').filter({ hasText: 'Published: the draft is live.' }).waitFor();
+    const agent = await h.api<{ agent: { persona: string } }>('agents/get/', { query: { agent_id: h.agentId } });
+    expect(agent.body.data.agent.persona).toBe('Short answers only.');
   });
 
   it('shows that widget conversation under Conversations › All with its transcript', async () => {

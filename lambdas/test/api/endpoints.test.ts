@@ -138,6 +138,26 @@ describe('every endpoint answers as its OpenAPI document says', () => {
     await call('telemetrySettingsUpdate', { body: { otlp_endpoint: null } });
   });
 
+  it('evals: scenarios, eval runs of the live agent and its draft, publishing the draft', async () => {
+    const created = await call<{ scenario: { id: string } }>('evalsScenarioCreate', {
+      body: { agent_id: ctx.agentId, name: 'Hours', turns: [{ user: 'When are you open?', expect: [{ no_action: true }, { judge: 'It gives the opening hours' }] }] },
+    });
+    const scenarioId = created.body.data.scenario.id;
+    await call('evalsScenarioList', { query: { agent_id: ctx.agentId } });
+    await call('evalsScenarioUpdate', { body: { scenario_id: scenarioId, name: 'Opening hours', turns: [{ user: 'When are you open?', expect: [{ judge: 'It gives the opening hours' }] }] } });
+    await call('agentsDraftUpdate', { body: { agent_id: ctx.agentId, persona: 'Warm and brief.', skills: ['knowledge'] } });
+    await call('agentsDraftGet', { query: { agent_id: ctx.agentId } });
+    const started = await call<{ eval_run: { eval_run_id: string } }>('evalsRun', { body: { agent_id: ctx.agentId, draft: true } });
+    let status = await call<{ eval_run: { status: string }; results: { expectations: { outcome: string; reason: string }[] }[] }>('evalsRunStatus', { query: { eval_run_id: started.body.data.eval_run.eval_run_id } });
+    for (let deadline = Date.now() + 20_000; status.body.data.eval_run.status !== 'completed' && Date.now() < deadline; await new Promise((done) => setTimeout(done, 100))) {
+      status = await call('evalsRunStatus', { query: { eval_run_id: started.body.data.eval_run.eval_run_id } });
+    }
+    // The offline model never grades a judge criterion, and never passes one silently.
+    expect(status.body.data.results[0]!.expectations[0]).toMatchObject({ outcome: 'not_graded', reason: expect.stringContaining('offline') });
+    await call('agentsDraftPublish', { body: { agent_id: ctx.agentId, require_suite_pass: true } });
+    await call('evalsScenarioDelete', { body: { scenario_id: scenarioId } });
+  });
+
   it('takes paths with or without the trailing slash, and the tr language segment', async () => {
     expect((await ctx.api('agents/list')).status).toBe(200);
     const tr = await fetch(`${ctx.platform.url}/tr/api/v1/agents/list/`, { headers: { 'x-service-api-key': ctx.key } });

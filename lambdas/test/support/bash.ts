@@ -44,11 +44,14 @@ export interface PrintedEnvelope {
   data: Record<string, unknown>;
 }
 
-/** Runs a documented script in a fresh directory of its own; `answers` are the envelopes it printed, in order. */
-export async function runDocumentedScript(script: string, env: Record<string, string>) {
+/**
+ * Runs a documented script in a fresh directory of its own (or in `cwd`, for a script that names a file of the
+ * repository); `answers` are the envelopes it printed, in order.
+ */
+export async function runDocumentedScript(script: string, env: Record<string, string>, options: { cwd?: string } = {}) {
   const workDir = mkdtempSync(join(tmpdir(), 'documented-script-'));
   try {
-    const result = await runBash(script, env, workDir);
+    const result = await runBash(script, env, options.cwd ?? workDir);
     const answers = result.stdout
       .split('\n')
       .filter((line) => line.startsWith('{'))

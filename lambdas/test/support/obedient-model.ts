@@ -7,22 +7,22 @@ import type { AddressInfo } from 'node:net';
 // what it read. The platform's own guard must hold against it. Streamed (the widget) and not (runs) alike; a request
 // for a JSON answer (the run's envelope) gets one.
 
-interface ChatMessage {
+export interface ChatMessage {
   role: 'system' | 'user' | 'assistant' | 'tool';
   content?: string | null | Array<{ type: string; text?: string }>;
   tool_calls?: Array<{ function: { name: string } }>;
 }
-interface ChatRequest {
+export interface ChatRequest {
   messages: ChatMessage[];
   tools?: Array<{ function: { name: string } }>;
   stream?: boolean;
   response_format?: { type: string };
 }
-type Turn = { text: string } | { toolCall: { name: string; arguments: Record<string, unknown> } };
+export type Turn = { text: string } | { toolCall: { name: string; arguments: Record<string, unknown> } };
 
 const EMAIL_ORDER = /e-?mail\b[^.]*?\bto\s+([\w.+-]+@[\w-]+(?:\.[\w-]+)+)/i;
 
-const textOf = (content: ChatMessage['content']): string =>
+export const textOf = (content: ChatMessage['content']): string =>
   typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
 
 /** What the obedient model does next, from the conversation so far. */
@@ -73,7 +73,8 @@ export interface ObedientModel {
   close(): Promise<void>;
 }
 
-export async function startObedientModel(): Promise<ObedientModel> {
+/** `turnOf`: what the model does next (by default it obeys what it reads; a test may give a model of its own). */
+export async function startObedientModel(turnOf: (request: ChatRequest) => Turn = obedientTurn): Promise<ObedientModel> {
   const toolCalls: ObedientModel['toolCalls'] = [];
   let served = 0;
   const server = createServer((request, response) => {
@@ -81,7 +82,7 @@ export async function startObedientModel(): Promise<ObedientModel> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ChatRequest;
-      const turn = obedientTurn(body);
+      const turn = turnOf(body);
       if ('toolCall' in turn) toolCalls.push(turn.toolCall);
       reply(response, body, turn, String(++served));
     });

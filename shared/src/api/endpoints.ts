@@ -15,6 +15,7 @@ import { CONNECTION_ENDPOINTS } from './connections';
 import { KNOWLEDGE_ENDPOINTS } from './knowledge';
 import { VISITOR_ENDPOINTS } from './visitors';
 import { TELEMETRY_ENDPOINTS } from './telemetry';
+import { DRAFT_ENDPOINTS, EVAL_ENDPOINTS } from './evals';
 import type { EndpointContract } from './contract';
 import { secretAlreadyShown, secretShownOnce } from './primitives';
 
@@ -147,6 +148,8 @@ export const ENDPOINTS = {
   ...KNOWLEDGE_ENDPOINTS,
   ...VISITOR_ENDPOINTS,
   ...TELEMETRY_ENDPOINTS,
+  ...DRAFT_ENDPOINTS,
+  ...EVAL_ENDPOINTS,
 } as const satisfies Record<string, EndpointContract>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

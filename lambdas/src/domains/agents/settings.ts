@@ -1,4 +1,4 @@
-import { DomainError } from '@service/shared';
+import { DomainError, type BodyOf } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { updateAgentPaths, type StoredAgent } from './repository';
 
@@ -48,4 +48,38 @@ export async function updateAgentSettings(deps: Deps, workspaceId: string, agent
   const agent = await updateAgentPaths(deps, workspaceId, agentId, updates);
   if (!agent) throw new DomainError('AGENT_NOT_FOUND', `No agent ${agentId} in this workspace`, { field: 'agent_id' });
   return agent;
+}
+
+/** The settings an agents/update body (or a draft's changes, the same fields) names. */
+export function settingsFromUpdate(body: Omit<BodyOf<'agentsUpdate'>, 'agent_id'>): AgentSettings {
+  return {
+    name: body.name,
+    role: body.role,
+    persona: body.persona,
+    locale: body.locale,
+    avatarUrl: body.avatar_url,
+    companyName: body.company_name,
+    primaryColor: body.colors?.primary,
+    gradientFrom: body.colors?.gradient_from,
+    gradientTo: body.colors?.gradient_to,
+    showDelay: body.widget?.show_delay_ms,
+    teaserDelay: body.widget?.teaser_delay_ms,
+    idleNudgeDelay: body.widget?.idle_nudge_delay_ms,
+    teaserHighlightWord: body.teaser_word,
+    allowedOrigins: body.allowed_origins,
+    handoffEnabled: body.handoff?.enabled,
+    handoffKeywords: body.handoff?.keywords,
+  };
+}
+
+/** The agent with the given settings over it, in memory (an eval of a draft plays this; nothing is stored). */
+export function withSettings(agent: StoredAgent, settings: AgentSettings): StoredAgent {
+  const changed = structuredClone(agent) as unknown as Record<string, Record<string, unknown>>;
+  for (const [setting, value] of Object.entries(settings) as [keyof AgentSettings, unknown][]) {
+    if (value === undefined) continue;
+    const [first, second] = PATHS[setting];
+    if (second === undefined) (changed as Record<string, unknown>)[first!] = value;
+    else changed[first!] = { ...changed[first!], [second]: value };
+  }
+  return changed as unknown as StoredAgent;
 }

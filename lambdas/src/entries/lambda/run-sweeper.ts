@@ -1,11 +1,12 @@
 import { depsFromEnv } from './deps-from-env';
 import { sweepRuns } from '../../domains/runs/runtime/run-sweeper';
 import { logger } from '../../infra/logger';
+import { sweepEvalRuns } from '../../domains/evals/eval-sweeper';
 
-/** Lambda entry of the run sweeper, invoked every minute by an EventBridge schedule. */
+/** Lambda entry of the run sweeper (runs and eval runs a crash left behind), invoked every minute by an EventBridge schedule. */
 const deps = await depsFromEnv();
 export const handler = async () => {
-  const report = await sweepRuns(deps);
-  if (report.enqueued.length + report.failed.length + report.expired.length > 0) logger.warn('run sweeper finished stranded runs', { ...report });
-  return report;
+  const [report, evalRuns] = await Promise.all([sweepRuns(deps), sweepEvalRuns(deps)]);
+  if (report.enqueued.length + report.failed.length + report.expired.length + evalRuns.length > 0) logger.warn('run sweeper finished stranded runs', { ...report, evalRuns });
+  return { ...report, evalRuns };
 };

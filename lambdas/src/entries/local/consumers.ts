@@ -4,6 +4,7 @@ import type { LocalQueue } from '../../infra/queue/local';
 import { createRunConsumer } from '../../domains/runs/runtime/run-consumer';
 import { createWebhookConsumer } from '../../domains/webhooks/deliverer';
 import { createKnowledgeConsumer } from '../../domains/knowledge/consumer';
+import { evalRunner } from '../../surfaces/evals/runner';
 import { observeConsumer, type PlatformObserver } from './observer';
 
 /** Connects each queue to the same consumer handler its SQS event source mapping invokes in AWS. */
@@ -11,4 +12,5 @@ export function attachConsumers(queue: LocalQueue, deps: Deps, runtime: { model:
   queue.consume('runs', observeConsumer('runs', createRunConsumer(deps, { model: runtime.model }), observer));
   queue.consume('webhooks', observeConsumer('webhooks', createWebhookConsumer(deps), observer));
   queue.consume('knowledge', observeConsumer('knowledge', createKnowledgeConsumer(deps), observer));
+  queue.consume('evals', observeConsumer('evals', evalRunner(deps, runtime.model), observer));
 }

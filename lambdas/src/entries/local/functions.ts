@@ -30,7 +30,7 @@ export type LocalFunction =
   | { name: string; route: string; kind: 'streaming'; handler: StreamingHandler };
 
 export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel }): LocalFunction[] {
-  // One function in AWS serves both routes.
+  // One function in AWS serves these three routes.
   const conversationsApi = createConversationsApiHandler(deps);
   return [
     { name: 'skill-callbacks', route: ROUTES.skillCallbacks, kind: 'buffered', handler: createSkillCallbacksHandler(deps) },
@@ -38,6 +38,7 @@ export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel
     { name: 'conversation-stream', route: ROUTES.conversationStream, kind: 'streaming', handler: createConversationStreamHandler(deps) },
     { name: 'conversations-api', route: ROUTES.conversationsApi, kind: 'buffered', handler: conversationsApi },
     { name: 'visitors-api', route: ROUTES.visitorsApi, kind: 'buffered', handler: conversationsApi },
+    { name: 'evals-api', route: ROUTES.evalsApi, kind: 'buffered', handler: conversationsApi },
     { name: 'auth-api', route: ROUTES.authApi, kind: 'buffered', handler: createAuthApiHandler(deps) },
     { name: 'run-stream', route: ROUTES.runStream, kind: 'streaming', handler: createRunStreamHandler(deps) },
     { name: 'api', route: ROUTES.restApi, kind: 'buffered', handler: createApiHandler(deps) },

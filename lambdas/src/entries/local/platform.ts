@@ -18,6 +18,7 @@ import { seedDemoKnowledge } from './demo-knowledge';
 import { skillHostFromEnv, type SkillHost } from '../../infra/config/skill-host';
 import { startBuiltinSkills } from './builtin-skills';
 import { sweepRuns } from '../../domains/runs/runtime/run-sweeper';
+import { sweepEvalRuns } from '../../domains/evals/eval-sweeper';
 import { syncDueSources } from '../../domains/knowledge/schedule';
 import { sweepUnclaimed } from '../../domains/conversations/nobody-available';
 import { sweepRetention } from '../../domains/visitors/retention-sweeper';
@@ -137,8 +138,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   skillHost = skills.host;
   attachConsumers(queue, deps, { model }, options.observer);
   queue.start();
-  // What an EventBridge schedule does in AWS: finish runs a crash left queued or running.
-  const sweeper = setInterval(() => void sweepRuns(deps).catch(sweepFailed), SWEEP_INTERVAL_MS);
+  // What an EventBridge schedule does in AWS: finish runs and eval runs a crash left queued or running.
+  const sweeper = setInterval(() => void Promise.all([sweepRuns(deps), sweepEvalRuns(deps)]).catch(sweepFailed), SWEEP_INTERVAL_MS);
   sweeper.unref();
   // What an EventBridge schedule does in AWS: start the knowledge syncs that are due, and those a crash stalled.
   const knowledgeTick = setInterval(

@@ -9,6 +9,7 @@ const ConfigSchema = z.object({
   [QUEUE_URL_ENV.runs]: z.string().optional(),
   [QUEUE_URL_ENV.webhooks]: z.string().optional(),
   [QUEUE_URL_ENV.knowledge]: z.string().optional(),
+  [QUEUE_URL_ENV.evals]: z.string().optional(),
   KNOWLEDGE_INDEX_URI: z.string().optional(),
   KNOWLEDGE_BLOB_URI: z.string().optional(),
   AWS_ENDPOINT_URL_S3: z.url().optional(),
@@ -32,7 +33,7 @@ export type PlatformConfig = {
   tablePrefix: string;
   dynamoEndpoint?: string;
   region: string;
-  queueUrls: { runs?: string; webhooks?: string; knowledge?: string };
+  queueUrls: { runs?: string; webhooks?: string; knowledge?: string; evals?: string };
   /**
    * Where the knowledge index lives: a directory (locally under the data dir) or an `s3://bucket/prefix` URI in AWS;
    * one LanceDB table per workspace inside it. Unset: knowledge is unavailable in this function.
@@ -86,7 +87,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     tablePrefix: parsed.TABLE_PREFIX,
     ...(parsed.DYNAMODB_ENDPOINT ? { dynamoEndpoint: parsed.DYNAMODB_ENDPOINT } : {}),
     region: parsed.AWS_REGION,
-    queueUrls: { runs: parsed[QUEUE_URL_ENV.runs], webhooks: parsed[QUEUE_URL_ENV.webhooks], knowledge: parsed[QUEUE_URL_ENV.knowledge] },
+    queueUrls: { runs: parsed[QUEUE_URL_ENV.runs], webhooks: parsed[QUEUE_URL_ENV.webhooks], knowledge: parsed[QUEUE_URL_ENV.knowledge], evals: parsed[QUEUE_URL_ENV.evals] },
     ...(parsed.KNOWLEDGE_INDEX_URI ? { knowledgeIndexUri: parsed.KNOWLEDGE_INDEX_URI } : {}),
     ...(parsed.KNOWLEDGE_BLOB_URI ? { knowledgeBlobUri: parsed.KNOWLEDGE_BLOB_URI } : {}),
     ...(parsed.AWS_ENDPOINT_URL_S3 ? { s3Endpoint: parsed.AWS_ENDPOINT_URL_S3 } : {}),

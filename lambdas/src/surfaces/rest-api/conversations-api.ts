@@ -3,14 +3,15 @@ import type { Deps } from '../../infra/deps';
 import type { HttpEvent, HttpResult } from '../../infra/http/event';
 import { conversationEndpoints } from './endpoints/conversations';
 import { visitorEndpoints } from './endpoints/visitors';
+import { evalEndpoints } from './endpoints/evals';
 import { createRestPipeline } from './pipeline';
 
 /**
- * conversations/* (ROUTES.conversationsApi) and visitors/* (ROUTES.visitorsApi: export, erase, retention): the same
- * REST pipeline and credentials as the Api function, in a function of their own, so that only this one may read
- * visitors' conversations.
+ * conversations/* (ROUTES.conversationsApi), visitors/* (ROUTES.visitorsApi: export, erase, retention) and evals/*
+ * (ROUTES.evalsApi: saving a scenario reads a conversation, and results hold transcripts): the same REST pipeline and
+ * credentials as the Api function, in a function of their own, so that only this one may read visitors' conversations.
  */
 export function createConversationsApiHandler(deps: Deps) {
-  const pipeline = createRestPipeline(deps, { ...conversationEndpoints, ...visitorEndpoints });
+  const pipeline = createRestPipeline(deps, { ...conversationEndpoints, ...visitorEndpoints, ...evalEndpoints });
   return (event: HttpEvent, context: Context): Promise<HttpResult> => pipeline(event, context);
 }

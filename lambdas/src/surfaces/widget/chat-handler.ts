@@ -1,6 +1,5 @@
-import { stepCountIs, streamText, tool, type LanguageModel } from 'ai';
+import type { LanguageModel } from 'ai';
 import { ROUTES } from '@service/shared';
-import { z } from 'zod';
 import type { Deps } from '../../infra/deps';
 import type { StoredAgent } from '../../domains/agents/agents';
 import { recordUsage } from '../../domains/usage/usage';
@@ -13,7 +12,6 @@ import { writeResult, type StreamingHandler } from '../../infra/http/streaming';
 import { CHAT_LIMITS, type ChatStreamEvents } from '@service/shared/widget-protocol';
 import { ChatDecisionSchema, ChatRequestSchema, type ChatDecisionBody, type ChatRequestBody } from './chat-request';
 import { decide } from './decision';
-import { createReplyBudget } from './reply-budget';
 import { uiMessageEncoding, widgetEncoding, type ReplyEncoding } from './reply-encoding';
 import { fromUiMessageRequest, isUiMessageRequest } from './ui-message-request';
 import { appendEntry, appendMessage, openConversation } from '../../domains/conversations/conversations';
@@ -23,15 +21,12 @@ import { visitorPage } from './visitor-page';
 import { corsHeaders } from '../../infra/http/cors';
 import { logger } from '../../infra/logger';
 import { assertOriginAllowed, requestUser, widgetAgent } from './widget-agent';
-import { widgetSystemPrompt } from './prompt';
 import { chatLanguage } from './chat-language';
 import { hitRateLimit } from '../../domains/access/rate-limit';
-import { replyTools, visitorToolbox, type VisitorConversation } from './visitor-tools';
-import { stoppableTools } from '../../domains/runs/runtime/stoppable-tools';
-import { retrievalGuard } from '../../domains/runs/runtime/retrieval-guard';
+import { confirmingActions, visitorToolbox, type VisitorConversation } from './visitor-tools';
+import { streamWidgetReply } from './reply';
 import { noteIfUnanswered } from '../../domains/knowledge/unanswered';
 import { offersKnowledge } from '../../domains/runs/runtime/run-sources';
-import { traceTelemetry } from '../../domains/telemetry/tracing';
 
 export interface WidgetChatOptions {
   model: LanguageModel;
@@ -131,81 +126,32 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     // A comment line keeps proxies and the widget's idle timer from giving up while the model thinks.
     const keepAlive = setInterval(() => sink.write(SSE_KEEP_ALIVE), CHAT_LIMITS.keepAliveMs);
     const deadline = AbortSignal.timeout(options.replyMs ?? CHAT_LIMITS.replyMs);
-    const stop = new AbortController();
-    // The visitor's Stop (or a closed page) goes as the request's end: the reply stops there, no tool starts after it.
-    const replySignal = AbortSignal.any([sink.signal, deadline, stop.signal]);
-    const budget = createReplyBudget();
-    const knowledge = { searched: false, passages: 0 };
     let toolbox: Toolbox | undefined;
     try {
-      // The workspace's trace settings (a store read at most once a minute) are read while the toolbox opens; a
-      // failure is handled when awaited, after the toolbox is in hand to be closed.
-      const tracing = traceTelemetry(deps, { workspaceId: agent.workspaceId, agent, conversationId: body.conversationId });
-      tracing.catch(() => undefined);
       toolbox = await visitorToolbox(deps, conversation);
-      const telemetry = await tracing;
-      const result = streamText({
+      const reply = await streamWidgetReply(deps, {
         model: options.model,
-        system: widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(toolbox.tools), handoffSettingsOf(agent).enabled),
-        messages: body.messages,
-        abortSignal: replySignal,
-        telemetry,
-        stopWhen: stepCountIs(3),
-        tools: stoppableTools({
-          ...replyTools(deps, conversation, toolbox.tools, (confirm) => send('confirm', confirm), {
-            pageUrl: body.page?.url ?? origin,
-            // The visitor's own words and the site's context are what an action may be aimed at.
-            guard: retrievalGuard([...body.messages.filter((message) => message.role === 'user').map((message) => message.content), body.context.data]),
-            knowledge,
-          }),
-          navigate: tool({
-            description: 'Open a page for the visitor: a path of this site such as /pricing, or an external https URL. Once per reply.',
-            inputSchema: z.object({ href: z.string().min(1).max(2000) }),
-            execute: async ({ href }) => {
-              if (!budget.navigation()) return { requested: false, reason: 'one navigation per reply' };
-              send('navigate', { href });
-              return { requested: true };
-            },
-          }),
-          ...(handoffSettingsOf(agent).enabled ? { handoff: handoffTool(deps, { ...conversation, page }, (state) => send('handoff', state)) } : {}),
-          ui_action: tool({
-            description: 'Point at, highlight or scroll to an element of the page the visitor is on (CSS selector or data-chat-target value)',
-            inputSchema: z.object({ action: z.enum(['pointer', 'highlight', 'scroll']), target: z.string().min(1).max(300) }),
-            execute: async (input) => {
-              if (!budget.uiAction()) return { requested: false, reason: `at most ${CHAT_LIMITS.uiActionsPerReply} per reply` };
-              send('uiAction', input);
-              return { requested: true };
-            },
-          }),
-        }, replySignal),
+        conversation,
+        body,
+        pageUrl: body.page?.url ?? origin,
+        tools: toolbox.tools,
+        actions: confirmingActions(deps, conversation, (confirm) => send('confirm', confirm)),
+        handoff: handoffSettingsOf(agent).enabled ? handoffTool(deps, { ...conversation, page }, (state) => send('handoff', state)) : undefined,
+        send,
+        // The visitor's Stop (or a closed page) goes as the request's end: the reply stops there, no tool starts after it.
+        signal: AbortSignal.any([sink.signal, deadline]),
       });
-      let reply = '';
-      for await (const part of result.fullStream) {
-        if (part.type === 'text-delta') {
-          const text = budget.text(part.text);
-          if (text) send('delta', { text });
-          reply += text;
-          if (budget.full) {
-            stop.abort();
-            break;
-          }
-        } else if (part.type === 'error') {
-          throw part.error;
-        }
-      }
       // An aborted stream ends quietly (an `abort` part); past the deadline the reply is a failure.
       if (deadline.aborted) throw deadline.reason;
       // A reply the visitor stopped keeps what was written, marked so; the conversation goes on from it.
       const stopped = sink.signal.aborted;
-      const messageId = await appendMessage(deps, body.conversationId, 'assistant', reply, { stopped });
+      const messageId = await appendMessage(deps, body.conversationId, 'assistant', reply.text, { stopped });
       if (!stopped) send('done', { conversationId: body.conversationId, messageId });
       if (!stopped && offersKnowledge(toolbox.tools)) {
         const question = body.messages.at(-1)?.content ?? '';
-        await noteIfUnanswered(deps, { ...knowledge, answer: reply }, { workspaceId: agent.workspaceId, agentId: agent.id, question, language: conversation.language });
+        await noteIfUnanswered(deps, { ...reply.knowledge, answer: reply.text }, { workspaceId: agent.workspaceId, agentId: agent.id, question, language: conversation.language });
       }
-      // A reply cut at its length limit was aborted: its usage may never arrive.
-      const usage = await Promise.resolve(result.totalUsage).catch(() => undefined);
-      if (usage) await recordUsage(deps, agent.workspaceId, agent.id, { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 });
+      if (reply.usage) await recordUsage(deps, agent.workspaceId, agent.id, { inputTokens: reply.usage.inputTokens ?? 0, outputTokens: reply.usage.outputTokens ?? 0 });
     } catch (error) {
       if (deadline.aborted) {
         send('error', { code: 'REPLY_TIMEOUT', message: 'The reply took too long; please try again' });

@@ -59,12 +59,17 @@ export async function peopleTake(
  * person, and the model writes the teammate a short summary. The conversation then waits for a teammate; the widget
  * hears of it at once (`onHandoff`) and the agent answers nothing more.
  */
+/** What the model is told of the `handoff` tool, and what it gives (the live tool and an eval's recorded stand-in share it). */
+export const HANDOFF_TOOL = {
+  description:
+    'Pass the conversation to a person of the team when the visitor asks for a human, or when you cannot help. ' +
+    'Write a short summary for the teammate: what the visitor needs and what was tried. A teammate then answers here; tell the visitor briefly that a person will join.',
+  inputSchema: z.object({ summary: z.string().trim().min(1).max(LIVE_LIMITS.summaryChars).describe('For the teammate: what the visitor needs, in one to three sentences') }),
+};
+
 export function handoffTool(deps: Deps, conversation: { conversationId: string; language: string; page: string | undefined }, onHandoff: (state: LiveState) => void) {
   return tool({
-    description:
-      'Pass the conversation to a person of the team when the visitor asks for a human, or when you cannot help. ' +
-      'Write a short summary for the teammate: what the visitor needs and what was tried. A teammate then answers here; tell the visitor briefly that a person will join.',
-    inputSchema: z.object({ summary: z.string().trim().min(1).max(LIVE_LIMITS.summaryChars).describe('For the teammate: what the visitor needs, in one to three sentences') }),
+    ...HANDOFF_TOOL,
     execute: async ({ summary }) => {
       const state = await requestHandoff(deps, conversation.conversationId, { reason: 'agent', summary, language: conversation.language, page: conversation.page });
       onHandoff(state);

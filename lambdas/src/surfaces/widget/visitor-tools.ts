@@ -37,6 +37,31 @@ export function actionSummary(agentTool: AgentTool, input: Record<string, unknow
 /** The model-facing answer of a tool that did not run, so it can tell the visitor. */
 const notRun = (reason: string) => ({ performed: false, reason });
 
+/**
+ * What a reply's tool calls do to the conversation: live, each counts against the conversation's limit and an action
+ * waits for the visitor's Confirm (`confirmingActions`); in an eval, nothing is stored and the action goes to the
+ * sandbox that records it (domains/evals/sandbox.ts).
+ */
+export interface ReplyActions {
+  /** False once the conversation used all its tool calls. */
+  countCall(): Promise<boolean>;
+  /** What the model hears of an acting tool's call (nothing has been performed by then). */
+  act(agentTool: AgentTool, input: Record<string, unknown>): Promise<unknown>;
+}
+
+/** The live widget's: an action is stored and shown to the visitor as a `confirm` event, and runs only on their Confirm (decision.ts). */
+export function confirmingActions(deps: Deps, conversation: VisitorConversation, onConfirm: (event: ChatStreamEvents['confirm']) => void): ReplyActions {
+  return {
+    countCall: () => countConversationToolCall(deps, conversation.conversationId),
+    act: async (agentTool, input) => {
+      const summary = actionSummary(agentTool, input);
+      const actionId = await storePendingAction(deps, conversation.conversationId, { toolName: agentTool.name, input, summary, language: conversation.language });
+      onConfirm({ actionId, summary });
+      return { performed: false, status: 'awaiting_visitor_confirmation', detail: 'The visitor sees Confirm and Decline buttons; it runs only if they confirm.' };
+    },
+  };
+}
+
 /** What one reply knows beyond the conversation: the page the visitor is on, and the guard of its actions. */
 export interface ReplyContext {
   /** The address of the page the visitor is on (a knowledge passage of that site is cited as a Page marker). */
@@ -48,17 +73,10 @@ export interface ReplyContext {
 
 /**
  * The visitor's skill tools for one reply. Every call counts against the reply's and the conversation's limits;
- * a read runs at once, an action is stored and shown to the visitor as a `confirm` event, and runs only on their
- * Confirm (see decision.ts). A knowledge passage comes with its citation marker; an action that retrieved content
- * aimed (retrieval-guard.ts) is not even put to the visitor.
+ * a read runs at once, an action goes to `actions.act` (live: the visitor's Confirm). A knowledge passage comes with
+ * its citation marker; an action that retrieved content aimed (retrieval-guard.ts) is not even put to the visitor.
  */
-export function replyTools(
-  deps: Deps,
-  conversation: VisitorConversation,
-  tools: readonly AgentTool[],
-  onConfirm: (event: ChatStreamEvents['confirm']) => void,
-  reply: ReplyContext,
-): ToolSet {
+export function replyTools(deps: Deps, conversation: VisitorConversation, tools: readonly AgentTool[], actions: ReplyActions, reply: ReplyContext): ToolSet {
   let calls = 0;
   const context = { deps, workspaceId: conversation.agent.workspaceId, agent: conversation.agent, runId: conversation.conversationId };
   return Object.fromEntries(
@@ -69,14 +87,11 @@ export function replyTools(
         inputSchema: jsonSchema<Record<string, unknown>>(agentTool.inputSchema),
         execute: async (input: Record<string, unknown>) => {
           if (++calls > CHAT_LIMITS.toolCallsPerReply) return notRun(`at most ${CHAT_LIMITS.toolCallsPerReply} tool calls per reply`);
-          if (!(await countConversationToolCall(deps, conversation.conversationId))) return notRun('this conversation has used all its tool calls');
+          if (!(await actions.countCall())) return notRun('this conversation has used all its tool calls');
           if (agentTool.effect === 'act') {
             const refusal = reply.guard.refusal(input);
             if (refusal) return notRun(refusal);
-            const summary = actionSummary(agentTool, input);
-            const actionId = await storePendingAction(deps, conversation.conversationId, { toolName: agentTool.name, input, summary, language: conversation.language });
-            onConfirm({ actionId, summary });
-            return { performed: false, status: 'awaiting_visitor_confirmation', detail: 'The visitor sees Confirm and Decline buttons; it runs only if they confirm.' };
+            return actions.act(agentTool, input);
           }
           try {
             const result = await agentTool.execute(input, context);

@@ -16,11 +16,12 @@ import { connectionEndpoints } from './connections';
 import { runApprovalEndpoints } from './run-approvals';
 import { knowledgeEndpoints } from './knowledge';
 import { telemetryEndpoints } from './telemetry';
+import { draftEndpoints, type EvalEndpoint } from './evals';
 
 /**
  * Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing); the
- * conversation and visitor endpoints are served by a function of their own (conversations-api.ts), which alone may
+ * conversation, visitor and eval endpoints are served by a function of their own (conversations-api.ts), which alone may
  * read visitors' conversations, and so are sign-in, sessions and passkeys (auth-api.ts), which alone carries the WebAuthn
  * verifier.
  */
-export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | VisitorEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints, ...runApprovalEndpoints, ...knowledgeEndpoints, ...telemetryEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | VisitorEndpoint | EvalEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints, ...runApprovalEndpoints, ...knowledgeEndpoints, ...telemetryEndpoints, ...draftEndpoints };

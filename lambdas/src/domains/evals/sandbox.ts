@@ -1,0 +1,62 @@
+import type { RunSource } from '@service/shared';
+import type { AgentTool } from '../runs/runtime/agent-tool';
+import { KNOWLEDGE_SEARCH_CAPABILITY, sourcesOf } from '../runs/runtime/run-sources';
+
+/** A tool call an eval saw: what the agent asked for, and whether it was only recorded. */
+export interface RecordedCall {
+  name: string;
+  capability: string;
+  args: Record<string, unknown>;
+  effect: 'read' | 'act';
+  /** An acting tool's call: recorded, never performed. */
+  sandboxed: boolean;
+  /** The turn of the scenario it was made in. */
+  turn: number;
+}
+
+/** What the model hears of an acting tool's call in an eval: it went through, so the conversation goes on as it would. */
+export const SANDBOXED_ANSWER = { ok: true, sandboxed: true, detail: 'Recorded for an evaluation; nothing was performed.' } as const;
+
+/** The name the handoff tool is recorded under (it has no skill capability). */
+export const HANDOFF_CALL = 'handoff';
+
+/**
+ * The tools of one scenario: reads run as they would (a knowledge search finds the company's passages); an acting
+ * tool (one that writes or sends) is recorded with its arguments and never performed: its `execute` is never called
+ * and `prepare` (opening its connection) is left out, so no e-mail leaves and no record is made.
+ */
+export class Sandbox {
+  readonly calls: RecordedCall[] = [];
+  private readonly found: { turn: number; source: RunSource }[] = [];
+  turn = 0;
+
+  tools(tools: readonly AgentTool[]): AgentTool[] {
+    return tools.map((agentTool) => ({
+      name: agentTool.name,
+      capability: agentTool.capability,
+      description: agentTool.description,
+      effect: agentTool.effect,
+      inputSchema: agentTool.inputSchema,
+      execute: async (input, context) => {
+        this.record(agentTool, input);
+        if (agentTool.effect === 'act') return SANDBOXED_ANSWER;
+        const result = await agentTool.execute(input, context);
+        if (agentTool.capability === KNOWLEDGE_SEARCH_CAPABILITY) this.found.push(...sourcesOf(result).map((source) => ({ turn: this.turn, source })));
+        return result;
+      },
+    }));
+  }
+
+  record(agentTool: Pick<AgentTool, 'name' | 'capability' | 'effect'>, args: Record<string, unknown>): void {
+    this.calls.push({ name: agentTool.name, capability: agentTool.capability, args, effect: agentTool.effect, sandboxed: agentTool.effect === 'act', turn: this.turn });
+  }
+
+  /** The passages the knowledge searches of a turn returned. */
+  sourcesOf(turn: number): RunSource[] {
+    return this.found.filter((found) => found.turn === turn).map((found) => found.source);
+  }
+
+  callsOf(turn: number): RecordedCall[] {
+    return this.calls.filter((call) => call.turn === turn);
+  }
+}

@@ -1,0 +1,58 @@
+import { tool, type LanguageModel } from 'ai';
+import { CHAT_LIMITS } from '@service/shared/widget-protocol';
+import { handoffSettingsOf } from '../../domains/agents/agents';
+import type { ScenarioDoor } from '../../domains/evals/doors';
+import { HANDOFF_CALL, SANDBOXED_ANSWER } from '../../domains/evals/sandbox';
+import type { ChatRequestBody } from './chat-request';
+import { chatLanguage } from './chat-language';
+import { HANDOFF_TOOL } from './people-turn';
+import { streamWidgetReply } from './reply';
+import { visitorToolbox, type ReplyActions } from './visitor-tools';
+
+/**
+ * The widget door of an eval: a scenario's turn as a visitor's message, answered by the widget's own reply
+ * (streamWidgetReply) with the visitor's role's tools, sandboxed. Nothing is stored: no conversation, no pending
+ * action, no handoff (the handoff tool is recorded like an acting tool).
+ */
+export function widgetDoor(model: LanguageModel): ScenarioDoor {
+  return async (deps, { agent, scenario, turn, history, sandbox, playId }) => {
+    const body: ChatRequestBody = {
+      conversationId: playId,
+      visitorId: playId,
+      locale: 'en',
+      messages: [...history, { role: 'user', content: scenario.turns[turn]!.user }],
+      context: { system: [], data: scenario.identity?.data ?? {} },
+      ...(scenario.page ? { page: { url: scenario.page, title: '' } } : {}),
+      ...(scenario.locale ? { language: scenario.locale } : {}),
+    };
+    const conversation = { agent, conversationId: playId, language: await chatLanguage(agent, body) };
+    const toolbox = await visitorToolbox(deps, conversation);
+    const context = { deps, workspaceId: agent.workspaceId, agent, runId: playId };
+    // The sandboxed tools' own execute only records an action; the conversation's limits are not stored.
+    const actions: ReplyActions = { countCall: async () => true, act: (agentTool, input) => agentTool.execute(input, context) };
+    try {
+      const reply = await streamWidgetReply(deps, {
+        model,
+        conversation,
+        body,
+        pageUrl: scenario.page,
+        tools: sandbox.tools(toolbox.tools),
+        actions,
+        handoff: handoffSettingsOf(agent).enabled
+          ? tool({
+              ...HANDOFF_TOOL,
+              execute: async (input) => {
+                sandbox.record({ name: HANDOFF_CALL, capability: HANDOFF_CALL, effect: 'act' }, input);
+                return SANDBOXED_ANSWER;
+              },
+            })
+          : undefined,
+        send: () => undefined,
+        signal: AbortSignal.timeout(CHAT_LIMITS.replyMs),
+      });
+      return { answer: reply.text, sources: sandbox.sourcesOf(turn), usage: { inputTokens: reply.usage?.inputTokens ?? 0, outputTokens: reply.usage?.outputTokens ?? 0 } };
+    } finally {
+      await toolbox.close();
+    }
+  };
+}
