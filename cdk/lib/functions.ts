@@ -320,7 +320,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   {
     id: 'RunStream',
     entry: 'lambdas/src/entries/lambda/run-stream.ts',
-    // agents/command_stream (ROUTES.runStream) and conversations/stream (ROUTES.conversationStream): SSE needs response
+    // agents/command_stream (ROUTES.runStream), conversations/stream (ROUTES.conversationStream) and
+    // conversations/inbox_stream (ROUTES.inboxStream): SSE needs response
     // streaming, which the HTTP API lacks; the dashboard's distribution routes the paths to this Function URL
     // (cdk/lib/dashboard.ts).
     trigger: { kind: 'streaming-url' },
