@@ -329,8 +329,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 900,
     memoryMb: 512,
     // The REST pipeline's reads (workspace, membership, the token read-ahead), the run with its steps and text pieces,
-    // and the conversation a teammate follows.
-    reads: ['workspaces', 'memberships', 'usage', 'runs', 'runSteps', 'conversations'],
+    // the conversation a teammate follows, the workspace's inbox feed, and the agent an inbox stream is narrowed to.
+    reads: ['workspaces', 'memberships', 'usage', 'runs', 'runSteps', 'conversations', 'agents'],
     // The REST pipeline's own: keys (last use, rate limit), sessions (last activity), failed credentials, idempotency.
     writes: ['apiKeys', 'sessions', 'rateLimits', 'idempotency'],
     sendsTo: [],
