@@ -42,7 +42,7 @@ export class InvocationLog implements PlatformObserver {
  * The routes served by streaming Function URLs (no HTTP API route names them): the widget's chat and live stream are
  * the Chat function's URL, the run and conversation streams the RunStream function's (cdk/lib/functions.ts).
  */
-const STREAMING_ROUTES: Record<string, string> = { [ROUTES.widgetChat]: 'Chat', [ROUTES.widgetLive]: 'Chat', [ROUTES.conversationStream]: 'RunStream', [ROUTES.runStream]: 'RunStream' };
+const STREAMING_ROUTES: Record<string, string> = { [ROUTES.widgetChat]: 'Chat', [ROUTES.widgetLive]: 'Chat', [ROUTES.conversationStream]: 'RunStream', [ROUTES.inboxStream]: 'RunStream', [ROUTES.runStream]: 'RunStream' };
 
 /** Whether an HTTP invocation came through the HTTP API (billed per request) rather than a Function URL. */
 export const throughHttpApi = (invocation: Invocation) => invocation.trigger === 'http' && !(invocation.route in STREAMING_ROUTES);

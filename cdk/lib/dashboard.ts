@@ -22,8 +22,8 @@ import { DASHBOARD_CSP, DASHBOARD_PREFIX, DASHBOARD_PREVIEW_CSP, DASHBOARD_PREVI
 import { acknowledgeDeploymentHandler, EMBED_PREFIX, HASHED_CHUNK_PATTERN, siteBucket } from './embed-site';
 
 /**
- * agents/command_stream and conversations/stream in every language, from their streaming Function URL, never cached;
- * heartbeats keep them under the read timeout.
+ * agents/command_stream, conversations/stream and conversations/inbox_stream in every language, from their streaming
+ * Function URL, never cached; heartbeats keep them under the read timeout.
  */
 function runStreamBehaviors(url: IFunctionUrl): Record<string, BehaviorOptions> {
   const behavior: BehaviorOptions = {
@@ -34,7 +34,7 @@ function runStreamBehaviors(url: IFunctionUrl): Record<string, BehaviorOptions> 
     originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
   };
   return Object.fromEntries(
-    SUPPORTED_LANGUAGES.flatMap((lang) => [ROUTES.runStream, ROUTES.conversationStream].map((route) => [`${route.replace('{lang}', lang)}*`, behavior])),
+    SUPPORTED_LANGUAGES.flatMap((lang) => [ROUTES.runStream, ROUTES.conversationStream, ROUTES.inboxStream].map((route) => [`${route.replace('{lang}', lang)}*`, behavior])),
   );
 }
 

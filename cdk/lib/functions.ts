@@ -343,7 +343,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
   {
     id: 'RunStream',
     entry: 'lambdas/src/entries/lambda/run-stream.ts',
-    // agents/command_stream (ROUTES.runStream) and conversations/stream (ROUTES.conversationStream): SSE needs response
+    // agents/command_stream (ROUTES.runStream), conversations/stream (ROUTES.conversationStream) and
+    // conversations/inbox_stream (ROUTES.inboxStream): SSE needs response
     // streaming, which the HTTP API lacks; the dashboard's distribution routes the paths to this Function URL
     // (cdk/lib/dashboard.ts).
     trigger: { kind: 'streaming-url' },
@@ -351,8 +352,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 900,
     memoryMb: 512,
     // The REST pipeline's reads (workspace, membership, the token read-ahead), the run with its steps and text pieces,
-    // and the conversation a teammate follows.
-    reads: ['workspaces', 'memberships', 'usage', 'runs', 'runSteps', 'conversations'],
+    // the conversation a teammate follows, the workspace's inbox feed, and the agent an inbox stream is narrowed to.
+    reads: ['workspaces', 'memberships', 'usage', 'runs', 'runSteps', 'conversations', 'agents'],
     // The REST pipeline's own: keys (last use, rate limit), sessions (last activity), failed credentials, idempotency.
     writes: ['apiKeys', 'sessions', 'rateLimits', 'idempotency'],
     sendsTo: [],

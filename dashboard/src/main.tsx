@@ -8,6 +8,7 @@ import { AGENT_SCREENS, type AgentScreen } from './agent-screens';
 import { replaceUrl, route, SCREENS, type Route } from './router';
 import { SignIn } from './signin';
 import { unreadCount, useUnreadCount } from './unread-count';
+import { useInboxStream } from './inbox-stream';
 import { Loading } from './components';
 
 /** Where a 401 sends the person: sign in, then back to the screen they were on. */
@@ -94,7 +95,8 @@ function Shell() {
   const { session, workspaceId } = app;
   const current = route.value;
   const workspace = session.workspaces.find((candidate) => candidate.id === workspaceId);
-  useUnreadCount(workspaceId);
+  useInboxStream(workspaceId);
+  useUnreadCount(workspaceId, session.user.id);
   const unread = unreadCount.value;
   return (
     <>

@@ -31,8 +31,10 @@ export const ROUTES = {
   widgetHistory: '/v1/agents/{agentId}/history',
   /** A widget visitor's live stream (people's messages, Server-Sent Events); the ConversationStream function in AWS. */
   widgetLive: '/v1/agents/{agentId}/live',
-  /** conversations/stream: a teammate's live stream of a conversation; the ConversationStream function in AWS. */
+  /** conversations/stream: a teammate's live stream of a conversation; the RunStream function in AWS. */
   conversationStream: '/{lang}/api/v1/conversations/stream',
+  /** conversations/inbox_stream: a teammate's live stream of the workspace's inbox; the RunStream function in AWS. */
+  inboxStream: '/{lang}/api/v1/conversations/inbox_stream',
   /** The widget's streamed conversation (spec 1); a Function URL of its own in AWS. */
   widgetChat: '/v1/agents/{agentId}/chat',
   /** The MCP server (streamable HTTP); a streaming Function URL of its own in AWS, which also serves the two below. */

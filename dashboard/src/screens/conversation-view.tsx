@@ -7,7 +7,6 @@ import { useAction } from '../hooks';
 import { when } from '../format';
 import { useApp } from '../session';
 import { useLiveConversation, type ConversationSummary, type TranscriptEntry } from './live-conversation';
-import { UNREAD_CHANGED } from '../unread-count';
 import { VisitorData, type Erasure } from './visitor-data';
 
 /** How often typing in the reply box tells the visitor (the widget shows it for a few seconds each time). */
@@ -48,16 +47,14 @@ export function ConversationView({ conversationId, onChanged, onErased }: { conv
 }
 
 /**
- * Moves the teammate's read marker as the inbox shows the conversation's entries (up to `lastSeq`); the navigation's
- * unread count is told. Only a hint: a failure changes nothing on screen, and the next entry sets it again.
+ * Moves the teammate's read marker as the inbox shows the conversation's entries (up to `lastSeq`); the inbox stream
+ * then pushes the new unread count to the teammate's inboxes. Only a hint: a failure changes nothing on screen, and
+ * the next entry sets it again.
  */
 function useReadMarker(conversationId: string, lastSeq: number | undefined): void {
   useEffect(() => {
     if (lastSeq === undefined) return;
-    post('conversations/read', { conversation_id: conversationId, seq: lastSeq }).then(
-      () => dispatchEvent(new Event(UNREAD_CHANGED)),
-      () => undefined,
-    );
+    post('conversations/read', { conversation_id: conversationId, seq: lastSeq }).catch(() => undefined);
   }, [conversationId, lastSeq]);
 }
 

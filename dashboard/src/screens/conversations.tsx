@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { CONVERSATION_LIST_STATES, type ConversationListState } from '@service/shared/live-conversation';
 import { get } from '../api/client';
 import type { DataAt } from '../api/types';
 import { ErrorNote, Loading, RoleNote, Screen } from '../components';
 import { useAction, useLoad, useRefreshWhile } from '../hooks';
+import { FALLBACK_MS, inboxLive, onInboxChange, type InboxConversation } from '../inbox-stream';
+import { useApp } from '../session';
 import { when } from '../format';
 import { AgentTabs } from './agent-tabs';
 import { ConversationView } from './conversation-view';
@@ -14,8 +16,8 @@ import { VisitorPrivacy } from './visitor-privacy';
 const PAGE = 50;
 /** The tabs' counts come from one page each: past it the count says "100+". */
 const COUNTED = 100;
-/** How often the tabs and the list are read again (new conversations, changes of hands by other teammates). */
-const REFRESH_MS = 5_000;
+/** How soon after a pushed change of tabs (a new conversation, a change of hands) the tabs' counts are read again. */
+const RECOUNT_AFTER_MS = 500;
 type Page = DataAt<'conversations/list'>;
 
 const TAB_LABELS: Record<ConversationListState, string> = { waiting: 'Waiting', mine: 'Mine', all: 'All', closed: 'Closed' };
@@ -31,12 +33,16 @@ export default function Conversations({ params }: { params: string[] }) {
   const [erased, setErased] = useState<Erasure | null>(null);
   const counts = useLoad(() => tabCounts(agentId), [agentId]);
   const list = useLoad(() => get('conversations/list', { agent_id: agentId, limit: PAGE, state: tab }), [agentId, tab]);
-  const refresh = () => {
-    counts.reload();
-    list.reload();
-  };
-  useRefreshWhile(true, refresh, REFRESH_MS);
-  const pages = usePages(agentId, tab, list.data);
+  const { reload: reloadCounts } = counts;
+  const { reload: reloadList } = list;
+  const refresh = useCallback(() => {
+    reloadCounts();
+    reloadList();
+  }, [reloadCounts, reloadList]);
+  // The inbox stream pushes changes (inbox-stream.ts); the list is read again only when it (re)starts or is down.
+  useRefreshWhile(!inboxLive.value, refresh, FALLBACK_MS);
+  const pushed = usePushedRows(agentId, tab, useApp().session.user.id, list.data, refresh, reloadCounts);
+  const pages = usePages(agentId, tab, pushed);
   return (
     <Screen title="Conversations" intro="The agent's widget conversations. Claim one that waits for a person, reply, leave internal notes, hand it back to the agent or close it.">
       <AgentTabs agentId={agentId} current="conversations" />
@@ -52,9 +58,9 @@ export default function Conversations({ params }: { params: string[] }) {
       <div role="tabpanel" aria-label={TAB_LABELS[tab]}>
         {list.loading && !list.data ? <Loading what="conversations" /> : null}
         <ErrorNote error={list.error} />
-        {list.data && list.data.conversations.length === 0 ? <p class="muted">No conversations here.</p> : null}
+        {pushed && pushed.conversations.length === 0 ? <p class="muted">No conversations here.</p> : null}
         <ul class="conversations">
-          {[...(list.data?.conversations ?? []), ...pages.later].map((conversation) => (
+          {[...(pushed?.conversations ?? []), ...pages.later].map((conversation) => (
             <li key={conversation.id} class="card">
               <button type="button" class="quiet wide" aria-pressed={open === conversation.id} onClick={() => setOpen(open === conversation.id ? null : conversation.id)}>
                 {when(conversation.last_message_at)} · {conversation.messages} messages · visitor {conversation.visitor.verified_user_id ?? conversation.visitor.id.slice(0, 12)}
@@ -93,6 +99,65 @@ export default function Conversations({ params }: { params: string[] }) {
       <VisitorPrivacy reloadKey={erased?.id ?? ''} />
     </Screen>
   );
+}
+
+/** Whether a tab lists the conversation (conversations/list `state`, for the teammate `me`). */
+function listedUnder(tab: ConversationListState, conversation: InboxConversation, me: string): boolean {
+  switch (tab) {
+    case 'all':
+      return true;
+    case 'waiting':
+      return conversation.handler === 'people' && !conversation.assignee;
+    case 'mine':
+      return conversation.handler === 'people' && conversation.assignee?.id === me;
+    case 'closed':
+      return conversation.handler === 'closed';
+  }
+}
+
+/**
+ * The tab's first page kept current from the inbox stream: a pushed conversation of the agent replaces its row, joins
+ * the tab in its place (most recently started first) or leaves it; an erased one leaves. A new conversation or a change
+ * of hands has the tabs' counts read again; `ready` (the stream started over) reads the list again.
+ */
+function usePushedRows(agentId: string, tab: ConversationListState, me: string, loaded: Page | undefined, refresh: () => void, recount: () => void): Page | undefined {
+  const [page, setPage] = useState(loaded);
+  useEffect(() => setPage(loaded), [loaded]);
+  const known = useRef(new Map<string, InboxConversation>());
+  useEffect(() => {
+    known.current = new Map(loaded?.conversations.map((conversation) => [conversation.id, conversation]));
+  }, [loaded]);
+  useEffect(() => {
+    let recountTimer: ReturnType<typeof setTimeout> | undefined;
+    const recountSoon = () => {
+      clearTimeout(recountTimer);
+      recountTimer = setTimeout(recount, RECOUNT_AFTER_MS);
+    };
+    const stop = onInboxChange((change) => {
+      if (change.kind === 'ready') return refresh();
+      const id = change.kind === 'conversation' ? change.conversation.id : change.conversationId;
+      if (change.kind === 'conversation' && change.conversation.agent_id !== agentId) return;
+      const before = known.current.get(id);
+      const after = change.kind === 'conversation' ? change.conversation : undefined;
+      if (!before || !after || before.handler !== after.handler || before.assignee?.id !== after.assignee?.id) recountSoon();
+      if (after) known.current.set(id, after);
+      else known.current.delete(id);
+      setPage((current) => {
+        if (!current) return current;
+        const others = current.conversations.filter((conversation) => conversation.id !== id);
+        if (!after || !listedUnder(tab, after, me)) return { ...current, conversations: others };
+        // Past the page's last row it belongs to a later page (Load more), unless the page is the whole list.
+        const last = current.conversations.at(-1);
+        if (!before && current.next_cursor && last && after.started_at < last.started_at) return current;
+        return { ...current, conversations: [...others, after].sort((a, b) => b.started_at.localeCompare(a.started_at)) };
+      });
+    });
+    return () => {
+      stop();
+      clearTimeout(recountTimer);
+    };
+  }, [agentId, tab, me, refresh, recount]);
+  return page;
 }
 
 /** How many conversations each tab has (one page of COUNTED each). */

@@ -1,15 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { axeViolations, heading, otherSite, OWNER_EMAIL, screenshot, signIn, startDashboard, type DashboardHarness } from './support';
+import { addPerson } from '../../../lambdas/test/people/helpers';
+import { axeViolations, heading, otherSite, OWNER_EMAIL, screenshot, signedInPage, signIn, startDashboard, type DashboardHarness } from './support';
 
 // The inbox (issue 29, item 3) with two pages: a visitor's widget on a shop's page and a teammate's dashboard. The
 // visitor asks for a person, the conversation waits under Waiting (counted unread until the teammate is shown it), the teammate claims it and replies, the visitor
-// sees the reply without a reload and the inbox sees the visitor's answer live, then the teammate hands back. Its own
-// platform and browser.
+// sees the reply without a reload and the inbox sees the visitor's answer live, then the teammate hands back. A second
+// teammate's inbox, open on All from the start, sees the new conversation and its messages pushed (never read again:
+// the list's fallback read is 30 s away). Its own platform and browser.
 
 let h: DashboardHarness;
 let inbox: Page;
 let visitor: Page;
+/** A second teammate (a member), their inbox open on All before the visitor comes. */
+let teammate: Page;
+/** The list pages the second teammate's inbox read once it showed its empty list: pushed changes need none. */
+const teammateListReads: string[] = [];
 let shop: Awaited<ReturnType<typeof otherSite>>;
 beforeAll(async () => {
   h = await startDashboard();
@@ -20,6 +26,15 @@ beforeAll(async () => {
   shop = await otherSite(
     `<!doctype html><html lang="en"><head><title>Shop</title></head><body><main><h1>Shop</h1></main><script src="${h.origin}/embed/loader.js" data-agent-id="${h.agentId}" async></script></body></html>`,
   );
+  await addPerson(h.platform, 'ana@demo.example', 'member');
+  teammate = (await signedInPage(h, 'ana@demo.example')).page;
+  await teammate.evaluate((target) => (location.hash = target), `#/agents/${h.agentId}/conversations`);
+  await heading(teammate, /^Conversations$/);
+  await teammate.getByRole('tab', { name: /^All / }).click();
+  await teammate.getByText('No conversations here.').waitFor();
+  teammate.on('request', (request) => {
+    if (/conversations\/list\?.*limit=50/.test(request.url())) teammateListReads.push(request.url());
+  });
   visitor = await (await h.browser.newContext()).newPage();
   visitor.setDefaultTimeout(10_000);
   await visitor.goto(shop.url);
@@ -42,6 +57,10 @@ describe('the inbox', () => {
     await widget('.scw-fab').click();
     await visitorSays('I want to talk to a human');
     await widget('.scw-msg[data-role=event]').first().waitFor({ timeout: 15_000 });
+    // The other teammate's list gets the new conversation pushed, unread for them.
+    const theirRow = teammate.locator('.conversations > li');
+    await theirRow.filter({ hasText: /\d+ unread/ }).waitFor();
+    expect(await theirRow.count()).toBe(1);
 
     // Told wherever they are: the navigation and the browser tab count what the teammate has not read yet.
     const counted = inbox.getByRole('link', { name: /^Agents \d+ unread$/ });
@@ -94,6 +113,10 @@ describe('the inbox', () => {
     await visitorSays(hostile);
     await transcript.locator('.message.user').filter({ hasText: hostile }).waitFor();
     expect(await inbox.locator('img[src=x]').count()).toBe(0);
+    // The other teammate's row follows: claimed by the owner, and the visitor's new message counted.
+    const messages = await transcript.locator('.message').count();
+    await theirRow.filter({ hasText: `${messages} messages · visitor` }).filter({ hasText: ` · ${name}` }).waitFor();
+    expect(teammateListReads).toEqual([]);
     expect(await visitor.evaluate(() => document.querySelector('#service-chat')!.shadowRoot!.textContent)).not.toContain('Asked about a refund last week');
     await screenshot(inbox, 'inbox-conversation');
 

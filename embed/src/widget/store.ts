@@ -291,7 +291,7 @@ export function createStore(options: StoreOptions) {
     messages.value = [...messages.value, { id: newId(), role: 'user', text, done: true, at: Date.now() }];
     bus.emit('userMessage', { text });
     persist();
-    await reply({
+    const erased = await reply({
       conversationId, visitorId, locale: locale(), language: navigator.language,
       messages: historyForRequest(),
       context: { system, data },
@@ -299,16 +299,26 @@ export function createStore(options: StoreOptions) {
       ...(handoff ? { handoff } : {}),
       ...(email ? { email } : {}),
     });
+    // The erased conversation is forgotten, here and in the stored copy; the message starts a new one (a new id,
+    // which nothing erased).
+    if (erased) {
+      clear();
+      await send(text, handoff);
+    }
   }
 
   /** The visitor's Confirm or Decline of an action: the card goes, the server's answer streams in as a reply. */
-  function decide(id: string, actionId: string, confirm: boolean): Promise<void> {
+  async function decide(id: string, actionId: string, confirm: boolean): Promise<void> {
     update(id, { confirm: undefined });
-    return reply({ conversationId, visitorId, locale: locale(), actionId, confirm });
+    await reply({ conversationId, visitorId, locale: locale(), actionId, confirm });
   }
 
-  /** Streams the reply to a request into a new bot message; actions to confirm follow it as cards. */
-  async function reply(request: ChatRequest | ChatDecision): Promise<void> {
+  /**
+   * Streams the reply to a request into a new bot message; actions to confirm follow it as cards. True: the message
+   * was refused because its conversation was erased meanwhile (the visitor's data, or its retention: 410
+   * CONVERSATION_ERASED); its reply is gone and nothing that waited was sent.
+   */
+  async function reply(request: ChatRequest | ChatDecision): Promise<boolean | void> {
     const replyId = newId();
     const confirms: ChatStreamEvents['confirm'][] = [];
     messages.value = [...messages.value, { id: replyId, role: 'bot', text: '', done: false }];
@@ -319,6 +329,7 @@ export function createStore(options: StoreOptions) {
     let navigation: string | undefined;
     let answer = '';
     let withPeople = false;
+    let erased = false;
     try {
       const url = config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`;
       const [effects, richText] = await Promise.all([loadReply(), loadRich()]);
@@ -363,13 +374,14 @@ export function createStore(options: StoreOptions) {
       }
       if (abort?.signal.aborted) return;
       const code = error instanceof Error && 'code' in error ? error.code : '';
+      if (code === 'CONVERSATION_ERASED' && 'messages' in request) return (erased = true);
       const key: StringKey = code === 'RATE_LIMITED' ? 'rateLimited' : code === 'REPLY_TIMEOUT' ? 'timeout' : 'error';
       update(replyId, { text: t(key), done: true, error: true });
       announcement.value = t(key);
     } finally {
       streaming.value = false;
       abort = null;
-      drainWaiting();
+      if (!erased) drainWaiting();
     }
   }
 

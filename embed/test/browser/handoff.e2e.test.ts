@@ -5,10 +5,16 @@ import { embedTag, hostPage, startHarness, W, type Harness } from './harness';
 
 // People in the conversation (issue 29), as a visitor and an integrator see it: the agent offers a person, the visitor
 // asks for one, a teammate claims and replies over REST, the widget shows it without a reload (who joined, the typing
-// indicator, the text as text), the teammate hands back and the agent answers the next question.
+// indicator, the text as text), the teammate hands back and the agent answers the next question. A visitor whose data
+// was erased meanwhile goes on in a new conversation.
 
 const shadowText = "document.querySelector('#service-chat').shadowRoot.textContent";
-const model = scriptedModel([{ text: 'I cannot check contracts myself. [Action:Talk to a person|handoff]' }, { text: 'We are open from 9 to 5.' }]);
+const model = scriptedModel([
+  { text: 'I cannot check contracts myself. [Action:Talk to a person|handoff]' },
+  { text: 'We are open from 9 to 5.' },
+  { text: 'Hello! How can I help?' },
+  { text: 'Yes, in a new conversation.' },
+]);
 
 let h: Harness;
 beforeAll(async () => {
@@ -111,5 +117,32 @@ describe('a person in the widget', () => {
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(375);
     expect(errors).toEqual([]);
+  });
+
+  it("starts a new conversation once the visitor's data was erased: the next message is answered, nothing of the erased one stays", async () => {
+    const { page, errors } = await h.open(null);
+    await hostPage(page, `${h.platform.url}/test/erased.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Erased</title></head><body>
+      ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`);
+    await page.waitForFunction(() => Boolean(window.__service_chat));
+    await page.click(W.fab);
+    await page.fill(W.input, 'Hello');
+    await page.keyboard.press('Enter');
+    await page.locator('#service-chat .scw-msg[data-role=bot]', { hasText: 'Hello! How can I help?' }).waitFor();
+    type Listed = { conversations: { id: string; visitor: { id: string } }[] };
+    const first = (await h.api<Listed>('conversations/list', { query: { agent_id: h.agentId } })).body.data.conversations[0]!;
+    const erased = await h.api('visitors/erase', { body: { visitor_id: first.visitor.id }, headers: { 'idempotency-key': `erase-${first.id}` } });
+    expect(erased.status, JSON.stringify(erased.body)).toBe(200);
+
+    await page.fill(W.input, 'Are you still there?');
+    await page.keyboard.press('Enter');
+    await page.locator('#service-chat .scw-msg[data-role=bot]', { hasText: 'Yes, in a new conversation.' }).waitFor();
+    // The erased conversation is gone from the panel (and its stored copy); no error was shown.
+    expect(await page.locator('#service-chat .scw-msg').allTextContents()).toEqual([expect.stringContaining('Are you still there?'), expect.stringContaining('Yes, in a new conversation.')]);
+    expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }))).not.toContain('How can I help');
+    const now = (await h.api<Listed>('conversations/list', { query: { agent_id: h.agentId } })).body.data.conversations[0]!;
+    expect(now.id).not.toBe(first.id);
+    expect(now.visitor.id).toBe(first.visitor.id);
+    // Only the browser's own line about the refused request (410) is on the console.
+    expect(errors).toEqual(['Failed to load resource: the server responded with a status of 410 (Gone)']);
   });
 });

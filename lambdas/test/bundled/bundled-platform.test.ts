@@ -283,10 +283,19 @@ describe('the deployed form, run locally', () => {
   });
 
   // Long: the first requests of the Chat and RunStream sandboxes may be their cold starts, on a shared machine.
-  it('hands a visitor to a teammate and back: the visitor stream from the Chat function URL, conversations/stream from RunStream', async () => {
+  it('hands a visitor to a teammate and back: the visitor stream from the Chat function URL, conversations/stream and conversations/inbox_stream from RunStream', async () => {
     const config = await fetch(`${new URL(apiBase()).origin}/v1/agents/${demoAgent()}/widget-config`, { headers: { origin: WIDGET_ORIGIN } });
     const visitor = widgetVisitor(((await config.json()) as { chat: { url: string } }).chat.url);
+    const inboxUrl = `${dashboardOrigin()}/en/api/v1/conversations/inbox_stream?agent_id=${demoAgent()}`;
+    const inbox = openEventStream(inboxUrl, { 'x-service-api-key': apiKey }, 30_000);
+    const rowsOf = (stream: typeof inbox) =>
+      stream.events.filter((event) => event.event === 'conversation').map((event) => JSON.parse(event.data) as { id: string; handler: string; assignee: { id: string } | null }).filter((row) => row.id === visitor.conversationId);
+    await inbox.waitFor(() => inbox.events.some((event) => event.event === 'ready'));
     expect((await visitor.say('I want to talk to a human')).handoff).toEqual({ handler: 'people', assignee: null });
+    // Written by the Chat function, pushed by RunStream's poll of the workspace's inbox feed.
+    await inbox.waitFor(() => rowsOf(inbox).some((row) => row.handler === 'people'));
+    const lastId = inbox.events.at(-1)!.id!;
+    inbox.drop();
     const live = visitor.live();
     const team = openEventStream(`${dashboardOrigin()}/en/api/v1/conversations/stream?conversation_id=${visitor.conversationId}`, { 'x-service-api-key': apiKey }, 30_000);
     await live.waitFor(() => live.events.some((event) => event.event === 'state'));
@@ -305,6 +314,13 @@ describe('the deployed form, run locally', () => {
 
       expect((await apiCall('conversations/handback', { body: { conversation_id: visitor.conversationId } })).status).toBe(200);
       await live.waitFor(() => liveMessages(live).some((message) => message.event === 'handed_back'));
+      // The inbox resumed after what it saw: the claim, the reply and the handback, in order, each change once.
+      const resumed = openEventStream(inboxUrl, { 'x-service-api-key': apiKey, 'last-event-id': lastId }, 30_000);
+      await resumed.waitFor(() => rowsOf(resumed).some((row) => row.handler === 'agent'));
+      resumed.drop();
+      const ids = resumed.events.map((event) => Number(event.id));
+      expect(ids.every((id) => id > Number(lastId))).toBe(true);
+      expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
       const answered = await visitor.say('Where is the pricing?');
       expect(answered.text).not.toBe('');
       expect(answered.handoff).toBeUndefined();

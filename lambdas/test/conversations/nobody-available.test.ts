@@ -3,6 +3,9 @@ import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
 import type { openEventStream } from '../support/sse';
 import { localChatUrl, widgetVisitor } from '../support/widget-visitor';
+import { appendEntry } from '../../src/domains/conversations/conversations';
+import { mailReply } from '../../src/domains/conversations/reply-by-mail';
+import { readConversationMeta, startMailAttempt } from '../../src/domains/conversations/repository';
 
 // "Nobody available" (issue 29) through real HTTP: the workspace's availability over REST, a handoff when nobody is
 // available (away, outside the business hours) or one nobody claims within the claim timeout (the conversation
@@ -92,6 +95,13 @@ describe('nobody available', () => {
     const mails = (await mailbox()).filter((mail) => mail.to === 'ada@example.com');
     expect(mails).toHaveLength(1);
     expect(mails[0]!.text).toContain('Your refund was issued today.');
+    // A reply whose two sends were both started by machines that died inside them (mailed or not, nobody can tell):
+    // a third is never started (SES has no idempotency token; docs/inbox.md, the at-least-once window).
+    const deps = ctx.platform.deps;
+    const twice = await appendEntry(deps, ada.conversationId, { role: 'teammate', content: 'Sent twice already', author: { id: ownerId, name: 'Owner' } });
+    for (let attempt = 0; attempt < 2; attempt++) expect(await startMailAttempt(deps, ada.conversationId, twice.messageId, 2)).toBe(true);
+    await mailReply(deps, (await readConversationMeta(deps, ada.conversationId))!, twice);
+    expect((await mailbox()).filter((mail) => mail.text.includes('Sent twice already'))).toEqual([]);
 
     // Back in the widget: the reply is in the conversation's stream; replies stop going by e-mail.
     const back = ada.live();

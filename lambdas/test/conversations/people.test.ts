@@ -128,6 +128,48 @@ describe('people in the conversation', () => {
     resumed.drop();
   });
 
+  it("pushes the workspace's inbox: a new conversation, its entries and changes of hands, to its own workspace only, resumed with Last-Event-ID", async () => {
+    const inboxUrl = (query: string) => `${ctx.platform.apiBaseUrl}/conversations/inbox_stream${query}`;
+    type Row = { seq: number; id: string; messages: number; handler: string; assignee: { id: string } | null; unread: number | null };
+    const rowsOf = (stream: ReturnType<typeof openEventStream>, conversationId: string): Row[] =>
+      stream.events.filter((event) => event.event === 'conversation').map((event) => ({ seq: Number(event.id), ...(JSON.parse(event.data) as Omit<Row, 'seq'>) })).filter((row) => row.id === conversationId);
+    const other = await createWorkspace(ctx.platform.deps);
+    const foreign = openEventStream(inboxUrl(''), { 'x-service-api-key': other.apiKey });
+    const inbox = openEventStream(inboxUrl(`?agent_id=${ctx.agentId}`), { 'x-service-api-key': ctx.key });
+    await Promise.all([foreign, inbox].map((stream) => stream.waitFor(() => stream.events.some((event) => event.event === 'ready'))));
+
+    const dee = visitor();
+    await dee.say('Hello');
+    // The new conversation, then its two entries (the visitor's and the agent's), without reading the list again.
+    await inbox.waitFor(() => rowsOf(inbox, dee.conversationId).some((row) => row.messages === 2));
+    expect(rowsOf(inbox, dee.conversationId).at(-1)).toMatchObject({ handler: 'agent', assignee: null, unread: null });
+    const lastId = inbox.events.at(-1)!.id!;
+    inbox.drop();
+
+    // Missed while away: a teammate claims it, replies, closes it.
+    expect((await ctx.api('conversations/assign', { body: { conversation_id: dee.conversationId, user_id: ownerId } })).status).toBe(200);
+    expect((await ctx.api('conversations/reply', { body: { conversation_id: dee.conversationId, text: 'one' } })).status).toBe(201);
+    expect((await ctx.api('conversations/close', { body: { conversation_id: dee.conversationId } })).status).toBe(200);
+    const resumed = openEventStream(inboxUrl(`?agent_id=${ctx.agentId}`), { 'x-service-api-key': ctx.key, 'last-event-id': lastId });
+    await resumed.waitFor(() => rowsOf(resumed, dee.conversationId).some((row) => row.handler === 'closed'));
+    // Exactly what came after it: in order, none twice, no fresh start; the conversation as it is now.
+    const ids = resumed.events.map((event) => Number(event.id));
+    expect(resumed.events.some((event) => event.event === 'ready')).toBe(false);
+    expect(ids.every((id) => id > Number(lastId))).toBe(true);
+    expect(ids).toEqual([...new Set(ids)].sort((a, b) => a - b));
+    expect(rowsOf(resumed, dee.conversationId).at(-1)).toMatchObject({ handler: 'closed', assignee: null, messages: 5 });
+    // Live again after the catch-up: the next change comes on the resumed stream.
+    expect((await ctx.api('conversations/reopen', { body: { conversation_id: dee.conversationId } })).status).toBe(200);
+    await resumed.waitFor(() => rowsOf(resumed, dee.conversationId).some((row) => row.handler === 'people' && row.assignee === null));
+    resumed.drop();
+
+    // Another workspace hears nothing of it; an agent of another workspace is refused before any event.
+    expect(foreign.events.map((event) => event.event)).toEqual(['ready']);
+    foreign.drop();
+    const stranger = await fetch(inboxUrl(`?agent_id=${other.agentId}`), { headers: { 'x-service-api-key': ctx.key } });
+    expect([stranger.status, ((await stranger.json()) as { error: { code: string } }).error.code]).toEqual([404, 'AGENT_NOT_FOUND']);
+  });
+
   it('keeps a conversation to its visitor and workspace, and refuses a closed or unknown one with its code', async () => {
     const cy = visitor();
     await cy.say('Hello');

@@ -108,6 +108,15 @@ export const ConversationStreamQuery = z.object({
     .meta({ description: 'Resume after this event (the Last-Event-ID header does the same)' }),
 });
 
+export const InboxStreamQuery = z.object({
+  agent_id: uuid('agent_id').optional().meta({ description: 'Only this agent’s conversations (default: every agent of the workspace)' }),
+  last_event_id: z
+    .string()
+    .regex(/^\d{1,12}$/, { error: 'last_event_id is the id of an event this stream sent' })
+    .optional()
+    .meta({ description: 'Resume after this event (the Last-Event-ID header does the same)' }),
+});
+
 const clock = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 const BusinessInterval = z
   .object({
@@ -169,6 +178,26 @@ export const CONVERSATION_STREAM_DESCRIPTION = [
   'An unknown conversation or another workspace’s is 404 CONVERSATION_NOT_FOUND before any event.',
   'Events:',
   ...Object.entries(CONVERSATION_STREAM_EVENTS).map(([name, event]) => `- \`${name}\`: ${event.description}`),
+].join('\n');
+
+export const INBOX_STREAM_EVENTS = {
+  ready: {
+    schema: z.object({ seq: z.number().int() }),
+    description: 'Read the list now (conversations/list): the events after it are the changes since. First on a connection without Last-Event-ID, and instead of a resume the stream can no longer make (the changes after it are older than a day)',
+  },
+  conversation: {
+    schema: ConversationSummary,
+    description: 'A conversation is new or changed (an entry, a change of hands, the caller’s own read marker): its summary as conversations/list answers it now, `unread` for the caller; once a batch of changes, at its last one',
+  },
+  removed: { schema: z.object({ conversation_id: z.string(), agent_id: z.string().nullable() }), description: 'A conversation was erased (visitors/erase, or retention): it leaves the lists' },
+} as const;
+
+export const INBOX_STREAM_DESCRIPTION = [
+  'Server-Sent Events (text/event-stream), one stream for the workspace’s whole inbox (all its agents, or `agent_id`’s). Every event carries `id:`; reconnect with the `Last-Event-ID` header to get exactly the changes after it, in order, none twice.',
+  `A comment line \`: keep-alive\` comes every ${LIVE_LIMITS.keepAliveMs / 1000} s; a connection ends after ${LIVE_LIMITS.maxStreamMs / 60_000} minutes (reconnect).`,
+  'An `agent_id` of no agent of the workspace is 404 AGENT_NOT_FOUND before any event.',
+  'Events:',
+  ...Object.entries(INBOX_STREAM_EVENTS).map(([name, event]) => `- \`${name}\`: ${event.description}`),
 ].join('\n');
 
 export const CONVERSATION_ENDPOINTS = {
@@ -292,5 +321,17 @@ export const CONVERSATION_ENDPOINTS = {
     status: 200,
     access: 'read',
     stream: { description: CONVERSATION_STREAM_DESCRIPTION, events: CONVERSATION_STREAM_EVENTS },
+  },
+  conversationsInboxStream: {
+    path: 'conversations/inbox_stream',
+    method: 'GET',
+    summary: 'Follow the inbox live (teammates): new conversations, new entries, changes of hands and the caller’s unread counts as Server-Sent Events, resumable with Last-Event-ID',
+    query: InboxStreamQuery,
+    data: z
+      .object({ workspace_id: z.string(), agent_id: z.uuid().nullable(), reader_id: z.string().nullable() })
+      .meta({ description: 'What the stream follows: the workspace, one agent (null: all), and whose unread counts (the signed-in teammate; null for a key)' }),
+    status: 200,
+    access: 'read',
+    stream: { description: INBOX_STREAM_DESCRIPTION, events: INBOX_STREAM_EVENTS },
   },
 } as const satisfies Record<string, EndpointContract>;

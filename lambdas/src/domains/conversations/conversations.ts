@@ -4,6 +4,7 @@ import type { Deps } from '../../infra/deps';
 import { countMessage, getUserPointer, messageIdOf, putMessage, putUserPointer, queryLatestMessages, readConversationMeta, upsertConversationMeta, type ConversationStart, type StoredMessage } from './repository';
 import { putAgentConversationRef } from './agent-conversation-repository';
 import { announceConversation } from './conversation-signal';
+import { noteInboxChange } from './inbox-feed';
 import { conversationExpiry } from './retention';
 import { putVisitorPointers } from './visitor-data-repository';
 import { erased } from './conversation-state';
@@ -24,7 +25,10 @@ export async function openConversation(deps: Deps, start: ConversationStart): Pr
     throw new DomainError('VALIDATION_ERROR', 'This conversation id belongs to another conversation', { field: 'conversationId' });
   }
   // A new conversation is listed under its agent (conversations/list).
-  if (opened.created) await putAgentConversationRef(deps, start, now, expires);
+  if (opened.created) {
+    await putAgentConversationRef(deps, start, now, expires);
+    await noteInboxChange(deps, start.workspaceId, start.conversationId);
+  }
   if (start.userId) await putUserPointer(deps, start.agentId, start.userId, start.conversationId, expires);
   // Where visitors/export and visitors/erase find it (a verified user's too: they may come from several devices).
   await putVisitorPointers(deps, start.workspaceId, [{ visitorId: start.visitorId }, ...(start.userId ? [{ userId: start.userId }] : [])], start.conversationId, expires);
@@ -43,6 +47,7 @@ export async function appendEntry(deps: Deps, conversationId: string, entry: Omi
   const message: StoredMessage = { messageId: messageIdOf(counted.count), createdAt: now.toISOString(), ...entry };
   await putMessage(deps, conversationId, message, await conversationExpiry(deps, counted.workspaceId, now));
   announceConversation(conversationId);
+  await noteInboxChange(deps, counted.workspaceId, conversationId);
   return message;
 }
 

@@ -4,6 +4,7 @@ import type { Deps } from '../../infra/deps';
 import type { Action } from '../../infra/store/idempotency';
 import { emitEvent, eventIdFrom } from '../webhooks/emit';
 import { announceConversation } from './conversation-signal';
+import { noteInboxChange } from './inbox-feed';
 import { afterHandoff } from './nobody-available';
 import { mailReply } from './reply-by-mail';
 import { appendEntry } from './conversations';
@@ -64,6 +65,7 @@ async function changeHands(deps: Deps, workspaceId: string | undefined, conversa
     if (!updated) continue;
     await putMessageOnce(deps, conversationId, entry, expires);
     announceConversation(conversationId);
+    await noteInboxChange(deps, updated.workspaceId, conversationId);
     return { meta: updated, changed: true };
   }
   throw new DomainError('RATE_LIMITED', 'The conversation is changing too fast; try again', { field: 'conversation_id', retryAfterSeconds: 1 });

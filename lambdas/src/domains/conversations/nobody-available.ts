@@ -3,6 +3,7 @@ import type { Deps } from '../../infra/deps';
 import { availableAt, readAvailability } from './availability';
 import { deleteClaimDue, putClaimDue, queryClaimsDue } from './availability-repository';
 import { announceConversation } from './conversation-signal';
+import { noteInboxChange } from './inbox-feed';
 import { notFound, readConversation } from './conversation-state';
 import { appendEntry } from './conversations';
 import { conversationExpiry } from './retention';
@@ -14,6 +15,12 @@ import { messageIdOf, putEmailRequest, putMessageOnce, putVisitorEmail, type Con
  * business hours, or away), or one no teammate claimed within the claim timeout, gets the agent's fixed message asking
  * for an e-mail address; the address the visitor leaves is kept on the conversation, which waits in the inbox.
  */
+
+/** The conversation's streams and the workspace's inboxes hear of the stored request. */
+async function told(deps: Deps, workspaceId: string, conversationId: string): Promise<void> {
+  announceConversation(conversationId);
+  await noteInboxChange(deps, workspaceId, conversationId);
+}
 
 /** How many times the request is decided again when another write to the conversation came first. */
 const RETRIES = 5;
@@ -27,7 +34,7 @@ export async function requestEmail(deps: Deps, conversationId: string, language:
   for (let attempt = 0; attempt < RETRIES; attempt++) {
     const meta = await readConversation(deps, undefined, conversationId);
     if (meta.emailRequest) {
-      if (await putMessageOnce(deps, conversationId, meta.emailRequest, await conversationExpiry(deps, meta.workspaceId, deps.now()))) announceConversation(conversationId);
+      if (await putMessageOnce(deps, conversationId, meta.emailRequest, await conversationExpiry(deps, meta.workspaceId, deps.now()))) await told(deps, meta.workspaceId, conversationId);
       return meta;
     }
     if (meta.handler !== 'people' || meta.assignee) return meta;
@@ -36,7 +43,7 @@ export async function requestEmail(deps: Deps, conversationId: string, language:
     const updated = await putEmailRequest(deps, meta, entry, language);
     if (!updated) continue;
     await putMessageOnce(deps, conversationId, entry, await conversationExpiry(deps, meta.workspaceId, now));
-    announceConversation(conversationId);
+    await told(deps, meta.workspaceId, conversationId);
     return updated;
   }
   throw new DomainError('RATE_LIMITED', 'The conversation is changing too fast; try again', { field: 'conversation_id', retryAfterSeconds: 1 });

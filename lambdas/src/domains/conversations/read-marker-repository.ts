@@ -26,9 +26,23 @@ export const readMarker = async (deps: Deps, conversationId: string, userId: str
 
 /** The teammate's markers on the given conversations (at most 100), by conversation id; 0 where they never read. */
 export async function readMarkers(deps: Deps, conversationIds: string[], userId: string): Promise<Map<string, number>> {
-  const markers = new Map(conversationIds.map((conversationId) => [conversationId, 0]));
-  if (!conversationIds.length) return markers;
-  const found = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [table(deps)]: { Keys: conversationIds.map((conversationId) => readMarkerKey(conversationId, userId)) } } }));
-  for (const item of found.Responses?.[table(deps)] ?? []) markers.set(item.conversationId as string, Number(item.seq ?? 0));
+  const found = await readMarkersOf(deps, conversationIds.map((conversationId) => ({ conversationId, userId })));
+  return new Map(conversationIds.map((conversationId) => [conversationId, found.get(markerOf(conversationId, userId)) ?? 0]));
+}
+
+/** Where readMarkersOf answers a teammate's marker on a conversation. */
+export const markerOf = (conversationId: string, userId: string) => `${conversationId}#${userId}`;
+
+/** BatchGetItem's limit of keys a request. */
+const BATCH_GET_KEYS = 100;
+
+/** The markers of several teammates on several conversations, 100 a request, by markerOf; absent where never read. */
+export async function readMarkersOf(deps: Deps, pairs: { conversationId: string; userId: string }[]): Promise<Map<string, number>> {
+  const markers = new Map<string, number>();
+  for (let start = 0; start < pairs.length; start += BATCH_GET_KEYS) {
+    const keys = pairs.slice(start, start + BATCH_GET_KEYS).map(({ conversationId, userId }) => readMarkerKey(conversationId, userId));
+    const found = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [table(deps)]: { Keys: keys } } }));
+    for (const item of found.Responses?.[table(deps)] ?? []) markers.set(markerOf(String(item.conversationId), String(item.sk).slice('read#'.length)), Number(item.seq ?? 0));
+  }
   return markers;
 }

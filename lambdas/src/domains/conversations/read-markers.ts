@@ -4,6 +4,7 @@ import type { Deps } from '../../infra/deps';
 import { readConversation } from './conversation-state';
 import { conversationExpiry } from './retention';
 import { advanceReadMarker } from './read-marker-repository';
+import { noteInboxChange } from './inbox-feed';
 
 /**
  * What a teammate has read (issue 29): the inbox moves their marker as it shows a conversation; a conversation's
@@ -19,5 +20,7 @@ export async function markRead(deps: Deps, workspaceId: string, conversationId: 
   const meta = await readConversation(deps, workspaceId, conversationId);
   const count = Number(meta.messageCount ?? 0);
   const readSeq = await advanceReadMarker(deps, conversationId, teammate.id, Math.min(seq, count), await conversationExpiry(deps, workspaceId, deps.now()));
+  // The teammate's other inboxes (another tab, another device) show the new count.
+  await noteInboxChange(deps, workspaceId, conversationId, teammate.id);
   return { readSeq, unread: unreadAfter(count, readSeq) };
 }

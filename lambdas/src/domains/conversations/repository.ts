@@ -24,6 +24,8 @@ export interface StoredMessage {
   actionSeed?: string;
   /** A teammate's reply sent to the visitor by e-mail: when (a retry finds it and sends no second mail). */
   mailedAt?: string;
+  /** How many sends of that mail were started (recorded before each): a crash inside one leaves it unknown whether it went. */
+  mailAttempts?: number;
 }
 
 /** Who handles a conversation, as its `meta` item keeps it (absent on a conversation no one ever took: the agent). */
@@ -281,6 +283,17 @@ export async function stopEmailReplies(deps: Deps, conversationId: string): Prom
     ExpressionAttributeValues: { ':off': false, ':on': true },
   });
 }
+
+/**
+ * Records that a send of the entry's mail starts, unless it was mailed or MAIL_ATTEMPTS sends were started already;
+ * whether to send.
+ */
+export const startMailAttempt = (deps: Deps, conversationId: string, messageId: string, maxAttempts: number): Promise<boolean> =>
+  updateIf(deps.store, table(deps), { conversationId, sk: `message#${messageId}` }, {
+    UpdateExpression: 'ADD mailAttempts :one',
+    ConditionExpression: 'attribute_exists(sk) AND attribute_not_exists(mailedAt) AND (attribute_not_exists(mailAttempts) OR mailAttempts < :max)',
+    ExpressionAttributeValues: { ':one': 1, ':max': maxAttempts },
+  }).then((set) => set !== undefined);
 
 /** Records that a transcript entry was mailed to the visitor; false when it was recorded already. */
 export const markMailed = (deps: Deps, conversationId: string, messageId: string, at: Date): Promise<boolean> =>

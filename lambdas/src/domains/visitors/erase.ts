@@ -5,6 +5,7 @@ import type { Action } from '../../infra/store/idempotency';
 import { deleteStoredResponse } from '../../infra/store/idempotency';
 import { agentRefKey } from '../conversations/agent-conversation-repository';
 import { announceConversation } from '../conversations/conversation-signal';
+import { noteInboxChange } from '../conversations/inbox-feed';
 import { userKey } from '../conversations/repository';
 import { deleteConversationItem, deleteUserPointerIf, deleteVisitorPointer, putErasedTombstone, type VisitorKey } from '../conversations/visitor-data-repository';
 import { deleteUnanswered } from '../knowledge/unanswered-repository';
@@ -57,6 +58,8 @@ export async function finishErasure(deps: Deps, started: ErasureItem): Promise<E
   const erasedAt = deps.now().toISOString();
   for (const conversation of plan) await putErasedTombstone(deps, { ...conversation, workspaceId: erasure.workspaceId }, erasedAt);
   plan.forEach((conversation) => announceConversation(conversation.conversationId));
+  // The inboxes drop them from their lists.
+  for (const conversation of plan) await noteInboxChange(deps, erasure.workspaceId, conversation.conversationId);
   const left = await findVisitorData(deps, erasure.workspaceId, plan);
   await Promise.all([
     ...left.contacts.map((contact) => deleteRecord(deps, contact)),

@@ -11,6 +11,7 @@ import { createConversationsApiHandler } from '../../surfaces/rest-api/conversat
 import { createAuthApiHandler } from '../../surfaces/rest-api/auth-api';
 import { createRunStreamHandler } from '../../surfaces/rest-api/run-stream';
 import { createConversationStreamHandler } from '../../surfaces/rest-api/conversation-stream';
+import { createInboxStreamHandler } from '../../surfaces/rest-api/inbox-stream';
 import { createWidgetLiveHandler } from '../../surfaces/widget/live-handler';
 import { createSkillCallbacksHandler } from '../../surfaces/skill-callbacks/handler';
 import { createWidgetChatHandler } from '../../surfaces/widget/chat-handler';
@@ -36,6 +37,7 @@ export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel
     { name: 'skill-callbacks', route: ROUTES.skillCallbacks, kind: 'buffered', handler: createSkillCallbacksHandler(deps) },
     { name: 'operator-api', route: ROUTES.operatorApi, kind: 'buffered', handler: createOperatorApiHandler(deps) },
     { name: 'conversation-stream', route: ROUTES.conversationStream, kind: 'streaming', handler: createConversationStreamHandler(deps) },
+    { name: 'inbox-stream', route: ROUTES.inboxStream, kind: 'streaming', handler: createInboxStreamHandler(deps) },
     { name: 'conversations-api', route: ROUTES.conversationsApi, kind: 'buffered', handler: conversationsApi },
     { name: 'visitors-api', route: ROUTES.visitorsApi, kind: 'buffered', handler: conversationsApi },
     { name: 'evals-api', route: ROUTES.evalsApi, kind: 'buffered', handler: conversationsApi },

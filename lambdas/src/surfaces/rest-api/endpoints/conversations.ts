@@ -5,7 +5,7 @@ import { conversationFilter, conversationTranscript, listAgentConversations, toS
 import { readConversation } from '../../../domains/conversations/conversation-state';
 import { markRead } from '../../../domains/conversations/read-markers';
 import { assignConversation, closeConversation, handBack, reopenConversation, teammateEntry, teammateTyping } from '../../../domains/conversations/handling';
-import { conversationsStream } from './conversation-stream';
+import { conversationsInboxStream, conversationsStream } from './conversation-stream';
 import { messageResponse, storedResponse, summaryResponse } from './conversation-responses';
 import { memberAsTeammate } from '../../../domains/people/members';
 import { availableAt, readAvailability, setAvailability } from '../../../domains/conversations/availability';
@@ -29,7 +29,8 @@ export type ConversationEndpoint =
   | 'conversationsTyping'
   | 'conversationsAvailability'
   | 'conversationsAvailabilitySet'
-  | 'conversationsStream';
+  | 'conversationsStream'
+  | 'conversationsInboxStream';
 
 const availabilityAnswer = (deps: Deps, availability: AvailabilitySettings) => ({ data: { availability, available_now: availableAt(availability, deps.now()) } });
 
@@ -105,4 +106,5 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
   conversationsAvailabilitySet: async ({ deps, workspace, body }) => ({ ...availabilityAnswer(deps, await setAvailability(deps, workspace.id, body)), msg: 'Availability saved' }),
 
   conversationsStream,
+  conversationsInboxStream,
 };
