@@ -69,8 +69,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 29,
     memoryMb: 1024,
     // connectionCalls: the recent calls of an MCP connection (connections/calls).
-    // runSteps: agents/command_status lists a run's steps.
-    reads: ['workspaces', 'connectionCalls', 'runSteps'],
+    // runSteps: agents/command_status lists a run's steps. insights: insights/agent reads an agent's facts of a range.
+    reads: ['workspaces', 'connectionCalls', 'runSteps', 'insights'],
     // rateLimits: failed credentials are counted per source and key prefix (progressive delays).
     writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills', 'rateLimits',
       // People (the dashboard): accounts, memberships, invitations, sessions (sign-in codes and passkeys: AuthApi).
@@ -103,7 +103,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // runSteps: each run's steps, a batch per model turn, and its text pieces (one per 100 ms of a turn being written).
     // knowledgeUnanswered: a question the run found no passage for, or said it does not know. telemetrySettings: where
     // the run's spans go, and the counts of spans exported and dropped.
-    writes: ['runs', 'runSteps', 'usage', 'webhookDeliveries', 'skills', 'knowledgeUnanswered', 'telemetrySettings'],
+    // insights: each ended run's facts (tokens, tool calls and failures).
+    writes: ['runs', 'runSteps', 'usage', 'webhookDeliveries', 'skills', 'knowledgeUnanswered', 'telemetrySettings', 'insights'],
     sendsTo: ['webhooks'],
     turnTokens: true,
     builtinSkills: true,
@@ -173,7 +174,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     writes: ['conversations', 'webhookDeliveries', 'apiKeys', 'sessions', 'rateLimits', 'idempotency',
       // visitors/*: the erasure and its audit record, what derives from a visitor's conversations (contacts the agent
       // created, unanswered questions), the workspace's retention setting.
-      'visitorErasures', 'records', 'knowledgeUnanswered', 'workspaces'],
+      'visitorErasures', 'records', 'knowledgeUnanswered', 'workspaces',
+      // insights: a handoff (a teammate's claim) and a teammate's first reply.
+      'insights'],
     sendsTo: ['webhooks'],
     turnTokens: false,
     model: false,
@@ -311,7 +314,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // skills: the visitor's (role public) granted skill tools are read and each turn is recorded. webhookDeliveries:
     // the conversation events (conversation.handoff_requested, conversation.message_created). knowledgeUnanswered: a
     // visitor's question the reply found no passage for. telemetrySettings: where the reply's spans go, and the counts.
-    writes: ['conversations', 'rateLimits', 'usage', 'skills', 'webhookDeliveries', 'knowledgeUnanswered', 'telemetrySettings'],
+    // insights: the conversation's facts (messages, answers, handoff) and the visitor's ratings (…/rating).
+    writes: ['conversations', 'rateLimits', 'usage', 'skills', 'webhookDeliveries', 'knowledgeUnanswered', 'telemetrySettings', 'insights'],
     sendsTo: ['webhooks'],
     turnTokens: true,
     builtinSkills: true,
@@ -350,7 +354,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // ask_agent stores its run; OAuth clients, connections, secrets by hash and recent calls; DCR is rate limited;
     // the consent page reads the sign-in session (and moves its last activity forward). conversations: list_conversations
     // and reply_conversation; webhookDeliveries: the conversation.message_created a reply emits.
-    writes: ['runs', 'oauthClients', 'connections', 'oauthTokens', 'connectionCalls', 'rateLimits', 'sessions', 'conversations', 'webhookDeliveries'],
+    // insights: reply_conversation's claim and first reply.
+    writes: ['runs', 'oauthClients', 'connections', 'oauthTokens', 'connectionCalls', 'rateLimits', 'sessions', 'conversations', 'webhookDeliveries', 'insights'],
     // runs: ask_agent; webhooks: the first attempts of a reply's conversation events.
     sendsTo: ['runs', 'webhooks'],
     turnTokens: false,

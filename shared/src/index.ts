@@ -19,3 +19,4 @@ export { SESSION_COOKIE, CSRF_HEADER, WORKSPACE_HEADER, SIGN_IN_CODE_LENGTH } fr
 export * from './languages';
 export * from './api/knowledge';
 export * from './api/telemetry';
+export * from './api/insights';

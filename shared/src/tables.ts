@@ -163,6 +163,18 @@ export const TABLES = {
    * spans delivered and dropped, added after each export.
    */
   telemetrySettings: { name: 'telemetry-settings', partitionKey: s('workspaceId') },
+  /**
+   * Insights (docs/insights.md): one facts item per conversation (`conv#<id>`) and per run (`run#<id>`) of an agent,
+   * each event written into it idempotently (SET by the event's own id, never ADD); `byDay` reads an agent's items of a
+   * range of days (`daySk` = `<YYYY-MM-DD>#<sk>`, the day it started).
+   */
+  insights: {
+    name: 'insights',
+    partitionKey: s('agentId'),
+    sortKey: s('sk'),
+    indexes: [{ name: 'byDay', partitionKey: s('agentId'), sortKey: s('daySk') }],
+    ttlAttribute: 'expiresAtEpoch',
+  },
   /** The local platform's mailbox (GET /dev/mail.json); in AWS mail leaves through Amazon SES. */
   mailbox: { name: 'mailbox', partitionKey: s('mailbox'), sortKey: s('sk'), localOnly: true },
 } as const satisfies Record<string, TableDefinition>;

@@ -15,6 +15,7 @@ import { CONNECTION_ENDPOINTS } from './connections';
 import { KNOWLEDGE_ENDPOINTS } from './knowledge';
 import { VISITOR_ENDPOINTS } from './visitors';
 import { TELEMETRY_ENDPOINTS } from './telemetry';
+import { INSIGHTS_ENDPOINTS } from './insights';
 import type { EndpointContract } from './contract';
 import { secretAlreadyShown, secretShownOnce } from './primitives';
 
@@ -147,6 +148,7 @@ export const ENDPOINTS = {
   ...KNOWLEDGE_ENDPOINTS,
   ...VISITOR_ENDPOINTS,
   ...TELEMETRY_ENDPOINTS,
+  ...INSIGHTS_ENDPOINTS,
 } as const satisfies Record<string, EndpointContract>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

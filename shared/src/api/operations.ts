@@ -25,6 +25,7 @@ export const RESOURCE_TAGS = {
   conversations: 'Widget conversations of an agent and their transcripts',
   visitors: "A visitor's data: export, erasure (with its audit record) and how long conversations are kept",
   knowledge: "The company's knowledge the agents answer from: website, file and answer sources, their documents, and search",
+  insights: 'How an agent does, per day: resolutions, handoffs, knowledge gaps, ratings, tool failures, cost, response times',
   telemetry: 'Where OpenTelemetry traces of runs and widget replies are exported (OTLP/HTTP)',
 } as const satisfies Record<Resource, string>;
 

@@ -29,7 +29,9 @@ import { hitRateLimit } from '../../domains/access/rate-limit';
 import { replyTools, visitorToolbox, type VisitorConversation } from './visitor-tools';
 import { stoppableTools } from '../../domains/runs/runtime/stoppable-tools';
 import { retrievalGuard } from '../../domains/runs/runtime/retrieval-guard';
-import { noteIfUnanswered } from '../../domains/knowledge/unanswered';
+import { leftUnanswered, noteIfUnanswered } from '../../domains/knowledge/unanswered';
+import { noteAnswer, noteVisitorMessage } from '../../domains/insights/record';
+import { toolTally } from './tool-tally';
 import { offersKnowledge } from '../../domains/runs/runtime/run-sources';
 import { traceTelemetry } from '../../domains/telemetry/tracing';
 
@@ -106,6 +108,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       else {
         const message = { ...(await appendEntry(deps, body.conversationId, { role: 'user', content: request.body.messages.at(-1)?.content ?? '' })), role: 'user' as const };
         visitorMessageId = message.messageId;
+        await noteVisitorMessage(deps, { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: body.conversationId }, new Date(message.createdAt));
         withPeople = await peopleTake(deps, agent, { conversationId: body.conversationId, handler, message, askedForPerson: request.body.handoff === true, language: conversation.language, page, email: request.body.email });
       }
     } catch (error) {
@@ -139,6 +142,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     let toolbox: Toolbox | undefined;
     try {
       toolbox = await visitorToolbox(deps, conversation);
+      const tools = toolTally(Object.keys(toolbox.tools));
       const telemetry = await traceTelemetry(deps, { workspaceId: agent.workspaceId, agent, conversationId: body.conversationId });
       const result = streamText({
         model: options.model,
@@ -187,6 +191,8 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
           }
         } else if (part.type === 'error') {
           throw part.error;
+        } else {
+          tools.observe(part);
         }
       }
       // An aborted stream ends quietly (an `abort` part); past the deadline the reply is a failure.
@@ -195,13 +201,16 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       const stopped = sink.signal.aborted;
       const messageId = await appendMessage(deps, body.conversationId, 'assistant', reply, { stopped });
       if (!stopped) send('done', { conversationId: body.conversationId, messageId });
-      if (!stopped && offersKnowledge(toolbox.tools)) {
+      const unanswered = !stopped && offersKnowledge(toolbox.tools) && leftUnanswered({ ...knowledge, answer: reply });
+      if (unanswered) {
         const question = body.messages.at(-1)?.content ?? '';
         await noteIfUnanswered(deps, { ...knowledge, answer: reply }, { workspaceId: agent.workspaceId, agentId: agent.id, question, language: conversation.language });
       }
       // A reply cut at its length limit was aborted: its usage may never arrive.
       const usage = await Promise.resolve(result.totalUsage).catch(() => undefined);
-      if (usage) await recordUsage(deps, agent.workspaceId, agent.id, { inputTokens: usage.inputTokens ?? 0, outputTokens: usage.outputTokens ?? 0 });
+      const tokens = { inputTokens: usage?.inputTokens ?? 0, outputTokens: usage?.outputTokens ?? 0 };
+      if (usage) await recordUsage(deps, agent.workspaceId, agent.id, tokens);
+      await noteAnswer(deps, { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: body.conversationId }, messageId, { at: deps.now().toISOString(), ...tokens, ...tools.tally, unanswered });
     } catch (error) {
       if (deadline.aborted) {
         send('error', { code: 'REPLY_TIMEOUT', message: 'The reply took too long; please try again' });

@@ -16,6 +16,7 @@ import { connectionEndpoints } from './connections';
 import { runApprovalEndpoints } from './run-approvals';
 import { knowledgeEndpoints } from './knowledge';
 import { telemetryEndpoints } from './telemetry';
+import { insightsEndpoints } from './insights';
 
 /**
  * Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing); the
@@ -23,4 +24,4 @@ import { telemetryEndpoints } from './telemetry';
  * read visitors' conversations, and so are sign-in, sessions and passkeys (auth-api.ts), which alone carries the WebAuthn
  * verifier.
  */
-export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | VisitorEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints, ...runApprovalEndpoints, ...knowledgeEndpoints, ...telemetryEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | VisitorEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints, ...runApprovalEndpoints, ...knowledgeEndpoints, ...telemetryEndpoints, ...insightsEndpoints };
