@@ -240,7 +240,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // workspaces: their retention; agents: whose conversations to visit; skills, webhookSubscriptions: read by the
     // records module the erasure shares with contact creation (who hears of a new record), never by the sweep itself.
     reads: ['workspaces', 'agents', 'skills', 'webhookSubscriptions'],
-    writes: ['conversations', 'visitorErasures', 'records', 'webhookDeliveries', 'idempotency', 'knowledgeUnanswered'],
+    // insights: the rating comments of an erased conversation.
+    writes: ['conversations', 'visitorErasures', 'records', 'webhookDeliveries', 'idempotency', 'knowledgeUnanswered', 'insights'],
     sendsTo: [],
     turnTokens: false,
     model: false,

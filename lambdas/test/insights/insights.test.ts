@@ -123,6 +123,13 @@ describe('insights of an agent', () => {
     await noteRunEnded(deps, { workspaceId, agentId: ctx.agentId, runId: run.run_id, createdAt: new Date().toISOString() }, { status: 'completed', endedAt: new Date().toISOString(), inputTokens: run.usage.input_tokens, outputTokens: run.usage.output_tokens, toolCalls: 1, toolFailures: 1 });
     await noteAnswer(deps, { workspaceId, agentId: ctx.agentId, conversationId: resolvedByRating.conversationId }, upId, { at: new Date().toISOString(), inputTokens: 100, outputTokens: 20, toolCalls: 0, toolFailures: 0, unanswered: false });
     expect((await report(ctx.api, ctx.agentId)).total).toEqual(after.total);
+
+    // The visitor's data erased: their comment goes, the counts (which name nobody) stay.
+    const erased = await ctx.api('visitors/erase', { body: { visitor_id: ratedDown.visitorId }, headers: { 'idempotency-key': crypto.randomUUID() } });
+    expect(erased.status, JSON.stringify(erased.body)).toBe(200);
+    const afterErasure = await report(ctx.api, ctx.agentId);
+    expect(afterErasure.comments).toEqual([]);
+    expect(afterErasure.total).toEqual(after.total);
   });
 
   it('lets a visitor rate only an answer of their own conversation', async () => {

@@ -1,6 +1,6 @@
 import type { Deps } from '../../infra/deps';
 import { logger } from '../../infra/logger';
-import { writeFacts, type AnswerFacts, type FactsKey, type FactsWrite, type RatingFacts, type RunFacts } from './repository';
+import { readFacts, replaceRatings, writeFacts, type AnswerFacts, type FactsKey, type FactsWrite, type RatingFacts, type RunFacts } from './repository';
 
 /**
  * The events insights are made of (docs/insights.md), each written into the facts item of its conversation or run as
@@ -54,6 +54,18 @@ export async function noteHumanReply(deps: Deps, conversation: ConversationOf, a
  */
 export async function recordRating(deps: Deps, conversation: ConversationOf, messageId: string, rating: RatingFacts): Promise<void> {
   await writeFacts(deps, conversationKey(conversation, new Date(rating.at)), { entry: { map: 'ratings', id: messageId, value: rating } });
+}
+
+/**
+ * The visitor's data of a conversation was erased: the comments they wrote with their ratings go too (the counts,
+ * which name nobody, stay). Safe to repeat.
+ */
+export async function forgetComments(deps: Deps, agentId: string, conversationId: string): Promise<void> {
+  const sk = `conv#${conversationId}`;
+  const ratings = (await readFacts(deps, agentId, sk))?.ratings ?? {};
+  if (!Object.values(ratings).some((rating) => rating.comment)) return;
+  const without = Object.fromEntries(Object.entries(ratings).map(([id, { rating, at }]) => [id, { rating, at }]));
+  await replaceRatings(deps, agentId, sk, without);
 }
 
 /** A run ended: its facts, whole (a repeat after a crash writes the same). */

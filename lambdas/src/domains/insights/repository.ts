@@ -1,5 +1,5 @@
 import type { Deps } from '../../infra/deps';
-import { queryAll, updateIf } from '../../infra/store/dynamo';
+import { queryAll, readItem, updateIf } from '../../infra/store/dynamo';
 
 /**
  * The insights domain's repository: every store call of the `insights` table. One facts item per conversation
@@ -117,6 +117,14 @@ export async function writeFacts(deps: Deps, key: FactsKey, write: FactsWrite): 
     if (await update('#map = :map', 'attribute_not_exists(#map)', { names: { '#map': map }, values: { ':map': { [id]: value } } })) return;
   }
   throw new Error(`insights: the ${map} entry ${id} of ${key.sk} could not be written`);
+}
+
+/** One facts item, read consistently, or undefined. */
+export const readFacts = (deps: Deps, agentId: string, sk: string): Promise<ConversationFacts | undefined> => readItem(deps.store, table(deps), { agentId, sk });
+
+/** Replaces a conversation's ratings, if its facts item is still there. */
+export async function replaceRatings(deps: Deps, agentId: string, sk: string, ratings: Record<string, RatingFacts>): Promise<void> {
+  await updateIf(deps.store, table(deps), { agentId, sk }, { UpdateExpression: 'SET ratings = :ratings', ConditionExpression: 'attribute_exists(sk)', ExpressionAttributeValues: { ':ratings': ratings } });
 }
 
 /** An agent's facts items of the days `from` to `to` (YYYY-MM-DD, inclusive), every page, through the byDay index. */
