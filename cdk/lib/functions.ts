@@ -69,9 +69,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 29,
     memoryMb: 1024,
     // connectionCalls: the recent calls of an MCP connection (connections/calls).
-    // runSteps: agents/command_status lists a run's steps.
+    // runSteps: agents/command_status lists a run's steps. insights: insights/agent reads an agent's facts of a range.
     // evalRuns: agents/draft_publish with require_suite_pass reads the draft's latest eval run.
-    reads: ['workspaces', 'connectionCalls', 'runSteps', 'evalRuns'],
+    reads: ['workspaces', 'connectionCalls', 'runSteps', 'evalRuns', 'insights'],
     // rateLimits: failed credentials are counted per source and key prefix (progressive delays).
     writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills', 'rateLimits',
       // People (the dashboard): accounts, memberships, invitations, sessions (sign-in codes and passkeys: AuthApi).
@@ -106,7 +106,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // runSteps: each run's steps, a batch per model turn, and its text pieces (one per 100 ms of a turn being written).
     // knowledgeUnanswered: a question the run found no passage for, or said it does not know. telemetrySettings: where
     // the run's spans go, and the counts of spans exported and dropped.
-    writes: ['runs', 'runSteps', 'usage', 'webhookDeliveries', 'skills', 'knowledgeUnanswered', 'telemetrySettings'],
+    // insights: each ended run's facts (tokens, tool calls and failures).
+    writes: ['runs', 'runSteps', 'usage', 'webhookDeliveries', 'skills', 'knowledgeUnanswered', 'telemetrySettings', 'insights'],
     sendsTo: ['webhooks'],
     turnTokens: true,
     builtinSkills: true,
@@ -180,7 +181,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
       // created, unanswered questions), the workspace's retention setting.
       'visitorErasures', 'records', 'knowledgeUnanswered', 'workspaces',
       // evals/*: the scenarios, and the eval runs started here (the EvalRunner plays them from the evals queue).
-      'evalScenarios', 'evalRuns'],
+      'evalScenarios', 'evalRuns',
+      // insights: a handoff (a teammate's claim) and a teammate's first reply.
+      'insights'],
     sendsTo: ['webhooks', 'evals'],
     turnTokens: false,
     model: false,
@@ -260,7 +263,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // workspaces: their retention; agents: whose conversations to visit; skills, webhookSubscriptions: read by the
     // records module the erasure shares with contact creation (who hears of a new record), never by the sweep itself.
     reads: ['workspaces', 'agents', 'skills', 'webhookSubscriptions'],
-    writes: ['conversations', 'visitorErasures', 'records', 'webhookDeliveries', 'idempotency', 'knowledgeUnanswered'],
+    // insights: the rating comments of an erased conversation.
+    writes: ['conversations', 'visitorErasures', 'records', 'webhookDeliveries', 'idempotency', 'knowledgeUnanswered', 'insights'],
     sendsTo: [],
     turnTokens: false,
     model: false,
@@ -334,7 +338,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // skills: the visitor's (role public) granted skill tools are read and each turn is recorded. webhookDeliveries:
     // the conversation events (conversation.handoff_requested, conversation.message_created). knowledgeUnanswered: a
     // visitor's question the reply found no passage for. telemetrySettings: where the reply's spans go, and the counts.
-    writes: ['conversations', 'rateLimits', 'usage', 'skills', 'webhookDeliveries', 'knowledgeUnanswered', 'telemetrySettings'],
+    // insights: the conversation's facts (messages, answers, handoff) and the visitor's ratings (…/rating).
+    writes: ['conversations', 'rateLimits', 'usage', 'skills', 'webhookDeliveries', 'knowledgeUnanswered', 'telemetrySettings', 'insights'],
     sendsTo: ['webhooks'],
     turnTokens: true,
     builtinSkills: true,
@@ -374,7 +379,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // ask_agent stores its run; OAuth clients, connections, secrets by hash and recent calls; DCR is rate limited;
     // the consent page reads the sign-in session (and moves its last activity forward). conversations: list_conversations
     // and reply_conversation; webhookDeliveries: the conversation.message_created a reply emits.
-    writes: ['runs', 'oauthClients', 'connections', 'oauthTokens', 'connectionCalls', 'rateLimits', 'sessions', 'conversations', 'webhookDeliveries'],
+    // insights: reply_conversation's claim and first reply.
+    writes: ['runs', 'oauthClients', 'connections', 'oauthTokens', 'connectionCalls', 'rateLimits', 'sessions', 'conversations', 'webhookDeliveries', 'insights'],
     // runs: ask_agent; webhooks: the first attempts of a reply's conversation events.
     sendsTo: ['runs', 'webhooks'],
     turnTokens: false,

@@ -20,3 +20,4 @@ export * from './languages';
 export * from './api/knowledge';
 export * from './api/telemetry';
 export * from './api/evals';
+export * from './api/insights';

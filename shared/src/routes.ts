@@ -31,6 +31,8 @@ export const ROUTES = {
   widgetHistory: '/v1/agents/{agentId}/history',
   /** A widget visitor's live stream (people's messages, Server-Sent Events); the ConversationStream function in AWS. */
   widgetLive: '/v1/agents/{agentId}/live',
+  /** A widget visitor's rating of an answer (thumbs up or down, a comment); served by the Chat function, the chat's sibling path. */
+  widgetRating: '/v1/agents/{agentId}/rating',
   /** conversations/stream: a teammate's live stream of a conversation; the RunStream function in AWS. */
   conversationStream: '/{lang}/api/v1/conversations/stream',
   /** conversations/inbox_stream: a teammate's live stream of the workspace's inbox; the RunStream function in AWS. */

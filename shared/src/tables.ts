@@ -181,6 +181,18 @@ export const TABLES = {
   evalResults: { name: 'eval-results', partitionKey: s('evalRunId'), sortKey: s('scenarioId') },
   /** An agent's draft (agents/draft_update): the changed settings, skills and knowledge sources, until published. */
   agentDrafts: { name: 'agent-drafts', partitionKey: s('agentId') },
+  /**
+   * Insights (docs/insights.md): one facts item per conversation (`conv#<id>`) and per run (`run#<id>`) of an agent,
+   * each event written into it idempotently (SET by the event's own id, never ADD); `byDay` reads an agent's items of a
+   * range of days (`daySk` = `<YYYY-MM-DD>#<sk>`, the day it started).
+   */
+  insights: {
+    name: 'insights',
+    partitionKey: s('agentId'),
+    sortKey: s('sk'),
+    indexes: [{ name: 'byDay', partitionKey: s('agentId'), sortKey: s('daySk') }],
+    ttlAttribute: 'expiresAtEpoch',
+  },
   /** The local platform's mailbox (GET /dev/mail.json); in AWS mail leaves through Amazon SES. */
   mailbox: { name: 'mailbox', partitionKey: s('mailbox'), sortKey: s('sk'), localOnly: true },
 } as const satisfies Record<string, TableDefinition>;

@@ -38,6 +38,26 @@ export const CHAT_LIMITS = {
 export const LIVE_PATH = 'live';
 
 export type ChatLocale = 'en' | 'tr';
+
+/**
+ * A visitor's rating of one of the agent's answers: POST `{chat.url without /chat}/rating` with this body (the `done`
+ * event's messageId). One rating an answer: rating it again replaces it (the same rating twice changes nothing).
+ * Authorised as the live stream is: the conversation must be this visitor's. 204 with no body.
+ */
+export const RATING_PATH = 'rating';
+
+export const RATING_LIMITS = { commentChars: 1000 } as const;
+
+export type RatingValue = 'up' | 'down';
+
+export interface RatingRequest {
+  conversationId: string;
+  visitorId: string;
+  messageId: string;
+  rating: RatingValue;
+  /** What the visitor adds in words (optional; stored as text, shown to the company as written). */
+  comment?: string;
+}
 export type UiActionName = 'pointer' | 'highlight' | 'scroll';
 
 /** The body of `POST {chat.url}`: the panel's whole request to the chat endpoint. */

@@ -13,6 +13,12 @@ export interface ChatStreamHandlers {
   onHandoff?(state: ChatStreamEvents['handoff']): void;
 }
 
+/** A complete reply: its text, and the id the server stored it under (what a rating names; absent on an old server). */
+export interface ChatReply {
+  text: string;
+  messageId?: string;
+}
+
 export class ChatError extends Error {
   constructor(
     readonly code: string,
@@ -81,10 +87,10 @@ export interface ChatConnection {
 
 /**
  * POST the conversation and consume the server-sent events of the reply.
- * Resolves with the full reply text once the server sends `done`; rejects with a ChatError otherwise, also when
+ * Resolves with the full reply text (and its stored id) once the server sends `done`; rejects with a ChatError otherwise, also when
  * nothing (not even the server's keep-alive) arrives for `idleTimeoutMs`.
  */
-export async function streamChat(url: string, request: ChatRequest | ChatDecision, handlers: ChatStreamHandlers, connection: ChatConnection): Promise<string> {
+export async function streamChat(url: string, request: ChatRequest | ChatDecision, handlers: ChatStreamHandlers, connection: ChatConnection): Promise<ChatReply> {
   const idle = new AbortController();
   let timer = setTimeout(() => idle.abort(), connection.idleTimeoutMs);
   const stillAlive = () => {
@@ -101,7 +107,7 @@ export async function streamChat(url: string, request: ChatRequest | ChatDecisio
   }
 }
 
-async function consume(url: string, request: ChatRequest | ChatDecision, handlers: ChatStreamHandlers, connection: ChatConnection, stillAlive: () => void): Promise<string> {
+async function consume(url: string, request: ChatRequest | ChatDecision, handlers: ChatStreamHandlers, connection: ChatConnection, stillAlive: () => void): Promise<ChatReply> {
   let response: Response;
   try {
     response = await connection.fetch(url, {
@@ -120,6 +126,7 @@ async function consume(url: string, request: ChatRequest | ChatDecision, handler
   }
 
   let text = '';
+  let messageId: string | undefined;
   let finished = false;
   let failure: ChatError | null = null;
   const parser = createParser({
@@ -148,6 +155,7 @@ async function consume(url: string, request: ChatRequest | ChatDecision, handler
           break;
         case 'done':
           finished = true;
+          if (typeof data.messageId === 'string') messageId = data.messageId;
           break;
         case 'error':
           failure = new ChatError(String(data.code ?? 'STREAM_ERROR'), String(data.message ?? 'The reply failed'));
@@ -169,5 +177,5 @@ async function consume(url: string, request: ChatRequest | ChatDecision, handler
   }
   if (failure) throw failure;
   if (!finished) throw new ChatError('STREAM_INTERRUPTED', 'The reply ended early');
-  return text;
+  return messageId ? { text, messageId } : { text };
 }

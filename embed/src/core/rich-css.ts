@@ -1,5 +1,6 @@
 /** Styles of rendered bot text (cards, links, action buttons, markdown). Shared by the widget and the React adapter. */
 export const richCss = `
+.scw-offer{margin-top:6px}
 .scw-icon{width:16px;height:16px;flex:none;fill:none;stroke:currentColor;stroke-width:2;stroke-linecap:round;stroke-linejoin:round}
 .scw-card{display:inline-flex;align-items:center;gap:6px;margin:4px 4px 4px 0;padding:6px 10px;border-radius:10px;border:1px solid;
   font:inherit;font-size:13px;font-weight:600;cursor:pointer;text-align:left;vertical-align:middle}

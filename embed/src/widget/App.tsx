@@ -69,7 +69,7 @@ function Bubble({ message, store }: { message: ChatMessage; store: WidgetStore }
         <TypingDots label={store.t('typing')} />
       ) : (
         <div class="scw-bubble scw-rich">
-          {message.role === 'bot' && rich ? <rich.RichText text={message.text} onMarker={onMarker} /> : message.text}
+          {message.role === 'bot' && rich ? <rich.RichText text={message.text} onMarker={onMarker} message={message} store={store} /> : message.text}
           {message.stopped && <em class="scw-role"> {store.t('stopped')}</em>}
           {message.offer && rich && <rich.Offer marker={message.offer} onMarker={onMarker} />}
           {message.confirm && store.confirmCard.value && h(store.confirmCard.value, { message, store })}

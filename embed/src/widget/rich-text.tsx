@@ -1,6 +1,7 @@
 // What bot messages need beyond plain text, a chunk of its own: loaded with the first bot message (a reply, a host's
 // botMessage, a restored conversation) or the first keystroke, never to open the panel. Markers become cards, links
-// and buttons (rendered a step per frame when there are many), and a screen reader hears their labels.
+// and buttons (rendered a step per frame when there are many), and a screen reader hears their labels; an answer gets
+// its thumbs (rating.tsx).
 import { h } from 'preact';
 import type { VNode } from 'preact';
 import { useSignal } from '@preact/signals';
@@ -10,7 +11,11 @@ import { parseRichText } from '../core/markers';
 import type { Marker } from '../core/event-bus';
 import type { CreateElement } from '../core/create-element';
 
-export { richCss } from '../core/rich-css';
+import { richCss as markerCss } from '../core/rich-css';
+import { Rating, ratingCss, type RatingProps } from './rating';
+
+/** The styles of bot messages: their cards, and the thumbs under an answer. */
+export const richCss = markerCss + ratingCss;
 export { parseMarkers } from '../core/markers';
 export { handleMarkerClick } from '../core/navigate';
 
@@ -24,8 +29,8 @@ const ANNOUNCE_CHARS = 240;
 
 type OnMarker = (marker: Marker, event: Event) => void;
 
-/** Bot text, rendered a step per frame when it is long. */
-export function RichText({ text, onMarker }: { text: string; onMarker: OnMarker }) {
+/** Bot text, rendered a step per frame when it is long; an answer of the agent ends with its thumbs. */
+export function RichText({ text, onMarker, message, store }: { text: string; onMarker: OnMarker } & Partial<RatingProps>) {
   const segments = useMemo(() => parseRichText(text), [text]);
   const shown = useSignal(SEGMENTS_PER_FRAME);
   useEffect(() => {
@@ -33,7 +38,12 @@ export function RichText({ text, onMarker }: { text: string; onMarker: OnMarker 
     const frame = requestAnimationFrame(() => (shown.value += SEGMENTS_PER_FRAME));
     return () => cancelAnimationFrame(frame);
   }, [shown.value, segments]);
-  return <>{renderSegments(create, segments.slice(0, shown.value), { onMarker })}</>;
+  return (
+    <>
+      {renderSegments(create, segments.slice(0, shown.value), { onMarker })}
+      {message?.answerId && store && <Rating message={message} store={store} />}
+    </>
+  );
 }
 
 /** A page the model asked to open that needs the visitor's click, as its card. */

@@ -1,5 +1,5 @@
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
-import type { ChatDecision, ChatStreamEvents } from '@service/shared/widget-protocol';
+import type { ChatDecision, ChatStreamEvents, RatingValue } from '@service/shared/widget-protocol';
 import type { ConfirmCard } from './confirm-card';
 import type { EmailForm as EmailFormComponent } from './email-form';
 import { applyOverrides, DEFAULT_CONFIG, loadWidgetConfig } from '../core/config';
@@ -32,6 +32,10 @@ export interface ChatMessage {
   offer?: Marker;
   /** An action waiting for the visitor's Confirm or Decline (the text is its summary). */
   confirm?: ChatStreamEvents['confirm'];
+  /** The agent's answer as the server stored it (the `done` event's messageId): what the visitor may rate. */
+  answerId?: string;
+  /** The visitor's rating of this answer, once sent. */
+  rating?: RatingValue;
 }
 
 export interface StoreOptions {
@@ -219,6 +223,10 @@ export function createStore(options: StoreOptions) {
     bus.emit('handoff', next);
   }
 
+  const chatUrl = () => config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`;
+  /** The visitor's conversation as the chunks that call the chat's sibling paths (live, rating) address it. */
+  const connection = () => ({ chatUrl: chatUrl(), conversationId, visitorId, fetch: fetchApi, identity });
+
   function clearLive(): void {
     stopLive?.();
     stopLive = undefined;
@@ -232,9 +240,7 @@ export function createStore(options: StoreOptions) {
     stopLive = () => undefined;
     void loadLive().then((live) => {
       if (conversationId !== following || !stopLive) return;
-      const chatUrl = config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`;
-      const connection = { chatUrl, conversationId: following, visitorId, fetch: fetchApi, after: liveAfter ?? 0, locale: locale(), agentName: agentName(), ...(identity ? { identity } : {}) };
-      stopLive = live.followPeople(connection, {
+      stopLive = live.followPeople({ ...connection(), conversationId: following, after: liveAfter ?? 0, locale: locale(), agentName: agentName() }, {
         onState: handedTo,
         onEnd: () => (stopLive = undefined),
         onTyping: (name) => (teammateTyping.value = name),
@@ -331,9 +337,9 @@ export function createStore(options: StoreOptions) {
     let withPeople = false;
     let erased = false;
     try {
-      const url = config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`;
+      const url = chatUrl();
       const [effects, richText] = await Promise.all([loadReply(), loadRich()]);
-      await effects.streamChat(
+      const { messageId } = await effects.streamChat(
         url,
         request,
         {
@@ -361,7 +367,7 @@ export function createStore(options: StoreOptions) {
         messages.value = messages.value.filter((message) => message.id !== replyId);
         return persist();
       }
-      update(replyId, { done: true, at: Date.now() });
+      update(replyId, { done: true, at: Date.now(), answerId: messageId });
       messages.value = [...messages.value, ...confirms.map((confirm) => ({ id: newId(), role: 'bot' as const, text: confirm.summary, done: true, confirm }))];
       delivered(answer, richText);
       for (const action of uiActions.slice(0, CHAT_LIMITS.uiActionsPerReply)) bus.emit('uiAction', action);
@@ -562,6 +568,7 @@ export function createStore(options: StoreOptions) {
   return {
     config, loading, open, messages, streaming, badge, fabVisible, fabHighlight, teaserVisible, nudgeText,
     announcement, locale, agentName, dark, confirmCard, expression, rich, t, people, teammateTyping, emailWanted, emailForm,
+    connection,
     bus, setOpen, send, decide, stop, clear, start, prepareReply,
     dismissTeaser() {
       teaserVisible.value = false;

@@ -40,7 +40,6 @@ button{font:inherit;color:inherit}
 .scw-title{flex:1;min-width:0}
 .scw-name{font-weight:700;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .scw-role{font-size:12px;color:var(--scw-muted);white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-.scw-offer{margin-top:6px}
 .scw-icon-btn{width:32px;height:32px;flex:none;border:0;border-radius:8px;background:none;cursor:pointer;display:grid;place-items:center;color:var(--scw-muted)}
 .scw-icon-btn:hover{background:var(--scw-field);color:var(--scw-fg)}
 .scw-dismiss{width:24px;height:24px}

@@ -100,6 +100,38 @@ describe('demo page (one-line embed, strict CSP meta)', () => {
     await context.close();
   });
 
+  it('offers thumbs at the end of an answer: rated by keyboard, changed, commented; stored once for the answer', async () => {
+    const { page, context, errors } = await h.open('/');
+    await ready(page);
+    await page.click(W.fab);
+    await page.fill(W.input, 'How much is the Partner plan?');
+    await page.keyboard.press('Enter');
+    const thumbs = `${W.botDone} [data-role=rating]`;
+    await page.waitForSelector(thumbs);
+    expect(await page.getAttribute(thumbs, 'aria-label')).toBe('Was this answer helpful?');
+    const up = `${thumbs} button[data-rating=up]`;
+    const down = `${thumbs} button[data-rating=down]`;
+    expect([await page.getAttribute(up, 'aria-label'), await page.getAttribute(down, 'aria-label')]).toEqual(['Helpful', 'Not helpful']);
+    await page.focus(up);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector(`${up}[aria-pressed=true]`);
+    // The visitor changes their mind and says why.
+    await page.focus(down);
+    await page.keyboard.press('Space');
+    await page.waitForSelector(`${down}[aria-pressed=true]`);
+    expect(await page.getAttribute(up, 'aria-pressed')).toBe('false');
+    await page.fill(`${thumbs} textarea`, 'It did not say if VAT is included.');
+    await page.click(`${thumbs} form button`);
+    await page.waitForFunction(() => document.querySelector('#service-chat')!.shadowRoot!.querySelector('[data-role=rating] [role=status]')?.textContent === 'Thank you for your feedback');
+    expect(await axeViolations(page)).toEqual([]);
+    const day = new Date().toISOString().slice(0, 10);
+    const insights = await h.api<{ total: Record<string, number>; comments: { rating: string; comment: string }[] }>('insights/agent/', { query: { agent_id: h.agentId, from: day, to: day } });
+    expect(insights.body.data.total).toMatchObject({ ratings_up: 0, ratings_down: 1 });
+    expect(insights.body.data.comments).toEqual([expect.objectContaining({ rating: 'down', comment: 'It did not say if VAT is included.' })]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('runs the declarative triggers: hidden system prompt, open, then the bot message after the delay', async () => {
     const { page, context } = await h.open('/');
     await ready(page);

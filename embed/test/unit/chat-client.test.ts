@@ -35,13 +35,13 @@ const connection = (respond: () => Response) => ({ fetch: () => Promise.resolve(
 describe('the chat client', () => {
   it('reads the events of a streamed reply fed in arbitrary pieces, comments and every line ending included', async () => {
     const { seen, handlers } = recorder();
-    await expect(streamChat('/chat', { messages: [] } as never, handlers, connection(() => streamed(REPLY)))).resolves.toBe('Hello');
+    await expect(streamChat('/chat', { messages: [] } as never, handlers, connection(() => streamed(REPLY)))).resolves.toEqual({ text: 'Hello' });
     expect(seen).toEqual(['delta Hel', 'delta lo', 'navigate /pricing']);
   });
 
   it('reads the whole reply from a fetch without streams (a host page polyfill)', async () => {
     const { seen, handlers } = recorder();
-    await expect(streamChat('/chat', { messages: [] } as never, handlers, connection(() => polyfilled(REPLY)))).resolves.toBe('Hello');
+    await expect(streamChat('/chat', { messages: [] } as never, handlers, connection(() => polyfilled(REPLY.replace('done\ndata: {}', 'done\ndata: {"messageId":"msg_000002"}'))))).resolves.toEqual({ text: 'Hello', messageId: 'msg_000002' });
     expect(seen).toEqual(['delta Hel', 'delta lo', 'navigate /pricing']);
   });
 

@@ -158,6 +158,11 @@ describe('every endpoint answers as its OpenAPI document says', () => {
     await call('evalsScenarioDelete', { body: { scenario_id: scenarioId } });
   });
 
+  it('reports how an agent does', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    await call('insightsAgent', { query: { agent_id: ctx.agentId, from: day, to: day } });
+  });
+
   it('takes paths with or without the trailing slash, and the tr language segment', async () => {
     expect((await ctx.api('agents/list')).status).toBe(200);
     const tr = await fetch(`${ctx.platform.url}/tr/api/v1/agents/list/`, { headers: { 'x-service-api-key': ctx.key } });

@@ -16,6 +16,7 @@ import { KNOWLEDGE_ENDPOINTS } from './knowledge';
 import { VISITOR_ENDPOINTS } from './visitors';
 import { TELEMETRY_ENDPOINTS } from './telemetry';
 import { DRAFT_ENDPOINTS, EVAL_ENDPOINTS } from './evals';
+import { INSIGHTS_ENDPOINTS } from './insights';
 import type { EndpointContract } from './contract';
 import { secretAlreadyShown, secretShownOnce } from './primitives';
 
@@ -150,6 +151,7 @@ export const ENDPOINTS = {
   ...TELEMETRY_ENDPOINTS,
   ...DRAFT_ENDPOINTS,
   ...EVAL_ENDPOINTS,
+  ...INSIGHTS_ENDPOINTS,
 } as const satisfies Record<string, EndpointContract>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

@@ -35,6 +35,17 @@ export async function readConversation(deps: Deps, workspaceId: string | undefin
   return meta;
 }
 
+/** A widget visitor as their requests name them: the visitor id, and the verified user when the host signed one. */
+export interface WidgetVisitor {
+  agentId: string;
+  visitorId: string;
+  userId?: string | undefined;
+}
+
+/** Whether the conversation is this visitor's with this agent (by their visitor id, or as the same verified user). */
+export const isVisitorsConversation = (meta: ConversationMetaItem, visitor: WidgetVisitor): boolean =>
+  meta.agentId === visitor.agentId && (meta.visitorId === visitor.visitorId || (visitor.userId !== undefined && meta.userId === visitor.userId));
+
 /** A conversation as the conversation webhooks describe it. */
 export const conversationRef = (meta: ConversationMetaItem): ConversationRef => ({
   conversation_id: meta.conversationId,

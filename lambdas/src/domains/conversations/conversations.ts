@@ -1,13 +1,13 @@
 import { DomainError } from '@service/shared';
 import { VISITOR_ROLES, type ConversationHandler } from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
-import { countMessage, getUserPointer, messageIdOf, putMessage, putUserPointer, queryLatestMessages, readConversationMeta, upsertConversationMeta, type ConversationStart, type StoredMessage } from './repository';
+import { countMessage, getUserPointer, messageIdOf, putMessage, putUserPointer, queryLatestMessages, readConversationMeta, readMessage, upsertConversationMeta, type ConversationStart, type StoredMessage } from './repository';
 import { putAgentConversationRef } from './agent-conversation-repository';
 import { announceConversation } from './conversation-signal';
 import { noteInboxChange } from './inbox-feed';
 import { conversationExpiry } from './retention';
 import { putVisitorPointers } from './visitor-data-repository';
-import { erased } from './conversation-state';
+import { erased, isVisitorsConversation, notFound, readConversation, type WidgetVisitor } from './conversation-state';
 
 export type { ConversationStart, StoredMessage } from './repository';
 
@@ -66,4 +66,16 @@ export async function userConversation(deps: Deps, agentId: string, userId: stri
   // Notes never reach the visitor: read past them so the visitor still gets `limit` of their own.
   const messages = (await queryLatestMessages(deps, conversationId, limit * 4)).filter(visibleToVisitor).slice(0, limit);
   return { conversationId, messages: messages.reverse() };
+}
+
+/**
+ * The agent's answer `messageId` in the visitor's own conversation, and the conversation's workspace: anyone else's
+ * conversation is CONVERSATION_NOT_FOUND (as a missing one), an entry that is not the agent's answer NOT_FOUND.
+ */
+export async function visitorsAnswer(deps: Deps, visitor: WidgetVisitor, conversationId: string, messageId: string): Promise<{ workspaceId: string; message: StoredMessage }> {
+  const meta = await readConversation(deps, undefined, conversationId);
+  if (!isVisitorsConversation(meta, visitor)) throw notFound(conversationId);
+  const message = await readMessage(deps, conversationId, messageId);
+  if (message?.role !== 'assistant') throw new DomainError('NOT_FOUND', `No answer ${messageId} of the agent in this conversation`, { field: 'messageId' });
+  return { workspaceId: meta.workspaceId, message };
 }

@@ -8,6 +8,7 @@ import { noteInboxChange } from './inbox-feed';
 import { afterHandoff } from './nobody-available';
 import { mailReply } from './reply-by-mail';
 import { appendEntry } from './conversations';
+import { noteHandoff, noteHumanReply } from '../insights/record';
 import { conversationExpiry } from './retention';
 import { conversationRef, liveStateOf, notFound, readConversation } from './conversation-state';
 import { messageIdOf, putMessageOnce, putTyping, queryLatestMessages, updateHandling, type ConversationMetaItem, type Handling, type StoredMessage } from './repository';
@@ -79,6 +80,7 @@ async function changeHands(deps: Deps, workspaceId: string | undefined, conversa
 export async function requestHandoff(deps: Deps, conversationId: string, request: { reason: HandoffReason; summary: string; language: string; page?: string | undefined }): Promise<LiveState> {
   const handoff = (): NonNullable<Handling['handoff']> => ({ reason: request.reason, summary: request.summary, requestedAt: deps.now().toISOString(), ...(request.page ? { page: request.page } : {}) });
   const { meta, changed } = await changeHands(deps, undefined, conversationId, (current) => (current.handler === 'people' ? undefined : { next: { handler: 'people', handoff: handoff() }, event: 'handoff_requested' }));
+  await noteWithPeople(deps, meta);
   if (!changed || !meta.handoff) return liveStateOf(meta);
   await emitEvent(deps, meta.workspaceId, 'conversation.handoff_requested', { ...conversationRef(meta), reason: meta.handoff.reason, summary: meta.handoff.summary, requested_at: meta.handoff.requestedAt }, { eventId: eventIdFrom(`ho${conversationId}${meta.messageCount}`) });
   return liveStateOf(await afterHandoff(deps, meta, request.language));
@@ -92,7 +94,13 @@ export async function assignConversation(deps: Deps, workspaceId: string, conver
     const handoff = current.handler === 'agent' ? { reason: 'teammate' as const, summary: '', requestedAt: deps.now().toISOString() } : current.handoff;
     return { next: { handler: 'people', assignee: teammate, ...(handoff ? { handoff } : {}) }, event: 'joined', by: teammate };
   });
+  await noteWithPeople(deps, meta);
   return meta;
+}
+
+/** Insights: when the conversation passed to people (noted again by a retry: the first time is kept). */
+async function noteWithPeople(deps: Deps, meta: ConversationMetaItem): Promise<void> {
+  if (meta.handler === 'people' && meta.handoff) await noteHandoff(deps, meta, new Date(meta.handoff.requestedAt));
 }
 
 /** Hands the conversation back to the agent, which answers the visitor's next message. */
@@ -172,6 +180,7 @@ export async function teammateEntry(
   const message =
     earlier ??
     (await appendEntry(deps, conversationId, { role: entry.role, content: entry.text, ...(author ? { author } : {}), ...(action.seed ? { actionSeed: action.seed } : {}) }));
+  if (entry.role === 'teammate') await noteHumanReply(deps, meta, new Date(message.createdAt));
   await announceMessage(deps, meta, { ...message, role: entry.role });
   // A visitor who left an address and is away gets the reply by e-mail too (once, even when this is a retry).
   await mailReply(deps, meta, message);

@@ -245,6 +245,10 @@ export async function putTyping(deps: Deps, conversationId: string, typing: { na
 
 /** The entry id of transcript position `seq`. */
 export const messageIdOf = (seq: number): string => `msg_${String(seq).padStart(6, '0')}`;
+/** One transcript entry by its id, read consistently, or undefined. */
+export const readMessage = (deps: Deps, conversationId: string, messageId: string): Promise<StoredMessage | undefined> =>
+  readItem<StoredMessage>(deps.store, table(deps), { conversationId, sk: `message#${messageId}` });
+
 /** The transcript position of an entry id. */
 export const seqOf = (messageId: string): number => Number(messageId.slice(4));
 

@@ -9,6 +9,7 @@ import { noteInboxChange } from '../conversations/inbox-feed';
 import { userKey } from '../conversations/repository';
 import { deleteConversationItem, deleteUserPointerIf, deleteVisitorPointer, putErasedTombstone, type VisitorKey } from '../conversations/visitor-data-repository';
 import { deleteUnanswered } from '../knowledge/unanswered-repository';
+import { forgetComments } from '../insights/record';
 import { deleteRecord } from '../records/records';
 import { deleteDeliveryItem } from '../webhooks/delivery-repository';
 import { completeErasure, createErasureOrFind, readErasure, recordPlan, type ErasureItem, type PlannedConversation } from './erasure-repository';
@@ -82,11 +83,12 @@ async function planErasure(deps: Deps, erasure: ErasureItem): Promise<ErasureIte
   return (await recordPlan(deps, erasure, countsOf(found), plan)) ?? (await readErasure(deps, erasure)) ?? erasure;
 }
 
-/** The conversation's entry in its agent's list, the verified user's pointer to it, and the visitor's pointers. */
+/** The conversation's entry in its agent's list, the verified user's pointer to it, the visitor's pointers, and their rating comments. */
 async function removePointers(deps: Deps, workspaceId: string, conversation: PlannedConversation): Promise<void> {
   const { conversationId, agentId, createdAt, visitorIds, userId } = conversation;
   await Promise.all([
     deleteConversationItem(deps, agentRefKey(agentId, createdAt, conversationId)),
+    forgetComments(deps, agentId, conversationId),
     ...visitorIds.map((visitorId) => deleteVisitorPointer(deps, workspaceId, { visitorId }, conversationId)),
     ...(userId ? [deleteVisitorPointer(deps, workspaceId, { userId }, conversationId), deleteUserPointerIf(deps, userKey(agentId, userId), conversationId)] : []),
   ]);

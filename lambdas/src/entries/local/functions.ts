@@ -12,6 +12,7 @@ import { createAuthApiHandler } from '../../surfaces/rest-api/auth-api';
 import { createRunStreamHandler } from '../../surfaces/rest-api/run-stream';
 import { createConversationStreamHandler } from '../../surfaces/rest-api/conversation-stream';
 import { createInboxStreamHandler } from '../../surfaces/rest-api/inbox-stream';
+import { createWidgetRatingHandler } from '../../surfaces/widget/rating-handler';
 import { createWidgetLiveHandler } from '../../surfaces/widget/live-handler';
 import { createSkillCallbacksHandler } from '../../surfaces/skill-callbacks/handler';
 import { createWidgetChatHandler } from '../../surfaces/widget/chat-handler';
@@ -49,6 +50,7 @@ export function createLocalFunctions(deps: Deps, runtime: { model: LanguageModel
     { name: 'widget-config', route: ROUTES.widgetConfig, kind: 'buffered', handler: createWidgetConfigHandler(deps) },
     { name: 'widget-history', route: ROUTES.widgetHistory, kind: 'buffered', handler: createWidgetHistoryHandler(deps) },
     { name: 'widget-live', route: ROUTES.widgetLive, kind: 'streaming', handler: createWidgetLiveHandler(deps) },
+    { name: 'widget-rating', route: ROUTES.widgetRating, kind: 'buffered', handler: createWidgetRatingHandler(deps) },
     { name: 'widget-chat', route: ROUTES.widgetChat, kind: 'streaming', handler: createWidgetChatHandler(deps, { model: runtime.model }) },
     { name: 'mcp', route: ROUTES.mcp, kind: 'streaming', handler: createMcpSurfaceHandler(deps) },
     { name: 'mcp-ui', route: ROUTES.mcpUi, kind: 'buffered', handler: createRunCardAssetHandler() },

@@ -18,6 +18,10 @@ const ConfigSchema = z.object({
   MAX_BODY_BYTES: z.coerce.number().int().positive().default(100 * 1024),
   WEBHOOK_ALLOW_LOCAL: z.enum(['0', '1', 'true', 'false', '']).default('0'),
   MODEL: z.string().default('offline'),
+  MODEL_PRICE: z
+    .string()
+    .regex(/^\d+(\.\d+)?\/\d+(\.\d+)?$/, { error: 'MODEL_PRICE is "<input>/<output>": US dollars per million tokens, e.g. 3/15' })
+    .default('0/0'),
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().default(1),
   MCP_RESOURCE_URL: z.url().optional(),
   MCP_ALLOWED_ORIGINS: z.string().default(''),
@@ -56,6 +60,8 @@ export type PlatformConfig = {
   webhookRetryScale: number;
   /** Which language model: offline, bedrock:<id> or openai:<base url>#<model>. */
   model: string;
+  /** What the model's tokens cost, US dollars per million (MODEL_PRICE `<input>/<output>`; the offline model's are free). */
+  modelPrice: { inputPerMillionUsd: number; outputPerMillionUsd: number };
   /** The canonical URL of the MCP server (RFC 8707 resource), e.g. on a custom domain; unset = the request's own origin + /mcp. */
   mcpResourceUrl?: string;
   /** Browser origins besides the server's own allowed to call /mcp (comma-separated MCP_ALLOWED_ORIGINS). */
@@ -79,6 +85,11 @@ export type PlatformConfig = {
   dashboardOrigin?: string;
 };
 
+const modelPriceOf = (value: string) => {
+  const [input, output] = value.split('/').map(Number) as [number, number];
+  return { inputPerMillionUsd: input, outputPerMillionUsd: output };
+};
+
 const commaList = (value: string): string[] => value.split(',').map((item) => item.trim()).filter(Boolean);
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
@@ -97,6 +108,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     webhookAllowLocal: parsed.WEBHOOK_ALLOW_LOCAL === '1' || parsed.WEBHOOK_ALLOW_LOCAL === 'true',
     webhookRetryScale: parsed.WEBHOOK_RETRY_SCALE,
     model: parsed.MODEL,
+    modelPrice: modelPriceOf(parsed.MODEL_PRICE),
     ...(parsed.MCP_RESOURCE_URL ? { mcpResourceUrl: parsed.MCP_RESOURCE_URL } : {}),
     mcpAllowedOrigins: commaList(parsed.MCP_ALLOWED_ORIGINS),
     publicHosts: commaList(parsed.PUBLIC_HOSTS.toLowerCase()),

@@ -25,7 +25,8 @@ import { chatLanguage } from './chat-language';
 import { hitRateLimit } from '../../domains/access/rate-limit';
 import { confirmingActions, visitorToolbox, type VisitorConversation } from './visitor-tools';
 import { streamWidgetReply } from './reply';
-import { noteIfUnanswered } from '../../domains/knowledge/unanswered';
+import { leftUnanswered, noteIfUnanswered } from '../../domains/knowledge/unanswered';
+import { noteAnswer, noteVisitorMessage } from '../../domains/insights/record';
 import { offersKnowledge } from '../../domains/runs/runtime/run-sources';
 
 export interface WidgetChatOptions {
@@ -101,6 +102,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       else {
         const message = { ...(await appendEntry(deps, body.conversationId, { role: 'user', content: request.body.messages.at(-1)?.content ?? '' })), role: 'user' as const };
         visitorMessageId = message.messageId;
+        await noteVisitorMessage(deps, { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: body.conversationId }, new Date(message.createdAt));
         withPeople = await peopleTake(deps, agent, { conversationId: body.conversationId, handler, message, askedForPerson: request.body.handoff === true, language: conversation.language, page, email: request.body.email });
       }
     } catch (error) {
@@ -147,11 +149,14 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       const stopped = sink.signal.aborted;
       const messageId = await appendMessage(deps, body.conversationId, 'assistant', reply.text, { stopped });
       if (!stopped) send('done', { conversationId: body.conversationId, messageId });
-      if (!stopped && offersKnowledge(toolbox.tools)) {
+      const unanswered = !stopped && offersKnowledge(toolbox.tools) && leftUnanswered({ ...reply.knowledge, answer: reply.text });
+      if (unanswered) {
         const question = body.messages.at(-1)?.content ?? '';
         await noteIfUnanswered(deps, { ...reply.knowledge, answer: reply.text }, { workspaceId: agent.workspaceId, agentId: agent.id, question, language: conversation.language });
       }
-      if (reply.usage) await recordUsage(deps, agent.workspaceId, agent.id, { inputTokens: reply.usage.inputTokens ?? 0, outputTokens: reply.usage.outputTokens ?? 0 });
+      const tokens = { inputTokens: reply.usage?.inputTokens ?? 0, outputTokens: reply.usage?.outputTokens ?? 0 };
+      if (reply.usage) await recordUsage(deps, agent.workspaceId, agent.id, tokens);
+      await noteAnswer(deps, { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: body.conversationId }, messageId, { at: deps.now().toISOString(), ...tokens, ...reply.toolTally, unanswered });
     } catch (error) {
       if (deadline.aborted) {
         send('error', { code: 'REPLY_TIMEOUT', message: 'The reply took too long; please try again' });

@@ -7,7 +7,7 @@ import { header } from '../../infra/http/event';
 import { SSE_HEADERS } from '../../infra/http/sse';
 import { pipeSse, sseFrame } from '../../infra/http/sse-pipe';
 import { writeResult, type StreamingHandler } from '../../infra/http/streaming';
-import { readConversation } from '../../domains/conversations/conversation-state';
+import { isVisitorsConversation, readConversation } from '../../domains/conversations/conversation-state';
 import { followConversation } from '../../domains/conversations/live-watch';
 import { assertOriginAllowed, requestUser, widgetAgent } from './widget-agent';
 
@@ -42,8 +42,7 @@ export function createWidgetLiveHandler(deps: Deps, options: { maxStreamMs?: num
       if (!visitorId || !isUuid(visitorId)) throw new ApiError('VALIDATION_ERROR', `${VISITOR_HEADER} must be the visitor's UUID`, { field: VISITOR_HEADER });
       const meta = await readConversation(deps, agent.workspaceId, conversationId);
       const userId = requestUser(agent, event);
-      const theirs = meta.agentId === agent.id && (meta.visitorId === visitorId || (userId !== undefined && meta.userId === userId));
-      if (!theirs) throw new ApiError('CONVERSATION_NOT_FOUND', `No conversation ${conversationId} of this visitor`, { field: 'conversationId' });
+      if (!isVisitorsConversation(meta, { agentId: agent.id, visitorId, userId })) throw new ApiError('CONVERSATION_NOT_FOUND', `No conversation ${conversationId} of this visitor`, { field: 'conversationId' });
     } catch (error) {
       return writeResult(sink, errorResult(error, event.rawPath, cors));
     }

@@ -11,6 +11,7 @@ import { traceTelemetry } from '../../domains/telemetry/tracing';
 import type { ChatRequestBody } from './chat-request';
 import { widgetSystemPrompt } from './prompt';
 import { createReplyBudget } from './reply-budget';
+import { toolTally } from './tool-tally';
 import { replyTools, type ReplyActions, type VisitorConversation } from './visitor-tools';
 
 export type SendEvent = <N extends keyof ChatStreamEvents>(name: N, data: ChatStreamEvents[N]) => void;
@@ -38,6 +39,8 @@ export interface WidgetReply {
   knowledge: { searched: boolean; passages: number };
   /** Undefined for a reply cut at its length limit (its usage may never arrive). */
   usage: LanguageModelUsage | undefined;
+  /** Its calls of the visitor's skill tools, and how many failed (the insights' tool measures). */
+  toolTally: { toolCalls: number; toolFailures: number };
 }
 
 /**
@@ -50,6 +53,7 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
   const { agent } = conversation;
   const budget = createReplyBudget();
   const knowledge = { searched: false, passages: 0 };
+  const tools = toolTally(input.tools.map((skillTool) => skillTool.name));
   const stop = new AbortController();
   const replySignal = AbortSignal.any([input.signal, stop.signal]);
   const telemetry = await traceTelemetry(deps, { workspaceId: agent.workspaceId, agent, conversationId: body.conversationId });
@@ -100,9 +104,11 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
       }
     } else if (part.type === 'error') {
       throw part.error;
+    } else {
+      tools.observe(part);
     }
   }
   // A reply cut at its length limit was aborted: its usage may never arrive.
   const usage = await Promise.resolve(result.totalUsage).catch(() => undefined);
-  return { text, knowledge, usage };
+  return { text, knowledge, usage, toolTally: tools.tally };
 }

@@ -8,13 +8,15 @@ import type { Deps } from '../../../infra/deps';
 import { findAgent, type StoredAgent } from '../../agents/agents';
 import { completeRun, endCancelledRun, failRun, findRun, markFollowUpsDone, MAX_RUN_ATTEMPTS, requeueRun, takeRun, type StoredRun } from '../runs';
 import { recordUsage } from '../../usage/usage';
+import { noteRunEnded } from '../../insights/record';
+import type { RunFacts } from '../../insights/repository';
 import { eachRecordAtOnce, type QueueConsumer } from '../../../infra/queue/queue';
 import { emitEvent } from '../../webhooks/emit';
 import { toolsOfAgent } from './agent-tools';
 import { runLanguage } from './run-language';
 import { listGrants } from '../../skills/grants';
 import { executeRun, RunCannotGoOn } from './execute-run';
-import { timelineLength } from '../steps/timeline';
+import { timelineLength, toolCallTally } from '../steps/timeline';
 import { holdRun } from './run-lease';
 import { watchForStop } from './run-cancellation';
 import { logger } from '../../../infra/logger';
@@ -36,6 +38,7 @@ export interface RunConsumerOptions {
 /** Usage and the webhook of a finished run (a cancelled one: its usage so far); safe to repeat (stable event id). */
 async function followUps(deps: Deps, run: StoredRun, agentName: string): Promise<void> {
   const common = { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: run.status, instruction: run.instruction, steps_count: await timelineLength(deps, run) };
+  await noteRunEnded(deps, run, { status: run.status as RunFacts['status'], endedAt: run.completedAt ?? deps.now().toISOString(), inputTokens: run.usage.inputTokens, outputTokens: run.usage.outputTokens, ...(await toolCallTally(deps, run.runId)) });
   if (run.status === 'cancelled') await recordUsage(deps, run.workspaceId, run.agentId, run.usage);
   if (run.status === 'completed') {
     await Promise.all([

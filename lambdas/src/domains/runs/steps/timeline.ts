@@ -41,3 +41,20 @@ export async function readTimeline(deps: Deps, run: StoredRun, afterSeq: number 
 
 /** The number of steps of a finished run's timeline: step 0, the stored ones, the final status. */
 export const timelineLength = async (deps: Deps, run: StoredRun) => (run.stepsCount ?? (await countStepItems(deps, run.runId))) + 2;
+
+/** How many tool calls a run's stored steps record, and how many of them failed (an error thrown or answered). */
+export async function toolCallTally(deps: Deps, runId: string): Promise<{ toolCalls: number; toolFailures: number }> {
+  const tally = { toolCalls: 0, toolFailures: 0 };
+  for (let after = 0, more = true; more; ) {
+    const page = await queryStepItems(deps, runId, after, 100);
+    for (const item of page.items) {
+      const step = JSON.parse(item.step) as RunStep;
+      if (step.type !== 'tool_call') continue;
+      tally.toolCalls += 1;
+      if (step.error) tally.toolFailures += 1;
+    }
+    more = page.more;
+    after = page.items.at(-1)?.seq ?? after;
+  }
+  return tally;
+}

@@ -13,7 +13,8 @@ function preview(value: unknown): unknown {
   return json.length <= RESULT_MAX_CHARS ? redacted : { truncated: true, preview: json.slice(0, RESULT_MAX_CHARS) };
 }
 
-const errorOf = (output: unknown) => {
+/** The error a tool answered with (`{ error: '…' }`, how skills report a failure), or null. */
+export const toolErrorOf = (output: unknown) => {
   const error = (output as { error?: unknown } | null)?.error;
   return typeof error === 'string' ? error : null;
 };
@@ -42,7 +43,7 @@ export function turnRecorder(log: StepLog, tools: AgentTool[]) {
         capability,
         arguments: redactSecrets(event.toolCall.input ?? {}) as Record<string, unknown>,
         ...(output !== undefined ? { result: preview(output) } : {}),
-        error: thrown ?? errorOf(output),
+        error: thrown ?? toolErrorOf(output),
         duration_ms: Math.max(0, Math.round(event.toolExecutionMs)),
       });
     },

@@ -17,6 +17,7 @@ import { runApprovalEndpoints } from './run-approvals';
 import { knowledgeEndpoints } from './knowledge';
 import { telemetryEndpoints } from './telemetry';
 import { draftEndpoints, type EvalEndpoint } from './evals';
+import { insightsEndpoints } from './insights';
 
 /**
  * Every endpoint of the contract has exactly one implementation (the type fails to check if one is missing); the
@@ -24,4 +25,4 @@ import { draftEndpoints, type EvalEndpoint } from './evals';
  * read visitors' conversations, and so are sign-in, sessions and passkeys (auth-api.ts), which alone carries the WebAuthn
  * verifier.
  */
-export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | VisitorEndpoint | EvalEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints, ...runApprovalEndpoints, ...knowledgeEndpoints, ...telemetryEndpoints, ...draftEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | VisitorEndpoint | EvalEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints, ...runApprovalEndpoints, ...knowledgeEndpoints, ...telemetryEndpoints, ...draftEndpoints, ...insightsEndpoints };
