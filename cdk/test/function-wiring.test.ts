@@ -139,7 +139,7 @@ describe('retention sweeper', () => {
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId('RetentionSweeper'), 'Arn'] } })],
     });
     const writes = FUNCTIONS.find((fn) => fn.id === 'RetentionSweeper')!.writes;
-    expect([...writes].sort()).toEqual(['conversations', 'idempotency', 'knowledgeUnanswered', 'records', 'visitorErasures', 'webhookDeliveries']);
+    expect([...writes].sort()).toEqual(['conversations', 'idempotency', 'insights', 'knowledgeUnanswered', 'records', 'visitorErasures', 'webhookDeliveries']);
   });
 });
 
