@@ -2,10 +2,10 @@
 // what a complete reply may do to the page.
 import { safeHref } from '../core/markers';
 import { resolveNavigation } from '../core/navigate';
-import type { Locale, Marker } from '../core/event-bus';
+import { requestNavigation } from '../core/navigate';
+import type { ChatBus, Locale, Marker } from '../core/event-bus';
 
 export { fetchHistory, streamChat } from '../core/chat-client';
-export { requestNavigation } from '../core/navigate';
 
 // Paths a model must never send a visitor to without a click.
 const DESTRUCTIVE = /(^|[/?#&=_.-])(delete|remove|destroy|erase|wipe|purge|logout|log-out|signout|sign-out|unsubscribe|cancel|deactivate|close-account|terminate|revoke|reset)([/?#&=_.-]|$)/i;
@@ -23,8 +23,18 @@ export function mayNavigateUnasked(href: string, locale: Locale, origin: string)
   return !DESTRUCTIVE.test(path);
 }
 
+/**
+ * After a complete reply, the navigation the model asked for: done when harmless on this site, else the card offering
+ * it (what the reply's message shows).
+ */
+export function followNavigation(bus: ChatBus, href: string, locale: Locale, label: (place: string) => string): Marker | undefined {
+  if (!mayNavigateUnasked(href, locale, location.origin)) return navigationOffer(href, label);
+  requestNavigation(bus, href, locale);
+  return undefined;
+}
+
 /** The card offering a navigation the model may not perform unasked (off-site or destructive-looking). */
-export function navigationOffer(href: string, label: (place: string) => string): Marker | undefined {
+function navigationOffer(href: string, label: (place: string) => string): Marker | undefined {
   const safe = safeHref(href);
   if (!safe) return undefined;
   const external = !safe.startsWith('/') && !safe.startsWith('#');

@@ -257,14 +257,6 @@ export function createStore(options: StoreOptions) {
     });
   }
 
-  /** After a complete reply: at most one navigation, and only a harmless one on this site without a click. */
-  function followNavigation(effects: typeof Reply, replyId: string, href: string | undefined): void {
-    if (href === undefined) return;
-    if (effects.mayNavigateUnasked(href, locale(), location.origin)) return effects.requestNavigation(bus, href, locale());
-    const offer = effects.navigationOffer(href, (place) => t('openTarget', { target: place }));
-    if (offer) update(replyId, { offer });
-  }
-
   /** Host messages that arrived while a reply streamed, in order; they go once it ends or stops. */
   const waiting: Waiting[] = [];
 
@@ -371,7 +363,9 @@ export function createStore(options: StoreOptions) {
       messages.value = [...messages.value, ...confirms.map((confirm) => ({ id: newId(), role: 'bot' as const, text: confirm.summary, done: true, confirm }))];
       delivered(answer, richText);
       for (const action of uiActions.slice(0, CHAT_LIMITS.uiActionsPerReply)) bus.emit('uiAction', action);
-      followNavigation(effects, replyId, navigation);
+      // At most one navigation, and only a harmless one on this site without a click.
+      const offer = navigation && effects.followNavigation(bus, navigation, locale(), (place) => t('openTarget', { target: place }));
+      if (offer) update(replyId, { offer });
     } catch (error) {
       if (stopping) {
         update(replyId, { done: true, stopped: true, at: Date.now() });
