@@ -25,7 +25,9 @@ let nodeProject: string;
 let reactProject: string;
 
 async function pack(key: PackageKey): Promise<void> {
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], { cwd: join(ROOT, PACKAGES[key]) });
+  // Packed as built by npm test's pretest: the packages' own build scripts (prepare, prepack) would empty their dist
+  // folders for a while, under the feet of the test files running beside this one.
+  const packed = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: join(ROOT, PACKAGES[key]) });
   expect(packed.code, packed.stderr).toBe(0);
   const [{ filename }] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as [{ filename: string }];
   tarballs[key] = join(work, filename);

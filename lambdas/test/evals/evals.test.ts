@@ -187,4 +187,18 @@ describe('evals of an agent against its draft', () => {
     expect(failing.stdout).toContain('1 broke');
     expect(failing.code).toBe(1);
   });
+
+  it("leaves the agent's unanswered questions alone: a question an eval plays is no knowledge gap", async () => {
+    const question = 'Which planets do you ship to?';
+    const created = await ctx.api<{ scenario: { id: string } }>('evals/scenario_create/', {
+      body: { agent_id: ctx.agentId, name: 'Unknown', door: 'command', turns: [{ user: question, expect: [{ says_unknown: true }] }] },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect((await draftPersona(ctx.api, ctx.agentId, "Answer: I don't know.")).status).toBe(200);
+    const run = await evalRun(ctx.api, ctx.agentId, true);
+    expect(run.results.find((result) => result.scenario_id === created.body.data.scenario.id)?.passed).toBe(true);
+    const unanswered = await ctx.api<{ questions: { text: string }[] }>('knowledge/unanswered_list/', { query: { agent_id: ctx.agentId } });
+    expect(unanswered.body.data.questions.map((asked) => asked.text)).not.toContain(question);
+  });
 });

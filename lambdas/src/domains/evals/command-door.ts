@@ -21,7 +21,7 @@ const NEVER_STOPPING: RunStopping = {
 /**
  * The command door: each turn is an agents/command run as the API key's (role `admin`, autonomy `full`) played
  * through the run executor itself, its acting tools sandboxed. The run is not stored (no runs item, no webhook, no
- * usage of its own); its steps are kept under the play id.
+ * usage of its own, no unanswered question noted for the agent); its steps are kept under the play id.
  */
 export function commandDoor(model: LanguageModel): ScenarioDoor {
   return async (deps, { agent, scenario, turn, sandbox, playId, schema }) => {
@@ -50,6 +50,7 @@ export function commandDoor(model: LanguageModel): ScenarioDoor {
         tools: sandbox.tools(toolbox.tools),
         held: { signal: new AbortController().signal, beforeAction: async () => undefined },
         stopping: NEVER_STOPPING,
+        rehearsal: true,
       });
       if (outcome.kind !== 'finished') throw new Error('an eval command cannot wait for approval');
       return { answer: outcome.resultText, sources: outcome.sources, output: { value: outcome.output, error: outcome.outputError }, usage: outcome.usage };

@@ -85,7 +85,18 @@ function defaultEnvelope(facts: RunFacts, resultText: string, sources: RunSource
 }
 
 /** `language`: the run's conversation language (run-language.ts). */
-type RunInput = { deps: Deps; run: StoredRun; agent: StoredAgent; language: string; model: LanguageModel; tools: AgentTool[]; held: Pick<HeldRun, 'signal' | 'beforeAction'>; stopping: RunStopping };
+type RunInput = {
+  deps: Deps;
+  run: StoredRun;
+  agent: StoredAgent;
+  language: string;
+  model: LanguageModel;
+  tools: AgentTool[];
+  held: Pick<HeldRun, 'signal' | 'beforeAction'>;
+  stopping: RunStopping;
+  /** An eval's play of a command (domains/evals/): its question, unanswered, is no knowledge gap of the agent's. */
+  rehearsal?: true;
+};
 
 /**
  * One run: the agent works the instruction with its tools (prose and real actions), then a second call shapes
@@ -156,7 +167,7 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
   await stopping.checkpoint();
   const resultText = await acted.text;
   const sources = citedSources(facts.sources, resultText);
-  if (offersKnowledge(input.tools)) {
+  if (offersKnowledge(input.tools) && !input.rehearsal) {
     const turn = { searched: facts.actions.includes(KNOWLEDGE_SEARCH_CAPABILITY), passages: facts.sources.length, answer: resultText };
     await noteIfUnanswered(deps, turn, { workspaceId: run.workspaceId, agentId: agent.id, question: run.instruction, language: input.language });
   }
