@@ -4,6 +4,7 @@ export const AGENT_SCREENS = {
   embed: 'Widget Embed',
   runs: 'Runs',
   conversations: 'Conversations',
+  insights: 'Insights',
 } as const;
 export type AgentScreen = keyof typeof AGENT_SCREENS;
 

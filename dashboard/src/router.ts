@@ -15,6 +15,7 @@ export const SCREENS = {
   embed: () => import('./screens/agent-embed'),
   runs: () => import('./screens/runs'),
   conversations: () => import('./screens/conversations'),
+  insights: () => import('./screens/insights'),
   credentials: () => import('./screens/credentials'),
   webhooks: () => import('./screens/webhooks'),
   mcp: () => import('./screens/mcp'),
