@@ -1,7 +1,7 @@
 import { href } from '../href';
 import { AGENT_SCREENS, type AgentScreen } from '../agent-screens';
 
-/** The four screens of one agent, as links (each its own screen and heading). */
+/** The screens of one agent, as links (each its own screen and heading). */
 export function AgentTabs({ agentId, current }: { agentId: string; current: AgentScreen }) {
   return (
     <nav class="tabs" aria-label="Agent">

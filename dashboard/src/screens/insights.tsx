@@ -21,54 +21,19 @@ const whole = (value: number | null) => (value === null ? '—' : count.format(v
 const usd = (value: number | null) => (value === null ? '—' : dollars.format(value));
 const seconds = (ms: number | null) => (ms === null ? '—' : `${count.format(Math.round(ms / 100) / 10)} s`);
 
-/** The charts of the screen: which measures each draws, and how its numbers read. */
-const CHARTS: { title: string; series: ChartSeries<Measure>[]; format: (value: number | null) => string }[] = [
-  {
-    title: 'Conversations',
-    series: [
-      { key: 'conversations', label: 'Conversations' },
-      { key: 'resolved', label: 'Resolved by the agent' },
-      { key: 'handed_off', label: 'Handed to people' },
-      { key: 'abandoned', label: 'Abandoned' },
-    ],
-    format: whole,
-  },
-  {
-    title: 'Answers and ratings',
-    series: [
-      { key: 'answers', label: 'Answers' },
-      { key: 'unanswered', label: 'Unanswered' },
-      { key: 'ratings_up', label: 'Rated up' },
-      { key: 'ratings_down', label: 'Rated down' },
-    ],
-    format: whole,
-  },
-  {
-    title: 'Tool calls and runs',
-    series: [
-      { key: 'tool_calls', label: 'Tool calls' },
-      { key: 'tool_failures', label: 'Tool failures' },
-      { key: 'runs', label: 'Runs' },
-      { key: 'runs_failed', label: 'Runs failed' },
-    ],
-    format: whole,
-  },
-  {
-    title: 'Cost',
-    series: [
-      { key: 'model_cost_usd', label: 'Model (tokens)' },
-      { key: 'platform_cost_usd', label: 'Platform (estimate)' },
-    ],
-    format: usd,
-  },
-  {
-    title: 'First response time (median)',
-    series: [
-      { key: 'first_response_ms_agent', label: 'Agent' },
-      { key: 'first_response_ms_human', label: 'People' },
-    ],
-    format: seconds,
-  },
+/** A chart of the screen: its title, how its numbers read, and the measures it draws with their names. */
+const chart = (title: string, format: (value: number | null) => string, lines: [Measure, string][]) => ({
+  title,
+  format,
+  series: lines.map(([key, label]): ChartSeries<Measure> => ({ key, label })),
+});
+
+const CHARTS = [
+  chart('Conversations', whole, [['conversations', 'Conversations'], ['resolved', 'Resolved by the agent'], ['handed_off', 'Handed to people'], ['abandoned', 'Abandoned']]),
+  chart('Answers and ratings', whole, [['answers', 'Answers'], ['unanswered', 'Unanswered'], ['ratings_up', 'Rated up'], ['ratings_down', 'Rated down']]),
+  chart('Tool calls and runs', whole, [['tool_calls', 'Tool calls'], ['tool_failures', 'Tool failures'], ['runs', 'Runs'], ['runs_failed', 'Runs failed']]),
+  chart('Cost', usd, [['model_cost_usd', 'Model (tokens)'], ['platform_cost_usd', 'Platform (estimate)']]),
+  chart('First response time (median)', seconds, [['first_response_ms_agent', 'Agent'], ['first_response_ms_human', 'People']]),
 ];
 
 /** The last 30 days, today (UTC, as the measures count days) included. */
