@@ -5,6 +5,7 @@ export const AGENT_SCREENS = {
   runs: 'Runs',
   conversations: 'Conversations',
   evals: 'Evals',
+  insights: 'Insights',
 } as const;
 export type AgentScreen = keyof typeof AGENT_SCREENS;
 

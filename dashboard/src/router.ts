@@ -16,6 +16,7 @@ export const SCREENS = {
   runs: () => import('./screens/runs'),
   conversations: () => import('./screens/conversations'),
   evals: () => import('./screens/evals'),
+  insights: () => import('./screens/insights'),
   credentials: () => import('./screens/credentials'),
   webhooks: () => import('./screens/webhooks'),
   mcp: () => import('./screens/mcp'),

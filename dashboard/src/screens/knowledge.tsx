@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { get, post } from '../api/client';
 import { ActionButton, ActionForm, Confirm, DataTable, ErrorNote, Loading, RoleNote, SaveRow, Screen } from '../components';
 import { useAction, useLoad, useRefreshWhile } from '../hooks';
@@ -13,10 +13,16 @@ const LIVE_REFRESH_MS = 1500;
 const TYPE_TEXT: Record<Source['type'], string> = { website: 'Website', files: 'Files', answers: 'Answers' };
 const STATUS_BADGE: Record<Source['status'], string> = { queued: 'requires_action', indexing: 'requires_action', ready: 'completed', failed: 'failed' };
 
-export default function Knowledge() {
+/** `#/knowledge/answer/<unanswered id>` (Insights' "Write an answer") opens the answer form on that question. */
+export default function Knowledge({ params }: { params: string[] }) {
   const sources = useLoad(() => get('knowledge/source_list'), []);
   const unanswered = useLoad(() => get('knowledge/unanswered_list', { limit: 50 }), []);
   const [answering, setAnswering] = useState<UnansweredQuestion | null>(null);
+  const linkedQuestion = params[0] === 'answer' ? params[1] : undefined;
+  useEffect(() => {
+    const question = unanswered.data?.questions.find((candidate) => candidate.id === linkedQuestion);
+    if (question) setAnswering(question);
+  }, [linkedQuestion, unanswered.data]);
   const agents = useLoad(() => get('agents/list'), []);
   const agentList = agents.data?.agents ?? [];
   const list = sources.data?.sources ?? [];

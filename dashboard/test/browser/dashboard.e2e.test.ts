@@ -26,6 +26,7 @@ const screens = (agentId: string): [string, string, RegExp][] => [
   ['runs', `#/agents/${agentId}/runs`, /^Runs$/],
   ['conversations', `#/agents/${agentId}/conversations`, /^Conversations$/],
   ['evals', `#/agents/${agentId}/evals`, /^Evals$/],
+  ['insights', `#/agents/${agentId}/insights`, /^Insights$/],
   ['credentials', '#/developers/credentials', /Developers › Credentials/],
   ['webhooks', '#/developers/webhooks', /Developers › Webhooks/],
   ['mcp-connections', '#/developers/mcp', /Developers › MCP connections/],
@@ -228,6 +229,12 @@ describe('signed in as the demo owner', () => {
     await host.keyboard.press('Enter');
     await host.locator('#service-chat .scw-msg[data-role=bot][data-done=true]').waitFor({ timeout: 15_000 });
     expect(await host.locator('#service-chat .scw-msg[data-role=bot]').last().textContent()).toMatch(/Offline demo model/);
+    // The visitor rates the answer down and says why (Insights shows it below).
+    const thumbs = host.locator('#service-chat .scw-msg[data-role=bot][data-done=true] [data-role=rating]');
+    await thumbs.locator('button[data-rating=down]').click();
+    await thumbs.locator('textarea').fill('It did not name a price.');
+    await thumbs.locator('form button').click();
+    await thumbs.getByText('Thank you for your feedback').waitFor();
     await host.screenshot({ path: `${SHOTS}/widget-on-another-origin.png` });
     await site.close();
     await shop.close();
@@ -283,6 +290,35 @@ describe('signed in as the demo owner', () => {
     await page.locator('.conversations > li').nth(50).waitFor();
     expect(await page.locator('.conversations > li').count()).toBe(51);
     await page.getByRole('button', { name: 'Load more' }).waitFor({ state: 'detached' });
+  });
+
+  it("shows that conversation's figures on Insights: charts whose table views hold the API's numbers, the rating comment, no axe violations", async () => {
+    await go(page, `#/agents/${h.agentId}/insights`, /^Insights$/);
+    const range = { from: await page.inputValue('#insights-from'), to: await page.inputValue('#insights-to') };
+    const today = h.now().toISOString().slice(0, 10);
+    // The default range: the last 30 days, today included.
+    expect([range.to, Date.parse(range.to) - Date.parse(range.from)]).toEqual([today, 29 * 24 * 60 * 60 * 1000]);
+    const { days, total } = (await h.api<{ days: Record<string, number | string | null>[]; total: Record<string, number> }>('insights/agent/', { query: { agent_id: h.agentId, ...range } })).body.data;
+    expect(total).toMatchObject({ answers: expect.any(Number), ratings_down: 1 });
+    expect(total.conversations).toBeGreaterThanOrEqual(1);
+    expect(await page.locator('[data-total=conversations] dd').textContent()).toBe(String(total.conversations));
+    expect(await page.locator('[data-total=ratings_up] dd').textContent()).toBe(`${total.ratings_up} / 1`);
+    expect(await page.locator('.uplot-box canvas').count()).toBe(5);
+
+    // The table view of the Conversations chart: a real table (caption, headers) with the API's numbers for each day.
+    const chart = page.getByRole('region', { name: 'Conversations', exact: true });
+    await chart.getByText('Table view').click();
+    const table = chart.getByRole('table', { name: 'Conversations per day' });
+    expect(await table.locator('thead th').allTextContents()).toEqual(['Date', 'Conversations', 'Resolved by the agent', 'Handed to people', 'Abandoned']);
+    const rows = await table.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent)));
+    const expected = days.map((day) => [day.date, day.conversations, day.resolved, day.handed_off, day.abandoned].map(String));
+    expect(rows).toEqual(expected);
+    expect(rows.find(([date]) => date === today)?.[1]).not.toBe('0');
+
+    const comments = page.getByRole('table', { name: 'Rating comments, newest first' });
+    expect(await comments.textContent()).toContain('It did not name a price.');
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, 'insights-table-view');
   });
 
   it("sends traces to an OTLP endpoint: the vendor's header kept write-only, and a widget reply's spans counted as delivered", async () => {

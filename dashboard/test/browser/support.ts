@@ -56,7 +56,9 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
     advanceClock: (ms) => void (offset += ms),
     now: () => new Date(Date.now() + offset),
     async open(path = '/dashboard/', options = {}) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
+      // A real browser's language: in this machine's C locale headless Chromium reports `en-US@posix`, which is no
+      // BCP 47 tag, and uPlot (the Insights charts) hands navigator.language to Intl.NumberFormat as it loads.
+      const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-US', ...options });
       const page = await context.newPage();
       page.setDefaultTimeout(10_000);
       const errors: string[] = [];
