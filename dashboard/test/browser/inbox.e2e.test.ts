@@ -36,7 +36,8 @@ beforeAll(async () => {
     if (/conversations\/list\?.*limit=50/.test(request.url())) teammateListReads.push(request.url());
   });
   visitor = await (await h.browser.newContext()).newPage();
-  visitor.setDefaultTimeout(10_000);
+  // What the widget waits for is pushed to it through the platform's live stream: a longer wait than the pages', for a busy machine.
+  visitor.setDefaultTimeout(20_000);
   await visitor.goto(shop.url);
 }, 60_000);
 afterAll(async () => {
