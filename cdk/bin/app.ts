@@ -3,7 +3,8 @@ import { PlatformStack } from '../lib/platform-stack';
 
 /**
  * The CDK app. Context (cdk.json or `-c key=value`): `stackName` (default ServicePlatform), `tablePrefix`
- * (default service-), `model` (MODEL of the model-using functions, e.g. bedrock:<model id>), `alarmEmail` (subscribed
+ * (default service-), `model` (MODEL of the model-using functions, e.g. bedrock:<model id>), `modelPrice` (MODEL_PRICE:
+ * what its tokens cost, `<input>/<output>` US dollars per million, for insights), `alarmEmail` (subscribed
  * to the alarm topic), `mailFrom` (MAIL_FROM: the platform's sender, a verified SES identity), `agentMailDomain`
  * (AGENT_MAIL_DOMAIN: the agents' addresses are <name>.<id>@ this domain, a verified SES domain), `dashboardOrigin`
  * (DASHBOARD_ORIGIN: https://… where the dashboard is served; sign-in links, CSRF origin, passkeys' relying party),
@@ -16,6 +17,7 @@ const context = (key: string): string | undefined => {
   return typeof value === 'string' && value !== '' ? value : undefined;
 };
 const model = context('model');
+const modelPrice = context('modelPrice');
 const alarmEmail = context('alarmEmail');
 const mailFrom = context('mailFrom');
 const agentMailDomain = context('agentMailDomain');
@@ -26,6 +28,7 @@ const mcpAllowedOrigins = context('mcpAllowedOrigins')?.split(',').map((origin) 
 new PlatformStack(app, context('stackName') ?? 'ServicePlatform', {
   tablePrefix: context('tablePrefix') ?? 'service-',
   ...(model ? { model } : {}),
+  ...(modelPrice ? { modelPrice } : {}),
   ...(alarmEmail ? { alarmEmail } : {}),
   ...(mailFrom ? { mailFrom } : {}),
   ...(agentMailDomain ? { agentMailDomain } : {}),

@@ -45,6 +45,8 @@ export interface PlatformFunction {
    * (the domain of the addresses agents are hired with) and ses:SendEmail.
    */
   sendsMail?: true;
+  /** Prices the model's tokens (insights/agent's model cost): gets MODEL_PRICE when the deploy sets `modelPrice`. */
+  pricesModel?: true;
 }
 
 /**
@@ -94,6 +96,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     sendsMail: true,
     // knowledge/document_upload indexes a file at once, knowledge/search searches, knowledge/source_delete removes.
     knowledge: 'manage',
+    pricesModel: true,
   },
   {
     id: 'Runner',

@@ -33,6 +33,8 @@ export interface PlatformStackProps extends StackProps {
   tablePrefix: string;
   /** MODEL setting of the model-using functions (e.g. `bedrock:<model id>`); unset leaves the runtime's default. */
   model?: string;
+  /** MODEL_PRICE of the functions that price the model's tokens (`<input>/<output>` US dollars per million, e.g. `3/15`). */
+  modelPrice?: string;
   /** Defaults to FUNCTIONS. */
   functions?: readonly PlatformFunction[];
   /** Defaults to SKILLS. */
@@ -317,6 +319,7 @@ export class PlatformStack extends Stack {
     for (const queue of definition.sendsTo) environment[QUEUE_URL_ENV[queue]] = this.queues[queue].queue.queueUrl;
     if (definition.turnTokens) environment.TURN_TOKEN_SECRET_ARN = this.turnTokenKey.secretArn;
     if (definition.model && props.model) environment.MODEL = props.model;
+    if (definition.pricesModel && props.modelPrice) environment.MODEL_PRICE = props.modelPrice;
     if (definition.builtinSkills) {
       environment.BUILTIN_SKILL_URLS = this.toJsonString(this.builtinSkillUrls);
       environment.SKILL_BEARER_SECRET_ARN = this.builtinSkillBearer.secretArn;

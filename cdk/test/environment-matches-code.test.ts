@@ -26,6 +26,7 @@ beforeAll(() => {
   stack = new PlatformStack(testApp({ full: false }), 'Environment', {
     tablePrefix: 'env-',
     model: 'bedrock:anthropic.claude-test',
+    modelPrice: '3/15',
     mailFrom: 'Service <no-reply@acme.example>',
     agentMailDomain: 'agents.acme.example',
     dashboardOrigin: 'https://agents.acme.example',
@@ -52,4 +53,9 @@ describe.each(handlers.map((handler) => [handler.id, handler] as const))('%s', (
     const unread = environmentOf(handler.fn()).filter((name) => !settingNames.has(name));
     expect(unread, `the stack gives ${handler.id} settings its code never reads`).toEqual([]);
   });
+});
+
+it("gives the model's price to the function that answers insights/agent, and to no other", () => {
+  const priced = FUNCTIONS.filter((definition) => environmentOf(stack.functions.get(definition.id)!).includes('MODEL_PRICE')).map((definition) => definition.id);
+  expect(priced).toEqual(['Api']);
 });
