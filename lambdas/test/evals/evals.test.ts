@@ -6,6 +6,7 @@ import { obedientTurn, startObedientModel, textOf, type ChatRequest, type Turn }
 import { usePlatform, type ApiCall } from '../support/platform';
 import { localChatUrl, widgetVisitor } from '../support/widget-visitor';
 import { command, until, waitForRun } from '../support/runs';
+import { createSource, upload } from '../knowledge/helpers';
 import { createEvalRunOrFind, putResultOnce, readEvalRun } from '../../src/domains/evals/eval-run-repository';
 import { EVAL_QUIET_MS, MAX_EVAL_ATTEMPTS } from '../../src/domains/evals/attempts';
 import { sweepEvalRuns } from '../../src/domains/evals/eval-sweeper';
@@ -17,6 +18,7 @@ import { sweepEvalRuns } from '../../src/domains/evals/eval-sweeper';
 
 const ANSWER = /Answer: ([^\n]*)/;
 const EMAIL_ASKED = /e-?mail ([\w.+-]+@[\w-]+(?:\.[\w-]+)+)/i;
+const SEARCH_ASKED = /^Search: (.+)$/;
 
 function personaTurn(request: ChatRequest): Turn {
   if (request.response_format) return obedientTurn(request);
@@ -27,6 +29,10 @@ function personaTurn(request: ChatRequest): Turn {
   if (asked && !called && (request.tools ?? []).some((tool) => tool.function.name === 'email__send')) {
     return { toolCall: { name: 'email__send', arguments: { to: asked[1], subject: 'Hello', body: 'Hello from the agent.' } } };
   }
+  // "Search: …": the knowledge is searched, and the answer says what came back.
+  const search = SEARCH_ASKED.exec(textOf(request.messages[lastUser]?.content));
+  if (search && !called && (request.tools ?? []).some((tool) => tool.function.name === 'knowledge__search')) return { toolCall: { name: 'knowledge__search', arguments: { query: search[1] } } };
+  if (search && called) return { text: `Found: ${textOf(request.messages.at(-1)?.content)}` };
   return { text: ANSWER.exec(system)?.[1] ?? 'I have no answer.' };
 }
 
@@ -186,6 +192,24 @@ describe('evals of an agent against its draft', () => {
     expect(failing.stdout).toContain('FAILED Refund time: the answer does not contain "30 days"');
     expect(failing.stdout).toContain('1 broke');
     expect(failing.code).toBe(1);
+  });
+
+  it("searches the draft's knowledge sources, not the live agent's", async () => {
+    const otherAgent = (await ctx.api<{ agents: { id: string }[] }>('agents/list/')).body.data.agents.find((agent) => agent.id !== ctx.agentId)!.id;
+    const source = await createSource(ctx.api, { type: 'files', name: 'Shipping (draft)', agent_ids: [otherAgent] });
+    await upload(ctx.api, source.id, 'shipping.md', '# Shipping\n\nZorblax parcels travel for three days.');
+    const created = await ctx.api<{ scenario: { id: string } }>('evals/scenario_create/', {
+      body: { agent_id: ctx.agentId, name: 'Shipping', turns: [{ user: 'Search: zorblax parcels', expect: [{ answer_contains: 'three days' }] }] },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    const shipping = (run: EvalRunStatus) => run.results.find((result) => result.scenario_id === created.body.data.scenario.id)!;
+    // The live agent may not search the source: nothing is found.
+    expect(shipping(await evalRun(ctx.api, ctx.agentId, false)).passed).toBe(false);
+    expect((await ctx.api('agents/draft_update/', { body: { agent_id: ctx.agentId, knowledge_source_ids: [source.id] } })).status).toBe(200);
+    expect(shipping(await evalRun(ctx.api, ctx.agentId, true)).passed).toBe(true);
+    // Nothing was published: the live agent still may not search it.
+    expect(shipping(await evalRun(ctx.api, ctx.agentId, false)).passed).toBe(false);
+    await ctx.api('evals/scenario_delete/', { body: { scenario_id: created.body.data.scenario.id } });
   });
 
   it("leaves the agent's unanswered questions alone: a question an eval plays is no knowledge gap", async () => {

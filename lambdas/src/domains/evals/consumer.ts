@@ -52,14 +52,14 @@ async function fail(deps: Deps, run: StoredEvalRun, error: string): Promise<void
 async function play(deps: Deps, run: StoredEvalRun, options: EvalConsumerOptions): Promise<void> {
   const live = await findAgent(deps, run.workspaceId, run.agentId);
   if (!live) return fail(deps, run, 'the agent no longer exists');
-  const agent = run.draft ? await agentAsDrafted(deps, live) : live;
+  const playedAgent = run.draft ? await agentAsDrafted(deps, live) : { agent: live };
   const played = new Set((await queryResults(deps, run.evalRunId)).map((result) => result.scenarioId));
   for (const scenarioId of run.scenarioIds) {
     if (played.has(scenarioId)) continue;
     const scenario = await readScenario(deps, scenarioId);
     // A scenario deleted since the run was asked for is left out.
     if (!scenario || scenario.workspaceId !== run.workspaceId || scenario.agentId !== run.agentId) continue;
-    const result = await playScenario(deps, agent, scenario, run.evalRunId, options);
+    const result = await playScenario(deps, playedAgent, scenario, run.evalRunId, options);
     if (await putResultOnce(deps, result)) await recordUsage(deps, run.workspaceId, run.agentId, result.usage);
     await touchEvalRun(deps, run.evalRunId, deps.now().toISOString());
   }

@@ -38,16 +38,22 @@ export async function updateDraft(deps: Deps, workspaceId: string, body: BodyOf<
 
 export const getDraft = (deps: Deps, workspaceId: string, agentId: string): Promise<StoredDraft> => requireDraft(deps, workspaceId, agentId);
 
-/**
- * The agent as its draft would make it, in memory: an eval of the draft plays this. Its knowledge sources are the
- * live agent's until published (a search reads each source's agents where it runs).
- */
-export async function agentAsDrafted(deps: Deps, agent: StoredAgent): Promise<StoredAgent> {
+/** The agent an eval plays: its settings and skills, and the knowledge sources it searches when a draft names them. */
+export interface PlayedAgent {
+  agent: StoredAgent;
+  knowledgeSourceIds?: readonly string[];
+}
+
+/** The agent as its draft would make it, in memory (nothing published): an eval of the draft plays this. */
+export async function agentAsDrafted(deps: Deps, agent: StoredAgent): Promise<PlayedAgent> {
   const draft = await readDraft(deps, agent.id);
-  if (!draft || draft.workspaceId !== agent.workspaceId) return agent;
+  if (!draft || draft.workspaceId !== agent.workspaceId) return { agent };
   const changes = draft.changes as DraftChanges;
   const drafted = withSettings(agent, settingsFromUpdate(changes));
-  return changes.skills ? { ...drafted, skills: changes.skills } : drafted;
+  return {
+    agent: changes.skills ? { ...drafted, skills: changes.skills } : drafted,
+    ...(changes.knowledge_source_ids ? { knowledgeSourceIds: changes.knowledge_source_ids } : {}),
+  };
 }
 
 /** Why the latest eval run of the draft does not let it be published, or undefined when it passed. */

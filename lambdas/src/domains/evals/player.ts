@@ -1,7 +1,8 @@
 import { EVAL_LIMITS, type Expectation } from '@service/shared';
 import type { LanguageModel } from 'ai';
 import type { Deps } from '../../infra/deps';
-import type { StoredAgent } from '../agents/agents';
+import { searchKnowledge } from '../knowledge/search';
+import type { PlayedAgent } from './drafts';
 import type { ScenarioDoors } from './doors';
 import type { StoredResult } from './eval-run-repository';
 import { checkExpectation, type Outcome } from './expectations';
@@ -23,9 +24,12 @@ const schemaOf = (expect: Expectation[]) => expect.flatMap((expectation) => ('ou
 /**
  * Plays one scenario against the agent through its door, turn after turn, its acting tools sandboxed, and checks
  * every expectation on the reply of its turn. A door that fails (the model did) fails the scenario with the reason.
+ * A draft that names its knowledge sources searches those (and the sources open to every agent), not the live agent's.
  */
-export async function playScenario(deps: Deps, agent: StoredAgent, scenario: StoredScenario, evalRunId: string, options: PlayOptions): Promise<StoredResult> {
-  const sandbox = new Sandbox();
+export async function playScenario(deps: Deps, { agent, knowledgeSourceIds }: PlayedAgent, scenario: StoredScenario, evalRunId: string, options: PlayOptions): Promise<StoredResult> {
+  const sandbox = new Sandbox(
+    knowledgeSourceIds && (async ({ query, limit }) => ({ results: await searchKnowledge(deps, { workspaceId: agent.workspaceId, draftSourceIds: knowledgeSourceIds, query, ...(limit ? { limit } : {}) }) })),
+  );
   const history: { role: 'user' | 'assistant'; content: string }[] = [];
   const result: StoredResult = { evalRunId, scenarioId: scenario.id, name: scenario.name, passed: false, error: null, expectations: [], transcript: [], usage: { inputTokens: 0, outputTokens: 0 } };
   // Each scenario of each eval run plays a conversation of its own (never stored).

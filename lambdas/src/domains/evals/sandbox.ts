@@ -25,10 +25,21 @@ export const HANDOFF_CALL = 'handoff';
  * tool (one that writes or sends) is recorded with its arguments and never performed: its `execute` is never called
  * and `prepare` (opening its connection) is left out, so no e-mail leaves and no record is made.
  */
+/** The knowledge tool's input as the model gave it (the skill's own schema checked nothing here). */
+const searchInput = (input: Record<string, unknown>) => ({
+  query: typeof input.query === 'string' ? input.query.slice(0, 500) : '',
+  ...(typeof input.limit === 'number' && Number.isInteger(input.limit) && input.limit >= 1 && input.limit <= 10 ? { limit: input.limit } : {}),
+});
+
+/** A knowledge search answered otherwise than by the agent's skill (a draft's own sources). */
+export type KnowledgeSearch = (input: { query: string; limit?: number }) => Promise<{ results: unknown[] }>;
+
 export class Sandbox {
   readonly calls: RecordedCall[] = [];
   private readonly found: { turn: number; source: RunSource }[] = [];
   turn = 0;
+
+  constructor(private readonly knowledgeSearch?: KnowledgeSearch) {}
 
   tools(tools: readonly AgentTool[]): AgentTool[] {
     return tools.map((agentTool) => ({
@@ -40,7 +51,8 @@ export class Sandbox {
       execute: async (input, context) => {
         this.record(agentTool, input);
         if (agentTool.effect === 'act') return SANDBOXED_ANSWER;
-        const result = await agentTool.execute(input, context);
+        const searchesDraft = agentTool.capability === KNOWLEDGE_SEARCH_CAPABILITY && this.knowledgeSearch;
+        const result = searchesDraft ? await searchesDraft(searchInput(input)) : await agentTool.execute(input, context);
         if (agentTool.capability === KNOWLEDGE_SEARCH_CAPABILITY) this.found.push(...sourcesOf(result).map((source) => ({ turn: this.turn, source })));
         return result;
       },
