@@ -41,7 +41,8 @@ export async function startHarness(options: PlatformOptions = {}): Promise<Harne
     async open(path = '/', options = {}) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
       const page = await context.newPage();
-      page.setDefaultTimeout(8000);
+      // What a page waits for crosses the platform (a reply streamed, a message pushed): generous for a busy machine.
+      page.setDefaultTimeout(15_000);
       const errors: string[] = [];
       const warnings: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
