@@ -201,12 +201,14 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     trigger: { kind: 'queue', queue: 'evals', batchSize: QUEUE_BATCH_SIZE.evals },
     timeoutSeconds: 900,
     memoryMb: 1024,
-    reads: ['agents', 'agentDrafts', 'evalScenarios', 'webhookSubscriptions'],
+    // knowledgeSources: a draft that names its knowledge sources is searched as those (domains/knowledge/search.ts).
+    reads: ['agents', 'agentDrafts', 'evalScenarios', 'webhookSubscriptions', 'knowledgeSources'],
     writes: ['evalRuns', 'evalResults', 'usage', 'webhookDeliveries', 'skills', 'runSteps', 'knowledgeUnanswered', 'telemetrySettings'],
     sendsTo: ['webhooks'],
     turnTokens: true,
     builtinSkills: true,
     model: true,
+    knowledge: 'search',
   },
   {
     id: 'AuthApi',
