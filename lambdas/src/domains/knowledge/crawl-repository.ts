@@ -34,6 +34,10 @@ export const leasePage = (deps: Deps, syncKey: string, urlKey: string, now: Date
 export const finishPage = (deps: Deps, syncKey: string, urlKey: string) =>
   updateIf<FrontierPage>(deps.store, table(deps), { syncKey, urlKey }, { UpdateExpression: 'REMOVE pending, leaseUntil', ConditionExpression: 'attribute_exists(urlKey)' });
 
+/** Gives the page back (its work failed and is retried): the next delivery of its message may lease it at once. */
+export const releasePage = (deps: Deps, syncKey: string, urlKey: string) =>
+  updateIf<FrontierPage>(deps.store, table(deps), { syncKey, urlKey }, { UpdateExpression: 'REMOVE leaseUntil', ConditionExpression: 'attribute_exists(pending)' });
+
 /** Every page of the sync (a site is bounded by the crawl's page limit). */
 export const frontierPages = (deps: Deps, syncKey: string) =>
   queryAll<FrontierPage>(deps.store, { TableName: table(deps), KeyConditionExpression: 'syncKey = :k', ExpressionAttributeValues: { ':k': syncKey }, ConsistentRead: true });

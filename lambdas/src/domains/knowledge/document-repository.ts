@@ -1,6 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
-import { deleteIf, putIf, queryAll, readItem, updateIf, type ConditionalUpdate } from '../../infra/store/dynamo';
+import { deleteIf, putIf, queryAll, readItem, updateIf } from '../../infra/store/dynamo';
 
 /** The knowledge domain's document repository: every store call of the knowledgeDocuments table. */
 export interface StoredDocument {
@@ -32,8 +32,25 @@ export const getDocumentItem = (deps: Deps, sourceId: string, id: string) => rea
 /** Stores the document as given (a newer version replaces the old one: the index already holds its rows). */
 export const putDocumentItem = (deps: Deps, document: StoredDocument) => putIf(deps.store, table(deps), document, {});
 
-export const updateDocumentIf = (deps: Deps, document: Pick<StoredDocument, 'sourceId' | 'id'>, update: ConditionalUpdate) =>
-  updateIf<StoredDocument>(deps.store, table(deps), { sourceId: document.sourceId, id: document.id }, update);
+/** What a sync that saw a page without indexing it again records: its id, the validators served, and why the fetch failed if it did. */
+export interface SeenPage {
+  seenSyncId: string;
+  etag?: string;
+  lastModified?: string;
+  /** The page could not be fetched this time (its earlier text is kept); none clears an earlier one. */
+  error?: string;
+}
+
+/** Marks the page seen by a sync: the document after it, or undefined when it is gone. */
+export function markDocumentSeen(deps: Deps, document: Pick<StoredDocument, 'sourceId' | 'id'>, seen: SeenPage) {
+  const names = Object.keys(seen);
+  return updateIf<StoredDocument>(deps.store, table(deps), { sourceId: document.sourceId, id: document.id }, {
+    UpdateExpression: `SET ${names.map((name) => `#${name} = :${name}`).join(', ')}${seen.error === undefined ? ' REMOVE #error' : ''}`,
+    ConditionExpression: 'attribute_exists(id)',
+    ExpressionAttributeNames: Object.fromEntries([...names, 'error'].map((name) => [`#${name}`, name])),
+    ExpressionAttributeValues: Object.fromEntries(Object.entries(seen).map(([name, value]) => [`:${name}`, value])),
+  });
+}
 
 export const deleteDocumentItem = (deps: Deps, document: Pick<StoredDocument, 'sourceId' | 'id'>) =>
   deleteIf<StoredDocument>(deps.store, table(deps), { sourceId: document.sourceId, id: document.id }, { ConditionExpression: 'attribute_exists(id)' });

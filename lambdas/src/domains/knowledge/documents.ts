@@ -3,7 +3,7 @@ import type { Deps } from '../../infra/deps';
 import type { KnowledgeStores } from '../../infra/search/knowledge-stores';
 import type { Action } from '../../infra/store/idempotency';
 import { ContentError, contentHash, extractDocument, type ExtractedDocument } from './content/extract';
-import { deleteDocumentItem, documentPage, getDocumentItem, putDocumentItem, updateDocumentIf, type StoredDocument } from './document-repository';
+import { deleteDocumentItem, documentPage, getDocumentItem, markDocumentSeen, putDocumentItem, type StoredDocument } from './document-repository';
 import { documentIdOf, indexDocument } from './indexing';
 import { createSource, requireSource } from './sources';
 import { updateSourceIf, type StoredSource } from './source-repository';
@@ -102,16 +102,9 @@ export async function storeDocument(deps: Deps, stores: KnowledgeStores, source:
   return { document, changed: true };
 }
 
-/** A page the sync found unchanged (a 304, or the same text): seen by this sync, with the validators it was served with. */
-export async function markSeen(deps: Deps, document: Pick<StoredDocument, 'sourceId' | 'id'>, page: NonNullable<DocumentInput['page']>): Promise<StoredDocument | undefined> {
-  const fields = pageFields(page);
-  const names = Object.keys(fields);
-  return updateDocumentIf(deps, document, {
-    UpdateExpression: `SET ${names.map((name) => `${name} = :${name}`).join(', ')}`,
-    ConditionExpression: 'attribute_exists(id)',
-    ExpressionAttributeValues: Object.fromEntries(Object.entries(fields).map(([name, value]) => [`:${name}`, value])),
-  });
-}
+/** A page the sync found unchanged (a 304, or the same text), or could not fetch this time: seen by this sync, with the validators it was served with. */
+export const markSeen = (deps: Deps, document: Pick<StoredDocument, 'sourceId' | 'id'>, page: NonNullable<DocumentInput['page']>, error?: string) =>
+  markDocumentSeen(deps, document, { ...pageFields(page), ...(error ? { error } : {}) });
 
 /** A page this sync could not index: kept as a failed document with the reason, out of the index. */
 export async function storeFailedPage(deps: Deps, stores: KnowledgeStores, source: StoredSource, input: Omit<DocumentInput, 'bytes' | 'contentType'>, reason: string): Promise<void> {

@@ -32,6 +32,8 @@ export interface StoredSource {
   syncLane?: 'due' | 'running';
   /** The sync under way (or the last one). */
   syncId?: string;
+  /** The website sync whose start has queued every page of its sitemap or start page: only such a sync may end. */
+  seededSyncId?: string;
   /** The sync before it ('none' for the first), whose crawl frontier the new one removes. */
   previousSyncId?: string;
   syncStartedAt?: string;
@@ -53,6 +55,22 @@ export const updateSourceIf = (deps: Deps, source: Pick<StoredSource, 'workspace
   updateIf<StoredSource>(deps.store, table(deps), keyOf(source), {
     ...update,
     ConditionExpression: update.ConditionExpression ? `attribute_exists(id) AND (${update.ConditionExpression})` : 'attribute_exists(id)',
+  });
+
+/** Notes that the running sync `syncId` has queued all its seeds: the source after it, or undefined when that sync is no longer the one running. */
+export const markSyncSeeded = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>, syncId: string) =>
+  updateSourceIf(deps, source, {
+    UpdateExpression: 'SET seededSyncId = :sync',
+    ConditionExpression: 'syncId = :sync AND syncLane = :running',
+    ExpressionAttributeValues: { ':sync': syncId, ':running': 'running' },
+  });
+
+/** A page of the running sync `syncId` was done (the scheduler takes a sync as stalled only when none was for a while): the source after it, or undefined when that sync is no longer running. */
+export const markSyncProgress = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>, syncId: string, at: Date) =>
+  updateSourceIf(deps, source, {
+    UpdateExpression: 'SET nextSyncAt = :now',
+    ConditionExpression: 'syncId = :sync AND syncLane = :running',
+    ExpressionAttributeValues: { ':now': at.toISOString(), ':sync': syncId, ':running': 'running' },
   });
 
 export const deleteSourceItem = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>) =>

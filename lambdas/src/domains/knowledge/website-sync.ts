@@ -1,21 +1,39 @@
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../infra/deps';
 import type { KnowledgeStores } from '../../infra/search/knowledge-stores';
-import { addToFrontier, deleteFrontierPage, finishPage, frontierPages, leasePage, syncKeyOf, type FrontierPage } from './crawl-repository';
-import { createGuardedFetch, DEFAULT_CRAWL_LIMITS, fetchPage, inScope, loadRobots, normalizeUrl, readSitemap, siteScope, type CrawlLimits, type GuardedFetch, type RobotsRules, type SiteScope } from './crawl/index';
+import { addToFrontier, deleteFrontierPage, finishPage, frontierPages, leasePage, releasePage, syncKeyOf, type FrontierPage } from './crawl-repository';
+import {
+  createGuardedFetch,
+  DEFAULT_CRAWL_LIMITS,
+  fetchPage,
+  inScope,
+  loadRobots,
+  normalizeUrl,
+  readSitemap,
+  siteScope,
+  TRANSIENT_CRAWL_FAILURES,
+  type CrawlLimits,
+  type GuardedFetch,
+  type RobotsRules,
+  type SiteScope,
+} from './crawl/index';
 import { allDocuments, getDocumentItem, type StoredDocument } from './document-repository';
 import type { ExtractedDocument } from './content/extract';
 import { documentBlobPrefix, markSeen, removeDocument, storeDocument, storeFailedPage } from './documents';
 import { documentIdOf } from './indexing';
-import { updateSourceIf, type StoredSource } from './source-repository';
+import { markSyncProgress, markSyncSeeded, type StoredSource } from './source-repository';
 import { knowledgeStores } from './stores';
 import { finishSync, type KnowledgeMessage } from './sync';
 
 /**
  * A website's sync on the knowledge queue, one page per message. The frontier (crawl-repository.ts) holds each URL of
  * the sync once (a conditional put); a page is leased while it is worked, so a repeated message or a resumed sync never
- * runs it twice at once, and done when its links are in the frontier. The page that leaves none pending ends the sync:
- * the pages no fetch of this sync saw are removed, and the source is counted and reported.
+ * runs it twice at once, and done when its links are in the frontier. The sync ends once its start has queued every
+ * seed (`seededSyncId`) and no page is pending: whichever of the two, the start or the last page, sees both ends it.
+ * Until then a page done is no sign of the end: on a re-sync most pages answer 304 at once, and the consumer would
+ * otherwise catch up with the start's loop, end the sync, remove the pages not queued yet as gone and never index
+ * the sitemap's last entries. The pages no fetch of this sync saw are then removed, and the source counted and
+ * reported.
  */
 const PAGE_LEASE_MS = 2 * 60 * 1000;
 
@@ -92,6 +110,9 @@ export async function startWebsiteSync(deps: Deps, source: StoredSource, syncId:
   }
   if (seeds.length === 0) return finishSync(deps, source, syncId, { changed: 0, removed: 0, failed: 0 }, 'No page of the site may be crawled (robots.txt, or an empty sitemap)');
   await enqueuePages(deps, source, syncId, seeds.map((url) => ({ url, depth: 0 })), true);
+  const seeded = await markSyncSeeded(deps, source, syncId);
+  // Every page may be done already (all 304s): then no page is left to end the sync, and the start ends it.
+  if (seeded) await completeIfDone(deps, await knowledgeStores(deps), seeded, syncId);
 }
 
 /** What became of one page: indexed again, unchanged, failed (kept with its reason), or gone (left for the end to remove). */
@@ -112,6 +133,12 @@ async function crawlOne(deps: Deps, stores: KnowledgeStores, source: StoredSourc
   if (fetched.kind === 'failed') {
     // A page that is gone is removed when the sync ends (it was not seen); any other failure is kept, with its reason.
     if (fetched.code === 'gone') return 'gone';
+    // A site too busy to answer now says nothing of the page: it keeps the text it had, and is asked again next time.
+    if (TRANSIENT_CRAWL_FAILURES.has(fetched.code) && previous?.status === 'indexed') {
+      await markSeen(deps, previous, { etag: previous.etag ?? null, lastModified: previous.lastModified ?? null, ...seen }, fetched.reason);
+      await followLinks(deps, source, syncId, page, crawl, await storedLinks(stores, previous));
+      return 'failed';
+    }
     await storeFailedPage(deps, stores, source, { id, name: pageName(page.url), url: page.url, page: { etag: null, lastModified: null, ...seen } }, fetched.reason);
     return 'failed';
   }
@@ -141,17 +168,23 @@ export async function crawlPage(deps: Deps, source: StoredSource, message: Extra
   const page = await leasePage(deps, syncKey, message.urlKey, deps.now(), PAGE_LEASE_MS);
   if (!page) return;
   const stores = await knowledgeStores(deps);
-  await withCrawl(deps, source, message.syncId, (crawl) => crawlOne(deps, stores, source, message.syncId, page, crawl));
+  try {
+    await withCrawl(deps, source, message.syncId, (crawl) => crawlOne(deps, stores, source, message.syncId, page, crawl));
+  } catch (error) {
+    // Retried by the queue: the next delivery takes the page at once rather than after the lease.
+    await releasePage(deps, syncKey, message.urlKey);
+    throw error;
+  }
   await finishPage(deps, syncKey, message.urlKey);
-  // Progress: the scheduler takes a sync as stalled only when no page was done for a while.
-  const current = await updateSourceIf(deps, source, {
-    UpdateExpression: 'SET nextSyncAt = :now',
-    ConditionExpression: 'syncId = :sync AND syncLane = :running',
-    ExpressionAttributeValues: { ':now': deps.now().toISOString(), ':sync': message.syncId, ':running': 'running' },
-  });
-  if (!current) return;
-  const pending = (await frontierPages(deps, syncKey)).filter((frontier) => frontier.pending);
-  if (pending.length === 0) await completeWebsiteSync(deps, stores, current, message.syncId);
+  const current = await markSyncProgress(deps, source, message.syncId, deps.now());
+  if (current) await completeIfDone(deps, stores, current, message.syncId);
+}
+
+/** Ends the sync when its start has queued every seed and no page of it is pending (read after this side's own write). */
+async function completeIfDone(deps: Deps, stores: KnowledgeStores, source: StoredSource, syncId: string): Promise<void> {
+  if (source.seededSyncId !== syncId) return;
+  const pending = (await frontierPages(deps, syncKeyOf(source.id, syncId))).some((frontier) => frontier.pending);
+  if (!pending) await completeWebsiteSync(deps, stores, source, syncId);
 }
 
 /** The end of a sync: pages it did not see are removed everywhere, then the source is counted and reported. */
@@ -161,6 +194,6 @@ async function completeWebsiteSync(deps: Deps, stores: KnowledgeStores, source: 
   for (const document of gone) await removeDocument(deps, stores, document);
   const seen = documents.filter((document) => document.seenSyncId === syncId);
   const changed = seen.filter((document) => document.status === 'indexed' && source.syncStartedAt !== undefined && document.updatedAt >= source.syncStartedAt).length;
-  const failed = seen.filter((document) => document.status === 'failed').length;
+  const failed = seen.filter((document) => document.status === 'failed' || document.error !== undefined).length;
   await finishSync(deps, source, syncId, { changed, removed: gone.length, failed }, seen.length === 0 ? 'No page of the site could be indexed' : undefined);
 }

@@ -1,5 +1,5 @@
 /** Seam 1 of the knowledge split: what the core's crawl frontier and re-sync call. */
-export { CrawlError, type CrawlFailureCode } from './errors';
+export { CrawlError, TRANSIENT_CRAWL_FAILURES, type CrawlFailureCode } from './errors';
 export { createGuardedFetch, type GuardedFetch, type GuardedRequest, type GuardedResponse } from './guarded-fetch';
 export { CRAWLER_USER_AGENT, DEFAULT_CRAWL_LIMITS, type CrawlLimits } from './limits';
 export { fetchPage, type PageFetch, type PageFetchContext } from './page';

@@ -46,6 +46,7 @@ export async function fetchPage(url: string, previous: { etag: string | null; la
     });
     if (response.status === 304) return { kind: 'not_modified' };
     if (response.status === 404 || response.status === 410) return failed('gone', `${start} answered HTTP ${response.status}`);
+    if (response.status === 429 || response.status >= 500) return failed('unavailable', `${start} answered HTTP ${response.status}`);
     if (response.status !== 200) return failed('http_error', `${start} answered HTTP ${response.status}`);
     const finalUrl = normalizeUrl(response.url) ?? response.url;
     const extracted = await extractDocument({
