@@ -90,5 +90,11 @@ describe('a website source on loopback', () => {
     await hooks.waitFor(() => eventsOf(source.id).length === 1);
     expect(eventsOf(source.id)[0]!.event).toMatchObject({ event: 'knowledge.source.failed', data: { source_id: source.id, status: 'failed', error: done.error } });
     expect(await getSource(ctx.api, source.id)).toMatchObject({ documents: 0, next_sync_at: null });
+    // A schedule set later counts from now, and taking it away leaves no next sync.
+    const scheduled = await ctx.api<{ source: { sync: string; next_sync_at: string | null; name: string } }>('knowledge/source_update/', { body: { source_id: source.id, sync: 'daily', name: 'Missing page' } });
+    expect(scheduled.body.data.source).toMatchObject({ sync: 'daily', name: 'Missing page' });
+    expect(Date.parse(scheduled.body.data.source.next_sync_at!) - Date.now()).toBeGreaterThan(23 * 60 * 60 * 1000);
+    const unscheduled = await ctx.api<{ source: { sync: string; next_sync_at: string | null } }>('knowledge/source_update/', { body: { source_id: source.id, sync: 'off' } });
+    expect(unscheduled.body.data.source).toMatchObject({ sync: 'off', next_sync_at: null });
   });
 });

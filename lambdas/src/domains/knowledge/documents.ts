@@ -6,7 +6,7 @@ import { ContentError, contentHash, extractDocument, type ExtractedDocument } fr
 import { deleteDocumentItem, documentPage, getDocumentItem, markDocumentSeen, putDocumentItem, type StoredDocument } from './document-repository';
 import { documentIdOf, indexDocument } from './indexing';
 import { createSource, requireSource } from './sources';
-import { updateSourceIf, type StoredSource } from './source-repository';
+import { addSourceCounts, type StoredSource } from './source-repository';
 import { knowledgeStores } from './stores';
 import { resolveUnanswered } from './unanswered';
 
@@ -33,7 +33,7 @@ export const documentBlobPrefix = (workspaceId: string, sourceId: string, docume
 export const adjustCounts = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>, documents: number, chunks: number) =>
   documents === 0 && chunks === 0
     ? Promise.resolve(undefined)
-    : updateSourceIf(deps, source, { UpdateExpression: 'ADD documents :d, chunks :c', ExpressionAttributeValues: { ':d': documents, ':c': chunks } });
+    : addSourceCounts(deps, source, documents, chunks);
 
 function decodeContent(contentType: BodyOf<'knowledgeDocumentUpload'>['content_type'], content: string): Uint8Array {
   if (contentType !== 'application/pdf') return new TextEncoder().encode(content);
@@ -104,7 +104,7 @@ export async function storeDocument(deps: Deps, stores: KnowledgeStores, source:
 
 /** A page the sync found unchanged (a 304, or the same text), or could not fetch this time: seen by this sync, with the validators it was served with. */
 export const markSeen = (deps: Deps, document: Pick<StoredDocument, 'sourceId' | 'id'>, page: NonNullable<DocumentInput['page']>, error?: string) =>
-  markDocumentSeen(deps, document, { ...pageFields(page), ...(error ? { error } : {}) });
+  markDocumentSeen(deps, document, { ...pageFields(page), seenSyncId: page.seenSyncId, ...(error ? { error } : {}) });
 
 /** A page this sync could not index: kept as a failed document with the reason, out of the index. */
 export async function storeFailedPage(deps: Deps, stores: KnowledgeStores, source: StoredSource, input: Omit<DocumentInput, 'bytes' | 'contentType'>, reason: string): Promise<void> {

@@ -51,7 +51,7 @@ export const querySources = (deps: Deps, workspaceId: string) =>
   queryAll<StoredSource>(deps.store, { TableName: table(deps), KeyConditionExpression: 'workspaceId = :w', ExpressionAttributeValues: { ':w': workspaceId }, ConsistentRead: true });
 
 /** A conditional update of an existing source: the source after it, or undefined when it is gone or the condition failed. */
-export const updateSourceIf = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>, update: Omit<ConditionalUpdate, 'ConditionExpression'> & { ConditionExpression?: string }) =>
+const updateSourceIf = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>, update: Omit<ConditionalUpdate, 'ConditionExpression'> & { ConditionExpression?: string }) =>
   updateIf<StoredSource>(deps.store, table(deps), keyOf(source), {
     ...update,
     ConditionExpression: update.ConditionExpression ? `attribute_exists(id) AND (${update.ConditionExpression})` : 'attribute_exists(id)',
@@ -72,6 +72,82 @@ export const markSyncProgress = (deps: Deps, source: Pick<StoredSource, 'workspa
     ConditionExpression: 'syncId = :sync AND syncLane = :running',
     ExpressionAttributeValues: { ':now': at.toISOString(), ':sync': syncId, ':running': 'running' },
   });
+
+/**
+ * Starts the sync `syncId`: `indexing`, the sync before it remembered (`previousSyncId`), in the `running` lane from
+ * `at`, unless a sync is under way that made progress since `stalledBefore`. The source after it, or undefined when
+ * a live sync holds it.
+ */
+export const startSourceSync = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>, syncId: string, at: Date, stalledBefore: Date) =>
+  updateSourceIf(deps, source, {
+    UpdateExpression:
+      'SET #status = :indexing, previousSyncId = if_not_exists(syncId, :none), syncId = :sync, syncStartedAt = :now, syncLane = :running, nextSyncAt = :now REMOVE #error',
+    ConditionExpression: '#status <> :indexing OR nextSyncAt < :stalled',
+    ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+    ExpressionAttributeValues: { ':indexing': 'indexing', ':sync': syncId, ':none': 'none', ':now': at.toISOString(), ':running': 'running', ':stalled': stalledBefore.toISOString() },
+  });
+
+export interface SyncEnd {
+  status: 'ready' | 'failed';
+  documents: number;
+  chunks: number;
+  at: Date;
+  error?: string;
+  /** When the next sync is due (the `due` lane); none: the source leaves the lanes. */
+  next?: string;
+}
+
+/** Ends the sync `syncId` if it is still the one indexing (a repeated end changes nothing). */
+export const endSourceSync = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>, syncId: string, end: SyncEnd) =>
+  updateSourceIf(deps, source, {
+    UpdateExpression: `SET #status = :status, documents = :documents, chunks = :chunks, lastSyncedAt = :now${end.error ? ', #error = :error' : ''}${end.next ? ', syncLane = :due, nextSyncAt = :next' : ' REMOVE syncLane, nextSyncAt'}`,
+    ConditionExpression: 'syncId = :sync AND #status = :indexing',
+    ExpressionAttributeNames: { '#status': 'status', ...(end.error ? { '#error': 'error' } : {}) },
+    ExpressionAttributeValues: {
+      ':status': end.status,
+      ':documents': end.documents,
+      ':chunks': end.chunks,
+      ':now': end.at.toISOString(),
+      ':sync': syncId,
+      ':indexing': 'indexing',
+      ...(end.error ? { ':error': end.error } : {}),
+      ...(end.next ? { ':due': 'due', ':next': end.next } : {}),
+    },
+  });
+
+/** Adds to the source's counts (negative numbers take away) as documents are written or removed. */
+export const addSourceCounts = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>, documents: number, chunks: number) =>
+  updateSourceIf(deps, source, { UpdateExpression: 'ADD documents :d, chunks :c', ExpressionAttributeValues: { ':d': documents, ':c': chunks } });
+
+export interface SourceSettings {
+  name?: string;
+  agentIds?: string[] | null;
+  sync?: SyncSchedule;
+  /** The source's place in the lanes: due at `next`, or out of them ('none'); undefined leaves it (a sync runs). */
+  lane?: { next: string } | 'none';
+}
+
+/** Changes what the caller set of the source's settings: the source after it, or undefined when it is gone. */
+export function updateSourceSettings(deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>, settings: SourceSettings) {
+  const sets: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const set = (expression: string, named: Record<string, unknown>, attributeNames: Record<string, string> = {}) => {
+    sets.push(expression);
+    Object.assign(values, named);
+    Object.assign(names, attributeNames);
+  };
+  if (settings.name !== undefined) set('#name = :name', { ':name': settings.name }, { '#name': 'name' });
+  if (settings.agentIds !== undefined) set('agentIds = :agents', { ':agents': settings.agentIds });
+  if (settings.sync !== undefined) set('#sync = :sync', { ':sync': settings.sync }, { '#sync': 'sync' });
+  if (settings.lane !== undefined && settings.lane !== 'none') set('syncLane = :due, nextSyncAt = :next', { ':due': 'due', ':next': settings.lane.next });
+  const remove = settings.lane === 'none' ? ' REMOVE syncLane, nextSyncAt' : '';
+  return updateSourceIf(deps, source, {
+    UpdateExpression: `${sets.length ? `SET ${sets.join(', ')}` : ''}${remove}`.trim(),
+    ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+    ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+  });
+}
 
 export const deleteSourceItem = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>) =>
   deleteIf<StoredSource>(deps.store, table(deps), keyOf(source), { ConditionExpression: 'attribute_exists(id)' });

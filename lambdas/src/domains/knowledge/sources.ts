@@ -3,7 +3,7 @@ import type { Deps } from '../../infra/deps';
 import type { Action } from '../../infra/store/idempotency';
 import { listAgents } from '../agents/agents';
 import { assertSubscribableUrl } from '../webhooks/subscriptions';
-import { createSourceOrFind, getSourceItem, querySources, updateSourceIf, type StoredSource, type SyncSchedule } from './source-repository';
+import { createSourceOrFind, getSourceItem, querySources, updateSourceSettings, type SourceSettings, type StoredSource, type SyncSchedule } from './source-repository';
 
 export type ApiSource = DataOf<'knowledgeSourceGet'>['source'];
 
@@ -84,29 +84,18 @@ export async function updateSource(deps: Deps, workspaceId: string, body: BodyOf
   const source = await requireSource(deps, workspaceId, body.source_id);
   await checkAgents(deps, workspaceId, body.agent_ids);
   if (body.sync && body.sync !== 'off' && source.type !== 'website') throw new DomainError('VALIDATION_ERROR', 'Only a website source syncs on a schedule', { field: 'sync' });
-  const sets: string[] = [];
-  const removes: string[] = [];
-  const values: Record<string, unknown> = {};
-  const set = (expression: string, named: Record<string, unknown>) => {
-    sets.push(expression);
-    Object.assign(values, named);
+  const settings: SourceSettings = {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.agent_ids !== undefined ? { agentIds: body.agent_ids } : {}),
   };
-  if (body.name !== undefined) set('#name = :name', { ':name': body.name });
-  if (body.agent_ids !== undefined) set('agentIds = :agents', { ':agents': body.agent_ids });
   if (body.sync !== undefined) {
-    set('#sync = :sync', { ':sync': body.sync });
+    settings.sync = body.sync;
     // Not while a sync runs: it puts the source back into its lane when it ends.
     const next = nextSyncAfter(body.sync, deps.now());
-    if (source.syncLane !== 'running' && next) set('syncLane = :due, nextSyncAt = :next', { ':due': 'due', ':next': next });
-    if (source.syncLane !== 'running' && !next) removes.push('syncLane', 'nextSyncAt');
+    if (source.syncLane !== 'running') settings.lane = next ? { next } : 'none';
   }
-  if (sets.length === 0 && removes.length === 0) return source;
-  const names = { ...(body.name !== undefined ? { '#name': 'name' } : {}), ...(body.sync !== undefined ? { '#sync': 'sync' } : {}) };
-  const updated = await updateSourceIf(deps, source, {
-    UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].join(' ').trim(),
-    ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-    ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-  });
+  if (Object.keys(settings).length === 0) return source;
+  const updated = await updateSourceSettings(deps, source, settings);
   if (!updated) throw new DomainError('NOT_FOUND', `No knowledge source ${body.source_id} in this workspace`, { field: 'source_id' });
   return updated;
 }

@@ -3,7 +3,7 @@ import type { Deps } from '../../infra/deps';
 import { emitEvent, eventIdFrom } from '../webhooks/emit';
 import { allDocuments } from './document-repository';
 import { nextSyncAfter, requireSource, toApiSource } from './sources';
-import { updateSourceIf, type StoredSource } from './source-repository';
+import { endSourceSync, startSourceSync, type StoredSource } from './source-repository';
 
 /** The messages of the `knowledge` queue: start a sync, or crawl one page of a website's sync. */
 export type KnowledgeMessage =
@@ -22,20 +22,7 @@ export const STALLED_SYNC_MS = 2 * 60 * 1000;
 export async function requestSync(deps: Deps, workspaceId: string, sourceId: string, syncId = newUuid()): Promise<StoredSource> {
   const source = await requireSource(deps, workspaceId, sourceId);
   const now = deps.now();
-  const started = await updateSourceIf(deps, source, {
-    UpdateExpression:
-      'SET #status = :indexing, previousSyncId = if_not_exists(syncId, :none), syncId = :sync, syncStartedAt = :now, syncLane = :running, nextSyncAt = :now REMOVE #error',
-    ConditionExpression: '#status <> :indexing OR nextSyncAt < :stalled',
-    ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-    ExpressionAttributeValues: {
-      ':indexing': 'indexing',
-      ':sync': syncId,
-      ':none': 'none',
-      ':now': now.toISOString(),
-      ':running': 'running',
-      ':stalled': new Date(now.getTime() - STALLED_SYNC_MS).toISOString(),
-    },
-  });
+  const started = await startSourceSync(deps, source, syncId, now, new Date(now.getTime() - STALLED_SYNC_MS));
   if (!started) return (await requireSource(deps, workspaceId, sourceId));
   await deps.queue.send('knowledge', { type: 'sync', workspaceId, sourceId, syncId } satisfies KnowledgeMessage);
   return started;
@@ -79,20 +66,13 @@ export async function finishSync(deps: Deps, source: StoredSource, syncId: strin
       { eventId: eventIdFrom(`kss${syncId}`) },
     );
   }
-  await updateSourceIf(deps, source, {
-    UpdateExpression: `SET #status = :status, documents = :documents, chunks = :chunks, lastSyncedAt = :now${error ? ', #error = :error' : ''}${next ? ', syncLane = :due, nextSyncAt = :next' : ''}${next ? '' : ' REMOVE syncLane, nextSyncAt'}`,
-    ConditionExpression: 'syncId = :sync AND #status = :indexing',
-    ExpressionAttributeNames: { '#status': 'status', ...(error ? { '#error': 'error' } : {}) },
-    ExpressionAttributeValues: {
-      ':status': error ? 'failed' : 'ready',
-      ':documents': indexed.length,
-      ':chunks': indexed.reduce((sum, document) => sum + document.chunks, 0),
-      ':now': now.toISOString(),
-      ':sync': syncId,
-      ':indexing': 'indexing',
-      ...(error ? { ':error': error } : {}),
-      ...(next ? { ':due': 'due', ':next': next } : {}),
-    },
+  await endSourceSync(deps, source, syncId, {
+    status: error ? 'failed' : 'ready',
+    documents: indexed.length,
+    chunks: indexed.reduce((sum, document) => sum + document.chunks, 0),
+    at: now,
+    ...(error ? { error } : {}),
+    ...(next ? { next } : {}),
   });
 }
 
