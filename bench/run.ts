@@ -17,6 +17,7 @@ import { benchKnowledge } from './knowledge';
 import { benchKnowledgeAws } from './knowledge-aws';
 import { benchTraces } from './traces';
 import { benchEvals } from './evals';
+import { failureSummary, runSections, type BenchSection } from './sections';
 
 /** Where `npm run bench` writes what it printed: the one place the measured figures live (docs/benchmarks.md links it). */
 const LATEST = new URL('../docs/benchmarks-latest.md', import.meta.url);
@@ -40,7 +41,7 @@ async function capturingConsole(run: () => Promise<void>): Promise<string[]> {
  * `npm run bench`: every benchmark, each printing measured figures and ratios against a baseline run in the same process.
  * `npm run bench -- lambdas webhooks` runs only the sections of those keys, and replaces only their figures in the file.
  */
-const sections: [key: string, title: string, run: () => Promise<string[]>][] = [
+const sections: BenchSection[] = [
   ['lambdas', 'Lambda bundles: size, and cold start (import and handler construction) in a fresh Node process', () => benchLambdas()],
   ['command', 'REST API: agents/command vs a bare conditional PutItem', () => benchApiCommand()],
   ['runs', 'Agent runs', () => benchRunner()],
@@ -85,13 +86,14 @@ function previousFigures(): Map<string, string[]> {
 }
 
 const figures = previousFigures();
-for (const [key, title, run] of sections) {
-  if (chosen.length > 0 && !chosen.includes(key)) continue;
-  console.log(`\n== ${title}`);
-  const lines = await run();
-  for (const line of lines) console.log(line);
-  figures.set(title, ['', `Measured ${started.toISOString().slice(0, 10)}: ${machine()} at the start.`, '', '```text', ...lines, '```']);
-}
+const outcomes = await runSections(
+  sections.filter(([key]) => chosen.length === 0 || chosen.includes(key)),
+  ({ title, lines, failed }) => {
+    console.log(`\n== ${title}${failed ? ' (FAILED)' : ''}`);
+    for (const line of lines) console.log(line);
+    figures.set(title, ['', `Measured ${started.toISOString().slice(0, 10)}: ${machine()} at the start.`, '', '```text', ...lines, '```']);
+  },
+);
 const report = [
   '# Benchmarks: latest figures',
   '',
@@ -102,3 +104,8 @@ const report = [
 ];
 writeFileSync(LATEST, report.join('\n'));
 console.log(`\nFigures written to ${LATEST.pathname}`);
+const summary = failureSummary(outcomes);
+if (summary.line) console.log(summary.line);
+process.exitCode = summary.exitCode;
+// A section that threw may have left its platform or servers open: they must not keep the run from ending.
+if (summary.exitCode !== 0) setTimeout(() => process.exit(), 2_000).unref();
