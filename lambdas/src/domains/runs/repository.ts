@@ -32,17 +32,28 @@ export async function queryRunItemsByAgent<T>(deps: Deps, agentId: string, limit
 }
 
 /** Runs still `status` created before `before`, oldest first (the sparse `pending` index). */
+/**
+ * The oldest `limit` runs of a pending status created before `before`, page after page of the index: one page (a
+ * query's 1 MB) may hold fewer, and a sweep must see past the runs still held by live runners to the lapsed ones.
+ */
 export async function queryPendingRunItems<T>(deps: Deps, status: string, before: Date, limit: number): Promise<T[]> {
-  const result = await deps.store.doc.send(
-    new QueryCommand({
-      TableName: table(deps),
-      IndexName: 'pending',
-      KeyConditionExpression: 'pendingStatus = :s AND createdAt < :before',
-      ExpressionAttributeValues: { ':s': status, ':before': before.toISOString() },
-      Limit: limit,
-    }),
-  );
-  return (result.Items ?? []) as T[];
+  const items: T[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const result = await deps.store.doc.send(
+      new QueryCommand({
+        TableName: table(deps),
+        IndexName: 'pending',
+        KeyConditionExpression: 'pendingStatus = :s AND createdAt < :before',
+        ExpressionAttributeValues: { ':s': status, ':before': before.toISOString() },
+        Limit: limit - items.length,
+        ...(startKey ? { ExclusiveStartKey: startKey } : {}),
+      }),
+    );
+    items.push(...((result.Items ?? []) as T[]));
+    startKey = result.LastEvaluatedKey;
+  } while (startKey && items.length < limit);
+  return items;
 }
 
 /** Sets fields of a run, unconditionally. */

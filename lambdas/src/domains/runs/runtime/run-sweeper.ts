@@ -16,11 +16,15 @@ export interface SweepBounds {
   unsentAfterMs: number;
   /** A run waiting this long after it was sent (or, taken before leases, running this long) is failed: it was lost. */
   stalledAfterMs: number;
-  /** Candidates read per status and sweep. */
+  /**
+   * Candidates read per status and sweep, oldest first. Runs held by live runners are candidates too (only the read
+   * tells a lapsed lease from a live one): with too few, a restart after a crash that left more runs than this would
+   * see the oldest, taken up again and running, at every sweep, and never reach the newer ones.
+   */
   batch: number;
 }
 
-export const DEFAULT_SWEEP_BOUNDS: SweepBounds = { unsentAfterMs: 60_000, stalledAfterMs: 15 * 60_000, batch: 100 };
+export const DEFAULT_SWEEP_BOUNDS: SweepBounds = { unsentAfterMs: 60_000, stalledAfterMs: 15 * 60_000, batch: 2_000 };
 
 export interface SweepReport {
   /** Runs whose message was sent again: never sent, or their runner died. */
