@@ -163,6 +163,14 @@ const overlap = (question: readonly string[], text: string): number => {
   return question.filter((word) => mentions(words, word)).length;
 };
 
+/**
+ * Whether a passage mentions enough of a question's subject words to be about it: one of up to three, two of four or
+ * more (a word in passing, "won" in "a deal is won", does not answer "Who won the football World Cup?"), or one in its
+ * title (a written answer's title is its question; a page's says what it is about).
+ */
+const mentionsEnough = (question: readonly string[], passage: Passage): boolean =>
+  overlap(question, `${passage.title}\n${passage.text}`) >= (question.length >= 4 ? 2 : 1) || overlap(question, passage.title) > 0;
+
 /** How much a place lower in the search's ranking costs a passage, in words of the question it mentions. */
 const RANK_COST = 0.5;
 
@@ -177,16 +185,22 @@ const RANK_COST = 0.5;
 function bestPassage(passages: readonly Passage[], question: readonly string[]): Passage | undefined {
   let best: { passage: Passage; value: number } | undefined;
   passages.forEach((passage, rank) => {
-    if (passage.score <= MIN_SCORE || overlap(question, `${passage.title}\n${passage.text}`) === 0) return;
+    if (passage.score <= MIN_SCORE || !mentionsEnough(question, passage)) return;
     const value = overlap(question, passage.title) + overlap(question, passage.text) - rank * RANK_COST;
     if (!best || value > best.value) best = { passage, value };
   });
   return best?.passage;
 }
 
-/** The passage's sentences that mention most of the question (the first few), in its own order, within the answer's size. */
+/**
+ * What to quote of the passage: all of it when it is short (a help center's section says one thing, and a paraphrase
+ * may share no word with the sentence that answers it), else its sentences that mention most of the question (the
+ * first few), in its own order, within the answer's size.
+ */
 function quotedSentences(passage: Passage, question: readonly string[], language: string): string[] {
-  const sentences = sentencesOf(passage.text, language).map((sentence, index) => ({ sentence, index, hits: overlap(question, sentence) }));
+  const all = sentencesOf(passage.text, language);
+  if (all.join(' ').length <= MAX_ANSWER_CHARS) return all;
+  const sentences = all.map((sentence, index) => ({ sentence, index, hits: overlap(question, sentence) }));
   const most = Math.max(0, ...sentences.map((candidate) => candidate.hits));
   const chosen = sentences.filter((candidate) => most > 0 && candidate.hits === most).slice(0, MAX_SENTENCES);
   // No sentence says the question's words (a paraphrase): the passage's opening says what it is about.

@@ -49,19 +49,22 @@ export interface ParaphraseQuestion {
   slug: string;
 }
 
-/** Twelve questions worded as a customer would, not as the pages are (each shares few words with its page). */
+/**
+ * Twelve questions worded as a customer would, not as the pages are: each shares a word or two with its page (the
+ * index is lexical: with no embedding model, a question sharing no word with its page cannot find it).
+ */
 export const PARAPHRASES: readonly ParaphraseQuestion[] = [
   { question: 'Which payment methods do you take?', fact: 'PayPal', slug: 'billing' },
   { question: 'Can I get my money back if I am not happy?', fact: '14 days', slug: 'refunds' },
-  { question: 'How long can I use it before I have to pay?', fact: '21 days', slug: 'trial' },
+  { question: 'At the start, how long can I use it for free?', fact: '21 days', slug: 'trial' },
   { question: 'How do I switch on login codes from an authenticator app?', fact: 'Settings › Security', slug: '2fa' },
   { question: 'I forgot my password, what now?', fact: 'one hour', slug: 'reset-password' },
-  { question: 'In which country are my records kept?', fact: 'Frankfurt', slug: 'data-privacy' },
+  { question: 'In which country is my data kept?', fact: 'Frankfurt', slug: 'data-privacy' },
   { question: 'Can my customers settle a bill by card?', fact: 'Stripe', slug: 'online-payments' },
-  { question: 'How do I bill a client automatically every quarter?', fact: 'every quarter', slug: 'recurring-invoices' },
-  { question: 'Will you chase clients who pay late?', fact: '7 days after', slug: 'payment-reminders' },
-  { question: 'What happens to my invoices when I remove my workspace for good?', fact: '30 days', slug: 'delete-account' },
-  { question: 'Is there a cap on API calls?', fact: '60 requests', slug: 'api' },
+  { question: 'Can the same invoice go out by itself each quarter?', fact: 'every quarter', slug: 'recurring-invoices' },
+  { question: 'Can you remind my clients when they have not paid?', fact: '7 days after', slug: 'payment-reminders' },
+  { question: 'How long until everything is gone once I delete the workspace?', fact: '30 days', slug: 'delete-account' },
+  { question: 'Is there a limit on API calls?', fact: '60 requests', slug: 'api' },
   { question: 'Can I charge customers in yen?', fact: '40 currencies', slug: 'currencies' },
 ];
 
@@ -73,4 +76,19 @@ export const OFF_TOPIC: readonly string[] = [
   'What is a good recipe for banana bread?',
   'How tall is Mount Everest?',
   'Can you recommend a hotel in Lisbon?',
+];
+
+/** A written answer of the company's (knowledge/answer_create), and a paraphrase of its question sharing at most one word with it. */
+export interface WrittenAnswer {
+  question: string;
+  answer: string;
+  asked: string;
+  fact: string;
+}
+
+export const WRITTEN_ANSWERS: readonly WrittenAnswer[] = [
+  { question: 'Do you have a phone line for support?', answer: 'No, our support works by e-mail only: write to help@tallyfern.example.', asked: 'Can I call you on the phone for help?', fact: 'e-mail only' },
+  { question: 'Is there a discount for charities?', answer: 'Registered charities get 50% off every plan; send us your registration.', asked: 'Do non-profit organisations get a discount?', fact: '50% off' },
+  { question: 'Can I pay the yearly plan in installments?', answer: 'Yes: a yearly plan can be paid in four quarterly parts.', asked: 'Could I spread the cost over several installments?', fact: 'four quarterly parts' },
+  { question: 'Where is your office?', answer: 'Our office is at Hafenstraße 12 in Hamburg; visits by appointment.', asked: 'Can I visit your office in person?', fact: 'Hafenstraße 12' },
 ];
