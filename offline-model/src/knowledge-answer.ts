@@ -98,10 +98,11 @@ export function contentWords(text: string): string[] {
 }
 
 /**
- * Loose stemming: "costs" meets "cost", "opening" meets "open", "payments" meets "payment"; but "pro" only "pro", and a
- * word is no stem of a longer name ("tall" is not "Tallyfern"): an ending of at most three letters.
+ * Loose stemming: "costs" meets "cost", "payments" meets "payment", "invoices" meets "invoice"; but "pro" only "pro",
+ * "opening" is not "open" (opening hours are not what opens the chat), and a word is no stem of a longer name ("tall"
+ * is not "Tallyfern"): an ending of at most two letters.
  */
-const MAX_ENDING = 3;
+const MAX_ENDING = 2;
 const sameWord = (a: string, b: string): boolean => {
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   return wordMatches(long, short) && long.length - short.length <= MAX_ENDING;
