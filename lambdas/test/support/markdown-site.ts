@@ -1,5 +1,6 @@
 import GithubSlugger from 'github-slugger';
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { micromark } from 'micromark';
@@ -34,6 +35,17 @@ export interface MarkdownSite {
   /** Every request answered, in order: path and status (200, 304, 404). */
   requests: Array<{ path: string; status: number }>;
   close(): Promise<void>;
+}
+
+/** The Markdown files under a folder (`root` ends with `/`), by slug (`billing`, `de/preise`); `only` keeps some of them. */
+export function markdownPages(root: string, only?: string[]): Map<string, string> {
+  const pages = new Map<string, string>();
+  for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' }).sort()) {
+    if (!file.endsWith('.md')) continue;
+    const slug = file.slice(0, -'.md'.length);
+    if (!only || only.includes(slug)) pages.set(slug, readFileSync(`${root}${file}`, 'utf8'));
+  }
+  return pages;
 }
 
 export interface MarkdownSiteOptions {

@@ -1,6 +1,5 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { corpusPath } from './corpora';
-import { escapeHtml, startMarkdownSite, type MarkdownSite } from './markdown-site';
+import { escapeHtml, markdownPages, startMarkdownSite, type MarkdownSite } from './markdown-site';
 
 /**
  * The help center of Plausible Analytics (the Markdown of `../shared/corpora/plausible-docs`, CC BY-SA 4.0, never
@@ -14,16 +13,7 @@ export const PLAUSIBLE_ATTRIBUTION = 'Documentation © Plausible Analytics and t
 const LICENSE_URL = 'https://creativecommons.org/licenses/by-sa/4.0/';
 
 /** The corpus's pages, by slug (`subscription-plans`, `custom-props/introduction`). `only` narrows the site to some of them. */
-export function plausiblePages(only?: string[]): Map<string, string> {
-  const root = corpusPath('plausible-docs', 'docs/');
-  const pages = new Map<string, string>();
-  for (const file of readdirSync(root, { recursive: true, encoding: 'utf8' }).sort()) {
-    if (!file.endsWith('.md')) continue;
-    const slug = file.slice(0, -'.md'.length);
-    if (!only || only.includes(slug)) pages.set(slug, readFileSync(`${root}${file}`, 'utf8'));
-  }
-  return pages;
-}
+const plausiblePages = (only?: string[]): Map<string, string> => markdownPages(corpusPath('plausible-docs', 'docs/'), only);
 
 export function startPlausibleSite(options: { only?: string[]; popular?: string[] } = {}): Promise<PlausibleSite> {
   return startMarkdownSite(plausiblePages(options.only), {

@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { minimalPdf } from '../pdf';
-import { startMarkdownSite, type MarkdownSite } from '../markdown-site';
+import { markdownPages, startMarkdownSite, type MarkdownSite } from '../markdown-site';
 
 /**
  * The team's own help center, for the knowledge tests: Tallyfern, a fictional invoicing product, in 33 Markdown pages
@@ -15,15 +14,7 @@ const PAGES = fileURLToPath(new URL('./pages/', import.meta.url));
 export const PRICE_LIST_PATH = '/files/price-list.pdf';
 
 /** The pages, by slug; `only` narrows the site to some of them (a quicker crawl). */
-export function helpCenterPages(only?: string[]): Map<string, string> {
-  const pages = new Map<string, string>();
-  for (const file of readdirSync(PAGES, { recursive: true, encoding: 'utf8' }).sort()) {
-    if (!file.endsWith('.md')) continue;
-    const slug = file.slice(0, -'.md'.length);
-    if (!only || only.includes(slug)) pages.set(slug, readFileSync(`${PAGES}${file}`, 'utf8'));
-  }
-  return pages;
-}
+const helpCenterPages = (only?: string[]): Map<string, string> => markdownPages(PAGES, only);
 
 /** The price list the plans page links, as a two-page PDF. */
 export const priceList = () =>
