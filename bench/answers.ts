@@ -18,7 +18,7 @@ const CORPUS = new URL('../../shared/corpora/plausible-docs/', import.meta.url);
 const PARAPHRASES: readonly ParaphraseQuestion[] = [
   { question: 'Which payment methods do you take?', fact: 'PayPal', slug: 'billing' },
   { question: 'Do charities get a lower price?', fact: '15%', slug: 'nonprofit-and-education-pricing' },
-  { question: 'Will my visitors have to accept a cookie banner?', fact: 'No cookies', slug: 'compliance' },
+  { question: 'Will my visitors have to accept a cookie banner?', fact: 'no cookie banner', slug: 'compliance' },
   { question: 'Is there a limit on API calls?', fact: '600 requests', slug: 'stats-api' },
   { question: 'Can I get my numbers by e-mail every week?', fact: 'every Monday', slug: 'email-reports' },
   { question: 'Can I lock a shared dashboard with a password?', fact: 'password', slug: 'shared-links' },
