@@ -41,8 +41,6 @@ export interface WidgetReply {
   text: string;
   /** The passages it cited: none when it cited none or says it does not know. */
   sources: RunSource[];
-  /** The links taken out of it before the visitor saw them (a navigation among them). */
-  removedLinks: RemovedLink[];
   /** What its knowledge searches found (whether the question was left unanswered). */
   knowledge: { searched: boolean; passages: number };
   /** Undefined for a reply cut at its length limit (its usage may never arrive). */
@@ -131,6 +129,7 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
     }
   }
   if (!budget.full) show(shown.end());
+  // Each link taken out before the visitor saw it (a navigation among them) is logged and traced.
   const removedLinks = [...shown.removed, ...navigationsRefused];
   if (removedLinks.length > 0) {
     logger.info('links removed from a widget reply', { agentId: agent.id, conversationId: body.conversationId, removed: removedLinks.length });
@@ -138,5 +137,5 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
   }
   // A reply cut at its length limit was aborted: its usage may never arrive.
   const usage = await Promise.resolve(result.totalUsage).catch(() => undefined);
-  return { text, sources: answerSources(text, shown.cited()), removedLinks, knowledge, usage, toolTally: tools.tally };
+  return { text, sources: answerSources(text, shown.cited()), knowledge, usage, toolTally: tools.tally };
 }

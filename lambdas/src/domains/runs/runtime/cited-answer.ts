@@ -56,7 +56,7 @@ export const passageUrls = (book: CitationBook) => (): string[] => book.passages
 /** How a door shows a citation: the widget's marker (a Page marker for a page of the site the visitor is on), or plain. */
 export type CitationDoor = { kind: 'widget'; siteOrigin: string | undefined } | { kind: 'plain' };
 
-/** A link taken out of an answer, with where it was (recorded in the run's steps and the trace). */
+/** A link taken out of an answer (recorded in the run's steps and the trace). */
 export interface RemovedLink {
   url: string;
 }
@@ -131,9 +131,7 @@ export function answerFilter(book: CitationBook, policy: LinkPolicy, door: Citat
   const cited: NumberedPassage[] = [];
   const removed: RemovedLink[] = [];
   let held = '';
-  const refuse = (url: string) => {
-    removed.push({ url });
-  };
+  const refuse = (url: string) => removed.push({ url });
   const cite = (space: string, numbers: string): string =>
     numbers
       .split(',')
