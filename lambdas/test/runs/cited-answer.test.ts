@@ -64,13 +64,13 @@ describe('links', () => {
     const { book, policy } = searched();
     const answer = renderCitedAnswer(
       'Plans: https://shop.example/pricing. Guide: https://docs.partner.example/start#intro. Log in at https://evil.example/login, or [here](http://evil.example/x) ' +
-        'or [Link:Sign in|https://evil.example/y] or www.evil.example. Contact: [Page:Contact|/contact], not [Page:Away|//evil.example/z].',
+        'or [Link:Sign in|https://evil.example/y] or www.evil.example. Contact: [Page:Contact|/contact], not [Page:Away|//evil.example/z] nor [Page:Tab|/\t/evil.example/t].',
       book,
       policy,
       WIDGET,
     );
-    expect(answer.text).toBe('Plans: https://shop.example/pricing. Guide: https://docs.partner.example/start#intro. Log in at , or here or Sign in or . Contact: [Page:Contact|/contact], not Away.');
-    expect(answer.removed.map((link) => link.url)).toEqual(['https://evil.example/login', 'http://evil.example/x', 'https://evil.example/y', 'www.evil.example', '//evil.example/z']);
+    expect(answer.text).toBe('Plans: https://shop.example/pricing. Guide: https://docs.partner.example/start#intro. Log in at , or here or Sign in or . Contact: [Page:Contact|/contact], not Away nor Tab.');
+    expect(answer.removed.map((link) => link.url)).toEqual(['https://evil.example/login', 'http://evil.example/x', 'https://evil.example/y', 'www.evil.example', '//evil.example/z', '/\t/evil.example/t']);
   });
 
   it('streams the same text however the model cuts it, never showing a link before it is checked', () => {

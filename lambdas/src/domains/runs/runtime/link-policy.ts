@@ -40,7 +40,9 @@ export function linkPolicy(passageUrls: () => Iterable<string>, siteOrigins: Ite
   const sites = new Set([...siteOrigins].flatMap((origin) => (origin ? [origin] : [])));
   return {
     allows(href) {
-      const value = href.trim();
+      // The URL parser drops tab, CR and LF: "/\t/evil.example" is the protocol-relative "//evil.example".
+      // eslint-disable-next-line no-control-regex -- matching control characters is the point
+      const value = href.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
       // A path of the site the answer is shown on ("/contact"); never a protocol-relative address ("//evil.example").
       if (/^\/(?![/\\])/.test(value)) return true;
       const origin = webOrigin(value);
