@@ -15,6 +15,7 @@ import { benchSkillCalls } from './skill-calls';
 import { benchWidget } from '../embed/bench/widget';
 import { benchKnowledge } from './knowledge';
 import { benchKnowledgeAws } from './knowledge-aws';
+import { benchAnswers } from './answers';
 import { benchTraces } from './traces';
 import { benchEvals } from './evals';
 import { failureSummary, runSections, type BenchSection } from './sections';
@@ -58,6 +59,7 @@ const sections: BenchSection[] = [
   // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time itself.
   ['widget', 'Chat widget: sizes and time to an interactive FAB', () => capturingConsole(benchWidget)],
   ['knowledge', "Knowledge: SciFact quality through knowledge/document_upload and knowledge/search beside MiniSearch, search latency at 10k and 100k passages beside LanceDB's own query, the widget's time to first token with knowledge on and off", () => benchKnowledge()],
+  ['answers', "Answers: the offline model asked 12 paraphrases and 6 off-topic questions about a real help center (../shared/corpora/plausible-docs, skipped when absent) through agents/command", () => benchAnswers()],
   ['knowledge-aws', 'Knowledge in AWS: the LanceDB layer\'s cold start, 10,000 pages on S3 (emulated, requests counted), the bill at rest and per 1,000 questions', () => benchKnowledgeAws()],
   ['traces', "Traces: the CPU a run costs with its OpenTelemetry spans exported vs without", () => benchTraces()],
   ['evals', 'Evals: a suite of 100 scenarios against the offline model, its wall time, CPU and AWS bill', () => benchEvals()],

@@ -17,12 +17,16 @@ const MIN_SCORE = 0;
 const MAX_SENTENCES = 2;
 const MAX_ANSWER_CHARS = 420;
 
-/** A passage as `knowledge__search` returns it; `cite` is the citation the door wants (the widget's marker). */
+/**
+ * A passage as `knowledge__search` returns it: `number` is what the platform asks an answer to cite it by (`[1]`; it
+ * writes each door's citation from it), `cite` a citation written out (the widget's marker, where a door gives one).
+ */
 export interface Passage {
   title: string;
   url: string | null;
   text: string;
   score: number;
+  number?: number;
   cite?: string;
 }
 
@@ -93,8 +97,16 @@ export function contentWords(text: string): string[] {
   return [...new Set(wordsOf(text).filter((word) => !STOP_WORDS.has(word) && !/^\d+$/.test(word)))];
 }
 
-/** Loose stemming: "costs" meets "cost", "opening" meets "open", but "pro" only "pro". */
-const sameWord = (a: string, b: string): boolean => wordMatches(a, b) || wordMatches(b, a);
+/**
+ * Loose stemming: "costs" meets "cost", "payments" meets "payment", "invoices" meets "invoice"; but "pro" only "pro",
+ * "opening" is not "open" (opening hours are not what opens the chat), and a word is no stem of a longer name ("tall"
+ * is not "Tallyfern"): an ending of at most two letters.
+ */
+const MAX_ENDING = 2;
+const sameWord = (a: string, b: string): boolean => {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return wordMatches(long, short) && long.length - short.length <= MAX_ENDING;
+};
 const mentions = (words: readonly string[], word: string): boolean => words.some((candidate) => sameWord(candidate, word));
 
 /** The knowledge search to make for a request, when the tool is offered and the request is a question with a subject. */
@@ -115,6 +127,7 @@ function passageOf(value: JSONValue): Passage[] {
       url: typeof value.url === 'string' ? value.url : null,
       text: value.text,
       score: value.score,
+      ...(typeof value.number === 'number' && Number.isInteger(value.number) ? { number: value.number } : {}),
       ...(typeof value.cite === 'string' ? { cite: value.cite } : {}),
     },
   ];
@@ -152,33 +165,47 @@ const overlap = (question: readonly string[], text: string): number => {
 };
 
 /**
- * How many of a question's subject words a passage must mention to answer it: all of one or two ("opening hours" is
- * not answered by a page that says "open"), half of three or more.
+ * Whether a passage mentions enough of a question's subject words to be about it: one of up to three, two of four or
+ * more (a word in passing, "won" in "a deal is won", does not answer "Who won the football World Cup?"), or one in its
+ * title (a written answer's title is its question; a page's says what it is about).
  */
-const wordsNeeded = (count: number): number => (count <= 2 ? count : Math.ceil(count / 2));
+const mentionsEnough = (question: readonly string[], passage: Passage): boolean =>
+  overlap(question, `${passage.title}\n${passage.text}`) >= (question.length >= 4 ? 2 : 1) || overlap(question, passage.title) > 0;
+
+/** How much a place lower in the search's ranking costs a passage, in words of the question it mentions. */
+const RANK_COST = 0.5;
 
 /**
- * Among the passages that mention enough of the question (their page's title counts), the one that mentions most of
- * it in its title and in its own text, each counted: a page titled for the question beats a page that mentions it in
- * passing, and of one page's passages, which share its title, the text tells them apart ("enable 2FA", not "disable
- * 2FA"). The search's order breaks ties.
+ * The passage to answer from. The platform's search already judged relevance (its score and rank): a passage it
+ * returned that mentions at least one of the question's subject words (its page's title counts) is about the question,
+ * though worded otherwise ("payment methods you take" is answered by "We accept payments by card…"). Of those, the
+ * best ranked wins, unless one a little lower mentions clearly more of the question in its title and its own text
+ * (of one page's passages, which share its title, the text tells them apart: "enable 2FA", not "disable 2FA"). A
+ * search that returned nothing that mentions the question returned nothing relevant.
  */
 function bestPassage(passages: readonly Passage[], question: readonly string[]): Passage | undefined {
-  let best: { passage: Passage; hits: number } | undefined;
-  for (const passage of passages) {
-    if (passage.score <= MIN_SCORE || overlap(question, `${passage.title}\n${passage.text}`) < wordsNeeded(question.length)) continue;
-    const hits = overlap(question, passage.title) + overlap(question, passage.text);
-    if (!best || hits > best.hits) best = { passage, hits };
-  }
+  let best: { passage: Passage; value: number } | undefined;
+  passages.forEach((passage, rank) => {
+    if (passage.score <= MIN_SCORE || !mentionsEnough(question, passage)) return;
+    const value = overlap(question, passage.title) + overlap(question, passage.text) - rank * RANK_COST;
+    if (!best || value > best.value) best = { passage, value };
+  });
   return best?.passage;
 }
 
-/** The passage's sentences that mention most of the question (the first few), in its own order, within the answer's size. */
+/**
+ * What to quote of the passage: all of it when it is short (a help center's section says one thing, and a paraphrase
+ * may share no word with the sentence that answers it), else its sentences that mention most of the question (the
+ * first few), in its own order, within the answer's size.
+ */
 function quotedSentences(passage: Passage, question: readonly string[], language: string): string[] {
-  const sentences = sentencesOf(passage.text, language).map((sentence, index) => ({ sentence, index, hits: overlap(question, sentence) }));
+  const all = sentencesOf(passage.text, language);
+  if (all.join(' ').length <= MAX_ANSWER_CHARS) return all;
+  const sentences = all.map((sentence, index) => ({ sentence, index, hits: overlap(question, sentence) }));
   const most = Math.max(0, ...sentences.map((candidate) => candidate.hits));
   const chosen = sentences.filter((candidate) => most > 0 && candidate.hits === most).slice(0, MAX_SENTENCES);
-  const picked = chosen.length > 0 ? chosen : sentences.slice(0, 1);
+  // No sentence says the question's words (a paraphrase): the passage's opening says what it is about.
+  const picked = chosen.length > 0 ? chosen : sentences.slice(0, MAX_SENTENCES);
   const kept: string[] = [];
   let length = 0;
   for (const { sentence } of picked) {
@@ -208,6 +235,7 @@ function missingNames(request: string, passage: Passage): string[] {
 }
 
 function citationOf(passage: Passage, phrases: KnowledgePhrases): string {
+  if (passage.number !== undefined) return `[${passage.number}]`;
   return passage.cite ?? phrases.source(passage.title, passage.url);
 }
 

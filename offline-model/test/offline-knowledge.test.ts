@@ -13,6 +13,7 @@ interface Passage {
   url: string | null;
   text: string;
   score: number;
+  number?: number;
   cite?: string;
 }
 
@@ -67,12 +68,12 @@ function knowledgeTools(results: Passage[]) {
 const ask = (prompt: string, tools: ReturnType<typeof knowledgeTools>['tools']) => generateText({ model: createOfflineModel(), tools, stopWhen: stepCountIs(5), prompt });
 
 describe('offline model: answers from knowledge', () => {
-  it('searches, then quotes the sentence that answers with its citation, and says the plan asked about does not exist', async () => {
+  it('searches, then quotes the short passage that answers with its citation, and says the plan asked about does not exist', async () => {
     const { calls, tools } = knowledgeTools([PRICING, SKILLS]);
     const { text } = await ask('How much does the Pro plan cost?', tools);
     expect(calls).toEqual([{ tool: 'knowledge__search', input: { query: 'How much does the Pro plan cost?', limit: 5 } }]);
     expect(text).toBe(
-      'Offline demo model: There is no “Pro plan” in our content. The Starter plan costs €19 a month and the Partner plan costs €99 a month. [Page:Pricing|/#pricing]',
+      'Offline demo model: There is no “Pro plan” in our content. Two plans, billed monthly, no setup fee. The Starter plan costs €19 a month and the Partner plan costs €99 a month. You can cancel at any time. [Page:Pricing|/#pricing]',
     );
   });
 
@@ -84,16 +85,27 @@ describe('offline model: answers from knowledge', () => {
     expect(text).toBe('Offline demo model: Find “Two-Factor Authentication (2FA)” and click on the “Enable 2FA” button. Source: Enable two-factor authentication (2FA) (https://docs.example/2fa#enable).');
   });
 
+  it('cites a passage by the number the platform gave it, which the platform turns into the door\'s citation', async () => {
+    const { text } = await ask('What does the Starter plan cost?', knowledgeTools([{ ...PRICING, number: 3 } as Passage]).tools);
+    expect(text).toBe('Offline demo model: Two plans, billed monthly, no setup fee. The Starter plan costs €19 a month and the Partner plan costs €99 a month. You can cancel at any time. [3]');
+  });
+
+  it('answers a question worded otherwise than the passage the search ranked best, from that passage', async () => {
+    const billing: Passage = { document_id: 'doc_billing', title: 'Billing and payment methods', url: 'https://demo.example/billing#payment-methods', text: 'We accept payments by credit card and PayPal. Yearly plans can be paid by bank transfer.', score: 1 };
+    const { text } = await ask('Which payment methods do you take?', knowledgeTools([billing, { ...SKILLS, score: 0.9 }]).tools);
+    expect(text).toBe('Offline demo model: We accept payments by credit card and PayPal. Yearly plans can be paid by bank transfer. Source: Billing and payment methods (https://demo.example/billing#payment-methods).');
+  });
+
   it('cites the page by title and URL when the door gives no marker of its own', async () => {
     const { tools } = knowledgeTools([{ ...PRICING, cite: undefined } as Passage]);
     const { text } = await ask('What does the Starter plan cost?', tools);
-    expect(text).toBe('Offline demo model: The Starter plan costs €19 a month and the Partner plan costs €99 a month. Source: Pricing (https://demo.example/#pricing).');
+    expect(text).toBe('Offline demo model: Two plans, billed monthly, no setup fee. The Starter plan costs €19 a month and the Partner plan costs €99 a month. You can cancel at any time. Source: Pricing (https://demo.example/#pricing).');
   });
 
   it('answers in Turkish from a Turkish passage', async () => {
     const passage: Passage = { document_id: 'doc_tr', title: 'Fiyatlar', url: null, text: 'Başlangıç paketi aylık 19 €. Ortak paketi aylık 99 €.', score: 1.5 };
     const { text } = await ask('Başlangıç paketi ne kadar?', knowledgeTools([passage]).tools);
-    expect(text).toBe('Çevrimdışı demo modeli: Başlangıç paketi aylık 19 €. Kaynak: Fiyatlar.');
+    expect(text).toBe('Çevrimdışı demo modeli: Başlangıç paketi aylık 19 €. Ortak paketi aylık 99 €. Kaynak: Fiyatlar.');
   });
 
   it('says it does not know in German and in Spanish, its other languages', async () => {
@@ -107,7 +119,7 @@ describe('offline model: answers from knowledge', () => {
     ['no passage at all', []],
     ['only passages that do not mention the subject', [SKILLS]],
     ['only passages scored as no match', [{ ...PRICING, text: 'Opening hours are nine to five.', score: 0 }]],
-    ['only a passage that mentions part of the question', [{ ...SKILLS, text: 'Any element of the page can open the chat.', score: 2 }]],
+    ['only a passage whose words merely begin like the question\'s (longer names)', [{ ...SKILLS, text: 'Hoursaver and Openingsoft are our partners.', score: 2 }]],
   ])('says it does not know and offers the contact page when the search finds %s', async (_case, results) => {
     const { text } = await ask('What are your opening hours?', knowledgeTools(results as Passage[]).tools);
     expect(text).toBe('Offline demo model: I do not know: I found nothing about that in our content, and I would rather not guess. Our team can answer it: [Page:Contact|/contact]');

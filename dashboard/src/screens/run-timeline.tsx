@@ -35,6 +35,14 @@ function StepLine({ step }: { step: Step }) {
       </>
     );
   }
+  if (step.type === 'link_removed') {
+    return (
+      <>
+        <strong>Link removed from the answer</strong> <span class="muted small">{when(step.at)}</span>
+        <p class="mono">{step.url}</p>
+      </>
+    );
+  }
   if (step.type === 'approval_answered') {
     return (
       <>

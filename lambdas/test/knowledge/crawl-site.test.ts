@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuardedFetch, DEFAULT_CRAWL_LIMITS, fetchPage, loadRobots, readSitemap, siteScope, type GuardedFetch, type PageFetch, type PageFetchContext } from '../../src/domains/knowledge/crawl';
-import { PLAUSIBLE_ATTRIBUTION, startPlausibleSite, type PlausibleSite } from '../support/plausible-site';
+import { PRICE_LIST_PATH, startHelpCenter, type HelpCenter } from '../support/help-center/help-center';
 
-/** The crawl parts against the realistic test site (the Plausible help center built into HTML, on loopback). */
-let site: PlausibleSite;
+/** The crawl parts against the realistic test site (the team's help center built into HTML, on loopback). */
+let site: HelpCenter;
 let fetcher: GuardedFetch;
 let context: PageFetchContext;
+/** The site's footer, on every page and never in what is extracted. */
+const FOOTER = '© 2026 Tallyfern';
 
 beforeAll(async () => {
-  site = await startPlausibleSite();
+  site = await startHelpCenter();
   fetcher = createGuardedFetch({ allowLocal: true });
   context = { fetcher, scope: siteScope(site.url), robots: await loadRobots(site.origin, fetcher), limits: DEFAULT_CRAWL_LIMITS };
 });
@@ -24,30 +26,41 @@ const page = (result: PageFetch) => {
   return result;
 };
 
-describe('crawling the Plausible help center site', () => {
+describe('crawling the help center site', () => {
   it('finds every page through robots.txt and the sitemap, and refuses what robots.txt disallows', async () => {
     expect(context.robots.sitemaps).toEqual([site.sitemapUrl]);
     const urls = await readSitemap(site.sitemapUrl, fetcher, DEFAULT_CRAWL_LIMITS);
-    expect(urls).toHaveLength(site.slugs().length + 1);
-    expect(urls).toContain(site.pageUrl('subscription-plans'));
+    // The pages, the home page and the price list (a PDF).
+    expect(urls).toHaveLength(site.slugs().length + 2);
+    expect(urls).toEqual(expect.arrayContaining([site.pageUrl('subscription-plans'), site.pageUrl('de/preise'), `${site.origin}${PRICE_LIST_PATH}`]));
     expect(await readSitemap(site.sitemapUrl, fetcher, { ...DEFAULT_CRAWL_LIMITS, maxPages: 10 })).toHaveLength(10);
     expect(await fetchPage(`${site.origin}/admin/`, fresh, context)).toMatchObject({ kind: 'failed', code: 'robots' });
   });
 
   it('reads a page as its main content in sections with anchors, the frame and attribution left out, and its site links', async () => {
     const pricing = page(await fetchPage(site.pageUrl('subscription-plans'), fresh, context));
-    expect(pricing.document.title).toBe('Plausible pricing and subscription plans | Plausible docs');
-    expect(pricing.document.sections.find((section) => section.anchor === 'which-plan-should-i-choose')).toMatchObject({
-      headingPath: ['Plausible pricing and subscription plans', 'Which plan should I choose?'],
-      text: expect.stringContaining('Starter'),
+    expect(pricing.document.title).toBe('Plans and prices | Tallyfern Help');
+    expect(pricing.document.sections.find((section) => section.anchor === 'team')).toMatchObject({
+      headingPath: ['Plans and prices', 'Team'],
+      text: expect.stringContaining('€29 a month'),
     });
     const text = pricing.document.sections.map((section) => section.text).join('\n');
-    expect(text).not.toContain(PLAUSIBLE_ATTRIBUTION);
+    expect(text).not.toContain(FOOTER);
     expect(text).not.toContain('dataLayer');
-    expect(pricing.document.links).toContain(site.pageUrl('introduction'));
+    expect(pricing.document.links).toEqual(expect.arrayContaining([site.pageUrl('introduction'), site.pageUrl('billing'), `${site.origin}${PRICE_LIST_PATH}`]));
     expect(pricing.document.links.every((link) => link.startsWith(`${site.origin}/`) && !link.includes('#') && !link.includes('/admin/'))).toBe(true);
     const raw = await (await fetch(site.pageUrl('subscription-plans'))).text();
-    expect(raw).toContain(PLAUSIBLE_ATTRIBUTION);
+    expect(raw).toContain(FOOTER);
+  });
+
+  it('reads the price list the plans page links (a PDF) page by page, and the German page as German', async () => {
+    const pdf = page(await fetchPage(`${site.origin}${PRICE_LIST_PATH}`, fresh, context));
+    expect(pdf.document.title).toBe('Tallyfern price list');
+    expect(pdf.document.sections.map((section) => section.anchor)).toEqual(['page=1', 'page=2']);
+    expect(pdf.document.sections[1]!.text).toContain('two months free');
+    const german = page(await fetchPage(site.pageUrl('de/preise'), fresh, context));
+    expect(german.document.sections.find((section) => section.anchor === 'team')?.text).toContain('29 € im Monat');
+    expect(german.document.links).toContain(site.pageUrl('subscription-plans'));
   });
 
   it('reads every page of the site, and the links between pages lead to pages', async () => {
@@ -67,7 +80,7 @@ describe('crawling the Plausible help center site', () => {
     const first = page(await fetchPage(site.pageUrl('billing'), fresh, context));
     const other = page(await fetchPage(site.pageUrl('change-plan'), fresh, context));
     expect(first.etag).toMatch(/^".+"$/);
-    expect(first.lastModified).toBe('Fri, 24 Jul 2026 00:00:00 GMT');
+    expect(first.lastModified).toBe('Mon, 04 May 2026 00:00:00 GMT');
     expect(await fetchPage(site.pageUrl('billing'), { etag: first.etag, lastModified: first.lastModified }, context)).toEqual({ kind: 'not_modified' });
     expect(await fetchPage(site.pageUrl('billing'), { etag: null, lastModified: first.lastModified }, context)).toEqual({ kind: 'not_modified' });
 

@@ -4,19 +4,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../test/browser/chromium';
 import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
 import { apiClient, newDemoKey, type ApiCall } from '../support/platform';
-import { startPlausibleSite, type PlausibleSite } from '../support/plausible-site';
+import { startHelpCenter, type HelpCenter } from '../support/help-center/help-center';
 import { command, waitForRun, type RunView } from '../support/runs';
 import { createSource, waitForSource } from './helpers';
 
-// A company's help center as its agent's knowledge (issue 28), end to end: the site (a real SaaS help center, served
-// on loopback) is crawled from its sitemap, then a visitor on one of its pages asks the widget in Chromium and gets
+// A company's help center as its agent's knowledge (issue 28), end to end: the site (the team's help center, served on
+// loopback) is crawled from its sitemap, then a visitor on one of its pages asks the widget in Chromium and gets
 // the answer with the right page cited as a Page card, and the same question as a REST command gets it in `sources`.
 
 const QUESTION = 'How do I enable two-factor authentication?';
 const TWO_FA_PAGE = /\/docs\/2fa(?:#[\w-]+)?$/;
 const WIDGET = { fab: '#service-chat .scw-fab', input: '#service-chat textarea', botDone: '#service-chat .scw-msg[data-role=bot][data-done=true]' };
 
-let site: PlausibleSite;
+let site: HelpCenter;
 let platform: RunningPlatform;
 let browser: Browser;
 let api: ApiCall;
@@ -24,7 +24,7 @@ let api: ApiCall;
 beforeAll(async () => {
   const key = newDemoKey();
   // The pages about signing in and account security, all of which speak of two-factor authentication: the right one must win.
-  site = await startPlausibleSite({ only: ['introduction', '2fa', 'account-settings', 'login-management', 'reset-password', 'sso', 'team-settings', 'users-roles', 'billing', 'subscription-plans'] });
+  site = await startHelpCenter({ only: ['introduction', '2fa', 'account-settings', 'mobile-app', 'reset-password', 'sso', 'team-settings', 'users-roles', 'billing', 'subscription-plans', 'data-privacy'] });
   // WEBHOOK_ALLOW_LOCAL: the site is on loopback, which the outbound guard refuses otherwise.
   [platform, browser] = await Promise.all([startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key, WEBHOOK_ALLOW_LOCAL: '1', RATE_LIMIT_PER_MINUTE: '1000' } }), launchChromium()]);
   api = apiClient(platform.apiBaseUrl, key);

@@ -34,9 +34,10 @@ function parse(text: string): { event: string; data: Record<string, unknown> }[]
 }
 
 describe('a hostile model', () => {
-  it('asks for ten navigations: the reply carries one', async () => {
+  it('asks for ten navigations: the reply carries one, and none to a site that is not the agent\'s', async () => {
     const seen = parse(await (await post('please navigate everywhere')).text());
-    expect(seen.filter((event) => event.event === 'navigate').map((event) => event.data)).toEqual([{ href: HOSTILE.navigations[0] }]);
+    // evil.example is neither a retrieved passage nor the agent's own site: only the path of this site is opened.
+    expect(seen.filter((event) => event.event === 'navigate').map((event) => event.data)).toEqual([{ href: HOSTILE.navigations[1] }]);
     expect(seen.at(-1)?.event).toBe('done');
   });
 

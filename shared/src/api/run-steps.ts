@@ -47,6 +47,13 @@ export const ApprovalAnsweredStep = z
   })
   .meta({ id: 'RunApprovalAnsweredStep', description: 'A person approved the action (it runs once) or rejected it (the agent is told and carries on)' });
 
+export const LinkRemovedStep = z
+  .object({ ...stepBase, type: z.literal('link_removed'), url: z.string().meta({ description: 'The address taken out (secrets redacted)' }) })
+  .meta({
+    id: 'RunLinkRemovedStep',
+    description: "A link the model wrote that pointed at neither a passage the run retrieved nor a page of the agent's own site: taken out of the answer before anyone saw it",
+  });
+
 /**
  * Text as the model writes it, between steps (an event of agents/command_stream, never a step of command_status): the
  * pieces after step `after_seq` join up, in `index` order, to the `text` of the turn's text step, which follows them
@@ -60,7 +67,7 @@ export const TextDelta = z
   })
   .meta({ id: 'RunTextDelta', description: 'A piece of the text the model is writing; the pieces of a turn join to its text step' });
 
-export const RunStep = z.discriminatedUnion('type', [StatusStep, TextStep, ToolCallStep, ApprovalRequestedStep, ApprovalAnsweredStep]).meta({ id: 'RunStep' });
+export const RunStep = z.discriminatedUnion('type', [StatusStep, TextStep, ToolCallStep, ApprovalRequestedStep, ApprovalAnsweredStep, LinkRemovedStep]).meta({ id: 'RunStep' });
 
 export const STEPS_LIMIT_MAX = 200;
 
@@ -110,6 +117,7 @@ export const RUN_STREAM_EVENTS = {
   tool_call: { schema: ToolCallStep, description: 'A tool call with its redacted arguments, its result or error and its duration' },
   approval_requested: { schema: ApprovalRequestedStep, description: 'The run waits for approval of an action (autonomy `confirm`); the stream stays open while it waits' },
   approval_answered: { schema: ApprovalAnsweredStep, description: 'The action was approved or rejected' },
+  link_removed: { schema: LinkRemovedStep, description: 'A link the model wrote that no retrieved passage or page of the agent’s own site gave, taken out of the text' },
   run: { schema: Run, description: 'The finished run (as agents/command_status answers it, without its steps); the stream then closes' },
 } as const;
 

@@ -1,6 +1,5 @@
-import type { RunSource } from '@service/shared';
 import type { AgentTool } from '../runs/runtime/agent-tool';
-import { KNOWLEDGE_SEARCH_CAPABILITY, sourcesOf } from '../runs/runtime/run-sources';
+import { KNOWLEDGE_SEARCH_CAPABILITY } from '../runs/runtime/run-sources';
 
 /** A tool call an eval saw: what the agent asked for, and whether it was only recorded. */
 export interface RecordedCall {
@@ -36,7 +35,6 @@ export type KnowledgeSearch = (input: { query: string; limit?: number }) => Prom
 
 export class Sandbox {
   readonly calls: RecordedCall[] = [];
-  private readonly found: { turn: number; source: RunSource }[] = [];
   turn = 0;
 
   constructor(private readonly knowledgeSearch?: KnowledgeSearch) {}
@@ -52,20 +50,13 @@ export class Sandbox {
         this.record(agentTool, input);
         if (agentTool.effect === 'act') return SANDBOXED_ANSWER;
         const searchesDraft = agentTool.capability === KNOWLEDGE_SEARCH_CAPABILITY && this.knowledgeSearch;
-        const result = searchesDraft ? await searchesDraft(searchInput(input)) : await agentTool.execute(input, context);
-        if (agentTool.capability === KNOWLEDGE_SEARCH_CAPABILITY) this.found.push(...sourcesOf(result).map((source) => ({ turn: this.turn, source })));
-        return result;
+        return searchesDraft ? await searchesDraft(searchInput(input)) : await agentTool.execute(input, context);
       },
     }));
   }
 
   record(agentTool: Pick<AgentTool, 'name' | 'capability' | 'effect'>, args: Record<string, unknown>): void {
     this.calls.push({ name: agentTool.name, capability: agentTool.capability, args, effect: agentTool.effect, sandboxed: agentTool.effect === 'act', turn: this.turn });
-  }
-
-  /** The passages the knowledge searches of a turn returned. */
-  sourcesOf(turn: number): RunSource[] {
-    return this.found.filter((found) => found.turn === turn).map((found) => found.source);
   }
 
   callsOf(turn: number): RecordedCall[] {

@@ -2,10 +2,46 @@ import { KNOWLEDGE_LIMITS, type KnowledgeSearchResult } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { querySources, type StoredSource } from './source-repository';
 import { knowledgeStores } from './stores';
+import { indexLanguageOf } from '../../infra/search/language';
 
 /** Whether the agent may search the source: every agent, or one of those the source names. */
 export const availableTo = (source: Pick<StoredSource, 'agentIds'>, agentId: string | undefined): boolean =>
   source.agentIds === null || agentId === undefined || source.agentIds.includes(agentId);
+
+/**
+ * How much a written answer's passage outweighs a crawled page's or a file's: the company wrote it to be the answer, so
+ * it ranks above a page that merely mentions the subject (one that ranks within a half of it). The index is asked for
+ * a few more results than wanted, so that an answer just below the cut can rise into it.
+ */
+const WRITTEN_ANSWER_WEIGHT = 1.5;
+const EXTRA_CANDIDATES = 5;
+
+/**
+ * The results best first by their weighted score, within each group the index ranked apart: it answers the question's
+ * own language first, then the other languages, each group scored from its own first place (a score rising again
+ * starts a group), and a written answer of another language must not jump ahead of the question's own.
+ */
+function rankedInGroups<T extends { score: number }>(results: T[], indexScores: number[]): T[] {
+  const groups: T[][] = [];
+  results.forEach((result, at) => {
+    if (at === 0 || indexScores[at]! > indexScores[at - 1]!) groups.push([]);
+    groups.at(-1)!.push(result);
+  });
+  return groups.flatMap((group) => group.sort((a, b) => b.score - a.score));
+}
+
+/**
+ * English words that ask rather than name (the index's English stop words are few: "can", "I", "you" count there), so
+ * that "Can I call you on the phone?" ranks what speaks of the phone, not every text that says "can I".
+ */
+const ASKING_WORDS = /\b(?:i|you|we|me|my|your|our|us|can|could|may|do|does|did|would|should|will|how|what|which|who|when|where|why|am|have|has)\b/gi;
+
+/** The words of an English question that name its subject (the question as it is when nothing else is left). */
+async function subjectOf(query: string): Promise<string> {
+  if ((await indexLanguageOf(query)) !== 'en') return query;
+  const subject = query.replace(ASKING_WORDS, ' ').replace(/\s+/g, ' ').trim();
+  return /\p{L}/u.test(subject) ? subject : query;
+}
 
 /** Who searches: an agent as it is (none: every source), or an agent's draft naming its sources (not published yet). */
 export type Searcher = { agentId?: string } | { draftSourceIds: readonly string[] };
@@ -27,11 +63,13 @@ export async function searchKnowledge(deps: Deps, input: Searcher & { workspaceI
   if (visible.length === 0) return [];
   const vector = stores.embedder ? (await stores.embedder.embed([input.query]))[0] : undefined;
   const hits = await stores.index.search(input.workspaceId, {
-    text: input.query,
+    text: await subjectOf(input.query),
     ...(vector ? { vector } : {}),
     // Every source visible: no filter (the table holds this workspace's rows alone).
     ...(visible.length < sources.length ? { sourceIds: visible.map((source) => source.id) } : {}),
-    limit,
+    limit: Math.min(limit + EXTRA_CANDIDATES, KNOWLEDGE_LIMITS.maxSearchResults),
   });
-  return hits.map((hit) => ({ document_id: hit.documentId, name: hit.name, url: hit.url, title: hit.title, text: hit.text, score: hit.score }));
+  const answers = new Set(visible.filter((source) => source.type === 'answers').map((source) => source.id));
+  const results = hits.map((hit) => ({ document_id: hit.documentId, name: hit.name, url: hit.url, title: hit.title, text: hit.text, score: answers.has(hit.sourceId) ? Math.round(hit.score * WRITTEN_ANSWER_WEIGHT * 10_000) / 10_000 : hit.score }));
+  return rankedInGroups(results, hits.map((hit) => hit.score)).slice(0, limit);
 }

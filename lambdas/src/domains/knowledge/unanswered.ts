@@ -21,13 +21,16 @@ export const normalisedQuestion = (text: string): string =>
 const textKeyOf = (normalised: string) => createHash('sha256').update(normalised).digest('base64url').slice(0, 32);
 
 /** The words an agent is told to answer with when the knowledge has nothing (knowledgeRules), in the languages the platform's own replies speak. */
-const DOES_NOT_KNOW = [/\bI (?:do not|don['’]t) know\b/i, /\bbilmiyorum\b/iu];
+const DOES_NOT_KNOW = [/\bI (?:do not|don['’]t) know\b/i, /\bbilmiyorum\b/iu, /\bweiß ich nicht\b/iu, /\bno lo sé(?!\p{L})/iu];
+
+/** Whether an answer says it does not know (it then rests on no source). */
+export const saysItDoesNotKnow = (answer: string): boolean => DOES_NOT_KNOW.some((pattern) => pattern.test(answer));
 
 /**
  * Whether a turn that could search the knowledge left the question unanswered: it searched and no passage came back
  * (nothing in the index matched), or the agent's answer says it does not know (it found passages, none about it).
  */
-export const leftUnanswered = (turn: KnowledgeTurn): boolean => (turn.searched && turn.passages === 0) || DOES_NOT_KNOW.some((pattern) => pattern.test(turn.answer));
+export const leftUnanswered = (turn: KnowledgeTurn): boolean => (turn.searched && turn.passages === 0) || saysItDoesNotKnow(turn.answer);
 
 /** A turn of an agent that may search the knowledge: whether it searched, how many passages came back, what it answered. */
 export interface KnowledgeTurn {

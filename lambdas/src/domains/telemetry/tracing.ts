@@ -16,6 +16,33 @@ export interface TraceSubject {
   conversationId?: string;
 }
 
+type ExportSettings = NonNullable<Awaited<ReturnType<typeof exportSettingsOf>>>;
+
+/** The tracer of the workspace's export (one per workspace and process; see otlp-export.ts). */
+async function workspaceTracer(deps: Deps, workspaceId: string, settings: ExportSettings) {
+  otlpExport ??= import('../../infra/telemetry/otlp-export');
+  const { exportTracer } = await otlpExport;
+  return exportTracer(
+    { workspaceId, endpoint: settings.otlpEndpoint, headers: settings.headers, policy: { allowLocal: deps.config.webhookAllowLocal } },
+    (id, report) => addExportCounts(deps, id, { ...report, at: deps.now().toISOString() }),
+  );
+}
+
+const subjectAttributes = (subject: TraceSubject) => ({
+  'gen_ai.agent.id': subject.agent.id,
+  'gen_ai.agent.name': subject.agent.name,
+  ...(subject.conversationId ? { 'gen_ai.conversation.id': subject.conversationId } : {}),
+  ...(subject.runId ? { 'platform.run.id': subject.runId } : {}),
+  'platform.workspace.id': subject.workspaceId,
+});
+
+/** The workspace's export settings; none when it has no endpoint, or when they cannot be read (tracing never stops a run). */
+const settingsOf = (deps: Deps, workspaceId: string) =>
+  exportSettingsOf(deps, workspaceId).catch((error: unknown) => {
+    logger.warn('telemetry settings unreadable; not tracing', { workspaceId, error });
+    return undefined;
+  });
+
 /**
  * The AI SDK telemetry of one run or widget reply: its GenAI spans (`invoke_agent <agent>`, `chat <model>`,
  * `execute_tool <tool>`, with token usage) go to the workspace's OTLP endpoint, with the agent and the run or
@@ -24,31 +51,28 @@ export interface TraceSubject {
  * the workspace turned `include_content` on.
  */
 export async function traceTelemetry(deps: Deps, subject: TraceSubject): Promise<TelemetryOptions | undefined> {
-  const settings = await exportSettingsOf(deps, subject.workspaceId).catch((error: unknown) => {
-    // Tracing never stops a run: without its settings the run goes untraced.
-    logger.warn('telemetry settings unreadable; not tracing', { workspaceId: subject.workspaceId, error });
-    return undefined;
-  });
+  const settings = await settingsOf(deps, subject.workspaceId);
   if (!settings) return undefined;
-  otlpExport ??= import('../../infra/telemetry/otlp-export');
-  const [{ OpenTelemetry }, { exportTracer }] = await Promise.all([import('@ai-sdk/otel'), otlpExport]);
-  const tracer = exportTracer(
-    { workspaceId: subject.workspaceId, endpoint: settings.otlpEndpoint, headers: settings.headers, policy: { allowLocal: deps.config.webhookAllowLocal } },
-    (workspaceId, report) => addExportCounts(deps, workspaceId, { ...report, at: deps.now().toISOString() }),
-  );
-  const attributes = {
-    'gen_ai.agent.id': subject.agent.id,
-    'gen_ai.agent.name': subject.agent.name,
-    ...(subject.conversationId ? { 'gen_ai.conversation.id': subject.conversationId } : {}),
-    ...(subject.runId ? { 'platform.run.id': subject.runId } : {}),
-    'platform.workspace.id': subject.workspaceId,
-  };
+  const [{ OpenTelemetry }, tracer] = await Promise.all([import('@ai-sdk/otel'), workspaceTracer(deps, subject.workspaceId, settings)]);
+  const attributes = subjectAttributes(subject);
   return {
     integrations: new OpenTelemetry({ tracer, agentSpanName: 'functionId', enrichSpan: () => attributes }),
     functionId: subject.agent.name,
     recordInputs: settings.includeContent,
     recordOutputs: settings.includeContent,
   };
+}
+
+/**
+ * A span `filter_links` saying which links an answer lost before anyone saw it (cited-answer.ts), beside the answer's
+ * GenAI spans, with the same attributes; nothing when none was removed or the workspace traces nothing.
+ */
+export async function traceRemovedLinks(deps: Deps, subject: TraceSubject, removed: readonly { url: string }[]): Promise<void> {
+  if (removed.length === 0) return;
+  const settings = await settingsOf(deps, subject.workspaceId);
+  if (!settings) return;
+  const tracer = await workspaceTracer(deps, subject.workspaceId, settings);
+  tracer.startSpan('filter_links', { attributes: { ...subjectAttributes(subject), 'platform.links.removed': removed.map((link) => link.url) } }).end();
 }
 
 /** Sends the spans waiting in this process, at most `timeoutMs` (a Lambda before it returns); nothing traced, nothing to do. */

@@ -27,7 +27,7 @@ const RunOut = z.object({
   result_text: z.string().nullable(),
   output: z.record(z.string(), z.unknown()).nullable(),
   output_error: z.string().nullable(),
-  sources: z.array(RunSourceSchema).describe("The passages of the company's knowledge the answer rests on, with their URL and the passage quoted"),
+  sources: z.array(RunSourceSchema).describe("The passages of the company's knowledge the answer cites, with their URL and the passage quoted (none when it cites none or does not know)"),
   error: z.string().nullable(),
   created_at: z.string(),
   completed_at: z.string().nullable(),
@@ -96,13 +96,10 @@ const agentMeta = (agent: { id: string; name: string }) => ({ [AGENT_META_KEY]: 
 /** get_run and ask_agent answer with a run: hosts that render MCP Apps show it as the run card (older hosts read the flat key). */
 const RUN_CARD = { ui: { resourceUri: RUN_CARD_URI }, [RESOURCE_URI_META_KEY]: RUN_CARD_URI };
 
-/** A finished run's sources under its text, for assistants that read only the text content. */
-const sourcesText = (run: StoredRun): string =>
-  run.sources?.length ? `\n\nSources:\n${run.sources.map((source) => `- ${source.title || source.name}${source.url ? ` (${source.url})` : ''}`).join('\n')}` : '';
-
 const runText = (run: StoredRun): string =>
   run.status === 'completed'
-    ? `${run.resultText ?? ''}${sourcesText(run)}`
+    // Its result text lists what it cited under the answer (cited-answer.ts), for assistants that read only the text.
+    ? (run.resultText ?? '')
     : run.status === 'requires_action' && run.pendingAction
       ? `The run waits for a person to approve ${run.pendingAction.capability} (${run.pendingAction.reason}; arguments ${run.pendingAction.argumentsJson}) until ${run.pendingAction.expiresAt}; approve or reject it with approve_run or reject_run (run_id ${run.runId}) or in the dashboard, then call get_run with this run_id`
       : finished(run)

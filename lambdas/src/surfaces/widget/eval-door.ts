@@ -50,7 +50,7 @@ export function widgetDoor(model: LanguageModel): ScenarioDoor {
         send: () => undefined,
         signal: AbortSignal.timeout(CHAT_LIMITS.replyMs),
       });
-      return { answer: reply.text, sources: sandbox.sourcesOf(turn), usage: { inputTokens: reply.usage?.inputTokens ?? 0, outputTokens: reply.usage?.outputTokens ?? 0 } };
+      return { answer: reply.text, sources: reply.sources, usage: { inputTokens: reply.usage?.inputTokens ?? 0, outputTokens: reply.usage?.outputTokens ?? 0 } };
     } finally {
       await toolbox.close();
     }

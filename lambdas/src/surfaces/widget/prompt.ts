@@ -3,10 +3,6 @@ import type { StoredAgent } from '../../domains/agents/agents';
 import { knowledgeRules } from '../../domains/runs/runtime/run-sources';
 import type { ChatRequestBody } from './chat-request';
 
-/** How the widget cites a passage: the marker each one comes with (surfaces/widget/citations.ts). */
-const WIDGET_CITING =
-  "Cite each passage you use by adding its `cite` marker after the facts it gives ([Page:…] for pages of this site, [Link:…] for others); a passage without one is named by its title.";
-
 /** When the agent may pass the conversation to people (its `handoff` tool), and how it offers a person. */
 const HANDOFF_RULES =
   'When the visitor asks for a person, call the handoff tool with a short summary for the teammate. When you cannot help, ' +
@@ -26,7 +22,7 @@ export function widgetSystemPrompt(agent: StoredAgent, request: ChatRequestBody,
       '[Page:label|/path], [Link:label|https://url], [Action:label|pointer|target]. ' +
       'Use the navigate tool to open a page for the visitor, and the ui_action tool to point at, highlight or scroll to an element of the current page.',
   ];
-  if (knowledge) lines.push(knowledgeRules(WIDGET_CITING));
+  if (knowledge) lines.push(knowledgeRules());
   if (handoff) lines.push(HANDOFF_RULES);
   if (request.page) lines.push(`The visitor is on "${request.page.title}" (${request.page.url}).`);
   if (Object.keys(request.context.data).length > 0) lines.push(`Context from the site: ${JSON.stringify(request.context.data)}`);

@@ -1,5 +1,6 @@
 import { stepCountIs, streamText, tool, type LanguageModel, type LanguageModelUsage, type Tool } from 'ai';
 import { z } from 'zod';
+import type { RunSource } from '@service/shared';
 import { CHAT_LIMITS, type ChatStreamEvents } from '@service/shared/widget-protocol';
 import type { Deps } from '../../infra/deps';
 import type { AgentTool } from '../../domains/runs/runtime/agent-tool';
@@ -7,7 +8,10 @@ import { handoffSettingsOf } from '../../domains/agents/agents';
 import { stoppableTools } from '../../domains/runs/runtime/stoppable-tools';
 import { retrievalGuard } from '../../domains/runs/runtime/retrieval-guard';
 import { offersKnowledge } from '../../domains/runs/runtime/run-sources';
-import { traceTelemetry } from '../../domains/telemetry/tracing';
+import { traceRemovedLinks, traceTelemetry } from '../../domains/telemetry/tracing';
+import { answerFilter, answerSources, citationBook, passageUrls, type RemovedLink } from '../../domains/runs/runtime/cited-answer';
+import { agentLinkPolicy, webOrigin } from '../../domains/runs/runtime/link-policy';
+import { logger } from '../../infra/logger';
 import type { ChatRequestBody } from './chat-request';
 import { widgetSystemPrompt } from './prompt';
 import { createReplyBudget } from './reply-budget';
@@ -20,7 +24,7 @@ export interface WidgetReplyInput {
   model: LanguageModel;
   conversation: VisitorConversation;
   body: ChatRequestBody;
-  /** The address of the page the visitor is on (cited pages of that site are Page markers). */
+  /** The address of the page the visitor is on (cited pages of that site are Page markers, and its pages may be linked). */
   pageUrl: string | undefined;
   /** The visitor's skill tools (their role's grants). */
   tools: readonly AgentTool[];
@@ -33,8 +37,10 @@ export interface WidgetReplyInput {
 }
 
 export interface WidgetReply {
-  /** The text sent, cut at the reply's length limit. */
+  /** The text sent (citations written, links checked), cut at the reply's length limit. */
   text: string;
+  /** The passages it cited: none when it cited none or says it does not know. */
+  sources: RunSource[];
   /** What its knowledge searches found (whether the question was left unanswered). */
   knowledge: { searched: boolean; passages: number };
   /** Undefined for a reply cut at its length limit (its usage may never arrive). */
@@ -56,7 +62,14 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
   const tools = toolTally(input.tools.map((skillTool) => skillTool.name));
   const stop = new AbortController();
   const replySignal = AbortSignal.any([input.signal, stop.signal]);
-  const telemetry = await traceTelemetry(deps, { workspaceId: agent.workspaceId, agent, conversationId: body.conversationId });
+  const subject = { workspaceId: agent.workspaceId, agent, conversationId: body.conversationId };
+  const telemetry = await traceTelemetry(deps, subject);
+  // The passages the model reads numbered, its text streamed with their markers and its links checked.
+  const citations = citationBook();
+  const siteOrigin = input.pageUrl ? webOrigin(input.pageUrl) : undefined;
+  const links = await agentLinkPolicy(deps, agent, passageUrls(citations), siteOrigin);
+  const shown = answerFilter(citations, links, { kind: 'widget', siteOrigin });
+  const navigationsRefused: RemovedLink[] = [];
   const result = streamText({
     model: input.model,
     system: widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(input.tools), handoffSettingsOf(agent).enabled),
@@ -66,7 +79,7 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
     stopWhen: stepCountIs(3),
     tools: stoppableTools({
       ...replyTools(deps, conversation, input.tools, input.actions, {
-        pageUrl: input.pageUrl,
+        citations,
         // The visitor's own words and the site's context are what an action may be aimed at.
         guard: retrievalGuard([...body.messages.filter((message) => message.role === 'user').map((message) => message.content), body.context.data]),
         knowledge,
@@ -75,6 +88,10 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
         description: 'Open a page for the visitor: a path of this site such as /pricing, or an external https URL. Once per reply.',
         inputSchema: z.object({ href: z.string().min(1).max(2000) }),
         execute: async ({ href }) => {
+          if (!links.allows(href)) {
+            navigationsRefused.push({ url: href });
+            return { requested: false, reason: 'only pages of this site and retrieved passages may be opened' };
+          }
           if (!budget.navigation()) return { requested: false, reason: 'one navigation per reply' };
           send('navigate', { href });
           return { requested: true };
@@ -93,11 +110,14 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
     }, replySignal),
   });
   let text = '';
+  const show = (written: string) => {
+    const piece = budget.text(written);
+    if (piece) send('delta', { text: piece });
+    text += piece;
+  };
   for await (const part of result.fullStream) {
     if (part.type === 'text-delta') {
-      const piece = budget.text(part.text);
-      if (piece) send('delta', { text: piece });
-      text += piece;
+      show(shown.push(part.text));
       if (budget.full) {
         stop.abort();
         break;
@@ -108,7 +128,14 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
       tools.observe(part);
     }
   }
+  if (!budget.full) show(shown.end());
+  // Each link taken out before the visitor saw it (a navigation among them) is logged and traced.
+  const removedLinks = [...shown.removed, ...navigationsRefused];
+  if (removedLinks.length > 0) {
+    logger.info('links removed from a widget reply', { agentId: agent.id, conversationId: body.conversationId, removed: removedLinks.length });
+    await traceRemovedLinks(deps, subject, removedLinks);
+  }
   // A reply cut at its length limit was aborted: its usage may never arrive.
   const usage = await Promise.resolve(result.totalUsage).catch(() => undefined);
-  return { text, knowledge, usage, toolTally: tools.tally };
+  return { text, sources: answerSources(text, shown.cited()), knowledge, usage, toolTally: tools.tally };
 }

@@ -8,7 +8,7 @@ import type { BuiltinRole } from '../../domains/skills/roles';
 import { countConversationToolCall, storePendingAction } from '../../domains/conversations/pending-action-repository';
 import type { RetrievalGuard } from '../../domains/runs/runtime/retrieval-guard';
 import { KNOWLEDGE_SEARCH_CAPABILITY, sourcesOf } from '../../domains/runs/runtime/run-sources';
-import { withCitations } from './citations';
+import type { CitationBook } from '../../domains/runs/runtime/cited-answer';
 
 /** A widget visitor acts as the `public` role: only the capabilities a company granted to it are offered. */
 export const VISITOR_ROLE: BuiltinRole = 'public';
@@ -64,8 +64,8 @@ export function confirmingActions(deps: Deps, conversation: VisitorConversation,
 
 /** What one reply knows beyond the conversation: the page the visitor is on, and the guard of its actions. */
 export interface ReplyContext {
-  /** The address of the page the visitor is on (a knowledge passage of that site is cited as a Page marker). */
-  pageUrl: string | undefined;
+  /** The passages the reply's searches returned, numbered for the model to cite. */
+  citations: CitationBook;
   guard: RetrievalGuard;
   /** What the reply's knowledge searches found (whether the question was left unanswered). */
   knowledge: { searched: boolean; passages: number };
@@ -74,7 +74,7 @@ export interface ReplyContext {
 /**
  * The visitor's skill tools for one reply. Every call counts against the reply's and the conversation's limits;
  * a read runs at once, an action goes to `actions.act` (live: the visitor's Confirm). A knowledge passage comes with
- * its citation marker; an action that retrieved content aimed (retrieval-guard.ts) is not even put to the visitor.
+ * its number to cite; an action that retrieved content aimed (retrieval-guard.ts) is not even put to the visitor.
  */
 export function replyTools(deps: Deps, conversation: VisitorConversation, tools: readonly AgentTool[], actions: ReplyActions, reply: ReplyContext): ToolSet {
   let calls = 0;
@@ -101,7 +101,7 @@ export function replyTools(deps: Deps, conversation: VisitorConversation, tools:
               reply.knowledge.searched = true;
               reply.knowledge.passages += sourcesOf(result).length;
             }
-            return retrieved ? withCitations(result, reply.pageUrl) : result;
+            return retrieved ? reply.citations.numbered(result) : result;
           } catch (error) {
             return { error: error instanceof Error ? error.message : String(error) };
           }

@@ -11,7 +11,10 @@ import { ENVELOPE_FROM_MODEL, withNullsFilled, zodFromOutputSchema } from './out
 import { runSystemPrompt } from './prompt';
 import { describePending, recordedTools, type RunFacts } from './tool-recorder';
 import { retrievalGuard } from './retrieval-guard';
-import { citedSources, KNOWLEDGE_SEARCH_CAPABILITY, offersKnowledge } from './run-sources';
+import { KNOWLEDGE_SEARCH_CAPABILITY, offersKnowledge } from './run-sources';
+import { answerFilter, passageUrls, renderCitedAnswer, type CitationDoor } from './cited-answer';
+import { agentLinkPolicy } from './link-policy';
+import { traceRemovedLinks } from '../../telemetry/tracing';
 import { noteIfUnanswered } from '../../knowledge/unanswered';
 import { traceTelemetry } from '../../telemetry/tracing';
 import { openStepLog, type NewStep, type StepLog } from '../steps/step-log';
@@ -30,7 +33,7 @@ export interface RunOutcome {
   usage: Usage;
   /** How many steps the run recorded (see steps/step-log.ts). */
   stepsCount: number;
-  /** The passages its answer rests on (agents/command_status `sources`): those it cites, else all its knowledge searches returned. */
+  /** The passages its answer cites (agents/command_status `sources`): none when it cites none or says it does not know. */
   sources: RunSource[];
 }
 
@@ -110,7 +113,7 @@ export async function executeRun(input: RunInput): Promise<RunOutcome | RunParks
   const resumed = action?.decision && input.run.conversationJson ? action : undefined;
   const steps = await openStepLog(input.deps, input.run, resumed ? [answeredStep(resumed)] : []);
   // Every recorded step is stored before the run's outcome is (a stopped run's too), so a finished run's steps are complete.
-  const outcome = await work(input, steps, turnRecorder(steps, input.tools)).finally(() => steps.flush());
+  const outcome = await work(input, steps).finally(() => steps.flush());
   if (outcome.kind !== 'parks') return { ...outcome, stepsCount: steps.count };
   const { waitSteps } = outcome;
   return {
@@ -130,13 +133,19 @@ function conversationOf(run: StoredRun): { history: ModelMessage[]; answer?: Mod
   return { history, answer: approvalAnswerMessage(history, run.pendingAction) };
 }
 
-async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof turnRecorder>): Promise<WorkDone> {
+/** A REST result, an MCP answer and a mail cite plainly: the number, and the cited passages' links under the answer. */
+const PLAIN: CitationDoor = { kind: 'plain' };
+
+async function work(input: RunInput, steps: StepLog): Promise<WorkDone> {
   const { deps, run, agent, model, held, stopping } = input;
   const workSignal = AbortSignal.any([held.signal, stopping.signal]);
   const system = runSystemPrompt(agent, run, { now: deps.now(), language: input.language, knowledge: offersKnowledge(input.tools) });
   // What the caller gave is what actions may aim at once retrieved content is in the run (retrieval-guard.ts).
   const guard = retrievalGuard([run.instruction, run.data ?? null, agent.email]);
   const { toolSet, facts } = recordedTools(input.tools, { deps, workspaceId: run.workspaceId, agent, runId: run.runId }, run.autonomy, held.beforeAction, guard);
+  // The text is shown as it streams (steps, text pieces) and as the result with its links checked and its citations written.
+  const links = await agentLinkPolicy(deps, agent, passageUrls(facts.citations));
+  const recorder = turnRecorder(steps, input.tools, () => answerFilter(facts.citations, links, PLAIN));
   const { history, answer } = conversationOf(run);
   // What the approved calls answered, for the stored conversation (the AI SDK runs them, but keeps their results out of its own messages).
   const approvedResults = new Map<string, unknown>();
@@ -154,8 +163,8 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
       if (event.toolOutput.type === 'tool-result') approvedResults.set(event.toolCall.toolCallId, event.toolOutput.output);
     },
     onStepEnd: (step) => {
-      recorder.onStepEnd(step);
-      stopping.recordStep(step);
+      const shown = recorder.onStepEnd(step);
+      stopping.recordStep({ ...step, text: shown });
     },
     abortSignal: AbortSignal.any([held.signal, AbortSignal.timeout(RUN_TIMEOUT_MS)]),
     telemetry,
@@ -165,10 +174,11 @@ async function work(input: RunInput, steps: StepLog, recorder: ReturnType<typeof
     else if (part.type === 'error') throw part.error;
   }
   await stopping.checkpoint();
-  const resultText = await acted.text;
-  const sources = citedSources(facts.sources, resultText);
+  const cited = renderCitedAnswer(await acted.text, facts.citations, links, PLAIN);
+  const { text: resultText, sources } = cited;
+  await traceRemovedLinks(deps, { workspaceId: run.workspaceId, agent, runId: run.runId }, cited.removed);
   if (offersKnowledge(input.tools) && !input.rehearsal) {
-    const turn = { searched: facts.actions.includes(KNOWLEDGE_SEARCH_CAPABILITY), passages: facts.sources.length, answer: resultText };
+    const turn = { searched: facts.actions.includes(KNOWLEDGE_SEARCH_CAPABILITY), passages: facts.citations.passages.length, answer: resultText };
     await noteIfUnanswered(deps, turn, { workspaceId: run.workspaceId, agentId: agent.id, question: run.instruction, language: input.language });
   }
   const messages: ModelMessage[] = [...history, ...(answer ? [approvalResultMessage(history, run.pendingAction!, approvedResults)] : []), ...(await acted.responseMessages)];

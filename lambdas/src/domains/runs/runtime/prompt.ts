@@ -24,7 +24,7 @@ export function runSystemPrompt(agent: StoredAgent, run: StoredRun, { now, langu
     `Autonomy: ${run.autonomy}. ${AUTONOMY_RULES[run.autonomy]}`,
     `Today is ${now.toISOString().slice(0, 10)}.`,
     replyLanguageLine(language),
-    ...(knowledge ? [knowledgeRules('Name the title and URL of each passage you use.')] : []),
+    ...(knowledge ? [knowledgeRules()] : []),
     ...(run.data ? [`Context data supplied by the caller (JSON): ${JSON.stringify(run.data)}`] : []),
   ].join('\n');
 }

@@ -1,7 +1,8 @@
 import { jsonSchema, tool, type ToolSet } from 'ai';
-import type { RunSource, schemas } from '@service/shared';
+import type { schemas } from '@service/shared';
 import type { AgentTool, ToolContext } from './agent-tool';
-import { addSources, KNOWLEDGE_SEARCH_CAPABILITY, sourcesOf } from './run-sources';
+import { KNOWLEDGE_SEARCH_CAPABILITY } from './run-sources';
+import { citationBook, type CitationBook } from './cited-answer';
 import type { RetrievalGuard } from './retrieval-guard';
 
 type Autonomy = (typeof schemas.AUTONOMY_LEVELS)[number];
@@ -17,8 +18,8 @@ export interface RunFacts {
   pending: PendingAction[];
   errors: { capability: string; message: string }[];
   files: { name: string; url: string; type: string }[];
-  /** The passages the agent's knowledge searches returned, which its answer rests on. */
-  sources: RunSource[];
+  /** The passages the agent's knowledge searches returned, numbered as the model read them (its answer cites them by number). */
+  citations: CitationBook;
 }
 
 function filesIn(result: unknown): RunFacts['files'] {
@@ -41,7 +42,7 @@ export function recordedTools(
   beforeAction: () => Promise<void>,
   guard: RetrievalGuard,
 ): { toolSet: ToolSet; facts: RunFacts } {
-  const facts: RunFacts = { actions: [], pending: [], errors: [], files: [], sources: [] };
+  const facts: RunFacts = { actions: [], pending: [], errors: [], files: [], citations: citationBook() };
   const toolSet: ToolSet = {};
   for (const agentTool of tools) {
     toolSet[agentTool.name] = tool({
@@ -67,9 +68,8 @@ export function recordedTools(
           if (!facts.actions.includes(agentTool.capability)) facts.actions.push(agentTool.capability);
           facts.files.push(...filesIn(result));
           const retrieved = agentTool.capability === KNOWLEDGE_SEARCH_CAPABILITY;
-          if (retrieved) addSources(facts.sources, sourcesOf(result));
           guard.observe(result, retrieved);
-          return result;
+          return retrieved ? facts.citations.numbered(result) : result;
         } catch (error) {
           const message = error instanceof Error ? error.message : String(error);
           facts.errors.push({ capability: agentTool.capability, message });

@@ -21,17 +21,32 @@ export const toolErrorOf = (output: unknown) => {
 
 const usageOf = (usage: LanguageModelUsage) => ({ input_tokens: usage.inputTokens ?? 0, output_tokens: usage.outputTokens ?? 0 });
 
+/** What a door shows of a turn's text as it streams (the run's: cited-answer.ts's filter): links checked, citations written. */
+export interface TurnTextFilter {
+  push(delta: string): string;
+  end(): string;
+  readonly removed: readonly { url: string }[];
+}
+
 /**
  * The AI SDK callbacks that record a run's turns in its step log: the text as the model writes it (text pieces),
  * then each model turn (its text, whole, and its tokens) followed by the tool calls it made (redacted arguments,
- * result or error, duration).
+ * result or error, duration). With `filterOf`, each turn's text goes through a filter of its own before it is stored or
+ * streamed, and each link it removed is a `link_removed` step after the turn's text.
  */
-export function turnRecorder(log: StepLog, tools: AgentTool[]) {
+export function turnRecorder(log: StepLog, tools: AgentTool[], filterOf?: () => TurnTextFilter) {
   const capabilityOf = new Map(tools.map((tool) => [tool.name, tool.capability]));
   const pieces = textPieceWriter(log);
   let calls: NewStep[] = [];
+  let turn: { filter: TurnTextFilter; shown: string } | undefined;
   return {
-    onTextDelta: pieces.onTextDelta,
+    onTextDelta(text: string) {
+      if (!filterOf) return pieces.onTextDelta(text);
+      turn ??= { filter: filterOf(), shown: '' };
+      const piece = turn.filter.push(text);
+      turn.shown += piece;
+      if (piece) pieces.onTextDelta(piece);
+    },
     onToolExecutionEnd(event: ToolExecutionEndEvent) {
       const capability = capabilityOf.get(event.toolCall.toolName) ?? event.toolCall.toolName;
       const output = event.toolOutput.type === 'tool-result' ? event.toolOutput.output : undefined;
@@ -47,12 +62,23 @@ export function turnRecorder(log: StepLog, tools: AgentTool[]) {
         duration_ms: Math.max(0, Math.round(event.toolExecutionMs)),
       });
     },
-    onStepEnd(step: StepResult<ToolSet>) {
+    /** Records the turn; what it wrote, as shown (filtered). */
+    onStepEnd(step: StepResult<ToolSet>): string {
       pieces.endTurn();
-      log.record({ type: 'text', at: new Date().toISOString(), text: storedTurnText(step.text), usage: usageOf(step.usage), finish_reason: step.finishReason }, ...calls);
+      // A turn whose text came whole (no deltas) is filtered whole.
+      if (filterOf && !turn && step.text) {
+        const filter = filterOf();
+        turn = { filter, shown: filter.push(step.text) };
+      }
+      const text = turn ? `${turn.shown}${turn.filter.end()}` : step.text;
+      const at = new Date().toISOString();
+      const removed: NewStep[] = (turn?.filter.removed ?? []).map((link) => ({ type: 'link_removed', at, url: redactSecrets(link.url) as string }));
+      turn = undefined;
+      log.record({ type: 'text', at, text: storedTurnText(text), usage: usageOf(step.usage), finish_reason: step.finishReason }, ...removed, ...calls);
       calls = [];
       // A turn that called no tool ends the acting: its steps are stored while the answer is being shaped.
       if (step.toolCalls.length === 0) log.writeNow();
+      return text;
     },
   };
 }
