@@ -1,5 +1,5 @@
 import type { RunSource } from '@service/shared';
-import type { AgentTool } from '../runs/runtime/agent-tool';
+import type { AgentTool } from '../skills/agent-tool';
 import { KNOWLEDGE_SEARCH_CAPABILITY, sourcesOf } from '../runs/runtime/run-sources';
 
 /** A tool call an eval saw: what the agent asked for, and whether it was only recorded. */

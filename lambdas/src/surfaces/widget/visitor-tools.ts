@@ -2,7 +2,7 @@ import { jsonSchema, tool, type ToolSet } from 'ai';
 import { CHAT_LIMITS, type ChatStreamEvents } from '@service/shared/widget-protocol';
 import type { Deps } from '../../infra/deps';
 import type { StoredAgent } from '../../domains/agents/agents';
-import type { AgentTool } from '../../domains/runs/runtime/agent-tool';
+import type { AgentTool } from '../../domains/skills/agent-tool';
 import { skillToolbox, type Toolbox } from '../../domains/skills/skill-toolbox';
 import type { BuiltinRole } from '../../domains/skills/roles';
 import { countConversationToolCall, storePendingAction } from '../../domains/conversations/pending-action-repository';

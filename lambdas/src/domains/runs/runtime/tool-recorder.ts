@@ -1,6 +1,6 @@
 import { jsonSchema, tool, type ToolSet } from 'ai';
 import type { RunSource, schemas } from '@service/shared';
-import type { AgentTool, ToolContext } from './agent-tool';
+import type { AgentTool, ToolContext } from '../../skills/agent-tool';
 import { addSources, KNOWLEDGE_SEARCH_CAPABILITY, sourcesOf } from './run-sources';
 import type { RetrievalGuard } from './retrieval-guard';
 
