@@ -4,6 +4,9 @@ import { endAccess } from './grants';
 import { callUse, recentCalls, recordCall } from './connection-call-repository';
 import { connectionsOfWorkspace, findConnection, type StoredConnection } from './connection-repository';
 
+export type { StoredCall } from './connection-call-repository';
+export type { StoredConnection };
+
 /** Who looks at the connections of a workspace: a member sees their own, admins and owners (and API keys) all. */
 export interface ConnectionViewer {
   userId?: string;

@@ -10,6 +10,7 @@ import { putVisitorPointers } from './visitor-data-repository';
 import { erased, isVisitorsConversation, notFound, readConversation, type WidgetVisitor } from './conversation-state';
 
 export type { ConversationStart, StoredMessage } from './repository';
+export { seqOf, stopEmailReplies } from './repository';
 
 /**
  * Creates the conversation's `meta` item, or touches it when it exists. A conversation id belongs to one agent

@@ -6,7 +6,7 @@ import { handoffSettingsOf, type StoredAgent } from '../../domains/agents/agents
 import { liveStateOf, readConversation } from '../../domains/conversations/conversation-state';
 import { announceMessage, requestHandoff } from '../../domains/conversations/handling';
 import { leaveEmail } from '../../domains/conversations/nobody-available';
-import { stopEmailReplies, type StoredMessage } from '../../domains/conversations/repository';
+import { stopEmailReplies, type StoredMessage } from '../../domains/conversations/conversations';
 import type { Deps } from '../../infra/deps';
 
 /** Whether the visitor's text contains one of the agent's handoff keywords (words or phrases, any case). */

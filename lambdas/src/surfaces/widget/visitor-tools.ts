@@ -5,7 +5,7 @@ import type { StoredAgent } from '../../domains/agents/agents';
 import type { AgentTool } from '../../domains/skills/agent-tool';
 import { skillToolbox, type Toolbox } from '../../domains/skills/skill-toolbox';
 import type { BuiltinRole } from '../../domains/skills/roles';
-import { countConversationToolCall, storePendingAction } from '../../domains/conversations/pending-action-repository';
+import { countConversationToolCall, storePendingAction } from '../../domains/conversations/pending-actions';
 import type { RetrievalGuard } from '../../domains/runs/runtime/retrieval-guard';
 import { KNOWLEDGE_SEARCH_CAPABILITY, sourcesOf } from '../../domains/runs/runtime/run-sources';
 import { withCitations } from './citations';

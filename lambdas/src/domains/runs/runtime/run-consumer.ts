@@ -9,7 +9,7 @@ import { findAgent, type StoredAgent } from '../../agents/agents';
 import { completeRun, endCancelledRun, failRun, findRun, markFollowUpsDone, MAX_RUN_ATTEMPTS, requeueRun, takeRun, type StoredRun } from '../runs';
 import { recordUsage } from '../../usage/usage';
 import { noteRunEnded } from '../../insights/record';
-import type { RunFacts } from '../../insights/repository';
+import type { RunFacts } from '../../insights/record';
 import { eachRecordAtOnce, type QueueConsumer } from '../../../infra/queue/queue';
 import { emitEvent } from '../../webhooks/emit';
 import { toolsOfAgent } from './agent-tools';
