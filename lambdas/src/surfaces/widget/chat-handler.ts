@@ -2,7 +2,6 @@ import type { LanguageModel } from 'ai';
 import { ROUTES } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import type { StoredAgent } from '../../domains/agents/agents';
-import { recordUsage } from '../../domains/usage/usage';
 import type { Toolbox } from '../../domains/skills/skill-toolbox';
 import { errorResult, isRefusal, requireMethod } from '../../infra/http/errors';
 import { header, type HttpEvent } from '../../infra/http/event';
@@ -25,7 +24,8 @@ import { chatLanguage } from './chat-language';
 import { hitRateLimit } from '../../domains/access/rate-limit';
 import { confirmingActions, visitorToolbox, type VisitorConversation } from './visitor-tools';
 import { streamWidgetReply } from './reply';
-import { leftUnanswered, noteIfUnanswered } from '../../domains/knowledge/unanswered';
+import { leftUnanswered } from '../../domains/knowledge/unanswered';
+import { afterAnswer } from '../../domains/runs/runtime/after-answer';
 import { noteAnswer, noteVisitorMessage } from '../../domains/insights/record';
 import { offersKnowledge } from '../../domains/runs/runtime/run-sources';
 
@@ -43,6 +43,26 @@ export interface WidgetChatOptions {
 const METHODS = ['POST', 'OPTIONS'];
 
 type ParsedRequest = { kind: 'chat'; body: ChatRequestBody; encoding: ReplyEncoding } | { kind: 'decision'; body: ChatDecisionBody; encoding: ReplyEncoding };
+
+/** A widget reply's follow-ups: its question noted if it went unanswered, its usage, and its insights facts. */
+async function answerFollowUps(
+  deps: Deps,
+  agent: StoredAgent,
+  conversation: VisitorConversation,
+  answer: { reply: Awaited<ReturnType<typeof streamWidgetReply>>; messageId: string; stopped: boolean; knowledge: boolean; question: string },
+): Promise<void> {
+  const { reply } = answer;
+  const turn = { ...reply.knowledge, answer: reply.text };
+  const unanswered = !answer.stopped && answer.knowledge && leftUnanswered(turn);
+  const tokens = { inputTokens: reply.usage?.inputTokens ?? 0, outputTokens: reply.usage?.outputTokens ?? 0 };
+  await afterAnswer(deps, {
+    workspaceId: agent.workspaceId,
+    agentId: agent.id,
+    usage: reply.usage && tokens,
+    unanswered: unanswered ? { turn, question: answer.question, language: conversation.language } : undefined,
+  });
+  await noteAnswer(deps, { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: conversation.conversationId }, answer.messageId, { at: deps.now().toISOString(), ...tokens, ...reply.toolTally, unanswered });
+}
 
 /**
  * The request: a visitor turn in the widget's shape or as `useChat` sends it (the reply answers in the same
@@ -149,14 +169,11 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
       const stopped = sink.signal.aborted;
       const messageId = await appendMessage(deps, body.conversationId, 'assistant', reply.text, { stopped });
       if (!stopped) send('done', { conversationId: body.conversationId, messageId });
-      const unanswered = !stopped && offersKnowledge(toolbox.tools) && leftUnanswered({ ...reply.knowledge, answer: reply.text });
-      if (unanswered) {
-        const question = body.messages.at(-1)?.content ?? '';
-        await noteIfUnanswered(deps, { ...reply.knowledge, answer: reply.text }, { workspaceId: agent.workspaceId, agentId: agent.id, question, language: conversation.language });
-      }
-      const tokens = { inputTokens: reply.usage?.inputTokens ?? 0, outputTokens: reply.usage?.outputTokens ?? 0 };
-      if (reply.usage) await recordUsage(deps, agent.workspaceId, agent.id, tokens);
-      await noteAnswer(deps, { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: body.conversationId }, messageId, { at: deps.now().toISOString(), ...tokens, ...reply.toolTally, unanswered });
+      // The visitor has the answer: what it leaves behind is noted after `done`, and a failure there is logged, never
+      // sent (the stream ends with `done` or `error`, not both).
+      await answerFollowUps(deps, agent, conversation, { reply, messageId, stopped, knowledge: offersKnowledge(toolbox.tools), question: body.messages.at(-1)?.content ?? '' }).catch((error: unknown) =>
+        logger.error('widget reply follow-ups failed', { agentId: agent.id, workspaceId: agent.workspaceId, error }),
+      );
     } catch (error) {
       if (deadline.aborted) {
         send('error', { code: 'REPLY_TIMEOUT', message: 'The reply took too long; please try again' });
