@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { importGraph, ROOT } from './import-graph';
 
 /**
- * Where the store may be called (ARCHITECTURE.md, "Layers"): the infrastructure itself, and each domain's repository
+ * Where the store may be called (ARCHITECTURE.md, "Storage"): the infrastructure itself, and each domain's repository
  * modules (`repository.ts`, `<thing>-repository.ts`), where storage errors are translated. Domain logic, surfaces and
  * entries call repositories.
  */
