@@ -19,6 +19,10 @@ import {
   type RunHold,
 } from './repository';
 
+/**
+ * The runs domain: a command's run, from `queued` to its end, under a lease its runner renews (runs.ts), its approvals
+ * (approvals.ts), cancellation, its steps (steps/) and the runner itself (runtime/).
+ */
 type RunStatus = (typeof schemas.RUN_STATUSES)[number];
 type Autonomy = (typeof schemas.AUTONOMY_LEVELS)[number];
 
