@@ -1,5 +1,5 @@
 /**
- * The work queues (ARCHITECTURE.md, "Queues (SQS)"): runs for the runner, webhooks for the deliverer, knowledge for the
+ * The work queues (SQS in AWS, the durable local queue in dynalite locally; each with a dead-letter queue): runs for the runner, webhooks for the deliverer, knowledge for the
  * crawl and sync of knowledge sources (one page per message), evals for the eval runner (one eval run per message).
  */
 export const QUEUE_NAMES = ['runs', 'webhooks', 'knowledge', 'evals'] as const;

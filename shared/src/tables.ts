@@ -53,7 +53,13 @@ export const TABLES = {
   },
   /** A run's steps (model turns, tool calls, status changes) by run and sequence, written a batch at a time by its runner. */
   runSteps: { name: 'run-steps', partitionKey: s('runId'), sortKey: { name: 'seq', type: 'N' } },
-  idempotency: { name: 'idempotency', partitionKey: s('scopedKey'), ttlAttribute: 'expiresAtEpoch' },
+  idempotency: {
+    name: 'idempotency',
+    partitionKey: s('scopedKey'),
+    ttlAttribute: 'expiresAtEpoch',
+    /** A workspace's stored responses of the last day (kept 24 hours): what an erasure reads, not every tenant's. */
+    indexes: [{ name: 'byWorkspace', partitionKey: s('workspaceId'), sortKey: s('actionAt') }],
+  },
   rateLimits: { name: 'rate-limits', partitionKey: s('bucket'), ttlAttribute: 'expiresAtEpoch' },
   webhookSubscriptions: { name: 'webhook-subscriptions', partitionKey: s('workspaceId'), sortKey: s('id') },
   webhookDeliveries: {
@@ -61,6 +67,8 @@ export const TABLES = {
     partitionKey: s('subscriptionId'),
     sortKey: s('deliveryId'),
     ttlAttribute: 'expiresAtEpoch',
+    /** Sparse: deliveries and attempts of a conversation's events carry `conversationId`, so an erasure or export reads just those. */
+    indexes: [{ name: 'byConversation', partitionKey: s('conversationId'), sortKey: s('deliveryId') }],
   },
   conversations: {
     name: 'conversations',

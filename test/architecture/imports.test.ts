@@ -29,6 +29,18 @@ describe('imports', () => {
     expect(upward).toEqual([]);
   });
 
+  it('form no circle between the folders of domains/ and surfaces/ (a domain is one unit: its imports of another are a direction)', () => {
+    const folderOf = (file: string) => /^lambdas\/src\/(domains|surfaces)\/[^/]+\//.exec(file)?.[0];
+    const folders = new Map<string, Set<string>>();
+    for (const [file, targets] of graph) {
+      const from = folderOf(file);
+      if (!from) continue;
+      const edges = folders.get(from) ?? folders.set(from, new Set()).get(from)!;
+      for (const to of targets.map(folderOf)) if (to && to !== from) edges.add(to);
+    }
+    expect(importCircles(new Map([...folders].map(([folder, edges]) => [folder, [...edges]])))).toEqual([]);
+  });
+
   it('place every file of lambdas/src in a layer', () => {
     expect([...graph.keys()].filter((file) => file.startsWith('lambdas/src/') && layerOf(file) < 0)).toEqual([]);
   });

@@ -298,10 +298,10 @@ export function createStore(options: StoreOptions) {
       ...(email ? { email } : {}),
     });
     // The erased conversation is forgotten, here and in the stored copy; the message starts a new one (a new id,
-    // which nothing erased).
+    // which nothing erased). An address left for a teammate asks for a person again there, and stays an address.
     if (erased) {
       clear();
-      await send(text, handoff);
+      await send(text, handoff || email !== undefined, email);
     }
   }
 

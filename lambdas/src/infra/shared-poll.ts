@@ -11,6 +11,13 @@ const POLL_MAX_MS = 1_000;
 const untilNextQuietTick = () => POLL_MAX_MS - (Date.now() % POLL_MAX_MS) || POLL_MAX_MS;
 
 /**
+ * In a numbered feed (a transcript, the inbox's changes), a position whose entry is not there while later ones are:
+ * a writer took it and has not stored it yet (or crashed between the two). A poll waits this long for it, keeping
+ * order, then goes on without it.
+ */
+export const GAP_WAIT_MS = 5_000;
+
+/**
  * One reader of one thing in the store (a run's timeline, a conversation's transcript) per process, however many
  * streams follow it: it polls the store (where any process writes), wakes early on an in-process signal, and tells its
  * followers when it read news; each follower keeps its own place in what was read. It stops when nobody follows, or
@@ -22,6 +29,8 @@ export abstract class SharedPoll {
   private wake: (() => void) | undefined;
   /** News that came while a poll was reading: the next poll starts at once. */
   private woken = false;
+  /** When the gap waited for was first seen. */
+  private gapSince: number | undefined;
 
   constructor(
     private readonly about: { what: string; key: string },
@@ -37,9 +46,21 @@ export abstract class SharedPoll {
     return false;
   }
 
-  /** Poll again soon even without news (something read is incomplete and should be completed quickly). */
+  /** Poll again soon even without news: while a gap is waited for (or a subclass has something to complete quickly). */
   protected get hurried(): boolean {
-    return false;
+    return this.gapSince !== undefined;
+  }
+
+  /** A gap is seen (again): whether it was waited for long enough (GAP_WAIT_MS) to be skipped. */
+  protected gapExpired(): boolean {
+    const now = Date.now();
+    this.gapSince ??= now;
+    return now - this.gapSince >= GAP_WAIT_MS;
+  }
+
+  /** The gap was filled, or skipped. */
+  protected gapClosed(): void {
+    this.gapSince = undefined;
   }
 
   get followers(): number {

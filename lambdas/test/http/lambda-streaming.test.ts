@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpEvent } from '../../src/infra/http/event';
-import { SSE_HEADERS, sseEvent } from '../../src/infra/http/sse';
+import { SSE_HEADERS, sseFrame } from '../../src/infra/http/sse';
 import { toLambdaStreamingHandler, writeResult, type StreamingHandler } from '../../src/infra/http/streaming';
 import { invokeStreaming, lambdaStreamingRuntime } from '../support/lambda-streaming-runtime';
 
@@ -34,10 +34,10 @@ describe('responses on a streaming Function URL', () => {
   it('server-sent events come after their headers, in order', async () => {
     const response = await serve(async (_, sink) => {
       sink.start(200, { ...SSE_HEADERS });
-      sink.write(sseEvent({ text: 'Hel' }, 'delta'));
-      sink.write(sseEvent({ text: 'lo' }, 'delta'));
+      sink.write(sseFrame({ name: 'delta', data: { text: 'Hel' } }));
+      sink.write(sseFrame({ name: 'delta', data: { text: 'lo' } }));
       sink.end();
     });
-    expect(response).toEqual({ statusCode: 200, headers: SSE_HEADERS, body: `${sseEvent({ text: 'Hel' }, 'delta')}${sseEvent({ text: 'lo' }, 'delta')}` });
+    expect(response).toEqual({ statusCode: 200, headers: SSE_HEADERS, body: `${sseFrame({ name: 'delta', data: { text: 'Hel' } })}${sseFrame({ name: 'delta', data: { text: 'lo' } })}` });
   });
 });

@@ -11,6 +11,7 @@ import {
   LIVE_LIMITS,
   TRANSCRIPT_ROLES,
   WEEKDAYS,
+  type LiveMessage,
 } from '../live-conversation';
 
 /**
@@ -65,7 +66,8 @@ export const ConversationMessage = z
     event: z.enum(CONVERSATION_EVENTS).nullable().meta({ description: 'What an `event` entry records' }),
     stopped: z.boolean().optional().meta({ description: 'true: the visitor stopped this reply while it was written; `text` is what was written until then' }),
   })
-  .meta({ id: 'ConversationMessage' });
+  // The same entry as the zod-free LiveMessage the widget and the dashboard read (plus `stopped`): the type check fails if they part.
+  .meta({ id: 'ConversationMessage' }) satisfies z.ZodType<LiveMessage & { stopped?: boolean | undefined }>;
 
 export const ConversationsQuery = z.object({
   agent_id: uuid('agent_id'),

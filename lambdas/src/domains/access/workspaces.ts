@@ -1,5 +1,9 @@
 import type { Plan } from './workspace-repository';
 
+/**
+ * The access domain: workspaces (plan, retention setting), API keys and their admission, credential-failure delays and
+ * rate limits. A workspace is the tenant every other domain's data belongs to.
+ */
 export type { Plan, Workspace } from './workspace-repository';
 export { getWorkspaceItem as getWorkspace, putWorkspaceIfAbsent, setRetentionDays, scanWorkspacesWithRetention } from './workspace-repository';
 

@@ -3,6 +3,10 @@ import type { Deps } from '../../infra/deps';
 import { cached } from '../../infra/cache/short-cache';
 import { createAgentOrFind, findAgentItemById, getAgentItem, putNewAgent, queryAgents, setAgentFields, type StoredAgent } from './repository';
 
+/**
+ * The agents domain: a workspace's agents (instructions, model settings, handoff, allowed origins, the widget's
+ * settings) and how a widget visitor is identified to one (visitor-identity.ts).
+ */
 export type { StoredAgent } from './repository';
 
 /** Whether the agent offers people, and the words that hand a conversation to them at once. */

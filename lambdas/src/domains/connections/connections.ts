@@ -4,6 +4,14 @@ import { endAccess } from './grants';
 import { callUse, recentCalls, recordCall } from './connection-call-repository';
 import { connectionsOfWorkspace, findConnection, type StoredConnection } from './connection-repository';
 
+/**
+ * The connections domain: MCP connections (OAuth grants: the client, the person, scopes and agents, rotating refresh
+ * tokens, recent calls) and MCP keys, the restricted keys of headless agents. Raises `OAuthRefusal` (an RFC error
+ * code) where other domains raise `DomainError`.
+ */
+export type { StoredCall } from './connection-call-repository';
+export type { StoredConnection };
+
 /** Who looks at the connections of a workspace: a member sees their own, admins and owners (and API keys) all. */
 export interface ConnectionViewer {
   userId?: string;

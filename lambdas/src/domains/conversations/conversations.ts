@@ -9,7 +9,13 @@ import { conversationExpiry } from './retention';
 import { putVisitorPointers } from './visitor-data-repository';
 import { erased, isVisitorsConversation, notFound, readConversation, type WidgetVisitor } from './conversation-state';
 
+/**
+ * The conversations domain: widget conversations and their messages, who handles them (the agent or people: handling.ts),
+ * live streams to the visitor and the inbox, availability and the e-mail fallback, read markers, retention stamps,
+ * the visitor's pointers, and the visitor's conversations as export and erasure see them (visitor-conversations.ts).
+ */
 export type { ConversationStart, StoredMessage } from './repository';
+export { seqOf, stopEmailReplies } from './repository';
 
 /**
  * Creates the conversation's `meta` item, or touches it when it exists. A conversation id belongs to one agent

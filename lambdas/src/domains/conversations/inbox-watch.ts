@@ -30,8 +30,6 @@ const PAGE = 100;
 const KEEP = 500;
 /** A stream resumed further back than this starts over (`ready`: the inbox reads its list again). */
 const MAX_REPLAY = 500;
-/** A change whose seq was taken but is not stored while later ones are: waited for this long, then skipped. */
-const GAP_WAIT_MS = 5_000;
 
 /** The changes after `afterSeq` up to `upTo`, in order; undefined when some are missing (expired, or lost in a crash). */
 async function readChangesBetween(deps: Deps, workspaceId: string, afterSeq: number, upTo: number): Promise<InboxChange[] | undefined> {
@@ -60,7 +58,6 @@ class InboxWatch extends SharedPoll {
   readonly markers = new Map<string, number>();
   /** The teammates following here, with how many of their streams. */
   private readonly readers = new Map<string, number>();
-  private gapSince: number | undefined;
 
   constructor(
     private readonly deps: Deps,
@@ -68,10 +65,6 @@ class InboxWatch extends SharedPoll {
     onIdle: () => void,
   ) {
     super({ what: 'inbox', key: workspaceId }, (listener) => onInboxChange(workspaceId, listener), onIdle);
-  }
-
-  protected override get hurried(): boolean {
-    return this.gapSince !== undefined;
   }
 
   addReader(readerId: string): () => void {
@@ -113,12 +106,8 @@ class InboxWatch extends SharedPoll {
     const taken: InboxChange[] = [];
     let next = this.cursor! + 1;
     for (const change of page) {
-      if (change.seq > next) {
-        const now = Date.now();
-        this.gapSince ??= now;
-        if (now - this.gapSince < GAP_WAIT_MS) break;
-      }
-      this.gapSince = undefined;
+      if (change.seq > next && !this.gapExpired()) break;
+      this.gapClosed();
       taken.push(change);
       next = change.seq + 1;
     }

@@ -30,12 +30,6 @@ function readMeta(deps: Deps, conversationId: string): Promise<ConversationMetaI
   }
   return reader.load(conversationId);
 }
-/**
- * A position whose entry is not there while later ones are: a writer took it and has not stored it yet (or crashed
- * between the two). The stream waits this long for it, keeping order, then goes on without it.
- */
-const GAP_WAIT_MS = 5_000;
-
 export const toLiveMessage = (message: StoredMessage): LiveMessage => ({
   seq: seqOf(message.messageId),
   role: message.role,
@@ -54,7 +48,6 @@ class ConversationWatch extends SharedPoll {
   state: LiveState | undefined;
   typing: { name: string; until: number } | undefined;
   private cursor = 0;
-  private gapSince: number | undefined;
 
   constructor(
     private readonly deps: Deps,
@@ -62,11 +55,6 @@ class ConversationWatch extends SharedPoll {
     onIdle: () => void,
   ) {
     super({ what: 'conversation', key: conversationId }, (listener) => onConversation(conversationId, listener), onIdle);
-  }
-
-  /** While a gap is waited for, the poll comes back soon. */
-  protected override get hurried(): boolean {
-    return this.gapSince !== undefined;
   }
 
   /** Reads what is new; whether anything a stream shows changed. */
@@ -99,21 +87,15 @@ class ConversationWatch extends SharedPoll {
     for (const message of page) {
       const seq = seqOf(message.messageId);
       if (seq > this.cursor + 1 && !this.gapExpired()) return;
-      this.gapSince = undefined;
+      this.gapClosed();
       this.messages.push(message);
       this.cursor = seq;
     }
     // The positions up to the count are taken; an entry missing at the end is a gap too.
     if (count > this.cursor && this.gapExpired()) {
       this.cursor = page.length === 0 ? count : this.cursor;
-      this.gapSince = undefined;
+      this.gapClosed();
     }
-  }
-
-  private gapExpired(): boolean {
-    const now = Date.now();
-    this.gapSince ??= now;
-    return now - this.gapSince >= GAP_WAIT_MS;
   }
 }
 

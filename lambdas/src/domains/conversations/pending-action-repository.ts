@@ -1,5 +1,4 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { DomainError } from '@service/shared';
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import type { Deps } from '../../infra/deps';
 import { deleteIf, updateIf } from '../../infra/store/dynamo';
@@ -36,15 +35,14 @@ export async function storePendingAction(deps: Deps, conversationId: string, act
 
 /**
  * Takes the action out of the store, once: a conditional delete of an unexpired item of this conversation, so a
- * second Confirm, another conversation's id or a late click finds nothing.
+ * second Confirm, another conversation's id or a late click finds nothing (undefined).
  */
-export async function takePendingAction(deps: Deps, conversationId: string, actionId: string): Promise<PendingAction> {
+export async function takePendingActionItem(deps: Deps, conversationId: string, actionId: string): Promise<PendingAction | undefined> {
   const item = await deleteIf<{ toolName: string; input: string; summary: string; language?: string }>(deps.store, deps.store.table('conversations'), keyOf(conversationId, actionId), {
     ConditionExpression: 'attribute_exists(sk) AND expiresAtMs > :now',
     ExpressionAttributeValues: { ':now': deps.now().getTime() },
   });
-  if (!item) throw new DomainError('NOT_FOUND', 'This action is no longer waiting for a decision', { field: 'actionId' });
-  return { toolName: item.toolName, input: JSON.parse(item.input) as Record<string, unknown>, summary: item.summary, ...(item.language ? { language: item.language } : {}) };
+  return item && { toolName: item.toolName, input: JSON.parse(item.input) as Record<string, unknown>, summary: item.summary, ...(item.language ? { language: item.language } : {}) };
 }
 
 /** Counts one tool call against the conversation's limit; false once the conversation has used them all. */

@@ -5,6 +5,10 @@ import { findAgent } from '../agents/agents';
 import { createEvalRunOrFind, queryEvalRuns, queryResults, readEvalRun, type StoredEvalRun, type StoredResult } from './eval-run-repository';
 import { queryScenarios } from './scenario-repository';
 
+/**
+ * The evals domain: scenarios (by hand, from a conversation or a run), eval runs played through a door with acting tools
+ * recorded by a sandbox and never performed, their expectations and judge, and agents' drafts with their publish.
+ */
 /** The message of the `evals` queue: one eval run, played by the eval runner (consumer.ts). */
 export interface EvalMessage {
   evalRunId: string;

@@ -1,4 +1,4 @@
-import type { AgentTool } from '../runs/runtime/agent-tool';
+import type { AgentTool } from '../skills/agent-tool';
 import { KNOWLEDGE_SEARCH_CAPABILITY } from '../runs/runtime/run-sources';
 
 /** A tool call an eval saw: what the agent asked for, and whether it was only recorded. */

@@ -6,6 +6,10 @@ import { costOf, pricingOf } from './cost';
 import { addConversation, addRun, emptyDay, median, sumDays, type DayMeasures } from './measures';
 import { queryFacts, type ConversationFacts, type RunFacts } from './repository';
 
+/**
+ * The insights domain: the facts of each conversation and run, recorded as they happen (record.ts), and the measures
+ * per agent and day read from them (measures.ts, cost.ts): resolved, handed off, abandoned, knowledge gaps, ratings.
+ */
 type Report = DataOf<'insightsAgent'>;
 
 const DAY_MS = 24 * 60 * 60 * 1000;

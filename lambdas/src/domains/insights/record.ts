@@ -1,5 +1,6 @@
 import type { Deps } from '../../infra/deps';
 import { logger } from '../../infra/logger';
+export type { RunFacts } from './repository';
 import { readFacts, replaceRatings, writeFacts, type AnswerFacts, type FactsKey, type FactsWrite, type RatingFacts, type RunFacts } from './repository';
 
 /**

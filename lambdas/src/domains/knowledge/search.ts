@@ -4,6 +4,10 @@ import { querySources, type StoredSource } from './source-repository';
 import { knowledgeStores } from './stores';
 import { indexLanguageOf } from '../../infra/search/language';
 
+/**
+ * The knowledge domain: sources (websites, files, answers), their documents and chunks, the index and its search, the
+ * website sync and its schedule, and the questions left unanswered.
+ */
 /** Whether the agent may search the source: every agent, or one of those the source names. */
 export const availableTo = (source: Pick<StoredSource, 'agentIds'>, agentId: string | undefined): boolean =>
   source.agentIds === null || agentId === undefined || source.agentIds.includes(agentId);

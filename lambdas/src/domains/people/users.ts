@@ -5,6 +5,10 @@ import { copyDisplayNameToMemberships } from './membership-repository';
 import { copyDisplayNameToSessions } from './session-repository';
 import { newId } from './secrets';
 
+/**
+ * The people domain: users, memberships and roles, invitations, e-mail sign-in codes, sessions and passkeys, a
+ * `<thing>-repository.ts` for each of its tables.
+ */
 export type { StoredUser } from './user-repository';
 export { getUser } from './user-repository';
 

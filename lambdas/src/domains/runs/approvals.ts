@@ -1,6 +1,6 @@
 import { DomainError } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { updateRunIf } from './repository';
+import { answerRunItemApproval, endWaitingRunItem, parkRunItem } from './repository';
 import type { StoredPendingAction } from './pending-action';
 import { getRun, listPendingRuns, type RunLease, type StoredRun } from './runs';
 
@@ -29,24 +29,7 @@ export interface Parking {
  * acting mark start afresh, since a resumed run goes on from the stored conversation, never from the start. False when
  * the run is no longer this runner's, or was asked to stop.
  */
-export const parkRun = (deps: Deps, lease: RunLease, parking: Parking) =>
-  updateRunIf(deps, lease.runId, {
-    UpdateExpression:
-      'SET #status = :waiting, pendingStatus = :waiting, pendingAction = :action, conversationJson = :conversation, #usage = :usage, stepsCount = :steps, attempts = :zero, followUpsDone = :false REMOVE actedAt, enqueuedAt',
-    ConditionExpression: '#status = :running AND leaseId = :leaseId AND attribute_not_exists(cancelRequestedAt)',
-    ExpressionAttributeNames: { '#status': 'status', '#usage': 'usage' },
-    ExpressionAttributeValues: {
-      ':waiting': 'requires_action',
-      ':running': 'running',
-      ':leaseId': lease.id,
-      ':action': parking.pendingAction,
-      ':conversation': parking.conversationJson,
-      ':usage': parking.usage,
-      ':steps': parking.stepsCount,
-      ':zero': 0,
-      ':false': false,
-    },
-  });
+export const parkRun = (deps: Deps, lease: RunLease, parking: Parking) => parkRunItem(deps, lease.runId, lease.id, parking);
 
 const notPending = (run: StoredRun) => {
   const answered = run.pendingAction?.decision;
@@ -65,22 +48,7 @@ export async function answerApproval(deps: Deps, workspaceId: string, runId: str
   if (run.status !== 'requires_action' || !action || action.decision) throw notPending(run);
   const now = deps.now().toISOString();
   if (action.expiresAt <= now) throw new DomainError('APPROVAL_EXPIRED', `The approval of run ${runId} expired at ${action.expiresAt}`, { field: 'run_id' });
-  const answered = await updateRunIf(deps, runId, {
-    UpdateExpression:
-      'SET #status = :queued, pendingStatus = :queued, pendingAction.decision = :decision, pendingAction.answeredBy = :by, pendingAction.answeredAt = :now' +
-      (answer.note ? ', pendingAction.note = :note' : ''),
-    ConditionExpression: '#status = :waiting AND pendingAction.approvalId = :approvalId AND attribute_not_exists(pendingAction.decision) AND pendingAction.expiresAt > :now',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: {
-      ':queued': 'queued',
-      ':waiting': 'requires_action',
-      ':decision': answer.decision,
-      ':by': answer.by,
-      ':now': now,
-      ':approvalId': action.approvalId,
-      ...(answer.note ? { ':note': answer.note } : {}),
-    },
-  });
+  const answered = await answerRunItemApproval(deps, runId, action.approvalId, { ...answer, at: now });
   if (!answered) throw notPending(await getRun(deps, workspaceId, runId));
   await deps.queue.send('runs', { runId });
   return getRun(deps, workspaceId, runId);
@@ -90,15 +58,7 @@ export async function answerApproval(deps: Deps, workspaceId: string, runId: str
  * Ends a waiting run `cancelled` (asked to stop, or its approval expired); false when it no longer waits (answered
  * first). Its usage so far and the webhook are the runner's follow-ups: the caller sends the run's message.
  */
-export const endWaitingRun = (deps: Deps, runId: string, by: string, reason?: string) => {
-  const now = deps.now().toISOString();
-  return updateRunIf(deps, runId, {
-    UpdateExpression: `SET #status = :cancelled, cancelRequestedAt = :now, cancelledBy = :by, completedAt = :now, followUpsDone = :false${reason ? ', #error = :reason' : ''} REMOVE pendingStatus`,
-    ConditionExpression: '#status = :waiting AND attribute_not_exists(pendingAction.decision)',
-    ExpressionAttributeNames: { '#status': 'status', ...(reason ? { '#error': 'error' } : {}) },
-    ExpressionAttributeValues: { ':cancelled': 'cancelled', ':waiting': 'requires_action', ':now': now, ':by': by, ':false': false, ...(reason ? { ':reason': reason } : {}) },
-  });
-};
+export const endWaitingRun = (deps: Deps, runId: string, by: string, reason?: string) => endWaitingRunItem(deps, runId, { by, at: deps.now().toISOString(), ...(reason ? { reason } : {}) });
 
 /** Runs waiting for a person, oldest first: the sweeper's candidates, and (by workspace) "Waiting for you". */
 export async function listWaitingRuns(deps: Deps, filter: { workspaceId?: string; agentId?: string }, limit: number): Promise<StoredRun[]> {

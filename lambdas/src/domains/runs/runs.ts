@@ -4,8 +4,25 @@ import type { z } from 'zod';
 import type { Deps } from '../../infra/deps';
 import type { Action } from '../../infra/store/idempotency';
 import { toPendingActionResponse, type StoredPendingAction } from './pending-action';
-import { createRunItemOrFind, getRunItem, queryPendingRunItems, queryRunItemsByAgent, setRunFields, updateRunIf, updateRunItemIf } from './repository';
+import {
+  createRunItemOrFind,
+  getRunItem,
+  markRunActing,
+  PENDING_STATUSES,
+  queryPendingRunItems,
+  queryRunItemsByAgent,
+  renewRunLease,
+  requestRunItemStop,
+  setRunFields,
+  takeRunItem,
+  transitionRunItem,
+  type RunHold,
+} from './repository';
 
+/**
+ * The runs domain: a command's run, from `queued` to its end, under a lease its runner renews (runs.ts), its approvals
+ * (approvals.ts), cancellation, its steps (steps/) and the runner itself (runtime/).
+ */
 type RunStatus = (typeof schemas.RUN_STATUSES)[number];
 type Autonomy = (typeof schemas.AUTONOMY_LEVELS)[number];
 
@@ -67,15 +84,13 @@ export interface StoredRun {
  */
 type RunItem = Omit<StoredRun, 'data' | 'schema' | 'output'> & { dataJson?: string; schemaJson?: string; outputJson?: string | null; pendingStatus?: RunStatus };
 
-const PENDING: RunStatus[] = ['queued', 'running', 'requires_action'];
-
 function toItem({ data, schema, output, ...run }: StoredRun): RunItem {
   return {
     ...run,
     ...(data ? { dataJson: JSON.stringify(data) } : {}),
     ...(schema ? { schemaJson: JSON.stringify(schema) } : {}),
     ...(output !== undefined ? { outputJson: output === null ? null : JSON.stringify(output) } : {}),
-    ...(PENDING.includes(run.status) ? { pendingStatus: run.status } : {}),
+    ...(PENDING_STATUSES.includes(run.status) ? { pendingStatus: run.status } : {}),
   };
 }
 
@@ -209,33 +224,11 @@ export async function listPendingRuns(deps: Deps, status: 'queued' | 'running' |
   return (await queryPendingRunItems<RunItem>(deps, status, before, limit)).map(fromItem);
 }
 
-/** A condition a transition adds to "the run is in one of `from`" (the lease it must still be under). */
-interface HoldCondition {
-  expression: string;
-  values: Record<string, unknown>;
-}
-
-const heldUnder = (leaseId: string): HoldCondition => ({ expression: 'leaseId = :leaseId', values: { ':leaseId': leaseId } });
-
 /** Moves a run to `to` only from one of `from` (and under `hold`); false when it was not in such a state (cancelled, finished, taken over). */
-async function transition(deps: Deps, runId: string, from: RunStatus[], to: RunStatus, set: Record<string, unknown> = {}, hold?: HoldCondition): Promise<boolean> {
-  const names: Record<string, string> = { '#status': 'status' };
-  const values: Record<string, unknown> = { ':to': to, ...hold?.values };
-  const assignments = ['#status = :to', ...(PENDING.includes(to) ? ['pendingStatus = :to'] : [])];
-  Object.entries(set).forEach(([field, value], index) => {
-    names[`#f${index}`] = field;
-    values[`:v${index}`] = value;
-    assignments.push(`#f${index} = :v${index}`);
-  });
-  from.forEach((status, index) => (values[`:from${index}`] = status));
-  const inFrom = `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`;
-  return updateRunIf(deps, runId, {
-    UpdateExpression: `SET ${assignments.join(', ')}${PENDING.includes(to) ? '' : ' REMOVE pendingStatus'}`,
-    ConditionExpression: hold ? `${inFrom} AND ${hold.expression}` : inFrom,
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  });
-}
+const transition = (deps: Deps, runId: string, from: RunStatus[], to: RunStatus, set: Record<string, unknown> = {}, hold?: RunHold): Promise<boolean> =>
+  transitionRunItem(deps, runId, from, to, set, hold);
+
+const heldUnder = (leaseId: string): RunHold => ({ leaseId });
 
 /**
  * How long a runner holds a running run without renewing it: short, so that a run whose runner died is taken up again
@@ -264,12 +257,7 @@ const leaseEnd = (deps: Deps) => new Date(deps.now().getTime() + RUN_LEASE_MS).t
 export async function takeRun(deps: Deps, runId: string): Promise<{ lease: RunLease; run: StoredRun } | undefined> {
   const now = deps.now().toISOString();
   const lease = { runId, id: randomUUID() };
-  const taken = await updateRunItemIf<RunItem>(deps, runId, {
-    UpdateExpression: 'SET #status = :running, pendingStatus = :running, startedAt = :now, leaseId = :id, leaseUntil = :until ADD attempts :one',
-    ConditionExpression: '(#status = :queued OR (#status = :running AND leaseUntil < :now AND attribute_not_exists(actedAt) AND attempts < :maxAttempts)) AND attribute_not_exists(cancelRequestedAt)',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued', ':now': now, ':id': lease.id, ':until': leaseEnd(deps), ':one': 1, ':maxAttempts': MAX_RUN_ATTEMPTS },
-  });
+  const taken = await takeRunItem<RunItem>(deps, runId, { leaseId: lease.id, until: leaseEnd(deps), now, maxAttempts: MAX_RUN_ATTEMPTS });
   return taken && { lease, run: fromItem(taken) };
 }
 
@@ -278,12 +266,7 @@ export async function takeRun(deps: Deps, runId: string): Promise<{ lease: RunLe
  * undefined when it is no longer this runner's (taken over, or the run was failed or cancelled).
  */
 export async function renewLease(deps: Deps, lease: RunLease): Promise<{ cancelRequested: boolean } | undefined> {
-  const renewed = await updateRunItemIf<RunItem>(deps, lease.runId, {
-    UpdateExpression: 'SET leaseUntil = :until',
-    ConditionExpression: '#status = :running AND leaseId = :leaseId',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':running': 'running', ':until': leaseEnd(deps), ':leaseId': lease.id },
-  });
+  const renewed = await renewRunLease<RunItem>(deps, lease.runId, lease.id, leaseEnd(deps));
   return renewed && { cancelRequested: renewed.cancelRequestedAt !== undefined };
 }
 
@@ -291,13 +274,7 @@ export async function renewLease(deps: Deps, lease: RunLease): Promise<{ cancelR
  * Records, under the lease, that the run is about to perform its first action; false when the lease is lost (the
  * action must then not happen). Once recorded, no runner runs the run from the start again.
  */
-export const markActing = (deps: Deps, lease: RunLease) =>
-  updateRunIf(deps, lease.runId, {
-    UpdateExpression: 'SET actedAt = if_not_exists(actedAt, :now)',
-    ConditionExpression: '#status = :running AND leaseId = :leaseId',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':running': 'running', ':now': deps.now().toISOString(), ':leaseId': lease.id },
-  });
+export const markActing = (deps: Deps, lease: RunLease) => markRunActing(deps, lease.runId, lease.id, deps.now().toISOString());
 
 /** True when no live runner holds the running run: its lease lapsed, or (taken before leases) it ran past `legacyAfterMs`. */
 export function holdLapsed(run: StoredRun, now: Date, legacyAfterMs: number): boolean {
@@ -315,14 +292,14 @@ export function noRetakeReason(run: StoredRun): string | undefined {
 
 /** Fails a running run whose hold lapsed, unless a runner renewed or took it since `run` was read. */
 export const failLapsed = (deps: Deps, run: StoredRun, reason: string) =>
-  transition(deps, run.runId, ['running'], 'failed', { error: reason, completedAt: deps.now().toISOString(), followUpsDone: false }, run.leaseUntil ? { expression: 'leaseUntil = :seen', values: { ':seen': run.leaseUntil } } : { expression: 'attribute_not_exists(leaseUntil)', values: {} });
+  transition(deps, run.runId, ['running'], 'failed', { error: reason, completedAt: deps.now().toISOString(), followUpsDone: false }, { leaseSeen: run.leaseUntil });
 
 /**
  * A failed attempt gives the run back, so that the queue's next delivery may take it at once; false (nothing changed)
  * when the run has begun acting, since running it again could repeat an action, or was asked to stop.
  */
 export const requeueRun = (deps: Deps, lease: RunLease) =>
-  transition(deps, lease.runId, ['running'], 'queued', {}, { expression: 'leaseId = :leaseId AND attribute_not_exists(actedAt) AND attribute_not_exists(cancelRequestedAt)', values: { ':leaseId': lease.id } });
+  transition(deps, lease.runId, ['running'], 'queued', {}, { requeueUnder: lease.id });
 
 /**
  * What a model writes is unbounded; the run item is not (DynamoDB: 400 KB). With the request capped at 100 KB,
@@ -367,13 +344,7 @@ export const cancelQueuedRun = (deps: Deps, runId: string, by: string) => {
 };
 
 /** Asks a running run to stop (its runner sees it before its next step, or at its next heartbeat); false unless it is running. */
-export const requestRunStop = (deps: Deps, runId: string, by: string) =>
-  updateRunIf(deps, runId, {
-    UpdateExpression: 'SET cancelRequestedAt = if_not_exists(cancelRequestedAt, :now), cancelledBy = if_not_exists(cancelledBy, :by)',
-    ConditionExpression: '#status = :running',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':running': 'running', ':now': deps.now().toISOString(), ':by': by },
-  });
+export const requestRunStop = (deps: Deps, runId: string, by: string) => requestRunItemStop(deps, runId, by, deps.now().toISOString());
 
 /** The runner's acknowledgement of a stop: the run ends `cancelled` with what it produced so far, under its lease. */
 export function endCancelledRun(deps: Deps, lease: RunLease, progress: Pick<Outcome, 'resultText' | 'usage'>): Promise<boolean> {
@@ -383,7 +354,7 @@ export function endCancelledRun(deps: Deps, lease: RunLease, progress: Pick<Outc
 
 /** Ends a running run whose stop was asked for but whose runner did not acknowledge it (it died, or is stuck in a step). */
 export const endUnacknowledgedStop = (deps: Deps, runId: string) =>
-  transition(deps, runId, ['running'], 'cancelled', { completedAt: deps.now().toISOString(), followUpsDone: true }, { expression: 'attribute_exists(cancelRequestedAt)', values: {} });
+  transition(deps, runId, ['running'], 'cancelled', { completedAt: deps.now().toISOString(), followUpsDone: true }, { stopRequested: true });
 
 /** Usage and webhooks of a finished run were handled; a redelivered message need not repeat them. */
 export async function markFollowUpsDone(deps: Deps, runId: string): Promise<void> {

@@ -4,6 +4,10 @@ import { BUILTIN_INFO, BUILTIN_SKILLS } from './builtin';
 import { toolOf, type CatalogTool } from './catalog-tool';
 import { findRegisteredSkill, listRegisteredSkills, type RegisteredSkill } from './registry';
 
+/**
+ * The skills domain: the catalog of built-in and registered skills, installations, roles and capability grants, turn
+ * tokens, the MCP client and the toolbox a run or a widget reply gets (skill-toolbox.ts), and the built-in skills (builtin/).
+ */
 export interface CatalogSkill {
   code: string;
   name: string;

@@ -11,7 +11,7 @@ import { skillHostOf } from './host';
 import { oauthMissing } from './oauth';
 import { findRegisteredSkill } from './registry';
 import { mintTurn, type TurnCaller } from './turns';
-import type { AgentTool } from '../runs/runtime/agent-tool';
+import type { AgentTool } from './agent-tool';
 import { openSkill, type SkillLink, type SkillTarget } from './skill-client';
 import { logger } from '../../infra/logger';
 

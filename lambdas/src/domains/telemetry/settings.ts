@@ -5,6 +5,10 @@ import { checkOutboundUrl, OutboundBlockedError } from '../../infra/net/outbound
 
 import { readTelemetrySettings, writeTelemetrySettings, type StoredTelemetrySettings } from './settings-repository';
 
+/**
+ * The telemetry domain: where a workspace's traces go (its settings, cached per process) and the AI SDK telemetry of a run
+ * or a widget reply (tracing.ts).
+ */
 type TelemetrySettings = DataOf<'telemetrySettingsGet'>['settings'];
 
 export function toTelemetrySettingsResponse(stored: StoredTelemetrySettings | undefined): TelemetrySettings {

@@ -2,18 +2,9 @@ import { randomBase62 } from '@service/shared';
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../infra/deps';
 import type { Action } from '../../infra/store/idempotency';
-import { deleteStoredResponse } from '../../infra/store/idempotency';
-import { agentRefKey } from '../conversations/agent-conversation-repository';
-import { announceConversation } from '../conversations/conversation-signal';
-import { noteInboxChange } from '../conversations/inbox-feed';
-import { userKey } from '../conversations/repository';
-import { deleteConversationItem, deleteUserPointerIf, deleteVisitorPointer, putErasedTombstone, type VisitorKey } from '../conversations/visitor-data-repository';
-import { deleteUnanswered } from '../knowledge/unanswered-repository';
-import { forgetComments } from '../insights/record';
-import { deleteRecord } from '../records/records';
-import { deleteDeliveryItem } from '../webhooks/delivery-repository';
-import { completeErasure, createErasureOrFind, readErasure, recordPlan, type ErasureItem, type PlannedConversation } from './erasure-repository';
-import { countsOf, findVisitorData, visitorConversations } from './visitor-data';
+import { eraseConversationItems, tombstoneConversations, visitorConversations, type PlannedConversation, type VisitorKey } from '../conversations/visitor-conversations';
+import { completeErasure, createErasureOrFind, queryErasures, readErasure, recordPlan, type ErasureItem } from './erasure-repository';
+import { countsOf, findVisitorData } from './visitor-data';
 
 /**
  * Erasing a visitor's data (visitors/erase) or expired conversations (the retention sweeper), so that a crash at any
@@ -21,12 +12,14 @@ import { countsOf, findVisitorData, visitorConversations } from './visitor-data'
  * 1. the erasure record is stored first (the audit record, unfinished, with its target);
  * 2. what will go is found and recorded on it once (counts and the conversations), before anything is removed;
  * 3. each conversation's `meta` item becomes a tombstone, so nothing writes to it any more (410 CONVERSATION_ERASED);
- * 4. what derives from the conversations goes (contacts, webhook deliveries, stored replies, unanswered questions),
- *    found again from what is left, before the messages whose text finds the questions;
+ * 4. what derives from the conversations goes, each owner's (visitors/owners.ts: contacts, webhook deliveries, stored
+ *    replies, unanswered questions, rating comments), found again from what is left, before the messages whose text
+ *    finds the questions;
  * 5. the conversations' items and pointers go; the record is marked completed and drops the ids it carried.
  * Every removal is a conditional delete that tolerates "already gone", so running the steps again is harmless.
  */
 
+export type { ErasureItem };
 export type Requester = ErasureItem['requestedBy'];
 
 /** Which visitor, without keeping who: the SHA-256 of the workspace, the kind of id and the id. */
@@ -56,22 +49,10 @@ export async function finishErasure(deps: Deps, started: ErasureItem): Promise<E
   if (started.state === 'completed') return started;
   const erasure = started.plan ? started : await planErasure(deps, started);
   const plan = erasure.plan ?? [];
-  const erasedAt = deps.now().toISOString();
-  for (const conversation of plan) await putErasedTombstone(deps, { ...conversation, workspaceId: erasure.workspaceId }, erasedAt);
-  plan.forEach((conversation) => announceConversation(conversation.conversationId));
-  // The inboxes drop them from their lists.
-  for (const conversation of plan) await noteInboxChange(deps, erasure.workspaceId, conversation.conversationId);
+  await tombstoneConversations(deps, erasure.workspaceId, plan, deps.now().toISOString());
   const left = await findVisitorData(deps, erasure.workspaceId, plan);
-  await Promise.all([
-    ...left.contacts.map((contact) => deleteRecord(deps, contact)),
-    ...left.deliveries.map((delivery) => deleteDeliveryItem(deps, delivery)),
-    ...left.responses.map((scopedKey) => deleteStoredResponse(deps, scopedKey)),
-    ...left.unanswered.map((question) => deleteUnanswered(deps, question.workspaceId, question.id)),
-  ]);
-  for (const { planned, items } of left.conversations) {
-    await Promise.all(items.filter((item) => item.sk !== 'meta').map((item) => deleteConversationItem(deps, item)));
-    await removePointers(deps, erasure.workspaceId, planned);
-  }
+  await Promise.all(left.held.map((held) => held.erase()));
+  await eraseConversationItems(deps, erasure.workspaceId, left.conversations);
   return (await completeErasure(deps, erasure, deps.now().toISOString())) ?? erasure;
 }
 
@@ -83,13 +64,5 @@ async function planErasure(deps: Deps, erasure: ErasureItem): Promise<ErasureIte
   return (await recordPlan(deps, erasure, countsOf(found), plan)) ?? (await readErasure(deps, erasure)) ?? erasure;
 }
 
-/** The conversation's entry in its agent's list, the verified user's pointer to it, the visitor's pointers, and their rating comments. */
-async function removePointers(deps: Deps, workspaceId: string, conversation: PlannedConversation): Promise<void> {
-  const { conversationId, agentId, createdAt, visitorIds, userId } = conversation;
-  await Promise.all([
-    deleteConversationItem(deps, agentRefKey(agentId, createdAt, conversationId)),
-    forgetComments(deps, agentId, conversationId),
-    ...visitorIds.map((visitorId) => deleteVisitorPointer(deps, workspaceId, { visitorId }, conversationId)),
-    ...(userId ? [deleteVisitorPointer(deps, workspaceId, { userId }, conversationId), deleteUserPointerIf(deps, userKey(agentId, userId), conversationId)] : []),
-  ]);
-}
+/** A page of the workspace's erasures (the audit list), newest first; `cursor` is the previous page's `next`. */
+export const listErasures = (deps: Deps, workspaceId: string, limit: number, cursor?: string) => queryErasures(deps, workspaceId, limit, cursor);

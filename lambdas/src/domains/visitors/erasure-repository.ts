@@ -1,6 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Deps } from '../../infra/deps';
 import { createOrFind, readItem, updateIf } from '../../infra/store/dynamo';
+import type { PlannedConversation } from '../conversations/visitor-conversations';
 
 /**
  * The visitors domain's repository: every store call of the `visitorErasures` table. An erasure is one item, the audit
@@ -17,14 +18,7 @@ export interface ErasureCounts {
   unanswered_questions: number;
 }
 
-/** A conversation an erasure removes, with what finds its pointers once its `meta` item is a tombstone. */
-export interface PlannedConversation {
-  conversationId: string;
-  agentId: string;
-  createdAt: string;
-  visitorIds: string[];
-  userId?: string;
-}
+export type { PlannedConversation };
 
 export type ErasureTarget = { visitorId: string } | { userId: string } | { conversations: PlannedConversation[] };
 

@@ -2,13 +2,10 @@ import type { Deps } from '../../infra/deps';
 import { logger } from '../../infra/logger';
 import { scanWorkspacesWithRetention } from '../access/workspaces';
 import { listAgents } from '../agents/agents';
-import { agentRefKey, getConversationMetas, queryAgentConversationRefs } from '../conversations/agent-conversation-repository';
-import { userKey, type ConversationMetaItem } from '../conversations/repository';
 import { erasureDue, expiryFor } from '../conversations/retention';
-import { queryConversationItems, stampExpiry, visitorPointerKey } from '../conversations/visitor-data-repository';
+import { agentConversationMetas, MAX_VISITOR_CONVERSATIONS, plannedFrom, restampConversation, type PlannedConversation } from '../conversations/visitor-conversations';
 import { eraseConversations, finishErasure } from './erase';
-import { queryUnfinishedErasures, type PlannedConversation } from './erasure-repository';
-import { isMessage, MAX_VISITOR_CONVERSATIONS, plannedFrom } from './visitor-data';
+import { queryUnfinishedErasures } from './erasure-repository';
 
 /**
  * The retention sweeper (an EventBridge schedule in AWS, a timer of the local platform): finishes erasures a crash
@@ -36,13 +33,13 @@ export async function sweepRetention(deps: Deps): Promise<RetentionReport> {
   for (const workspace of await scanWorkspacesWithRetention(deps)) {
     const expired: PlannedConversation[] = [];
     for (const agent of await listAgents(deps, workspace.id)) {
-      for await (const meta of agentConversations(deps, agent.id)) {
+      for await (const meta of agentConversationMetas(deps, agent.id, PAGE)) {
         if (meta.erasedAt) continue;
         const due = erasureDue(workspace.retentionDays, new Date(meta.updatedAt));
         if (due && due <= now) {
           if (expired.length < MAX_VISITOR_CONVERSATIONS) expired.push(plannedFrom(meta));
         } else if (meta.expiresAtEpoch !== expiryFor(workspace.retentionDays, new Date(meta.updatedAt))) {
-          await restamp(deps, workspace.id, meta, expiryFor(workspace.retentionDays, new Date(meta.updatedAt)));
+          await restampConversation(deps, workspace.id, meta, expiryFor(workspace.retentionDays, new Date(meta.updatedAt)));
           report.restamped += 1;
         }
       }
@@ -54,30 +51,4 @@ export async function sweepRetention(deps: Deps): Promise<RetentionReport> {
   }
   if (report.resumed + report.erased > 0) logger.info('retention sweeper erased conversations', { ...report });
   return report;
-}
-
-/** Every conversation `meta` item of the agent, page by page. */
-async function* agentConversations(deps: Deps, agentId: string): AsyncGenerator<ConversationMetaItem> {
-  let cursor: string | undefined;
-  do {
-    const { refs, next } = await queryAgentConversationRefs(deps, agentId, PAGE, cursor);
-    if (refs.length > 0) yield* (await getConversationMetas(deps, refs.map(({ ref }) => ref))).values();
-    cursor = next ?? undefined;
-  } while (cursor);
-}
-
-/** Stamps every item of the conversation, its list entry and its pointers with the expiry of the current setting. */
-async function restamp(deps: Deps, workspaceId: string, meta: ConversationMetaItem, expires: number | undefined): Promise<void> {
-  const planned = plannedFrom(meta);
-  const pointers = [...planned.visitorIds.map((visitorId) => ({ visitorId })), ...(planned.userId ? [{ userId: planned.userId }] : [])];
-  const items = await queryConversationItems(deps, meta.conversationId);
-  await Promise.all([
-    // Pending actions keep their own short expiry.
-    ...items.filter(isMessage).map((item) => stampExpiry(deps, item, expires)),
-    stampExpiry(deps, agentRefKey(meta.agentId, meta.createdAt, meta.conversationId), expires),
-    ...pointers.map((who) => stampExpiry(deps, visitorPointerKey(workspaceId, who, meta.conversationId), expires)),
-    ...(planned.userId ? [stampExpiry(deps, userKey(meta.agentId, planned.userId), expires, meta.conversationId)] : []),
-  ]);
-  // The meta item last: a crash before it leaves the conversation to be stamped again next round.
-  await stampExpiry(deps, { conversationId: meta.conversationId, sk: 'meta' }, expires);
 }

@@ -3,7 +3,7 @@ import { randomBase62 } from '@service/shared';
 import DataLoader from 'dataloader';
 import type { Deps } from '../../infra/deps';
 import { MAX_BATCH_WRITE, writeAll } from '../../infra/store/batch-write';
-import { deleteIf, putIf, scanContaining, updateIf, type Store } from '../../infra/store/dynamo';
+import { deleteIf, putIf, queryAll, updateIf, type Store } from '../../infra/store/dynamo';
 import type { PlatformEvent } from './events';
 import type { EventType } from './subscriptions';
 
@@ -46,6 +46,8 @@ export interface StoredDelivery {
   lastError?: string;
   createdAt: string;
   expiresAtEpoch: number;
+  /** The conversation a conversation event is about (the sparse `byConversation` index: a visitor's export and erasure). */
+  conversationId?: string;
 }
 
 export interface AttemptLogEntry<E extends PlatformEvent = EventType> {
@@ -64,6 +66,7 @@ export interface AttemptLogEntry<E extends PlatformEvent = EventType> {
   /** The body sent: the delivery's payload, kept with its attempt for the delivery log. */
   body?: string;
   expiresAtEpoch: number;
+  conversationId?: string;
 }
 
 /** Delivery records and their log are kept 30 days (TTL sweeps them in AWS; nothing relies on it). */
@@ -79,11 +82,18 @@ const table = (deps: Deps) => deps.store.table('webhookDeliveries');
 /** The seq part of a delivery's key. */
 export const seqOf = (delivery: Pick<StoredDelivery, 'deliveryId'>) => delivery.deliveryId.slice(delivery.deliveryId.lastIndexOf('#') + 1);
 
+/** The conversation an event's payload is about (`data.conversation_id` of the conversation events), if any. */
+function conversationOf(payload: string): string | undefined {
+  const { data } = JSON.parse(payload) as { data?: { conversation_id?: unknown } };
+  return typeof data?.conversation_id === 'string' ? data.conversation_id : undefined;
+}
+
 /** A delivery started at `now`, its first attempt due at once. */
 export function newDelivery(
   now: Date,
   input: { workspaceId: string; subscriptionId: string; eventId: string; event: PlatformEvent; payload: string; seq: string },
 ): StoredDelivery {
+  const conversationId = conversationOf(input.payload);
   return {
     subscriptionId: input.subscriptionId,
     deliveryId: deliveryKey(input.eventId, input.seq),
@@ -99,6 +109,7 @@ export function newDelivery(
     dueAt: now.getTime(),
     createdAt: now.toISOString(),
     expiresAtEpoch: expiresAt(now),
+    ...(conversationId ? { conversationId } : {}),
   };
 }
 
@@ -296,6 +307,7 @@ function attemptLogEntry(delivery: StoredDelivery, attempt: AttemptMade): Attemp
     ok: attempt.ok,
     body: delivery.payload,
     expiresAtEpoch: expiresAt(attempt.attemptedAt),
+    ...(delivery.conversationId ? { conversationId: delivery.conversationId } : {}),
   };
 }
 
@@ -320,11 +332,17 @@ export async function listAttempts<E extends PlatformEvent = EventType>(deps: De
   return (result.Items ?? []) as AttemptLogEntry<E>[];
 }
 
-/** A delivery or attempt-log item whose payload mentions one of `needles` (a visitor's ids, their conversations). */
+/** A delivery or attempt-log item of a conversation's events. */
 export type DeliveryTrace = Pick<StoredDelivery, 'subscriptionId' | 'deliveryId' | 'eventId' | 'event' | 'createdAt'> & { kind: 'delivery' | 'attempt'; payload?: string; body?: string };
 
-/** Every delivery and attempt-log entry whose sent body mentions one of `needles`: a filtered scan (erasure and export only). */
-export const scanDeliveriesMentioning = (deps: Deps, needles: string[]): Promise<DeliveryTrace[]> => scanContaining<DeliveryTrace>(deps.store, table(deps), ['payload', 'body'], needles);
+/** Every delivery and attempt-log entry of the conversation's events (the `byConversation` index): export and erasure only. */
+export const queryConversationDeliveries = (deps: Deps, conversationId: string): Promise<DeliveryTrace[]> =>
+  queryAll<DeliveryTrace>(deps.store, {
+    TableName: table(deps),
+    IndexName: 'byConversation',
+    KeyConditionExpression: 'conversationId = :c',
+    ExpressionAttributeValues: { ':c': conversationId },
+  });
 
 export const deleteDeliveryItem = (deps: Deps, key: Pick<StoredDelivery, 'subscriptionId' | 'deliveryId'>) =>
   deleteIf(deps.store, table(deps), { subscriptionId: key.subscriptionId, deliveryId: key.deliveryId }, { ConditionExpression: 'attribute_exists(deliveryId)' });

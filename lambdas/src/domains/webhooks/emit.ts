@@ -7,6 +7,10 @@ import { sameTickReads } from './same-tick-reads';
 import { skillsListening, skillTargetId } from './skill-targets';
 import { getSubscription, listSubscriptions } from './subscriptions';
 
+/**
+ * The webhooks domain: subscriptions, the emit of workspace events to subscriptions and skills (this file), their
+ * deliveries with signed, scheduled retries (deliverer.ts, schedule.ts), and the delivery log.
+ */
 const EVENT_ID_PATTERN = /^evt_[0-9A-Za-z]{8,64}$/;
 
 /** A stable event id from a record or run id (a repeated emit for the same fact is then a no-op). */

@@ -40,10 +40,24 @@ export async function getSubscriptionItem(deps: Deps, workspaceId: string, id: s
   return result.Item as StoredSubscription | undefined;
 }
 
-/** A conditional update (by default: the subscription exists); the new item, or undefined when it is gone or the condition failed. */
-export const updateSubscriptionIfExists = (
-  deps: Deps,
-  subscription: Pick<StoredSubscription, 'workspaceId' | 'id'>,
-  update: Omit<ConditionalUpdate, 'ConditionExpression'> & { ConditionExpression?: string },
-): Promise<StoredSubscription | undefined> =>
+type SubscriptionKey = Pick<StoredSubscription, 'workspaceId' | 'id'>;
+
+/** A conditional update of a subscription that still exists; the new item, or undefined when it is gone or the condition failed. */
+const updateIfExists = (deps: Deps, subscription: SubscriptionKey, update: Omit<ConditionalUpdate, 'ConditionExpression'> & { ConditionExpression?: string }) =>
   updateIf<StoredSubscription>(deps.store, table(deps), { workspaceId: subscription.workspaceId, id: subscription.id }, { ConditionExpression: 'attribute_exists(id)', ...update });
+
+/** Sets the consecutive-failure counter back to zero; undefined when the subscription is gone. */
+export const resetFailureCount = (deps: Deps, subscription: SubscriptionKey) =>
+  updateIfExists(deps, subscription, { UpdateExpression: 'SET failureCount = :zero', ExpressionAttributeValues: { ':zero': 0 } });
+
+/** Adds one to the consecutive-failure counter (atomic); undefined when the subscription is gone. */
+export const incrementFailureCount = (deps: Deps, subscription: SubscriptionKey) =>
+  updateIfExists(deps, subscription, { UpdateExpression: 'ADD failureCount :one', ExpressionAttributeValues: { ':one': 1 } });
+
+/** Disables an active subscription at `at`; undefined when it is gone or was already disabled. */
+export const disableSubscriptionItem = (deps: Deps, subscription: SubscriptionKey, at: string) =>
+  updateIfExists(deps, subscription, {
+    UpdateExpression: 'SET active = :false, disabledAt = :now',
+    ConditionExpression: 'attribute_exists(id) AND active = :true',
+    ExpressionAttributeValues: { ':false': false, ':true': true, ':now': at },
+  });

@@ -9,7 +9,9 @@ import {
   deleteSubscriptionItem,
   getSubscriptionItem,
   querySubscriptions,
-  updateSubscriptionIfExists as updateIfExists,
+  disableSubscriptionItem,
+  incrementFailureCount,
+  resetFailureCount,
   type EventType,
   type StoredSubscription,
 } from './subscription-repository';
@@ -107,7 +109,7 @@ export async function recordDeliverySuccess(deps: Deps, workspaceId: string, id:
   const mark = failureMarks.get(key);
   const latest = (await getSubscriptionToDeliver(deps, workspaceId, id)) ?? delivered;
   if (mark === undefined && latest.failureCount === 0) return;
-  keep(deps, latest, await updateIfExists(deps, latest, { UpdateExpression: 'SET failureCount = :zero', ExpressionAttributeValues: { ':zero': 0 } }));
+  keep(deps, latest, await resetFailureCount(deps, latest));
   if (failureMarks.get(key) === mark) failureMarks.delete(key);
 }
 
@@ -118,18 +120,11 @@ export async function recordDeliverySuccess(deps: Deps, workspaceId: string, id:
 export async function countFailure(deps: Deps, subscription: StoredSubscription): Promise<'counted' | 'disabled' | 'deleted'> {
   const key = keptKey(subscription.workspaceId, subscription.id);
   failureMarks.set(key, (failureMarks.get(key) ?? 0) + 1);
-  const updated = keep(deps, subscription, await updateIfExists(deps, subscription, {
-    UpdateExpression: 'ADD failureCount :one',
-    ExpressionAttributeValues: { ':one': 1 },
-  }));
+  const updated = keep(deps, subscription, await incrementFailureCount(deps, subscription));
   if (!updated) return 'deleted';
   if (!updated.active) return 'disabled';
   if (updated.failureCount < MAX_CONSECUTIVE_FAILURES) return 'counted';
-  const disabled = await updateIfExists(deps, subscription, {
-    UpdateExpression: 'SET active = :false, disabledAt = :now',
-    ConditionExpression: 'attribute_exists(id) AND active = :true',
-    ExpressionAttributeValues: { ':false': false, ':true': true, ':now': deps.now().toISOString() },
-  });
+  const disabled = await disableSubscriptionItem(deps, subscription, deps.now().toISOString());
   // Lost the condition: another attempt disabled it (or it was deleted); nothing is sent to it from here on either way.
   keep(deps, subscription, disabled ?? { ...updated, active: false });
   return 'disabled';

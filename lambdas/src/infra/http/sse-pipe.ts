@@ -2,9 +2,6 @@ import { header, type HttpEvent } from './event';
 import { SSE_KEEP_ALIVE } from './sse';
 import type { ResponseSink } from './streaming';
 
-/** One server-sent event with its `id:` when it has one. */
-export const sseFrame = (event: { id?: string; name: string; data: unknown }): string => `${event.id !== undefined ? `id: ${event.id}\n` : ''}event: ${event.name}\ndata: ${JSON.stringify(event.data)}\n\n`;
-
 /**
  * Writes a followed source's events to an open SSE response until the source says it is done, the client leaves, or
  * `maxMs` passes (the client then resumes with Last-Event-ID), with a keep-alive comment every `heartbeatMs`.

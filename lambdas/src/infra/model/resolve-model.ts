@@ -5,7 +5,7 @@ import type { LanguageModelV4 } from '@ai-sdk/provider';
 // deploy (cdk/lib/lambda-bundling.ts, providerAliases).
 import { createOfflineModel } from '@service/offline-model';
 
-// Which language model the agent runtime talks to, chosen by the MODEL setting (ARCHITECTURE.md).
+// Which language model the agent runtime talks to, chosen by the MODEL setting (docs/configuration.md).
 
 export type ModelSetting =
   | { kind: 'offline' }

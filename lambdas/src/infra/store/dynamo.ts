@@ -127,34 +127,7 @@ async function allPages<T>(read: (start: { ExclusiveStartKey?: Record<string, un
 export const queryAll = <T>(store: Store, input: Omit<QueryCommandInput, 'ExclusiveStartKey'>): Promise<T[]> =>
   allPages<T>((start) => store.doc.send(new QueryCommand({ ...input, ...start })));
 
-/** Every item a scan matches: for the rare sweeps over a whole table (erasure, retention), never a request's hot path. */
+/** Every item a scan matches: for the rare sweeps over a whole table (the retention sweeper's workspaces), never a request's hot path. */
 export const scanAll = <T>(store: Store, input: Omit<ScanCommandInput, 'ExclusiveStartKey'>): Promise<T[]> =>
   allPages<T>((start) => store.doc.send(new ScanCommand({ ...input, ...start })));
 
-/**
- * Every item of a table where one of the string `attributes` contains one of the `needles` (a filtered scan, in groups
- * of needles to keep each filter expression small): how an erasure finds a visitor's traces in tables keyed by
- * something else (webhook payloads, stored responses). Only the key and the matched attributes come back.
- */
-export async function scanContaining<T>(store: Store, tableName: string, attributes: string[], needles: string[]): Promise<T[]> {
-  // An attribute path `a.b` names a nested attribute: each part by name.
-  const names: Record<string, string> = {};
-  const paths = attributes.map((attribute, index) =>
-    attribute
-      .split('.')
-      .map((part, depth) => {
-        names[`#a${index}_${depth}`] = part;
-        return `#a${index}_${depth}`;
-      })
-      .join('.'),
-  );
-  const found = await Promise.all(
-    Array.from({ length: Math.ceil(needles.length / NEEDLES_PER_SCAN) }, (_, group) => {
-      const values = Object.fromEntries(needles.slice(group * NEEDLES_PER_SCAN, (group + 1) * NEEDLES_PER_SCAN).map((needle, index) => [`:n${index}`, needle]));
-      const filter = Object.keys(values).flatMap((value) => paths.map((path) => `contains(${path}, ${value})`));
-      return scanAll<T>(store, { TableName: tableName, FilterExpression: filter.join(' OR '), ExpressionAttributeNames: names, ExpressionAttributeValues: values, ConsistentRead: true });
-    }),
-  );
-  return found.flat();
-}
-const NEEDLES_PER_SCAN = 20;

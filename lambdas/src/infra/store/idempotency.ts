@@ -3,7 +3,7 @@ import { DomainError } from '@service/shared';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Deps } from '../deps';
-import { deleteIf, putIf, scanContaining, updateIf } from './dynamo';
+import { deleteIf, putIf, queryAll, updateIf } from './dynamo';
 
 /**
  * Stripe-style idempotency on one item per key: a single conditional put claims the key (it succeeds only if no
@@ -36,6 +36,8 @@ export interface Action {
 
 interface IdempotencyRecord {
   scopedKey: string;
+  /** The workspace the key is scoped to (the `byWorkspace` index an erasure reads). */
+  workspaceId: string;
   requestHash: string;
   state: 'in_progress' | 'completed';
   response?: StoredResponse;
@@ -65,9 +67,10 @@ const claimedFrom = (record: Pick<IdempotencyRecord, 'scopedKey' | 'requestHash'
 });
 
 /** A new key, or one whose record expired: a new action. */
-async function claimFresh(deps: Deps, scopedKey: string, requestHash: string, now: number): Promise<IdempotencyClaimed | undefined> {
+async function claimFresh(deps: Deps, workspaceId: string, scopedKey: string, requestHash: string, now: number): Promise<IdempotencyClaimed | undefined> {
   const record: IdempotencyRecord = {
     scopedKey,
+    workspaceId,
     requestHash,
     state: 'in_progress',
     actionAt: new Date(now).toISOString(),
@@ -98,7 +101,7 @@ export async function claimIdempotencyKey(deps: Deps, workspaceId: string, key: 
   const deadline = Date.now() + WAIT_FOR_CONCURRENT_MS;
   for (;;) {
     const now = deps.now().getTime();
-    const claimed = (await claimFresh(deps, scopedKey, requestHash, now)) ?? (await resumeAbandoned(deps, scopedKey, requestHash, now));
+    const claimed = (await claimFresh(deps, workspaceId, scopedKey, requestHash, now)) ?? (await resumeAbandoned(deps, scopedKey, requestHash, now));
     if (claimed) return claimed;
     const existing = (
       await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('idempotency'), Key: { scopedKey }, ConsistentRead: true }))
@@ -151,9 +154,22 @@ export async function releaseIdempotencyKey(deps: Deps, claim: ClaimRef): Promis
   await deleteIf(deps.store, deps.store.table('idempotency'), { scopedKey: claim.scopedKey }, ownInProgress(claim));
 }
 
-/** The keys of the stored responses whose body mentions one of `needles` (a visitor's ids, their conversations): a filtered scan, for erasure only. */
-export const scanStoredResponsesMentioning = async (deps: Deps, needles: string[]): Promise<string[]> =>
-  (await scanContaining<Pick<IdempotencyRecord, 'scopedKey'>>(deps.store, deps.store.table('idempotency'), ['response.body'], needles)).map((record) => record.scopedKey);
+/**
+ * The keys of the workspace's stored responses whose body mentions one of `needles` (a visitor's ids, their
+ * conversations), for erasure: one Query of the workspace's records of the last day (the `byWorkspace` index), the
+ * bodies searched here.
+ */
+export async function findStoredResponsesMentioning(deps: Deps, workspaceId: string, needles: string[]): Promise<string[]> {
+  const records = await queryAll<Pick<IdempotencyRecord, 'scopedKey' | 'response'>>(deps.store, {
+    TableName: deps.store.table('idempotency'),
+    IndexName: 'byWorkspace',
+    KeyConditionExpression: 'workspaceId = :w',
+    ExpressionAttributeValues: { ':w': workspaceId },
+    ProjectionExpression: 'scopedKey, #response',
+    ExpressionAttributeNames: { '#response': 'response' },
+  });
+  return records.filter(({ response }) => response && needles.some((needle) => response.body.includes(needle))).map(({ scopedKey }) => scopedKey);
+}
 
 /**
  * Forgets a stored response (an erased visitor's data in it): a retry with its key then runs the request again, which

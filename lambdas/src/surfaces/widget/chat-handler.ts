@@ -2,13 +2,11 @@ import type { LanguageModel } from 'ai';
 import { ROUTES } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import type { StoredAgent } from '../../domains/agents/agents';
-import { recordUsage } from '../../domains/usage/usage';
 import type { Toolbox } from '../../domains/skills/skill-toolbox';
-import { errorResult, isRefusal, requireMethod } from '../../infra/http/errors';
 import { header, type HttpEvent } from '../../infra/http/event';
 import { readJsonBody, validated } from '../../infra/http/json-body';
 import { SSE_KEEP_ALIVE } from '../../infra/http/sse';
-import { writeResult, type StreamingHandler } from '../../infra/http/streaming';
+import type { StreamingHandler } from '../../infra/http/streaming';
 import { CHAT_LIMITS, type ChatStreamEvents } from '@service/shared/widget-protocol';
 import { ChatDecisionSchema, ChatRequestSchema, type ChatDecisionBody, type ChatRequestBody } from './chat-request';
 import { decide } from './decision';
@@ -18,14 +16,15 @@ import { appendEntry, appendMessage, openConversation } from '../../domains/conv
 import { handoffSettingsOf } from '../../domains/agents/agents';
 import { handoffTool, peopleTake, type PeopleTurn } from './people-turn';
 import { visitorPage } from './visitor-page';
-import { corsHeaders } from '../../infra/http/cors';
 import { logger } from '../../infra/logger';
-import { assertOriginAllowed, requestUser, widgetAgent } from './widget-agent';
+import { requestUser } from './widget-agent';
+import { widgetStream } from './widget-route';
 import { chatLanguage } from './chat-language';
 import { hitRateLimit } from '../../domains/access/rate-limit';
 import { confirmingActions, visitorToolbox, type VisitorConversation } from './visitor-tools';
 import { streamWidgetReply } from './reply';
-import { leftUnanswered, noteIfUnanswered } from '../../domains/knowledge/unanswered';
+import { leftUnanswered } from '../../domains/knowledge/unanswered';
+import { afterAnswer } from '../../domains/runs/runtime/after-answer';
 import { noteAnswer, noteVisitorMessage } from '../../domains/insights/record';
 import { offersKnowledge } from '../../domains/runs/runtime/run-sources';
 
@@ -43,6 +42,26 @@ export interface WidgetChatOptions {
 const METHODS = ['POST', 'OPTIONS'];
 
 type ParsedRequest = { kind: 'chat'; body: ChatRequestBody; encoding: ReplyEncoding } | { kind: 'decision'; body: ChatDecisionBody; encoding: ReplyEncoding };
+
+/** A widget reply's follow-ups: its question noted if it went unanswered, its usage, and its insights facts. */
+async function answerFollowUps(
+  deps: Deps,
+  agent: StoredAgent,
+  conversation: VisitorConversation,
+  answer: { reply: Awaited<ReturnType<typeof streamWidgetReply>>; messageId: string; stopped: boolean; knowledge: boolean; question: string },
+): Promise<void> {
+  const { reply } = answer;
+  const turn = { ...reply.knowledge, answer: reply.text };
+  const unanswered = !answer.stopped && answer.knowledge && leftUnanswered(turn);
+  const tokens = { inputTokens: reply.usage?.inputTokens ?? 0, outputTokens: reply.usage?.outputTokens ?? 0 };
+  await afterAnswer(deps, {
+    workspaceId: agent.workspaceId,
+    agentId: agent.id,
+    usage: reply.usage && tokens,
+    unanswered: unanswered ? { turn, question: answer.question, language: conversation.language } : undefined,
+  });
+  await noteAnswer(deps, { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: conversation.conversationId }, answer.messageId, { at: deps.now().toISOString(), ...tokens, ...reply.toolTally, unanswered });
+}
 
 /**
  * The request: a visitor turn in the widget's shape or as `useChat` sends it (the reply answers in the same
@@ -67,107 +86,88 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
   const agentLimit = options.agentLimitPerMinute ?? 300;
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
 
-  return async (event, sink) => {
+  return widgetStream(deps, { route: ROUTES.widgetChat, methods: METHODS, origin: 'required' }, async ({ agent, cors }, event, sink) => {
+    // An origin the agent does not allow got no model time: the preamble refused it.
     const origin = header(event, 'origin');
-    let cors: Record<string, string> = { vary: 'Origin' };
-    let agent: StoredAgent;
-    let request: ParsedRequest;
-    let conversation: VisitorConversation;
+    const request = parseBody(event, maxBodyBytes);
     /** A decision's answer, made before the stream starts (a decision on no pending action is a 404). */
     let decided = '';
     /** People took the visitor's message: the agent says nothing but a fixed answer (their state is the answer). */
     let withPeople: PeopleTurn | undefined;
     let visitorMessageId = '';
+    const { body } = request;
+    await hitRateLimit(deps, `widget-visitor#${agent.id}#${event.requestContext.http.sourceIp}`, visitorLimit);
+    await hitRateLimit(deps, `widget-agent#${agent.id}`, agentLimit);
+    const userId = requestUser(agent, event);
     /** The page the widget is on, as the conversation keeps it (visitor-page.ts). */
-    let page: string | undefined;
-    try {
-      agent = await widgetAgent(deps, event, ROUTES.widgetChat);
-      cors = corsHeaders(origin, agent.allowedOrigins, METHODS.join(', '));
-      if (event.requestContext.http.method === 'OPTIONS') {
-        sink.start(204, cors);
-        return sink.end();
-      }
-      requireMethod(event, METHODS);
-      // An origin the agent does not allow gets no model time.
-      assertOriginAllowed(agent, origin);
-      request = parseBody(event, maxBodyBytes);
-      const { body } = request;
-      await hitRateLimit(deps, `widget-visitor#${agent.id}#${event.requestContext.http.sourceIp}`, visitorLimit);
-      await hitRateLimit(deps, `widget-agent#${agent.id}`, agentLimit);
-      const userId = requestUser(agent, event);
-      page = request.kind === 'chat' ? visitorPage(request.body.page?.url) : undefined;
-      const { handler } = await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale, ...(userId ? { userId } : {}), ...(page ? { page } : {}) });
-      conversation = { agent, conversationId: body.conversationId, language: request.kind === 'chat' ? await chatLanguage(agent, request.body) : agent.locale };
-      if (request.kind === 'decision') decided = await decide(deps, conversation, request.body);
-      else {
-        const message = { ...(await appendEntry(deps, body.conversationId, { role: 'user', content: request.body.messages.at(-1)?.content ?? '' })), role: 'user' as const };
-        visitorMessageId = message.messageId;
-        await noteVisitorMessage(deps, { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: body.conversationId }, new Date(message.createdAt));
-        withPeople = await peopleTake(deps, agent, { conversationId: body.conversationId, handler, message, askedForPerson: request.body.handoff === true, language: conversation.language, page, email: request.body.email });
-      }
-    } catch (error) {
-      if (isRefusal(error)) return writeResult(sink, errorResult(error, event.rawPath, cors));
-      throw error;
+    const page = request.kind === 'chat' ? visitorPage(request.body.page?.url) : undefined;
+    const { handler } = await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale, ...(userId ? { userId } : {}), ...(page ? { page } : {}) });
+    const conversation: VisitorConversation = { agent, conversationId: body.conversationId, language: request.kind === 'chat' ? await chatLanguage(agent, request.body) : agent.locale };
+    if (request.kind === 'decision') decided = await decide(deps, conversation, request.body);
+    else {
+      const message = { ...(await appendEntry(deps, body.conversationId, { role: 'user', content: request.body.messages.at(-1)?.content ?? '' })), role: 'user' as const };
+      visitorMessageId = message.messageId;
+      await noteVisitorMessage(deps, { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: body.conversationId }, new Date(message.createdAt));
+      withPeople = await peopleTake(deps, agent, { conversationId: body.conversationId, handler, message, askedForPerson: request.body.handoff === true, language: conversation.language, page, email: request.body.email });
     }
 
-    const { encoding } = request;
-    sink.start(200, { ...encoding.headers, ...cors });
-    const send = <N extends keyof ChatStreamEvents>(name: N, data: ChatStreamEvents[N]) => sink.write(encoding.encode(name, data));
-    if (request.kind === 'decision') {
-      send('delta', { text: decided });
-      send('done', { conversationId: conversation.conversationId, messageId: await appendMessage(deps, conversation.conversationId, 'assistant', decided) });
-      return sink.end();
-    }
-    if (withPeople) {
-      if (withPeople.reply) send('delta', { text: withPeople.reply.content });
-      send('handoff', withPeople.state);
-      send('done', { conversationId: conversation.conversationId, messageId: withPeople.reply?.messageId ?? visitorMessageId });
-      return sink.end();
-    }
-    const body = request.body;
-    // A comment line keeps proxies and the widget's idle timer from giving up while the model thinks.
-    const keepAlive = setInterval(() => sink.write(SSE_KEEP_ALIVE), CHAT_LIMITS.keepAliveMs);
-    const deadline = AbortSignal.timeout(options.replyMs ?? CHAT_LIMITS.replyMs);
-    let toolbox: Toolbox | undefined;
-    try {
-      toolbox = await visitorToolbox(deps, conversation);
-      const reply = await streamWidgetReply(deps, {
-        model: options.model,
-        conversation,
-        body,
-        pageUrl: body.page?.url ?? origin,
-        tools: toolbox.tools,
-        actions: confirmingActions(deps, conversation, (confirm) => send('confirm', confirm)),
-        handoff: handoffSettingsOf(agent).enabled ? handoffTool(deps, { ...conversation, page }, (state) => send('handoff', state)) : undefined,
-        send,
-        // The visitor's Stop (or a closed page) goes as the request's end: the reply stops there, no tool starts after it.
-        signal: AbortSignal.any([sink.signal, deadline]),
-      });
-      // An aborted stream ends quietly (an `abort` part); past the deadline the reply is a failure.
-      if (deadline.aborted) throw deadline.reason;
-      // A reply the visitor stopped keeps what was written, marked so; the conversation goes on from it.
-      const stopped = sink.signal.aborted;
-      const messageId = await appendMessage(deps, body.conversationId, 'assistant', reply.text, { stopped });
-      if (!stopped) send('done', { conversationId: body.conversationId, messageId });
-      const unanswered = !stopped && offersKnowledge(toolbox.tools) && leftUnanswered({ ...reply.knowledge, answer: reply.text });
-      if (unanswered) {
-        const question = body.messages.at(-1)?.content ?? '';
-        await noteIfUnanswered(deps, { ...reply.knowledge, answer: reply.text }, { workspaceId: agent.workspaceId, agentId: agent.id, question, language: conversation.language });
+    return async () => {
+      const { encoding } = request;
+      sink.start(200, { ...encoding.headers, ...cors });
+      const send = <N extends keyof ChatStreamEvents>(name: N, data: ChatStreamEvents[N]) => sink.write(encoding.encode(name, data));
+      if (request.kind === 'decision') {
+        send('delta', { text: decided });
+        send('done', { conversationId: conversation.conversationId, messageId: await appendMessage(deps, conversation.conversationId, 'assistant', decided) });
+        return sink.end();
       }
-      const tokens = { inputTokens: reply.usage?.inputTokens ?? 0, outputTokens: reply.usage?.outputTokens ?? 0 };
-      if (reply.usage) await recordUsage(deps, agent.workspaceId, agent.id, tokens);
-      await noteAnswer(deps, { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: body.conversationId }, messageId, { at: deps.now().toISOString(), ...tokens, ...reply.toolTally, unanswered });
-    } catch (error) {
-      if (deadline.aborted) {
-        send('error', { code: 'REPLY_TIMEOUT', message: 'The reply took too long; please try again' });
-      } else if (!sink.signal.aborted) {
-        logger.error('widget chat failed', { agentId: agent.id, workspaceId: agent.workspaceId, error });
-        send('error', { code: 'INTERNAL_ERROR', message: 'The assistant could not answer; please try again' });
+      if (withPeople) {
+        if (withPeople.reply) send('delta', { text: withPeople.reply.content });
+        send('handoff', withPeople.state);
+        send('done', { conversationId: conversation.conversationId, messageId: withPeople.reply?.messageId ?? visitorMessageId });
+        return sink.end();
       }
-    } finally {
-      clearInterval(keepAlive);
-      await toolbox?.close();
-      sink.end();
-    }
-  };
+      const body = request.body;
+      // A comment line keeps proxies and the widget's idle timer from giving up while the model thinks.
+      const keepAlive = setInterval(() => sink.write(SSE_KEEP_ALIVE), CHAT_LIMITS.keepAliveMs);
+      const deadline = AbortSignal.timeout(options.replyMs ?? CHAT_LIMITS.replyMs);
+      let toolbox: Toolbox | undefined;
+      try {
+        toolbox = await visitorToolbox(deps, conversation);
+        const reply = await streamWidgetReply(deps, {
+          model: options.model,
+          conversation,
+          body,
+          pageUrl: body.page?.url ?? origin,
+          tools: toolbox.tools,
+          actions: confirmingActions(deps, conversation, (confirm) => send('confirm', confirm)),
+          handoff: handoffSettingsOf(agent).enabled ? handoffTool(deps, { ...conversation, page }, (state) => send('handoff', state)) : undefined,
+          send,
+          // The visitor's Stop (or a closed page) goes as the request's end: the reply stops there, no tool starts after it.
+          signal: AbortSignal.any([sink.signal, deadline]),
+        });
+        // An aborted stream ends quietly (an `abort` part); past the deadline the reply is a failure.
+        if (deadline.aborted) throw deadline.reason;
+        // A reply the visitor stopped keeps what was written, marked so; the conversation goes on from it.
+        const stopped = sink.signal.aborted;
+        const messageId = await appendMessage(deps, body.conversationId, 'assistant', reply.text, { stopped });
+        if (!stopped) send('done', { conversationId: body.conversationId, messageId });
+        // The visitor has the answer: what it leaves behind is noted after `done`, and a failure there is logged, never
+        // sent (the stream ends with `done` or `error`, not both).
+        await answerFollowUps(deps, agent, conversation, { reply, messageId, stopped, knowledge: offersKnowledge(toolbox.tools), question: body.messages.at(-1)?.content ?? '' }).catch((error: unknown) =>
+          logger.error('widget reply follow-ups failed', { agentId: agent.id, workspaceId: agent.workspaceId, error }),
+        );
+      } catch (error) {
+        if (deadline.aborted) {
+          send('error', { code: 'REPLY_TIMEOUT', message: 'The reply took too long; please try again' });
+        } else if (!sink.signal.aborted) {
+          logger.error('widget chat failed', { agentId: agent.id, workspaceId: agent.workspaceId, error });
+          send('error', { code: 'INTERNAL_ERROR', message: 'The assistant could not answer; please try again' });
+        }
+      } finally {
+        clearInterval(keepAlive);
+        await toolbox?.close();
+        sink.end();
+      }
+    };
+  });
 }

@@ -1,10 +1,8 @@
 import { ROUTES } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { avatarExpressionsOf, type StoredAgent } from '../../domains/agents/agents';
-import { corsHeaders } from '../../infra/http/cors';
-import { errorResult, requireMethod } from '../../infra/http/errors';
-import { header, jsonResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
-import { widgetAgent } from './widget-agent';
+import { header, jsonResult, type HttpEvent } from '../../infra/http/event';
+import { widgetRoute } from './widget-route';
 
 /** The spec's widget configuration response, plus where the panel streams its conversation from. */
 export function widgetConfigOf(agent: StoredAgent, chatUrl: string) {
@@ -27,18 +25,9 @@ const CACHE = 'public, max-age=60, s-maxage=300, stale-while-revalidate=600';
 
 /** GET /v1/agents/{agentId}/widget-config: public, CORS limited to the agent's allowed origins. */
 export function createWidgetConfigHandler(deps: Deps, options: WidgetConfigOptions = {}) {
-  return async (event: HttpEvent): Promise<HttpResult> => {
-    let cors: Record<string, string> = { vary: 'Origin' };
-    try {
-      const agent = await widgetAgent(deps, event, ROUTES.widgetConfig);
-      cors = corsHeaders(header(event, 'origin'), agent.allowedOrigins, METHODS.join(', '));
-      if (event.requestContext.http.method === 'OPTIONS') return { statusCode: 204, headers: cors, body: '' };
-      requireMethod(event, METHODS);
-      return jsonResult(200, configBody(agent, event, options), { ...cors, 'cache-control': CACHE });
-    } catch (error) {
-      return errorResult(error, event.rawPath, cors);
-    }
-  };
+  return widgetRoute(deps, { route: ROUTES.widgetConfig, methods: METHODS, origin: 'none' }, async ({ agent, cors }, event) =>
+    jsonResult(200, configBody(agent, event, options), { ...cors, 'cache-control': CACHE }),
+  );
 }
 
 /** The configuration of `agent`, its URLs absolute against this API (or the configured chat base). */

@@ -1,6 +1,6 @@
 import type { Deps } from '../../infra/deps';
 import type { ChatDecisionBody } from './chat-request';
-import { takePendingAction } from '../../domains/conversations/pending-action-repository';
+import { takePendingAction } from '../../domains/conversations/pending-actions';
 import { visitorToolbox, type VisitorConversation } from './visitor-tools';
 
 const SAY = {

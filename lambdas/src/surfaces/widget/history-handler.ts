@@ -2,10 +2,9 @@ import { ROUTES } from '@service/shared';
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import { userConversation } from '../../domains/conversations/conversations';
 import type { Deps } from '../../infra/deps';
-import { corsHeaders } from '../../infra/http/cors';
-import { errorResult, requireMethod } from '../../infra/http/errors';
-import { header, jsonResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
-import { assertOriginAllowed, requestUser, widgetAgent } from './widget-agent';
+import { jsonResult } from '../../infra/http/event';
+import { requestUser } from './widget-agent';
+import { widgetRoute } from './widget-route';
 
 const METHODS = ['GET', 'OPTIONS'];
 
@@ -14,17 +13,8 @@ const METHODS = ['GET', 'OPTIONS'];
  * headers), so it continues on any device. Anyone else, a forged hash included, is anonymous and has no history here.
  */
 export function createWidgetHistoryHandler(deps: Deps) {
-  return async (event: HttpEvent): Promise<HttpResult> => {
-    let cors: Record<string, string> = { vary: 'Origin' };
-    try {
-      const agent = await widgetAgent(deps, event, ROUTES.widgetHistory);
-      const origin = header(event, 'origin');
-      cors = corsHeaders(origin, agent.allowedOrigins, METHODS.join(', '));
-      if (event.requestContext.http.method === 'OPTIONS') return { statusCode: 204, headers: cors, body: '' };
-      requireMethod(event, METHODS);
-      // The signed identity is what protects a history; Origin only keeps other sites' pages out (a same-origin GET
-      // carries none).
-      if (origin) assertOriginAllowed(agent, origin);
+  // The signed identity is what protects a history; Origin only keeps other sites' pages out.
+  return widgetRoute(deps, { route: ROUTES.widgetHistory, methods: METHODS, origin: 'when-sent' }, async ({ agent, cors }, event) => {
       const userId = requestUser(agent, event);
       const found = userId ? await userConversation(deps, agent.id, userId, CHAT_LIMITS.messages) : null;
       const body = {
@@ -34,8 +24,5 @@ export function createWidgetHistoryHandler(deps: Deps) {
         messages: (found?.messages ?? []).map(({ role, content, createdAt, author, event }) => ({ role, content, createdAt, ...(author ? { author: author.name } : {}), ...(event ? { event } : {}) })),
       };
       return jsonResult(200, body, { ...cors, 'cache-control': 'private, no-store', vary: 'Origin, x-user-id, x-user-hash' });
-    } catch (error) {
-      return errorResult(error, event.rawPath, cors);
-    }
-  };
+  });
 }

@@ -1,15 +1,14 @@
 import { ApiError, isUuid, ROUTES } from '@service/shared';
 import { LIVE_LIMITS, liveSeqOf } from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
-import { corsHeaders } from '../../infra/http/cors';
-import { errorResult, requireMethod } from '../../infra/http/errors';
 import { header } from '../../infra/http/event';
-import { SSE_HEADERS } from '../../infra/http/sse';
-import { pipeSse, sseFrame } from '../../infra/http/sse-pipe';
-import { writeResult, type StreamingHandler } from '../../infra/http/streaming';
+import { SSE_HEADERS, sseFrame } from '../../infra/http/sse';
+import { pipeSse } from '../../infra/http/sse-pipe';
+import type { StreamingHandler } from '../../infra/http/streaming';
 import { isVisitorsConversation, readConversation } from '../../domains/conversations/conversation-state';
 import { followConversation } from '../../domains/conversations/live-watch';
-import { assertOriginAllowed, requestUser, widgetAgent } from './widget-agent';
+import { requestUser } from './widget-agent';
+import { widgetStream } from './widget-route';
 
 const METHODS = ['GET', 'OPTIONS'];
 /** The visitor's own id travels in a header, never in the URL (it is what makes the conversation theirs). */
@@ -22,35 +21,22 @@ export const VISITOR_HEADER = 'x-visitor-id';
  * x-user-hash); an id alone gets 404, as does anyone else's. Internal notes never come here.
  */
 export function createWidgetLiveHandler(deps: Deps, options: { maxStreamMs?: number } = {}): StreamingHandler {
-  return async (event, sink) => {
-    let cors: Record<string, string> = { vary: 'Origin' };
-    let conversationId: string;
-    try {
-      const agent = await widgetAgent(deps, event, ROUTES.widgetLive);
-      const origin = header(event, 'origin');
-      cors = corsHeaders(origin, agent.allowedOrigins, METHODS.join(', '));
-      if (event.requestContext.http.method === 'OPTIONS') {
-        sink.start(204, cors);
-        return sink.end();
-      }
-      requireMethod(event, METHODS);
-      // The visitor's id is what protects the stream; Origin only keeps other sites' pages out (a same-origin GET has none).
-      if (origin) assertOriginAllowed(agent, origin);
-      conversationId = event.queryStringParameters?.conversationId ?? '';
+  // The visitor's id is what protects the stream; Origin only keeps other sites' pages out.
+  return widgetStream(deps, { route: ROUTES.widgetLive, methods: METHODS, origin: 'when-sent' }, async ({ agent, cors }, event, sink) => {
+      const conversationId = event.queryStringParameters?.conversationId ?? '';
       const visitorId = header(event, VISITOR_HEADER);
       if (!isUuid(conversationId)) throw new ApiError('VALIDATION_ERROR', 'conversationId must be a UUID', { field: 'conversationId' });
       if (!visitorId || !isUuid(visitorId)) throw new ApiError('VALIDATION_ERROR', `${VISITOR_HEADER} must be the visitor's UUID`, { field: VISITOR_HEADER });
       const meta = await readConversation(deps, agent.workspaceId, conversationId);
       const userId = requestUser(agent, event);
       if (!isVisitorsConversation(meta, { agentId: agent.id, visitorId, userId })) throw new ApiError('CONVERSATION_NOT_FOUND', `No conversation ${conversationId} of this visitor`, { field: 'conversationId' });
-    } catch (error) {
-      return writeResult(sink, errorResult(error, event.rawPath, cors));
-    }
-    const after = liveSeqOf(header(event, 'last-event-id')) ?? 0;
-    sink.start(200, { ...cors, ...SSE_HEADERS });
-    await pipeSse(sink, (write) => followConversation(deps, conversationId, after, { notes: false }, (events) => write(events.map(sseFrame).join(''))), {
-      heartbeatMs: LIVE_LIMITS.keepAliveMs,
-      maxMs: options.maxStreamMs ?? LIVE_LIMITS.maxStreamMs,
-    });
-  };
+      const after = liveSeqOf(header(event, 'last-event-id')) ?? 0;
+      return async () => {
+        sink.start(200, { ...cors, ...SSE_HEADERS });
+        await pipeSse(sink, (write) => followConversation(deps, conversationId, after, { notes: false }, (events) => write(events.map(sseFrame).join(''))), {
+          heartbeatMs: LIVE_LIMITS.keepAliveMs,
+          maxMs: options.maxStreamMs ?? LIVE_LIMITS.maxStreamMs,
+        });
+      };
+  });
 }

@@ -6,7 +6,7 @@ import { handoffSettingsOf, type StoredAgent } from '../../domains/agents/agents
 import { liveStateOf, readConversation } from '../../domains/conversations/conversation-state';
 import { announceMessage, requestHandoff } from '../../domains/conversations/handling';
 import { leaveEmail } from '../../domains/conversations/nobody-available';
-import { stopEmailReplies, type StoredMessage } from '../../domains/conversations/repository';
+import { stopEmailReplies, type StoredMessage } from '../../domains/conversations/conversations';
 import type { Deps } from '../../infra/deps';
 
 /** Whether the visitor's text contains one of the agent's handoff keywords (words or phrases, any case). */
@@ -45,13 +45,20 @@ export async function peopleTake(
       return { state: liveStateOf(meta) };
     }
   }
-  if (turn.email) throw new DomainError('VALIDATION_ERROR', 'An e-mail address is taken only while the conversation waits for a teammate', { field: 'email' });
   const settings = handoffSettingsOf(agent);
+  // An address is taken while the conversation waits for a teammate, or with the visitor's request for one (the
+  // widget's retry in a new conversation, after the one that asked for the address was erased).
+  if (turn.email && !(turn.askedForPerson && settings.enabled)) {
+    throw new DomainError('VALIDATION_ERROR', 'An e-mail address is taken only while the conversation waits for a teammate', { field: 'email' });
+  }
   if (!settings.enabled) return undefined;
   const reason = turn.askedForPerson ? 'visitor' : hasHandoffKeyword(settings.keywords, turn.message.content) ? 'keyword' : undefined;
   if (!reason) return undefined;
   // The visitor's own words are the teammate's first summary.
-  return { state: await requestHandoff(deps, turn.conversationId, { reason, summary: `The visitor wrote: ${turn.message.content}`.slice(0, LIVE_LIMITS.summaryChars), language: turn.language, page: turn.page }) };
+  const state = await requestHandoff(deps, turn.conversationId, { reason, summary: `The visitor wrote: ${turn.message.content}`.slice(0, LIVE_LIMITS.summaryChars), language: turn.language, page: turn.page });
+  if (!turn.email) return { state };
+  const reply = await leaveEmail(deps, turn.conversationId, turn.email, turn.language);
+  return { state: liveStateOf(await readConversation(deps, agent.workspaceId, turn.conversationId)), reply };
 }
 
 /**

@@ -3,12 +3,10 @@ import { visitorsAnswer } from '../../domains/conversations/conversations';
 import { recordRating } from '../../domains/insights/record';
 import { hitRateLimit } from '../../domains/access/rate-limit';
 import type { Deps } from '../../infra/deps';
-import { corsHeaders } from '../../infra/http/cors';
-import { errorResult, requireMethod } from '../../infra/http/errors';
-import { header, type HttpEvent, type HttpResult } from '../../infra/http/event';
 import { readJsonBody, validated } from '../../infra/http/json-body';
 import { RatingRequestSchema } from './rating-request';
-import { assertOriginAllowed, requestUser, widgetAgent } from './widget-agent';
+import { requestUser } from './widget-agent';
+import { widgetRoute } from './widget-route';
 
 const METHODS = ['POST', 'OPTIONS'];
 const MAX_BODY_BYTES = 8 * 1024;
@@ -22,15 +20,7 @@ const RATINGS_PER_MINUTE = 30;
  * nothing. 204.
  */
 export function createWidgetRatingHandler(deps: Deps) {
-  return async (event: HttpEvent): Promise<HttpResult> => {
-    let cors: Record<string, string> = { vary: 'Origin' };
-    try {
-      const agent = await widgetAgent(deps, event, ROUTES.widgetRating);
-      const origin = header(event, 'origin');
-      cors = corsHeaders(origin, agent.allowedOrigins, METHODS.join(', '));
-      if (event.requestContext.http.method === 'OPTIONS') return { statusCode: 204, headers: cors, body: '' };
-      requireMethod(event, METHODS);
-      assertOriginAllowed(agent, origin);
+  return widgetRoute(deps, { route: ROUTES.widgetRating, methods: METHODS, origin: 'required' }, async ({ agent, cors }, event) => {
       await hitRateLimit(deps, `widget-rating#${agent.id}#${event.requestContext.http.sourceIp}`, RATINGS_PER_MINUTE);
       const body = validated(RatingRequestSchema, readJsonBody(event, { maxBytes: MAX_BODY_BYTES }));
       const visitor = { agentId: agent.id, visitorId: body.visitorId, userId: requestUser(agent, event) };
@@ -41,8 +31,5 @@ export function createWidgetRatingHandler(deps: Deps) {
         at: deps.now().toISOString(),
       });
       return { statusCode: 204, headers: { ...cors, 'cache-control': 'no-store' }, body: '' };
-    } catch (error) {
-      return errorResult(error, event.rawPath, cors);
-    }
-  };
+  });
 }

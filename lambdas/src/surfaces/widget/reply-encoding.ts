@@ -1,6 +1,6 @@
 import { UI_MESSAGE_STREAM_HEADERS } from 'ai';
 import type { ChatStreamEvents } from '@service/shared/widget-protocol';
-import { SSE_HEADERS, sseEvent } from '../../infra/http/sse';
+import { SSE_HEADERS, sseFrame } from '../../infra/http/sse';
 
 /** Writes the events of one reply in a wire format: the widget's own SSE events, or the AI SDK's UI message stream. */
 export interface ReplyEncoding {
@@ -8,13 +8,13 @@ export interface ReplyEncoding {
   encode<N extends keyof ChatStreamEvents>(name: N, data: ChatStreamEvents[N]): string;
 }
 
-const sse = (data: unknown) => sseEvent(data);
+const sse = (data: unknown) => sseFrame({ data });
 
 /** The widget's protocol: `event: <name>` and `data: <json>` per event (shared/src/widget-protocol.ts). */
 export function widgetEncoding(): ReplyEncoding {
   return {
     headers: { ...SSE_HEADERS },
-    encode: (name, data) => sseEvent(data, name),
+    encode: (name, data) => sseFrame({ name, data }),
   };
 }
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RunSource } from '@service/shared';
 import { CHAT_LIMITS, type ChatStreamEvents } from '@service/shared/widget-protocol';
 import type { Deps } from '../../infra/deps';
-import type { AgentTool } from '../../domains/runs/runtime/agent-tool';
+import type { AgentTool } from '../../domains/skills/agent-tool';
 import { handoffSettingsOf } from '../../domains/agents/agents';
 import { stoppableTools } from '../../domains/runs/runtime/stoppable-tools';
 import { retrievalGuard } from '../../domains/runs/runtime/retrieval-guard';

@@ -2,7 +2,7 @@ import type { ModelMessage, ToolApprovalRequestOutput, ToolSet } from 'ai';
 import { APPROVAL_TTL_MS, type StoredPendingAction } from '../pending-action';
 import { redactSecrets } from '../steps/redact';
 import type { NewStep } from '../steps/step-log';
-import type { AgentTool } from './agent-tool';
+import type { AgentTool } from '../../skills/agent-tool';
 
 /** What the AI SDK answers when a `needsApproval` tool was called: the loop stops there and asks. */
 export type ApprovalRequest = ToolApprovalRequestOutput<ToolSet>;

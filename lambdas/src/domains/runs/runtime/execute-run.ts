@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { Deps } from '../../../infra/deps';
 import type { StoredAgent } from '../../agents/agents';
 import type { StoredRun } from '../runs';
-import type { AgentTool } from './agent-tool';
+import type { AgentTool } from '../../skills/agent-tool';
 import type { HeldRun } from './run-lease';
 import type { RunStopping } from './run-cancellation';
 import { ENVELOPE_FROM_MODEL, withNullsFilled, zodFromOutputSchema } from './output-shape';

@@ -7,9 +7,9 @@ import * as z from 'zod';
 import type { Deps } from '../../../infra/deps';
 import { findAgent, type StoredAgent } from '../../agents/agents';
 import { completeRun, endCancelledRun, failRun, findRun, markFollowUpsDone, MAX_RUN_ATTEMPTS, requeueRun, takeRun, type StoredRun } from '../runs';
-import { recordUsage } from '../../usage/usage';
+import { afterAnswer } from './after-answer';
 import { noteRunEnded } from '../../insights/record';
-import type { RunFacts } from '../../insights/repository';
+import type { RunFacts } from '../../insights/record';
 import { eachRecordAtOnce, type QueueConsumer } from '../../../infra/queue/queue';
 import { emitEvent } from '../../webhooks/emit';
 import { toolsOfAgent } from './agent-tools';
@@ -39,10 +39,10 @@ export interface RunConsumerOptions {
 async function followUps(deps: Deps, run: StoredRun, agentName: string): Promise<void> {
   const common = { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: run.status, instruction: run.instruction, steps_count: await timelineLength(deps, run) };
   await noteRunEnded(deps, run, { status: run.status as RunFacts['status'], endedAt: run.completedAt ?? deps.now().toISOString(), inputTokens: run.usage.inputTokens, outputTokens: run.usage.outputTokens, ...(await toolCallTally(deps, run.runId)) });
-  if (run.status === 'cancelled') await recordUsage(deps, run.workspaceId, run.agentId, run.usage);
+  if (run.status === 'cancelled') await afterAnswer(deps, { workspaceId: run.workspaceId, agentId: run.agentId, usage: run.usage });
   if (run.status === 'completed') {
     await Promise.all([
-      recordUsage(deps, run.workspaceId, run.agentId, run.usage),
+      afterAnswer(deps, { workspaceId: run.workspaceId, agentId: run.agentId, usage: run.usage }),
       emitEvent(deps, run.workspaceId, 'agent.command.completed', { ...common, result_text: run.resultText ?? '' }, { eventId: eventIdFor(run.runId, 'completed') }),
     ]);
   } else if (run.status === 'failed') {

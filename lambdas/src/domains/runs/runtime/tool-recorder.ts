@@ -1,6 +1,6 @@
 import { jsonSchema, tool, type ToolSet } from 'ai';
 import type { schemas } from '@service/shared';
-import type { AgentTool, ToolContext } from './agent-tool';
+import type { AgentTool, ToolContext } from '../../skills/agent-tool';
 import { KNOWLEDGE_SEARCH_CAPABILITY } from './run-sources';
 import { citationBook, type CitationBook } from './cited-answer';
 import type { RetrievalGuard } from './retrieval-guard';

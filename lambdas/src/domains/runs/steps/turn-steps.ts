@@ -1,5 +1,5 @@
 import type { LanguageModelUsage, StepResult, ToolExecutionEndEvent, ToolSet } from 'ai';
-import type { AgentTool } from '../runtime/agent-tool';
+import type { AgentTool } from '../../skills/agent-tool';
 import { redactSecrets } from './redact';
 import type { NewStep, StepLog } from './step-log';
 import { storedTurnText, textPieceWriter } from './text-deltas';

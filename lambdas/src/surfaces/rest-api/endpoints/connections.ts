@@ -1,9 +1,7 @@
 import { MCP_PATH, roleMay } from '@service/shared';
 import { toApiKeyResponse } from '../../../domains/access/api-keys';
-import { callsOfConnection, listConnections, withdrawAllConnections, withdrawConnection, type ConnectionViewer } from '../../../domains/connections/connections';
+import { callsOfConnection, listConnections, withdrawAllConnections, withdrawConnection, type ConnectionViewer, type StoredCall, type StoredConnection } from '../../../domains/connections/connections';
 import { callsOfMcpKey, createMcpKey, earlierMcpKey, listMcpKeys, newMcpKeyId, revokeMcpKey, type ListedMcpKey } from '../../../domains/connections/mcp-keys';
-import type { StoredCall } from '../../../domains/connections/connection-call-repository';
-import type { StoredConnection } from '../../../domains/connections/connection-repository';
 import type { EndpointHandlers, EndpointInput } from './types';
 
 type ConnectionEndpoints =

@@ -1,6 +1,6 @@
 import type { DataOf } from '@service/shared';
 import type { ConversationSummary, TranscriptMessage } from '../../../domains/conversations/agent-conversations';
-import { seqOf, type StoredMessage } from '../../../domains/conversations/repository';
+import { seqOf, type StoredMessage } from '../../../domains/conversations/conversations';
 
 /** A conversation and its transcript entries as the conversations/* endpoints answer them. */
 

@@ -1,16 +1,14 @@
 import { DomainError } from '@service/shared';
 import type { RetentionDays } from '@service/shared/retention';
 import { getWorkspace, setRetentionDays } from '../../../domains/access/workspaces';
-import type { VisitorKey } from '../../../domains/conversations/visitor-data-repository';
-import { eraseVisitor, type Requester } from '../../../domains/visitors/erase';
-import { queryErasures, type ErasureItem } from '../../../domains/visitors/erasure-repository';
+import type { VisitorKey } from '../../../domains/conversations/visitor-conversations';
+import { eraseVisitor, listErasures, type ErasureItem, type Requester } from '../../../domains/visitors/erase';
 import { exportVisitor } from '../../../domains/visitors/export';
+import { NOTHING_FOUND } from '../../../domains/visitors/visitor-data';
 import { messageResponse, summaryResponse } from './conversation-responses';
 import type { EndpointHandlers, EndpointInput } from './types';
 
 export type VisitorEndpoint = 'visitorsExport' | 'visitorsErase' | 'visitorsAuditList' | 'visitorsRetentionGet' | 'visitorsRetentionSet';
-
-const ZERO = { conversations: 0, messages: 0, pending_actions: 0, contacts: 0, webhook_deliveries: 0, stored_responses: 0, unanswered_questions: 0 };
 
 const visitorOf = (body: { visitor_id?: string | undefined; verified_user_id?: string | undefined }): VisitorKey =>
   body.visitor_id !== undefined ? { visitorId: body.visitor_id } : { userId: body.verified_user_id! };
@@ -29,7 +27,7 @@ const erasureResponse = (erasure: ErasureItem) => ({
   visitor_hash: erasure.visitorHash,
   started_at: erasure.startedAt,
   completed_at: erasure.completedAt ?? null,
-  removed: erasure.removed ?? ZERO,
+  removed: erasure.removed ?? NOTHING_FOUND,
 });
 
 const retentionOf = (days: number | undefined) => ({ days: (days ?? null) as RetentionDays | null });
@@ -59,7 +57,7 @@ export const visitorEndpoints: EndpointHandlers<VisitorEndpoint> = {
   },
 
   visitorsAuditList: async ({ deps, workspace, query }) => {
-    const { erasures, next } = await queryErasures(deps, workspace.id, query.limit, query.cursor);
+    const { erasures, next } = await listErasures(deps, workspace.id, query.limit, query.cursor);
     return { data: { erasures: erasures.map(erasureResponse), next_cursor: next } };
   },
 

@@ -1,6 +1,6 @@
 import type { JSONSchema7 } from 'ai';
-import type { Deps } from '../../../infra/deps';
-import type { StoredAgent } from '../../agents/agents';
+import type { Deps } from '../../infra/deps';
+import type { StoredAgent } from '../agents/agents';
 
 /** Who a tool acts for: the run's workspace and agent (never taken from the tool's arguments). */
 export interface ToolContext {
