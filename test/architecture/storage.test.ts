@@ -14,11 +14,6 @@ const mayCallTheStore = (file: string): boolean => file.startsWith('lambdas/src/
 /** The domain folder a file of lambdas/src belongs to (`runs` for domains/runs/runtime/runner.ts), if any. */
 const domainOf = (file: string): string | undefined => /^lambdas\/src\/domains\/([^/]+)\//.exec(file)?.[1];
 
-/**
- * Files that still write expressions outside their repository: moved by the knowledge work (its own branch moves
- * them behind the knowledge repositories; this list is emptied when it lands).
- */
-
 const graph = importGraph(['lambdas/src']);
 const source = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 
