@@ -67,10 +67,12 @@ export function plausiblePages(only?: string[]): Map<string, string> {
 
 /**
  * `only` narrows the site to some pages; `popular` lists some pages by title on the home page, as a help center's
- * home shows its popular articles (a short page of links whose words are those of the pages it links).
+ * home shows its popular articles (a short page of links whose words are those of the pages it links). `pages`
+ * serves the given Markdown, by slug, instead of the corpus (a test that must not need anything beside the repository).
  */
-export async function startPlausibleSite(options: { only?: string[]; popular?: string[] } = {}): Promise<PlausibleSite> {
-  const pages = new Map<string, Page>([...plausiblePages(options.only)].map(([slug, markdown]) => [slug, { markdown, modified: PUBLISHED }]));
+export async function startPlausibleSite(options: { only?: string[]; popular?: string[]; pages?: Record<string, string> } = {}): Promise<PlausibleSite> {
+  const markdown = options.pages ? new Map(Object.entries(options.pages)) : plausiblePages(options.only);
+  const pages = new Map<string, Page>([...markdown].map(([slug, text]) => [slug, { markdown: text, modified: PUBLISHED }]));
   const requests: PlausibleSite['requests'] = [];
   // Each page's article is built once (Markdown to HTML is the slow part) and again only when that page changes.
   const articles = new Map<string, ReturnType<typeof renderMarkdown>>();

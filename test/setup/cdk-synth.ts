@@ -1,0 +1,43 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { REPO_ROOT } from '../../cdk/lib/repo-paths';
+import { synthesize } from '../../lambdas/src/entries/bundled/synth';
+
+export const MAIL_DOMAIN = 'mail.example.test';
+export const AGENT_MAIL_DOMAIN = 'agents.example.test';
+/** The deploy the bundled tier tests: the defaults of cdk.json (stack ServicePlatform), plus the mail settings SES needs. */
+export const SYNTH_CONTEXT = { mailFrom: `Service <no-reply@${MAIL_DOMAIN}>`, agentMailDomain: AGENT_MAIL_DOMAIN };
+export const SYNTH_STACK = 'ServicePlatform';
+
+/** Inside the repository, on the file system of node_modules: the LanceDB layer is hard-linked from it, not copied. */
+const CDK_OUT = join(REPO_ROOT, 'node_modules/.cache/test-cdk.out');
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The cloud assembly of the bundled tier's one `cdk synth` (SYNTH_CONTEXT). */
+    cdkOut: string;
+  }
+}
+
+/**
+ * The bundled tier's global setup: `cdk synth` once, as a deploy runs it, into one cloud assembly that the stack's
+ * tests read and the bundled platform runs. BUNDLED_CDK_OUT names an earlier synth of this tree with SYNTH_CONTEXT
+ * (as `npm start -- --bundled` takes one) to rerun quickly.
+ */
+export default async function setup(project: TestProject): Promise<void> {
+  const reused = process.env.BUNDLED_CDK_OUT;
+  if (!reused) {
+    rmSync(CDK_OUT, { recursive: true, force: true });
+    // Any attempt to bundle in Docker would run this non-existent binary and fail the synth.
+    const docker = process.env.CDK_DOCKER;
+    process.env.CDK_DOCKER = '/nonexistent/docker-must-not-be-used';
+    try {
+      await synthesize(CDK_OUT, SYNTH_CONTEXT);
+    } finally {
+      if (docker === undefined) delete process.env.CDK_DOCKER;
+      else process.env.CDK_DOCKER = docker;
+    }
+  }
+  project.provide('cdkOut', reused ?? CDK_OUT);
+}
