@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../test/browser/chromium';
-import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
+import type { RunningPlatform } from '../../src/entries/local/platform';
 import { addPerson } from '../people/helpers';
-import { apiClient, newDemoKey } from '../support/platform';
+import { apiClient, newDemoKey, startTestPlatform } from '../support/platform';
 import { signIn } from './oauth-flow';
 
 /** Screenshots of the MCP keys on the dashboard's MCP connections screen, saved by the run (gitignored). */
@@ -23,7 +23,7 @@ describe('MCP keys on the dashboard’s MCP connections screen', () => {
   let origin: string;
 
   beforeAll(async () => {
-    [platform, browser] = await Promise.all([startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: apiKey } }), launchChromium()]);
+    [platform, browser] = await Promise.all([startTestPlatform({ env: { SERVICE_DEMO_API_KEY: apiKey } }), launchChromium()]);
     origin = `http://localhost:${new URL(platform.url).port}`;
     await addPerson(platform, MEMBER_EMAIL, 'member');
   }, 60_000);
