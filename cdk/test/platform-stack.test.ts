@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TABLES, physicalTableName, type TableDefinition } from '@service/shared';
 import { FUNCTIONS } from '../lib/functions';
 import { REPO_ROOT } from '../lib/repo-paths';
 import { PlatformStack } from '../lib/platform-stack';
 import { DEPLOYED_TABLES } from '../lib/tables';
 import { LAMBDA_UNZIPPED_LIMIT_BYTES, LAYER_NODE_MODULES } from '../lib/lancedb-layer';
-import { SYNTH_CONTEXT, SYNTH_STACK } from '../../test/setup/cdk-synth';
+import { SYNTH_CONTEXT, SYNTH_STACK, synthesized } from '../../test/setup/cdk-synth';
 import { actionsOn, logicalIdsWhere, roleStatements, testApp } from './support/synth';
 
 /** The bytes of a folder's files, as Lambda counts a deployment package unzipped. */
@@ -29,7 +29,12 @@ const folderBytes = (dir: string): number =>
 const PREFIX = 'service-';
 const assemblyDir = inject('cdkOut');
 const stack = new PlatformStack(testApp({ full: false }), SYNTH_STACK, { tablePrefix: PREFIX, ...SYNTH_CONTEXT });
-const template = Template.fromJSON(JSON.parse(readFileSync(join(assemblyDir, `${SYNTH_STACK}.template.json`), 'utf8')) as Record<string, unknown>);
+let template: Template;
+// Long: the tier's synth bundles every function, beside the other tiers' tests.
+beforeAll(async () => {
+  await synthesized(assemblyDir);
+  template = Template.fromJSON(JSON.parse(readFileSync(join(assemblyDir, `${SYNTH_STACK}.template.json`), 'utf8')) as Record<string, unknown>);
+}, 900_000);
 
 /** A copy of a bundle with the repository's node_modules beside it (standing in for the runtime's AWS SDK), the shared assembly left as synthesized. */
 function runnableBundle(fn: IFunction): string {

@@ -3,7 +3,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { createServer, type Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { AGENT_MAIL_DOMAIN, MAIL_DOMAIN } from '../../../test/setup/cdk-synth';
+import { AGENT_MAIL_DOMAIN, MAIL_DOMAIN, synthesized } from '../../../test/setup/cdk-synth';
 import { startBundledPlatform, type RunningBundledPlatform } from '../../src/entries/bundled/platform';
 import { authorizeUrl, mcpCall, newPkce, registerClient, tokenRequest } from '../mcp/oauth-flow';
 import { startOtlpReceiver } from '../support/otlp-receiver';
@@ -85,12 +85,13 @@ let site: PlausibleSite;
 let collector: Awaited<ReturnType<typeof startOtlpReceiver>>;
 const deliveries: { header: string | undefined; body: string }[] = [];
 
+// Long: the tier's synth bundles every function, beside the other tiers' tests.
 beforeAll(async () => {
   // A company's small help center, on loopback (the bundles allow loopback).
   site = await startPlausibleSite({ pages: HELP_CENTER });
   // An OTLP/HTTP collector on loopback the workspace's traces are pointed at.
   collector = await startOtlpReceiver();
-  platform = await startBundledPlatform({ cdkOut: inject('cdkOut'), verifiedIdentities: [MAIL_DOMAIN, AGENT_MAIL_DOMAIN], logs: 'silent' });
+  platform = await startBundledPlatform({ cdkOut: await synthesized(inject('cdkOut')), verifiedIdentities: [MAIL_DOMAIN, AGENT_MAIL_DOMAIN], logs: 'silent' });
   receiver = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -100,7 +101,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
-}, 120_000);
+}, 900_000);
 
 afterAll(async () => {
   receiver?.close();
