@@ -79,11 +79,15 @@ describe('MCP keys on the dashboard’s MCP connections screen', () => {
     await expect(client.callTool({ name: 'ask_agent', arguments: { agent_id: platform.demo.agentId, instruction: 'Hello' } })).rejects.toThrow(/Insufficient scope/);
 
     // Its audit trail, as a connection's: the screen loaded again shows the call once it is recorded.
+    // A reload takes seconds on a busy machine: poll for longer than expect.poll's default second.
     await expect
-      .poll(async () => {
-        await page.reload();
-        return row.getByRole('button', { name: /calls?$/ }).innerText();
-      })
+      .poll(
+        async () => {
+          await page.reload();
+          return row.getByRole('button', { name: /calls?$/ }).innerText();
+        },
+        { timeout: 20_000 },
+      )
       .toBe('1 call');
     await row.getByRole('button', { name: '1 call' }).click();
     await page.getByRole('table', { name: 'Recent calls of Nightly CI' }).getByRole('cell', { name: 'list_agents', exact: true }).waitFor();
