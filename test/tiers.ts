@@ -2,7 +2,8 @@ import { globSync, readFileSync } from 'node:fs';
 
 // The test tiers vitest.config.ts runs as projects, each file in exactly one. A file's tier follows from where it
 // lives and what it imports, so a new test lands in the right tier without a list to keep:
-// - bundled: the deployed form (the cdk synth the tier's global setup runs once) and the packed packages;
+// - bundled: the deployed form: the CDK app's tests (the full synth the tier's global setup runs once, and the wiring
+//   tests' synths in process) and the packed packages;
 // - browser: a real Chromium (the tier's global setup starts one browser server the files connect to);
 // - platform: a local platform (the store, the queue, HTTP), or `npm start` itself;
 // - unit: everything else, pure and quick: `npm run test:fast`, the inner loop.
@@ -10,7 +11,7 @@ import { globSync, readFileSync } from 'node:fs';
 /** Every test file of the repository. */
 export const TEST_FILES = ['{shared,webhooks,lambdas,offline-model,embed,dashboard,skill-sdk,cdk}/test/**/*.test.{ts,tsx}', 'test/**/*.test.ts'];
 
-const BUNDLED = ['lambdas/test/bundled/bundled-platform.test.ts', 'cdk/test/platform-stack.test.ts', 'test/packages/**/*.test.ts'];
+const BUNDLED = ['lambdas/test/bundled/bundled-platform.test.ts', 'cdk/test/**/*.test.ts', 'test/packages/**/*.test.ts'];
 
 /** A browser test lives in a `browser` folder, is named `*.e2e.test.*`, or imports the browser helpers. */
 const isBrowser = (file: string, source: string) => /(^|\/)browser\//.test(file) || /\.e2e\.test\./.test(file) || /test\/browser\/chromium'/.test(source);
