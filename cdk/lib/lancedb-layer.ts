@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { AssetHashType, DockerImage } from 'aws-cdk-lib';
@@ -65,17 +65,39 @@ export function lancedbLayerPackages(): InstalledPackage[] {
   return [...found.values()].sort((a, b) => a.dir.localeCompare(b.dir));
 }
 
-/** Copies the packages into `outputDir/nodejs/node_modules`, each without its own nested node_modules (those are copied as packages of their own). */
+/**
+ * Puts the packages into `outputDir/nodejs/node_modules`, each without its own nested node_modules (those are put as
+ * packages of their own). Each file is hard-linked when `outputDir` is on node_modules' file system (160 MB not
+ * copied at every synth; CDK zips the asset's files for upload either way), else copied; symbolic links are followed.
+ */
 export function writeLancedbLayer(outputDir: string): void {
-  for (const { dir } of lancedbLayerPackages()) {
-    const target = join(outputDir, LAYER_NODE_MODULES, relative(ROOT_NODE_MODULES, dir));
-    cpSync(dir, target, { recursive: true, dereference: true, filter: (source) => !relative(dir, source).split('/').includes('node_modules') });
+  for (const { dir } of lancedbLayerPackages()) linkTree(dir, join(outputDir, LAYER_NODE_MODULES, relative(ROOT_NODE_MODULES, dir)));
+}
+
+function linkTree(source: string, target: string): void {
+  mkdirSync(target, { recursive: true });
+  for (const entry of readdirSync(source, { withFileTypes: true })) {
+    if (entry.name === 'node_modules') continue;
+    const from = entry.isSymbolicLink() ? realpathSync(join(source, entry.name)) : join(source, entry.name);
+    const to = join(target, entry.name);
+    if (statSync(from).isDirectory()) linkTree(from, to);
+    else linkOrCopy(from, to);
+  }
+}
+
+function linkOrCopy(from: string, to: string): void {
+  try {
+    linkSync(from, to);
+  } catch (error) {
+    // Another file system (EXDEV), or one without hard links.
+    if (!['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    copyFileSync(from, to);
   }
 }
 
 /**
- * LanceDB as a Lambda layer, built from the installed node_modules by copying (CDK's local bundling: no Docker, no
- * second install). Its asset hash is the packages and their versions, so an unchanged lockfile reuses the asset
+ * LanceDB as a Lambda layer, built from the installed node_modules by linking or copying (CDK's local bundling: no
+ * Docker, no second install). Its asset hash is the packages and their versions, so an unchanged lockfile reuses the asset
  * without hashing 160 MB.
  */
 export function createLancedbLayer(scope: Construct, id: string): LayerVersion {

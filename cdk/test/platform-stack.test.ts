@@ -1,48 +1,52 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TABLES, physicalTableName, type TableDefinition } from '@service/shared';
 import { FUNCTIONS } from '../lib/functions';
 import { REPO_ROOT } from '../lib/repo-paths';
 import { PlatformStack } from '../lib/platform-stack';
 import { DEPLOYED_TABLES } from '../lib/tables';
 import { LAMBDA_UNZIPPED_LIMIT_BYTES, LAYER_NODE_MODULES } from '../lib/lancedb-layer';
+import { SYNTH_CONTEXT, SYNTH_STACK, synthesized } from '../../test/setup/cdk-synth';
 import { actionsOn, logicalIdsWhere, roleStatements, testApp } from './support/synth';
 
-/** The bytes of a folder's files, as Lambda counts a deployment package unzipped (the repository's node_modules linked into a bundle's folder by a test above left out). */
+/** The bytes of a folder's files, as Lambda counts a deployment package unzipped. */
 const folderBytes = (dir: string): number =>
   readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && !relative(dir, entry.parentPath).startsWith('node_modules'))
+    .filter((entry) => entry.isFile())
     .reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
 
 /**
- * The app as `npx cdk synth` builds it: the real handler files that exist today, bundled by the local esbuild.
- * One synth for the whole file (bundling is the slow part).
+ * The app as `npx cdk synth` builds it: the bundled tier's one synth (test/setup/cdk-synth.ts), the real handler
+ * files that exist today bundled by the local esbuild, read from its cloud assembly. The same stack built here
+ * without bundling names its constructs (logical ids are paths in the construct tree, whatever the bundling).
  */
-const PREFIX = 'test-';
-let stack: PlatformStack;
+const PREFIX = 'service-';
+const assemblyDir = inject('cdkOut');
+const stack = new PlatformStack(testApp({ full: false }), SYNTH_STACK, { tablePrefix: PREFIX, ...SYNTH_CONTEXT });
 let template: Template;
-let assemblyDir: string;
+// Long: the tier's synth bundles every function, beside the other tiers' tests.
+beforeAll(async () => {
+  await synthesized(assemblyDir);
+  template = Template.fromJSON(JSON.parse(readFileSync(join(assemblyDir, `${SYNTH_STACK}.template.json`), 'utf8')) as Record<string, unknown>);
+}, 900_000);
 
-const dockerBefore = process.env.CDK_DOCKER;
-beforeAll(() => {
-  // Any attempt to bundle in Docker would run this non-existent binary and fail the synth.
-  process.env.CDK_DOCKER = '/nonexistent/docker-must-not-be-used';
-  const app = testApp({ full: true });
-  assemblyDir = app.outdir;
-  // Bedrock, as in AWS: the model-using functions' bundles carry that provider (providerAliases).
-  stack = new PlatformStack(app, 'Platform', { tablePrefix: PREFIX, model: 'bedrock:anthropic.claude-test' });
-  template = Template.fromStack(stack);
-  app.synth();
-}, 240_000);
+/** A copy of a bundle with the repository's node_modules beside it (standing in for the runtime's AWS SDK), the shared assembly left as synthesized. */
+function runnableBundle(fn: IFunction): string {
+  const dir = mkdtempSync(join(tmpdir(), 'bundle-'));
+  cpSync(join(assemblyDir, `asset.${assetHashOf(fn)}`), dir, { recursive: true });
+  symlinkSync(join(REPO_ROOT, 'node_modules'), join(dir, 'node_modules'));
+  copies.push(dir);
+  return dir;
+}
+const copies: string[] = [];
 afterAll(() => {
-  rmSync(assemblyDir, { recursive: true, force: true });
-  if (dockerBefore === undefined) delete process.env.CDK_DOCKER;
-  else process.env.CDK_DOCKER = dockerBefore;
+  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
 });
 
 /** The asset of a function's code, named by its hash in the cloud assembly. */
@@ -136,10 +140,9 @@ describe('functions', () => {
   });
 
   it('bundles the API into a loadable ES module that answers on Node 22', async () => {
-    const bundleDir = join(assemblyDir, `asset.${assetHashOf(stack.functions.get('Api')!)}`);
-    expect(existsSync(join(bundleDir, 'index.mjs.map'))).toBe(true);
     // The bundle leaves the AWS SDK to the runtime (LAMBDA_BUNDLING.external); here the repository's stands in for it.
-    symlinkSync(join(REPO_ROOT, 'node_modules'), join(bundleDir, 'node_modules'));
+    const bundleDir = runnableBundle(stack.functions.get('Api')!);
+    expect(existsSync(join(bundleDir, 'index.mjs.map'))).toBe(true);
     // A child process: the bundle runs as Lambda would run it, outside vitest's module system.
     const script = `
       const { handler } = await import(${JSON.stringify(join(bundleDir, 'index.mjs'))});
@@ -156,24 +159,30 @@ describe('functions', () => {
     expect(answers.noKey).toEqual({ status: 401, code: 'API_KEY_REQUIRED' });
   });
 
-  it('bundles the runner and the chat for the MODEL they are deployed with, and they start on Node 22', async () => {
+  it('bundles the runner and the chat for the MODEL they are deployed with (none: the offline model), and they start on Node 22', async () => {
     // The Lambda runtime's global for streaming handlers (the chat), which a plain Node process lacks.
     const runtimeGlobal = 'globalThis.awslambda = { streamifyResponse: (handler) => handler, HttpResponseStream: { from: (stream) => stream } };';
-    const start = async (id: string, model: string) => {
-      const bundleDir = join(assemblyDir, `asset.${assetHashOf(stack.functions.get(id)!)}`);
-      if (!existsSync(join(bundleDir, 'node_modules'))) symlinkSync(join(REPO_ROOT, 'node_modules'), join(bundleDir, 'node_modules'));
+    const start = async (bundleDir: string, model: string) => {
       const script = `${runtimeGlobal} try { const { handler } = await import(${JSON.stringify(join(bundleDir, 'index.mjs'))}); console.log(typeof handler); } catch (error) { console.log(error.message); }`;
       const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
         env: { PATH: process.env.PATH, TABLE_PREFIX: PREFIX, AWS_REGION: 'eu-west-1', MODEL: model },
       });
       return stdout.trim().split('\n').at(-1);
     };
-    for (const id of ['Runner', 'Chat']) {
-      // Its cold start resolves the model: the Bedrock provider is in the bundle, the OpenAI-compatible one is not.
-      expect(await start(id, 'bedrock:anthropic.claude-test')).toBe('function');
-      expect(await start(id, 'openai:http://model.test/v1#m')).toMatch(/OpenAI-compatible model provider is not in this Lambda bundle/);
+    // Deployed without MODEL: a cold start resolves the built-in offline model; neither hosted provider is in the
+    // bundle (a bedrock: deploy's bundle carries Bedrock alone: bundle-stand-ins.test.ts).
+    const started = await Promise.all(
+      ['Runner', 'Chat'].map(async (id) => {
+        const bundleDir = runnableBundle(stack.functions.get(id)!);
+        return Promise.all(['offline', 'bedrock:anthropic.claude-test', 'openai:http://model.test/v1#m'].map((model) => start(bundleDir, model)));
+      }),
+    );
+    for (const [offline, bedrock, openai] of started) {
+      expect(offline).toBe('function');
+      expect(bedrock).toMatch(/Amazon Bedrock model provider is not in this Lambda bundle/);
+      expect(openai).toMatch(/OpenAI-compatible model provider is not in this Lambda bundle/);
     }
-  });
+  }, 120_000);
 
   it('routes ANY /{lang}/api/v1/{proxy+} of the HTTP API to the API function', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: 'ANY /{lang}/api/v1/{proxy+}' });

@@ -3,7 +3,7 @@ import { access, constants, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserServer } from 'playwright-core';
 import { packagedChromium } from './packaged-chromium';
 
 export interface FoundChromium {
@@ -60,29 +60,50 @@ export function findChromium(): Promise<FoundChromium> {
   return (located ??= locateChromium());
 }
 
+/** Browser settings that keep a headless Chromium off the network and the GPU. */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
 /**
  * A headless Chromium with everything that would reach the network or a GPU switched off; `extraArgs` add browser
  * settings a context cannot emulate (Playwright's reducedMotion does not reach the documents of SVG images, the
- * browser's own `--force-prefers-reduced-motion` does).
+ * browser's own `--force-prefers-reduced-motion` does). In a vitest run whose tier started a Chromium server
+ * (test/setup/chromium-server.ts), a call with neither argument connects to that browser instead of starting one:
+ * `close()` then closes this caller's contexts and disconnects, and the browser serves the next file.
  */
 export async function launchChromium(where?: FoundChromium, extraArgs: string[] = []): Promise<Browser> {
+  const shared = where === undefined && extraArgs.length === 0 ? await sharedChromiumEndpoint() : undefined;
+  if (shared) return chromium.connect(shared);
   const { executablePath, env } = where ?? (await findChromium());
-  return chromium.launch({
-    executablePath,
-    env: { ...process.env, ...env },
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      ...extraArgs,
-    ],
-  });
+  return chromium.launch({ executablePath, env: { ...process.env, ...env }, headless: true, args: [...CHROMIUM_ARGS, ...extraArgs] });
+}
+
+/** One Chromium for many test processes, reached at its `wsEndpoint` (playwright-core's browser server). */
+export async function startChromiumServer(where?: FoundChromium): Promise<BrowserServer> {
+  const { executablePath, env } = where ?? (await findChromium());
+  return chromium.launchServer({ executablePath, env: { ...process.env, ...env }, headless: true, args: CHROMIUM_ARGS });
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The wsEndpoint of the browser tier's shared Chromium. */
+    chromiumEndpoint?: string;
+  }
+}
+
+/** The shared browser's endpoint when this process is a vitest worker of a tier that started one. */
+async function sharedChromiumEndpoint(): Promise<string | undefined> {
+  if (!process.env.VITEST) return undefined;
+  const { inject } = await import('vitest');
+  return inject('chromiumEndpoint');
 }
 
 function systemPaths(variables: NodeJS.ProcessEnv): string[] {

@@ -4,8 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { startPlatform, type RunningPlatform } from '../../../lambdas/src/entries/local/platform';
-import { apiClient, newDemoKey, type ApiCall } from '../../../lambdas/test/support/platform';
+import type { RunningPlatform } from '../../../lambdas/src/entries/local/platform';
+import { apiClient, newDemoKey, type ApiCall, startTestPlatform } from '../../../lambdas/test/support/platform';
 import { launchChromium } from '../../../test/browser/chromium';
 
 export const SHOTS = resolve(import.meta.dirname, '../../../test-results/dashboard');
@@ -39,7 +39,7 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
   const [platform, browser] = await Promise.all([
     // One person clicks through every screen, in two themes and two widths, within a minute or two: far past the
     // per-person request limit a real session meets, which these suites do not test.
-    startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key, SERVICE_MASTER_KEY: MASTER_KEY, RATE_LIMIT_PER_MINUTE: '100000', ...env }, now: () => new Date(Date.now() + offset) }),
+    startTestPlatform({ env: { SERVICE_DEMO_API_KEY: key, SERVICE_MASTER_KEY: MASTER_KEY, RATE_LIMIT_PER_MINUTE: '100000', ...env }, now: () => new Date(Date.now() + offset) }),
     launchChromium(),
   ]);
   mkdirSync(SHOTS, { recursive: true });

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { startPlatform, type PlatformOptions, type RunningPlatform } from '../../../lambdas/src/entries/local/platform';
-import { apiClient, newDemoKey, type ApiCall } from '../../../lambdas/test/support/platform';
+import type { PlatformOptions, RunningPlatform } from '../../../lambdas/src/entries/local/platform';
+import { apiClient, newDemoKey, type ApiCall, startTestPlatform } from '../../../lambdas/test/support/platform';
 import { launchChromium } from '../../../test/browser/chromium';
 
 export const ARTIFACTS = resolve(import.meta.dirname, '../../../test-artifacts');
@@ -31,7 +31,7 @@ export interface TestPage {
 
 export async function startHarness(options: PlatformOptions = {}): Promise<Harness> {
   const key = newDemoKey();
-  const [platform, browser] = await Promise.all([startPlatform({ port: 0, ...options, env: { SERVICE_DEMO_API_KEY: key, ...options.env } }), launchChromium()]);
+  const [platform, browser] = await Promise.all([startTestPlatform({ ...options, env: { SERVICE_DEMO_API_KEY: key, ...options.env } }), launchChromium()]);
   mkdirSync(ARTIFACTS, { recursive: true });
   return {
     platform,

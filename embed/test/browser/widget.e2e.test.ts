@@ -101,6 +101,7 @@ describe('demo page (one-line embed, strict CSP meta)', () => {
   });
 
   it('offers thumbs at the end of an answer: rated by keyboard, changed, commented; stored once for the answer', async () => {
+    const ratedFrom = new Date().toISOString().slice(0, 10);
     const { page, context, errors } = await h.open('/');
     await ready(page);
     await page.click(W.fab);
@@ -124,8 +125,8 @@ describe('demo page (one-line embed, strict CSP meta)', () => {
     await page.click(`${thumbs} form button`);
     await page.waitForFunction(() => document.querySelector('#service-chat')!.shadowRoot!.querySelector('[data-role=rating] [role=status]')?.textContent === 'Thank you for your feedback');
     expect(await axeViolations(page)).toEqual([]);
-    const day = new Date().toISOString().slice(0, 10);
-    const insights = await h.api<{ total: Record<string, number>; comments: { rating: string; comment: string }[] }>('insights/agent/', { query: { agent_id: h.agentId, from: day, to: day } });
+    // From the day the rating started to today (UTC): the rating is found even when it crossed midnight.
+    const insights = await h.api<{ total: Record<string, number>; comments: { rating: string; comment: string }[] }>('insights/agent/', { query: { agent_id: h.agentId, from: ratedFrom, to: new Date().toISOString().slice(0, 10) } });
     expect(insights.body.data.total).toMatchObject({ ratings_up: 0, ratings_down: 1 });
     expect(insights.body.data.comments).toEqual([expect.objectContaining({ rating: 'down', comment: 'It did not say if VAT is included.' })]);
     expect(errors).toEqual([]);

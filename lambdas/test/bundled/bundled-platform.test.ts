@@ -1,47 +1,103 @@
 import { verify, type WebhookEvent } from '@service/webhooks';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { AGENT_MAIL_DOMAIN, MAIL_DOMAIN, synthesized } from '../../../test/setup/cdk-synth';
 import { startBundledPlatform, type RunningBundledPlatform } from '../../src/entries/bundled/platform';
-import { synthesize } from '../../src/entries/bundled/synth';
 import { authorizeUrl, mcpCall, newPkce, registerClient, tokenRequest } from '../mcp/oauth-flow';
 import { startOtlpReceiver } from '../support/otlp-receiver';
-import { startPlausibleSite, type PlausibleSite } from '../support/plausible-site';
+import { startMarkdownSite, type MarkdownSite } from '../support/markdown-site';
 import { openEventStream } from '../support/sse';
 import { liveMessages, WIDGET_ORIGIN, widgetVisitor } from '../support/widget-visitor';
 
 /**
- * The deployed form, end to end: `cdk synth` once (a default deploy, plus the mail settings SES needs), then every
- * request goes through the bundles it produced, each loaded as the Lambda runtime loads it, behind the routes,
- * Function URLs and distributions of the template. The test only speaks HTTP to the stack's outputs, as a customer,
- * a browser, an assistant and a webhook receiver would.
+ * The deployed form, end to end: the bundled tier's one `cdk synth` (test/setup/cdk-synth.ts: a default deploy, plus
+ * the mail settings SES needs), then every request goes through the bundles it produced, each loaded as the Lambda
+ * runtime loads it, behind the routes, Function URLs and distributions of the template. The test only speaks HTTP to
+ * the stack's outputs, as a customer, a browser, an assistant and a webhook receiver would.
  */
-const MAIL_DOMAIN = 'mail.example.test';
-const AGENT_MAIL_DOMAIN = 'agents.example.test';
-const SYNTH_CONTEXT = { mailFrom: `Service <no-reply@${MAIL_DOMAIN}>`, agentMailDomain: AGENT_MAIL_DOMAIN };
+/** The help center the knowledge tests crawl: a few pages the team wrote, Markdown by slug (served as HTML). */
+const HELP_CENTER: Record<string, string> = {
+  introduction: `---
+title: Introduction
+---
 
-let workDir: string;
+# Welcome to the Northwind help center
+
+Northwind keeps your team's orders, invoices and stock in one place. Start with [your account settings](/docs/account-settings),
+then secure your account with [two-factor authentication](/docs/2fa).
+`,
+  '2fa': `---
+title: Two-factor authentication
+---
+
+# Setting up two-factor authentication (2FA)
+
+Two-factor authentication protects your account with a second step after your password.
+
+## Enable 2FA
+
+1. Open **Account settings** and choose **Security**.
+2. Press **Enable two-factor authentication** and scan the QR code with an authenticator app.
+3. Type the 6-digit code the app shows, then keep the recovery codes somewhere safe.
+
+## Lost your phone?
+
+Sign in with one of your recovery codes, then turn 2FA off and on again to link your new phone.
+`,
+  'account-settings': `---
+title: Account settings
+---
+
+# Account settings
+
+Change your name, e-mail address and password under **Account settings**. A new e-mail address is confirmed by a link
+sent to it. See [billing](/docs/billing) to change how you pay.
+`,
+  billing: `---
+title: Billing
+---
+
+# Billing
+
+Invoices are sent by e-mail on the first day of each month. You can pay by card or by bank transfer, and download
+every invoice under **Billing** › **Invoices**.
+`,
+  'subscription-plans': `---
+title: Subscription plans
+---
+
+# Subscription plans
+
+| Plan | Price | Users |
+| --- | --- | --- |
+| Team | €29 a month | up to 10 |
+| Business | €89 a month | unlimited |
+
+Upgrade or downgrade at any time; the change applies from your next invoice.
+`,
+};
+
 let platform: RunningBundledPlatform;
 let receiver: Server;
-let site: PlausibleSite;
+let site: MarkdownSite;
 let collector: Awaited<ReturnType<typeof startOtlpReceiver>>;
 const deliveries: { header: string | undefined; body: string }[] = [];
 
-// Long: the synth bundles every function and copies the LanceDB layer (~170 MB) on a shared machine.
+// Long: the tier's synth bundles every function, beside the other tiers' tests.
 beforeAll(async () => {
-  workDir = mkdtempSync(join(tmpdir(), 'bundled-'));
-  // The company's help center the knowledge tests crawl: a few pages of it, on loopback (the bundles allow loopback).
-  site = await startPlausibleSite({ only: ['introduction', '2fa', 'account-settings', 'billing', 'subscription-plans'] });
+  // A company's small help center, on loopback (the bundles allow loopback).
+  site = await startMarkdownSite(new Map(Object.entries(HELP_CENTER)), {
+    name: 'Help center',
+    home: '<h1>Help center</h1><p>Start with <a href="/docs/2fa">two-factor authentication</a>.</p>',
+    footer: '<p>A help center written for this test.</p>',
+    header: [['Billing', '/docs/billing']],
+    published: new Date('2026-05-04T00:00:00Z'),
+  });
   // An OTLP/HTTP collector on loopback the workspace's traces are pointed at.
   collector = await startOtlpReceiver();
-  // BUNDLED_CDK_OUT: an earlier synth of this tree with SYNTH_CONTEXT (as `npm start -- --bundled` takes one), to rerun quickly.
-  const cdkOut = process.env.BUNDLED_CDK_OUT ?? join(workDir, 'cdk.out');
-  if (!process.env.BUNDLED_CDK_OUT) await synthesize(cdkOut, SYNTH_CONTEXT);
-  platform = await startBundledPlatform({ cdkOut, verifiedIdentities: [MAIL_DOMAIN, AGENT_MAIL_DOMAIN], logs: 'silent' });
+  platform = await startBundledPlatform({ cdkOut: await synthesized(inject('cdkOut')), verifiedIdentities: [MAIL_DOMAIN, AGENT_MAIL_DOMAIN], logs: 'silent' });
   receiver = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
@@ -51,14 +107,13 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done));
-}, 420_000);
+}, 900_000);
 
 afterAll(async () => {
   receiver?.close();
   await platform?.stop();
   await site?.close();
   await collector?.close();
-  if (workDir) rmSync(workDir, { recursive: true, force: true });
 });
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000, everyMs = 100): Promise<T> {

@@ -114,9 +114,8 @@ describe('nobody available', () => {
   });
 
   it('asks outside the business hours, in the conversation’s language', async () => {
-    // Open only on a day that is not today (in UTC): nobody is available now.
-    const today = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][new Date().getUTCDay()]!;
-    const other = today === 'mon' ? 'tue' : 'mon';
+    // Open only two days from today on the platform's clock (in UTC): nobody is available now, even past midnight.
+    const other = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'][(ctx.platform.deps.now().getUTCDay() + 2) % 7]!;
     expect((await setAvailability({ ...AROUND_THE_CLOCK, hours: [{ day: other, from: '00:00', to: '24:00' }] })).body.data.available_now).toBe(false);
     const deniz = visitor();
     await deniz.say('Bir insanla konuşmak istiyorum, lütfen bana yardım edin', { handoff: true });

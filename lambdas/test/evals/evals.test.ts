@@ -64,9 +64,12 @@ const draftPersona = (api: ApiCall, agentId: string, persona: string) => api('ag
 
 describe('evals of an agent against its draft', () => {
   const ctx = usePlatform({ env: { RATE_LIMIT_PER_MINUTE: '100000', MODEL: model.setting } });
-  let scenarioId = '';
+  // The suite most tests play: one widget scenario, "Refund time", on the live persona GOOD. Made by the first test
+  // that needs it, so each test also passes alone (`-t`).
+  let refundScenario: Promise<string> | undefined;
+  const refundTime = () => (refundScenario ??= saveRefundScenario());
 
-  it('saves a scenario from a widget conversation, and the company edits its expectations', async () => {
+  async function saveRefundScenario(): Promise<string> {
     expect((await ctx.api('agents/update/', { body: { agent_id: ctx.agentId, persona: GOOD } })).status).toBe(200);
     const visitor = widgetVisitor(localChatUrl(ctx.platform.url, ctx.agentId));
     expect((await visitor.say('How long do refunds take?')).text).toBe('Refunds are paid within 30 days.');
@@ -77,18 +80,24 @@ describe('evals of an agent against its draft', () => {
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(201);
     expect(saved.body.data.scenario).toMatchObject({ door: 'widget', turns: [{ user: 'How long do refunds take?', expect: [{ no_action: true }] }] });
-    scenarioId = saved.body.data.scenario.id;
+    const scenarioId = saved.body.data.scenario.id;
 
     const edited = await ctx.api('evals/scenario_update/', {
       body: { scenario_id: scenarioId, name: 'Refund time', door: 'widget', turns: [{ user: 'How long do refunds take?', expect: [{ answer_contains: '30 days' }, { no_action: true }] }] },
     });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    return scenarioId;
+  }
+
+  it('saves a scenario from a widget conversation, and the company edits its expectations', async () => {
+    const scenarioId = await refundTime();
     const invalid = await ctx.api('evals/scenario_update/', { body: { scenario_id: scenarioId, name: 'x', turns: [{ user: 'hi', expect: [{ answer_contains: 'a', cites: 'b' }] }] } });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error?.code).toBe('VALIDATION_ERROR');
   });
 
   it('passes on the live agent, breaks on a draft persona with the diff, and passes again once reverted; publish waits for a passing suite', async () => {
+    const scenarioId = await refundTime();
     const live = await evalRun(ctx.api, ctx.agentId, false);
     expect(live.eval_run).toMatchObject({ status: 'completed', passed: 1, failed: 0, pass_rate: 1 });
 
@@ -136,6 +145,7 @@ describe('evals of an agent against its draft', () => {
     expect(result.transcript).toContainEqual({ role: 'tool', text: 'email__send', tool: { name: 'email__send', args: expect.objectContaining({ to: 'grace@example.com' }), effect: 'act', sandboxed: true } });
     expect(await outbox()).toEqual(mailBefore);
     expect(await contacts()).toEqual(contactsBefore);
+    expect((await ctx.api('evals/scenario_delete/', { body: { scenario_id: created.body.data.scenario.id } })).status).toBe(200);
   });
 
   it('saves a scenario from a run: its command, the tools it called', async () => {
@@ -148,6 +158,13 @@ describe('evals of an agent against its draft', () => {
   });
 
   it('goes on from the stored results after a crashed attempt, and fails an eval run out of attempts instead of leaving it running', async () => {
+    await refundTime();
+    // A second scenario, so the suite has one played before the crash and one after it.
+    const second = await ctx.api<{ scenario: { id: string } }>('evals/scenario_create/', {
+      body: { agent_id: ctx.agentId, name: 'Refund time, by command', door: 'command', turns: [{ user: 'How long do refunds take?', expect: [{ answer_contains: '30 days' }] }] },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    expect(second.status, JSON.stringify(second.body)).toBe(201);
     const { deps } = ctx.platform;
     const suite = (await ctx.api<{ scenarios: { id: string; door: string }[] }>('evals/scenario_list/', { query: { agent_id: ctx.agentId } })).body.data.scenarios.map((scenario) => scenario.id);
     const stored = { workspaceId: ctx.platform.demo.workspaceId, agentId: ctx.agentId, draft: false, status: 'running' as const, pendingStatus: 'running' as const, scenarioIds: suite, passed: 0, failed: 0, usage: { inputTokens: 0, outputTokens: 0 }, createdAt: new Date().toISOString() };
@@ -163,6 +180,7 @@ describe('evals of an agent against its draft', () => {
     // The scenario played before the crash is not played again; the others are.
     const status = await ctx.api<EvalRunStatus>('evals/run_status/', { query: { eval_run_id: crashed.evalRunId } });
     const names = new Map(status.body.data.results.map((result) => [result.scenario_id, result.name]));
+    expect(suite.length).toBeGreaterThan(1);
     expect(names.get(suite[0]!)).toBe('played before the crash');
     expect(suite.slice(1).map((id) => names.get(id))).not.toContain('played before the crash');
     expect(names.size).toBe(suite.length);
@@ -172,13 +190,14 @@ describe('evals of an agent against its draft', () => {
     const failed = await until(() => readEvalRun(deps, exhausted.evalRunId), (run) => run?.status === 'failed');
     expect(failed).toMatchObject({ error: `the eval run could not finish in ${MAX_EVAL_ATTEMPTS} attempts` });
     expect(failed?.pendingStatus).toBeUndefined();
+    expect((await ctx.api('evals/scenario_delete/', { body: { scenario_id: second.body.data.scenario.id } })).status).toBe(200);
   });
 
   it('runs the CI step exactly as docs/evals.md shows it: exit 0 on a passing suite, non-zero with the failures on a broken draft', async () => {
     const page = readFileSync(resolve(import.meta.dirname, '../../../docs/evals.md'), 'utf8');
     const block = /^```sh evals-ci\n([\s\S]*?)^```$/m.exec(page);
     expect(block, 'docs/evals.md has no ```sh evals-ci block').not.toBeNull();
-    await ctx.api('evals/scenario_delete/', { body: { scenario_id: (await ctx.api<{ scenarios: { id: string; door: string }[] }>('evals/scenario_list/', { query: { agent_id: ctx.agentId } })).body.data.scenarios.find((scenario) => scenario.door === 'command')!.id } });
+    await refundTime();
     const env = { KEY: ctx.key, BASE: ctx.platform.apiBaseUrl, AGENT: ctx.agentId };
     const cwd = resolve(import.meta.dirname, '../../..');
 
@@ -222,7 +241,12 @@ describe('evals of an agent against its draft', () => {
     expect((await draftPersona(ctx.api, ctx.agentId, "Answer: I don't know.")).status).toBe(200);
     const run = await evalRun(ctx.api, ctx.agentId, true);
     expect(run.results.find((result) => result.scenario_id === created.body.data.scenario.id)?.passed).toBe(true);
-    const unanswered = await ctx.api<{ questions: { text: string }[] }>('knowledge/unanswered_list/', { query: { agent_id: ctx.agentId } });
-    expect(unanswered.body.data.questions.map((asked) => asked.text)).not.toContain(question);
+    // The same answer to a real command is a knowledge gap: the list records (a check that an empty list could pass).
+    expect((await ctx.api('agents/update/', { body: { agent_id: ctx.agentId, persona: "Answer: I don't know." } })).status).toBe(200);
+    const asked = 'Which moons do you ship to?';
+    await waitForRun(ctx.api, await command(ctx.api, { agent_id: ctx.agentId, instruction: asked }));
+    const unanswered = async () => (await ctx.api<{ questions: { text: string }[] }>('knowledge/unanswered_list/', { query: { agent_id: ctx.agentId } })).body.data.questions.map((one) => one.text);
+    const listed = await until(unanswered, (texts) => texts.includes(asked));
+    expect(listed).not.toContain(question);
   });
 });

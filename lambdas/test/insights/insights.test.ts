@@ -20,9 +20,12 @@ interface Report {
 }
 
 const QUIET_MS = 30 * 60_000;
-// The platform's clock, moved past the quiet period once the conversations are over.
+// The platform's clock: midday UTC of the day the file runs, running from there, and moved past the quiet period once
+// the conversations are over. A report is per day: from midday the move stays within the day at any hour of the night.
+const TO_MIDDAY_MS = Date.parse(`${new Date().toISOString().slice(0, 10)}T12:00:00Z`) - Date.now();
 let clockOffsetMs = 0;
-const today = () => new Date(Date.now() + clockOffsetMs).toISOString().slice(0, 10);
+const platformNow = () => new Date(Date.now() + TO_MIDDAY_MS + clockOffsetMs);
+const today = () => platformNow().toISOString().slice(0, 10);
 
 const insights = async (api: ApiCall, agentId: string, range: { from?: string; to?: string } = {}) =>
   api<Report>('insights/agent/', { query: { agent_id: agentId, from: range.from ?? today(), to: range.to ?? today() } });
@@ -44,7 +47,7 @@ describe('insights of an agent', () => {
     { text: 'I could not add the contact.' },
     envelopeTurn('The contact could not be added.'),
   ]);
-  const ctx = usePlatform({ model, env: { RATE_LIMIT_PER_MINUTE: '1000', MODEL_PRICE: '3/15' }, now: () => new Date(Date.now() + clockOffsetMs) });
+  const ctx = usePlatform({ model, env: { RATE_LIMIT_PER_MINUTE: '1000', MODEL_PRICE: '3/15' }, now: platformNow });
   const rate = (visitor: { conversationId: string; visitorId: string }, messageId: string, rating: string, extra: Record<string, unknown> = {}) =>
     fetch(`${ctx.platform.url}/v1/agents/${ctx.agentId}/rating`, {
       method: 'POST',
@@ -120,8 +123,8 @@ describe('insights of an agent', () => {
     // Events written again, as a retry after a crash or a redelivered message would: nothing counts twice.
     const { deps } = ctx.platform;
     const workspaceId = ctx.platform.demo.workspaceId;
-    await noteRunEnded(deps, { workspaceId, agentId: ctx.agentId, runId: run.run_id, createdAt: new Date().toISOString() }, { status: 'completed', endedAt: new Date().toISOString(), inputTokens: run.usage.input_tokens, outputTokens: run.usage.output_tokens, toolCalls: 1, toolFailures: 1 });
-    await noteAnswer(deps, { workspaceId, agentId: ctx.agentId, conversationId: resolvedByRating.conversationId }, upId, { at: new Date().toISOString(), inputTokens: 100, outputTokens: 20, toolCalls: 0, toolFailures: 0, unanswered: false });
+    await noteRunEnded(deps, { workspaceId, agentId: ctx.agentId, runId: run.run_id, createdAt: deps.now().toISOString() }, { status: 'completed', endedAt: deps.now().toISOString(), inputTokens: run.usage.input_tokens, outputTokens: run.usage.output_tokens, toolCalls: 1, toolFailures: 1 });
+    await noteAnswer(deps, { workspaceId, agentId: ctx.agentId, conversationId: resolvedByRating.conversationId }, upId, { at: deps.now().toISOString(), inputTokens: 100, outputTokens: 20, toolCalls: 0, toolFailures: 0, unanswered: false });
     expect((await report(ctx.api, ctx.agentId)).total).toEqual(after.total);
 
     // The visitor's data erased: their comment goes, the counts (which name nobody) stay.

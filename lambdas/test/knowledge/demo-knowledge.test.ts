@@ -8,7 +8,7 @@ import { sseMessages } from '../support/sse';
 // source, and the demo agent answers from it with the offline model, citing it, or says it does not know.
 
 describe('the demo agent answers from the demo page', () => {
-  const ctx = usePlatform({ env: { RATE_LIMIT_PER_MINUTE: '1000' } });
+  const ctx = usePlatform({ demoKnowledge: true, env: { RATE_LIMIT_PER_MINUTE: '1000' } });
 
   /** The widget's reply on the demo page (the visitor's page is the platform's own origin), as the visitor reads it. */
   async function widgetReply(question: string): Promise<string> {

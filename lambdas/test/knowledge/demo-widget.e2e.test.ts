@@ -1,7 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../test/browser/chromium';
-import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
+import type { RunningPlatform } from '../../src/entries/local/platform';
+import { startTestPlatform } from '../support/platform';
 
 // The local demo as a visitor sees it (issue 28): on the page `npm start` serves, the widget answers a question about
 // a plan the company does not have from the page's own pricing section, in Chromium, and cites that section.
@@ -11,7 +12,7 @@ const WIDGET = { fab: '#service-chat .scw-fab', input: '#service-chat textarea',
 let platform: RunningPlatform;
 let browser: Browser;
 beforeAll(async () => {
-  [platform, browser] = await Promise.all([startPlatform({ port: 0 }), launchChromium()]);
+  [platform, browser] = await Promise.all([startTestPlatform({ demoKnowledge: true }), launchChromium()]);
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
-import { apiClient, newDemoKey, type ApiCall } from '../support/platform';
+import type { RunningPlatform } from '../../src/entries/local/platform';
+import { apiClient, newDemoKey, type ApiCall, startTestPlatform } from '../support/platform';
 import { startLoopbackServer, type LoopbackServer } from './loopback-server';
 import { createSource, deleteAllSources, search, upload } from './helpers';
 
@@ -30,7 +30,7 @@ describe('knowledge search with an embedding model', () => {
       });
     });
     const key = newDemoKey();
-    platform = await startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key, EMBEDDING_MODEL: `openai:http://127.0.0.1:${embeddings.port}/v1#concepts` } });
+    platform = await startTestPlatform({ env: { SERVICE_DEMO_API_KEY: key, EMBEDDING_MODEL: `openai:http://127.0.0.1:${embeddings.port}/v1#concepts` } });
     api = apiClient(platform.apiBaseUrl, key);
     await deleteAllSources(api); // the demo page speaks of prices too: the two files below are the whole content
   });

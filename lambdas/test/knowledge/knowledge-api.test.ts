@@ -101,6 +101,8 @@ describe('knowledge through the REST API', () => {
     const workspaceId = ctx.platform.demo.workspaceId;
     expect(await stores.index.countRows(workspaceId, { sourceId: source.id })).toBe(3);
     expect(await stores.blobs.list(`${workspaceId}/${source.id}/`)).toHaveLength(2);
+    // Found before the deletion, so its absence after says the deletion removed it.
+    expect((await search(ctx.api, 'pelican protocol')).map((hit) => hit.document_id)).toContain(document.id);
     const deleted = await ctx.api('knowledge/source_delete/', { body: { source_id: source.id } });
     expect(deleted.body).toMatchObject({ status: true, data: { deleted: true, source_id: source.id } });
     expect(await stores.index.countRows(workspaceId, { sourceId: source.id })).toBe(0);
@@ -113,6 +115,7 @@ describe('knowledge through the REST API', () => {
   it('deletes one file with its index rows', async () => {
     const source = await createSource(ctx.api, { type: 'files' });
     const document = await upload(ctx.api, source.id, 'gone.md', '# Gone\n\nThe ibis rule applies.');
+    expect((await search(ctx.api, 'ibis rule')).map((hit) => hit.document_id)).toContain(document.id);
     expect((await ctx.api('knowledge/document_delete/', { body: { document_id: document.id } })).status).toBe(200);
     expect((await search(ctx.api, 'ibis rule')).map((hit) => hit.document_id)).not.toContain(document.id);
     expect(await getSource(ctx.api, source.id)).toMatchObject({ documents: 0, chunks: 0 });

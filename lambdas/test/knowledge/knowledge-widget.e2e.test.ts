@@ -2,8 +2,8 @@ import type { RunSource } from '@service/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../test/browser/chromium';
-import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
-import { apiClient, newDemoKey, type ApiCall } from '../support/platform';
+import type { RunningPlatform } from '../../src/entries/local/platform';
+import { apiClient, newDemoKey, type ApiCall, startTestPlatform } from '../support/platform';
 import { startHelpCenter, type HelpCenter } from '../support/help-center/help-center';
 import { command, waitForRun, type RunView } from '../support/runs';
 import { createSource, waitForSource } from './helpers';
@@ -26,7 +26,7 @@ beforeAll(async () => {
   // The pages about signing in and account security, all of which speak of two-factor authentication: the right one must win.
   site = await startHelpCenter({ only: ['introduction', '2fa', 'account-settings', 'mobile-app', 'reset-password', 'sso', 'team-settings', 'users-roles', 'billing', 'subscription-plans', 'data-privacy'] });
   // WEBHOOK_ALLOW_LOCAL: the site is on loopback, which the outbound guard refuses otherwise.
-  [platform, browser] = await Promise.all([startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key, WEBHOOK_ALLOW_LOCAL: '1', RATE_LIMIT_PER_MINUTE: '1000' } }), launchChromium()]);
+  [platform, browser] = await Promise.all([startTestPlatform({ env: { SERVICE_DEMO_API_KEY: key, WEBHOOK_ALLOW_LOCAL: '1', RATE_LIMIT_PER_MINUTE: '1000' } }), launchChromium()]);
   api = apiClient(platform.apiBaseUrl, key);
   const source = await createSource(api, { type: 'website', url: site.sitemapUrl, name: 'Help center' });
   const synced = await waitForSource(api, source.id, (current) => current.status === 'ready' || current.status === 'failed', 240_000);

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../test/browser/chromium';
-import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
+import type { RunningPlatform } from '../../src/entries/local/platform';
+import { startTestPlatform } from '../support/platform';
 import { mailedCode } from './oauth-flow';
 
 /** Screenshots of the consent page and the connection in the dashboard, saved by the run (gitignored). */
@@ -110,7 +111,7 @@ describe('an assistant connects through the official MCP SDK client and the brow
     });
     documentUrl = `https://localhost:${await listen(documentServer)}/assistant/client.json`;
     [platform, browser] = await Promise.all([
-      startPlatform({ port: 0, env: { CLIENT_METADATA_ALLOW_LOCAL: '1', CLIENT_METADATA_CA: certificate.cert } }),
+      startTestPlatform({ env: { CLIENT_METADATA_ALLOW_LOCAL: '1', CLIENT_METADATA_CA: certificate.cert } }),
       launchChromium(),
     ]);
     origin = `http://localhost:${new URL(platform.url).port}`;

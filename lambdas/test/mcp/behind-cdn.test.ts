@@ -2,7 +2,8 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { VIEWER_HOST_HEADER } from '@service/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
+import type { RunningPlatform } from '../../src/entries/local/platform';
+import { startTestPlatform } from '../support/platform';
 import { connectByConsent, mcpCall } from './oauth-flow';
 
 /**
@@ -35,7 +36,7 @@ function startCdn(): Promise<Server> {
 beforeAll(async () => {
   cdn = await startCdn();
   cdnOrigin = `http://127.0.0.1:${(cdn.address() as AddressInfo).port}`;
-  platform = await startPlatform({ port: 0, env: { PUBLIC_HOSTS: new URL(cdnOrigin).host } });
+  platform = await startTestPlatform({ env: { PUBLIC_HOSTS: new URL(cdnOrigin).host } });
 });
 afterAll(async () => {
   cdn?.closeAllConnections();

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../../../test/browser/chromium';
-import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
+import type { RunningPlatform } from '../../src/entries/local/platform';
 import { addPerson } from '../people/helpers';
-import { apiClient, newDemoKey } from '../support/platform';
+import { apiClient, newDemoKey, startTestPlatform } from '../support/platform';
 import { signIn } from './oauth-flow';
 
 /** Screenshots of the MCP keys on the dashboard's MCP connections screen, saved by the run (gitignored). */
@@ -23,7 +23,7 @@ describe('MCP keys on the dashboard’s MCP connections screen', () => {
   let origin: string;
 
   beforeAll(async () => {
-    [platform, browser] = await Promise.all([startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: apiKey } }), launchChromium()]);
+    [platform, browser] = await Promise.all([startTestPlatform({ env: { SERVICE_DEMO_API_KEY: apiKey } }), launchChromium()]);
     origin = `http://localhost:${new URL(platform.url).port}`;
     await addPerson(platform, MEMBER_EMAIL, 'member');
   }, 60_000);
@@ -79,11 +79,15 @@ describe('MCP keys on the dashboard’s MCP connections screen', () => {
     await expect(client.callTool({ name: 'ask_agent', arguments: { agent_id: platform.demo.agentId, instruction: 'Hello' } })).rejects.toThrow(/Insufficient scope/);
 
     // Its audit trail, as a connection's: the screen loaded again shows the call once it is recorded.
+    // A reload takes seconds on a busy machine: poll for longer than expect.poll's default second.
     await expect
-      .poll(async () => {
-        await page.reload();
-        return row.getByRole('button', { name: /calls?$/ }).innerText();
-      })
+      .poll(
+        async () => {
+          await page.reload();
+          return row.getByRole('button', { name: /calls?$/ }).innerText();
+        },
+        { timeout: 20_000 },
+      )
       .toBe('1 call');
     await row.getByRole('button', { name: '1 call' }).click();
     await page.getByRole('table', { name: 'Recent calls of Nightly CI' }).getByRole('cell', { name: 'list_agents', exact: true }).waitFor();

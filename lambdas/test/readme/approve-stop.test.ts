@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
+import type { RunningPlatform } from '../../src/entries/local/platform';
 import { runDocumentedScript, type PrintedEnvelope } from '../support/bash';
-import { newDemoKey } from '../support/platform';
+import { newDemoKey, startTestPlatform } from '../support/platform';
 
 /**
  * The REST API page's "Ask before acting, and stop" script, run as written with bash against a fresh platform started
@@ -23,7 +23,7 @@ let result: Awaited<ReturnType<typeof runDocumentedScript>>;
 let answers: PrintedEnvelope[];
 
 beforeAll(async () => {
-  platform = await startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: KEY, RATE_LIMIT_PER_MINUTE: '100000' } });
+  platform = await startTestPlatform({ env: { SERVICE_DEMO_API_KEY: KEY, RATE_LIMIT_PER_MINUTE: '100000' } });
   result = await runDocumentedScript(script(), { KEY, BASE: platform.apiBaseUrl });
   answers = result.answers;
 }, 120_000);

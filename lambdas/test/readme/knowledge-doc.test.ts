@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
-import { newDemoKey } from '../support/platform';
+import type { RunningPlatform } from '../../src/entries/local/platform';
+import { newDemoKey, startTestPlatform } from '../support/platform';
 import { runDocumentedScript, type PrintedEnvelope } from '../support/bash';
 
 /** docs/knowledge.md's REST script, run as written with bash against a fresh platform. */
@@ -16,7 +16,7 @@ let answers: PrintedEnvelope[];
 beforeAll(async () => {
   const blocks = [...DOC.matchAll(/^```sh knowledge\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
   expect(blocks.length).toBe(1);
-  platform = await startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: KEY } });
+  platform = await startTestPlatform({ env: { SERVICE_DEMO_API_KEY: KEY } });
   result = await runDocumentedScript(blocks[0]!, { KEY, BASE: platform.apiBaseUrl });
   answers = result.answers;
 }, 120_000);

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
-import { newDemoKey } from '../support/platform';
+import type { RunningPlatform } from '../../src/entries/local/platform';
+import { newDemoKey, startTestPlatform } from '../support/platform';
 import { freePort, runDocumentedScript, type PrintedEnvelope } from '../support/bash';
 
 /**
@@ -26,7 +26,7 @@ let result: Awaited<ReturnType<typeof runDocumentedScript>>;
 let answers: PrintedEnvelope[];
 
 beforeAll(async () => {
-  platform = await startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: KEY, WEBHOOK_ALLOW_LOCAL: '1' } });
+  platform = await startTestPlatform({ env: { SERVICE_DEMO_API_KEY: KEY, WEBHOOK_ALLOW_LOCAL: '1' } });
   result = await runDocumentedScript(tryItScript(), { KEY, BASE: platform.apiBaseUrl, HOOK_PORT: String(await freePort()) });
   answers = result.answers;
 }, 120_000);

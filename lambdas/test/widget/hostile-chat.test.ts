@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParser } from 'eventsource-parser';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
-import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
+import type { RunningPlatform } from '../../src/entries/local/platform';
+import { startTestPlatform } from '../support/platform';
 import { createWidgetChatHandler } from '../../src/surfaces/widget/chat-handler';
 import { toApiGatewayEvent } from '../../src/entries/local/lambda-event';
 import { resolveModel } from '../../src/infra/model';
@@ -14,7 +15,7 @@ let model: HostileModel;
 let platform: RunningPlatform;
 beforeAll(async () => {
   model = await startHostileModel();
-  platform = await startPlatform({ port: 0, env: { MODEL: model.setting } });
+  platform = await startTestPlatform({ env: { MODEL: model.setting } });
 });
 afterAll(async () => {
   await platform?.stop();

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParser } from 'eventsource-parser';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { startPlatform, type RunningPlatform } from '../../src/entries/local/platform';
+import type { RunningPlatform } from '../../src/entries/local/platform';
+import { startTestPlatform } from '../support/platform';
 import { createWidgetChatHandler } from '../../src/surfaces/widget/chat-handler';
 import { createOfflineModel } from '@service/offline-model';
 import { toApiGatewayEvent } from '../../src/entries/local/lambda-event';
@@ -12,7 +13,7 @@ import { scriptedModel } from '../support/scripted-model';
 
 let platform: RunningPlatform;
 beforeAll(async () => {
-  platform = await startPlatform({ port: 0 });
+  platform = await startTestPlatform();
 });
 afterAll(async () => {
   await platform?.stop();

@@ -52,6 +52,11 @@ export interface PlatformOptions {
   queue?: LocalQueueOptions;
   /** Told of each function invocation and queue message (the cost bench); omitted, nothing is wrapped. */
   observer?: PlatformObserver;
+  /**
+   * Index the demo page as the demo workspace's first knowledge source (`npm start` does). Off by default: a test
+   * that does not ask for it pays neither the indexing nor the language detector's load (about a second of CPU).
+   */
+  demoKnowledge?: boolean;
 }
 
 export interface RunningPlatform {
@@ -132,7 +137,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const ipv6 = LOOPBACK_V4.has(host) ? await listenOnIpv6Loopback(createLocalServer(functions(), inFlight), port) : undefined;
   // The demo page is indexed under the address it is served from, known now. The platform starts without it if it
   // cannot be indexed (its agents then say they do not know): the demo content is no reason to refuse to start.
-  await seedDemoKnowledge(deps, seed.workspaceId, url).catch((error: unknown) => logger.warn('the demo page was not indexed as knowledge', { error }));
+  if (options.demoKnowledge) await seedDemoKnowledge(deps, seed.workspaceId, url).catch((error: unknown) => logger.warn('the demo page was not indexed as knowledge', { error }));
   // The built-in skills call back into this server, so they start once it listens, and runs start after them.
   const skills = await startBuiltinSkills(`${url}/en/api/v1`, env.SERVICE_MASTER_KEY);
   skillHost = skills.host;
