@@ -11,8 +11,10 @@ const AUTH_MS = 10_000;
  * SMTP session). Anything but `pass` means unverified: the sender is then never treated as the address it claims.
  */
 export async function authenticateMail(raw: Uint8Array, session: { ip: string; helo: string; sender: string }, resolver?: MailResolver): Promise<MailVerdicts> {
-  const { authenticate } = await import('mailauth');
-  const checks = authenticate(Buffer.from(raw), { ip: session.ip, helo: session.helo, sender: session.sender, mta: 'service.local', ...(resolver ? { resolver } : {}) });
+  // Loaded on first use; a runtime it cannot load on (it needs Node 22) leaves the mail unverified, never unstored.
+  const loaded = await import('mailauth').catch(() => undefined);
+  if (!loaded) return { spf: 'temperror', dkim: 'temperror', dmarc: 'temperror' };
+  const checks = loaded.authenticate(Buffer.from(raw), { ip: session.ip, helo: session.helo, sender: session.sender, mta: 'service.local', ...(resolver ? { resolver } : {}) });
   const timeout = new Promise<undefined>((resolve) => (globalThis.setTimeout(resolve, AUTH_MS) as unknown as NodeJS.Timeout).unref());
   const result = await Promise.race([checks.catch(() => undefined), timeout]);
   if (!result) return { spf: 'temperror', dkim: 'temperror', dmarc: 'temperror' };
