@@ -46,7 +46,7 @@ const HISTORY = 20;
  */
 async function answerMail(deps: Deps, model: LanguageModel, threaded: ThreadedMail): Promise<void> {
   const { mail, agent, meta, entry } = threaded;
-  if (meta.handler !== 'agent') {
+  if ((meta.handler ?? 'agent') !== 'agent') {
     if (meta.handler === 'people') await announceMessage(deps, meta, { ...entry, role: 'user' });
     await finishMail(deps, mail.mailId, { state: 'answered' });
     return;
