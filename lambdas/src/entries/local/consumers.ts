@@ -6,6 +6,7 @@ import { createWebhookConsumer } from '../../domains/webhooks/deliverer';
 import { createKnowledgeConsumer } from '../../domains/knowledge/consumer';
 import { evalRunner } from '../../surfaces/evals/runner';
 import { observeConsumer, type PlatformObserver } from './observer';
+import { createMailConsumer } from '../../surfaces/mail/consumer';
 
 /** Connects each queue to the same consumer handler its SQS event source mapping invokes in AWS. */
 export function attachConsumers(queue: LocalQueue, deps: Deps, runtime: { model: LanguageModel }, observer?: PlatformObserver): void {
@@ -13,4 +14,5 @@ export function attachConsumers(queue: LocalQueue, deps: Deps, runtime: { model:
   queue.consume('webhooks', observeConsumer('webhooks', createWebhookConsumer(deps), observer));
   queue.consume('knowledge', observeConsumer('knowledge', createKnowledgeConsumer(deps), observer));
   queue.consume('evals', observeConsumer('evals', evalRunner(deps, runtime.model), observer));
+  queue.consume('mail', observeConsumer('mail', createMailConsumer(deps, runtime.model), observer));
 }

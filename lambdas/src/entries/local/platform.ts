@@ -28,6 +28,9 @@ import { createLocalServer, type InFlight } from './server';
 import { listenError } from './startup-error';
 import { logger } from '../../infra/logger';
 import { observeFunctions, observeSender, type PlatformObserver } from './observer';
+import { localBlobStore } from '../../infra/blob/local-blob-store';
+import { join } from 'node:path';
+import { startSmtp } from './smtp';
 
 export interface PlatformOptions {
   /** 0 picks a free port. */
@@ -57,6 +60,10 @@ export interface PlatformOptions {
    * that does not ask for it pays neither the indexing nor the language detector's load (about a second of CPU).
    */
   demoKnowledge?: boolean;
+  /** The inbound SMTP port on the same host (`npm start`: SMTP_PORT, 2525); 0, the default, picks a free one. */
+  smtpPort?: number;
+  /** The DNS resolver of inbound mail's SPF/DKIM/DMARC checks (tests: an offline one); the system's when omitted. */
+  mailResolver?: (name: string, rrtype: string) => Promise<string[] | string[][]>;
 }
 
 export interface RunningPlatform {
@@ -65,6 +72,8 @@ export interface RunningPlatform {
   demo: DemoSeed & { agentId: string };
   deps: Deps;
   queue: LocalQueue;
+  /** Where the platform takes inbound SMTP (loopback). */
+  smtpPort: number;
   /** The built-in skills' endpoints and the platform's skill secrets for this start (never printed). */
   skillHost: SkillHost;
   stop(): Promise<void>;
@@ -111,7 +120,9 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     ...(knowledge ? { knowledge } : {}),
     config,
     now,
-    mail: localMailbox(store, now, options.onMail),
+    // Inbound mail's raw MIME and attachments: beside the knowledge files.
+    inboundMail: { blobs: localBlobStore(env.MAIL_BLOB_URI ?? join(knowledgeFolders.KNOWLEDGE_BLOB_URI, '..', '..', 'mail')), ...(options.mailResolver ? { resolver: options.mailResolver } : {}) },
+    mail: localMailbox(store, now, { from: config.mailFrom, domain: config.agentMailDomain }, options.onMail),
     skillHost: () => (skillHost ??= skillHostFromEnv(process.env)),
   };
   const seed = await seedDemo(deps, env.SERVICE_DEMO_API_KEY);
@@ -143,6 +154,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   skillHost = skills.host;
   attachConsumers(queue, deps, { model }, options.observer);
   queue.start();
+  const smtp = await startSmtp(deps, { port: options.smtpPort ?? 0, host });
   // What an EventBridge schedule does in AWS: finish runs and eval runs a crash left queued or running.
   const sweeper = setInterval(() => void Promise.all([sweepRuns(deps), sweepEvalRuns(deps)]).catch(sweepFailed), SWEEP_INTERVAL_MS);
   sweeper.unref();
@@ -182,8 +194,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     demo: { ...seed, agentId: seed.agentIds[0]! },
     deps,
     queue,
+    smtpPort: smtp.port,
     skillHost: skills.host,
     async stop() {
+      await smtp.close();
       clearInterval(sweeper);
       clearInterval(knowledgeTick);
       clearInterval(claimTick);

@@ -9,6 +9,7 @@ const parsed = z
     PORT: z.coerce.number().int().min(0).max(65535).default(8787),
     HOST: z.string().default('127.0.0.1'),
     DATA_DIR: z.string().default('.data'),
+    SMTP_PORT: z.coerce.number().int().min(0).max(65535).default(2525),
   })
   .safeParse(process.env);
 
@@ -25,7 +26,7 @@ const printMail = (mail: { to: string; subject: string }) => console.log(`Mail t
 
 // The offline model writes at a hosted model's pace here, so the demo shows text as it is written (tests stream at once).
 const pace = { OFFLINE_MODEL_DELTA_PAUSE_MS: process.env.OFFLINE_MODEL_DELTA_PAUSE_MS ?? '40' };
-const platform = await startPlatform({ port: env.PORT, host: env.HOST, dataDir: env.DATA_DIR, onMail: printMail, env: pace, demoKnowledge: true }).catch((error: unknown) => {
+const platform = await startPlatform({ port: env.PORT, smtpPort: env.SMTP_PORT, host: env.HOST, dataDir: env.DATA_DIR, onMail: printMail, env: pace, demoKnowledge: true }).catch((error: unknown) => {
   if (error instanceof StartupError) refuse(error.message);
   throw error;
 });
@@ -40,6 +41,7 @@ Local platform running (data in ${env.DATA_DIR})
   Demo agent     ${platform.demo.agentId}
   Demo owner: ${platform.demo.ownerEmail} — sign in at http://localhost:${port}/dashboard/
   Mail           http://localhost:${port}/dev/mail.json   (sign-in codes and invitations land here, newest first)
+  Inbound SMTP   ${env.HOST}:${platform.smtpPort}   (mail to an agent's address reaches it: docs/email.md)
   Demo API key   ${key ? `${key}   (shown once; only its hash is stored)` : 'created on the first start; set SERVICE_DEMO_API_KEY=sk_live_… to register a key of your choice'}
 
 Try:

@@ -9,8 +9,8 @@ import { stoppableTools } from '../../domains/runs/runtime/stoppable-tools';
 import { retrievalGuard } from '../../domains/runs/runtime/retrieval-guard';
 import { offersKnowledge } from '../../domains/runs/runtime/run-sources';
 import { traceRemovedLinks, traceTelemetry } from '../../domains/telemetry/tracing';
-import { answerFilter, answerSources, citationBook, passageUrls, type RemovedLink } from '../../domains/runs/runtime/cited-answer';
-import { agentLinkPolicy, webOrigin } from '../../domains/runs/runtime/link-policy';
+import { answerFilter, answerSources, citationBook, passageUrls, sourcesList, type RemovedLink } from '../../domains/runs/runtime/cited-answer';
+import { agentLinkPolicy, webOrigin, type LinkPolicy } from '../../domains/runs/runtime/link-policy';
 import { logger } from '../../infra/logger';
 import type { ChatRequestBody } from './chat-request';
 import { widgetSystemPrompt } from './prompt';
@@ -34,6 +34,11 @@ export interface WidgetReplyInput {
   send: SendEvent;
   /** Ends the reply (the visitor's Stop, a closed page, the deadline). */
   signal: AbortSignal;
+  /**
+   * The e-mail door (surfaces/mail): its own system prompt, no page tools (navigate, ui_action), knowledge cited as
+   * plain links from the same passages.
+   */
+  email?: { system: string };
 }
 
 export interface WidgetReply {
@@ -68,11 +73,11 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
   const citations = citationBook();
   const siteOrigin = input.pageUrl ? webOrigin(input.pageUrl) : undefined;
   const links = await agentLinkPolicy(deps, agent, passageUrls(citations), siteOrigin);
-  const shown = answerFilter(citations, links, { kind: 'widget', siteOrigin });
+  const shown = answerFilter(citations, links, input.email ? { kind: 'plain' } : { kind: 'widget', siteOrigin });
   const navigationsRefused: RemovedLink[] = [];
   const result = streamText({
     model: input.model,
-    system: widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(input.tools), handoffSettingsOf(agent).enabled),
+    system: input.email?.system ?? widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(input.tools), handoffSettingsOf(agent).enabled),
     messages: body.messages,
     abortSignal: replySignal,
     telemetry,
@@ -84,29 +89,8 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
         guard: retrievalGuard([...body.messages.filter((message) => message.role === 'user').map((message) => message.content), body.context.data]),
         knowledge,
       }),
-      navigate: tool({
-        description: 'Open a page for the visitor: a path of this site such as /pricing, or an external https URL. Once per reply.',
-        inputSchema: z.object({ href: z.string().min(1).max(2000) }),
-        execute: async ({ href }) => {
-          if (!links.allows(href)) {
-            navigationsRefused.push({ url: href });
-            return { requested: false, reason: 'only pages of this site and retrieved passages may be opened' };
-          }
-          if (!budget.navigation()) return { requested: false, reason: 'one navigation per reply' };
-          send('navigate', { href });
-          return { requested: true };
-        },
-      }),
+      ...(input.email ? {} : pageTools(budget, send, links, navigationsRefused)),
       ...(input.handoff ? { handoff: input.handoff } : {}),
-      ui_action: tool({
-        description: 'Point at, highlight or scroll to an element of the page the visitor is on (CSS selector or data-chat-target value)',
-        inputSchema: z.object({ action: z.enum(['pointer', 'highlight', 'scroll']), target: z.string().min(1).max(300) }),
-        execute: async (action) => {
-          if (!budget.uiAction()) return { requested: false, reason: `at most ${CHAT_LIMITS.uiActionsPerReply} per reply` };
-          send('uiAction', action);
-          return { requested: true };
-        },
-      }),
     }, replySignal),
   });
   let text = '';
@@ -137,5 +121,35 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
   }
   // A reply cut at its length limit was aborted: its usage may never arrive.
   const usage = await Promise.resolve(result.totalUsage).catch(() => undefined);
-  return { text, sources: answerSources(text, shown.cited()), knowledge, usage, toolTally: tools.tally };
+  const sources = answerSources(text, shown.cited());
+  // By e-mail the numbers stay in the text, with the list of what they cite under it (a mail has no markers).
+  return { text: input.email ? `${text}${sourcesList(citations, sources)}` : text, sources, knowledge, usage, toolTally: tools.tally };
+}
+
+/** The widget's page tools: open a page of this site or a retrieved one for the visitor, point at an element of it (none by e-mail). */
+function pageTools(budget: ReturnType<typeof createReplyBudget>, send: SendEvent, links: LinkPolicy, refused: RemovedLink[]) {
+  return {
+    navigate: tool({
+      description: 'Open a page for the visitor: a path of this site such as /pricing, or an external https URL. Once per reply.',
+      inputSchema: z.object({ href: z.string().min(1).max(2000) }),
+      execute: async ({ href }) => {
+        if (!links.allows(href)) {
+          refused.push({ url: href });
+          return { requested: false, reason: 'only pages of this site and retrieved passages may be opened' };
+        }
+        if (!budget.navigation()) return { requested: false, reason: 'one navigation per reply' };
+        send('navigate', { href });
+        return { requested: true };
+      },
+    }),
+    ui_action: tool({
+      description: 'Point at, highlight or scroll to an element of the page the visitor is on (CSS selector or data-chat-target value)',
+      inputSchema: z.object({ action: z.enum(['pointer', 'highlight', 'scroll']), target: z.string().min(1).max(300) }),
+      execute: async (action) => {
+        if (!budget.uiAction()) return { requested: false, reason: `at most ${CHAT_LIMITS.uiActionsPerReply} per reply` };
+        send('uiAction', action);
+        return { requested: true };
+      },
+    }),
+  };
 }
