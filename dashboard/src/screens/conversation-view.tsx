@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { LIVE_LIMITS } from '@service/shared/live-conversation';
+import { LIVE_LIMITS, MARKER_LABEL } from '@service/shared/live-conversation';
 import { post } from '../api/client';
 import { ActionButton, ActionForm, ErrorNote, Loading } from '../components';
+import { HANDOFF_REASON } from './conversation-row';
 import { SaveAsScenario } from './save-as-scenario';
 import { useAction } from '../hooks';
 import { when } from '../format';
@@ -104,8 +105,6 @@ function About({ summary }: { summary: ConversationSummary }) {
   );
 }
 
-const HANDOFF_REASON = { visitor: 'the visitor asked for a person', agent: 'the agent handed it over', keyword: 'a handoff keyword', teammate: 'a teammate took it over' } as const;
-
 function Entry({ message }: { message: TranscriptEntry }) {
   if (message.role === 'event') {
     return (
@@ -130,7 +129,7 @@ function Entry({ message }: { message: TranscriptEntry }) {
 }
 
 /** Rich markers as the visitor saw them: their labels, not their syntax (`[Page:Pricing|/pricing]` is "Pricing"). */
-const readable = (text: string) => text.replace(/\[(?:Skill|Agent|Page|Link|Action):([^|\]]+)\|[^\]]*\]/g, '“$1”');
+const readable = (text: string) => text.replace(MARKER_LABEL, '“$1”');
 
 /** Claim, reply, internal note, hand back, close, reopen: each an endpoint called with the session. */
 function Actions({ summary, onChanged }: { summary: ConversationSummary; onChanged: () => void }) {

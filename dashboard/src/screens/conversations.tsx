@@ -6,8 +6,8 @@ import { ErrorNote, Loading, RoleNote, Screen } from '../components';
 import { useAction, useLoad, useRefreshWhile } from '../hooks';
 import { FALLBACK_MS, inboxLive, onInboxChange, type InboxConversation } from '../inbox-stream';
 import { useApp } from '../session';
-import { when } from '../format';
 import { AgentTabs } from './agent-tabs';
+import { ConversationRow } from './conversation-row';
 import { ConversationView } from './conversation-view';
 import { AvailabilitySection } from './availability';
 import { erasureSummary, type Erasure } from './visitor-data';
@@ -62,12 +62,7 @@ export default function Conversations({ params }: { params: string[] }) {
         <ul class="conversations">
           {[...(pushed?.conversations ?? []), ...pages.later].map((conversation) => (
             <li key={conversation.id} class="card">
-              <button type="button" class="quiet wide" aria-pressed={open === conversation.id} onClick={() => setOpen(open === conversation.id ? null : conversation.id)}>
-                {when(conversation.last_message_at)} · {conversation.messages} messages · visitor {conversation.visitor.verified_user_id ?? conversation.visitor.id.slice(0, 12)}
-                {conversation.assignee ? ` · ${conversation.assignee.name}` : ''}
-                {conversation.visitor_email ? ` · e-mail ${conversation.visitor_email}` : ''}
-                {conversation.unread ? <strong class="count"> · {conversation.unread} unread</strong> : null}
-              </button>
+              <ConversationRow conversation={conversation} open={open === conversation.id} onToggle={() => setOpen(open === conversation.id ? null : conversation.id)} />
             </li>
           ))}
         </ul>

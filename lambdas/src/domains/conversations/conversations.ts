@@ -1,7 +1,7 @@
 import { DomainError } from '@service/shared';
-import { VISITOR_ROLES, type ConversationHandler } from '@service/shared/live-conversation';
+import { PREVIEW_ROLES, previewLine, VISITOR_ROLES, type ConversationHandler, type PreviewRole } from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
-import { countMessage, getUserPointer, messageIdOf, putMessage, putUserPointer, queryLatestMessages, readConversationMeta, readMessage, upsertConversationMeta, type ConversationStart, type StoredMessage } from './repository';
+import { countMessage, getUserPointer, messageIdOf, putMessage, putPreview, seqOf, putUserPointer, queryLatestMessages, readConversationMeta, readMessage, upsertConversationMeta, type ConversationStart, type StoredMessage } from './repository';
 import { putAgentConversationRef } from './agent-conversation-repository';
 import { announceConversation } from './conversation-signal';
 import { noteInboxChange } from './inbox-feed';
@@ -46,10 +46,14 @@ export async function appendEntry(deps: Deps, conversationId: string, entry: Omi
   });
   const message: StoredMessage = { messageId: messageIdOf(counted.count), createdAt: now.toISOString(), ...entry };
   await putMessage(deps, conversationId, message, await conversationExpiry(deps, counted.workspaceId, now));
+  // The inbox list's preview, kept current as each message is written (a list reads no transcript).
+  if (isPreviewed(message.role)) await putPreview(deps, conversationId, { seq: seqOf(message.messageId), role: message.role, text: previewLine(message.content), at: message.createdAt });
   announceConversation(conversationId);
   await noteInboxChange(deps, counted.workspaceId, conversationId);
   return message;
 }
+
+const isPreviewed = (role: StoredMessage['role']): role is PreviewRole => (PREVIEW_ROLES as readonly string[]).includes(role);
 
 /** Appends the visitor's or the agent's message; its id. */
 export async function appendMessage(deps: Deps, conversationId: string, role: 'user' | 'assistant', content: string, options: { stopped?: boolean } = {}): Promise<string> {
