@@ -57,7 +57,7 @@ describe('the inbox list', () => {
     expect(replied.preview!.text.startsWith('<b>Hello</b> there xxx')).toBe(true);
     expect([...replied.preview!.text]).toHaveLength(LIVE_LIMITS.previewChars);
     expect(replied.preview!.text.endsWith('…')).toBe(true);
-    expect(replied.preview!.text).not.toContain("\u0007");
+    expect(replied.preview!.text).not.toContain('\u0007');
     expect(replied.preview!.text).not.toMatch(/\u202e|Second line/);
 
     // An internal note is never the preview; the visitor's next message is.
