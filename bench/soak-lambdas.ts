@@ -20,7 +20,7 @@ async function listen(server: Server): Promise<string> {
 
 /** Amazon SQS's SendMessage as the SDK calls it (JSON protocol, the queue URL as endpoint): the bodies wait for their consumer. */
 async function startQueues() {
-  const waiting: Record<QueueName, string[]> = { runs: [], webhooks: [], knowledge: [], evals: [] };
+  const waiting: Record<QueueName, string[]> = { runs: [], webhooks: [], knowledge: [], evals: [], mail: [] };
   const server = createServer((request, response) => {
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk));

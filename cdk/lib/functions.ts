@@ -211,6 +211,23 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     knowledge: 'search',
   },
   {
+    id: 'InboundMail',
+    entry: 'lambdas/src/entries/lambda/inbound-mail.ts',
+    // One inbound mail a message (docs/email.md): stored, authenticated, threaded into its conversation and answered
+    // by the agent through the widget's own reply; a failure is retried, then dead-lettered.
+    trigger: { kind: 'queue', queue: 'mail', batchSize: QUEUE_BATCH_SIZE.mail },
+    timeoutSeconds: 120,
+    memoryMb: 1024,
+    reads: ['workspaces', 'webhookSubscriptions', 'knowledgeSources', 'telemetrySettings'],
+    writes: ['mail', 'agents', 'conversations', 'usage', 'insights', 'webhookDeliveries', 'skills', 'knowledgeUnanswered', 'rateLimits'],
+    sendsTo: ['webhooks'],
+    turnTokens: true,
+    builtinSkills: true,
+    model: true,
+    knowledge: 'search',
+    sendsMail: true,
+  },
+  {
     id: 'AuthApi',
     entry: 'lambdas/src/entries/lambda/auth-api.ts',
     // auth/*: sign-in codes, sessions and passkeys; the only function carrying the WebAuthn verifier.

@@ -130,6 +130,8 @@ export class PlatformStack extends Stack {
       knowledge: new WorkQueue(this, 'KnowledgeQueue', { consumerTimeoutSeconds: consumerTimeoutSeconds(functions, 'knowledge') }),
       // Eval runs of agents' suites: one eval run per message, its scenarios played one after another.
       evals: new WorkQueue(this, 'EvalsQueue', { consumerTimeoutSeconds: consumerTimeoutSeconds(functions, 'evals') }),
+      // Inbound e-mail: one mail per message (docs/email.md).
+      mail: new WorkQueue(this, 'InboundMailQueue', { consumerTimeoutSeconds: consumerTimeoutSeconds(functions, 'mail') }),
     };
     this.knowledgeBucket = this.createKnowledgeBucket();
     this.turnTokenKey = generatedSecret(this, 'TurnTokenKey', 'HMAC-SHA256 key signing the turn tokens the platform sends to skills');

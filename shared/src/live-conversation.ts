@@ -4,6 +4,14 @@
 
 /** Who handles the conversation: the agent answers, people answer (a teammate claimed it, or it waits for one), or nobody any more. */
 export const CONVERSATION_HANDLERS = ['agent', 'people', 'closed'] as const;
+/** Where a conversation's customer writes from: the chat widget, or e-mail (docs/email.md). */
+export const CONVERSATION_CHANNELS = ['widget', 'email'] as const;
+export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number];
+/** An e-mail conversation's customer address and the subject of its first mail. */
+export interface ConversationEmail {
+  address: string;
+  subject: string;
+}
 export type ConversationHandler = (typeof CONVERSATION_HANDLERS)[number];
 
 /** The inbox's tabs (conversations/list `state`): waiting for a teammate, claimed by the caller, every one, closed. */

@@ -35,7 +35,11 @@ export const TABLES = {
     name: 'agents',
     partitionKey: s('workspaceId'),
     sortKey: s('id'),
-    indexes: [{ name: 'byId', partitionKey: s('id') }],
+    indexes: [
+      { name: 'byId', partitionKey: s('id') },
+      /** Inbound mail finds the agent it is addressed to by its own address (docs/email.md). */
+      { name: 'byEmail', partitionKey: s('email') },
+    ],
   },
   apiKeys: {
     name: 'api-keys',
@@ -191,6 +195,22 @@ export const TABLES = {
     partitionKey: s('agentId'),
     sortKey: s('sk'),
     indexes: [{ name: 'byDay', partitionKey: s('agentId'), sortKey: s('daySk') }],
+    ttlAttribute: 'expiresAtEpoch',
+  },
+  /**
+   * Inbound e-mail (docs/email.md): a record per mail received (`mail#<id>`, sk `mail`: envelope, where its raw MIME is
+   * in the blob store, the verdicts, the parsed text, its state), written before the mail is accepted. `pending` holds
+   * only mails not worked yet (a sweeper finds those a crash left); `byCustomer` a workspace's mails by sender address
+   * (`<workspace>#<address>`: export and erasure). `dedupe#…` items keep one record per SES message and per Message-ID.
+   */
+  mail: {
+    name: 'mail',
+    partitionKey: s('pk'),
+    sortKey: s('sk'),
+    indexes: [
+      { name: 'pending', partitionKey: s('pendingState'), sortKey: s('receivedAt') },
+      { name: 'byCustomer', partitionKey: s('customerKey'), sortKey: s('receivedAt') },
+    ],
     ttlAttribute: 'expiresAtEpoch',
   },
   /** The local platform's mailbox (GET /dev/mail.json); in AWS mail leaves through Amazon SES. */

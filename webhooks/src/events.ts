@@ -72,10 +72,14 @@ export interface KnowledgeSourceFailedData {
   failed_at: string;
 }
 
-/** A widget conversation as the conversation events describe it (conversations/get answers the transcript). */
+/** A conversation as the conversation events describe it (conversations/get answers the transcript). */
 export interface ConversationRef {
   conversation_id: string;
   agent_id: string;
+  /** `widget` (the chat widget) or `email` (the customer writes by e-mail). */
+  channel: 'widget' | 'email';
+  /** An e-mail conversation's customer address and subject; null for the widget. */
+  email: { address: string; subject: string } | null;
   /** `agent`, `people` (a teammate has it, or it waits for one: `assignee` null) or `closed`. */
   handler: 'agent' | 'people' | 'closed';
   assignee: { id: string; name: string } | null;

@@ -51,8 +51,9 @@ export function useLiveConversation(conversationId: string): LiveConversation {
           setMessages((current) => (current.some((known) => known.seq >= message.seq) ? current : [...current, message]));
           if (message.role === 'teammate') setTyping(undefined);
         } else if (event.event === 'state') {
-          const state = JSON.parse(event.data) as LiveState;
-          setSummary((current) => current && { ...current, ...state });
+          // The live state's `email` is the widget's fallback step, not the summary's e-mail channel fields.
+          const { email: _fallback, ...hands } = JSON.parse(event.data) as LiveState;
+          setSummary((current) => current && { ...current, ...hands });
           refresh();
         } else if (event.event === 'typing') {
           setTyping((JSON.parse(event.data) as { name: string | null }).name);

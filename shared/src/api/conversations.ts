@@ -4,6 +4,7 @@ import { isoDateTime, limitParam, text, uuid } from './primitives';
 import {
   AVAILABILITY_LIMITS,
   AVAILABILITY_MODES,
+  CONVERSATION_CHANNELS,
   CONVERSATION_EVENTS,
   CONVERSATION_HANDLERS,
   CONVERSATION_LIST_STATES,
@@ -32,6 +33,14 @@ export const ConversationSummary = z
     messages: z.number().int().meta({ description: 'How many messages the conversation has' }),
     visitor: z.object({ id: z.string(), verified_user_id: z.string().nullable() }),
     locale: z.string(),
+    channel: z.enum(CONVERSATION_CHANNELS).meta({ description: '`widget`: the customer writes in the chat widget; `email`: by e-mail (docs/email.md)' }),
+    email: z
+      .object({
+        address: z.string().meta({ description: "The customer's address (the From: of their first mail)" }),
+        subject: z.string().meta({ description: 'The subject of their first mail' }),
+      })
+      .nullable()
+      .meta({ description: 'An e-mail conversation: the customer’s address and the subject; null for the widget' }),
     handler: z.enum(CONVERSATION_HANDLERS).meta({ description: '`agent`: the agent answers; `people`: teammates answer (the agent says nothing); `closed`' }),
     assignee: Teammate.nullable().meta({ description: 'The teammate who claimed it; null while it waits for one (handler `people`) or when the agent handles it' }),
     handoff: z

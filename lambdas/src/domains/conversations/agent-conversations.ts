@@ -1,4 +1,5 @@
 import { DomainError } from '@service/shared';
+import type { ConversationChannel, ConversationEmail } from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
 import { getConversationMetas, queryAgentConversationRefs } from './agent-conversation-repository';
 import { handlingOf, readConversation } from './conversation-state';
@@ -17,6 +18,8 @@ export interface ConversationSummary {
   visitorId: string;
   userId: string | null;
   locale: string;
+  channel: ConversationChannel;
+  email: ConversationEmail | null;
   startedAt: string;
   lastMessageAt: string;
   messages: number;
@@ -43,6 +46,8 @@ const toSummary = (meta: ConversationMetaItem, readSeq?: number): ConversationSu
   visitorId: meta.visitorId,
   userId: meta.userId ?? null,
   locale: meta.locale,
+  channel: meta.channel ?? 'widget',
+  email: meta.email ?? null,
   startedAt: meta.createdAt,
   lastMessageAt: meta.updatedAt,
   messages: Number(meta.messageCount ?? 0),

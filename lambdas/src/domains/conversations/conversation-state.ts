@@ -50,6 +50,8 @@ export const isVisitorsConversation = (meta: ConversationMetaItem, visitor: Widg
 export const conversationRef = (meta: ConversationMetaItem): ConversationRef => ({
   conversation_id: meta.conversationId,
   agent_id: meta.agentId,
+  channel: meta.channel ?? 'widget',
+  email: meta.email ?? null,
   handler: meta.handler ?? 'agent',
   assignee: meta.assignee ?? null,
   visitor: { id: meta.visitorId, verified_user_id: meta.userId ?? null },

@@ -1,5 +1,5 @@
 import { BatchGetCommand, GetCommand, type BatchGetCommandOutput, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ConversationEventType, ConversationHandler, HandoffReason, PreviewRole, Teammate, TranscriptRole } from '@service/shared/live-conversation';
+import type { ConversationChannel, ConversationEmail, ConversationEventType, ConversationHandler, HandoffReason, PreviewRole, Teammate, TranscriptRole } from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
 import { ifConditionHolds, putIf, readItem, updateIf } from '../../infra/store/dynamo';
 
@@ -57,6 +57,10 @@ export interface ConversationMetaItem extends Partial<Handling> {
   createdAt: string;
   updatedAt: string;
   messageCount: number;
+  /** Absent on a widget conversation (every conversation from before e-mail reads as `widget`). */
+  channel?: ConversationChannel;
+  /** An e-mail conversation's customer address and subject. */
+  email?: ConversationEmail;
   /** The page the widget was on when the conversation started. */
   page?: string;
   /** Bumped by every change of hands: a change applies only to the version it was decided on. */
@@ -91,6 +95,8 @@ export interface ConversationStart {
   userId?: string;
   /** The page the widget is on (an http(s) address, checked by the widget surface): kept from the conversation's start. */
   page?: string;
+  /** A conversation started by an e-mail: its customer's address and subject (kept from its start). */
+  email?: ConversationEmail;
 }
 
 const table = (deps: Deps) => deps.store.table('conversations');
@@ -114,6 +120,7 @@ export async function upsertConversationMeta(deps: Deps, start: ConversationStar
           (expiresAtEpoch === undefined ? '' : ', expiresAtEpoch = :expires') +
           (start.userId ? ', userId = :user' : '') +
           (start.page ? ', page = if_not_exists(page, :page)' : '') +
+          (start.email ? ', channel = if_not_exists(channel, :email_channel), email = if_not_exists(email, :email)' : '') +
           // A workspace that keeps its conversations: no expiry for DynamoDB's TTL.
           (expiresAtEpoch === undefined ? ' REMOVE expiresAtEpoch' : '') +
           // Every visitor id it was opened with (a verified user's devices): what an erasure must find.
@@ -130,6 +137,7 @@ export async function upsertConversationMeta(deps: Deps, start: ConversationStar
           ...(expiresAtEpoch === undefined ? {} : { ':expires': expiresAtEpoch }),
           ...(start.userId ? { ':user': start.userId } : {}),
           ...(start.page ? { ':page': start.page } : {}),
+          ...(start.email ? { ':email': start.email, ':email_channel': 'email' } : {}),
         },
         ReturnValues: 'ALL_OLD',
       }),

@@ -10,6 +10,10 @@ const ConfigSchema = z.object({
   [QUEUE_URL_ENV.webhooks]: z.string().optional(),
   [QUEUE_URL_ENV.knowledge]: z.string().optional(),
   [QUEUE_URL_ENV.evals]: z.string().optional(),
+  [QUEUE_URL_ENV.mail]: z.string().optional(),
+  MAIL_BLOB_URI: z.string().optional(),
+  MAIL_BLOCKED_SENDERS: z.string().default(''),
+  MAIL_AUTO_REPLIES_PER_HOUR: z.coerce.number().int().min(0).default(5),
   KNOWLEDGE_INDEX_URI: z.string().optional(),
   KNOWLEDGE_BLOB_URI: z.string().optional(),
   AWS_ENDPOINT_URL_S3: z.url().optional(),
@@ -37,7 +41,13 @@ export type PlatformConfig = {
   tablePrefix: string;
   dynamoEndpoint?: string;
   region: string;
-  queueUrls: { runs?: string; webhooks?: string; knowledge?: string; evals?: string };
+  queueUrls: { runs?: string; webhooks?: string; knowledge?: string; evals?: string; mail?: string };
+  /** Where inbound mail's raw MIME and attachments are kept: a directory locally, `s3://bucket/prefix` in AWS (the SES receipt rule's S3 action). */
+  mailBlobUri?: string;
+  /** Senders whose mail is kept apart as spam and never answered (MAIL_BLOCKED_SENDERS: addresses or `@domain`, comma-separated; SES's spam verdict in AWS). */
+  mailBlockedSenders: string[];
+  /** Automatic replies one sender may get from one agent an hour (RFC 3834 loop protection); more are not answered. */
+  mailAutoRepliesPerHour: number;
   /**
    * Where the knowledge index lives: a directory (locally under the data dir) or an `s3://bucket/prefix` URI in AWS;
    * one LanceDB table per workspace inside it. Unset: knowledge is unavailable in this function.
@@ -98,7 +108,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     tablePrefix: parsed.TABLE_PREFIX,
     ...(parsed.DYNAMODB_ENDPOINT ? { dynamoEndpoint: parsed.DYNAMODB_ENDPOINT } : {}),
     region: parsed.AWS_REGION,
-    queueUrls: { runs: parsed[QUEUE_URL_ENV.runs], webhooks: parsed[QUEUE_URL_ENV.webhooks], knowledge: parsed[QUEUE_URL_ENV.knowledge], evals: parsed[QUEUE_URL_ENV.evals] },
+    queueUrls: { runs: parsed[QUEUE_URL_ENV.runs], webhooks: parsed[QUEUE_URL_ENV.webhooks], knowledge: parsed[QUEUE_URL_ENV.knowledge], evals: parsed[QUEUE_URL_ENV.evals], mail: parsed[QUEUE_URL_ENV.mail] },
+    ...(parsed.MAIL_BLOB_URI ? { mailBlobUri: parsed.MAIL_BLOB_URI } : {}),
+    mailBlockedSenders: commaList(parsed.MAIL_BLOCKED_SENDERS.toLowerCase()),
+    mailAutoRepliesPerHour: parsed.MAIL_AUTO_REPLIES_PER_HOUR,
     ...(parsed.KNOWLEDGE_INDEX_URI ? { knowledgeIndexUri: parsed.KNOWLEDGE_INDEX_URI } : {}),
     ...(parsed.KNOWLEDGE_BLOB_URI ? { knowledgeBlobUri: parsed.KNOWLEDGE_BLOB_URI } : {}),
     ...(parsed.AWS_ENDPOINT_URL_S3 ? { s3Endpoint: parsed.AWS_ENDPOINT_URL_S3 } : {}),

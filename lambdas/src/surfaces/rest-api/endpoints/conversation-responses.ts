@@ -15,6 +15,8 @@ export const summaryResponse = (summary: ConversationSummary): Summary => ({
   messages: summary.messages,
   visitor: { id: summary.visitorId, verified_user_id: summary.userId },
   locale: summary.locale,
+  channel: summary.channel,
+  email: summary.email,
   handler: summary.handling.handler,
   assignee: summary.handling.assignee ?? null,
   handoff: summary.handling.handoff ? { reason: summary.handling.handoff.reason, summary: summary.handling.handoff.summary, requested_at: summary.handling.handoff.requestedAt } : null,
