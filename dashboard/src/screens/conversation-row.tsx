@@ -1,3 +1,4 @@
+import type { ConversationChannel } from '@service/shared/live-conversation';
 import type { InboxConversation } from '../inbox-stream';
 import { when } from '../format';
 
@@ -9,14 +10,12 @@ import { when } from '../format';
 /** Why the conversation passed to people, as the inbox says it. */
 export const HANDOFF_REASON = { visitor: 'the visitor asked for a person', agent: 'the agent handed it over', keyword: 'a handoff keyword', teammate: 'a teammate took it over' } as const;
 
-const CHANNEL_LABEL = { widget: 'Widget', email: 'E-mail' } as const;
-type Channel = keyof typeof CHANNEL_LABEL;
+/** Where the customer writes from, as the inbox labels it. */
+export const CHANNEL_LABEL = { widget: 'Widget', email: 'E-mail' } as const satisfies Record<ConversationChannel, string>;
 
-/** The conversation's channel: every conversation is a widget one until the platform keeps e-mail conversations. */
-const channelOf = (_conversation: InboxConversation): Channel => 'widget';
-
-/** Who the conversation is with: the address they left, the host's verified user id, else a short visitor label. */
-export const whoOf = (conversation: InboxConversation): string => conversation.visitor_email ?? conversation.visitor.verified_user_id ?? `Visitor ${conversation.visitor.id.slice(0, 8)}`;
+/** Who the conversation is with: the mail's sender, the address they left, the host's verified user id, else a short visitor label. */
+export const whoOf = (conversation: InboxConversation): string =>
+  conversation.email?.address ?? conversation.visitor_email ?? conversation.visitor.verified_user_id ?? `Visitor ${conversation.visitor.id.slice(0, 8)}`;
 
 /** Why it waits for a teammate (the agent's summary, else the reason it passed to people); null while the agent has it or it is closed. */
 export function whyItWaits(conversation: InboxConversation): string | null {
@@ -34,7 +33,7 @@ const HANDLED = { agent: 'The agent answers', closed: 'Closed' } as const;
 const holder = (conversation: InboxConversation): string => (conversation.handler === 'people' ? (conversation.assignee?.name ?? 'Waiting') : HANDLED[conversation.handler]);
 
 export function ConversationRow({ conversation, open, onToggle }: { conversation: InboxConversation; open: boolean; onToggle: () => void }) {
-  const channel = channelOf(conversation);
+  const { channel } = conversation;
   const why = whyItWaits(conversation);
   const { preview } = conversation;
   return (
@@ -47,6 +46,7 @@ export function ConversationRow({ conversation, open, onToggle }: { conversation
           {when(conversation.last_message_at)} · {conversation.messages} messages
         </span>
       </span>
+      {conversation.email ? <span class="row-subject">{conversation.email.subject || '(no subject)'}</span> : null}
       <span class="row-preview">{preview ? `${SAID_BY[preview.role]}${preview.text}` : <span class="muted">No messages yet</span>}</span>
       <span class="row-why small">
         <span class="row-holder">{holder(conversation)}</span>

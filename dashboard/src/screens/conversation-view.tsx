@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { LIVE_LIMITS, MARKER_LABEL } from '@service/shared/live-conversation';
 import { post } from '../api/client';
 import { ActionButton, ActionForm, ErrorNote, Loading } from '../components';
-import { HANDOFF_REASON } from './conversation-row';
+import { CHANNEL_LABEL, HANDOFF_REASON, whoOf } from './conversation-row';
 import { SaveAsScenario } from './save-as-scenario';
 import { useAction } from '../hooks';
 import { when } from '../format';
@@ -24,10 +24,13 @@ export function ConversationView({ conversationId, onChanged, onErased }: { conv
   if (!live.summary) return <Loading what="the conversation" />;
   return (
     <section class="conversation" aria-label="Conversation">
+      <h2 class="conversation-title">
+        <span class={`badge channel ${live.summary.channel}`}>{CHANNEL_LABEL[live.summary.channel]}</span> {live.summary.email ? live.summary.email.subject || '(no subject)' : whoOf(live.summary)}
+      </h2>
       <About summary={live.summary} />
       <ol class="transcript" aria-label="Transcript" aria-live="polite">
         {live.messages.map((message) => (
-          <Entry key={message.seq} message={message} />
+          <Entry key={message.seq} message={message} customer={live.summary.email?.address ?? 'Visitor'} />
         ))}
       </ol>
       {live.typing !== undefined ? (
@@ -67,6 +70,12 @@ function About({ summary }: { summary: ConversationSummary }) {
     <dl class="about">
       <dt>Handled by</dt>
       <dd>{summary.handler === 'people' && summary.assignee ? summary.assignee.name : HANDLED_BY[summary.handler]}</dd>
+      {summary.email ? (
+        <>
+          <dt>From</dt>
+          <dd>{summary.email.address}</dd>
+        </>
+      ) : null}
       <dt>Visitor</dt>
       <dd>{visitor.verified_user_id ? `${visitor.verified_user_id} (verified)` : `${visitor.id.slice(0, 12)} (not verified)`}</dd>
       {summary.visitor_email ? (
@@ -105,7 +114,8 @@ function About({ summary }: { summary: ConversationSummary }) {
   );
 }
 
-function Entry({ message }: { message: TranscriptEntry }) {
+/** `customer`: how the visitor's entries are headed (an e-mail conversation's: the sender's address). */
+function Entry({ message, customer }: { message: TranscriptEntry; customer: string }) {
   if (message.role === 'event') {
     return (
       <li class="message event">
@@ -115,7 +125,7 @@ function Entry({ message }: { message: TranscriptEntry }) {
       </li>
     );
   }
-  const who = { user: 'Visitor', assistant: 'Agent', teammate: message.author?.name ?? 'Teammate', note: `Internal note · ${message.author?.name ?? 'Teammate'}` }[message.role];
+  const who = { user: customer, assistant: 'Agent', teammate: message.author?.name ?? 'Teammate', note: `Internal note · ${message.author?.name ?? 'Teammate'}` }[message.role];
   return (
     <li class={`message ${message.role}`}>
       <span class="who">{who}</span>
@@ -155,6 +165,8 @@ function Actions({ summary, onChanged }: { summary: ConversationSummary; onChang
     post('conversations/typing', { conversation_id }).catch(() => undefined);
   };
   const mine = summary.assignee?.id === app.session.user.id;
+  // Where a reply goes by mail: an e-mail conversation's customer, or a widget visitor who left an address and is away.
+  const mailedTo = summary.email?.address ?? (summary.email_replies ? summary.visitor_email : null);
   const locked = act.busy || !app.may('conversations:reply');
   return (
     <div class="conversation-actions">
@@ -182,9 +194,14 @@ function Actions({ summary, onChanged }: { summary: ConversationSummary; onChang
             Message
             <textarea value={text} rows={3} maxLength={LIVE_LIMITS.messageChars} disabled={locked} aria-describedby={app.may('conversations:reply') ? undefined : 'role-note-conversations:reply'} onInput={(event) => typed(event.currentTarget.value)} />
           </label>
+          {mailedTo ? (
+            <p class="muted small">
+              Sent by e-mail to {mailedTo}
+            </p>
+          ) : null}
           <div class="row">
             <ActionButton type="submit" permission="conversations:reply" variant="primary" busy={act.busy || !text.trim()}>
-              Reply to the visitor
+              {summary.channel === 'email' ? 'Reply by e-mail' : 'Reply to the visitor'}
             </ActionButton>
             <ActionButton permission="conversations:reply" busy={act.busy || !text.trim()} onClick={() => void send('conversations/note')}>
               Add internal note

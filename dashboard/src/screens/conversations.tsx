@@ -44,7 +44,7 @@ export default function Conversations({ params }: { params: string[] }) {
   const pushed = usePushedRows(agentId, tab, useApp().session.user.id, list.data, refresh, reloadCounts);
   const pages = usePages(agentId, tab, pushed);
   return (
-    <Screen title="Conversations" intro="The agent's widget conversations. Claim one that waits for a person, reply, leave internal notes, hand it back to the agent or close it.">
+    <Screen title="Conversations" intro="The agent's conversations, in the widget and by e-mail. Claim one that waits for a person, reply, leave internal notes, hand it back to the agent or close it.">
       <AgentTabs agentId={agentId} current="conversations" />
       <RoleNote permission="conversations:reply" action="claiming, replying to or closing a conversation" />
       <AvailabilitySection />

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addPerson } from '../../../lambdas/test/people/helpers';
 import { localChatUrl, widgetVisitor } from '../../../lambdas/test/support/widget-visitor';
+import { appendMessage, openConversation } from '../../../lambdas/src/domains/conversations/conversations';
 import { axeViolations, heading, otherSite, OWNER_EMAIL, screenshot, signedInPage, signIn, startDashboard, type DashboardHarness } from './support';
 
 // The inbox (issue 29, item 3) with two pages: a visitor's widget on a shop's page and a teammate's dashboard. The
@@ -186,6 +187,43 @@ describe('the inbox', () => {
       const [rowBox, previewBox] = await Promise.all([row.boundingBox(), row.locator('.row-preview').boundingBox()]);
       expect(previewBox!.x + previewBox!.width).toBeLessThanOrEqual(rowBox!.x + rowBox!.width + 1);
       await screenshot(inbox, 'inbox-list-375-dark');
+    } finally {
+      await inbox.setViewportSize({ width: 1280, height: 860 });
+      await inbox.emulateMedia({ colorScheme: 'light' });
+    }
+  });
+
+  it('shows an e-mail conversation: the channel and subject in its row and header, the sender, and a composer that says the reply goes by e-mail; axe clean, light and dark, 375 px', async () => {
+    // An e-mail conversation as the mail door opens it (the conversations domain on the platform's own store).
+    const conversationId = crypto.randomUUID();
+    const email = { address: 'jane@customer.example', subject: 'Charged twice for order 1234' };
+    await openConversation(h.platform.deps, { conversationId, agentId: h.agentId, workspaceId: h.platform.demo.workspaceId, visitorId: crypto.randomUUID(), locale: 'en', email });
+    await appendMessage(h.platform.deps, conversationId, 'user', 'Hello,\nI was charged twice for order 1234.');
+    await inbox.evaluate((target) => (location.hash = target), `#/agents/${h.agentId}/conversations`);
+    await heading(inbox, /^Conversations$/);
+    await inbox.getByRole('tab', { name: /^All / }).click();
+    const row = inbox.locator('.conversations > li').filter({ hasText: email.address });
+    await row.locator('.row-subject', { hasText: email.subject }).waitFor({ timeout: 15_000 });
+    expect(await row.locator('.channel').textContent()).toBe('E-mail');
+    expect(await row.locator('.row-preview').textContent()).toBe('Hello,');
+    expect(await row.locator('.row-why').textContent()).toBe('The agent answers');
+
+    await row.getByRole('button').click();
+    const conversation = inbox.getByRole('region', { name: 'Conversation' });
+    await conversation.getByRole('heading', { level: 2, name: `E-mail ${email.subject}` }).waitFor();
+    expect(await conversation.locator('.about').textContent()).toContain(`From${email.address}`);
+    await conversation.getByRole('button', { name: 'Claim' }).click();
+    await conversation.getByText(`Sent by e-mail to ${email.address}`).waitFor();
+    expect(await conversation.getByRole('button', { name: 'Reply by e-mail' }).count()).toBe(1);
+    expect(await axeViolations(inbox)).toEqual([]);
+    await screenshot(inbox, 'inbox-email-light');
+    await inbox.setViewportSize({ width: 375, height: 740 });
+    await inbox.emulateMedia({ colorScheme: 'dark' });
+    try {
+      await conversation.getByRole('button', { name: 'Reply by e-mail' }).waitFor();
+      expect(await axeViolations(inbox)).toEqual([]);
+      expect(await inbox.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await screenshot(inbox, 'inbox-email-375-dark');
     } finally {
       await inbox.setViewportSize({ width: 1280, height: 860 });
       await inbox.emulateMedia({ colorScheme: 'light' });
