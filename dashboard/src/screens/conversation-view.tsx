@@ -22,6 +22,7 @@ export function ConversationView({ conversationId, onChanged, onErased }: { conv
   useReadMarker(conversationId, live.messages.at(-1)?.seq);
   if (live.error) return <ErrorNote error={live.error} />;
   if (!live.summary) return <Loading what="the conversation" />;
+  const customer = live.summary.email?.address ?? 'Visitor';
   return (
     <section class="conversation" aria-label="Conversation">
       <h2 class="conversation-title">
@@ -30,7 +31,7 @@ export function ConversationView({ conversationId, onChanged, onErased }: { conv
       <About summary={live.summary} />
       <ol class="transcript" aria-label="Transcript" aria-live="polite">
         {live.messages.map((message) => (
-          <Entry key={message.seq} message={message} customer={live.summary.email?.address ?? 'Visitor'} />
+          <Entry key={message.seq} message={message} customer={customer} />
         ))}
       </ol>
       {live.typing !== undefined ? (
