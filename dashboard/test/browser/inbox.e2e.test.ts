@@ -212,6 +212,7 @@ describe('the inbox', () => {
     const conversation = inbox.getByRole('region', { name: 'Conversation' });
     await conversation.getByRole('heading', { level: 2, name: `E-mail ${email.subject}` }).waitFor();
     expect(await conversation.locator('.about').textContent()).toContain(`From${email.address}`);
+    expect(await conversation.locator('.message.user .who').textContent()).toBe(email.address);
     await conversation.getByRole('button', { name: 'Claim' }).click();
     await conversation.getByText(`Sent by e-mail to ${email.address}`).waitFor();
     expect(await conversation.getByRole('button', { name: 'Reply by e-mail' }).count()).toBe(1);
