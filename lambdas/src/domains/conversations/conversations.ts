@@ -11,6 +11,9 @@ import { erased, isVisitorsConversation, notFound, readConversation, type Widget
 
 export type { ConversationStart, StoredMessage } from './repository';
 
+/** Whether an entry is what the inbox list previews (the visitor's, the agent's or a teammate's message). */
+const isPreviewed = (role: StoredMessage['role']): role is PreviewRole => (PREVIEW_ROLES as readonly string[]).includes(role);
+
 /**
  * Creates the conversation's `meta` item, or touches it when it exists. A conversation id belongs to one agent
  * and one visitor, or to one verified user on any device; anyone else presenting it is refused (one conditional
@@ -52,8 +55,6 @@ export async function appendEntry(deps: Deps, conversationId: string, entry: Omi
   await noteInboxChange(deps, counted.workspaceId, conversationId);
   return message;
 }
-
-const isPreviewed = (role: StoredMessage['role']): role is PreviewRole => (PREVIEW_ROLES as readonly string[]).includes(role);
 
 /** Appends the visitor's or the agent's message; its id. */
 export async function appendMessage(deps: Deps, conversationId: string, role: 'user' | 'assistant', content: string, options: { stopped?: boolean } = {}): Promise<string> {
