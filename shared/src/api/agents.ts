@@ -30,6 +30,9 @@ const agentLocale = z
   .overwrite((value) => normalizeConversationLanguage(value) ?? value)
   .meta({ description: 'The language the agent answers in when a conversation does not show its own (BCP 47: one of the 40+ conversation languages, e.g. de or pt-BR)' });
 
+/** How the agent answers the e-mail its address receives (docs/email.md). */
+const EmailAnswers = z.enum(['auto', 'draft']).meta({ description: '`auto`: the agent answers inbound e-mail itself; `draft`: it writes a draft (an internal note) and the conversation waits for a teammate, who sends the reply' });
+
 /** Whether the agent may pass a conversation to people (its `handoff` tool, the widget's Talk to a person), and the words that do it at once. */
 export const HandoffSettings = z
   .object({
@@ -65,6 +68,7 @@ export const Agent = z
     teaser_word: z.string().meta({ description: 'The word the teaser bubble highlights' }),
     allowed_origins: z.array(z.string()).meta({ description: 'Page origins that may embed the widget (`http://localhost:*` allows any port)' }),
     handoff: HandoffSettings,
+    email_answers: EmailAnswers,
   })
   .meta({ id: 'Agent' });
 
@@ -166,5 +170,6 @@ export const AgentUpdateBody = z
     teaser_word: z.string().trim().max(80).optional(),
     allowed_origins: z.array(allowedOrigin).max(50).optional(),
     handoff: HandoffSettings.partial().strict().optional(),
+    email_answers: EmailAnswers.optional(),
   })
   .strict();

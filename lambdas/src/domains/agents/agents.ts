@@ -1,7 +1,7 @@
 import { DomainError, findPreset, newUuid, type AgentPreset } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { cached } from '../../infra/cache/short-cache';
-import { createAgentOrFind, findAgentItemById, getAgentItem, putNewAgent, queryAgents, setAgentFields, type StoredAgent } from './repository';
+import { createAgentOrFind, findAgentItemById, findAgentItemByEmail, getAgentItem, putNewAgent, queryAgents, setAgentFields, type StoredAgent } from './repository';
 
 export type { StoredAgent } from './repository';
 
@@ -26,6 +26,7 @@ export function toAgentResponse(agent: StoredAgent) {
     teaser_word: agent.widget.teaserHighlightWord,
     allowed_origins: agent.allowedOrigins,
     handoff: handoffSettingsOf(agent),
+    email_answers: agent.emailAnswers ?? 'auto',
   };
 }
 
@@ -101,6 +102,8 @@ export const getAgentIdentity = (deps: Deps, workspaceId: string, agentId: strin
 
 /** Looks an agent up by its public UUID alone (the widget knows nothing else). */
 export const findAgentById = (deps: Deps, agentId: string): Promise<StoredAgent | undefined> => findAgentItemById(deps, agentId);
+/** The agent whose own address this is (lower case), if any. */
+export const findAgentByEmail = (deps: Deps, email: string): Promise<StoredAgent | undefined> => findAgentItemByEmail(deps, email);
 
 /** An agent of a workspace, or undefined: a GetItem, where findAgentById needs a Query of an index. */
 export const findAgent = (deps: Deps, workspaceId: string, agentId: string): Promise<StoredAgent | undefined> => getAgentItem(deps, workspaceId, agentId);

@@ -25,6 +25,8 @@ export interface StoredAgent {
   handoffEnabled?: boolean;
   /** A visitor's message with one of these (any case) goes to people without the agent. */
   handoffKeywords?: string[];
+  /** How the agent answers inbound e-mail: `auto` sends its answer, `draft` leaves it for a teammate (default auto). */
+  emailAnswers?: 'auto' | 'draft';
   createdAt: string;
 }
 
@@ -51,6 +53,12 @@ export async function getAgentItem<T extends StoredAgent = StoredAgent>(deps: De
 /** By its public UUID alone (the `byId` index). */
 export async function findAgentItemById(deps: Deps, agentId: string): Promise<StoredAgent | undefined> {
   const result = await deps.store.doc.send(new QueryCommand({ TableName: table(deps), IndexName: 'byId', KeyConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': agentId } }));
+  return result.Items?.[0] as StoredAgent | undefined;
+}
+
+/** By its own e-mail address (the `byEmail` index: inbound mail finds the agent it is addressed to). */
+export async function findAgentItemByEmail(deps: Deps, email: string): Promise<StoredAgent | undefined> {
+  const result = await deps.store.doc.send(new QueryCommand({ TableName: table(deps), IndexName: 'byEmail', KeyConditionExpression: 'email = :email', ExpressionAttributeValues: { ':email': email } }));
   return result.Items?.[0] as StoredAgent | undefined;
 }
 

@@ -20,6 +20,7 @@ export interface AgentSettings {
   allowedOrigins?: string[];
   handoffEnabled?: boolean;
   handoffKeywords?: string[];
+  emailAnswers?: 'auto' | 'draft';
 }
 
 /** Where each setting lives in the stored agent (widget-config reads these). */
@@ -40,6 +41,7 @@ const PATHS: Record<keyof AgentSettings, string[]> = {
   allowedOrigins: ['allowedOrigins'],
   handoffEnabled: ['handoffEnabled'],
   handoffKeywords: ['handoffKeywords'],
+  emailAnswers: ['emailAnswers'],
 };
 
 /** Changes the given settings of an agent of the workspace in one conditional update: the agent as it now is. */
@@ -69,6 +71,7 @@ export function settingsFromUpdate(body: Omit<BodyOf<'agentsUpdate'>, 'agent_id'
     allowedOrigins: body.allowed_origins,
     handoffEnabled: body.handoff?.enabled,
     handoffKeywords: body.handoff?.keywords,
+    emailAnswers: body.email_answers,
   };
 }
 

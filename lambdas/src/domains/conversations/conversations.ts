@@ -56,6 +56,12 @@ export async function appendEntry(deps: Deps, conversationId: string, entry: Omi
   return message;
 }
 
+/** Appends an entry once per `seed` (a mail worked again after a crash finds the entry it stored, among the latest 100). */
+export async function appendEntryOnce(deps: Deps, conversationId: string, seed: string, entry: Omit<StoredMessage, 'messageId' | 'createdAt' | 'actionSeed'>): Promise<StoredMessage> {
+  const earlier = (await queryLatestMessages(deps, conversationId, 100)).find((message) => message.actionSeed === seed);
+  return earlier ?? appendEntry(deps, conversationId, { ...entry, actionSeed: seed });
+}
+
 /** Appends the visitor's or the agent's message; its id. */
 export async function appendMessage(deps: Deps, conversationId: string, role: 'user' | 'assistant', content: string, options: { stopped?: boolean } = {}): Promise<string> {
   return (await appendEntry(deps, conversationId, { role, content, ...(options.stopped ? { stopped: true as const } : {}) })).messageId;

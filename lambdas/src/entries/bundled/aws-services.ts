@@ -1,7 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import * as z from 'zod';
-import type { MailTransport } from '../../infra/mail/mail';
+import PostalMime from 'postal-mime';
+import type { MailMessage, MailTransport } from '../../infra/mail/mail';
 import type { LocalQueue } from '../../infra/queue/local';
 import { LOCAL_ACCOUNT, LOCAL_REGION, idOfArn } from './cloudformation';
 import type { RolePolicies } from './iam';
@@ -42,10 +43,36 @@ class AwsError extends Error {
 const SendMessage = z.object({ QueueUrl: z.string(), MessageBody: z.string().min(1), DelaySeconds: z.number().int().min(0).max(900).optional() });
 const GetSecretValue = z.object({ SecretId: z.string() });
 const SendEmail = z.object({
-  FromEmailAddress: z.string(),
+  FromEmailAddress: z.string().optional(),
   Destination: z.object({ ToAddresses: z.array(z.string()).min(1) }),
-  Content: z.object({ Simple: z.object({ Subject: z.object({ Data: z.string() }), Body: z.object({ Text: z.object({ Data: z.string() }) }) }) }),
+  Content: z.union([
+    z.object({ Simple: z.object({ Subject: z.object({ Data: z.string() }), Body: z.object({ Text: z.object({ Data: z.string() }) }) }) }),
+    // Raw MIME, base64 in the JSON protocol (the platform's threaded mail).
+    z.object({ Raw: z.object({ Data: z.string() }) }),
+  ]),
 });
+
+/** What SES sends of a mail: a simple one as it is, a raw one as its MIME says (the mailbox then gives it SES's Message-ID). */
+async function mailOf(content: z.infer<typeof SendEmail>['Content'], to: string, from: string): Promise<MailMessage> {
+  if ('Simple' in content) return { to, from, subject: content.Simple.Subject.Data, text: content.Simple.Body.Text.Data };
+  const parsed = await PostalMime.parse(Buffer.from(content.Raw.Data, 'base64'));
+  const header = (key: string) => parsed.headers.find((line) => line.key === key)?.value;
+  const autoSubmitted = header('auto-submitted');
+  return {
+    to,
+    from,
+    subject: parsed.subject ?? '',
+    text: parsed.text ?? '',
+    ...(parsed.html ? { html: parsed.html } : {}),
+    ...(parsed.replyTo?.[0] && 'address' in parsed.replyTo[0] ? { replyTo: parsed.replyTo[0].address } : {}),
+    ...(parsed.inReplyTo ? { inReplyTo: parsed.inReplyTo } : {}),
+    ...(parsed.references ? { references: parsed.references.split(/\s+/).filter(Boolean) } : {}),
+    ...(autoSubmitted === 'auto-replied' || autoSubmitted === 'auto-generated' ? { autoSubmitted } : {}),
+  };
+}
+
+/** The From: of a raw mail (SES takes the sender from it when FromEmailAddress is not given). */
+const rawSender = async (data: string): Promise<string> => (await PostalMime.parse(Buffer.from(data, 'base64'))).from?.address ?? '';
 
 const addressOf = (sender: string) => (/<([^>]+)>/.exec(sender)?.[1] ?? sender).trim().toLowerCase();
 
@@ -74,15 +101,16 @@ export function startAwsServices(services: AwsServices): Promise<{ server: Serve
     },
     'sesv2.SendEmail': async (body, role) => {
       const input = SendEmail.parse(body);
-      const from = addressOf(input.FromEmailAddress);
+      const sender = input.FromEmailAddress ?? ('Raw' in input.Content ? await rawSender(input.Content.Raw.Data) : '');
+      const from = addressOf(sender);
       const domain = from.split('@')[1] ?? '';
       const identity = services.verifiedIdentities === undefined ? domain : services.verifiedIdentities.find((verified) => verified.toLowerCase() === from || verified.toLowerCase() === domain);
       if (identity === undefined) throw new AwsError(400, 'MessageRejected', `Email address is not verified. The following identities failed the check in region ${LOCAL_REGION.toUpperCase()}: ${from}`);
       authorize(role, 'ses:SendEmail', `arn:aws:ses:${LOCAL_REGION}:${LOCAL_ACCOUNT}:identity/${identity}`);
-      for (const to of input.Destination.ToAddresses) {
-        await services.mail.send({ to, from: input.FromEmailAddress, subject: input.Content.Simple.Subject.Data, text: input.Content.Simple.Body.Text.Data });
-      }
-      return { MessageId: randomUUID() };
+      let messageId = '';
+      for (const to of input.Destination.ToAddresses) ({ messageId } = await services.mail.send(await mailOf(input.Content, to, sender)));
+      // The mailbox composed it under SES's Message-ID domain: its local part is SES's message id.
+      return { MessageId: messageId.slice(1).split('@')[0] };
     },
   };
 

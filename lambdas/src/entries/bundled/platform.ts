@@ -194,7 +194,8 @@ export async function startBundledPlatform(options: BundledPlatformOptions): Pro
     for (const [id, resource] of distributions) behaviorsOf.get(id)!.push(...distributionBehaviors(resource.Properties, hosts, cloudFrontFunctions));
 
     const queueIds = new Set(resourcesOfType(stack, 'AWS::SQS::Queue').map(([id]) => id));
-    const mailbox = localMailbox(emulatorStore, () => new Date());
+    // SES gives every mail it sends a Message-ID of its own domain (infra/mail/ses.ts reads it back from SES's message id).
+    const mailbox = localMailbox(emulatorStore, () => new Date(), { from: 'no-reply@service.local', domain: 'email.amazonses.com' });
     const secrets = new Map(resourcesOfType(stack, 'AWS::SecretsManager::Secret').map(([id]) => [`arn:aws:secretsmanager:${LOCAL_REGION}:000000000000:secret:${id}`, randomBase62(64)]));
     const mappings = resourcesOfType(stack, 'AWS::Lambda::EventSourceMapping').map(([, mapping]) =>
       propertiesOf<{ EventSourceArn: string; FunctionName: string; BatchSize?: number; FunctionResponseTypes?: string[] }>(mapping),

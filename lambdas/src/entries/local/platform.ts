@@ -106,7 +106,7 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     ...(knowledge ? { knowledge } : {}),
     config,
     now,
-    mail: localMailbox(store, now, options.onMail),
+    mail: localMailbox(store, now, { from: config.mailFrom, domain: config.agentMailDomain }, options.onMail),
     skillHost: () => (skillHost ??= skillHostFromEnv(process.env)),
   };
   const seed = await seedDemo(deps, env.SERVICE_DEMO_API_KEY);

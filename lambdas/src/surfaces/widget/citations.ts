@@ -22,7 +22,7 @@ function originOf(url: string | undefined): string | undefined {
 }
 
 /** The marker citing a passage for a visitor on `siteOrigin`, or undefined when it has no web address. */
-export function citationMarker(passage: { title: string; url: string | null }, siteOrigin: string | undefined): string | undefined {
+export function citationMarker(passage: { title: string; url: string | null }, siteOrigin: string | undefined, form: 'marker' | 'link' = 'marker'): string | undefined {
   if (!passage.url) return undefined;
   let url: URL;
   try {
@@ -31,6 +31,8 @@ export function citationMarker(passage: { title: string; url: string | null }, s
     return undefined;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  // By e-mail a citation is the plain address (a mail has no markers).
+  if (form === 'link') return url.href;
   const label = markerLabel(passage.title);
   // The marker's value may not hold `]`, `|` or a line break; a URL that does is cited without a marker.
   const value = url.origin === siteOrigin ? `${url.pathname}${url.search}${url.hash}` : url.href;
@@ -39,7 +41,7 @@ export function citationMarker(passage: { title: string; url: string | null }, s
 }
 
 /** A knowledge search's result with each passage's marker added as `cite`, for a visitor on the page at `pageUrl`. */
-export function withCitations(result: unknown, pageUrl: string | undefined): unknown {
+export function withCitations(result: unknown, pageUrl: string | undefined, form: 'marker' | 'link' = 'marker'): unknown {
   const results = (result as { results?: unknown } | null)?.results;
   if (!Array.isArray(results)) return result;
   const siteOrigin = originOf(pageUrl);
@@ -47,7 +49,7 @@ export function withCitations(result: unknown, pageUrl: string | undefined): unk
     ...(result as object),
     results: results.map((passage: { title?: unknown; url?: unknown } | null) => {
       if (!passage || typeof passage !== 'object') return passage;
-      const cite = citationMarker({ title: typeof passage.title === 'string' ? passage.title : '', url: typeof passage.url === 'string' ? passage.url : null }, siteOrigin);
+      const cite = citationMarker({ title: typeof passage.title === 'string' ? passage.title : '', url: typeof passage.url === 'string' ? passage.url : null }, siteOrigin, form);
       return cite ? { ...passage, cite } : passage;
     }),
   };

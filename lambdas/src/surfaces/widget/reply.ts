@@ -30,6 +30,11 @@ export interface WidgetReplyInput {
   send: SendEvent;
   /** Ends the reply (the visitor's Stop, a closed page, the deadline). */
   signal: AbortSignal;
+  /**
+   * The e-mail door (surfaces/mail): its own system prompt, no page tools (navigate, ui_action), knowledge cited as
+   * plain links from the same passages.
+   */
+  email?: { system: string };
 }
 
 export interface WidgetReply {
@@ -59,7 +64,7 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
   const telemetry = await traceTelemetry(deps, { workspaceId: agent.workspaceId, agent, conversationId: body.conversationId });
   const result = streamText({
     model: input.model,
-    system: widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(input.tools), handoffSettingsOf(agent).enabled),
+    system: input.email?.system ?? widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(input.tools), handoffSettingsOf(agent).enabled),
     messages: body.messages,
     abortSignal: replySignal,
     telemetry,
@@ -70,26 +75,10 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
         // The visitor's own words and the site's context are what an action may be aimed at.
         guard: retrievalGuard([...body.messages.filter((message) => message.role === 'user').map((message) => message.content), body.context.data]),
         knowledge,
+        citing: input.email ? 'link' : 'marker',
       }),
-      navigate: tool({
-        description: 'Open a page for the visitor: a path of this site such as /pricing, or an external https URL. Once per reply.',
-        inputSchema: z.object({ href: z.string().min(1).max(2000) }),
-        execute: async ({ href }) => {
-          if (!budget.navigation()) return { requested: false, reason: 'one navigation per reply' };
-          send('navigate', { href });
-          return { requested: true };
-        },
-      }),
+      ...(input.email ? {} : pageTools(budget, send)),
       ...(input.handoff ? { handoff: input.handoff } : {}),
-      ui_action: tool({
-        description: 'Point at, highlight or scroll to an element of the page the visitor is on (CSS selector or data-chat-target value)',
-        inputSchema: z.object({ action: z.enum(['pointer', 'highlight', 'scroll']), target: z.string().min(1).max(300) }),
-        execute: async (action) => {
-          if (!budget.uiAction()) return { requested: false, reason: `at most ${CHAT_LIMITS.uiActionsPerReply} per reply` };
-          send('uiAction', action);
-          return { requested: true };
-        },
-      }),
     }, replySignal),
   });
   let text = '';
@@ -111,4 +100,28 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
   // A reply cut at its length limit was aborted: its usage may never arrive.
   const usage = await Promise.resolve(result.totalUsage).catch(() => undefined);
   return { text, knowledge, usage, toolTally: tools.tally };
+}
+
+/** The widget's page tools: open a page for the visitor, point at an element of it (none by e-mail). */
+function pageTools(budget: ReturnType<typeof createReplyBudget>, send: SendEvent) {
+  return {
+      navigate: tool({
+        description: 'Open a page for the visitor: a path of this site such as /pricing, or an external https URL. Once per reply.',
+        inputSchema: z.object({ href: z.string().min(1).max(2000) }),
+        execute: async ({ href }) => {
+          if (!budget.navigation()) return { requested: false, reason: 'one navigation per reply' };
+          send('navigate', { href });
+          return { requested: true };
+        },
+      }),
+      ui_action: tool({
+        description: 'Point at, highlight or scroll to an element of the page the visitor is on (CSS selector or data-chat-target value)',
+        inputSchema: z.object({ action: z.enum(['pointer', 'highlight', 'scroll']), target: z.string().min(1).max(300) }),
+        execute: async (action) => {
+          if (!budget.uiAction()) return { requested: false, reason: `at most ${CHAT_LIMITS.uiActionsPerReply} per reply` };
+          send('uiAction', action);
+          return { requested: true };
+        },
+      }),
+  };
 }

@@ -69,6 +69,8 @@ export interface ReplyContext {
   guard: RetrievalGuard;
   /** What the reply's knowledge searches found (whether the question was left unanswered). */
   knowledge: { searched: boolean; passages: number };
+  /** How passages are cited: the widget's markers, or plain links (e-mail). */
+  citing?: 'marker' | 'link';
 }
 
 /**
@@ -101,7 +103,7 @@ export function replyTools(deps: Deps, conversation: VisitorConversation, tools:
               reply.knowledge.searched = true;
               reply.knowledge.passages += sourcesOf(result).length;
             }
-            return retrieved ? withCitations(result, reply.pageUrl) : result;
+            return retrieved ? withCitations(result, reply.pageUrl, reply.citing) : result;
           } catch (error) {
             return { error: error instanceof Error ? error.message : String(error) };
           }

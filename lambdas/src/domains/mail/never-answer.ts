@@ -1,0 +1,24 @@
+import type { ParsedMail } from './parse';
+
+/**
+ * Mail the agent never answers (RFC 3834 and docs/email.md), and why: another machine's automatic mail, a list's,
+ * a bounce, the platform's own, spam. Undefined: it may be answered.
+ */
+export type IgnoreReason = 'auto_submitted' | 'bulk' | 'mailing_list' | 'bounce' | 'own_mail' | 'spam' | 'reply_limit' | 'no_sender';
+
+const BOUNCE_SENDERS = /^(mailer-daemon|postmaster|mail-daemon)@/i;
+
+export function neverAnswered(mail: ParsedMail, envelopeFrom: string, rules: { agentMailDomain: string; blockedSenders: readonly string[] }): IgnoreReason | undefined {
+  const from = mail.from?.address;
+  if (!from) return 'no_sender';
+  if (rules.blockedSenders.some((rule) => (rule.startsWith('@') ? from.endsWith(rule) : from === rule))) return 'spam';
+  // A bounce: the null reverse path, a mailer daemon, or a delivery status report.
+  if (envelopeFrom === '' || BOUNCE_SENDERS.test(from) || mail.contentType === 'multipart/report') return 'bounce';
+  if (from.endsWith(`@${rules.agentMailDomain.toLowerCase()}`)) return 'own_mail';
+  const autoSubmitted = mail.headers.get('auto-submitted')?.split(';')[0]?.trim().toLowerCase();
+  if (autoSubmitted && autoSubmitted !== 'no') return 'auto_submitted';
+  if (/^(bulk|list|junk)$/i.test(mail.headers.get('precedence')?.trim() ?? '')) return 'bulk';
+  if (mail.headers.has('list-id') || mail.headers.has('list-unsubscribe')) return 'mailing_list';
+  if (mail.headers.has('x-autoreply') || mail.headers.has('x-autorespond')) return 'auto_submitted';
+  return undefined;
+}
