@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { addPerson } from '../../../lambdas/test/people/helpers';
 import { localChatUrl, widgetVisitor } from '../../../lambdas/test/support/widget-visitor';
 import { appendMessage, openConversation } from '../../../lambdas/src/domains/conversations/conversations';
-import { axeViolations, heading, otherSite, OWNER_EMAIL, screenshot, signedInPage, signIn, startDashboard, type DashboardHarness } from './support';
+import { axeViolations, heading, mailTo, otherSite, OWNER_EMAIL, screenshot, signedInPage, signIn, startDashboard, type DashboardHarness } from './support';
 
 // The inbox (issue 29, item 3) with two pages: a visitor's widget on a shop's page and a teammate's dashboard. The
 // visitor asks for a person, the conversation waits under Waiting (counted unread until the teammate is shown it), the teammate claims it and replies, the visitor
@@ -193,7 +193,7 @@ describe('the inbox', () => {
     }
   });
 
-  it('shows an e-mail conversation: the channel and subject in its row and header, the sender, and a composer that says the reply goes by e-mail; axe clean, light and dark, 375 px', async () => {
+  it('shows an e-mail conversation: the channel and subject in its row and header, the sender, and a composer whose reply goes by e-mail in the thread; axe clean, light and dark, 375 px', async () => {
     // An e-mail conversation as the mail door opens it (the conversations domain on the platform's own store).
     const conversationId = crypto.randomUUID();
     const email = { address: 'jane@customer.example', subject: 'Charged twice for order 1234' };
@@ -215,8 +215,14 @@ describe('the inbox', () => {
     expect(await conversation.locator('.message.user .who').textContent()).toBe(email.address);
     await conversation.getByRole('button', { name: 'Claim' }).click();
     await conversation.getByText(`Sent by e-mail to ${email.address}`).waitFor();
-    expect(await conversation.getByRole('button', { name: 'Reply by e-mail' }).count()).toBe(1);
     expect(await axeViolations(inbox)).toEqual([]);
+    // The reply goes by mail, in the conversation's thread: Re: its subject, answered to its own reply address.
+    await conversation.getByLabel('Message').fill('We refunded the second charge.');
+    await conversation.getByRole('button', { name: 'Reply by e-mail' }).click();
+    await conversation.locator('.message.teammate').filter({ hasText: 'We refunded the second charge.' }).waitFor();
+    const mailed = await mailTo(h, email.address, /We refunded the second charge\./);
+    expect(mailed.subject).toBe(`Re: ${email.subject}`);
+    expect(mailed.headers['reply-to']).toMatch(/\+[0-9A-Za-z]+@/);
     await screenshot(inbox, 'inbox-email-light');
     await inbox.setViewportSize({ width: 375, height: 740 });
     await inbox.emulateMedia({ colorScheme: 'dark' });
