@@ -136,7 +136,8 @@ describe('the inbox', () => {
     await transcript.getByText(`${name} reopened the conversation`).waitFor();
     await inbox.waitForFunction(() => document.querySelector('.about')?.textContent?.includes('Waiting for a teammate'));
     await widget('.scw-msg[data-role=event]').filter({ hasText: `${name} reopened the conversation` }).waitFor();
-  });
+    // Two pages and a widget through a dozen pushed steps: 10-20 s alone, more beside other suites on two cores.
+  }, 60_000);
 
   it('sets the workspace’s availability: away makes nobody available, and the form keeps what was saved', async () => {
     await inbox.evaluate((target) => (location.hash = target), `#/agents/${h.agentId}/conversations`);
