@@ -97,7 +97,29 @@ export const LIVE_LIMITS = {
   emailChars: 254,
   /** The page the widget is on, as stored on the conversation. */
   pageUrlChars: 2000,
+  /** The inbox list's preview of a conversation's last message (its first line). */
+  previewChars: 140,
 } as const;
+
+/** The entries a conversation's preview shows (the last of them): what the visitor and the conversation said, never a note or an event. */
+export const PREVIEW_ROLES = ['user', 'assistant', 'teammate'] as const satisfies readonly TranscriptRole[];
+export type PreviewRole = (typeof PREVIEW_ROLES)[number];
+
+/** The agent's rich markers (`[Page:Pricing|/pricing]`): a reader who is not the widget shows their label (group 1). */
+export const MARKER_LABEL = /\[(?:Skill|Agent|Page|Link|Action):([^|\]\n]+)\|[^\]\n]*\]/g;
+// Control characters, bidi overrides and invisible characters: a preview line is plain, visible text.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const UNSEEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g;
+
+/**
+ * The first line of a message as the inbox list previews it: markers as their labels, no invisible characters, spaces
+ * collapsed, at most `previewChars` characters (cut with "…"). Plain text: whoever shows it renders it as text.
+ */
+export function previewLine(text: string): string {
+  const line = text.replace(MARKER_LABEL, '$1').replace(UNSEEN, '').split(/\r?\n|\r/).map((part) => part.replace(/\s+/g, ' ').trim()).find(Boolean) ?? '';
+  const chars = [...line];
+  return chars.length > LIVE_LIMITS.previewChars ? `${chars.slice(0, LIVE_LIMITS.previewChars - 1).join('').trimEnd()}…` : line;
+}
 
 /** A workspace's availability switch: `auto` follows the business hours, `away` nobody is available. */
 export const AVAILABILITY_MODES = ['auto', 'away'] as const;

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { LIVE_LIMITS } from '@service/shared/live-conversation';
+import { LIVE_LIMITS, MARKER_LABEL } from '@service/shared/live-conversation';
 import { post } from '../api/client';
 import { ActionButton, ActionForm, ErrorNote, Loading } from '../components';
+import { CHANNEL_LABEL, HANDOFF_REASON, whoOf } from './conversation-row';
 import { SaveAsScenario } from './save-as-scenario';
 import { useAction } from '../hooks';
 import { when } from '../format';
@@ -21,12 +22,16 @@ export function ConversationView({ conversationId, onChanged, onErased }: { conv
   useReadMarker(conversationId, live.messages.at(-1)?.seq);
   if (live.error) return <ErrorNote error={live.error} />;
   if (!live.summary) return <Loading what="the conversation" />;
+  const customer = live.summary.email?.address ?? 'Visitor';
   return (
     <section class="conversation" aria-label="Conversation">
+      <h2 class="conversation-title">
+        <span class={`badge channel ${live.summary.channel}`}>{CHANNEL_LABEL[live.summary.channel]}</span> {live.summary.email ? live.summary.email.subject || '(no subject)' : whoOf(live.summary)}
+      </h2>
       <About summary={live.summary} />
       <ol class="transcript" aria-label="Transcript" aria-live="polite">
         {live.messages.map((message) => (
-          <Entry key={message.seq} message={message} />
+          <Entry key={message.seq} message={message} customer={customer} />
         ))}
       </ol>
       {live.typing !== undefined ? (
@@ -66,6 +71,12 @@ function About({ summary }: { summary: ConversationSummary }) {
     <dl class="about">
       <dt>Handled by</dt>
       <dd>{summary.handler === 'people' && summary.assignee ? summary.assignee.name : HANDLED_BY[summary.handler]}</dd>
+      {summary.email ? (
+        <>
+          <dt>From</dt>
+          <dd>{summary.email.address}</dd>
+        </>
+      ) : null}
       <dt>Visitor</dt>
       <dd>{visitor.verified_user_id ? `${visitor.verified_user_id} (verified)` : `${visitor.id.slice(0, 12)} (not verified)`}</dd>
       {summary.visitor_email ? (
@@ -104,9 +115,8 @@ function About({ summary }: { summary: ConversationSummary }) {
   );
 }
 
-const HANDOFF_REASON = { visitor: 'the visitor asked for a person', agent: 'the agent handed it over', keyword: 'a handoff keyword', teammate: 'a teammate took it over' } as const;
-
-function Entry({ message }: { message: TranscriptEntry }) {
+/** `customer`: how the visitor's entries are headed (an e-mail conversation's: the sender's address). */
+function Entry({ message, customer }: { message: TranscriptEntry; customer: string }) {
   if (message.role === 'event') {
     return (
       <li class="message event">
@@ -116,7 +126,7 @@ function Entry({ message }: { message: TranscriptEntry }) {
       </li>
     );
   }
-  const who = { user: 'Visitor', assistant: 'Agent', teammate: message.author?.name ?? 'Teammate', note: `Internal note · ${message.author?.name ?? 'Teammate'}` }[message.role];
+  const who = { user: customer, assistant: 'Agent', teammate: message.author?.name ?? 'Teammate', note: `Internal note · ${message.author?.name ?? 'Teammate'}` }[message.role];
   return (
     <li class={`message ${message.role}`}>
       <span class="who">{who}</span>
@@ -130,7 +140,7 @@ function Entry({ message }: { message: TranscriptEntry }) {
 }
 
 /** Rich markers as the visitor saw them: their labels, not their syntax (`[Page:Pricing|/pricing]` is "Pricing"). */
-const readable = (text: string) => text.replace(/\[(?:Skill|Agent|Page|Link|Action):([^|\]]+)\|[^\]]*\]/g, '“$1”');
+const readable = (text: string) => text.replace(MARKER_LABEL, '“$1”');
 
 /** Claim, reply, internal note, hand back, close, reopen: each an endpoint called with the session. */
 function Actions({ summary, onChanged }: { summary: ConversationSummary; onChanged: () => void }) {
@@ -156,6 +166,8 @@ function Actions({ summary, onChanged }: { summary: ConversationSummary; onChang
     post('conversations/typing', { conversation_id }).catch(() => undefined);
   };
   const mine = summary.assignee?.id === app.session.user.id;
+  // Where a reply goes by mail: an e-mail conversation's customer, or a widget visitor who left an address and is away.
+  const mailedTo = summary.email?.address ?? (summary.email_replies ? summary.visitor_email : null);
   const locked = act.busy || !app.may('conversations:reply');
   return (
     <div class="conversation-actions">
@@ -183,9 +195,14 @@ function Actions({ summary, onChanged }: { summary: ConversationSummary; onChang
             Message
             <textarea value={text} rows={3} maxLength={LIVE_LIMITS.messageChars} disabled={locked} aria-describedby={app.may('conversations:reply') ? undefined : 'role-note-conversations:reply'} onInput={(event) => typed(event.currentTarget.value)} />
           </label>
+          {mailedTo ? (
+            <p class="muted small">
+              Sent by e-mail to {mailedTo}
+            </p>
+          ) : null}
           <div class="row">
             <ActionButton type="submit" permission="conversations:reply" variant="primary" busy={act.busy || !text.trim()}>
-              Reply to the visitor
+              {summary.channel === 'email' ? 'Reply by e-mail' : 'Reply to the visitor'}
             </ActionButton>
             <ActionButton permission="conversations:reply" busy={act.busy || !text.trim()} onClick={() => void send('conversations/note')}>
               Add internal note

@@ -6,8 +6,8 @@ import { ErrorNote, Loading, RoleNote, Screen } from '../components';
 import { useAction, useLoad, useRefreshWhile } from '../hooks';
 import { FALLBACK_MS, inboxLive, onInboxChange, type InboxConversation } from '../inbox-stream';
 import { useApp } from '../session';
-import { when } from '../format';
 import { AgentTabs } from './agent-tabs';
+import { ConversationRow } from './conversation-row';
 import { ConversationView } from './conversation-view';
 import { AvailabilitySection } from './availability';
 import { erasureSummary, type Erasure } from './visitor-data';
@@ -44,7 +44,7 @@ export default function Conversations({ params }: { params: string[] }) {
   const pushed = usePushedRows(agentId, tab, useApp().session.user.id, list.data, refresh, reloadCounts);
   const pages = usePages(agentId, tab, pushed);
   return (
-    <Screen title="Conversations" intro="The agent's widget conversations. Claim one that waits for a person, reply, leave internal notes, hand it back to the agent or close it.">
+    <Screen title="Conversations" intro="The agent's conversations, in the widget and by e-mail. Claim one that waits for a person, reply, leave internal notes, hand it back to the agent or close it.">
       <AgentTabs agentId={agentId} current="conversations" />
       <RoleNote permission="conversations:reply" action="claiming, replying to or closing a conversation" />
       <AvailabilitySection />
@@ -62,12 +62,7 @@ export default function Conversations({ params }: { params: string[] }) {
         <ul class="conversations">
           {[...(pushed?.conversations ?? []), ...pages.later].map((conversation) => (
             <li key={conversation.id} class="card">
-              <button type="button" class="quiet wide" aria-pressed={open === conversation.id} onClick={() => setOpen(open === conversation.id ? null : conversation.id)}>
-                {when(conversation.last_message_at)} · {conversation.messages} messages · visitor {conversation.visitor.verified_user_id ?? conversation.visitor.id.slice(0, 12)}
-                {conversation.assignee ? ` · ${conversation.assignee.name}` : ''}
-                {conversation.visitor_email ? ` · e-mail ${conversation.visitor_email}` : ''}
-                {conversation.unread ? <strong class="count"> · {conversation.unread} unread</strong> : null}
-              </button>
+              <ConversationRow conversation={conversation} open={open === conversation.id} onToggle={() => setOpen(open === conversation.id ? null : conversation.id)} />
             </li>
           ))}
         </ul>

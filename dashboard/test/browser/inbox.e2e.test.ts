@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { addPerson } from '../../../lambdas/test/people/helpers';
-import { axeViolations, heading, otherSite, OWNER_EMAIL, screenshot, signedInPage, signIn, startDashboard, type DashboardHarness } from './support';
+import { localChatUrl, widgetVisitor } from '../../../lambdas/test/support/widget-visitor';
+import { appendMessage, openConversation } from '../../../lambdas/src/domains/conversations/conversations';
+import { axeViolations, heading, mailTo, otherSite, OWNER_EMAIL, screenshot, signedInPage, signIn, startDashboard, type DashboardHarness } from './support';
 
 // The inbox (issue 29, item 3) with two pages: a visitor's widget on a shop's page and a teammate's dashboard. The
 // visitor asks for a person, the conversation waits under Waiting (counted unread until the teammate is shown it), the teammate claims it and replies, the visitor
@@ -86,7 +88,7 @@ describe('the inbox', () => {
     // The page the visitor was on.
     expect(await inbox.locator('.about').textContent()).toContain(shop.url);
     // The agent's summary for the teammate, and who handles it.
-    await inbox.getByText('The visitor asked for a person: "I want to talk to a human"').waitFor();
+    await inbox.locator('.about').getByText('The visitor asked for a person: "I want to talk to a human"').waitFor();
     expect(await inbox.locator('.about').textContent()).toContain('Waiting for a teammate');
     expect(await axeViolations(inbox)).toEqual([]);
 
@@ -116,7 +118,7 @@ describe('the inbox', () => {
     expect(await inbox.locator('img[src=x]').count()).toBe(0);
     // The other teammate's row follows: claimed by the owner, and the visitor's new message counted.
     const messages = await transcript.locator('.message').count();
-    await theirRow.filter({ hasText: `${messages} messages · visitor` }).filter({ hasText: ` · ${name}` }).waitFor();
+    await theirRow.filter({ hasText: `${messages} messages` }).filter({ has: teammate.locator('.row-holder', { hasText: name }) }).waitFor();
     expect(teammateListReads).toEqual([]);
     expect(await visitor.evaluate(() => document.querySelector('#service-chat')!.shadowRoot!.textContent)).not.toContain('Asked about a refund last week');
     await screenshot(inbox, 'inbox-conversation');
@@ -134,7 +136,8 @@ describe('the inbox', () => {
     await transcript.getByText(`${name} reopened the conversation`).waitFor();
     await inbox.waitForFunction(() => document.querySelector('.about')?.textContent?.includes('Waiting for a teammate'));
     await widget('.scw-msg[data-role=event]').filter({ hasText: `${name} reopened the conversation` }).waitFor();
-  });
+    // Two pages and a widget through a dozen pushed steps: 10-20 s alone, more beside other suites on two cores.
+  }, 60_000);
 
   it('sets the workspace’s availability: away makes nobody available, and the form keeps what was saved', async () => {
     await inbox.evaluate((target) => (location.hash = target), `#/agents/${h.agentId}/conversations`);
@@ -154,5 +157,84 @@ describe('the inbox', () => {
     await inbox.locator('details.availability summary').click();
     expect(await inbox.locator('details.availability').getByLabel('Availability').inputValue()).toBe('away');
     expect(await inbox.locator('details.availability').getByLabel('Claim timeout in minutes (empty: wait without a limit)').inputValue()).toBe('5');
+  });
+
+  it('lets a teammate triage a row without opening it: who, the channel, the last message’s first line and why it waits; axe clean, light and dark, 375 px', async () => {
+    const customer = widgetVisitor(localChatUrl(h.platform.url, h.agentId));
+    await customer.say('I want to talk to a human');
+    const hostile = '<img src=x onerror="window.__owned=1"> where is my order #1234?';
+    await customer.say(`${hostile}\nIt was due Monday.`);
+    await inbox.evaluate((target) => (location.hash = target), `#/agents/${h.agentId}/conversations`);
+    await heading(inbox, /^Conversations$/);
+    await inbox.getByRole('tab', { name: /^Waiting / }).click();
+    const row = inbox.locator('.conversations > li').filter({ hasText: `Visitor ${customer.visitorId.slice(0, 8)}` });
+    // Pushed by the inbox stream, or read as the tab opens: the visitor's last message is the row's preview.
+    await row.locator('.row-preview', { hasText: hostile }).waitFor({ timeout: 15_000 });
+    expect(await row.locator('.row-preview').textContent()).toBe(hostile);
+    expect(await row.locator('.channel').textContent()).toBe('Widget');
+    expect(await row.locator('.row-why').textContent()).toBe('Waiting · The visitor asked for a person: "I want to talk to a human"');
+    expect(await row.locator('img').count()).toBe(0);
+    expect(await inbox.evaluate(() => '__owned' in window)).toBe(false);
+    expect(await axeViolations(inbox)).toEqual([]);
+    await screenshot(inbox, 'inbox-list-light');
+
+    await inbox.setViewportSize({ width: 375, height: 740 });
+    await inbox.emulateMedia({ colorScheme: 'dark' });
+    try {
+      await row.locator('.row-preview').waitFor();
+      expect(await axeViolations(inbox)).toEqual([]);
+      expect(await inbox.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      // Still readable at 375 px: the row's parts stay inside it.
+      const [rowBox, previewBox] = await Promise.all([row.boundingBox(), row.locator('.row-preview').boundingBox()]);
+      expect(previewBox!.x + previewBox!.width).toBeLessThanOrEqual(rowBox!.x + rowBox!.width + 1);
+      await screenshot(inbox, 'inbox-list-375-dark');
+    } finally {
+      await inbox.setViewportSize({ width: 1280, height: 860 });
+      await inbox.emulateMedia({ colorScheme: 'light' });
+    }
+  });
+
+  it('shows an e-mail conversation: the channel and subject in its row and header, the sender, and a composer whose reply goes by e-mail in the thread; axe clean, light and dark, 375 px', async () => {
+    // An e-mail conversation as the mail door opens it (the conversations domain on the platform's own store).
+    const conversationId = crypto.randomUUID();
+    const email = { address: 'jane@customer.example', subject: 'Charged twice for order 1234' };
+    await openConversation(h.platform.deps, { conversationId, agentId: h.agentId, workspaceId: h.platform.demo.workspaceId, visitorId: crypto.randomUUID(), locale: 'en', email });
+    await appendMessage(h.platform.deps, conversationId, 'user', 'Hello,\nI was charged twice for order 1234.');
+    await inbox.evaluate((target) => (location.hash = target), `#/agents/${h.agentId}/conversations`);
+    await heading(inbox, /^Conversations$/);
+    await inbox.getByRole('tab', { name: /^All / }).click();
+    const row = inbox.locator('.conversations > li').filter({ hasText: email.address });
+    await row.locator('.row-subject', { hasText: email.subject }).waitFor({ timeout: 15_000 });
+    expect(await row.locator('.channel').textContent()).toBe('E-mail');
+    expect(await row.locator('.row-preview').textContent()).toBe('Hello,');
+    expect(await row.locator('.row-why').textContent()).toBe('The agent answers');
+
+    await row.getByRole('button').click();
+    const conversation = inbox.getByRole('region', { name: 'Conversation' });
+    await conversation.getByRole('heading', { level: 2, name: `E-mail ${email.subject}` }).waitFor();
+    expect(await conversation.locator('.about').textContent()).toContain(`From${email.address}`);
+    expect(await conversation.locator('.message.user .who').textContent()).toBe(email.address);
+    await conversation.getByRole('button', { name: 'Claim' }).click();
+    await conversation.getByText(`Sent by e-mail to ${email.address}`).waitFor();
+    expect(await axeViolations(inbox)).toEqual([]);
+    // The reply goes by mail, in the conversation's thread: Re: its subject, answered to its own reply address.
+    await conversation.getByLabel('Message').fill('We refunded the second charge.');
+    await conversation.getByRole('button', { name: 'Reply by e-mail' }).click();
+    await conversation.locator('.message.teammate').filter({ hasText: 'We refunded the second charge.' }).waitFor();
+    const mailed = await mailTo(h, email.address, /We refunded the second charge\./);
+    expect(mailed.subject).toBe(`Re: ${email.subject}`);
+    expect(mailed.headers['reply-to']).toMatch(/\+[0-9A-Za-z]+@/);
+    await screenshot(inbox, 'inbox-email-light');
+    await inbox.setViewportSize({ width: 375, height: 740 });
+    await inbox.emulateMedia({ colorScheme: 'dark' });
+    try {
+      await conversation.getByRole('button', { name: 'Reply by e-mail' }).waitFor();
+      expect(await axeViolations(inbox)).toEqual([]);
+      expect(await inbox.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await screenshot(inbox, 'inbox-email-375-dark');
+    } finally {
+      await inbox.setViewportSize({ width: 1280, height: 860 });
+      await inbox.emulateMedia({ colorScheme: 'light' });
+    }
   });
 });

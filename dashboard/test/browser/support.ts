@@ -81,6 +81,8 @@ interface Mail {
   subject: string;
   text: string;
   sent_at: string;
+  /** Message-ID, In-Reply-To, References, Reply-To, Auto-Submitted as sent (lower-case names). */
+  headers: Record<string, string>;
 }
 
 /** The newest 6-digit code mailed to `email` at or after `since` (the platform's clock, `h.now()`) (waits for it: mail is written as the request is handled). */

@@ -10,6 +10,7 @@ import {
   CONVERSATION_LIST_STATES,
   HANDOFF_REASONS,
   LIVE_LIMITS,
+  PREVIEW_ROLES,
   TRANSCRIPT_ROLES,
   WEEKDAYS,
   type LiveMessage,
@@ -62,6 +63,14 @@ export const ConversationSummary = z
       .nullable()
       .meta({ description: 'Transcript entries the signed-in teammate has not read yet (after their read marker, conversations/read); null for an API key, which reads for nobody' }),
     email_replies: z.boolean().meta({ description: 'true: the conversation waits for e-mail (the visitor left an address and has not written in the widget since); a reply is also sent to `visitor_email`' }),
+    preview: z
+      .object({
+        role: z.enum(PREVIEW_ROLES).meta({ description: 'Whose message: `user` the visitor, `assistant` the agent, `teammate` a teammate' }),
+        text: z.string().meta({ description: `Its first line as plain text (never markup): the agent's markers as their labels, no control or invisible characters, at most ${LIVE_LIMITS.previewChars} characters (cut with …)` }),
+        at: isoDateTime,
+      })
+      .nullable()
+      .meta({ description: 'The last message of the visitor, the agent or a teammate (notes and events are not previewed), for a list to triage by; null before the first' }),
   })
   .meta({ id: 'ConversationSummary' });
 

@@ -3,7 +3,7 @@ import type { ConversationChannel, ConversationEmail } from '@service/shared/liv
 import type { Deps } from '../../infra/deps';
 import { getConversationMetas, queryAgentConversationRefs } from './agent-conversation-repository';
 import { handlingOf, readConversation } from './conversation-state';
-import { queryMessages, seqOf, type ConversationMetaItem, type Handling, type StoredMessage } from './repository';
+import { queryMessages, seqOf, type ConversationMetaItem, type Handling, type StoredMessage, type StoredPreview } from './repository';
 import { readMarker, readMarkers } from './read-marker-repository';
 import { unreadAfter } from './read-markers';
 
@@ -31,6 +31,8 @@ export interface ConversationSummary {
   /** The address the visitor left when nobody was available, and whether replies go to it. */
   visitorEmail: string | null;
   emailReplies: boolean;
+  /** The last message's first line (the visitor's, the agent's or a teammate's); null before one. */
+  preview: { role: StoredPreview['role']; text: string; at: string } | null;
 }
 
 /** A transcript entry with its place (seq). */
@@ -54,6 +56,7 @@ const toSummary = (meta: ConversationMetaItem, readSeq?: number): ConversationSu
   page: meta.handoff?.page ?? meta.page ?? null,
   visitorEmail: meta.visitorEmail ?? null,
   emailReplies: meta.emailReplies === true,
+  preview: meta.preview ? { role: meta.preview.role, text: meta.preview.text, at: meta.preview.at } : null,
 });
 
 /** The summary of one conversation of the workspace (CONVERSATION_NOT_FOUND for another workspace's). */

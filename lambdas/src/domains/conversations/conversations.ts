@@ -1,7 +1,7 @@
 import { DomainError } from '@service/shared';
-import { VISITOR_ROLES, type ConversationHandler } from '@service/shared/live-conversation';
+import { PREVIEW_ROLES, previewLine, VISITOR_ROLES, type ConversationHandler, type PreviewRole } from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
-import { countMessage, getUserPointer, messageIdOf, putMessage, putUserPointer, queryLatestMessages, readConversationMeta, readMessage, upsertConversationMeta, type ConversationStart, type StoredMessage } from './repository';
+import { countMessage, getUserPointer, messageIdOf, putMessage, putPreview, seqOf, putUserPointer, queryLatestMessages, readConversationMeta, readMessage, upsertConversationMeta, type ConversationStart, type StoredMessage } from './repository';
 import { putAgentConversationRef } from './agent-conversation-repository';
 import { announceConversation } from './conversation-signal';
 import { noteInboxChange } from './inbox-feed';
@@ -16,6 +16,9 @@ import { erased, isVisitorsConversation, notFound, readConversation, type Widget
  */
 export type { ConversationStart, StoredMessage } from './repository';
 export { seqOf, stopEmailReplies } from './repository';
+
+/** Whether an entry is what the inbox list previews (the visitor's, the agent's or a teammate's message). */
+const isPreviewed = (role: StoredMessage['role']): role is PreviewRole => (PREVIEW_ROLES as readonly string[]).includes(role);
 
 /**
  * Creates the conversation's `meta` item, or touches it when it exists. A conversation id belongs to one agent
@@ -52,6 +55,8 @@ export async function appendEntry(deps: Deps, conversationId: string, entry: Omi
   });
   const message: StoredMessage = { messageId: messageIdOf(counted.count), createdAt: now.toISOString(), ...entry };
   await putMessage(deps, conversationId, message, await conversationExpiry(deps, counted.workspaceId, now));
+  // The inbox list's preview, kept current as each message is written (a list reads no transcript).
+  if (isPreviewed(message.role)) await putPreview(deps, conversationId, { seq: seqOf(message.messageId), role: message.role, text: previewLine(message.content), at: message.createdAt });
   announceConversation(conversationId);
   await noteInboxChange(deps, counted.workspaceId, conversationId);
   return message;

@@ -1,5 +1,5 @@
 import { BatchGetCommand, GetCommand, type BatchGetCommandOutput, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ConversationChannel, ConversationEmail, ConversationEventType, ConversationHandler, HandoffReason, Teammate, TranscriptRole } from '@service/shared/live-conversation';
+import type { ConversationChannel, ConversationEmail, ConversationEventType, ConversationHandler, HandoffReason, PreviewRole, Teammate, TranscriptRole } from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
 import { ifConditionHolds, putIf, readItem, updateIf } from '../../infra/store/dynamo';
 
@@ -26,6 +26,14 @@ export interface StoredMessage {
   mailedAt?: string;
   /** How many sends of that mail were started (recorded before each): a crash inside one leaves it unknown whether it went. */
   mailAttempts?: number;
+}
+
+/** The last message's first line (previewLine), kept on the `meta` item so that a list shows it without reading the transcript. */
+export interface StoredPreview {
+  seq: number;
+  role: PreviewRole;
+  text: string;
+  at: string;
 }
 
 /** Who handles a conversation, as its `meta` item keeps it (absent on a conversation no one ever took: the agent). */
@@ -69,6 +77,8 @@ export interface ConversationMetaItem extends Partial<Handling> {
   visitorEmail?: string;
   /** Teammates' replies go to `visitorEmail` too: set when the visitor leaves it, cleared when they write in the widget again. */
   emailReplies?: boolean;
+  /** The last message's preview (absent until one is written, and on conversations from before it was kept). */
+  preview?: StoredPreview;
   /** Set when the visitor's data was erased: the item is then a tombstone without it, and nothing writes here any more. */
   erasedAt?: string;
   /** DynamoDB's TTL: the last activity plus the workspace's retention; absent while the workspace keeps conversations. */
@@ -149,6 +159,18 @@ export async function countMessage(deps: Deps, conversationId: string): Promise<
     }),
   );
   return { count: Number(counter.Attributes?.messageCount ?? 0), workspaceId: String(counter.Attributes?.workspaceId) };
+}
+
+/**
+ * Keeps the preview of the entry at `preview.seq` on the conversation, unless a later entry's is there already (two
+ * entries written at once: the last one's stays) or the conversation was erased.
+ */
+export async function putPreview(deps: Deps, conversationId: string, preview: StoredPreview): Promise<void> {
+  await updateIf(deps.store, table(deps), { conversationId, sk: 'meta' }, {
+    UpdateExpression: 'SET preview = :preview',
+    ConditionExpression: 'attribute_exists(conversationId) AND attribute_not_exists(erasedAt) AND (attribute_not_exists(preview) OR preview.seq < :seq)',
+    ExpressionAttributeValues: { ':preview': preview, ':seq': preview.seq },
+  });
 }
 
 /** The TTL attribute of an item, absent when the workspace keeps its conversations. */

@@ -24,6 +24,7 @@ export const summaryResponse = (summary: ConversationSummary): Summary => ({
   page: summary.page,
   visitor_email: summary.visitorEmail,
   email_replies: summary.emailReplies,
+  preview: summary.preview,
 });
 
 export const messageResponse = (message: TranscriptMessage): Message => ({
