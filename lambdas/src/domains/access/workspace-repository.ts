@@ -20,6 +20,8 @@ export interface Workspace {
   retentionDays?: number;
   /** When the retention was last set: the retention sweeper visits only workspaces that ever set one. */
   retentionSetAt?: string;
+  /** Days audit entries are kept (the audit log's retention); absent: a year. */
+  auditRetentionDays?: number;
 }
 
 export async function getWorkspaceItem(deps: Deps, id: string): Promise<Workspace | undefined> {

@@ -12,7 +12,7 @@ export type VisitorEndpoint = 'visitorsExport' | 'visitorsErase' | 'visitorsAudi
 
 const ZERO = { conversations: 0, messages: 0, pending_actions: 0, contacts: 0, webhook_deliveries: 0, stored_responses: 0, unanswered_questions: 0 };
 
-const visitorOf = (body: { visitor_id?: string | undefined; verified_user_id?: string | undefined }): VisitorKey =>
+export const visitorOf = (body: { visitor_id?: string | undefined; verified_user_id?: string | undefined }): VisitorKey =>
   body.visitor_id !== undefined ? { visitorId: body.visitor_id } : { userId: body.verified_user_id! };
 
 /** Who asked: the signed-in member, or the API key (acting for the workspace). */
