@@ -7,6 +7,7 @@ import { addPerson, call, signIn } from '../people/helpers';
 import { authorizeUrl, consent, newPkce, registerClient, signIn as signInForConsent } from '../mcp/oauth-flow';
 import { usePlatform } from '../support/platform';
 import { failStoreOnce } from '../support/faults';
+import { queryAuditItems } from '../../src/domains/audit/repository';
 
 interface Entry {
   id: string;
@@ -194,6 +195,25 @@ describe('the audit log', () => {
       expect(listed.body.data.entries.map((entry) => entry.id)).toEqual([event.data.id]);
     } finally {
       await receiver.close();
+    }
+  });
+
+  it('keeps entries as long as the workspace says: a year unless set, and the setting itself is recorded', async () => {
+    const from = new Date().toISOString();
+    const workspaceId = ctx.platform.demo.workspaceId;
+    expect((await ctx.api<{ retention: { days: number } }>('audit/retention_get')).body.data.retention.days).toBe(365);
+    expect((await ctx.api('audit/retention_set', { body: { days: 7 } })).body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'days' });
+    try {
+      expect((await ctx.api('audit/retention_set', { body: { days: 90 } })).status).toBe(200);
+      const changed = await entriesOf('audit.retention_changed', workspaceId, from);
+      expect(changed).toHaveLength(1);
+      expect(changed[0]).toMatchObject({ before: { days: 365 }, after: { days: 90 } });
+      // The entry of the change just made, as stored: DynamoDB's TTL removes it 90 days after it was recorded.
+      const { items } = await queryAuditItems(ctx.platform.deps, { workspaceId, also: { actionKey: `${workspaceId}#audit.retention_changed` }, from, limit: 10 });
+      const stored = items.find((item) => item.id === changed[0]!.id)!;
+      expect(stored.expiresAtEpoch - Math.floor(Date.parse(stored.time) / 1000)).toBe(90 * 86_400);
+    } finally {
+      await ctx.api('audit/retention_set', { body: { days: 365 } });
     }
   });
 

@@ -10,8 +10,9 @@ import { isoDateTime, limitParam } from './primitives';
 export const AUDIT_ACTOR_TYPES = ['user', 'api_key', 'mcp_client', 'mcp_key', 'platform'] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
-/** Days an entry is kept unless the workspace sets otherwise (DynamoDB's TTL removes it after). */
+/** Days an entry is kept unless the workspace sets otherwise (DynamoDB's TTL removes it after), and the range it may set. */
 export const AUDIT_RETENTION_DAYS_DEFAULT = 365;
+export const AUDIT_RETENTION_LIMITS = { minDays: 30, maxDays: 3650 } as const;
 
 /** An action is `<resource>.<verb>` in lower case with underscores (`agent.updated`, `auth.sign_in_failed`). */
 export const AUDIT_ACTION_PATTERN = /^[a-z][a-z_]{0,39}\.[a-z][a-z_]{0,39}$/;
@@ -55,6 +56,15 @@ export const AuditListQuery = z
   })
   .refine((query) => query.from === undefined || query.to === undefined || Date.parse(query.from) < Date.parse(query.to), { error: 'to must be after from', path: ['to'] });
 
+const AuditRetention = z.object({
+  days: z
+    .number()
+    .int({ error: 'days is a whole number' })
+    .min(AUDIT_RETENTION_LIMITS.minDays, { error: `days is at least ${AUDIT_RETENTION_LIMITS.minDays}` })
+    .max(AUDIT_RETENTION_LIMITS.maxDays, { error: `days is at most ${AUDIT_RETENTION_LIMITS.maxDays}` })
+    .meta({ description: `Days an entry is kept after it was recorded (${AUDIT_RETENTION_DAYS_DEFAULT} unless set)` }),
+});
+
 export const AUDIT_ENDPOINTS = {
   auditList: {
     path: 'audit/list',
@@ -62,6 +72,23 @@ export const AUDIT_ENDPOINTS = {
     summary: "The workspace's audit log, newest first: who changed configuration or access, or read visitors' data, with the change (owners and admins)",
     query: AuditListQuery,
     data: z.object({ entries: z.array(AuditEntry), next_cursor: z.string().nullable() }),
+    status: 200,
+    access: 'audit',
+  },
+  auditRetentionGet: {
+    path: 'audit/retention_get',
+    method: 'GET',
+    summary: 'How long the workspace keeps audit entries',
+    data: z.object({ retention: AuditRetention }),
+    status: 200,
+    access: 'audit',
+  },
+  auditRetentionSet: {
+    path: 'audit/retention_set',
+    method: 'POST',
+    summary: `Set how long audit entries are kept (${AUDIT_RETENTION_LIMITS.minDays} to ${AUDIT_RETENTION_LIMITS.maxDays} days); applies to entries recorded from then on (an entry is never changed)`,
+    body: AuditRetention.strict(),
+    data: z.object({ retention: AuditRetention }),
     status: 200,
     access: 'audit',
   },

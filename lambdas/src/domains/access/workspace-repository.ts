@@ -44,6 +44,16 @@ export async function setRetentionDays(deps: Deps, id: string, days: number | nu
   return set !== undefined;
 }
 
+/** Sets how many days audit entries recorded from now on are kept; false when the workspace is gone. */
+export async function setAuditRetentionDays(deps: Deps, id: string, days: number): Promise<boolean> {
+  const set = await updateIf(deps.store, deps.store.table('workspaces'), { id }, {
+    UpdateExpression: 'SET auditRetentionDays = :days',
+    ConditionExpression: 'attribute_exists(id)',
+    ExpressionAttributeValues: { ':days': days },
+  });
+  return set !== undefined;
+}
+
 /** The workspaces that ever set a retention (the sweeper's round); a workspaces table is small, so a filtered scan. */
 export const scanWorkspacesWithRetention = (deps: Deps): Promise<Workspace[]> =>
   scanAll<Workspace>(deps.store, { TableName: deps.store.table('workspaces'), FilterExpression: 'attribute_exists(retentionSetAt)' });

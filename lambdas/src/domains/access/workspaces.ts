@@ -1,7 +1,7 @@
 import type { Plan } from './workspace-repository';
 
 export type { Plan, Workspace } from './workspace-repository';
-export { getWorkspaceItem as getWorkspace, putWorkspaceIfAbsent, setRetentionDays, scanWorkspacesWithRetention } from './workspace-repository';
+export { getWorkspaceItem as getWorkspace, putWorkspaceIfAbsent, setAuditRetentionDays, setRetentionDays, scanWorkspacesWithRetention } from './workspace-repository';
 
 /** Plans and what they include; only the partner program reaches the REST API (spec: "partner program members only"). */
 export const PLANS: Record<Plan, { apiAccess: boolean; tokenLimit: number }> = {

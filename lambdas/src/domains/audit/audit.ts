@@ -1,6 +1,6 @@
 import { AUDIT_RETENTION_DAYS_DEFAULT, DomainError, randomBase62, type AuditActorType } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { getWorkspaceCached } from '../access/workspace-cache';
+import { getWorkspace, setAuditRetentionDays } from '../access/workspaces';
 import { emitEvent, eventIdFrom } from '../webhooks/emit';
 import { redactForAudit } from './redact';
 import { putAuditItem, queryAuditItems, type AuditIndex, type AuditItem, type AuditPageQuery } from './repository';
@@ -29,8 +29,6 @@ export interface AuditRecord {
   after?: unknown;
   sourceIp?: string | null;
   userAgent?: string | null;
-  /** Days the entry is kept, when the caller has the workspace at hand; otherwise its setting is read (a year by default). */
-  retentionDays?: number;
   /**
    * A retry of the same request (an Idempotency-Key replay after a crash) passes the same seed and time: the entry's id
    * and key come out the same, and the put of an entry already stored is a no-op, so it is written once.
@@ -83,7 +81,8 @@ export async function recordAudit(deps: Deps, record: AuditRecord): Promise<Audi
   const at = record.at ?? deps.now();
   const id = `aud_${randomBase62(24, record.seed === undefined ? undefined : `audit#${record.action}#${record.seed}`)}`;
   const time = at.toISOString();
-  const retentionDays = record.retentionDays ?? (await getWorkspaceCached(deps, record.workspaceId))?.auditRetentionDays ?? AUDIT_RETENTION_DAYS_DEFAULT;
+  // Read fresh (changes are rare): an entry recorded right after audit/retention_set is kept as long as it says.
+  const retentionDays = await auditRetentionDays(deps, record.workspaceId);
   const item: AuditItem = {
     workspaceId: record.workspaceId,
     sk: `${time}#${id}`,
@@ -176,4 +175,13 @@ export async function listAudit(deps: Deps, workspaceId: string, filter: AuditFi
     lastKey = page.lastKey;
   } while (lastKey && items.length < filter.limit);
   return { entries: items.map(toAuditEntryView), nextCursor: lastKey ? encodeCursor(lastKey) : null };
+}
+
+/** Days the workspace keeps audit entries (read fresh, not from the cache). */
+export const auditRetentionDays = async (deps: Deps, workspaceId: string): Promise<number> => (await getWorkspace(deps, workspaceId))?.auditRetentionDays ?? AUDIT_RETENTION_DAYS_DEFAULT;
+
+/** Sets the audit retention for entries recorded from now on; those already stored keep theirs (nothing changes an entry). */
+export async function setAuditRetention(deps: Deps, workspaceId: string, days: number): Promise<number> {
+  if (!(await setAuditRetentionDays(deps, workspaceId, days))) throw new DomainError('NOT_FOUND', 'No such workspace');
+  return days;
 }

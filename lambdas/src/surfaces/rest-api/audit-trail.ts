@@ -127,4 +127,11 @@ export const AUDITED: Specs = {
     before: before<'visitorsRetentionSet', 'visitorsRetentionGet'>('visitorsRetentionGet', () => undefined, (data) => data.retention) as BeforeRead<'visitorsRetentionSet', EndpointName>,
     after: (data) => data.retention,
   },
+  // The audit log's own retention.
+  auditRetentionSet: {
+    action: 'audit.retention_changed',
+    target: (input) => ({ type: 'workspace', id: input.workspace.id, name: input.workspace.name }),
+    before: before<'auditRetentionSet', 'auditRetentionGet'>('auditRetentionGet', () => undefined, (data) => data.retention) as BeforeRead<'auditRetentionSet', EndpointName>,
+    after: (data) => data.retention,
+  },
 };

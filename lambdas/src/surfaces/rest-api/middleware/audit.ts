@@ -56,7 +56,6 @@ export const auditedRunner =
       after: spec.after ? spec.after(data, input) : data,
       sourceIp: state.client?.ip ?? null,
       userAgent: state.client?.userAgent ?? null,
-      ...(input.workspace?.auditRetentionDays !== undefined ? { retentionDays: input.workspace.auditRetentionDays } : {}),
       ...(input.action.seed !== undefined ? { seed: input.action.seed, at: input.action.at } : {}),
     });
     return result;
