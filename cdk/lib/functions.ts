@@ -282,7 +282,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     reads: ['workspaces', 'agents', 'skills', 'webhookSubscriptions'],
     // insights: the rating comments of an erased conversation.
     writes: ['conversations', 'visitorErasures', 'records', 'webhookDeliveries', 'idempotency', 'knowledgeUnanswered', 'insights'],
-    sendsTo: [],
+    // Each retention erasure is the platform's entry in the workspace's audit log, sent on as `audit.event` (webhooks).
+    appends: ['auditLog'],
+    sendsTo: ['webhooks'],
     turnTokens: false,
     model: false,
   },

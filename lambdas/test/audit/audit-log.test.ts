@@ -6,6 +6,7 @@ import { subscribe } from '../webhooks/helpers';
 import { addPerson, call, signIn } from '../people/helpers';
 import { authorizeUrl, consent, newPkce, registerClient, signIn as signInForConsent } from '../mcp/oauth-flow';
 import { usePlatform } from '../support/platform';
+import { localChatUrl, widgetVisitor } from '../support/widget-visitor';
 import { failStoreOnce } from '../support/faults';
 import { queryAuditItems } from '../../src/domains/audit/repository';
 
@@ -23,9 +24,13 @@ interface Entry {
 }
 type AuditPage = { entries: Entry[]; next_cursor: string | null };
 
+const DAY_MS = 24 * 3600_000;
+
 /** Every change through every door lands in the demo workspace's audit log (docs/audit.md). */
 describe('the audit log', () => {
-  const ctx = usePlatform({ env: { WEBHOOK_ALLOW_LOCAL: '1' } });
+  // The platform's clock moves only in the retention test (the sweeper's erasure a month on).
+  let clockShiftMs = 0;
+  const ctx = usePlatform({ env: { WEBHOOK_ALLOW_LOCAL: '1', RETENTION_SWEEP_MS: '250' }, now: () => new Date(Date.now() + clockShiftMs) });
   /** The key the test calls with (others are made by the tests), found by its last four characters. */
   const demoKeyId = async () => (await ctx.api<{ keys: { id: string; name: string; last4: string }[] }>('keys/list')).body.data.keys.find((key) => key.last4 === ctx.key.slice(-4))!;
 
@@ -195,6 +200,30 @@ describe('the audit log', () => {
       expect(listed.body.data.entries.map((entry) => entry.id)).toEqual([event.data.id]);
     } finally {
       await receiver.close();
+    }
+  });
+
+  it('records the platform erasing conversations past the retention setting, once per erasure', { timeout: 90_000 }, async () => {
+    const visitor = widgetVisitor(localChatUrl(ctx.platform.url, ctx.agentId));
+    expect((await visitor.say('Where is my parcel?')).status).toBe(200);
+    try {
+      clockShiftMs = 31 * DAY_MS;
+      const from = new Date(Date.now() + clockShiftMs - 60_000).toISOString();
+      expect((await ctx.api('visitors/retention_set', { body: { days: 30 } })).status).toBe(200);
+      let entries: Entry[] = [];
+      const until = Date.now() + 60_000;
+      while (!entries.some((entry) => entry.actor.type === 'platform')) {
+        if (Date.now() > until) throw new Error('the retention sweeper recorded no erasure');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        entries = (await ctx.api<AuditPage>('audit/list', { query: { action: 'visitor.erased', from } })).body.data.entries;
+      }
+      const erasures = (await ctx.api<{ erasures: { id: string; reason: string }[] }>('visitors/audit_list')).body.data.erasures.filter((erasure) => erasure.reason === 'retention');
+      const platformEntries = entries.filter((entry) => entry.actor.type === 'platform');
+      expect(platformEntries.map((entry) => entry.after?.erasure_id).sort()).toEqual(erasures.map((erasure) => erasure.id).sort());
+      expect(platformEntries[0]).toMatchObject({ actor: { type: 'platform', id: null, name: 'retention' }, after: { reason: 'retention', state: 'completed' } });
+    } finally {
+      await ctx.api('visitors/retention_set', { body: { days: null } });
+      clockShiftMs = 0;
     }
   });
 

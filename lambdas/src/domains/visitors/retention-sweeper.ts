@@ -7,6 +7,7 @@ import { userKey, type ConversationMetaItem } from '../conversations/repository'
 import { erasureDue, expiryFor } from '../conversations/retention';
 import { queryConversationItems, stampExpiry, visitorPointerKey } from '../conversations/visitor-data-repository';
 import { eraseConversations, finishErasure } from './erase';
+import { recordRetentionErasure } from '../audit/platform-events';
 import { queryUnfinishedErasures, type PlannedConversation } from './erasure-repository';
 import { isMessage, MAX_VISITOR_CONVERSATIONS, plannedFrom } from './visitor-data';
 
@@ -30,7 +31,7 @@ export async function sweepRetention(deps: Deps): Promise<RetentionReport> {
   const now = deps.now();
   const report: RetentionReport = { resumed: 0, erased: 0, restamped: 0 };
   for (const erasure of await queryUnfinishedErasures(deps, new Date(now.getTime() - ABANDONED_AFTER_MS).toISOString(), PAGE)) {
-    await finishErasure(deps, erasure);
+    await recordRetentionErasure(deps, await finishErasure(deps, erasure));
     report.resumed += 1;
   }
   for (const workspace of await scanWorkspacesWithRetention(deps)) {
@@ -48,7 +49,7 @@ export async function sweepRetention(deps: Deps): Promise<RetentionReport> {
       }
     }
     if (expired.length > 0) {
-      await eraseConversations(deps, workspace.id, expired);
+      await recordRetentionErasure(deps, await eraseConversations(deps, workspace.id, expired));
       report.erased += expired.length;
     }
   }
