@@ -7,22 +7,18 @@ import { axeViolations, heading, screenshot, signedInPage, startDashboard, type 
 // filters show as CSV and JSON. Its own platform and browser.
 
 let h: DashboardHarness;
-let page: Page;
-beforeAll(async () => {
-  h = await startDashboard();
-  page = (await signedInPage(h)).page;
-}, 60_000);
-afterAll(async () => {
-  await h?.stop();
-});
+beforeAll(async () => void (h = await startDashboard()), 60_000);
+afterAll(() => h?.stop());
 
-const downloaded = async (click: () => Promise<void>): Promise<{ name: string; text: string }> => {
+/** The file the page downloads when `click` runs: its suggested name and its text. */
+const downloaded = async (page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> => {
   const [download] = await Promise.all([page.waitForEvent('download'), click()]);
   return { name: download.suggestedFilename(), text: await readFile((await download.path())!, 'utf8') };
 };
 
 describe('the audit log screen', () => {
   it('filters by action, shows the persona before and after, exports CSV and JSON; axe clean, light and dark, 375 px', async () => {
+    const { page } = await signedInPage(h);
     // The change is made with a key whose name looks like a spreadsheet formula.
     const key = await h.api<{ secret: string }>('keys/create', { body: { name: '=SUM(1,1) key' } });
     const persona = `You are terse ${crypto.randomUUID()}`;
@@ -44,7 +40,7 @@ describe('the audit log screen', () => {
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'audit-log-light');
 
-    const csv = await downloaded(() => page.getByRole('button', { name: 'Export CSV' }).click());
+    const csv = await downloaded(page, () => page.getByRole('button', { name: 'Export CSV' }).click());
     expect(csv.name).toMatch(/^audit-.*\.csv$/);
     const lines = csv.text.trim().split('\r\n');
     expect(lines[0]).toBe('time,actor_type,actor_id,actor_name,action,target_type,target_id,target_name,source_ip,user_agent,before,after');
@@ -52,7 +48,7 @@ describe('the audit log screen', () => {
     expect(lines[1]).toContain('"agent.updated"');
     // A cell an actor typed can never be a formula in a spreadsheet.
     expect(lines[1]).toContain(`"'=SUM(1,1) key"`);
-    const json = await downloaded(() => page.getByRole('button', { name: 'Export JSON' }).click());
+    const json = await downloaded(page, () => page.getByRole('button', { name: 'Export JSON' }).click());
     const entries = JSON.parse(json.text) as { action: string; after: { persona: string } }[];
     expect(entries.map((entry) => [entry.action, entry.after.persona])).toEqual([['agent.updated', persona]]);
 

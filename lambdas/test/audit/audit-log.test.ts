@@ -9,19 +9,9 @@ import { usePlatform } from '../support/platform';
 import { localChatUrl, widgetVisitor } from '../support/widget-visitor';
 import { failStoreOnce } from '../support/faults';
 import { queryAuditItems } from '../../src/domains/audit/repository';
+import type { AuditEntryView } from '../../src/domains/audit/audit';
 
-interface Entry {
-  id: string;
-  workspace_id: string;
-  time: string;
-  actor: { type: string; id: string | null; name: string | null };
-  action: string;
-  target: { type: string; id: string | null; name: string | null };
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  source_ip: string | null;
-  user_agent: string | null;
-}
+type Entry = AuditEntryView & { before: Record<string, unknown> | null; after: Record<string, unknown> | null };
 type AuditPage = { entries: Entry[]; next_cursor: string | null };
 
 const DAY_MS = 24 * 3600_000;

@@ -1,4 +1,5 @@
 import { AUDIT_RETENTION_DAYS_DEFAULT, DomainError, randomBase62, type AuditActorType } from '@service/shared';
+import type { AuditEventData } from '@service/webhooks';
 import type { Deps } from '../../infra/deps';
 import { getWorkspace, setAuditRetentionDays } from '../access/workspaces';
 import { emitEvent, eventIdFrom } from '../webhooks/emit';
@@ -6,11 +7,10 @@ import { redactForAudit } from './redact';
 import { putAuditItem, queryAuditItems, type AuditIndex, type AuditItem, type AuditPageQuery } from './repository';
 
 /** Who did it: a person, an API key, an MCP client (a connection's assistant) or MCP key, or the platform itself. */
-export interface AuditActor {
-  type: AuditActorType;
-  id: string | null;
-  name: string | null;
-}
+export type AuditActor = AuditEventData['actor'];
+
+/** audit/list's actor types (shared) and those @service/webhooks gives receivers are the same names, or this fails to compile. */
+export const ACTOR_TYPES_MATCH: [AuditActorType] extends [AuditActor['type']] ? ([AuditActor['type']] extends [AuditActorType] ? true : never) : never = true;
 
 export interface AuditTarget {
   type: string;
@@ -37,19 +37,8 @@ export interface AuditRecord {
   at?: Date;
 }
 
-/** The entry as audit/list and the `audit.event` webhook carry it. */
-export interface AuditEntryView {
-  id: string;
-  workspace_id: string;
-  time: string;
-  actor: AuditActor;
-  action: string;
-  target: { type: string; id: string | null; name: string | null };
-  before: unknown;
-  after: unknown;
-  source_ip: string | null;
-  user_agent: string | null;
-}
+/** The entry as audit/list and the `audit.event` webhook carry it (the type receivers get from @service/webhooks). */
+export type AuditEntryView = AuditEventData;
 
 const DAY_S = 86_400;
 /** A user agent is the caller's text: kept, but bounded (a DynamoDB item is at most 400 KB). */
@@ -63,7 +52,7 @@ export const toAuditEntryView = (item: AuditItem): AuditEntryView => ({
   id: item.id,
   workspace_id: item.workspaceId,
   time: item.time,
-  actor: { type: item.actor.type as AuditActorType, id: item.actor.id, name: item.actor.name },
+  actor: { type: item.actor.type as AuditActor['type'], id: item.actor.id, name: item.actor.name },
   action: item.action,
   target: item.target,
   before: item.before ?? null,

@@ -40,6 +40,16 @@ const visitorTarget = (input: EndpointInput<'visitorsExport' | 'visitorsErase'>)
   id: visitorHash(input.workspace.id, visitorOf(input.body)),
 });
 
+/** A workspace-wide setting: the workspace is the target, `before` the setting's own read (it takes no query). */
+function workspaceSetting<N extends EndpointName, R extends EndpointName>(action: string, read: R, pick: (data: DataOf<R>) => unknown, after?: (data: DataOf<N>) => unknown): AuditSpec<N> {
+  return {
+    action,
+    target: (input) => ({ type: 'workspace', id: input.workspace.id, name: input.workspace.name }),
+    before: before<N, R>(read, () => undefined as QueryOf<R>, pick) as BeforeRead<N, EndpointName>,
+    ...(after ? { after } : {}),
+  };
+}
+
 type Specs = { [N in EndpointName]?: AuditSpec<N> };
 
 export const AUDITED: Specs = {
@@ -103,17 +113,8 @@ export const AUDITED: Specs = {
     before: before<'webhooksDelete', 'webhooksList'>('webhooksList', () => undefined, (data, input) => data.subscriptions.find((subscription) => subscription.id === input.body.webhook_id) ?? null) as BeforeRead<'webhooksDelete', EndpointName>,
     after: () => null,
   },
-  telemetrySettingsUpdate: {
-    action: 'telemetry.updated',
-    target: (input) => ({ type: 'workspace', id: input.workspace.id, name: input.workspace.name }),
-    before: before<'telemetrySettingsUpdate', 'telemetrySettingsGet'>('telemetrySettingsGet', () => undefined, (data) => data.settings) as BeforeRead<'telemetrySettingsUpdate', EndpointName>,
-    after: (data) => data.settings,
-  },
-  conversationsAvailabilitySet: {
-    action: 'availability.updated',
-    target: (input) => ({ type: 'workspace', id: input.workspace.id, name: input.workspace.name }),
-    before: before<'conversationsAvailabilitySet', 'conversationsAvailability'>('conversationsAvailability', () => undefined, (data) => data) as BeforeRead<'conversationsAvailabilitySet', EndpointName>,
-  },
+  telemetrySettingsUpdate: workspaceSetting('telemetry.updated', 'telemetrySettingsGet', (data) => data.settings, (data) => data.settings),
+  conversationsAvailabilitySet: workspaceSetting('availability.updated', 'conversationsAvailability', (data) => data),
   // Visitors' data: the bulk read and the erasure (never the data itself: the counts).
   visitorsExport: {
     action: 'visitor.exported',
@@ -121,17 +122,7 @@ export const AUDITED: Specs = {
     after: (data) => ({ conversations: data.conversations.length, contacts: data.contacts.length, webhook_deliveries: data.webhook_deliveries.length }),
   },
   visitorsErase: { action: 'visitor.erased', target: visitorTarget, after: (data) => data.erasure },
-  visitorsRetentionSet: {
-    action: 'visitors.retention_changed',
-    target: (input) => ({ type: 'workspace', id: input.workspace.id, name: input.workspace.name }),
-    before: before<'visitorsRetentionSet', 'visitorsRetentionGet'>('visitorsRetentionGet', () => undefined, (data) => data.retention) as BeforeRead<'visitorsRetentionSet', EndpointName>,
-    after: (data) => data.retention,
-  },
+  visitorsRetentionSet: workspaceSetting('visitors.retention_changed', 'visitorsRetentionGet', (data) => data.retention, (data) => data.retention),
   // The audit log's own retention.
-  auditRetentionSet: {
-    action: 'audit.retention_changed',
-    target: (input) => ({ type: 'workspace', id: input.workspace.id, name: input.workspace.name }),
-    before: before<'auditRetentionSet', 'auditRetentionGet'>('auditRetentionGet', () => undefined, (data) => data.retention) as BeforeRead<'auditRetentionSet', EndpointName>,
-    after: (data) => data.retention,
-  },
+  auditRetentionSet: workspaceSetting('audit.retention_changed', 'auditRetentionGet', (data) => data.retention, (data) => data.retention),
 };
