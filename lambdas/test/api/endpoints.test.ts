@@ -165,6 +165,8 @@ describe('every endpoint answers as its OpenAPI document says', () => {
 
   it('lists the audit log', async () => {
     await call('auditList', { query: { limit: '5' } });
+    const { days } = (await call<{ retention: { days: number } }>('auditRetentionGet')).body.data.retention;
+    await call('auditRetentionSet', { body: { days } });
   });
 
   it('takes paths with or without the trailing slash, and the tr language segment', async () => {
