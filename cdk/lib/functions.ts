@@ -24,6 +24,11 @@ export interface PlatformFunction {
   /** Tables it only reads, and tables it writes (writers may read too). Nothing else is granted. */
   reads: TableName[];
   writes: TableName[];
+  /**
+   * Tables it only adds items to: `dynamodb:PutItem` and nothing else, never UpdateItem or DeleteItem (the audit log,
+   * append-only; a reader lists it in `reads` too). cdk/test/audit-grants.test.ts checks no function can change an entry.
+   */
+  appends?: TableName[];
   /** Queues it puts messages on (a queue trigger grants consuming separately). */
   sendsTo: QueueName[];
   /** Mints or verifies skill turn tokens: gets TURN_TOKEN_SECRET_ARN and read access to that secret. */
@@ -73,7 +78,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // connectionCalls: the recent calls of an MCP connection (connections/calls).
     // runSteps: agents/command_status lists a run's steps. insights: insights/agent reads an agent's facts of a range.
     // evalRuns: agents/draft_publish with require_suite_pass reads the draft's latest eval run.
-    reads: ['workspaces', 'connectionCalls', 'runSteps', 'evalRuns', 'insights'],
+    // auditLog: audit/list reads it; every change made through the API appends its entry (appends).
+    reads: ['workspaces', 'connectionCalls', 'runSteps', 'evalRuns', 'insights', 'auditLog'],
     // rateLimits: failed credentials are counted per source and key prefix (progressive delays).
     writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills', 'rateLimits',
       // People (the dashboard): accounts, memberships, invitations, sessions (sign-in codes and passkeys: AuthApi).
@@ -91,6 +97,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery; a source's sync starts on the
     // knowledge queue.
     sendsTo: ['runs', 'webhooks', 'knowledge'],
+    appends: ['auditLog'],
     turnTokens: false,
     model: false,
     sendsMail: true,
@@ -187,6 +194,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
       'evalScenarios', 'evalRuns',
       // insights: a handoff (a teammate's claim) and a teammate's first reply.
       'insights'],
+    // Availability, visitors' export and erasure, retention: recorded in the audit log.
+    appends: ['auditLog'],
     sendsTo: ['webhooks', 'evals'],
     turnTokens: false,
     model: false,
@@ -235,11 +244,14 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 15,
     memoryMb: 512,
     // usage: the pipeline's token read-ahead (agents/command only, never reached here, but bundled).
-    reads: ['workspaces', 'usage'],
+    // Sign-ins, failed ones and passkeys go to the audit log of each of the person's workspaces (appends), and out as
+    // `audit.event` to the webhooks and skills that want it (agents, skills, webhookSubscriptions, webhookDeliveries).
+    reads: ['workspaces', 'usage', 'agents', 'skills', 'webhookSubscriptions'],
     // The people's tables (a code's invitation makes the user and the membership), the REST pipeline's own (keys,
     // failed credentials and rate limits, idempotency).
-    writes: ['users', 'memberships', 'invitations', 'signInCodes', 'sessions', 'passkeys', 'apiKeys', 'rateLimits', 'idempotency'],
-    sendsTo: [],
+    writes: ['users', 'memberships', 'invitations', 'signInCodes', 'sessions', 'passkeys', 'apiKeys', 'rateLimits', 'idempotency', 'webhookDeliveries'],
+    appends: ['auditLog'],
+    sendsTo: ['webhooks'],
     turnTokens: false,
     model: false,
     // Sign-in codes.
@@ -287,7 +299,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     reads: ['workspaces', 'agents', 'skills', 'webhookSubscriptions'],
     // insights: the rating comments of an erased conversation.
     writes: ['conversations', 'visitorErasures', 'records', 'webhookDeliveries', 'idempotency', 'knowledgeUnanswered', 'insights'],
-    sendsTo: [],
+    // Each retention erasure is the platform's entry in the workspace's audit log, sent on as `audit.event` (webhooks).
+    appends: ['auditLog'],
+    sendsTo: ['webhooks'],
     turnTokens: false,
     model: false,
   },
@@ -404,6 +418,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // insights: reply_conversation's claim and first reply.
     writes: ['runs', 'oauthClients', 'connections', 'oauthTokens', 'connectionCalls', 'rateLimits', 'sessions', 'conversations', 'webhookDeliveries', 'insights'],
     // runs: ask_agent; webhooks: the first attempts of a reply's conversation events.
+    // The consent page's approval is recorded in the workspace's audit log.
+    appends: ['auditLog'],
     sendsTo: ['runs', 'webhooks'],
     turnTokens: false,
     model: false,

@@ -342,6 +342,7 @@ export class PlatformStack extends Stack {
     if (definition.knowledge) this.wireKnowledge(fn, definition.knowledge);
     for (const table of definition.reads) this.tables.grantRead(table, fn);
     for (const table of definition.writes) this.tables.grantReadWrite(table, fn);
+    for (const table of definition.appends ?? []) this.tables.grantAppend(table, fn);
     for (const queue of definition.sendsTo) this.queues[queue].queue.grantSendMessages(fn);
     if (definition.turnTokens) this.turnTokenKey.grantRead(fn);
     if (definition.builtinSkills) this.builtinSkillBearer.grantRead(fn);

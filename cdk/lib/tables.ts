@@ -69,6 +69,11 @@ export class PlatformTables extends Construct {
     return this.grant(name, grantee, [...READ_ACTIONS, ...WRITE_ACTIONS]);
   }
 
+  /** PutItem alone on a table (no reading, updating or deleting): what the functions recording the audit log get. */
+  grantAppend(name: TableName, grantee: IGrantable): Grant {
+    return Grant.addToPrincipal({ grantee, actions: ['dynamodb:PutItem'], resourceArns: [this.get(name).tableArn] });
+  }
+
   private grant(name: TableName, grantee: IGrantable, actions: string[]): Grant {
     const { tableArn } = this.get(name);
     const indexArns = (definitionOf(name).indexes ?? []).map((index) => `${tableArn}/index/${index.name}`);

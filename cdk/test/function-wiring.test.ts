@@ -43,6 +43,26 @@ it('deploys every entry of the function list and reports nothing missing', () =>
   expect(stack.missingEntries).toEqual([]);
 });
 
+/** Whether an IAM action pattern of a statement (`dynamodb:*`, `dynamodb:Update*`, `*`) covers `action`. */
+const covers = (pattern: string, action: string) => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i').test(action);
+
+it('lets no function change or remove an audit entry: PutItem for those that record, Query for the reader, never UpdateItem or DeleteItem', () => {
+  const auditTable = tableId('auditLog');
+  const changes = ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem', 'dynamodb:PartiQLUpdate', 'dynamodb:PartiQLDelete'];
+  const recorders: string[] = [];
+  for (const fn of FUNCTIONS) {
+    const onAudit = roleStatements(template, stack, stack.functions.get(fn.id)!).filter(
+      (statement) => statement.Effect === 'Allow' && (JSON.stringify(statement.Resource).includes(`"${auditTable}"`) || JSON.stringify(statement.Resource) === '"*"'),
+    );
+    const actions = onAudit.flatMap((statement) => [statement.Action].flat());
+    for (const change of changes) expect(actions.some((pattern) => covers(pattern, change)), `${fn.id} may ${change} on the audit log`).toBe(false);
+    if (actions.some((pattern) => covers(pattern, 'dynamodb:PutItem'))) recorders.push(fn.id);
+  }
+  // The ones that record: every door a change comes through (REST, dashboard sign-in, MCP consent, the platform's sweeps).
+  expect(recorders.sort()).toEqual(FUNCTIONS.filter((fn) => fn.appends?.includes('auditLog')).map((fn) => fn.id).sort());
+  expect(recorders).toContain('Api');
+});
+
 describe.each(FUNCTIONS.map((fn) => [fn.id, fn] as [string, PlatformFunction]))('%s', (id, definition) => {
   const statements = () => roleStatements(template, stack, stack.functions.get(id)!);
 
@@ -51,6 +71,10 @@ describe.each(FUNCTIONS.map((fn) => [fn.id, fn] as [string, PlatformFunction]))(
       const actions = actionsOn(statements(), tableId(table));
       if (definition.writes.includes(table)) {
         expect(actions, table).toContain('dynamodb:PutItem');
+      } else if (definition.appends?.includes(table)) {
+        expect(actions, table).toContain('dynamodb:PutItem');
+        for (const change of ['dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem']) expect(actions, table).not.toContain(change);
+        if (!definition.reads.includes(table)) expect(actions, table).not.toContain('dynamodb:Query');
       } else if (definition.reads.includes(table)) {
         expect(actions, table).toContain('dynamodb:GetItem');
         expect(actions, table).not.toContain('dynamodb:PutItem');

@@ -80,7 +80,13 @@ const NAV: { section?: string; items: { label: string; to: string; screens: Rout
       { label: 'Traces', to: href('developers', 'traces'), screens: ['traces'] },
     ],
   },
-  { section: 'Company', items: [{ label: 'Roles & Access', to: href('company', 'roles'), screens: ['roles'] }] },
+  {
+    section: 'Company',
+    items: [
+      { label: 'Roles & Access', to: href('company', 'roles'), screens: ['roles'] },
+      { label: 'Audit log', to: href('company', 'audit'), screens: ['audit'] },
+    ],
+  },
   {
     items: [
       { label: 'Usage & billing', to: href('usage'), screens: ['usage'] },

@@ -22,6 +22,7 @@ export const SCREENS = {
   mcp: () => import('./screens/mcp'),
   traces: () => import('./screens/traces'),
   roles: () => import('./screens/roles'),
+  audit: () => import('./screens/audit'),
   usage: () => import('./screens/usage'),
   members: () => import('./screens/members'),
   account: () => import('./screens/account'),

@@ -21,3 +21,4 @@ export * from './api/knowledge';
 export * from './api/telemetry';
 export * from './api/evals';
 export * from './api/insights';
+export * from './api/audit';

@@ -10,10 +10,11 @@ export type BuiltinMemberRole = (typeof MEMBER_ROLES_BUILTIN)[number];
  * read: lists and gets (knowledge search included); command: give agents commands; manage: keys, webhooks, agents,
  * skills, grants; members: people; knowledge:manage: add, sync and delete knowledge sources, files and answers;
  * conversations:reply: take part in visitors' conversations (claim, reply, note, hand back, close); visitors:manage:
- * export and erase a visitor's data, set how long conversations are kept, read the erasure audit.
+ * export and erase a visitor's data, set how long conversations are kept, read the erasure audit; audit: read the
+ * workspace's audit log (owners and admins).
  */
-export type Permission = 'read' | 'command' | 'manage' | 'members' | 'knowledge:manage' | 'conversations:reply' | 'visitors:manage';
-export const PERMISSIONS = ['read', 'command', 'manage', 'members', 'knowledge:manage', 'conversations:reply', 'visitors:manage'] as const satisfies readonly Permission[];
+export type Permission = 'read' | 'command' | 'manage' | 'members' | 'knowledge:manage' | 'conversations:reply' | 'visitors:manage' | 'audit';
+export const PERMISSIONS = ['read', 'command', 'manage', 'members', 'knowledge:manage', 'conversations:reply', 'visitors:manage', 'audit'] as const satisfies readonly Permission[];
 
 /** Who may call an endpoint: a permission of the caller's role, `public` (no credential), `session` (a signed-in person, no workspace). */
 export type EndpointAccess = Permission | 'public' | 'session';
@@ -23,7 +24,7 @@ export const API_KEY_ROLE = 'admin';
 
 const ALLOWED: Record<BuiltinMemberRole, readonly Permission[]> = {
   owner: PERMISSIONS,
-  admin: ['read', 'command', 'manage', 'knowledge:manage', 'conversations:reply', 'visitors:manage'],
+  admin: ['read', 'command', 'manage', 'knowledge:manage', 'conversations:reply', 'visitors:manage', 'audit'],
   member: ['read', 'command', 'conversations:reply'],
 };
 

@@ -221,6 +221,22 @@ export const TABLES = {
     ],
     ttlAttribute: 'expiresAtEpoch',
   },
+  /**
+   * The audit log (docs/audit.md): one item per entry, by workspace, newest last (`sk` = `<time>#<id>`), put once on a
+   * new key and never updated or deleted by code (the functions may only PutItem here); DynamoDB's TTL ends it after the
+   * workspace's retention. The indexes filter by actor, action and target (`<workspace>#<…>`), each by time.
+   */
+  auditLog: {
+    name: 'audit-log',
+    partitionKey: s('workspaceId'),
+    sortKey: s('sk'),
+    indexes: [
+      { name: 'byActor', partitionKey: s('actorKey'), sortKey: s('sk') },
+      { name: 'byAction', partitionKey: s('actionKey'), sortKey: s('sk') },
+      { name: 'byTarget', partitionKey: s('targetKey'), sortKey: s('sk') },
+    ],
+    ttlAttribute: 'expiresAtEpoch',
+  },
   /** The local platform's mailbox (GET /dev/mail.json); in AWS mail leaves through Amazon SES. */
   mailbox: { name: 'mailbox', partitionKey: s('mailbox'), sortKey: s('sk'), localOnly: true },
 } as const satisfies Record<string, TableDefinition>;

@@ -56,6 +56,8 @@ export async function handle(request: Request, secret: string): Promise<string> 
       return event.data.closed_at;
     case 'eval.run.completed':
       return \`\${event.data.passed}/\${event.data.scenarios}\`;
+    case 'audit.event':
+      return event.data.action;
     case 'webhook.test':
       return event.data.message;
   }

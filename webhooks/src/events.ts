@@ -135,6 +135,33 @@ export interface EvalRunCompletedData {
   completed_at: string;
 }
 
+/** Who did what an audit entry records. */
+export interface AuditActor {
+  type: 'user' | 'api_key' | 'mcp_client' | 'mcp_key' | 'platform';
+  /** The user, key or client id; null for the platform, or a sign-in attempt of an unknown address. */
+  id: string | null;
+  /** The person's e-mail, the key's or client's name at the time. */
+  name: string | null;
+}
+
+/**
+ * The data of `audit.event`: one entry of the workspace's audit log, as audit/list returns it (for a SIEM). Before and
+ * after are the target's state around the change, with secrets `[redacted]`.
+ */
+export interface AuditEventData {
+  id: string;
+  workspace_id: string;
+  time: string;
+  actor: AuditActor;
+  /** `<resource>.<verb>`: `agent.updated`, `member.role_changed`, `api_key.created`, `visitor.exported`, `auth.sign_in_failed`, … */
+  action: string;
+  target: { type: string; id: string | null; name: string | null };
+  before: unknown;
+  after: unknown;
+  source_ip: string | null;
+  user_agent: string | null;
+}
+
 /** The data of `webhook.test`: sent to one endpoint on request (the dashboard's "Send test event"), never emitted. */
 export interface WebhookTestData {
   webhook_id: string;
@@ -152,6 +179,7 @@ export interface WebhookEventData {
   'conversation.message_created': ConversationMessageCreatedData;
   'conversation.closed': ConversationClosedData;
   'eval.run.completed': EvalRunCompletedData;
+  'audit.event': AuditEventData;
   'webhook.test': WebhookTestData;
 }
 

@@ -11,7 +11,7 @@ import {
   type StandardHeaders,
 } from './standard.js';
 
-export type { CommandActionRequiredData, CommandCompletedData, CommandFailedData, ConversationClosedData, ConversationHandoffRequestedData, ConversationMessageCreatedData, ConversationRef, EvalRunCompletedData, KnowledgeSourceFailedData, KnowledgeSourceSyncedData, WebhookEvent, WebhookEventData, WebhookEventType, WebhookTestData } from './events.js';
+export type { AuditActor, AuditEventData, CommandActionRequiredData, CommandCompletedData, CommandFailedData, ConversationClosedData, ConversationHandoffRequestedData, ConversationMessageCreatedData, ConversationRef, EvalRunCompletedData, KnowledgeSourceFailedData, KnowledgeSourceSyncedData, WebhookEvent, WebhookEventData, WebhookEventType, WebhookTestData } from './events.js';
 export { DEFAULT_TOLERANCE_SECONDS, WebhookVerificationError, type RawBody, type VerificationFailure, type VerifyOptions } from './core.js';
 export { standardSignature, standardWebhooksSecret, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, type StandardHeaders } from './standard.js';
 

@@ -8,6 +8,7 @@ const PERMISSION_TEXT: Record<Permission, string> = {
   'knowledge:manage': 'Manage knowledge: add, sync and delete sources, files and answers; dismiss unanswered questions',
   'conversations:reply': 'Answer visitors: claim a conversation, reply, write notes, hand it back to the agent, close it',
   'visitors:manage': "Visitors' data: export and erase a visitor's data, set how long conversations are kept, read the erasure audit",
+  audit: "Read the workspace's audit log: who changed what, and who read visitors' data",
 };
 
 /** What each person's role may do in the dashboard and the API (fixed per role; a company role acts as member here). */

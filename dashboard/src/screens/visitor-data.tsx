@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { post } from '../api/client';
 import { ActionButton, Confirm, ErrorNote } from '../components';
 import { useAction } from '../hooks';
+import { downloadFile } from '../download';
 
 /** An erasure as visitors/erase answers it. */
 export type Erasure = Awaited<ReturnType<typeof post<'visitors/erase'>>>['erasure'];
@@ -9,23 +10,15 @@ export type Erasure = Awaited<ReturnType<typeof post<'visitors/erase'>>>['erasur
 /** The visitor of a conversation, named as visitors/* take them: the verified id when the host signed one. */
 const visitorBody = (visitor: { id: string; verified_user_id: string | null }) => (visitor.verified_user_id ? { verified_user_id: visitor.verified_user_id } : { visitor_id: visitor.id });
 
-/** Saves `data` as a JSON file through the browser's download. */
-function download(name: string, data: unknown): void {
-  const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = name;
-  link.click();
-  URL.revokeObjectURL(url);
-}
-
 /**
  * A conversation's visitor and their data (issue 29, item 6): download everything stored about them as JSON, or erase
  * it everywhere after a confirmation; `onErased` is told what the erasure removed.
  */
 export function VisitorData({ visitor, onErased }: { visitor: { id: string; verified_user_id: string | null }; onErased: (erasure: Erasure) => void }) {
   const [confirming, setConfirming] = useState<true | null>(null);
-  const exporting = useAction(async () => download(`visitor-${visitor.verified_user_id ?? visitor.id}.json`, await post('visitors/export', visitorBody(visitor))));
+  const exporting = useAction(async () =>
+    downloadFile(`visitor-${visitor.verified_user_id ?? visitor.id}.json`, JSON.stringify(await post('visitors/export', visitorBody(visitor)), null, 2), 'application/json'),
+  );
   const erasing = useAction(async () => onErased((await post('visitors/erase', visitorBody(visitor))).erasure));
   return (
     <section class="visitor-data" aria-label="Visitor's data">

@@ -32,6 +32,7 @@ const screens = (agentId: string): [string, string, RegExp][] => [
   ['mcp-connections', '#/developers/mcp', /Developers › MCP connections/],
   ['traces', '#/developers/traces', /Developers › Traces/],
   ['roles-access', '#/company/roles', /Company › Roles & Access/],
+  ['audit-log', '#/company/audit', /Company › Audit log/],
   ['usage', '#/usage', /^Usage & billing$/],
   ['members', '#/members', /^Members$/],
   ['account', '#/account', /^Account$/],

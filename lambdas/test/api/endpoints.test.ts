@@ -163,6 +163,12 @@ describe('every endpoint answers as its OpenAPI document says', () => {
     await call('insightsAgent', { query: { agent_id: ctx.agentId, from: day, to: day } });
   });
 
+  it('lists the audit log', async () => {
+    await call('auditList', { query: { limit: '5' } });
+    const { days } = (await call<{ retention: { days: number } }>('auditRetentionGet')).body.data.retention;
+    await call('auditRetentionSet', { body: { days } });
+  });
+
   it('takes paths with or without the trailing slash, and the tr language segment', async () => {
     expect((await ctx.api('agents/list')).status).toBe(200);
     const tr = await fetch(`${ctx.platform.url}/tr/api/v1/agents/list/`, { headers: { 'x-service-api-key': ctx.key } });

@@ -17,6 +17,7 @@ import { VISITOR_ENDPOINTS } from './visitors';
 import { TELEMETRY_ENDPOINTS } from './telemetry';
 import { DRAFT_ENDPOINTS, EVAL_ENDPOINTS } from './evals';
 import { INSIGHTS_ENDPOINTS } from './insights';
+import { AUDIT_ENDPOINTS } from './audit';
 import type { EndpointContract } from './contract';
 import { secretAlreadyShown, secretShownOnce } from './primitives';
 
@@ -152,6 +153,7 @@ export const ENDPOINTS = {
   ...DRAFT_ENDPOINTS,
   ...EVAL_ENDPOINTS,
   ...INSIGHTS_ENDPOINTS,
+  ...AUDIT_ENDPOINTS,
 } as const satisfies Record<string, EndpointContract>;
 
 export type EndpointName = keyof typeof ENDPOINTS;

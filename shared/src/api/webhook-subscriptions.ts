@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { isoDateTime } from './primitives';
 
 /** The events a webhook subscription may name (webhooks/create). */
-export const EVENT_TYPES = ['agent.command.completed', 'agent.command.failed', 'agent.command.action_required', 'knowledge.source.synced', 'knowledge.source.failed', 'conversation.handoff_requested', 'conversation.message_created', 'conversation.closed', 'eval.run.completed'] as const;
+export const EVENT_TYPES = ['agent.command.completed', 'agent.command.failed', 'agent.command.action_required', 'knowledge.source.synced', 'knowledge.source.failed', 'conversation.handoff_requested', 'conversation.message_created', 'conversation.closed', 'eval.run.completed', 'audit.event'] as const;
 
 export const WebhookCreateBody = z
   .object({

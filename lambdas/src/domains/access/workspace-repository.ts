@@ -20,6 +20,8 @@ export interface Workspace {
   retentionDays?: number;
   /** When the retention was last set: the retention sweeper visits only workspaces that ever set one. */
   retentionSetAt?: string;
+  /** Days audit entries are kept (the audit log's retention); absent: a year. */
+  auditRetentionDays?: number;
 }
 
 export async function getWorkspaceItem(deps: Deps, id: string): Promise<Workspace | undefined> {
@@ -38,6 +40,16 @@ export async function setRetentionDays(deps: Deps, id: string, days: number | nu
     UpdateExpression: days === null ? 'SET retentionSetAt = :at REMOVE retentionDays' : 'SET retentionDays = :days, retentionSetAt = :at',
     ConditionExpression: 'attribute_exists(id)',
     ExpressionAttributeValues: { ':at': at, ...(days === null ? {} : { ':days': days }) },
+  });
+  return set !== undefined;
+}
+
+/** Sets how many days audit entries recorded from now on are kept; false when the workspace is gone. */
+export async function setAuditRetentionDays(deps: Deps, id: string, days: number): Promise<boolean> {
+  const set = await updateIf(deps.store, deps.store.table('workspaces'), { id }, {
+    UpdateExpression: 'SET auditRetentionDays = :days',
+    ConditionExpression: 'attribute_exists(id)',
+    ExpressionAttributeValues: { ':days': days },
   });
   return set !== undefined;
 }

@@ -6,6 +6,7 @@ import { erasureDue, expiryFor } from '../conversations/retention';
 import { agentConversationMetas, MAX_VISITOR_CONVERSATIONS, plannedFrom, restampConversation, type PlannedConversation } from '../conversations/visitor-conversations';
 import { eraseConversations, finishErasure } from './erase';
 import { queryUnfinishedErasures } from './erasure-repository';
+import { recordRetentionErasure } from '../audit/platform-events';
 
 /**
  * The retention sweeper (an EventBridge schedule in AWS, a timer of the local platform): finishes erasures a crash
@@ -27,7 +28,7 @@ export async function sweepRetention(deps: Deps): Promise<RetentionReport> {
   const now = deps.now();
   const report: RetentionReport = { resumed: 0, erased: 0, restamped: 0 };
   for (const erasure of await queryUnfinishedErasures(deps, new Date(now.getTime() - ABANDONED_AFTER_MS).toISOString(), PAGE)) {
-    await finishErasure(deps, erasure);
+    await recordRetentionErasure(deps, await finishErasure(deps, erasure));
     report.resumed += 1;
   }
   for (const workspace of await scanWorkspacesWithRetention(deps)) {
@@ -45,7 +46,7 @@ export async function sweepRetention(deps: Deps): Promise<RetentionReport> {
       }
     }
     if (expired.length > 0) {
-      await eraseConversations(deps, workspace.id, expired);
+      await recordRetentionErasure(deps, await eraseConversations(deps, workspace.id, expired));
       report.erased += expired.length;
     }
   }

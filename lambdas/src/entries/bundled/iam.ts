@@ -15,7 +15,8 @@ export class RolePolicies {
   private readonly statements = new Map<string, Statement[]>();
 
   constructor(stack: ResolvedStack) {
-    for (const [, policy] of resourcesOfType(stack, 'AWS::IAM::Policy')) {
+    // CDK moves what does not fit a role's inline policy into overflow managed policies attached to the same role.
+    for (const [, policy] of [...resourcesOfType(stack, 'AWS::IAM::Policy'), ...resourcesOfType(stack, 'AWS::IAM::ManagedPolicy')]) {
       const parsed = PolicySchema.parse(policy.Properties);
       for (const role of parsed.Roles) this.statements.set(role, [...(this.statements.get(role) ?? []), ...parsed.PolicyDocument.Statement]);
     }

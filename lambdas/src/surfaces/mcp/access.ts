@@ -45,6 +45,7 @@ const DOING: Record<Permission, string> = {
   'knowledge:manage': 'managing knowledge',
   'conversations:reply': "answering visitors' conversations",
   'visitors:manage': "exporting or erasing visitors' data",
+  audit: 'reading the audit log',
 };
 
 /** The role's platform permission (roles can change after the consent: checked at every call). */

@@ -1,5 +1,6 @@
 import { MCP_DEFAULT_SCOPES, MCP_SCOPES, OAuthRefusal, type McpScope, type OAuthErrorCode } from '@service/shared';
 import { listAgents } from '../../domains/agents/agents';
+import { recordAudit } from '../../domains/audit/audit';
 import { resolveClient, type OAuthClient } from '../../domains/connections/clients';
 import { issueAuthorizationCode, newConnectionId } from '../../domains/connections/grants';
 import { redirectUriRegistered } from '../../domains/connections/redirect-uris';
@@ -139,12 +140,14 @@ export async function authorizeDecision(deps: Deps, event: HttpEvent, urls: OAut
   const foreign = chosenAgents.find((agentId) => !workspace.agents.some((agent) => agent.id === agentId));
   if (foreign) return again('Choose agents of the workspace you picked.');
 
+  const connectionId = newConnectionId();
+  const agentIds = chosenAgents.length ? chosenAgents : null;
   const code = await issueAuthorizationCode(deps, {
     clientId: client.clientId,
     redirectUri: request.redirect_uri,
     codeChallenge: request.code_challenge,
     approved: {
-      id: newConnectionId(),
+      id: connectionId,
       clientId: client.clientId,
       clientName: client.clientName,
       clientUri: client.clientUri,
@@ -153,9 +156,19 @@ export async function authorizeDecision(deps: Deps, event: HttpEvent, urls: OAut
       userEmail: session.email,
       workspaceId: workspace.id,
       scopes,
-      agentIds: chosenAgents.length ? chosenAgents : null,
+      agentIds,
       resource: urls.resource,
     },
+  });
+  // The consent is an access change of the workspace: in its audit log before the assistant gets the code.
+  await recordAudit(deps, {
+    workspaceId: workspace.id,
+    actor: { type: 'user', id: session.userId, name: session.email },
+    action: 'connection.approved',
+    target: { type: 'connection', id: connectionId, name: client.clientName },
+    after: { client_id: client.clientId, client_name: client.clientName, scopes, agent_ids: agentIds },
+    sourceIp: event.requestContext.http.sourceIp,
+    userAgent: header(event, 'user-agent') ?? null,
   });
   return answerClient(request, urls, { code });
 }

@@ -5,6 +5,7 @@ import { conversationEndpoints } from './endpoints/conversations';
 import { visitorEndpoints } from './endpoints/visitors';
 import { evalEndpoints } from './endpoints/evals';
 import { createRestPipeline } from './pipeline';
+import { auditedRunner } from './middleware/audit';
 
 /**
  * conversations/* (ROUTES.conversationsApi), visitors/* (ROUTES.visitorsApi: export, erase, retention) and evals/*
@@ -12,6 +13,8 @@ import { createRestPipeline } from './pipeline';
  * credentials as the Api function, in a function of their own, so that only this one may read visitors' conversations.
  */
 export function createConversationsApiHandler(deps: Deps) {
-  const pipeline = createRestPipeline(deps, { ...conversationEndpoints, ...visitorEndpoints, ...evalEndpoints });
+  const handlers = { ...conversationEndpoints, ...visitorEndpoints, ...evalEndpoints };
+  // Availability, visitors' export and erasure, retention: recorded in the audit log.
+  const pipeline = createRestPipeline(deps, handlers, auditedRunner(deps, handlers));
   return (event: HttpEvent, context: Context): Promise<HttpResult> => pipeline(event, context);
 }

@@ -4,6 +4,7 @@ import type { Deps } from '../../infra/deps';
 import { jsonResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
 import { ENDPOINT_HANDLERS } from './endpoints';
 import { createRestPipeline } from './pipeline';
+import { auditedRunner } from './middleware/audit';
 
 const OPENAPI_PATH = /^\/([a-z]{2})\/api\/v1\/openapi\.json$/;
 
@@ -20,7 +21,7 @@ function openApiResult(event: HttpEvent): HttpResult {
  * Production and the local platform both call exactly this.
  */
 export function createApiHandler(deps: Deps) {
-  const pipeline = createRestPipeline(deps, ENDPOINT_HANDLERS);
+  const pipeline = createRestPipeline(deps, ENDPOINT_HANDLERS, auditedRunner(deps, ENDPOINT_HANDLERS));
   return async (event: HttpEvent, context: Context): Promise<HttpResult> =>
     OPENAPI_PATH.test(event.rawPath) && event.requestContext.http.method === 'GET' ? openApiResult(event) : pipeline(event, context);
 }

@@ -1,4 +1,4 @@
-import { ApiError, SESSION_COOKIE } from '@service/shared';
+import { ApiError, DomainError, SESSION_COOKIE } from '@service/shared';
 import type { Deps } from '../../../infra/deps';
 import { clearedCookie, serializeCookie } from '../../../infra/http/cookies';
 import { membershipsOfUser } from '../../../domains/people/members';
@@ -6,6 +6,7 @@ import { SESSION_ABSOLUTE_MS, endAllSessions, endSession, startSession, type Act
 import { startEmailSignIn, verifyEmailCode } from '../../../domains/people/sign-in';
 import { changeDisplayName, type StoredUser } from '../../../domains/people/users';
 import type { Client, EndpointHandlers } from './types';
+import { recordPersonEvent, type PersonEvent } from '../../../domains/audit/person-events';
 
 export type SignInEndpoint = 'authEmailStart' | 'authEmailVerify' | 'authSession' | 'authProfileUpdate' | 'authSignout' | 'authSignoutAll';
 
@@ -25,9 +26,16 @@ async function workspacesOf(deps: Deps, userId: string) {
   return (await membershipsOfUser(deps, userId)).map((membership) => ({ id: membership.workspaceId, name: membership.workspaceName, role: membership.role }));
 }
 
-/** Starts a session for the person: their profile and workspaces, and the cookie (HttpOnly, SameSite=Lax, Secure off loopback). */
-export async function signedIn(deps: Deps, user: StoredUser, client: Client) {
+/** Where a person's access event came from, for the audit log. */
+export const whereFrom = (client: Client): Pick<PersonEvent, 'sourceIp' | 'userAgent'> => ({ sourceIp: client.ip, userAgent: client.userAgent ?? null });
+
+/**
+ * Starts a session for the person: their profile and workspaces, and the cookie (HttpOnly, SameSite=Lax, Secure off
+ * loopback). The sign-in is in each of their workspaces' audit logs before the answer goes.
+ */
+export async function signedIn(deps: Deps, user: StoredUser, client: Client, method: 'email_code' | 'passkey') {
   const { cookieValue, session } = await startSession(deps, user);
+  await recordPersonEvent(deps, { user: { id: user.id, email: user.email }, email: user.email, action: 'auth.signed_in', after: { method }, ...whereFrom(client) });
   return {
     data: { user: userResponse(session), workspaces: await workspacesOf(deps, user.id) },
     msg: `Signed in as ${user.email}`,
@@ -45,8 +53,14 @@ export const signInEndpoints: EndpointHandlers<SignInEndpoint> = {
   },
 
   authEmailVerify: async ({ deps, body, client }) => {
-    const user = await verifyEmailCode(deps, { email: body.email, code: body.code, clientIp: clientOf(client).ip });
-    return signedIn(deps, user, clientOf(client));
+    const user = await verifyEmailCode(deps, { email: body.email, code: body.code, clientIp: clientOf(client).ip }).catch(async (error: unknown) => {
+      // A wrong or spent code is a failed sign-in of that address's person (a rate limit is not an attempt).
+      if (error instanceof DomainError && (error.code === 'CODE_INVALID' || error.code === 'CODE_EXPIRED')) {
+        await recordPersonEvent(deps, { email: body.email, action: 'auth.sign_in_failed', after: { method: 'email_code', reason: error.code }, ...whereFrom(clientOf(client)) });
+      }
+      throw error;
+    });
+    return signedIn(deps, user, clientOf(client), 'email_code');
   },
 
   authSession: async ({ deps, session }) => {

@@ -1,5 +1,6 @@
 import { deletePasskey, listPasskeys, registerPasskey, registrationOptions, relyingPartyOf, signInOptions, signInWithPasskey, type StoredPasskey } from '../../../domains/people/passkeys';
-import { clientOf, sessionOf, signedIn } from './auth';
+import { clientOf, sessionOf, signedIn, whereFrom } from './auth';
+import { recordPersonEvent } from '../../../domains/audit/person-events';
 import type { EndpointHandlers } from './types';
 
 export type PasskeyEndpoint = 'authPasskeyRegisterOptions' | 'authPasskeyRegister' | 'authPasskeySigninOptions' | 'authPasskeySignin' | 'authPasskeyList' | 'authPasskeyDelete';
@@ -14,6 +15,8 @@ export const passkeyEndpoints: EndpointHandlers<PasskeyEndpoint> = {
 
   authPasskeyRegister: async ({ deps, session, client, body }) => {
     const passkey = await registerPasskey(deps, sessionOf(session), relyingPartyOf(clientOf(client).origin), body.response, body.name);
+    const { userId, email } = sessionOf(session);
+    await recordPersonEvent(deps, { user: { id: userId, email }, email, action: 'auth.passkey_added', after: passkeyResponse(passkey), ...whereFrom(clientOf(client)) });
     return { data: { passkey: passkeyResponse(passkey) }, msg: 'Passkey added; sign in with it next time' };
   },
 
@@ -24,13 +27,15 @@ export const passkeyEndpoints: EndpointHandlers<PasskeyEndpoint> = {
 
   authPasskeySignin: async ({ deps, client, body }) => {
     const user = await signInWithPasskey(deps, relyingPartyOf(clientOf(client).origin), body.challenge_id, body.response);
-    return signedIn(deps, user, clientOf(client));
+    return signedIn(deps, user, clientOf(client), 'passkey');
   },
 
   authPasskeyList: async ({ deps, session }) => ({ data: { passkeys: (await listPasskeys(deps, sessionOf(session).userId)).map(passkeyResponse) } }),
 
-  authPasskeyDelete: async ({ deps, session, body }) => {
+  authPasskeyDelete: async ({ deps, session, body, client }) => {
     await deletePasskey(deps, sessionOf(session).userId, body.passkey_id);
+    const { userId, email } = sessionOf(session);
+    await recordPersonEvent(deps, { user: { id: userId, email }, email, action: 'auth.passkey_removed', after: { id: body.passkey_id }, ...whereFrom(clientOf(client)) });
     return { data: { deleted: true as const, passkey_id: body.passkey_id }, msg: 'Passkey removed' };
   },
 };

@@ -13,6 +13,8 @@ export interface Client {
   secureCookies: boolean;
   /** The raw Cookie header (signing out needs the session it names). */
   cookieHeader?: string;
+  /** The User-Agent header, for the audit log. */
+  userAgent?: string;
 }
 
 export interface EndpointInput<N extends EndpointName> {

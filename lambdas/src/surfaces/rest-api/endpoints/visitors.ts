@@ -10,7 +10,7 @@ import type { EndpointHandlers, EndpointInput } from './types';
 
 export type VisitorEndpoint = 'visitorsExport' | 'visitorsErase' | 'visitorsAuditList' | 'visitorsRetentionGet' | 'visitorsRetentionSet';
 
-const visitorOf = (body: { visitor_id?: string | undefined; verified_user_id?: string | undefined }): VisitorKey =>
+export const visitorOf = (body: { visitor_id?: string | undefined; verified_user_id?: string | undefined }): VisitorKey =>
   body.visitor_id !== undefined ? { visitorId: body.visitor_id } : { userId: body.verified_user_id! };
 
 /** Who asked: the signed-in member, or the API key (acting for the workspace). */

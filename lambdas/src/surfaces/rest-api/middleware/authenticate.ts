@@ -33,11 +33,13 @@ function readTokensAhead(deps: Deps, endpointName: string, secret: string): { wo
 function clientOf(deps: Deps, request: ApiRequest): Client {
   const { event } = request;
   const cookieHeader = cookieHeaderOf(event);
+  const userAgent = header(event, 'user-agent');
   return {
     ip: event.requestContext.http.sourceIp,
     origin: requestOrigin(event, deps.config.dashboardOrigin),
     secureCookies: !isLoopbackHost(header(event, 'host')),
     ...(cookieHeader ? { cookieHeader } : {}),
+    ...(userAgent ? { userAgent } : {}),
   };
 }
 
@@ -113,7 +115,9 @@ export const authenticate = (deps: Deps) => ({
       await authenticateSession(deps, request, state, session, client);
     }
     if (access !== 'session' && !roleMay(state.role!, access)) {
-      throw forbidden(`The ${state.role} role may not ${access === 'members' ? 'manage members' : access === 'manage' ? 'change settings, keys, webhooks, agents or grants' : access}; ask an ${access === 'members' ? 'owner' : 'admin'}`);
+      throw forbidden(
+        `The ${state.role} role may not ${access === 'members' ? 'manage members' : access === 'manage' ? 'change settings, keys, webhooks, agents or grants' : access === 'audit' ? 'read the audit log' : access}; ask an ${access === 'members' ? 'owner' : access === 'audit' ? 'owner or admin' : 'admin'}`,
+      );
     }
   },
   after: (request: ApiRequest) => {
