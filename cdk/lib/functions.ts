@@ -111,7 +111,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     trigger: { kind: 'queue', queue: 'runs', batchSize: QUEUE_BATCH_SIZE.runs },
     timeoutSeconds: 300,
     memoryMb: 1024,
-    reads: ['agents', 'webhookSubscriptions'],
+    // knowledgeSources: the sites of the agent's sources, which an answer may link (the link policy).
+    reads: ['agents', 'webhookSubscriptions', 'knowledgeSources'],
     // skills: installed skills and grants are read, each turn is recorded.
     // runSteps: each run's steps, a batch per model turn, and its text pieces (one per 100 ms of a turn being written).
     // knowledgeUnanswered: a question the run found no passage for, or said it does not know. telemetrySettings: where
@@ -369,8 +370,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 120,
     memoryMb: 1024,
     // webhookSubscriptions: who hears of a handoff or of a visitor's message to people.
-    // workspaces: the retention that stamps each conversation item's TTL.
-    reads: ['agents', 'webhookSubscriptions', 'workspaces'],
+    // workspaces: the retention that stamps each conversation item's TTL. knowledgeSources: the sites of the agent's
+    // sources, which a reply may link (the link policy).
+    reads: ['agents', 'webhookSubscriptions', 'workspaces', 'knowledgeSources'],
     // skills: the visitor's (role public) granted skill tools are read and each turn is recorded. webhookDeliveries:
     // the conversation events (conversation.handoff_requested, conversation.message_created). knowledgeUnanswered: a
     // visitor's question the reply found no passage for. telemetrySettings: where the reply's spans go, and the counts.
