@@ -65,23 +65,24 @@ describe('a hostile model', () => {
     await context.close();
   });
 
-  it('ten navigate calls open no tab and move no page: one card, followed only on click', async () => {
+  it('ten navigate calls open no tab and move no page: the off-site ones are refused, the site’s own is one card, followed only on click', async () => {
     const { page, context } = await widgetPage();
     const pages: string[] = [];
     context.on('page', (opened) => pages.push(opened.url()));
+    await page.evaluate(() => window.__service_chat!.on('navigate', () => undefined));
     await ask(page, 'please navigate everywhere', 1);
-    const card = page.locator('#service-chat .scw-offer [data-marker=Link]');
+    const card = page.locator('#service-chat .scw-offer [data-marker=Page]');
     await card.waitFor();
-    expect(await card.textContent()).toBe('Open evil.example/1');
-    expect(await card.getAttribute('href')).toBe('https://evil.example/1');
+    // evil.example is neither a retrieved passage nor a page of the agent's site: the link policy refuses it.
+    expect(await card.textContent()).toBe('Open /en/account/delete');
+    expect(await page.locator('#service-chat [data-marker=Link]').count()).toBe(0);
     expect(page.url()).toBe(`${h.platform.url}/test/host.html`);
     expect(pages).toEqual([]);
     expect((await events(page)).filter(([name]) => name === 'navigate')).toEqual([]);
     await screenshot(page, 'hostile-navigate-offer');
-    await context.route('https://evil.example/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>evil</title>' }));
-    const popup = context.waitForEvent('page');
     await card.click();
-    expect((await popup).url()).toBe('https://evil.example/1');
+    expect((await events(page)).filter(([name]) => name === 'navigate').map(([, payload]) => payload)).toEqual([{ href: '/en/account/delete' }]);
+    expect(pages).toEqual([]);
     await context.close();
   });
 
@@ -104,7 +105,8 @@ describe('a hostile model', () => {
     await ask(page, 'show me tabs', 1);
     const hrefs = await page.$$eval('#service-chat .scw-msg a, #service-chat [data-marker]', (nodes) => nodes.map((node) => node.getAttribute('href') ?? node.textContent));
     expect(hrefs).toEqual(['Pricing']);
-    expect(await lastBot(page).textContent()).toContain('[Link:docs|/');
+    // The links behind tabs lead off the site: they are removed, their labels kept as plain text.
+    expect(await lastBot(page).textContent()).toBe('See docs and guide or Pricing.');
     await page.click('#service-chat [data-marker=Page]');
     expect((await events(page)).filter(([name]) => name === 'navigate').map(([, payload]) => payload)).toEqual([{ href: '/pricing' }]);
     await context.close();

@@ -109,6 +109,8 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
     } else if (part.type === 'error') {
       throw part.error;
     } else {
+      // A text part that ends (before a tool call, say) holds no link or citation still being written: show the rest now.
+      if (part.type === 'text-end' && !budget.full) show(shown.end());
       tools.observe(part);
     }
   }

@@ -115,7 +115,7 @@ function safeCut(text: string): number {
 export interface AnswerFilter {
   /** A piece of the answer as the model writes it: what may be shown of it now (citations written, links checked). */
   push(delta: string): string;
-  /** The rest, once the model is done. */
+  /** What is held back, once the model is done or one of its text parts ends (nothing of a link spans two parts). */
   end(): string;
   /** The passages cited so far, in the order first cited. */
   cited(): RunSource[];
