@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { axeViolations, heading, screenshot, signedInPage, startDashboard, type DashboardHarness } from './support';
+import { axeViolations, downloaded, heading, screenshot, signedInPage, startDashboard, type DashboardHarness } from './support';
 
 // The audit log screen (issue 39 item 1): an owner finds a change by its filters, reads its diff, and exports what the
 // filters show as CSV and JSON. Its own platform and browser.
@@ -9,12 +7,6 @@ import { axeViolations, heading, screenshot, signedInPage, startDashboard, type 
 let h: DashboardHarness;
 beforeAll(async () => void (h = await startDashboard()), 60_000);
 afterAll(() => h?.stop());
-
-/** The file the page downloads when `click` runs: its suggested name and its text. */
-const downloaded = async (page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> => {
-  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
-  return { name: download.suggestedFilename(), text: await readFile((await download.path())!, 'utf8') };
-};
 
 describe('the audit log screen', () => {
   it('filters by action, shows the persona before and after, exports CSV and JSON; axe clean, light and dark, 375 px', async () => {

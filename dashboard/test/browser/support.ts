@@ -143,6 +143,17 @@ export async function axeViolations(page: Page): Promise<{ id: string; nodes: nu
 export const screenshot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
 /** What the page's Copy button put on the clipboard. */
+/**
+ * The file the page downloads when `click` runs: its suggested name and its text, read through the browser's
+ * connection (the tier's shared Chromium runs in another process, so the download has no local path).
+ */
+export async function downloaded(page: Page, click: () => Promise<void>): Promise<{ name: string; text: string }> {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return { name: download.suggestedFilename(), text: Buffer.concat(chunks).toString('utf8') };
+}
+
 export const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
 
 /**

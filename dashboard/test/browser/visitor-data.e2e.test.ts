@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tracesOf } from '../../../lambdas/test/support/traces';
-import { axeViolations, heading, screenshot, signedInPage, startDashboard, type DashboardHarness } from './support';
+import { axeViolations, downloaded, heading, screenshot, signedInPage, startDashboard, type DashboardHarness } from './support';
 
 // A visitor's data from the inbox (issue 29, item 6): a teammate opens a conversation, downloads everything stored about
 // its visitor as JSON, erases it after a confirmation, and sees the erasure in the audit list; the retention setting is
@@ -42,8 +41,7 @@ describe("a visitor's data in the inbox", () => {
     await page.locator('.conversations > li').first().getByRole('button').click();
     await page.getByRole('list', { name: 'Transcript' }).locator('.message.user').getByText(`My order is ${marker}`).waitFor();
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: "Export visitor's data" }).click()]);
-    const exported = JSON.parse(await readFile((await download.path())!, 'utf8')) as { conversations: { conversation: { id: string }; messages: { text: string }[] }[] };
+    const exported = JSON.parse((await downloaded(page, () => page.getByRole('button', { name: "Export visitor's data" }).click())).text) as { conversations: { conversation: { id: string }; messages: { text: string }[] }[] };
     expect(exported.conversations.map(({ conversation }) => conversation.id)).toEqual([visitor.conversationId]);
     expect(exported.conversations[0]!.messages.map((message) => message.text)).toContain(`My order is ${marker}`);
 
