@@ -14,7 +14,7 @@ import { erased, isVisitorsConversation, notFound, readConversation, type Widget
  * live streams to the visitor and the inbox, availability and the e-mail fallback, read markers, retention stamps,
  * the visitor's pointers, and the visitor's conversations as export and erasure see them (visitor-conversations.ts).
  */
-export type { ConversationStart, StoredMessage } from './repository';
+export type { ConversationMetaItem, ConversationStart, StoredMessage } from './repository';
 export { seqOf, stopEmailReplies } from './repository';
 
 /** Whether an entry is what the inbox list previews (the visitor's, the agent's or a teammate's message). */
@@ -74,6 +74,9 @@ export async function appendMessage(deps: Deps, conversationId: string, role: 'u
 }
 
 /** Whether the visitor may see an entry: everything but internal notes. */
+/** The conversation's latest `count` entries, newest first, every role (a door's history to answer from). */
+export const latestEntries = (deps: Deps, conversationId: string, count: number): Promise<StoredMessage[]> => queryLatestMessages(deps, conversationId, count);
+
 export const visibleToVisitor = (message: Pick<StoredMessage, 'role'>): boolean => (VISITOR_ROLES as readonly string[]).includes(message.role);
 
 /** A verified user's latest conversation with the agent, its last `limit` messages oldest first; null when none. */

@@ -2,6 +2,7 @@ import { DomainError, EVAL_LIMITS, randomBase62, type BodyOf, type DataOf, type 
 import type { Deps } from '../../infra/deps';
 import type { Action } from '../../infra/store/idempotency';
 import { findAgent } from '../agents/agents';
+import { saysItDoesNotKnow } from '../knowledge/unanswered';
 import { conversationTranscript } from '../conversations/agent-conversations';
 import { getRun } from '../runs/runs';
 import { readTimeline } from '../runs/steps/timeline';
@@ -23,7 +24,10 @@ export const toScenarioResponse = (scenario: StoredScenario): ApiScenario => ({
   updated_at: scenario.updatedAt,
 });
 
-/** The markers a widget reply cites a page or link with (`[Page:label|/path]`, `[Link:label|https://…]`): what it cited. */
+/**
+ * The markers a widget reply cites a page or link with (`[Page:label|/path]`, `[Link:label|https://…]`): what it cited,
+ * unless it says it does not know (its marker is then the contact page it offers, and the answer has no sources).
+ */
 const CITATION = /\[(?:Page|Link):[^|\]]*\|([^\]]+)\]/g;
 const citedIn = (text: string): string[] => [...new Set([...text.matchAll(CITATION)].map((match) => match[1]!.trim()))];
 const clip = (text: string) => text.slice(0, EVAL_LIMITS.userMessageChars);
@@ -41,7 +45,7 @@ async function fromConversation(deps: Deps, workspaceId: string, agentId: string
     if (message.role === 'user') turns.push({ user: clip(message.content), expect: [] });
     const turn = turns.at(-1);
     if (!turn) continue;
-    if (message.role === 'assistant') for (const cited of citedIn(message.content)) turn.expect.push({ cites: cited });
+    if (message.role === 'assistant' && !saysItDoesNotKnow(message.content)) for (const cited of citedIn(message.content)) turn.expect.push({ cites: cited });
     if (message.role === 'event' && message.event === 'handoff_requested' && conversation.handling.handoff?.reason === 'agent') turn.expect.push({ hands_off: true });
   }
   if (turns.length === 0) throw new DomainError('VALIDATION_ERROR', 'The conversation has no visitor message to play', { field: 'from_conversation_id' });

@@ -1,4 +1,6 @@
+import type { Deps } from '../../infra/deps';
 import type { ParsedMail } from './parse';
+import { countAutoReply } from './repository';
 
 /**
  * Mail the agent never answers (RFC 3834 and docs/email.md), and why: another machine's automatic mail, a list's,
@@ -21,4 +23,13 @@ export function neverAnswered(mail: ParsedMail, envelopeFrom: string, rules: { a
   if (mail.headers.has('list-id') || mail.headers.has('list-unsubscribe')) return 'mailing_list';
   if (mail.headers.has('x-autoreply') || mail.headers.has('x-autorespond')) return 'auto_submitted';
   return undefined;
+}
+
+/**
+ * Counts one automatic answer from `agentId` to `sender` this hour; false once the sender had the hourly limit, so two
+ * platforms answering each other stop (RFC 3834). The count expires an hour after its hour.
+ */
+export function takeAutoReply(deps: Deps, agentId: string, sender: string): Promise<boolean> {
+  const now = deps.now();
+  return countAutoReply(deps, agentId, sender, now.toISOString().slice(0, 13), deps.config.mailAutoRepliesPerHour, Math.floor(now.getTime() / 1000) + 7200);
 }

@@ -3,7 +3,7 @@ import { getAgent, type StoredAgent } from '../agents/agents';
 import { appendEntryOnce, openConversation } from '../conversations/conversations';
 import { readConversation } from '../conversations/conversation-state';
 import { customerAddress, isOurMessage, noteThreadMessage, splitReplyAddress, threadOfMail } from '../conversations/mail-thread';
-import type { ConversationMetaItem, StoredMessage } from '../conversations/repository';
+import type { ConversationMetaItem, StoredMessage } from '../conversations/conversations';
 import { noteVisitorMessage } from '../insights/record';
 import type { Deps } from '../../infra/deps';
 import { authenticateMail } from './authenticate';

@@ -6,7 +6,7 @@ import { erasureDue, expiryFor } from '../conversations/retention';
 import { agentConversationMetas, MAX_VISITOR_CONVERSATIONS, plannedFrom, restampConversation, type PlannedConversation } from '../conversations/visitor-conversations';
 import { eraseConversations, finishErasure } from './erase';
 import { queryUnfinishedErasures } from './erasure-repository';
-import { recordRetentionErasure } from '../audit/platform-events';
+import { recordRetentionErasure } from './retention-audit';
 
 /**
  * The retention sweeper (an EventBridge schedule in AWS, a timer of the local platform): finishes erasures a crash

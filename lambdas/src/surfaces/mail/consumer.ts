@@ -3,11 +3,10 @@ import { replyLanguageLine } from '@service/shared';
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import { handoffSettingsOf, type StoredAgent } from '../../domains/agents/agents';
 import { announceMessage, requestHandoff } from '../../domains/conversations/handling';
-import { appendEntryOnce } from '../../domains/conversations/conversations';
-import { queryLatestMessages } from '../../domains/conversations/repository';
+import { appendEntryOnce, latestEntries } from '../../domains/conversations/conversations';
 import { mailEntry } from '../../domains/conversations/reply-by-mail';
 import { knowledgeRules } from '../../domains/runs/runtime/run-sources';
-import { countAutoReply } from '../../domains/mail/repository';
+import { takeAutoReply } from '../../domains/mail/never-answer';
 import { finishMail, threadMail, type ThreadedMail } from '../../domains/mail/thread-mail';
 import { recordUsage } from '../../domains/usage/usage';
 import type { Deps } from '../../infra/deps';
@@ -52,11 +51,10 @@ async function answerMail(deps: Deps, model: LanguageModel, threaded: ThreadedMa
     return;
   }
   const seed = `answer:${mail.mailId}`;
-  const history = (await queryLatestMessages(deps, meta.conversationId, HISTORY)).reverse();
+  const history = (await latestEntries(deps, meta.conversationId, HISTORY)).reverse();
   let answer = history.find((message) => message.actionSeed === seed);
   if (!answer) {
-    const hour = deps.now().toISOString().slice(0, 13);
-    if (!(await countAutoReply(deps, agent.id, mail.from ?? '', hour, deps.config.mailAutoRepliesPerHour, Math.floor(deps.now().getTime() / 1000) + 7200))) {
+    if (!(await takeAutoReply(deps, agent.id, mail.from ?? ''))) {
       await finishMail(deps, mail.mailId, { state: 'ignored', reason: 'reply_limit' });
       return;
     }

@@ -1,6 +1,6 @@
 import type { Deps } from '../../infra/deps';
-import type { ErasureItem } from '../visitors/erasure-repository';
-import { recordAudit } from './audit';
+import { recordAudit } from '../audit/audit';
+import type { ErasureItem } from './erasure-repository';
 
 /**
  * A retention erasure (the platform's own change: the workspace's retention setting erased old conversations) in the
