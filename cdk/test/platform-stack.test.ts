@@ -96,9 +96,9 @@ describe('DynamoDB tables', () => {
 });
 
 describe('queues', () => {
-  it('has the runs, webhook-deliveries, knowledge and evals queues, each with an encrypted dead-letter queue after 5 receives', () => {
+  it('has the runs, webhook-deliveries, knowledge, evals and inbound mail queues, each with an encrypted dead-letter queue after 5 receives', () => {
     const withDlq = template.findResources('AWS::SQS::Queue', { Properties: { RedrivePolicy: Match.anyValue() } });
-    expect(Object.keys(withDlq)).toHaveLength(4);
+    expect(Object.keys(withDlq)).toHaveLength(5);
     for (const queue of Object.values(withDlq)) {
       expect(queue.Properties.RedrivePolicy.maxReceiveCount).toBe(5);
       expect(queue.Properties.SqsManagedSseEnabled).toBe(true);
