@@ -4,6 +4,7 @@ import { findAgentByEmail, type StoredAgent } from '../agents/agents';
 import { splitReplyAddress } from '../conversations/mail-thread';
 import type { Deps } from '../../infra/deps';
 import type { BlobStore } from '../../infra/blob/blob-store';
+import { logger } from '../../infra/logger';
 import { claimDelivery, putInboundMail, type InboundMailItem } from './repository';
 
 /** What one mail may be (the SMTP SIZE and the 552 past it; SES takes up to 40 MB) and how many recipients one delivery names (452 past it). */
@@ -23,8 +24,8 @@ export async function recipientAgent(deps: Deps, address: string): Promise<Store
 
 /**
  * Keeps a mail durably before it is accepted: its raw MIME in the blob store, then its record (`received`); only then
- * may the sender hear 250, and the queue message that gets it worked follows (a crash between leaves the record for
- * the sweeper). `deliveryId`: SES's message id, the same for every delivery of one mail (one record however often
+ * may the sender hear 250, and the queue message that gets it worked follows (a crash or a failed send between leaves the
+ * record for the mail sweeper). `deliveryId`: SES's message id, the same for every delivery of one mail (one record however often
  * it comes); undefined locally (a new id). The mail's id.
  */
 export async function acceptMail(
@@ -51,7 +52,9 @@ export async function acceptMail(
     receivedAt: deps.now().toISOString(),
     state: 'received',
   });
-  await deps.queue.send('mail', { mailId });
+  // Stored is accepted: a message that fails to go now is sent by the mail sweeper (mail-sweeper.ts), and the sender
+  // must not retry a mail we keep (a retry would be a second mail).
+  await deps.queue.send('mail', { mailId }).catch((error: unknown) => logger.warn('inbound mail left for the mail sweeper', { mailId, error }));
   return mailId;
 }
 
