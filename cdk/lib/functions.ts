@@ -229,8 +229,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 120,
     memoryMb: 1024,
     reads: ['workspaces', 'webhookSubscriptions', 'knowledgeSources', 'telemetrySettings'],
-    writes: ['mail', 'agents', 'conversations', 'usage', 'insights', 'webhookDeliveries', 'skills', 'knowledgeUnanswered', 'rateLimits'],
-    sendsTo: ['webhooks'],
+    writes: ['mail', 'agents', 'conversations', 'usage', 'insights', 'webhookDeliveries', 'skills'],
+    // mail: acceptMail's own message (an SES receipt is worked at once, with none).
+    sendsTo: ['webhooks', 'mail'],
     turnTokens: true,
     builtinSkills: true,
     model: true,
