@@ -6,21 +6,12 @@ import { queryUnworkedMails, readInboundMail } from '../../src/domains/mail/repo
 import type { PlatformObserver } from '../../src/entries/local/observer';
 import { failQueueSendOnce } from '../support/faults';
 import { usePlatform } from '../support/platform';
+import { waitFor } from '../support/wait-for';
 
 /** DNS as mailauth asks it, offline: no record exists. */
 const noDns = async (): Promise<never> => {
   throw Object.assign(new Error('no such record'), { code: 'ENOTFOUND' });
 };
-
-async function waitFor<T>(what: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await what();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** How many `mail` messages were sent and how many the consumer has been given. */
 const mailMessages = { sent: 0, worked: 0 };
