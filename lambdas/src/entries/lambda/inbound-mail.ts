@@ -8,5 +8,7 @@ import { createMailConsumer } from '../../surfaces/mail/consumer';
 
 /** Lambda entry of the `mail` queue consumer: SES receiving's notifications (raw MIME in MAIL_BLOB_URI's bucket) and the platform's own mail messages. */
 const base = withMail(withSkillHost(await depsFromEnv()));
-const deps = { ...base, inboundMail: { blobs: s3BlobStore(process.env.MAIL_BLOB_URI ?? '', base.config.region) } };
+// Without MAIL_BLOB_URI every mail fails with that name (receive.ts mailBlobs) and is retried, then dead-lettered.
+const blobUri = process.env.MAIL_BLOB_URI;
+const deps = { ...base, ...(blobUri ? { inboundMail: { blobs: s3BlobStore(blobUri, base.config.region) } } : {}) };
 export const handler = withTraceFlush(createMailConsumer(deps, resolveModel(deps.config.model)));
