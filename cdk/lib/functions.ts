@@ -229,8 +229,9 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     timeoutSeconds: 120,
     memoryMb: 1024,
     reads: ['workspaces', 'webhookSubscriptions', 'knowledgeSources', 'telemetrySettings'],
-    writes: ['mail', 'agents', 'conversations', 'usage', 'insights', 'webhookDeliveries', 'skills', 'knowledgeUnanswered', 'rateLimits'],
-    sendsTo: ['webhooks'],
+    writes: ['mail', 'agents', 'conversations', 'usage', 'insights', 'webhookDeliveries', 'skills'],
+    // mail: acceptMail's own message (an SES receipt is worked at once, with none).
+    sendsTo: ['webhooks', 'mail'],
     turnTokens: true,
     builtinSkills: true,
     model: true,
@@ -262,13 +263,14 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     id: 'RunSweeper',
     entry: 'lambdas/src/entries/lambda/run-sweeper.ts',
     // Re-sends the message of a run a crash left unsent and fails runs abandoned past their bound; re-sends the message
-    // of an eval run never taken or whose attempt went quiet (evalRuns, the evals queue).
+    // of an eval run never taken or whose attempt went quiet (evalRuns, the evals queue); re-sends the message of an
+    // inbound mail stored but left unworked (mail, the mail queue).
     trigger: { kind: 'schedule', everyMinutes: 1 },
     timeoutSeconds: 60,
     memoryMb: 512,
-    reads: ['evalRuns'],
+    reads: ['evalRuns', 'mail'],
     writes: ['runs'],
-    sendsTo: ['runs', 'evals'],
+    sendsTo: ['runs', 'evals', 'mail'],
     turnTokens: false,
     model: false,
   },

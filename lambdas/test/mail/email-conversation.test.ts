@@ -2,6 +2,7 @@ import { createTransport } from 'nodemailer';
 import { describe, expect, it } from 'vitest';
 import { findAgentById } from '../../src/domains/agents/agents';
 import { usePlatform } from '../support/platform';
+import { waitFor } from '../support/wait-for';
 
 /** DNS as mailauth asks it, offline: no record exists (every verdict is then `none`). */
 const noDns = async (): Promise<never> => {
@@ -14,16 +15,6 @@ interface Mail {
   text: string;
   headers: Record<string, string>;
   parts: { type: string; content: string }[];
-}
-
-async function waitFor<T>(what: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await what();
-    if (found !== undefined) return found;
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 describe('conversations by e-mail', () => {

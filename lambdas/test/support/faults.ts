@@ -1,6 +1,7 @@
 import { TABLES, type TableName } from '@service/shared';
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../../src/infra/deps';
+import type { QueueName } from '../../src/infra/queue/queue';
 import type { HttpEvent, HttpResult } from '../../src/infra/http/event';
 import { localContext } from '../../src/entries/local/lambda-event';
 
@@ -86,5 +87,16 @@ export function failStoreOnce(deps: Deps, matches: (command: StoreCommand) => bo
   }) as typeof doc.send;
   return () => {
     doc.send = send;
+  };
+}
+
+/** Makes the running platform's next send to `queue` fail (the message is lost, as in a crash before it went); every other send goes. */
+export function failQueueSendOnce(deps: Deps, queue: QueueName): void {
+  const send = deps.queue.send.bind(deps.queue);
+  let failed = false;
+  deps.queue.send = (name, body, options) => {
+    if (failed || name !== queue) return send(name, body, options);
+    failed = true;
+    return Promise.reject(new Error('injected fault'));
   };
 }

@@ -4,7 +4,8 @@ import { findAgentByEmail, type StoredAgent } from '../agents/agents';
 import { splitReplyAddress } from '../conversations/mail-thread';
 import type { Deps } from '../../infra/deps';
 import type { BlobStore } from '../../infra/blob/blob-store';
-import { claimDelivery, putInboundMail, type InboundMailItem } from './repository';
+import { logger } from '../../infra/logger';
+import { claimDelivery, putInboundMail, readInboundMail, type InboundMailItem } from './repository';
 
 /** What one mail may be (the SMTP SIZE and the 552 past it; SES takes up to 40 MB) and how many recipients one delivery names (452 past it). */
 export const INBOUND_LIMITS = { bytes: 25 * 1024 * 1024, recipients: 10, attachments: 10, attachmentBytes: 10 * 1024 * 1024 } as const;
@@ -23,18 +24,20 @@ export async function recipientAgent(deps: Deps, address: string): Promise<Store
 
 /**
  * Keeps a mail durably before it is accepted: its raw MIME in the blob store, then its record (`received`); only then
- * may the sender hear 250, and the queue message that gets it worked follows (a crash between leaves the record for
- * the sweeper). `deliveryId`: SES's message id, the same for every delivery of one mail (one record however often
- * it comes); undefined locally (a new id). The mail's id.
+ * may the sender hear 250, and the queue message that gets it worked follows (a crash or a failed send between leaves the
+ * record for the mail sweeper). `deliveryId`: SES's message id, the same for every delivery of one mail (one record however often
+ * it comes); undefined locally (a new id). `queued: false`: the caller works it at once (the SES notification's own
+ * message is retried until it is). The mail's id.
  */
 export async function acceptMail(
   deps: Deps,
-  mail: { raw: Uint8Array; envelopeFrom: string; recipient: string; agent: StoredAgent; remote?: { ip: string; helo: string }; deliveryId?: string; rawKey?: string; verdicts?: InboundMailItem['verdicts'] },
+  mail: { raw: Uint8Array; envelopeFrom: string; recipient: string; agent: StoredAgent; remote?: { ip: string; helo: string }; deliveryId?: string; rawKey?: string; verdicts?: InboundMailItem['verdicts']; queued?: boolean },
 ): Promise<string> {
   const mailId = mail.deliveryId ? uuidOf(mail.deliveryId) : newUuid();
   if (mail.deliveryId) {
+    // A crash may have come between the claim and the record: then the record is stored now.
     const earlier = await claimDelivery(deps, `ses#${mail.deliveryId}`, mailId);
-    if (earlier) return earlier;
+    if (earlier && (await readInboundMail(deps, earlier))) return earlier;
   }
   const rawKey = mail.rawKey ?? `${mail.agent.workspaceId}/${mailId}/raw.eml`;
   if (!mail.rawKey) await mailBlobs(deps).put(rawKey, mail.raw, 'message/rfc822');
@@ -51,7 +54,9 @@ export async function acceptMail(
     receivedAt: deps.now().toISOString(),
     state: 'received',
   });
-  await deps.queue.send('mail', { mailId });
+  // Stored is accepted: a message that fails to go now is sent by the mail sweeper (mail-sweeper.ts), and the sender
+  // must not retry a mail we keep (a retry would be a second mail).
+  if (mail.queued !== false) await deps.queue.send('mail', { mailId }).catch((error: unknown) => logger.warn('inbound mail left for the mail sweeper', { mailId, error }));
   return mailId;
 }
 

@@ -19,6 +19,7 @@ import { skillHostFromEnv, type SkillHost } from '../../infra/config/skill-host'
 import { startBuiltinSkills } from './builtin-skills';
 import { sweepRuns } from '../../domains/runs/runtime/run-sweeper';
 import { sweepEvalRuns } from '../../domains/evals/eval-sweeper';
+import { sweepMails } from '../../domains/mail/mail-sweeper';
 import { syncDueSources } from '../../domains/knowledge/schedule';
 import { sweepUnclaimed } from '../../domains/conversations/nobody-available';
 import { sweepRetention } from '../../domains/visitors/retention-sweeper';
@@ -155,8 +156,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   attachConsumers(queue, deps, { model }, options.observer);
   queue.start();
   const smtp = await startSmtp(deps, { port: options.smtpPort ?? 0, host });
-  // What an EventBridge schedule does in AWS: finish runs and eval runs a crash left queued or running.
-  const sweeper = setInterval(() => void Promise.all([sweepRuns(deps), sweepEvalRuns(deps)]).catch(sweepFailed), SWEEP_INTERVAL_MS);
+  // What an EventBridge schedule does in AWS: finish runs, eval runs and inbound mails a crash left queued, running or unworked.
+  const sweeper = setInterval(() => void Promise.all([sweepRuns(deps), sweepEvalRuns(deps), sweepMails(deps)]).catch(sweepFailed), SWEEP_INTERVAL_MS);
   sweeper.unref();
   // What an EventBridge schedule does in AWS: start the knowledge syncs that are due, and those a crash stalled.
   const knowledgeTick = setInterval(

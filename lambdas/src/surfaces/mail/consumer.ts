@@ -1,4 +1,5 @@
 import type { LanguageModel } from 'ai';
+import * as z from 'zod';
 import { replyLanguageLine } from '@service/shared';
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import { handoffSettingsOf, type StoredAgent } from '../../domains/agents/agents';
@@ -7,6 +8,7 @@ import { appendEntryOnce, latestEntries } from '../../domains/conversations/conv
 import { mailEntry } from '../../domains/conversations/reply-by-mail';
 import { knowledgeRules } from '../../domains/runs/runtime/run-sources';
 import { takeAutoReply } from '../../domains/mail/never-answer';
+import { acceptSesReceipt, readSesReceipt } from '../../domains/mail/ses-receipt';
 import { finishMail, threadMail, type ThreadedMail } from '../../domains/mail/thread-mail';
 import { recordUsage } from '../../domains/usage/usage';
 import type { Deps } from '../../infra/deps';
@@ -88,13 +90,36 @@ async function answerMail(deps: Deps, model: LanguageModel, threaded: ThreadedMa
   await finishMail(deps, mail.mailId, { state: 'answered' });
 }
 
-/** The `mail` queue's consumer (locally; the InboundMail function in AWS): one stored mail a message, threaded then answered. */
+/** Works one stored mail: threaded, then answered (again after a crash or a duplicate message: nothing is done twice). */
+async function workMail(deps: Deps, model: LanguageModel, mailId: string): Promise<void> {
+  const threaded = await threadMail(deps, mailId);
+  if (threaded && threaded !== 'answered') await answerMail(deps, model, threaded);
+}
+
+const platformMessage = z.object({ mailId: z.uuid() });
+
+/**
+ * The `mail` queue's consumer (locally; the InboundMail function in AWS): a stored mail's own message (`{mailId}`), or
+ * SES receiving's notification through SNS (ses-receipt.ts), accepted then worked here. A message that is neither is
+ * logged and dropped: retrying it would never make it readable.
+ */
 export function createMailConsumer(deps: Deps, model: LanguageModel): QueueConsumer {
   return eachRecordAtOnce(
     async (record) => {
-      const { mailId } = JSON.parse(record.body) as { mailId: string };
-      const threaded = await threadMail(deps, mailId);
-      if (threaded && threaded !== 'answered') await answerMail(deps, model, threaded);
+      let body: unknown;
+      try {
+        body = JSON.parse(record.body);
+      } catch {
+        body = undefined;
+      }
+      const own = platformMessage.safeParse(body);
+      const receipt = own.success ? undefined : readSesReceipt(body);
+      if (!own.success && !receipt) {
+        logger.warn('inbound mail message refused: neither a mail id nor an SES receipt', { messageId: record.messageId });
+        return;
+      }
+      const mailIds = own.success ? [own.data.mailId] : await acceptSesReceipt(deps, receipt!);
+      for (const mailId of mailIds) await workMail(deps, model, mailId);
     },
     (record, error) => logger.error('inbound mail failed', { messageId: record.messageId, error }),
   );

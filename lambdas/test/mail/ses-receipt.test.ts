@@ -1,0 +1,80 @@
+import type { SQSEvent } from 'aws-lambda';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { findAgentById } from '../../src/domains/agents/agents';
+import { readInboundMail } from '../../src/domains/mail/repository';
+import { acceptSesReceipt, readSesReceipt } from '../../src/domains/mail/ses-receipt';
+import { resolveModel } from '../../src/infra/model';
+import { createMailConsumer } from '../../src/surfaces/mail/consumer';
+import { usePlatform } from '../support/platform';
+
+/** One SQS record of the `mail` queue, as the InboundMail function is given it. */
+const sqsEvent = (body: string): SQSEvent => ({
+  Records: [{ messageId: randomUUID(), receiptHandle: 'r', body, attributes: {}, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:local:0:mail', awsRegion: 'local' } as unknown as SQSEvent['Records'][number]],
+});
+
+/** SES receiving's notification of a mail its S3 action stored under `objectKey`, wrapped by SNS. */
+function sesNotification(options: { messageId: string; from: string; to: string; objectKey: string; dmarc?: string }): string {
+  const pass = { status: 'PASS' };
+  const message = {
+    notificationType: 'Received',
+    mail: { timestamp: new Date().toISOString(), source: options.from, messageId: options.messageId, destination: [options.to], headersTruncated: false },
+    receipt: {
+      timestamp: new Date().toISOString(),
+      processingTimeMillis: 400,
+      recipients: [options.to],
+      spamVerdict: pass,
+      virusVerdict: pass,
+      spfVerdict: pass,
+      dkimVerdict: pass,
+      dmarcVerdict: { status: options.dmarc ?? 'PASS' },
+      action: { type: 'S3', topicArn: 'arn:aws:sns:local:0:mail', bucketName: 'stack-bucket', objectKeyPrefix: 'inbound', objectKey: options.objectKey },
+    },
+  };
+  return JSON.stringify({ Type: 'Notification', MessageId: randomUUID(), TopicArn: 'arn:aws:sns:local:0:mail', Message: JSON.stringify(message), Timestamp: new Date().toISOString() });
+}
+
+const rawMail = (from: string, to: string, subject: string, text: string) =>
+  new TextEncoder().encode(`From: ${from}\r\nTo: ${to}\r\nSubject: ${subject}\r\nMessage-ID: <${randomUUID()}@customer.example>\r\nDate: ${new Date().toUTCString()}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${text}\r\n`);
+
+describe('SES receiving through the mail consumer (the InboundMail function)', () => {
+  const context = usePlatform();
+  const consumer = () => createMailConsumer(context.platform.deps, resolveModel(context.platform.deps.config.model));
+  const transcriptOf = async (address: string) => {
+    const list = await context.api<{ conversations: { id: string; email: { address: string } | null }[] }>('conversations/list', { query: { agent_id: context.agentId } });
+    const conversations = list.body.data.conversations.filter((item) => item.email?.address === address);
+    const transcripts = await Promise.all(conversations.map((item) => context.api<{ messages: { role: string }[] }>('conversations/get', { query: { conversation_id: item.id } })));
+    return transcripts.flatMap((transcript) => transcript.body.data.messages.map((message) => message.role));
+  };
+  const stored = async (from: string, subject: string, dmarc?: string) => {
+    const agent = (await findAgentById(context.platform.deps, context.agentId))!;
+    const objectKey = `inbound/${randomUUID()}`;
+    await context.platform.deps.inboundMail!.blobs.put(objectKey, rawMail(from, agent.email, subject, 'Can I change my delivery address?'), 'message/rfc822');
+    return sesNotification({ messageId: randomUUID(), from, to: agent.email, objectKey, ...(dmarc ? { dmarc } : {}) });
+  };
+
+  it('makes one conversation entry and one answer of the same notification delivered twice', async () => {
+    const notification = await stored('dee@customer.example', 'Delivery address');
+    expect(await consumer()(sqsEvent(notification))).toEqual({ batchItemFailures: [] });
+    expect(await consumer()(sqsEvent(notification))).toEqual({ batchItemFailures: [] });
+    expect(await transcriptOf('dee@customer.example')).toEqual(['user', 'assistant']);
+    const mails = ((await (await fetch(`${context.platform.url}/dev/mail.json`)).json()) as { mail: { to: string }[] }).mail;
+    expect(mails.filter((mail) => mail.to === 'dee@customer.example')).toHaveLength(1);
+  });
+
+  it('records a mail failing DMARC as unverified', async () => {
+    const notification = await stored('eve@customer.example', 'Refund', 'FAIL');
+    expect(await consumer()(sqsEvent(notification))).toEqual({ batchItemFailures: [] });
+    // Accepting the same receipt again names the mail already stored.
+    const [mailId] = await acceptSesReceipt(context.platform.deps, readSesReceipt(JSON.parse(notification))!);
+    const record = (await readInboundMail(context.platform.deps, mailId!))!;
+    expect(record).toMatchObject({ envelopeFrom: 'eve@customer.example', verdicts: { spf: 'pass', dkim: 'pass', dmarc: 'fail' } });
+    expect(record.state).not.toBe('received');
+  });
+
+  it('refuses a malformed notification without a retry', async () => {
+    for (const body of ['not json', JSON.stringify({ Type: 'Notification', Message: '{"notificationType":"Received"}' }), JSON.stringify({ Type: 'Notification', Message: '{' }), JSON.stringify({ mailId: 'x' })]) {
+      expect(await consumer()(sqsEvent(body))).toEqual({ batchItemFailures: [] });
+    }
+  });
+});
