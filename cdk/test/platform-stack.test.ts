@@ -105,7 +105,7 @@ describe('queues', () => {
       const dlqId = queue.Properties.RedrivePolicy.deadLetterTargetArn['Fn::GetAtt'][0] as string;
       expect(template.toJSON().Resources[dlqId].Properties.SqsManagedSseEnabled).toBe(true);
     }
-    expect(Object.keys(template.findResources('AWS::SQS::Queue'))).toHaveLength(8);
+    expect(Object.keys(template.findResources('AWS::SQS::Queue'))).toHaveLength(10);
   });
 
   it('gives each queue a visibility timeout larger than the timeout of the function consuming it', () => {
