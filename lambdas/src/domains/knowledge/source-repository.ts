@@ -34,6 +34,8 @@ export interface StoredSource {
   syncId?: string;
   /** The website sync whose start has queued every page of its sitemap or start page: only such a sync may end. */
   seededSyncId?: string;
+  /** The website sync whose end one page (or its start) has claimed: pages done at the same moment end it once. */
+  endingSyncId?: string;
   /** The sync before it ('none' for the first), whose crawl frontier the new one removes. */
   previousSyncId?: string;
   syncStartedAt?: string;
@@ -64,6 +66,17 @@ export const markSyncSeeded = (deps: Deps, source: Pick<StoredSource, 'workspace
     ConditionExpression: 'syncId = :sync AND syncLane = :running',
     ExpressionAttributeValues: { ':sync': syncId, ':running': 'running' },
   });
+
+/**
+ * Claims the end of the running sync `syncId` for the caller alone: true once, false for every other page that saw it
+ * done at the same moment. A crash after the claim leaves the sync running, and the scheduler restarts it as stalled.
+ */
+export const claimSyncEnd = async (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>, syncId: string): Promise<boolean> =>
+  (await updateSourceIf(deps, source, {
+    UpdateExpression: 'SET endingSyncId = :sync',
+    ConditionExpression: 'syncId = :sync AND syncLane = :running AND (attribute_not_exists(endingSyncId) OR endingSyncId <> :sync)',
+    ExpressionAttributeValues: { ':sync': syncId, ':running': 'running' },
+  })) !== undefined;
 
 /** A page of the running sync `syncId` was done (the scheduler takes a sync as stalled only when none was for a while): the source after it, or undefined when that sync is no longer running. */
 export const markSyncProgress = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>, syncId: string, at: Date) =>

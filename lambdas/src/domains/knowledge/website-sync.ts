@@ -21,7 +21,7 @@ import { allDocuments, getDocumentItem, type StoredDocument } from './document-r
 import type { ExtractedDocument } from './content/extract';
 import { documentBlobPrefix, markSeen, removeDocument, storeDocument, storeFailedPage } from './documents';
 import { documentIdOf } from './indexing';
-import { markSyncProgress, markSyncSeeded, type StoredSource } from './source-repository';
+import { claimSyncEnd, markSyncProgress, markSyncSeeded, type StoredSource } from './source-repository';
 import { knowledgeStores } from './stores';
 import { finishSync, type KnowledgeMessage } from './sync';
 
@@ -180,11 +180,11 @@ export async function crawlPage(deps: Deps, source: StoredSource, message: Extra
   if (current) await completeIfDone(deps, stores, current, message.syncId);
 }
 
-/** Ends the sync when its start has queued every seed and no page of it is pending (read after this side's own write). */
+/** Ends the sync, once, when its start has queued every seed and no page of it is pending (read after this side's own write). */
 async function completeIfDone(deps: Deps, stores: KnowledgeStores, source: StoredSource, syncId: string): Promise<void> {
   if (source.seededSyncId !== syncId) return;
   const pending = (await frontierPages(deps, syncKeyOf(source.id, syncId))).some((frontier) => frontier.pending);
-  if (!pending) await completeWebsiteSync(deps, stores, source, syncId);
+  if (!pending && (await claimSyncEnd(deps, source, syncId))) await completeWebsiteSync(deps, stores, source, syncId);
 }
 
 /** The end of a sync: pages it did not see are removed everywhere, then the source is counted and reported. */
