@@ -36,6 +36,9 @@ describe('conversations by e-mail', () => {
     expect(answer!.headers['auto-submitted']).toBe('auto-replied');
     expect(answer!.headers['reply-to']).toMatch(new RegExp(`^${agent.email.split('@')[0]!.replace('.', '\\.')}\\+[0-9A-Za-z]{24}@`));
     expect(answer!.parts.map((part) => part.type)).toEqual(['text/plain', 'text/html']);
+    // A mail has no widget: no marker reaches it (the offline model's fallback writes [Page:…] and [Action:…]).
+    expect(answer!.text).not.toMatch(/\[(Page|Link|Action|Button):/);
+    expect(answer!.text.length).toBeGreaterThan(0);
 
     const list = await context.api<{ conversations: { id: string; channel: string; email: { address: string; subject: string } | null }[] }>('conversations/list', { query: { agent_id: context.agentId } });
     const conversation = list.body.data.conversations.find((item) => item.email?.address === 'ada@customer.example')!;

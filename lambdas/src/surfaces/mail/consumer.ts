@@ -7,6 +7,7 @@ import { announceMessage, requestHandoff } from '../../domains/conversations/han
 import { appendEntryOnce, latestEntries } from '../../domains/conversations/conversations';
 import { mailEntry } from '../../domains/conversations/reply-by-mail';
 import { knowledgeRules } from '../../domains/runs/runtime/run-sources';
+import { plainMarkers } from './plain-markers';
 import { takeAutoReply } from '../../domains/mail/never-answer';
 import { acceptSesReceipt, readSesReceipt } from '../../domains/mail/ses-receipt';
 import { finishMail, threadMail, type ThreadedMail } from '../../domains/mail/thread-mail';
@@ -80,7 +81,8 @@ async function answerMail(deps: Deps, model: LanguageModel, threaded: ThreadedMa
       });
       if (reply.usage) await recordUsage(deps, agent.workspaceId, agent.id, { inputTokens: reply.usage.inputTokens ?? 0, outputTokens: reply.usage.outputTokens ?? 0 });
       const draft = (agent.emailAnswers ?? 'auto') === 'draft';
-      answer = await appendEntryOnce(deps, meta.conversationId, seed, draft ? { role: 'note', content: `Draft answer by ${agent.name}:\n\n${reply.text}` } : { role: 'assistant', content: reply.text });
+      const text = plainMarkers(reply.text);
+      answer = await appendEntryOnce(deps, meta.conversationId, seed, draft ? { role: 'note', content: `Draft answer by ${agent.name}:\n\n${text}` } : { role: 'assistant', content: text });
       if (draft && !handedOff) await requestHandoff(deps, meta.conversationId, { reason: 'agent', summary: 'A draft answer to an e-mail waits for a teammate', language: conversation.language });
     } finally {
       await toolbox.close();
