@@ -3,11 +3,12 @@
  * SIGKILL the moment the store is asked for that operation (`<Command>:<table suffix>:<text in the update>`), as a
  * machine losing power would; with CRASH_AFTER (same form) the moment that operation has been stored, while HOLD
  * (same form) keeps an operation from ever reaching the store (a write the crash overtakes). CLOCK_SHIFT_MS moves its
- * clock (a retry after the idempotency lock lapsed, a sweep a while later); SWEEP_EVERY_MS runs the run sweeper that
- * often, as the EventBridge schedule does in AWS. The three are armed once the platform is up, so its own start (the
+ * clock (a retry after the idempotency lock lapsed, a sweep a while later); SWEEP_EVERY_MS runs the run and mail sweepers
+ * that often, as the EventBridge schedule does in AWS; its READY line names its API, demo agent and SMTP port. The three are armed once the platform is up, so its own start (the
  * demo seed's writes) never trips them: the crash is always in what the test asks of it.
  */
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sweepMails } from '../../src/domains/mail/mail-sweeper';
 import { sweepRuns } from '../../src/domains/runs/runtime/run-sweeper';
 import { startPlatform } from '../../src/entries/local/platform';
 
@@ -41,7 +42,16 @@ const platform = await startPlatform({
   now: () => new Date(Date.now() + shift),
   env: { MODEL: 'offline' },
   queue: { visibilityTimeoutMs },
+  // Each queue message worked is told on stdout (`WORKED <queue> <messages>`): a test waits for a redelivery by it.
+  observer: {
+    sent: () => undefined,
+    invoked: (invocation) => void (invocation.trigger === 'queue' && process.stdout.write(`WORKED ${invocation.queue} ${invocation.messageBytes.length}\n`)),
+  },
+  // Inbound mail's SPF/DKIM/DMARC checks offline: no record exists (every verdict `none`), no wait on DNS.
+  mailResolver: async () => {
+    throw Object.assign(new Error('no such record'), { code: 'ENOTFOUND' });
+  },
 });
-if (process.env.SWEEP_EVERY_MS) setInterval(() => void sweepRuns(platform.deps), Number(process.env.SWEEP_EVERY_MS)).unref();
+if (process.env.SWEEP_EVERY_MS) setInterval(() => void Promise.all([sweepRuns(platform.deps), sweepMails(platform.deps)]), Number(process.env.SWEEP_EVERY_MS)).unref();
 armed = true;
-process.stdout.write(`READY ${platform.apiBaseUrl} ${platform.demo.agentId}\n`);
+process.stdout.write(`READY ${platform.apiBaseUrl} ${platform.demo.agentId} ${platform.smtpPort}\n`);

@@ -12,10 +12,10 @@ const BOUNCE_SENDERS = /^(mailer-daemon|postmaster|mail-daemon)@/i;
 
 export function neverAnswered(mail: ParsedMail, envelopeFrom: string, rules: { agentMailDomain: string; blockedSenders: readonly string[] }): IgnoreReason | undefined {
   const from = mail.from?.address;
+  // A bounce: the null reverse path, a mailer daemon, or a delivery status report (with a From or without).
+  if (envelopeFrom === '' || (from && BOUNCE_SENDERS.test(from)) || mail.contentType === 'multipart/report') return 'bounce';
   if (!from) return 'no_sender';
   if (rules.blockedSenders.some((rule) => (rule.startsWith('@') ? from.endsWith(rule) : from === rule))) return 'spam';
-  // A bounce: the null reverse path, a mailer daemon, or a delivery status report.
-  if (envelopeFrom === '' || BOUNCE_SENDERS.test(from) || mail.contentType === 'multipart/report') return 'bounce';
   if (from.endsWith(`@${rules.agentMailDomain.toLowerCase()}`)) return 'own_mail';
   const autoSubmitted = mail.headers.get('auto-submitted')?.split(';')[0]?.trim().toLowerCase();
   if (autoSubmitted && autoSubmitted !== 'no') return 'auto_submitted';

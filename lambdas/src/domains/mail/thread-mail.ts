@@ -58,7 +58,9 @@ export async function threadMail(deps: Deps, mailId: string): Promise<ThreadedMa
   };
   const agent = await getAgent(deps, mail.workspaceId, mail.agentId);
   const ignore = neverAnswered(parsed, mail.envelopeFrom, { agentMailDomain: deps.config.agentMailDomain, blockedSenders: deps.config.mailBlockedSenders }) ?? (parsed.messageId && (await isOurMessage(deps, agent.id, parsed.messageId)) ? 'own_mail' : undefined);
-  const found = await threadOfMail(deps, agent.id, { token: splitReplyAddress(mail.recipient).token, answers: parsed.answers });
+  // A bounce names the mail it returns in the headers it quotes (a DSN seldom has In-Reply-To).
+  const answers = ignore === 'bounce' ? [...parsed.answers, ...(parsed.bounce?.bounced ?? [])] : parsed.answers;
+  const found = await threadOfMail(deps, agent.id, { token: splitReplyAddress(mail.recipient).token, answers });
   if (ignore && ignore !== 'bounce') {
     await updateInboundMail(deps, mailId, ['received', 'threaded'], { ...fields, state: 'ignored', reason: ignore });
     return undefined;
@@ -70,7 +72,7 @@ export async function threadMail(deps: Deps, mailId: string): Promise<ThreadedMa
     const why = ignore === 'bounce' ? 'bounce' : from !== customer ? 'not_the_customer' : verdicts.dmarc === 'fail' ? 'dmarc_failed' : undefined;
     if (why) {
       // Teammates see it as a note; the agent and the conversation's customer never do.
-      await appendEntryOnce(deps, meta.conversationId, `mail:${mailId}`, { role: 'note', content: heldNote(why, from, parsed.subject) });
+      await appendEntryOnce(deps, meta.conversationId, `mail:${mailId}`, { role: 'note', content: why === 'bounce' ? bounceNote(parsed, from) : heldNote(why, from, parsed.subject) });
       await updateInboundMail(deps, mailId, ['received', 'threaded'], { ...fields, conversationId: meta.conversationId, state: why === 'bounce' ? 'ignored' : 'held', reason: why });
       return undefined;
     }
@@ -94,6 +96,13 @@ const HELD_WHY: Record<string, string> = {
   dmarc_failed: "it fails DMARC for the sender's domain (the From: may be forged)",
   bounce: 'it is a bounce (a delivery failure report) of a mail of this conversation',
 };
+
+/** What a teammate reads of a bounce of this conversation's mail: who it did not reach and the report's status (outside text, shown as text). */
+function bounceNote(parsed: ParsedMail, from: string | undefined): string {
+  const report = parsed.bounce;
+  const status = [report?.status, report?.diagnostic].filter(Boolean).join(', ');
+  return `A mail of this conversation${report?.recipient ? ` to ${report.recipient}` : ''} could not be delivered${status ? ` (${status})` : ''}: ${from ?? 'a mail server'} returned it; it was not answered.`;
+}
 
 const heldNote = (why: string, from: string | undefined, subject: string) => `A mail from ${from ?? 'an unknown sender'} ("${subject}") was held and not shown to the agent: ${HELD_WHY[why] ?? why}.`;
 
