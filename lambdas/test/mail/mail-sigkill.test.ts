@@ -1,6 +1,7 @@
 import { createTransport } from 'nodemailer';
 import { describe, expect, it } from 'vitest';
 import { UNWORKED_AFTER_MS } from '../../src/domains/mail/mail-sweeper';
+import { MAIL_WORK_MS } from '../../src/domains/mail/thread-mail';
 import { crashThenRestart } from '../support/crash-platform';
 import type { ApiCall } from '../support/platform';
 import { waitFor } from '../support/wait-for';
@@ -12,6 +13,8 @@ import { waitFor } from '../support/wait-for';
 const CUSTOMER = 'kim@customer.example';
 /** The crashed platform's `mail` messages come back after this, not the default 30 s. */
 const QUEUE = { QUEUE_VISIBILITY_MS: 'mail=1500' };
+/** The restart after a crash while a worker held the mail: later than its lease (the worker is dead). */
+const LATER = { ...QUEUE, CLOCK_SHIFT_MS: String(MAIL_WORK_MS + 10_000) };
 
 interface Box {
   to: string;
@@ -46,11 +49,12 @@ async function transcriptRoles(api: ApiCall, agentId: string): Promise<string[]>
 
 /**
  * After the restart: the customer's mail answered exactly once (one conversation, one entry each, one mail), once the
- * restarted platform has worked `messages` of the `mail` queue (the redelivery of the one the crash left in flight).
+ * answer is mailed and the restarted platform has worked `messages` of the `mail` queue to their end (the redelivery
+ * of the one the crash left in flight).
  */
 async function answeredOnce(api: ApiCall, agentId: string, apiBaseUrl: string, worked: (queue: string) => number, messages = 1): Promise<void> {
   expect(await transcriptRoles(api, agentId)).toEqual(['user', 'assistant']);
-  await waitFor(async () => (worked('mail') >= messages ? true : undefined));
+  await waitFor(async () => ((await mailsToCustomer(apiBaseUrl)).length > 0 && worked('mail') >= messages ? true : undefined));
   const answers = await mailsToCustomer(apiBaseUrl);
   expect(answers.map((mail) => mail.headers['in-reply-to'])).toEqual(['<kim-1@customer.example>']);
   expect(await transcriptRoles(api, agentId)).toEqual(['user', 'assistant']);
@@ -59,7 +63,7 @@ async function answeredOnce(api: ApiCall, agentId: string, apiBaseUrl: string, w
 describe('inbound mail and SIGKILL', () => {
   it('gives no 250 when the machine dies before the record is stored, and keeps the retry once', async () => {
     await crashThenRestart(
-      { CRASH_AT: 'PutCommand:mail' },
+      { CRASH_AT: 'PutCommand:mail:mail#' },
       {},
       async (api, agentId, _url, smtpPort) => {
         await expect(send(smtpPort, customerMail(await agentAddress(api, agentId)))).rejects.toThrow();
@@ -76,7 +80,7 @@ describe('inbound mail and SIGKILL', () => {
   it('answers once a mail stored before its 250 and its queue message: the sweep and the sender’s retry name one mail', async () => {
     await crashThenRestart(
       // The record is stored; the queue message and the 250 never go.
-      { CRASH_AFTER: 'PutCommand:mail' },
+      { CRASH_AFTER: 'PutCommand:mail:mail#' },
       // Later: the stored mail is past the sweeper's bound, and the sweeper runs every second.
       { ...QUEUE, CLOCK_SHIFT_MS: String(UNWORKED_AFTER_MS + 10_000), SWEEP_EVERY_MS: '1000' },
       async (api, agentId, _url, smtpPort) => {
@@ -95,8 +99,8 @@ describe('inbound mail and SIGKILL', () => {
   it('stores the customer’s entry once when the machine dies while threading the mail', async () => {
     await crashThenRestart(
       // The customer's entry is stored; the mail is about to be marked threaded.
-      { ...QUEUE, CRASH_AT: 'UpdateCommand:mail' },
-      QUEUE,
+      { ...QUEUE, CRASH_AT: 'UpdateCommand:mail:#f0' },
+      LATER,
       async (api, agentId, _url, smtpPort) => {
         // The 250 may or may not have reached the sender before the machine died: the sender retries if not.
         await send(smtpPort, customerMail(await agentAddress(api, agentId))).catch(() => undefined);
@@ -115,7 +119,7 @@ describe('inbound mail and SIGKILL', () => {
     it(`mails the agent’s answer once when the machine dies after ${when}`, async () => {
       await crashThenRestart(
         { ...QUEUE, ...crash },
-        QUEUE,
+        LATER,
         async (api, agentId, _url, smtpPort) => {
           expect((await send(smtpPort, customerMail(await agentAddress(api, agentId)))).response).toMatch(/^250/);
         },

@@ -1,6 +1,6 @@
 /**
  * The local platform in a child process, on a data dir, for crash tests: with CRASH_AT set it kills itself with
- * SIGKILL the moment the store is asked for that operation (`<Command>:<table suffix>:<text in the update>`), as a
+ * SIGKILL the moment the store is asked for that operation (`<Command>:<table suffix>:<text in the update, or in a put item's pk>`), as a
  * machine losing power would; with CRASH_AFTER (same form) the moment that operation has been stored, while HOLD
  * (same form) keeps an operation from ever reaching the store (a write the crash overtakes). CLOCK_SHIFT_MS moves its
  * clock (a retry after the idempotency lock lapsed, a sweep a while later); SWEEP_EVERY_MS runs the run and mail sweepers
@@ -12,13 +12,13 @@ import { sweepMails } from '../../src/domains/mail/mail-sweeper';
 import { sweepRuns } from '../../src/domains/runs/runtime/run-sweeper';
 import { startPlatform } from '../../src/entries/local/platform';
 
-type Command = { constructor: { name: string }; input: { TableName?: string; RequestItems?: Record<string, unknown>; UpdateExpression?: string } };
+type Command = { constructor: { name: string }; input: { TableName?: string; RequestItems?: Record<string, unknown>; UpdateExpression?: string; Item?: { pk?: unknown } } };
 const operation = (setting: string | undefined) => setting?.split(':');
 const [crashAt, crashAfter, hold] = [operation(process.env.CRASH_AT), operation(process.env.CRASH_AFTER), operation(process.env.HOLD)];
 /** The table of a command, or of a batch's first table. */
 const tableOf = (command: Command) => command.input.TableName ?? Object.keys(command.input.RequestItems ?? {})[0];
 const matches = (command: Command, at: string[] | undefined) =>
-  at !== undefined && command.constructor.name === at[0] && tableOf(command)?.endsWith(at[1]!) && (command.input.UpdateExpression ?? '').includes(at[2] ?? '');
+  at !== undefined && command.constructor.name === at[0] && tableOf(command)?.endsWith(at[1]!) && (command.input.UpdateExpression ?? String(command.input.Item?.pk ?? '')).includes(at[2] ?? '');
 const shift = Number(process.env.CLOCK_SHIFT_MS ?? 0);
 let armed = false;
 const send = DynamoDBDocumentClient.prototype.send;
@@ -42,10 +42,10 @@ const platform = await startPlatform({
   now: () => new Date(Date.now() + shift),
   env: { MODEL: 'offline' },
   queue: { visibilityTimeoutMs },
-  // Each queue message worked is told on stdout (`WORKED <queue> <messages>`): a test waits for a redelivery by it.
+  // The queue messages worked to their end are told on stdout (`WORKED <queue> <messages>`): a test waits for a redelivery by it.
   observer: {
     sent: () => undefined,
-    invoked: (invocation) => void (invocation.trigger === 'queue' && process.stdout.write(`WORKED ${invocation.queue} ${invocation.messageBytes.length}\n`)),
+    invoked: (invocation) => void (invocation.trigger === 'queue' && process.stdout.write(`WORKED ${invocation.queue} ${invocation.messageBytes.length - invocation.failedMessages}\n`)),
   },
   // Inbound mail's SPF/DKIM/DMARC checks offline: no record exists (every verdict `none`), no wait on DNS.
   mailResolver: async () => {

@@ -10,7 +10,7 @@ const CHILD = new URL('./crash-child.ts', import.meta.url).pathname;
 /**
  * Starts the local platform in a child process (crash-child.ts: its settings say where it kills itself with SIGKILL)
  * and resolves `ready` with its API base URL once it listens; `exited` with the signal that ended it; `worked(queue)`: the
- * messages of that queue it has worked so far.
+ * messages of that queue it has worked to their end (not failed) so far.
  */
 export function startCrashChild(env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });

@@ -77,6 +77,14 @@ export function updateInboundMail(deps: Deps, mailId: string, from: MailState[],
   });
 }
 
+/** Takes the mail for one worker until `until` unless another holds it past `now`; false then. */
+export const takeMailWork = (deps: Deps, mailId: string, now: string, until: string): Promise<boolean> =>
+  updateIf(deps.store, table(deps), mailKey(mailId), {
+    UpdateExpression: 'SET workUntil = :until',
+    ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(workUntil) OR workUntil < :now)',
+    ExpressionAttributeValues: { ':until': until, ':now': now },
+  }).then((set) => set !== undefined);
+
 /** Claims a delivery's identity (SES's message id, or an agent's Message-ID) for `mailId`; the mail that had it before, if any. */
 export async function claimDelivery(deps: Deps, identity: string, mailId: string): Promise<string | undefined> {
   if (await putIf(deps.store, table(deps), { pk: `dedupe#${identity}`, sk: 'dedupe', mailId }, { ConditionExpression: 'attribute_not_exists(pk)' })) return undefined;

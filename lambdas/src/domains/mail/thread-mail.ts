@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import { getAgent, type StoredAgent } from '../agents/agents';
 import { appendEntryOnce, openConversation } from '../conversations/conversations';
 import { readConversation } from '../conversations/conversation-state';
@@ -10,7 +11,10 @@ import { authenticateMail } from './authenticate';
 import { neverAnswered } from './never-answer';
 import { parseMail, type ParsedMail } from './parse';
 import { INBOUND_LIMITS, mailBlobs } from './receive';
-import { readInboundMail, updateInboundMail, type InboundMailItem, type MailAttachment } from './repository';
+import { readInboundMail, takeMailWork, updateInboundMail, type InboundMailItem, type MailAttachment } from './repository';
+
+/** How long one worker holds a mail: threading it and the answer's bound, with room to spare. */
+export const MAIL_WORK_MS = CHAT_LIMITS.replyMs + 60_000;
 
 /** A mail threaded into its conversation: the customer's entry is stored; the caller decides who answers. */
 export interface ThreadedMail {
@@ -35,6 +39,10 @@ export async function threadMail(deps: Deps, mailId: string): Promise<ThreadedMa
   if (!mail) return undefined;
   if (mail.state === 'answered') return 'answered';
   if (mail.state !== 'received' && mail.state !== 'threaded') return undefined;
+  // One worker at a time: a queue redelivery or a sweep that comes while another works the mail is retried later
+  // (two at once would both store and mail the answer); the lease lapses when its worker died.
+  const now = deps.now();
+  if (!(await takeMailWork(deps, mailId, now.toISOString(), new Date(now.getTime() + MAIL_WORK_MS).toISOString()))) throw new Error(`the mail ${mailId} is being worked`);
   const raw = await mailBlobs(deps).get(mail.rawKey);
   if (!raw) throw new Error(`the raw mail ${mailId} is not in the blob store`);
   let parsed: ParsedMail;
