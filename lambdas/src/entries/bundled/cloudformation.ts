@@ -161,3 +161,6 @@ export const idOfArn = (value: unknown): string => String(value).split(/[:/]/).a
 export function resourcesOfType(stack: ResolvedStack, type: string): [string, Resource][] {
   return Object.entries(stack.resources).filter(([, resource]) => resource.Type === type);
 }
+
+/** A resource's properties, read as the shape its type gives them. */
+export const propertiesOf = <T>(resource: { Properties: Record<string, unknown> }) => resource.Properties as T;
