@@ -69,6 +69,7 @@ export const Agent = z
     allowed_origins: z.array(z.string()).meta({ description: 'Page origins that may embed the widget (`http://localhost:*` allows any port)' }),
     handoff: HandoffSettings,
     email_answers: EmailAnswers,
+    identity_jwks_url: z.string().nullable().meta({ description: "Where the company publishes the keys of its RS256/ES256 visitor tokens (null: HS256 with the identity secret only)" }),
   })
   .meta({ id: 'Agent' });
 
@@ -171,5 +172,6 @@ export const AgentUpdateBody = z
     allowed_origins: z.array(allowedOrigin).max(50).optional(),
     handoff: HandoffSettings.partial().strict().optional(),
     email_answers: EmailAnswers.optional(),
+    identity_jwks_url: z.url({ protocol: /^https?$/, error: 'identity_jwks_url is the https URL of a JWKS' }).max(2048).nullable().optional(),
   })
   .strict();

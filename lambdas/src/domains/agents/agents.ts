@@ -31,6 +31,7 @@ export function toAgentResponse(agent: StoredAgent) {
     allowed_origins: agent.allowedOrigins,
     handoff: handoffSettingsOf(agent),
     email_answers: agent.emailAnswers ?? 'auto',
+    identity_jwks_url: agent.identityJwksUrl ?? null,
   };
 }
 

@@ -27,6 +27,8 @@ export interface StoredAgent {
   handoffKeywords?: string[];
   /** How the agent answers inbound e-mail: `auto` sends its answer, `draft` leaves it for a teammate (default auto). */
   emailAnswers?: 'auto' | 'draft';
+  /** The company's JWKS for RS256/ES256 visitor tokens (null or absent: HS256 with the identity secret only). */
+  identityJwksUrl?: string | null;
   createdAt: string;
 }
 

@@ -17,7 +17,7 @@ import { handoffSettingsOf } from '../../domains/agents/agents';
 import { handoffTool, peopleTake, type PeopleTurn } from './people-turn';
 import { visitorPage } from './visitor-page';
 import { logger } from '../../infra/logger';
-import { requestUser } from './widget-agent';
+import { identityHeaders, requestIdentity } from './widget-agent';
 import { widgetStream } from './widget-route';
 import { chatLanguage } from './chat-language';
 import { hitRateLimit } from '../../domains/access/rate-limit';
@@ -98,11 +98,12 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     const { body } = request;
     await hitRateLimit(deps, `widget-visitor#${agent.id}#${event.requestContext.http.sourceIp}`, visitorLimit);
     await hitRateLimit(deps, `widget-agent#${agent.id}`, agentLimit);
-    const userId = requestUser(agent, event);
+    const identity = await requestIdentity(deps, agent, event);
+    const { userId } = identity;
     /** The page the widget is on, as the conversation keeps it (visitor-page.ts). */
     const page = request.kind === 'chat' ? visitorPage(request.body.page?.url) : undefined;
     const { handler } = await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale, ...(userId ? { userId } : {}), ...(page ? { page } : {}) });
-    const conversation: VisitorConversation = { agent, conversationId: body.conversationId, language: request.kind === 'chat' ? await chatLanguage(agent, request.body) : agent.locale };
+    const conversation: VisitorConversation = { agent, conversationId: body.conversationId, language: request.kind === 'chat' ? await chatLanguage(agent, request.body) : agent.locale, visitor: identity };
     if (request.kind === 'decision') decided = await decide(deps, conversation, request.body);
     else {
       const message = { ...(await appendEntry(deps, body.conversationId, { role: 'user', content: request.body.messages.at(-1)?.content ?? '' })), role: 'user' as const };
@@ -113,7 +114,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
 
     return async () => {
       const { encoding } = request;
-      sink.start(200, { ...encoding.headers, ...cors });
+      sink.start(200, { ...encoding.headers, ...cors, ...identityHeaders(identity) });
       const send = <N extends keyof ChatStreamEvents>(name: N, data: ChatStreamEvents[N]) => sink.write(encoding.encode(name, data));
       if (request.kind === 'decision') {
         send('delta', { text: decided });
