@@ -23,6 +23,7 @@ export interface AgentSettings {
   handoffKeywords?: string[];
   emailAnswers?: 'auto' | 'draft';
   identityJwksUrl?: string | null;
+  widgetRatePerMinute?: number;
 }
 
 /** Where each setting lives in the stored agent (widget-config reads these). */
@@ -45,6 +46,7 @@ const PATHS: Record<keyof AgentSettings, string[]> = {
   handoffKeywords: ['handoffKeywords'],
   emailAnswers: ['emailAnswers'],
   identityJwksUrl: ['identityJwksUrl'],
+  widgetRatePerMinute: ['widgetRatePerMinute'],
 };
 
 /** The JWKS is fetched from an address the company chose: it must pass the outbound guard (https, a public host). */
@@ -86,6 +88,7 @@ export function settingsFromUpdate(body: Omit<BodyOf<'agentsUpdate'>, 'agent_id'
     handoffKeywords: body.handoff?.keywords,
     emailAnswers: body.email_answers,
     identityJwksUrl: body.identity_jwks_url,
+    widgetRatePerMinute: body.widget_rate_per_minute,
   };
 }
 
