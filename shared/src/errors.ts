@@ -17,6 +17,9 @@
  * EVAL_SUITE_EMPTY 409: evals/run for an agent without scenarios; EVAL_SUITE_NOT_PASSED 409: agents/draft_publish with
  * require_suite_pass while the latest eval run of the draft did not pass (or there is none, or it is still running).
  * DRAFT_NOT_FOUND 404: agents/draft_get or _publish for an agent without a draft.
+ * VISITOR_TOKEN_INVALID 401: a widget visitor's signed token (or a user hash where the workspace turned those off) was
+ * refused: forged, expired, wrongly signed, `alg: none`, `exp` over 24 h away. The widget request still answers, as an
+ * anonymous visitor; the code comes in its `x-visitor-identity-error` header (docs/widget.md, Verified visitors).
  */
 export const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
@@ -28,6 +31,7 @@ export const ERROR_STATUS = {
   TURN_TOKEN_REQUIRED: 401,
   TURN_TOKEN_INVALID: 401,
   TURN_TOKEN_EXPIRED: 401,
+  VISITOR_TOKEN_INVALID: 401,
   MASTER_KEY_REQUIRED: 401,
   MASTER_KEY_INVALID: 401,
   TOKEN_LIMIT_REACHED: 402,

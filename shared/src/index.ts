@@ -22,3 +22,4 @@ export * from './api/telemetry';
 export * from './api/evals';
 export * from './api/insights';
 export * from './api/audit';
+export { WIDGET_AGENT_RATE } from './api/agents';

@@ -41,7 +41,7 @@ function parseJson(data: string): Record<string, unknown> {
 
 /** The headers a verified visitor's requests carry (never the URL: it ends up in logs and referrers). */
 export const identityHeaders = (identity?: VisitorIdentity): Record<string, string> =>
-  identity ? { 'x-user-id': identity.userId, 'x-user-hash': identity.userHash } : {};
+  !identity ? {} : 'userToken' in identity ? { 'x-user-token': identity.userToken } : { 'x-user-id': identity.userId, 'x-user-hash': identity.userHash };
 
 /**
  * A verified visitor's conversation from `GET {apiUrl}/v1/agents/{agentId}/history`, as the panel's messages; null

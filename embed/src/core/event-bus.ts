@@ -23,7 +23,7 @@ export interface InboundEvents {
   badge: { count: number | null };
   nudge: { text: string; duration?: number };
   uiAction: UiActionRequest;
-  /** A signed-in visitor, as the host's server signed them: userHash = hex HMAC-SHA256 of userId with the agent's identity secret. */
+  /** A signed-in visitor, as the host's server signed them: a JWT `userToken` (it expires), or the older `userId` + `userHash` (hex HMAC-SHA256). */
   identify: VisitorIdentity;
   /** Ask for a person (as the visitor's "Talk to a person" does): `text` goes to the team, or a default request. */
   handoff: HandoffRequest | undefined;
@@ -39,10 +39,7 @@ export interface HandoffState {
   assignee: string | null;
 }
 
-export interface VisitorIdentity {
-  userId: string;
-  userHash: string;
-}
+export type VisitorIdentity = { userToken: string } | { userId: string; userHash: string };
 
 export type MarkerType = 'Skill' | 'Agent' | 'Page' | 'Link' | 'Action';
 

@@ -159,6 +159,8 @@ export function useChatWidget() {
       setLocale: (locale: Locale) => bus.emit('setLocale', { locale }),
       /** A signed-in visitor: `userHash` is the hex HMAC-SHA256 of `userId` your server computed with the agent's identity secret. */
       identify: (userId: string, userHash: string) => bus.emit('identify', { userId, userHash }),
+      /** A signed-in visitor by the JWT your server signed (`sub` the user id, `exp` at most 24 h away). */
+      identifyWithToken: (userToken: string) => bus.emit('identify', { userToken }),
     };
   }, []);
 }

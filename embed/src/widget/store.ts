@@ -465,8 +465,9 @@ export function createStore(options: StoreOptions) {
       showNudge(value.slice(0, 300), isRecord(payload) && typeof payload.duration === 'number' ? payload.duration : NUDGE_MS);
     },
     async identify(payload) {
-      if (!isRecord(payload) || typeof payload.userId !== 'string' || typeof payload.userHash !== 'string') return warn('identify');
-      identity = { userId: payload.userId, userHash: payload.userHash };
+      if (isRecord(payload) && typeof payload.userToken === 'string') identity = { userToken: payload.userToken };
+      else if (isRecord(payload) && typeof payload.userId === 'string' && typeof payload.userHash === 'string') identity = { userId: payload.userId, userHash: payload.userHash };
+      else return warn('identify');
       // A verified visitor continues their conversation from any device; the server ignores a forged identity.
       const found = await (await loadReply()).fetchHistory(`${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/history`, identity, fetchApi);
       if (!found || streaming.value) return;

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { embedTag, hostPage, startHarness, W, type Harness } from './harness';
@@ -30,6 +31,23 @@ async function device(attributes: Record<string, string> = {}): Promise<Page> {
 }
 
 describe('verified visitors', () => {
+  it('reads data-user-token: the signed visitor has their conversation in a second browser context', async () => {
+    const token = await new SignJWT({ sub: 'user-token-9' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(secret));
+    const first = await device({ 'data-user-token': token });
+    await first.click(W.fab);
+    await first.fill(W.input, QUESTION);
+    await first.keyboard.press('Enter');
+    await first.waitForSelector(W.botDone);
+    await first.context().close();
+
+    const second = await device({ 'data-user-token': token });
+    const answered = second.waitForResponse((response) => response.url().endsWith('/history'));
+    expect(await (await answered).json()).toMatchObject({ verified: true });
+    await second.click(W.fab);
+    await second.locator(W.userMsg, { hasText: QUESTION }).waitFor();
+    await second.context().close();
+  });
+
   it("shows a verified visitor's conversation in a second browser context", async () => {
     const identity = { 'data-user-id': 'user-7', 'data-user-hash': sign('user-7') };
     const first = await device(identity);

@@ -7,7 +7,8 @@ import { createWidgetChatHandler } from '../../src/surfaces/widget/chat-handler'
 import { createOfflineModel } from '@service/offline-model';
 import { toApiGatewayEvent } from '../../src/entries/local/lambda-event';
 import { originAllowed } from '../../src/infra/http/cors';
-import { buildAgent, putAgent } from '../../src/domains/agents/agents';
+import { buildAgent, putAgent, toAgentResponse } from '../../src/domains/agents/agents';
+import { WIDGET_AGENT_RATE } from '@service/shared';
 import type { Deps } from '../../src/infra/deps';
 import { scriptedModel } from '../support/scripted-model';
 
@@ -138,19 +139,7 @@ describe('POST /v1/agents/{agentId}/chat', () => {
     await putAgent(platform.deps, agent);
     // A clock pinned mid-minute keeps all five messages in one rate-limit window.
     const pinned = { ...platform.deps, now: () => new Date('2026-11-22T10:00:30Z') };
-    const handler = createWidgetChatHandler(pinned, { model: createOfflineModel(), visitorLimitPerMinute: 2, agentLimitPerMinute: 3 });
-    const call = async (ip: string) => {
-      const event = toApiGatewayEvent(
-        { method: 'POST', headers: { 'content-type': 'application/json', origin: LOCAL }, socket: { remoteAddress: ip } } as never,
-        new URL(`${platform.url}/v1/agents/${agent.id}/chat`),
-        Buffer.from(JSON.stringify(chatBody('hello'))),
-      );
-      let status = 0;
-      let headers: Record<string, string> = {};
-      let text = '';
-      await handler(event, { start: (s, h) => ((status = s), (headers = h)), write: (chunk) => void (text += chunk), end: () => undefined, signal: new AbortController().signal }, {} as never);
-      return { status, headers, text };
-    };
+    const call = pinnedChat(createWidgetChatHandler(pinned, { model: createOfflineModel(), visitorLimitPerMinute: 2, agentLimitPerMinute: 3 }), agent.id);
     expect((await call('10.0.0.1')).status).toBe(200);
     expect((await call('10.0.0.1')).status).toBe(200);
     const visitorLimited = await call('10.0.0.1');
@@ -160,7 +149,36 @@ describe('POST /v1/agents/{agentId}/chat', () => {
     expect((await call('10.0.0.2')).status).toBe(200); // another visitor; the agent's 3rd message
     expect((await call('10.0.0.3')).status).toBe(429); // the agent's budget is spent
   });
+
+  it("takes the agent's own widget rate; without one a busy site's default", async () => {
+    const agent = { ...buildAgent(platform.deps, platform.demo.workspaceId, { preset: 'support', allowedOrigins: [LOCAL] }), widgetRatePerMinute: 10 };
+    await putAgent(platform.deps, agent);
+    expect(toAgentResponse(agent).widget_rate_per_minute).toBe(10);
+    expect(toAgentResponse({ ...agent, widgetRatePerMinute: undefined }).widget_rate_per_minute).toBe(WIDGET_AGENT_RATE.defaultPerMinute);
+    const pinned = { ...platform.deps, now: () => new Date('2026-11-22T11:00:30Z') };
+    const call = pinnedChat(createWidgetChatHandler(pinned, { model: createOfflineModel() }), agent.id);
+    for (let visitor = 1; visitor <= 10; visitor += 1) expect((await call(`10.0.1.${visitor}`)).status).toBe(200);
+    const limited = await call('10.0.1.11');
+    expect(limited.status).toBe(429);
+    expect(JSON.parse(limited.text).error.code).toBe('RATE_LIMITED');
+  });
 });
+
+/** One visitor message from `ip` to the agent through a chat handler built on a pinned clock (one rate-limit window). */
+function pinnedChat(handler: ReturnType<typeof createWidgetChatHandler>, agentId: string) {
+  return async (ip: string) => {
+    const event = toApiGatewayEvent(
+      { method: 'POST', headers: { 'content-type': 'application/json', origin: LOCAL }, socket: { remoteAddress: ip } } as never,
+      new URL(`http://127.0.0.1/v1/agents/${agentId}/chat`),
+      Buffer.from(JSON.stringify(chatBody('hello'))),
+    );
+    let status = 0;
+    let headers: Record<string, string> = {};
+    let text = '';
+    await handler(event, { start: (s, h) => ((status = s), (headers = h)), write: (chunk) => void (text += chunk), end: () => undefined, signal: new AbortController().signal }, {} as never);
+    return { status, headers, text };
+  };
+}
 
 // A widget reply ends its stream with `done` or with `error`, never both: what the answer leaves behind (usage,
 // insights) is written after `done`, and a failure there must not reach the visitor as an error after the answer.

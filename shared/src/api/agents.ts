@@ -50,6 +50,13 @@ const allowedOrigin = z
   .max(300)
   .regex(/^https?:\/\/[A-Za-z0-9.-]+(:(\d{1,5}|\*))?$/, { error: 'an origin is scheme://host[:port], e.g. https://shop.example or http://localhost:*' });
 
+/**
+ * The widget's messages a minute to one agent from all its visitors together (per visitor it is 20). The default fits
+ * a busy site (100 a second: thousands of visitors chatting at once); spend is bounded by the budgets, not by this.
+ */
+export const WIDGET_AGENT_RATE = { defaultPerMinute: 6_000, minPerMinute: 10, maxPerMinute: 100_000 } as const;
+const widgetRate = z.number().int().min(WIDGET_AGENT_RATE.minPerMinute).max(WIDGET_AGENT_RATE.maxPerMinute);
+
 export const Agent = z
   .object({
     id: z.uuid(),
@@ -69,6 +76,8 @@ export const Agent = z
     allowed_origins: z.array(z.string()).meta({ description: 'Page origins that may embed the widget (`http://localhost:*` allows any port)' }),
     handoff: HandoffSettings,
     email_answers: EmailAnswers,
+    widget_rate_per_minute: widgetRate.meta({ description: `Widget messages a minute to this agent from all visitors together (default ${WIDGET_AGENT_RATE.defaultPerMinute})` }),
+    identity_jwks_url: z.string().nullable().meta({ description: "Where the company publishes the keys of its RS256/ES256 visitor tokens (null: HS256 with the identity secret only)" }),
   })
   .meta({ id: 'Agent' });
 
@@ -171,5 +180,7 @@ export const AgentUpdateBody = z
     allowed_origins: z.array(allowedOrigin).max(50).optional(),
     handoff: HandoffSettings.partial().strict().optional(),
     email_answers: EmailAnswers.optional(),
+    widget_rate_per_minute: widgetRate.optional(),
+    identity_jwks_url: z.url({ protocol: /^https?$/, error: 'identity_jwks_url is the https URL of a JWKS' }).max(2048).nullable().optional(),
   })
   .strict();

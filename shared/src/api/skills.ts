@@ -48,8 +48,10 @@ export const Role = z
   .meta({ id: 'Role' });
 export const RoleCreateBody = z.object({ name: roleName, description: z.string().trim().max(200).default('') }).strict();
 
-export const Grant = z.object({ role: z.string(), capability: z.string(), created_at: isoDateTime }).meta({ id: 'Grant' });
+const requiresVerifiedVisitor = z.boolean().meta({ description: "The tool runs for a widget visitor only with a valid signed visitor token (data-user-token): for actions on a customer's own data" });
+export const Grant = z.object({ role: z.string(), capability: z.string(), requires_verified_visitor: requiresVerifiedVisitor, created_at: isoDateTime }).meta({ id: 'Grant' });
 export const GrantBody = z.object({ role: roleName, capability }).strict();
+export const GrantCreateBody = GrantBody.extend({ requires_verified_visitor: requiresVerifiedVisitor.default(false) }).strict();
 export const GrantsQuery = z.object({ role: roleName.optional() });
 
 /** Registering skills, roles and capability grants ("Company, Roles & Access"); spread into ENDPOINTS. */
@@ -72,7 +74,7 @@ export const SKILL_ACCESS_ENDPOINTS = {
     path: 'grants/create',
     method: 'POST',
     summary: 'Grant a capability code.action to a role; the tool becomes visible to agents acting for that role',
-    body: GrantBody,
+    body: GrantCreateBody,
     data: z.object({ grant: Grant }),
     status: 201,
     idempotent: true,

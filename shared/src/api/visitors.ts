@@ -82,6 +82,10 @@ const retention = z
   .meta({ description: 'Days after a conversation’s last activity before it is erased (30, 90 or 365); null keeps conversations' });
 export const RetentionBody = z.object({ days: retention }).strict();
 const Retention = z.object({ days: retention });
+/** How the workspace's widget visitors may prove who they are (docs/widget.md, Verified visitors). */
+export const VisitorIdentitySettings = z
+  .object({ allow_user_hash: z.boolean().meta({ description: 'Also take the older never-expiring HMAC user hash (x-user-hash) besides signed tokens; off for new workspaces' }) })
+  .meta({ id: 'VisitorIdentitySettings' });
 
 export const VISITOR_ENDPOINTS = {
   visitorsExport: {
@@ -129,5 +133,22 @@ export const VISITOR_ENDPOINTS = {
     data: z.object({ retention: Retention }),
     status: 200,
     access: 'visitors:manage',
+  },
+  visitorsIdentityGet: {
+    path: 'visitors/identity_get',
+    method: 'GET',
+    summary: "How the workspace's widget visitors prove who they are: signed tokens, and whether the older user hash is still taken",
+    data: z.object({ identity: VisitorIdentitySettings }),
+    status: 200,
+    access: 'manage',
+  },
+  visitorsIdentitySet: {
+    path: 'visitors/identity_set',
+    method: 'POST',
+    summary: 'Allow or refuse the older HMAC user hash (it never expires); signed visitor tokens are always taken',
+    body: VisitorIdentitySettings.strict(),
+    data: z.object({ identity: VisitorIdentitySettings }),
+    status: 200,
+    access: 'manage',
   },
 } as const satisfies Record<string, EndpointContract>;

@@ -22,6 +22,8 @@ export interface Workspace {
   retentionSetAt?: string;
   /** Days audit entries are kept (the audit log's retention); absent: a year. */
   auditRetentionDays?: number;
+  /** Whether widget visitors may still prove themselves with the never-expiring HMAC user hash; absent (workspaces older than signed tokens): yes. */
+  userHashAllowed?: boolean;
 }
 
 export async function getWorkspaceItem(deps: Deps, id: string): Promise<Workspace | undefined> {
@@ -50,6 +52,16 @@ export async function setAuditRetentionDays(deps: Deps, id: string, days: number
     UpdateExpression: 'SET auditRetentionDays = :days',
     ConditionExpression: 'attribute_exists(id)',
     ExpressionAttributeValues: { ':days': days },
+  });
+  return set !== undefined;
+}
+
+/** Allows or refuses the widget's older user hash; false when the workspace is gone. */
+export async function setUserHashAllowed(deps: Deps, id: string, allowed: boolean): Promise<boolean> {
+  const set = await updateIf(deps.store, deps.store.table('workspaces'), { id }, {
+    UpdateExpression: 'SET userHashAllowed = :allowed',
+    ConditionExpression: 'attribute_exists(id)',
+    ExpressionAttributeValues: { ':allowed': allowed },
   });
   return set !== undefined;
 }

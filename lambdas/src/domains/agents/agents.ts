@@ -1,4 +1,4 @@
-import { DomainError, findPreset, newUuid, type AgentPreset } from '@service/shared';
+import { DomainError, findPreset, newUuid, WIDGET_AGENT_RATE, type AgentPreset } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { cached } from '../../infra/cache/short-cache';
 import { createAgentOrFind, findAgentItemById, findAgentItemByEmail, getAgentItem, putNewAgent, queryAgents, setAgentFields, type StoredAgent } from './repository';
@@ -8,6 +8,9 @@ import { createAgentOrFind, findAgentItemById, findAgentItemByEmail, getAgentIte
  * settings) and how a widget visitor is identified to one (visitor-identity.ts).
  */
 export type { StoredAgent } from './repository';
+
+/** The widget's messages a minute to the agent from all visitors: its own setting, else the platform's (a busy site's). */
+export const widgetRateOf = (agent: StoredAgent, platformDefault: number = WIDGET_AGENT_RATE.defaultPerMinute): number => agent.widgetRatePerMinute ?? platformDefault;
 
 /** Whether the agent offers people, and the words that hand a conversation to them at once. */
 export const handoffSettingsOf = (agent: StoredAgent): { enabled: boolean; keywords: string[] } => ({ enabled: agent.handoffEnabled ?? true, keywords: agent.handoffKeywords ?? [] });
@@ -31,6 +34,8 @@ export function toAgentResponse(agent: StoredAgent) {
     allowed_origins: agent.allowedOrigins,
     handoff: handoffSettingsOf(agent),
     email_answers: agent.emailAnswers ?? 'auto',
+    widget_rate_per_minute: widgetRateOf(agent),
+    identity_jwks_url: agent.identityJwksUrl ?? null,
   };
 }
 

@@ -27,6 +27,10 @@ export interface StoredAgent {
   handoffKeywords?: string[];
   /** How the agent answers inbound e-mail: `auto` sends its answer, `draft` leaves it for a teammate (default auto). */
   emailAnswers?: 'auto' | 'draft';
+  /** Widget messages a minute to this agent from all visitors (absent: WIDGET_AGENT_RATE's default). */
+  widgetRatePerMinute?: number;
+  /** The company's JWKS for RS256/ES256 visitor tokens (null or absent: HS256 with the identity secret only). */
+  identityJwksUrl?: string | null;
   createdAt: string;
 }
 

@@ -1,5 +1,6 @@
 import { DomainError, type BodyOf } from '@service/shared';
 import type { Deps } from '../../infra/deps';
+import { checkOutboundUrl } from '../../infra/net/outbound-guard';
 import { updateAgentPaths, type StoredAgent } from './repository';
 
 /** What the dashboard's Settings screen changes: the fields the widget configuration serves, and who may embed it. */
@@ -21,6 +22,8 @@ export interface AgentSettings {
   handoffEnabled?: boolean;
   handoffKeywords?: string[];
   emailAnswers?: 'auto' | 'draft';
+  identityJwksUrl?: string | null;
+  widgetRatePerMinute?: number;
 }
 
 /** Where each setting lives in the stored agent (widget-config reads these). */
@@ -42,10 +45,22 @@ const PATHS: Record<keyof AgentSettings, string[]> = {
   handoffEnabled: ['handoffEnabled'],
   handoffKeywords: ['handoffKeywords'],
   emailAnswers: ['emailAnswers'],
+  identityJwksUrl: ['identityJwksUrl'],
+  widgetRatePerMinute: ['widgetRatePerMinute'],
 };
+
+/** The JWKS is fetched from an address the company chose: it must pass the outbound guard (https, a public host). */
+function assertJwksUrl(deps: Deps, url: string): void {
+  try {
+    checkOutboundUrl(url, { allowLocal: deps.config.webhookAllowLocal });
+  } catch (error) {
+    throw new DomainError('VALIDATION_ERROR', `identity_jwks_url: ${(error as Error).message}`, { field: 'identity_jwks_url' });
+  }
+}
 
 /** Changes the given settings of an agent of the workspace in one conditional update: the agent as it now is. */
 export async function updateAgentSettings(deps: Deps, workspaceId: string, agentId: string, settings: AgentSettings): Promise<StoredAgent> {
+  if (settings.identityJwksUrl) assertJwksUrl(deps, settings.identityJwksUrl);
   const updates = (Object.entries(settings) as [keyof AgentSettings, unknown][]).filter(([, value]) => value !== undefined).map(([setting, value]): [string[], unknown] => [PATHS[setting], value]);
   const agent = await updateAgentPaths(deps, workspaceId, agentId, updates);
   if (!agent) throw new DomainError('AGENT_NOT_FOUND', `No agent ${agentId} in this workspace`, { field: 'agent_id' });
@@ -72,6 +87,8 @@ export function settingsFromUpdate(body: Omit<BodyOf<'agentsUpdate'>, 'agent_id'
     handoffEnabled: body.handoff?.enabled,
     handoffKeywords: body.handoff?.keywords,
     emailAnswers: body.email_answers,
+    identityJwksUrl: body.identity_jwks_url,
+    widgetRatePerMinute: body.widget_rate_per_minute,
   };
 }
 

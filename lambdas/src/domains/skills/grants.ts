@@ -8,6 +8,8 @@ import { deleteSkillItem, putSkillItem, querySkillItems } from './repository';
 export interface Grant {
   role: string;
   capability: string;
+  /** The tool runs for a widget visitor only with a valid signed token (absent: any caller of the role). */
+  requiresVerifiedVisitor?: boolean;
   createdAt: string;
 }
 
@@ -25,10 +27,10 @@ async function assertCapabilityExists(deps: Deps, workspaceId: string, capabilit
 }
 
 /** Grants a capability to a role; granting it again keeps the first grant. */
-export async function createGrant(deps: Deps, workspaceId: string, role: string, capability: string): Promise<{ grant: Grant; created: boolean }> {
+export async function createGrant(deps: Deps, workspaceId: string, role: string, capability: string, options: { requiresVerifiedVisitor?: boolean } = {}): Promise<{ grant: Grant; created: boolean }> {
   await assertRoleExists(deps, workspaceId, role);
   await assertCapabilityExists(deps, workspaceId, capability);
-  const grant = { role, capability, createdAt: deps.now().toISOString() };
+  const grant: Grant = { role, capability, ...(options.requiresVerifiedVisitor ? { requiresVerifiedVisitor: true } : {}), createdAt: deps.now().toISOString() };
   const created = await putSkillItem(deps, workspaceId, skOf(role, capability), grant, true);
   if (created) return { grant, created };
   const existing = (await listGrants(deps, workspaceId)).find((item) => item.role === role && item.capability === capability);
@@ -45,10 +47,12 @@ export async function revokeGrant(deps: Deps, workspaceId: string, role: string,
  * What a caller with `roles` may do with one skill. `granted` lists the capabilities its roles hold; it is undefined
  * when the workspace has no grant at all for the skill, and only then the tools' own `roles` decide (the fallback).
  */
-export function accessTo(grants: readonly Grant[], code: string, roles: readonly string[]): { granted: string[] | undefined } {
+export function accessTo(grants: readonly Grant[], code: string, roles: readonly string[], caller: { verifiedVisitor?: boolean } = {}): { granted: string[] | undefined } {
   const ofSkill = grants.filter((grant) => grant.capability.startsWith(`${code}.`));
   if (ofSkill.length === 0) return { granted: undefined };
-  return { granted: [...new Set(ofSkill.filter((grant) => roles.includes(grant.role)).map((grant) => grant.capability))] };
+  // A grant that asks for a verified visitor holds only for one: anyone else is as if it did not exist (deny).
+  const holds = (grant: Grant) => roles.includes(grant.role) && (!grant.requiresVerifiedVisitor || caller.verifiedVisitor === true);
+  return { granted: [...new Set(ofSkill.filter(holds).map((grant) => grant.capability))] };
 }
 
 /** Deny by default: a tool is usable when its capability is granted, or, with no grant for its skill, when a role of it matches. */

@@ -22,6 +22,8 @@ export interface SkillCaller {
   roles: readonly string[];
   /** Conversation language, sent as X-Service-Language. */
   language: string;
+  /** A widget visitor with a valid signed token: grants with `requires_verified_visitor` hold only then. */
+  verifiedVisitor?: boolean;
 }
 
 /** The tools a run may offer the model, and the skill sessions to close when the run ends. */
@@ -165,7 +167,7 @@ export async function skillToolbox(deps: Deps, caller: SkillCaller, grantsRead?:
     agent.skills.map(async (code): Promise<AgentTool[]> => {
       const installed = await resolveInstalled(deps, agent, code);
       if (!installed) return [];
-      const access = accessTo(grants, code, caller.roles);
+      const access = accessTo(grants, code, caller.roles, { verifiedVisitor: caller.verifiedVisitor === true });
       const usable = installed.skill.tools.filter((tool) => mayUse(tool, access, caller.roles));
       if (usable.length === 0) return [];
       let listed: Tool[];

@@ -25,9 +25,11 @@ export function corsHeaders(origin: string | undefined, allowed: readonly string
     ...base,
     'access-control-allow-origin': origin,
     'access-control-allow-methods': methods,
-    // x-user-id and x-user-hash: a verified visitor's identity (the widget's history and chat requests); x-visitor-id
+    // x-user-token (or the older x-user-id and x-user-hash): a verified visitor's identity (the widget's history and chat
+    // requests; a refused one is named by x-visitor-identity-error, which the page may read); x-visitor-id
     // and last-event-id: the visitor's live stream.
-    'access-control-allow-headers': 'content-type, accept, x-user-id, x-user-hash, x-visitor-id, last-event-id',
+    'access-control-allow-headers': 'content-type, accept, x-user-token, x-user-id, x-user-hash, x-visitor-id, last-event-id',
+    'access-control-expose-headers': 'x-visitor-identity-error',
     'access-control-max-age': '600',
   };
 }

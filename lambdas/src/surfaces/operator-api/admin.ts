@@ -52,7 +52,7 @@ const ProvisionBody = z
  * the invitation link that brings them to the dashboard (`origin`: where the dashboard is).
  */
 export async function provisionWorkspace(deps: Deps, input: z.output<typeof ProvisionBody>, origin: string) {
-  const workspace = { id: newUuid(), name: input.name, plan: input.plan, tokenLimit: PLANS[input.plan].tokenLimit, createdAt: deps.now().toISOString() };
+  const workspace = { id: newUuid(), name: input.name, plan: input.plan, tokenLimit: PLANS[input.plan].tokenLimit, createdAt: deps.now().toISOString(), userHashAllowed: false };
   await putWorkspaceIfAbsent(deps, workspace);
   await seedBuiltinGrants(deps, workspace.id);
   const { key, secret } = await createApiKey(deps, workspace.id, 'First key');

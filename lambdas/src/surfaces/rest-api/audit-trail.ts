@@ -123,6 +123,7 @@ export const AUDITED: Specs = {
   },
   visitorsErase: { action: 'visitor.erased', target: visitorTarget, after: (data) => data.erasure },
   visitorsRetentionSet: workspaceSetting('visitors.retention_changed', 'visitorsRetentionGet', (data) => data.retention, (data) => data.retention),
+  visitorsIdentitySet: workspaceSetting('visitors.identity_changed', 'visitorsIdentityGet', (data) => data.identity, (data) => data.identity),
   // The audit log's own retention.
   auditRetentionSet: workspaceSetting('audit.retention_changed', 'auditRetentionGet', (data) => data.retention, (data) => data.retention),
 };

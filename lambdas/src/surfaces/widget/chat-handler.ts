@@ -13,11 +13,11 @@ import { decide } from './decision';
 import { uiMessageEncoding, widgetEncoding, type ReplyEncoding } from './reply-encoding';
 import { fromUiMessageRequest, isUiMessageRequest } from './ui-message-request';
 import { appendEntry, appendMessage, openConversation } from '../../domains/conversations/conversations';
-import { handoffSettingsOf } from '../../domains/agents/agents';
+import { handoffSettingsOf, widgetRateOf } from '../../domains/agents/agents';
 import { handoffTool, peopleTake, type PeopleTurn } from './people-turn';
 import { visitorPage } from './visitor-page';
 import { logger } from '../../infra/logger';
-import { requestUser } from './widget-agent';
+import { identityHeaders, requestIdentity } from './widget-agent';
 import { widgetStream } from './widget-route';
 import { chatLanguage } from './chat-language';
 import { hitRateLimit } from '../../domains/access/rate-limit';
@@ -32,7 +32,7 @@ export interface WidgetChatOptions {
   model: LanguageModel;
   /** Messages per minute from one visitor (by source address) to one agent. */
   visitorLimitPerMinute?: number;
-  /** Messages per minute to one agent from all visitors together. */
+  /** Messages per minute to one agent from all visitors together, unless the agent sets its own (widgetRateOf). */
   agentLimitPerMinute?: number;
   maxBodyBytes?: number;
   /** The longest one reply may stream (the model may never finish). */
@@ -83,7 +83,6 @@ function parseBody(event: HttpEvent, maxBytes: number): ParsedRequest {
  */
 export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions): StreamingHandler {
   const visitorLimit = options.visitorLimitPerMinute ?? 20;
-  const agentLimit = options.agentLimitPerMinute ?? 300;
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
 
   return widgetStream(deps, { route: ROUTES.widgetChat, methods: METHODS, origin: 'required' }, async ({ agent, cors }, event, sink) => {
@@ -97,12 +96,13 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     let visitorMessageId = '';
     const { body } = request;
     await hitRateLimit(deps, `widget-visitor#${agent.id}#${event.requestContext.http.sourceIp}`, visitorLimit);
-    await hitRateLimit(deps, `widget-agent#${agent.id}`, agentLimit);
-    const userId = requestUser(agent, event);
+    await hitRateLimit(deps, `widget-agent#${agent.id}`, widgetRateOf(agent, options.agentLimitPerMinute));
+    const identity = await requestIdentity(deps, agent, event);
+    const { userId } = identity;
     /** The page the widget is on, as the conversation keeps it (visitor-page.ts). */
     const page = request.kind === 'chat' ? visitorPage(request.body.page?.url) : undefined;
     const { handler } = await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale, ...(userId ? { userId } : {}), ...(page ? { page } : {}) });
-    const conversation: VisitorConversation = { agent, conversationId: body.conversationId, language: request.kind === 'chat' ? await chatLanguage(agent, request.body) : agent.locale };
+    const conversation: VisitorConversation = { agent, conversationId: body.conversationId, language: request.kind === 'chat' ? await chatLanguage(agent, request.body) : agent.locale, visitor: identity };
     if (request.kind === 'decision') decided = await decide(deps, conversation, request.body);
     else {
       const message = { ...(await appendEntry(deps, body.conversationId, { role: 'user', content: request.body.messages.at(-1)?.content ?? '' })), role: 'user' as const };
@@ -113,7 +113,7 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
 
     return async () => {
       const { encoding } = request;
-      sink.start(200, { ...encoding.headers, ...cors });
+      sink.start(200, { ...encoding.headers, ...cors, ...identityHeaders(identity) });
       const send = <N extends keyof ChatStreamEvents>(name: N, data: ChatStreamEvents[N]) => sink.write(encoding.encode(name, data));
       if (request.kind === 'decision') {
         send('delta', { text: decided });

@@ -3,7 +3,7 @@ import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import { userConversation } from '../../domains/conversations/conversations';
 import type { Deps } from '../../infra/deps';
 import { jsonResult } from '../../infra/http/event';
-import { requestUser } from './widget-agent';
+import { identityHeaders, requestIdentity } from './widget-agent';
 import { widgetRoute } from './widget-route';
 
 const METHODS = ['GET', 'OPTIONS'];
@@ -15,7 +15,8 @@ const METHODS = ['GET', 'OPTIONS'];
 export function createWidgetHistoryHandler(deps: Deps) {
   // The signed identity is what protects a history; Origin only keeps other sites' pages out.
   return widgetRoute(deps, { route: ROUTES.widgetHistory, methods: METHODS, origin: 'when-sent' }, async ({ agent, cors }, event) => {
-      const userId = requestUser(agent, event);
+      const identity = await requestIdentity(deps, agent, event);
+      const { userId } = identity;
       const found = userId ? await userConversation(deps, agent.id, userId, CHAT_LIMITS.messages) : null;
       const body = {
         verified: userId !== undefined,
@@ -23,6 +24,6 @@ export function createWidgetHistoryHandler(deps: Deps) {
         // Notes never come here (userConversation leaves them out); a teammate's entries carry their display name.
         messages: (found?.messages ?? []).map(({ role, content, createdAt, author, event }) => ({ role, content, createdAt, ...(author ? { author: author.name } : {}), ...(event ? { event } : {}) })),
       };
-      return jsonResult(200, body, { ...cors, 'cache-control': 'private, no-store', vary: 'Origin, x-user-id, x-user-hash' });
+      return jsonResult(200, body, { ...cors, ...identityHeaders(identity), 'cache-control': 'private, no-store', vary: 'Origin, x-user-token, x-user-id, x-user-hash' });
   });
 }

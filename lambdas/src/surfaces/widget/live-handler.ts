@@ -7,7 +7,7 @@ import { pipeSse } from '../../infra/http/sse-pipe';
 import type { StreamingHandler } from '../../infra/http/streaming';
 import { isVisitorsConversation, readConversation } from '../../domains/conversations/conversation-state';
 import { followConversation } from '../../domains/conversations/live-watch';
-import { requestUser } from './widget-agent';
+import { requestIdentity } from './widget-agent';
 import { widgetStream } from './widget-route';
 
 const METHODS = ['GET', 'OPTIONS'];
@@ -28,7 +28,7 @@ export function createWidgetLiveHandler(deps: Deps, options: { maxStreamMs?: num
       if (!isUuid(conversationId)) throw new ApiError('VALIDATION_ERROR', 'conversationId must be a UUID', { field: 'conversationId' });
       if (!visitorId || !isUuid(visitorId)) throw new ApiError('VALIDATION_ERROR', `${VISITOR_HEADER} must be the visitor's UUID`, { field: VISITOR_HEADER });
       const meta = await readConversation(deps, agent.workspaceId, conversationId);
-      const userId = requestUser(agent, event);
+      const { userId } = await requestIdentity(deps, agent, event);
       if (!isVisitorsConversation(meta, { agentId: agent.id, visitorId, userId })) throw new ApiError('CONVERSATION_NOT_FOUND', `No conversation ${conversationId} of this visitor`, { field: 'conversationId' });
       const after = liveSeqOf(header(event, 'last-event-id')) ?? 0;
       return async () => {

@@ -5,7 +5,7 @@ import { hitRateLimit } from '../../domains/access/rate-limit';
 import type { Deps } from '../../infra/deps';
 import { readJsonBody, validated } from '../../infra/http/json-body';
 import { RatingRequestSchema } from './rating-request';
-import { requestUser } from './widget-agent';
+import { requestIdentity } from './widget-agent';
 import { widgetRoute } from './widget-route';
 
 const METHODS = ['POST', 'OPTIONS'];
@@ -23,7 +23,7 @@ export function createWidgetRatingHandler(deps: Deps) {
   return widgetRoute(deps, { route: ROUTES.widgetRating, methods: METHODS, origin: 'required' }, async ({ agent, cors }, event) => {
       await hitRateLimit(deps, `widget-rating#${agent.id}#${event.requestContext.http.sourceIp}`, RATINGS_PER_MINUTE);
       const body = validated(RatingRequestSchema, readJsonBody(event, { maxBytes: MAX_BODY_BYTES }));
-      const visitor = { agentId: agent.id, visitorId: body.visitorId, userId: requestUser(agent, event) };
+      const visitor = { agentId: agent.id, visitorId: body.visitorId, userId: (await requestIdentity(deps, agent, event)).userId };
       const { workspaceId } = await visitorsAnswer(deps, visitor, body.conversationId, body.messageId);
       await recordRating(deps, { workspaceId, agentId: agent.id, conversationId: body.conversationId }, body.messageId, {
         rating: body.rating,

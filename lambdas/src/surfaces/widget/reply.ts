@@ -77,7 +77,7 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
   const navigationsRefused: RemovedLink[] = [];
   const result = streamText({
     model: input.model,
-    system: input.email?.system ?? widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(input.tools), handoffSettingsOf(agent).enabled),
+    system: input.email?.system ?? widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(input.tools), handoffSettingsOf(agent).enabled, conversation.visitor),
     messages: body.messages,
     abortSignal: replySignal,
     telemetry,

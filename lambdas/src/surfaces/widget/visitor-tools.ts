@@ -9,6 +9,7 @@ import { countConversationToolCall, storePendingAction } from '../../domains/con
 import type { RetrievalGuard } from '../../domains/runs/runtime/retrieval-guard';
 import { KNOWLEDGE_SEARCH_CAPABILITY, sourcesOf } from '../../domains/runs/runtime/run-sources';
 import type { CitationBook } from '../../domains/runs/runtime/cited-answer';
+import type { VisitorIdentity } from '../../domains/visitor-identity/visitor-identity';
 
 /** A widget visitor acts as the `public` role: only the capabilities a company granted to it are offered. */
 export const VISITOR_ROLE: BuiltinRole = 'public';
@@ -18,11 +19,13 @@ export interface VisitorConversation {
   conversationId: string;
   /** The conversation language of this turn (chat-language.ts), sent to skills as X-Service-Language. */
   language: string;
+  /** Who the visitor proved to be this turn (absent: anonymous); a signed token unlocks `requires_verified_visitor` grants. */
+  visitor?: VisitorIdentity;
 }
 
 /** The skill tools the visitor's role may use in this conversation (the run id of their turn tokens is the conversation). */
 export const visitorToolbox = (deps: Deps, conversation: VisitorConversation): Promise<Toolbox> =>
-  skillToolbox(deps, { agent: conversation.agent, runId: conversation.conversationId, roles: [VISITOR_ROLE], language: conversation.language });
+  skillToolbox(deps, { agent: conversation.agent, runId: conversation.conversationId, roles: [VISITOR_ROLE], language: conversation.language, verifiedVisitor: conversation.visitor?.proof === 'token' });
 
 const SUMMARY_CHARS = 300;
 

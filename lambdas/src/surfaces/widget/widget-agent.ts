@@ -1,6 +1,7 @@
 import { ApiError, isUuid } from '@service/shared';
 import { findAgentById, type StoredAgent } from '../../domains/agents/agents';
-import { verifiedUserId, type AgentWithIdentity } from '../../domains/agents/visitor-identity';
+import type { AgentWithIdentity } from '../../domains/agents/visitor-identity';
+import { identifyVisitor, type VisitorIdentity } from '../../domains/visitor-identity/visitor-identity';
 import type { Deps } from '../../infra/deps';
 import { originAllowed } from '../../infra/http/cors';
 import { header, type HttpEvent } from '../../infra/http/event';
@@ -36,8 +37,13 @@ export function assertOriginAllowed(agent: StoredAgent, origin: string | undefin
 }
 
 /** The request headers a host's signed-in visitor is identified by (the widget sends them; never in the URL). */
-export const IDENTITY_HEADERS = { userId: 'x-user-id', userHash: 'x-user-hash' } as const;
+export const IDENTITY_HEADERS = { userToken: 'x-user-token', userId: 'x-user-id', userHash: 'x-user-hash' } as const;
+/** The response header that names a refused identity's error code (the request is answered as anonymous). */
+export const IDENTITY_ERROR_HEADER = 'x-visitor-identity-error';
 
-/** The verified user of a widget request, or undefined (anonymous: no, a malformed or a forged identity). */
-export const requestUser = (agent: AgentWithIdentity, event: HttpEvent): string | undefined =>
-  verifiedUserId(agent, header(event, IDENTITY_HEADERS.userId), header(event, IDENTITY_HEADERS.userHash));
+/** Who the visitor of a widget request is (anonymous: none, a malformed, a forged or an expired identity). */
+export const requestIdentity = (deps: Deps, agent: AgentWithIdentity, event: HttpEvent): Promise<VisitorIdentity> =>
+  identifyVisitor(deps, agent, { token: header(event, IDENTITY_HEADERS.userToken), userId: header(event, IDENTITY_HEADERS.userId), userHash: header(event, IDENTITY_HEADERS.userHash) });
+
+/** The headers that tell the host's developer why an identity was refused (nothing when it was not). */
+export const identityHeaders = (identity: VisitorIdentity): Record<string, string> => (identity.refusal ? { [IDENTITY_ERROR_HEADER]: identity.refusal.code } : {});

@@ -1,6 +1,6 @@
 import { DomainError } from '@service/shared';
 import type { RetentionDays } from '@service/shared/retention';
-import { getWorkspace, setRetentionDays } from '../../../domains/access/workspaces';
+import { getWorkspace, setRetentionDays, setUserHashAllowed } from '../../../domains/access/workspaces';
 import type { VisitorKey } from '../../../domains/conversations/visitor-conversations';
 import { eraseVisitor, listErasures, type ErasureItem, type Requester } from '../../../domains/visitors/erase';
 import { exportVisitor } from '../../../domains/visitors/export';
@@ -8,7 +8,7 @@ import { NOTHING_FOUND } from '../../../domains/visitors/visitor-data';
 import { messageResponse, summaryResponse } from './conversation-responses';
 import type { EndpointHandlers, EndpointInput } from './types';
 
-export type VisitorEndpoint = 'visitorsExport' | 'visitorsErase' | 'visitorsAuditList' | 'visitorsRetentionGet' | 'visitorsRetentionSet';
+export type VisitorEndpoint = 'visitorsExport' | 'visitorsErase' | 'visitorsAuditList' | 'visitorsRetentionGet' | 'visitorsRetentionSet' | 'visitorsIdentityGet' | 'visitorsIdentitySet';
 
 export const visitorOf = (body: { visitor_id?: string | undefined; verified_user_id?: string | undefined }): VisitorKey =>
   body.visitor_id !== undefined ? { visitorId: body.visitor_id } : { userId: body.verified_user_id! };
@@ -66,5 +66,13 @@ export const visitorEndpoints: EndpointHandlers<VisitorEndpoint> = {
   visitorsRetentionSet: async ({ deps, workspace, body }) => {
     if (!(await setRetentionDays(deps, workspace.id, body.days, deps.now().toISOString()))) throw new DomainError('NOT_FOUND', 'No such workspace');
     return { data: { retention: { days: body.days } }, msg: body.days === null ? 'Conversations are kept' : `Conversations are erased ${body.days} days after their last activity` };
+  },
+
+  // Absent on a workspace older than signed tokens: it keeps the user hash it was built on.
+  visitorsIdentityGet: async ({ deps, workspace }) => ({ data: { identity: { allow_user_hash: (await getWorkspace(deps, workspace.id))?.userHashAllowed !== false } } }),
+
+  visitorsIdentitySet: async ({ deps, workspace, body }) => {
+    if (!(await setUserHashAllowed(deps, workspace.id, body.allow_user_hash))) throw new DomainError('NOT_FOUND', 'No such workspace');
+    return { data: { identity: body }, msg: body.allow_user_hash ? 'Visitors may prove themselves with a signed token or the older user hash' : 'Visitors prove themselves with signed tokens only' };
   },
 };
