@@ -14,6 +14,7 @@ import { soakLambdas } from './soak-lambdas';
 import { benchSkillCalls } from './skill-calls';
 import { benchWidget } from '../embed/bench/widget';
 import { benchKnowledge } from './knowledge';
+import { benchKnowledgeHttp } from './knowledge-http';
 import { benchKnowledgeAws } from './knowledge-aws';
 import { benchAnswers } from './answers';
 import { benchTraces } from './traces';
@@ -59,6 +60,7 @@ const sections: BenchSection[] = [
   // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time itself.
   ['widget', 'Chat widget: sizes and time to an interactive FAB', () => capturingConsole(benchWidget)],
   ['knowledge', "Knowledge: SciFact quality through knowledge/document_upload and knowledge/search beside MiniSearch, search latency at 10k and 100k passages beside LanceDB's own query, the widget's time to first token with knowledge on and off", () => benchKnowledge()],
+  ['search', "Knowledge search over HTTP: knowledge/search with limit 100 vs LanceDB's own query of the same table", () => benchKnowledgeHttp()],
   ['answers', "Answers: the offline model asked 12 paraphrases and 6 off-topic questions about a real help center (../shared/corpora/plausible-docs, skipped when absent) through agents/command", () => benchAnswers()],
   ['knowledge-aws', 'Knowledge in AWS: the LanceDB layer\'s cold start, 10,000 pages on S3 (emulated, requests counted), the bill at rest and per 1,000 questions', () => benchKnowledgeAws()],
   ['traces', "Traces: the CPU a run costs with its OpenTelemetry spans exported vs without", () => benchTraces()],

@@ -2,7 +2,7 @@ import { KNOWLEDGE_LIMITS, type KnowledgeSearchResult } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { querySources, type StoredSource } from './source-repository';
 import { knowledgeStores } from './stores';
-import { indexLanguageOf } from '../../infra/search/language';
+import { indexLanguageOf, type IndexLanguage } from '../../infra/search/language';
 
 /**
  * The knowledge domain: sources (websites, files, answers), their documents and chunks, the index and its search, the
@@ -41,8 +41,8 @@ function rankedInGroups<T extends { score: number }>(results: T[], indexScores: 
 const ASKING_WORDS = /\b(?:i|you|we|me|my|your|our|us|can|could|may|do|does|did|would|should|will|how|what|which|who|when|where|why|am|have|has)\b/gi;
 
 /** The words of an English question that name its subject (the question as it is when nothing else is left). */
-async function subjectOf(query: string): Promise<string> {
-  if ((await indexLanguageOf(query)) !== 'en') return query;
+function subjectOf(query: string, language: IndexLanguage): string {
+  if (language !== 'en') return query;
   const subject = query.replace(ASKING_WORDS, ' ').replace(/\s+/g, ' ').trim();
   return /\p{L}/u.test(subject) ? subject : query;
 }
@@ -62,17 +62,18 @@ const visibleTo = (source: StoredSource, searcher: Searcher): boolean =>
  */
 export async function searchKnowledge(deps: Deps, input: Searcher & { workspaceId: string; query: string; limit?: number }): Promise<KnowledgeSearchResult[]> {
   const limit = Math.min(input.limit ?? KNOWLEDGE_LIMITS.defaultSearchResults, KNOWLEDGE_LIMITS.maxSearchResults);
-  const [sources, stores] = await Promise.all([querySources(deps, input.workspaceId), knowledgeStores(deps)]);
+  const sourcesRead = querySources(deps, input.workspaceId);
+  const [stores, language] = await Promise.all([knowledgeStores(deps), indexLanguageOf(input.query)]);
+  const vector = stores.embedder ? (await stores.embedder.embed([input.query]))[0] : undefined;
+  const query = { text: subjectOf(input.query, language), language, ...(vector ? { vector } : {}), limit: Math.min(limit + EXTRA_CANDIDATES, KNOWLEDGE_LIMITS.maxSearchResults) };
+  // Searched while the sources are read: every source is visible to most searches, and then this is the answer (the
+  // table holds this workspace's rows alone); a searcher that sees fewer searches again, those sources only.
+  const overAll = stores.index.search(input.workspaceId, query);
+  overAll.catch(() => undefined);
+  const sources = await sourcesRead;
   const visible = sources.filter((source) => visibleTo(source, input));
   if (visible.length === 0) return [];
-  const vector = stores.embedder ? (await stores.embedder.embed([input.query]))[0] : undefined;
-  const hits = await stores.index.search(input.workspaceId, {
-    text: await subjectOf(input.query),
-    ...(vector ? { vector } : {}),
-    // Every source visible: no filter (the table holds this workspace's rows alone).
-    ...(visible.length < sources.length ? { sourceIds: visible.map((source) => source.id) } : {}),
-    limit: Math.min(limit + EXTRA_CANDIDATES, KNOWLEDGE_LIMITS.maxSearchResults),
-  });
+  const hits = visible.length < sources.length ? await stores.index.search(input.workspaceId, { ...query, sourceIds: visible.map((source) => source.id) }) : await overAll;
   const answers = new Set(visible.filter((source) => source.type === 'answers').map((source) => source.id));
   const results = hits.map((hit) => ({ document_id: hit.documentId, name: hit.name, url: hit.url, title: hit.title, text: hit.text, score: answers.has(hit.sourceId) ? Math.round(hit.score * WRITTEN_ANSWER_WEIGHT * 10_000) / 10_000 : hit.score }));
   return rankedInGroups(results, hits.map((hit) => hit.score)).slice(0, limit);

@@ -34,6 +34,8 @@ export interface IndexQuery {
   text: string;
   /** Embedding of `text`, when the platform has an embedding model. */
   vector?: number[];
+  /** The question's language, where the caller has told it (else the index tells it from `text`). */
+  language?: IndexLanguage;
   /** Only these sources (what an agent may search); undefined = every source of the workspace. */
   sourceIds?: string[];
   limit: number;

@@ -1,4 +1,5 @@
 import type { Table } from '@lancedb/lancedb';
+import type { Table as ArrowTable } from 'apache-arrow';
 import type { IndexHit, IndexQuery } from './knowledge-index';
 import { quoted, TEXT_COLUMNS } from './lance-schema';
 import { indexLanguageOf } from './language';
@@ -41,9 +42,16 @@ const SHOWN_COLUMNS = ['row_id', 'source_id', 'name', 'url', 'title', 'text'];
 async function ranking(table: Table, column: string, query: IndexQuery, limit: number, vector?: number[]): Promise<Candidate[]> {
   let search = vector ? table.vectorSearch(vector).column('vector') : table.query().fullTextSearch(query.text, { columns: [column] });
   if (query.sourceIds) search = search.where(`source_id IN (${query.sourceIds.map(quoted).join(', ')})`);
-  const rows = (await search.select(['row_id', vector ? '_distance' : '_score']).withRowId().limit(limit).toArray()) as Omit<Candidate, 'document_id'>[];
-  return rows.map((row) => ({ ...row, document_id: documentOfRow(row.row_id) }));
+  const found = await search.select(['row_id', vector ? '_distance' : '_score']).withRowId().limit(limit).toArrow();
+  // Read by column: Arrow's row objects cost more than the query itself at a few hundred candidates.
+  const ids = columnOf<string>(found, 'row_id');
+  const addresses = columnOf<bigint>(found, '_rowid');
+  const scores = vector ? undefined : columnOf<number>(found, '_score');
+  return ids.map((rowId, at) => ({ row_id: rowId, document_id: documentOfRow(rowId), _rowid: addresses[at]!, ...(scores ? { _score: scores[at]! } : {}) }));
 }
+
+/** One column of a query's result as plain values. */
+const columnOf = <T>(table: ArrowTable, name: string): T[] => Array.from((table.getChild(name)?.toArray() ?? []) as ArrayLike<T>);
 
 /**
  * The shown columns of the fused rows, taken by their addresses in the version the search read. Another search of
@@ -52,9 +60,14 @@ async function ranking(table: Table, column: string, query: IndexQuery, limit: n
  */
 async function shown(table: Table, rows: Candidate[]): Promise<Map<string, ShownRow>> {
   if (rows.length === 0) return new Map();
-  const taken = (await table.takeRowIds(rows.map((row) => row._rowid)).select(SHOWN_COLUMNS).toArray()) as ShownRow[];
+  const taken = await table.takeRowIds(rows.map((row) => row._rowid)).select(SHOWN_COLUMNS).toArrow();
+  const [ids, sourceIds, names, urls, titles, texts] = SHOWN_COLUMNS.map((column) => columnOf<string | null>(taken, column));
   const wanted = new Set(rows.map((row) => row.row_id));
-  return new Map(taken.filter((row) => wanted.has(row.row_id)).map((row) => [row.row_id, row]));
+  const shownRows = new Map<string, ShownRow>();
+  ids!.forEach((rowId, at) => {
+    if (rowId && wanted.has(rowId)) shownRows.set(rowId, { row_id: rowId, source_id: sourceIds![at]!, name: names![at]!, url: urls![at] ?? null, title: titles![at]!, text: texts![at]! });
+  });
+  return shownRows;
 }
 
 /**
@@ -80,7 +93,7 @@ export async function searchTable(table: Table, query: IndexQuery, indexed: Set<
   };
   // Ranks are comparable within one language only (a small language's first hit would tie with a large one's):
   // a question recognisably in one language ranks that language's documents; the others follow if room is left.
-  const language = await indexLanguageOf(query.text);
+  const language = query.language ?? (await indexLanguageOf(query.text));
   const own = language === 'neutral' ? [] : columns.filter((column) => column.endsWith(`_${language}`));
   const hits = await fused(own.length > 0 ? own : columns, true);
   if (own.length > 0 && hits.length < query.limit) {
