@@ -21,8 +21,9 @@ export interface MailAttachment {
   filename: string;
   type: string;
   bytes: number;
-  /** Its blob key; absent for one over the caps (listed, not kept). */
+  /** Its blob key; absent for one over the caps (listed, not kept, `refused` says why). */
   key?: string;
+  refused?: 'too_many' | 'too_large';
 }
 
 /** One inbound mail as stored before it is accepted (`received`), then worked. */
@@ -48,6 +49,8 @@ export interface InboundMailItem {
   messageId?: string;
   /** The new text of the mail (quoted history and signature taken off) and the HTML as the inbox shows it (sanitized). */
   text?: string;
+  /** The whole text as sent (quoted history and signature included), for the inbox's folded history. */
+  fullText?: string;
   html?: string;
   attachments?: MailAttachment[];
   conversationId?: string;
