@@ -33,7 +33,7 @@ export function ConversationView({ conversationId, onChanged, onErased }: { conv
       <About summary={live.summary} />
       <ol class="transcript" aria-label="Transcript" aria-live="polite">
         {live.messages.map((message) => (
-          <Entry key={message.seq} message={message} customer={customer} mail={live.mails.get(message.seq)} conversationId={conversationId} />
+          <Entry key={message.seq} message={message} customer={customer} mail={live.mails.get(message.seq)} conversationId={conversationId} onDecided={live.refresh} />
         ))}
       </ol>
       {live.typing !== undefined ? (
@@ -118,7 +118,7 @@ function About({ summary }: { summary: ConversationSummary }) {
 }
 
 /** `customer`: how the visitor's entries are headed (an e-mail conversation's: the sender's address); `mail`: the inbound mail it was made of. */
-function Entry({ message, customer, mail, conversationId }: { message: TranscriptEntry; customer: string; mail: MailOfMessage | undefined; conversationId: string }) {
+function Entry({ message, customer, mail, conversationId, onDecided }: { message: TranscriptEntry; customer: string; mail: MailOfMessage | undefined; conversationId: string; onDecided: () => void }) {
   if (message.role === 'event') {
     return (
       <li class="message event">
@@ -133,7 +133,7 @@ function Entry({ message, customer, mail, conversationId }: { message: Transcrip
     <li class={`message ${message.role}`}>
       <span class="who">{who}</span>
       <p>{message.role === 'assistant' ? readable(message.text) : message.text}</p>
-      {mail ? <MailMessage mail={mail} conversationId={conversationId} /> : null}
+      {mail ? <MailMessage mail={mail} conversationId={conversationId} onDecided={onDecided} /> : null}
       <span class="muted small">
         {when(message.at)}
         {message.stopped ? ' · stopped by the visitor' : ''}

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
-import { apiHeaders, apiUrl, ApiError } from '../api/client';
-import { ErrorNote } from '../components';
+import { apiHeaders, apiUrl, ApiError, post } from '../api/client';
+import { ActionButton, ErrorNote } from '../components';
+import { useAction } from '../hooks';
 import type { MailOfMessage } from './live-conversation';
 
 const UNVERIFIED: Record<NonNullable<MailOfMessage['unverified']>, string> = {
@@ -23,20 +24,47 @@ export const bytesText = (bytes: number): string =>
  * reason, the HTML in a sandboxed frame (no script, no remote content, no same origin: the server sanitized it, the
  * frame is the second wall) with the quoted history folded, and the attachments to download as files.
  */
-export function MailMessage({ mail, conversationId }: { mail: MailOfMessage; conversationId: string }) {
+export function MailMessage({ mail, conversationId, onDecided }: { mail: MailOfMessage; conversationId: string; onDecided: () => void }) {
   return (
     <div class="mail">
       <p class="small verdicts">
         {mail.unverified ? <span class="badge unverified">Unverified</span> : <span class="badge verified">Verified</span>} SPF {mail.verdicts.spf} · DKIM {mail.verdicts.dkim} · DMARC {mail.verdicts.dmarc}
         {mail.unverified ? <span class="muted"> · {UNVERIFIED[mail.unverified]}</span> : null}
       </p>
-      {mail.held ? (
-        <p class="held" role="note">
-          Held for a teammate: {HELD[mail.held.reason]}. The agent and the customer have not seen it.
-        </p>
-      ) : null}
+      {mail.held ? <Held mail={mail} reason={mail.held.reason} conversationId={conversationId} onDecided={onDecided} /> : null}
       <AsSent mail={mail} />
       {mail.attachments.length ? <Attachments mail={mail} conversationId={conversationId} /> : null}
+    </div>
+  );
+}
+
+/** Why the mail was held, and the teammate's decision: accept it (into this conversation, or one of its own) or dismiss it. */
+function Held({ mail, reason, conversationId, onDecided }: { mail: MailOfMessage; reason: keyof typeof HELD; conversationId: string; onDecided: () => void }) {
+  const act = useAction(async (into: 'conversation' | 'new' | 'dismiss') => {
+    const target = { conversation_id: conversationId, mail_id: mail.mail_id };
+    await (into === 'dismiss' ? post('conversations/mail_dismiss', target) : post('conversations/mail_accept', { ...target, into }));
+    onDecided();
+  });
+  return (
+    <div class="held" role="note">
+      <p>
+        {mail.decided === 'accepted' ? 'Accepted by a teammate' : mail.decided === 'dismissed' ? 'Dismissed by a teammate' : 'Held for a teammate'}: {HELD[reason]}.
+        {mail.decided === 'accepted' ? '' : ' The agent and the customer have not seen it.'}
+      </p>
+      {mail.decided ? null : (
+        <div class="row">
+          <ActionButton permission="conversations:reply" busy={act.busy} onClick={() => void act.run('conversation')}>
+            Accept into this conversation
+          </ActionButton>
+          <ActionButton permission="conversations:reply" busy={act.busy} onClick={() => void act.run('new')}>
+            Accept as a new conversation
+          </ActionButton>
+          <ActionButton permission="conversations:reply" variant="danger" busy={act.busy} onClick={() => void act.run('dismiss')}>
+            Dismiss
+          </ActionButton>
+        </div>
+      )}
+      <ErrorNote error={act.error} />
     </div>
   );
 }

@@ -12,6 +12,10 @@ import { uuid } from './primitives';
 export const MAIL_UNVERIFIED_REASONS = ['dmarc_failed', 'no_dmarc_pass', 'not_the_customer'] as const;
 /** Why a mail waits for a teammate instead of joining its conversation. */
 export const MAIL_HELD_REASONS = ['not_the_customer', 'dmarc_failed'] as const;
+/** What a teammate did with a held mail. */
+export const MAIL_HELD_DECISIONS = ['accepted', 'dismissed'] as const;
+/** Where an accepted held mail goes: the conversation it was written to, or a conversation of its own (its sender the customer). */
+export const MAIL_ACCEPT_INTO = ['conversation', 'new'] as const;
 /** Why an attachment was listed but not kept (the caps of one mail). */
 export const ATTACHMENT_REFUSALS = ['too_many', 'too_large'] as const;
 
@@ -41,7 +45,11 @@ export const MailOfMessage = z
     held: z
       .object({ reason: z.enum(MAIL_HELD_REASONS) })
       .nullable()
-      .meta({ description: 'The mail waits for a teammate (the agent and the customer never saw it): `not_the_customer` a stranger wrote to the conversation’s address, `dmarc_failed`; null: it joined the conversation' }),
+      .meta({ description: 'The mail was held for a teammate (the agent and the customer never saw it): `not_the_customer` a stranger wrote to the conversation’s address, `dmarc_failed`; it waits while `decided` is null; null: it joined the conversation' }),
+    decided: z
+      .enum(MAIL_HELD_DECISIONS)
+      .nullable()
+      .meta({ description: 'What a teammate did with a held mail: `accepted` (conversations/mail_accept), `dismissed` (conversations/mail_dismiss); null: not held, or not decided yet' }),
     attachments: z.array(MailAttachment),
   })
   .meta({ id: 'MailOfMessage', description: 'The inbound mail a transcript entry was made of (only on such entries)' });
@@ -52,7 +60,36 @@ export const ConversationAttachmentQuery = z.object({
   index: z.coerce.number({ error: 'index must be a number' }).int().min(0).max(99),
 });
 
+const heldMail = { conversation_id: ConversationAttachmentQuery.shape.conversation_id, mail_id: uuid('mail_id') };
+export const MailAcceptBody = z
+  .object({
+    ...heldMail,
+    into: z.enum(MAIL_ACCEPT_INTO).meta({ description: '`conversation`: the mail joins the conversation it was written to, as its customer’s entry; `new`: it starts a conversation of its own with its sender, claimed by the signed-in teammate' }),
+  })
+  .strict();
+export const MailDismissBody = z.object(heldMail).strict();
+
 export const MAIL_MESSAGE_ENDPOINTS = {
+  conversationsMailAccept: {
+    path: 'conversations/mail_accept',
+    method: 'POST',
+    summary:
+      'Accept a held mail (its `mail.held` in conversations/get): it joins the conversation, or starts its own (`into: new`, a signed-in teammate only: it is theirs). Accepting again answers where it went; a dismissed one is 400 VALIDATION_ERROR',
+    body: MailAcceptBody,
+    data: z.object({ conversation_id: z.string().meta({ description: 'The conversation the mail is now in' }) }),
+    status: 200,
+    access: 'conversations:reply',
+  },
+  conversationsMailDismiss: {
+    path: 'conversations/mail_dismiss',
+    method: 'POST',
+    summary: 'Dismiss a held mail: it stays a note for teammates, never reaches the agent or the customer. Dismissing again changes nothing; an accepted one is 400 VALIDATION_ERROR',
+    body: MailDismissBody,
+    data: z.object({ mail_id: z.uuid() }),
+    status: 200,
+    access: 'conversations:reply',
+  },
+
   conversationsAttachment: {
     path: 'conversations/attachment',
     method: 'GET',

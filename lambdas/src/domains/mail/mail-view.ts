@@ -26,6 +26,6 @@ export function unverifiedWhy(mail: InboundMailItem): Unverified | undefined {
   return mail.verdicts?.dmarc === 'pass' ? undefined : 'no_dmarc_pass';
 }
 
-/** Why a mail waits for a teammate (held), if it does. */
+/** Why a mail was held for a teammate (and may still wait for one), if it was. */
 export const heldWhy = (mail: InboundMailItem): 'not_the_customer' | 'dmarc_failed' | undefined =>
-  mail.state === 'held' && (mail.reason === 'not_the_customer' || mail.reason === 'dmarc_failed') ? mail.reason : undefined;
+  ['held', 'accepted', 'dismissed'].includes(mail.state) && (mail.reason === 'not_the_customer' || mail.reason === 'dmarc_failed') ? mail.reason : undefined;

@@ -8,7 +8,8 @@ import { putIf, readItem, updateIf } from '../../infra/store/dynamo';
  */
 const table = (deps: Deps) => deps.store.table('mail');
 
-export type MailState = 'received' | 'threaded' | 'answered' | 'held' | 'ignored';
+/** `accepted` / `dismissed`: a held mail a teammate decided on (held-mail.ts). */
+export type MailState = 'received' | 'threaded' | 'answered' | 'held' | 'ignored' | 'accepted' | 'dismissed';
 
 /** SPF, DKIM and DMARC as the receiving side judged them (mailauth locally, SES's receipt verdicts in AWS). */
 export interface MailVerdicts {
@@ -54,6 +55,8 @@ export interface InboundMailItem {
   html?: string;
   attachments?: MailAttachment[];
   conversationId?: string;
+  /** Where an accepted held mail went (its own conversation, or the one it was written to). */
+  acceptedInto?: string;
   /** `<workspaceId>#<sender address>`: the byCustomer index (a customer's mails for export and erasure). */
   customerKey?: string;
 }

@@ -23,7 +23,7 @@ export interface ThreadedMail {
 }
 
 /** The visitor id of an e-mail customer: the same for every mail of one address to one workspace (export and erasure find it). */
-const customerVisitorId = (workspaceId: string, address: string) => `email-${createHash('sha256').update(`${workspaceId}\n${address}`).digest('hex').slice(0, 32)}`;
+export const customerVisitorId = (workspaceId: string, address: string) => `email-${createHash('sha256').update(`${workspaceId}\n${address}`).digest('hex').slice(0, 32)}`;
 
 /**
  * Works a stored mail up to its conversation (docs/email.md): parsed, its sender's verdicts, its attachments kept,

@@ -53,6 +53,7 @@ const mailResponse = (mail: InboundMailItem): NonNullable<Message['mail']> => {
     verdicts: mail.verdicts ?? { spf: 'none', dkim: 'none', dmarc: 'none' },
     unverified: unverifiedWhy(mail) ?? null,
     held: held ? { reason: held } : null,
+    decided: mail.state === 'accepted' || mail.state === 'dismissed' ? mail.state : null,
     attachments: (mail.attachments ?? []).map((attachment, index) => ({ index, filename: attachment.filename, type: attachment.type, bytes: attachment.bytes, refused: attachment.key ? null : (attachment.refused ?? 'too_large') })),
   };
 };

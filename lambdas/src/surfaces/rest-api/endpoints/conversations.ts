@@ -13,6 +13,7 @@ import type { AvailabilitySettings } from '@service/shared/live-conversation';
 import type { Deps } from '../../../infra/deps';
 import { findAttachment } from '../../../domains/mail/attachments';
 import { mailsOfEntries } from '../../../domains/mail/mail-view';
+import { acceptHeldMail, dismissHeldMail } from '../../../domains/mail/held-mail';
 import type { EndpointHandlers, EndpointInput } from './types';
 
 /** The signed-in teammate; undefined for an API key (it acts for the workspace, not for a person). */
@@ -33,7 +34,9 @@ export type ConversationEndpoint =
   | 'conversationsAvailabilitySet'
   | 'conversationsStream'
   | 'conversationsInboxStream'
-  | 'conversationsAttachment';
+  | 'conversationsAttachment'
+  | 'conversationsMailAccept'
+  | 'conversationsMailDismiss';
 
 const availabilityAnswer = (deps: Deps, availability: AvailabilitySettings) => ({ data: { availability, available_now: availableAt(availability, deps.now()) } });
 
@@ -113,6 +116,17 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
     const meta = await readConversation(deps, workspace.id, query.conversation_id);
     const { key: _key, ...attachment } = await findAttachment(deps, { workspaceId: workspace.id, conversationId: meta.conversationId }, query.mail_id, query.index);
     return { data: { workspace_id: workspace.id, conversation_id: meta.conversationId, mail_id: query.mail_id, attachment } };
+  },
+
+  conversationsMailAccept: async (input) => {
+    const { deps, workspace, body } = input;
+    const target = await acceptHeldMail(deps, { workspaceId: workspace.id, conversationId: body.conversation_id }, body.mail_id, body.into, caller(input));
+    return { data: { conversation_id: target }, msg: body.into === 'new' ? 'The mail starts a conversation of its own' : 'The mail joined the conversation' };
+  },
+
+  conversationsMailDismiss: async ({ deps, workspace, body }) => {
+    await dismissHeldMail(deps, { workspaceId: workspace.id, conversationId: body.conversation_id }, body.mail_id);
+    return { data: { mail_id: body.mail_id }, msg: 'The mail was dismissed' };
   },
 
   conversationsAvailabilitySet: async ({ deps, workspace, body }) => ({ ...availabilityAnswer(deps, await setAvailability(deps, workspace.id, body)), msg: 'Availability saved' }),
