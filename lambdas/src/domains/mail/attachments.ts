@@ -42,6 +42,7 @@ export const servedType = (claimed: string): string => {
 
 /** The kept attachment `index` of a mail of conversation `conversationId` in `workspaceId`; NOT_FOUND for one it does not have or did not keep. */
 export async function findAttachment(deps: Deps, scope: { workspaceId: string; conversationId: string }, mailId: string, index: number) {
+  if (!deps.inboundMail) throw new DomainError('NOT_FOUND', 'This deployment keeps no inbound mail files (MAIL_BLOB_URI is not set for this function)', { field: 'mail_id' });
   const mail = await readInboundMail(deps, mailId);
   const attachment = mail?.workspaceId === scope.workspaceId && mail.conversationId === scope.conversationId ? mail.attachments?.[index] : undefined;
   if (!attachment?.key) {

@@ -1,6 +1,8 @@
 import type { Deps } from '../../infra/deps';
 import { readInboundMail, type InboundMailItem } from './repository';
 
+export type { InboundMailItem };
+
 /**
  * The inbound mails behind a conversation's transcript entries, for the inbox: thread-mail.ts stores the customer's
  * entry of a mail, or the note of a held one, under the seed `mail:<mailId>`, so a transcript names its mails without

@@ -2,7 +2,7 @@ import type { DataOf } from '@service/shared';
 import type { ConversationSummary, TranscriptMessage } from '../../../domains/conversations/agent-conversations';
 import { seqOf, type StoredMessage } from '../../../domains/conversations/conversations';
 import { heldWhy, unverifiedWhy } from '../../../domains/mail/mail-view';
-import type { InboundMailItem } from '../../../domains/mail/repository';
+import type { InboundMailItem } from '../../../domains/mail/mail-view';
 
 /** A conversation and its transcript entries as the conversations/* endpoints answer them. */
 
