@@ -5,18 +5,14 @@ import { createTransport } from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { findAgentById } from '../../../lambdas/src/domains/agents/agents';
-import { axeViolations, heading, mailTo, screenshot, signedInPage, startDashboard, type DashboardHarness } from './support';
+import { axeViolations, checkNarrowDark, heading, mailTo, screenshot, signedInPage, startDashboard, type DashboardHarness } from './support';
+import { noDns } from '../../../lambdas/test/support/offline-dns';
 
 // The handoff leg of issue 38's acceptance test, with real parts: a customer mails the agent over SMTP and asks for a
 // person; a teammate signed in to the dashboard sees the mail as sent (sanitized HTML in a sandboxed frame, the quoted
 // history folded, the attachments, the verdicts), claims it and replies from the inbox; the customer gets the reply
 // in the local mailbox, threaded, answers it, and the answer shows in the same conversation. A stranger writing to the
 // conversation's address is held, with why. Its own platform; the browser tier's shared Chromium.
-
-/** DNS as mailauth asks it, offline: no record exists (every verdict is then `none`). */
-const noDns = async (): Promise<never> => {
-  throw Object.assign(new Error('no such record'), { code: 'ENOTFOUND' });
-};
 
 const CUSTOMER = 'ada@customer.example';
 const SUBJECT = 'My order arrived broken';
@@ -127,17 +123,7 @@ describe('an e-mail conversation in the inbox', () => {
     expect(await held.getByRole('button').count()).toBe(0);
     expect(await conversation.locator('.message.user').count()).toBe(2);
 
-    await inbox.setViewportSize({ width: 375, height: 740 });
-    await inbox.emulateMedia({ colorScheme: 'dark' });
-    try {
-      await conversation.getByRole('button', { name: 'Reply by e-mail' }).waitFor();
-      expect(await axeViolations(inbox)).toEqual([]);
-      expect(await inbox.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-      await screenshot(inbox, 'inbox-mail-375-dark');
-    } finally {
-      await inbox.setViewportSize({ width: 1280, height: 860 });
-      await inbox.emulateMedia({ colorScheme: 'light' });
-    }
+    await checkNarrowDark(inbox, 'inbox-mail-375-dark', () => conversation.getByRole('button', { name: 'Reply by e-mail' }).waitFor());
     // No policy refused anything the page needed (a frame of its own document is no violation).
     expect(errors).toEqual([]);
   }, 90_000);

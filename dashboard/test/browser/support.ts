@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import type { PlatformOptions, RunningPlatform } from '../../../lambdas/src/entries/local/platform';
 import { apiClient, newDemoKey, type ApiCall, startTestPlatform } from '../../../lambdas/test/support/platform';
 import { launchChromium } from '../../../test/browser/chromium';
@@ -144,6 +145,24 @@ export async function axeViolations(page: Page): Promise<{ id: string; nodes: nu
 }
 
 export const screenshot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+/**
+ * The screen at 375 px in the dark: once `ready` shows, axe clean, nothing wider than the viewport, a screenshot
+ * `name`; then back to the desktop width in the light.
+ */
+export async function checkNarrowDark(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  try {
+    await ready();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await screenshot(page, name);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+}
 
 /** What the page's Copy button put on the clipboard. */
 /**

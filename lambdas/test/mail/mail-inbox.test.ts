@@ -6,11 +6,7 @@ import { DEMO_WORKSPACE_ID } from '../../src/entries/local/seed';
 import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
 import { waitFor } from '../support/wait-for';
-
-/** DNS as mailauth asks it, offline: no record exists (every verdict is then `none`). */
-const noDns = async (): Promise<never> => {
-  throw Object.assign(new Error('no such record'), { code: 'ENOTFOUND' });
-};
+import { noDns } from '../support/offline-dns';
 
 interface MailOfMessage {
   mail_id: string;
