@@ -9,6 +9,8 @@ import { when } from '../format';
 import { useApp } from '../session';
 import { useLiveConversation, type ConversationSummary, type TranscriptEntry } from './live-conversation';
 import { VisitorData, type Erasure } from './visitor-data';
+import { MailMessage } from './mail-message';
+import type { MailOfMessage } from './live-conversation';
 
 /** How often typing in the reply box tells the visitor (the widget shows it for a few seconds each time). */
 const TYPING_EVERY_MS = 3_000;
@@ -31,7 +33,7 @@ export function ConversationView({ conversationId, onChanged, onErased }: { conv
       <About summary={live.summary} />
       <ol class="transcript" aria-label="Transcript" aria-live="polite">
         {live.messages.map((message) => (
-          <Entry key={message.seq} message={message} customer={customer} />
+          <Entry key={message.seq} message={message} customer={customer} mail={live.mails.get(message.seq)} conversationId={conversationId} onDecided={live.refresh} />
         ))}
       </ol>
       {live.typing !== undefined ? (
@@ -115,8 +117,8 @@ function About({ summary }: { summary: ConversationSummary }) {
   );
 }
 
-/** `customer`: how the visitor's entries are headed (an e-mail conversation's: the sender's address). */
-function Entry({ message, customer }: { message: TranscriptEntry; customer: string }) {
+/** `customer`: how the visitor's entries are headed (an e-mail conversation's: the sender's address); `mail`: the inbound mail it was made of. */
+function Entry({ message, customer, mail, conversationId, onDecided }: { message: TranscriptEntry; customer: string; mail: MailOfMessage | undefined; conversationId: string; onDecided: () => void }) {
   if (message.role === 'event') {
     return (
       <li class="message event">
@@ -131,6 +133,7 @@ function Entry({ message, customer }: { message: TranscriptEntry; customer: stri
     <li class={`message ${message.role}`}>
       <span class="who">{who}</span>
       <p>{message.role === 'assistant' ? readable(message.text) : message.text}</p>
+      {mail ? <MailMessage mail={mail} conversationId={conversationId} onDecided={onDecided} /> : null}
       <span class="muted small">
         {when(message.at)}
         {message.stopped ? ' · stopped by the visitor' : ''}

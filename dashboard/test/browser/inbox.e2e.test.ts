@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { addPerson } from '../../../lambdas/test/people/helpers';
 import { localChatUrl, widgetVisitor } from '../../../lambdas/test/support/widget-visitor';
 import { appendMessage, openConversation } from '../../../lambdas/src/domains/conversations/conversations';
-import { axeViolations, heading, mailTo, otherSite, OWNER_EMAIL, screenshot, signedInPage, signIn, startDashboard, type DashboardHarness } from './support';
+import { axeViolations, checkNarrowDark, heading, mailTo, otherSite, OWNER_EMAIL, screenshot, signedInPage, signIn, startDashboard, type DashboardHarness } from './support';
 
 // The inbox (issue 29, item 3) with two pages: a visitor's widget on a shop's page and a teammate's dashboard. The
 // visitor asks for a person, the conversation waits under Waiting (counted unread until the teammate is shown it), the teammate claims it and replies, the visitor
@@ -225,16 +225,6 @@ describe('the inbox', () => {
     expect(mailed.subject).toBe(`Re: ${email.subject}`);
     expect(mailed.headers['reply-to']).toMatch(/\+[0-9A-Za-z]+@/);
     await screenshot(inbox, 'inbox-email-light');
-    await inbox.setViewportSize({ width: 375, height: 740 });
-    await inbox.emulateMedia({ colorScheme: 'dark' });
-    try {
-      await conversation.getByRole('button', { name: 'Reply by e-mail' }).waitFor();
-      expect(await axeViolations(inbox)).toEqual([]);
-      expect(await inbox.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-      await screenshot(inbox, 'inbox-email-375-dark');
-    } finally {
-      await inbox.setViewportSize({ width: 1280, height: 860 });
-      await inbox.emulateMedia({ colorScheme: 'light' });
-    }
+    await checkNarrowDark(inbox, 'inbox-email-375-dark', () => conversation.getByRole('button', { name: 'Reply by e-mail' }).waitFor());
   });
 });

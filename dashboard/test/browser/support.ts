@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import type { RunningPlatform } from '../../../lambdas/src/entries/local/platform';
+import { expect } from 'vitest';
+import type { PlatformOptions, RunningPlatform } from '../../../lambdas/src/entries/local/platform';
 import { apiClient, newDemoKey, type ApiCall, startTestPlatform } from '../../../lambdas/test/support/platform';
 import { launchChromium } from '../../../test/browser/chromium';
 
@@ -32,14 +33,17 @@ export interface DashboardHarness {
   stop(): Promise<void>;
 }
 
-/** `env`: further settings of the platform (e.g. the offline model's pace, or WEBHOOK_ALLOW_LOCAL to crawl a site on loopback). */
-export async function startDashboard(env: Record<string, string> = {}): Promise<DashboardHarness> {
+/**
+ * `env`: further settings of the platform (e.g. the offline model's pace, or WEBHOOK_ALLOW_LOCAL to crawl a site on
+ * loopback); `mailResolver`: the DNS the platform's mail authentication asks (offline in a test).
+ */
+export async function startDashboard(env: Record<string, string> = {}, options: Pick<PlatformOptions, 'mailResolver'> = {}): Promise<DashboardHarness> {
   const key = newDemoKey();
   let offset = 0;
   const [platform, browser] = await Promise.all([
     // One person clicks through every screen, in two themes and two widths, within a minute or two: far past the
     // per-person request limit a real session meets, which these suites do not test.
-    startTestPlatform({ env: { SERVICE_DEMO_API_KEY: key, SERVICE_MASTER_KEY: MASTER_KEY, RATE_LIMIT_PER_MINUTE: '100000', ...env }, now: () => new Date(Date.now() + offset) }),
+    startTestPlatform({ ...options, env: { SERVICE_DEMO_API_KEY: key, SERVICE_MASTER_KEY: MASTER_KEY, RATE_LIMIT_PER_MINUTE: '100000', ...env }, now: () => new Date(Date.now() + offset) }),
     launchChromium(),
   ]);
   mkdirSync(SHOTS, { recursive: true });
@@ -141,6 +145,24 @@ export async function axeViolations(page: Page): Promise<{ id: string; nodes: nu
 }
 
 export const screenshot = (page: Page, name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+/**
+ * The screen at 375 px in the dark: once `ready` shows, axe clean, nothing wider than the viewport, a screenshot
+ * `name`; then back to the desktop width in the light.
+ */
+export async function checkNarrowDark(page: Page, name: string, ready: () => Promise<void>): Promise<void> {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  try {
+    await ready();
+    expect(await axeViolations(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await screenshot(page, name);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.emulateMedia({ colorScheme: 'light' });
+  }
+}
 
 /** What the page's Copy button put on the clipboard. */
 /**

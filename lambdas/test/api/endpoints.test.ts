@@ -5,6 +5,7 @@ import { WEBHOOK_DELIVERY_ENDPOINTS } from '../../../shared/src/api/webhook-deli
 import { PEOPLE_ENDPOINTS } from '../../../shared/src/api/people';
 import { AUTH_ENDPOINTS } from '../../../shared/src/api/auth';
 import { CONVERSATION_ENDPOINTS } from '../../../shared/src/api/conversations';
+import { MAIL_MESSAGE_ENDPOINTS } from '../../../shared/src/api/mail-messages';
 import { VISITOR_ENDPOINTS } from '../../../shared/src/api/visitors';
 import { CONNECTION_ENDPOINTS } from '../../../shared/src/api/connections';
 import { describe, expect, it } from 'vitest';
@@ -183,6 +184,8 @@ describe('every endpoint answers as its OpenAPI document says', () => {
       ...Object.keys(AUTH_ENDPOINTS),
       ...Object.keys(PEOPLE_ENDPOINTS),
       ...Object.keys(CONVERSATION_ENDPOINTS),
+      // An inbound mail's attachments and held mails: lambdas/test/mail/mail-inbox.test.ts.
+      ...Object.keys(MAIL_MESSAGE_ENDPOINTS),
       // A visitor's data: lambdas/test/visitors/visitor-data.test.ts.
       ...Object.keys(VISITOR_ENDPOINTS),
       // MCP connections: lambdas/test/mcp/connections.test.ts.

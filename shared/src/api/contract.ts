@@ -22,4 +22,6 @@ export interface EndpointContract {
   secretFields?: readonly string[];
   /** Answers Server-Sent Events instead of the JSON envelope (errors before the first event are still the envelope). */
   stream?: { description: string; events: Record<string, { schema: z.ZodType; description: string }> };
+  /** Answers a file's bytes instead of the JSON envelope (errors are still the envelope); `data` is what the pipeline checks before it. */
+  file?: { description: string };
 }

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { EndpointContract } from './contract';
 import { isoDateTime, limitParam, text, uuid } from './primitives';
+import { MailOfMessage } from './mail-messages';
 import {
   AVAILABILITY_LIMITS,
   AVAILABILITY_MODES,
@@ -83,6 +84,7 @@ export const ConversationMessage = z
     author: Teammate.nullable().meta({ description: 'The teammate of a `teammate`, `note` or `event` entry' }),
     event: z.enum(CONVERSATION_EVENTS).nullable().meta({ description: 'What an `event` entry records' }),
     stopped: z.boolean().optional().meta({ description: 'true: the visitor stopped this reply while it was written; `text` is what was written until then' }),
+    mail: MailOfMessage.optional().meta({ description: 'conversations/get only: the inbound mail this entry was made of (the customer’s entry, or the note of a held mail)' }),
   })
   // The same entry as the zod-free LiveMessage the widget and the dashboard read (plus `stopped`): the type check fails if they part.
   .meta({ id: 'ConversationMessage' }) satisfies z.ZodType<LiveMessage & { stopped?: boolean | undefined }>;

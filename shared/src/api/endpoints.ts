@@ -9,6 +9,7 @@ import { ApiKey, KeyCreateBody, KeyIdBody } from './api-keys';
 import { AUTH_ENDPOINTS } from './auth';
 import { PEOPLE_ENDPOINTS } from './people';
 import { CONVERSATION_ENDPOINTS } from './conversations';
+import { MAIL_MESSAGE_ENDPOINTS } from './mail-messages';
 import { WEBHOOK_DELIVERY_ENDPOINTS } from './webhook-deliveries';
 import { SKILL_ACCESS_ENDPOINTS, Skill, SkillInstallBody, SkillInstallation } from './skills';
 import { CONNECTION_ENDPOINTS } from './connections';
@@ -147,6 +148,7 @@ export const ENDPOINTS = {
   ...AUTH_ENDPOINTS,
   ...PEOPLE_ENDPOINTS,
   ...CONVERSATION_ENDPOINTS,
+  ...MAIL_MESSAGE_ENDPOINTS,
   ...KNOWLEDGE_ENDPOINTS,
   ...VISITOR_ENDPOINTS,
   ...TELEMETRY_ENDPOINTS,

@@ -32,7 +32,8 @@ function conflicts(endpoint: EndpointContract): string[] {
 
 function securityOf(endpoint: EndpointContract): Record<string, string[]>[] {
   if (endpoint.access === 'public') return [];
-  if (endpoint.access === 'session') return [{ Session: [] }];
+  // A file of a visitor's mail is for signed-in teammates only (no key downloads it).
+  if (endpoint.access === 'session' || endpoint.file) return [{ Session: [] }];
   return [{ ApiKey: [] }, { Bearer: [] }, { Session: [] }];
 }
 
@@ -65,7 +66,11 @@ function register(registry: OpenAPIRegistry, endpoint: EndpointContract): void {
       ...(endpoint.body ? { body: { required: true, content: { 'application/json': { schema: endpoint.body } } } } : {}),
     },
     responses: {
-      [endpoint.status]: endpoint.stream ? streamResponse(endpoint.stream) : { description: 'Success', content: { 'application/json': { schema: envelopeOf(endpoint.data) } } },
+      [endpoint.status]: endpoint.stream
+        ? streamResponse(endpoint.stream)
+        : endpoint.file
+          ? { description: endpoint.file.description, content: { 'application/octet-stream': { schema: z.string().meta({ format: 'binary' }) } } }
+          : { description: 'Success', content: { 'application/json': { schema: envelopeOf(endpoint.data) } } },
       400: errorResponse('VALIDATION_ERROR or SCHEMA_INVALID'),
       401: errorResponse('API_KEY_REQUIRED or API_KEY_INVALID'),
       403: errorResponse(`PLAN_REQUIRED, or FORBIDDEN (needs ${endpoint.access}; or a session request without its CSRF token or from another origin)`),

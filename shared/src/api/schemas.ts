@@ -10,3 +10,4 @@ export * from './api-keys';
 export * from './auth';
 export * from './people';
 export * from './conversations';
+export * from './mail-messages';

@@ -36,7 +36,8 @@ export interface ConversationSummary {
 }
 
 /** A transcript entry with its place (seq). */
-export type TranscriptMessage = Omit<StoredMessage, 'messageId' | 'actionSeed'> & { seq: number };
+/** `actionSeed` names what wrote the entry (an inbound mail's entries: mail-view.ts finds the mail by it); never answered to a caller. */
+export type TranscriptMessage = Omit<StoredMessage, 'messageId'> & { seq: number };
 
 /** `readSeq`: the reading teammate's marker (undefined: nobody reads, an API key). */
 const toSummary = (meta: ConversationMetaItem, readSeq?: number): ConversationSummary => ({
@@ -134,5 +135,5 @@ const TRANSCRIPT_LIMIT = 500;
 export async function conversationTranscript(deps: Deps, workspaceId: string, conversationId: string, readerId?: string): Promise<{ conversation: ConversationSummary; messages: TranscriptMessage[] }> {
   const meta = await readConversation(deps, workspaceId, conversationId);
   const [messages, readSeq] = await Promise.all([queryMessages(deps, conversationId, TRANSCRIPT_LIMIT, 'oldest first'), readerId ? readMarker(deps, conversationId, readerId) : undefined]);
-  return { conversation: toSummary(meta, readSeq), messages: messages.map(({ messageId, actionSeed: _seed, ...message }) => ({ ...message, seq: seqOf(messageId) })) };
+  return { conversation: toSummary(meta, readSeq), messages: messages.map(({ messageId, ...message }) => ({ ...message, seq: seqOf(messageId) })) };
 }

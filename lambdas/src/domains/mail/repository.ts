@@ -8,7 +8,8 @@ import { putIf, readItem, updateIf } from '../../infra/store/dynamo';
  */
 const table = (deps: Deps) => deps.store.table('mail');
 
-export type MailState = 'received' | 'threaded' | 'answered' | 'held' | 'ignored';
+/** `accepted` / `dismissed`: a held mail a teammate decided on (held-mail.ts). */
+export type MailState = 'received' | 'threaded' | 'answered' | 'held' | 'ignored' | 'accepted' | 'dismissed';
 
 /** SPF, DKIM and DMARC as the receiving side judged them (mailauth locally, SES's receipt verdicts in AWS). */
 export interface MailVerdicts {
@@ -21,8 +22,9 @@ export interface MailAttachment {
   filename: string;
   type: string;
   bytes: number;
-  /** Its blob key; absent for one over the caps (listed, not kept). */
+  /** Its blob key; absent for one over the caps (listed, not kept, `refused` says why). */
   key?: string;
+  refused?: 'too_many' | 'too_large';
 }
 
 /** One inbound mail as stored before it is accepted (`received`), then worked. */
@@ -48,9 +50,13 @@ export interface InboundMailItem {
   messageId?: string;
   /** The new text of the mail (quoted history and signature taken off) and the HTML as the inbox shows it (sanitized). */
   text?: string;
+  /** The whole text as sent (quoted history and signature included), for the inbox's folded history. */
+  fullText?: string;
   html?: string;
   attachments?: MailAttachment[];
   conversationId?: string;
+  /** Where an accepted held mail went (its own conversation, or the one it was written to). */
+  acceptedInto?: string;
   /** `<workspaceId>#<sender address>`: the byCustomer index (a customer's mails for export and erasure). */
   customerKey?: string;
 }

@@ -10,8 +10,10 @@ import type { Deps } from '../../infra/deps';
 import { authenticateMail } from './authenticate';
 import { neverAnswered } from './never-answer';
 import { parseMail, type ParsedMail } from './parse';
-import { INBOUND_LIMITS, mailBlobs } from './receive';
-import { readInboundMail, takeMailWork, updateInboundMail, type InboundMailItem, type MailAttachment } from './repository';
+import { keepAttachments } from './attachments';
+import { mailSeed } from './mail-view';
+import { mailBlobs } from './receive';
+import { readInboundMail, takeMailWork, updateInboundMail, type InboundMailItem } from './repository';
 
 /** How long one worker holds a mail: threading it and the answer's bound, with room to spare. */
 export const MAIL_WORK_MS = CHAT_LIMITS.replyMs + 60_000;
@@ -25,7 +27,7 @@ export interface ThreadedMail {
 }
 
 /** The visitor id of an e-mail customer: the same for every mail of one address to one workspace (export and erasure find it). */
-const customerVisitorId = (workspaceId: string, address: string) => `email-${createHash('sha256').update(`${workspaceId}\n${address}`).digest('hex').slice(0, 32)}`;
+export const customerVisitorId = (workspaceId: string, address: string) => `email-${createHash('sha256').update(`${workspaceId}\n${address}`).digest('hex').slice(0, 32)}`;
 
 /**
  * Works a stored mail up to its conversation (docs/email.md): parsed, its sender's verdicts, its attachments kept,
@@ -61,6 +63,7 @@ export async function threadMail(deps: Deps, mailId: string): Promise<ThreadedMa
     subject: parsed.subject,
     ...(parsed.messageId ? { messageId: parsed.messageId } : {}),
     text: parsed.newText,
+    fullText: parsed.fullText,
     ...(parsed.safeHtml ? { html: parsed.safeHtml.slice(0, 200_000) } : {}),
     attachments: await keepAttachments(deps, mail, parsed),
   };
@@ -80,7 +83,7 @@ export async function threadMail(deps: Deps, mailId: string): Promise<ThreadedMa
     const why = ignore === 'bounce' ? 'bounce' : from !== customer ? 'not_the_customer' : verdicts.dmarc === 'fail' ? 'dmarc_failed' : undefined;
     if (why) {
       // Teammates see it as a note; the agent and the conversation's customer never do.
-      await appendEntryOnce(deps, meta.conversationId, `mail:${mailId}`, { role: 'note', content: why === 'bounce' ? bounceNote(parsed, from) : heldNote(why, from, parsed.subject) });
+      await appendEntryOnce(deps, meta.conversationId, mailSeed(mailId), { role: 'note', content: why === 'bounce' ? bounceNote(parsed, from) : heldNote(why, from, parsed.subject) });
       await updateInboundMail(deps, mailId, ['received', 'threaded'], { ...fields, conversationId: meta.conversationId, state: why === 'bounce' ? 'ignored' : 'held', reason: why });
       return undefined;
     }
@@ -92,7 +95,7 @@ export async function threadMail(deps: Deps, mailId: string): Promise<ThreadedMa
     await openConversation(deps, { conversationId: mail.mailId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: customerVisitorId(agent.workspaceId, from), locale: agent.locale, email: { address: from, subject: parsed.subject || '(no subject)' } });
     meta = await readConversation(deps, mail.workspaceId, mail.mailId);
   }
-  const entry = await appendEntryOnce(deps, meta.conversationId, `mail:${mailId}`, { role: 'user', content: parsed.newText || parsed.subject || '(empty mail)' });
+  const entry = await appendEntryOnce(deps, meta.conversationId, mailSeed(mailId), { role: 'user', content: parsed.newText || parsed.subject || '(empty mail)' });
   if (parsed.messageId) await noteThreadMessage(deps, meta, parsed.messageId, false);
   await noteVisitorMessage(deps, { workspaceId: meta.workspaceId, agentId: meta.agentId, conversationId: meta.conversationId }, new Date(entry.createdAt));
   mail = (await updateInboundMail(deps, mailId, ['received', 'threaded'], { ...fields, conversationId: meta.conversationId, state: 'threaded' })) ?? mail;
@@ -113,19 +116,6 @@ function bounceNote(parsed: ParsedMail, from: string | undefined): string {
 }
 
 const heldNote = (why: string, from: string | undefined, subject: string) => `A mail from ${from ?? 'an unknown sender'} ("${subject}") was held and not shown to the agent: ${HELD_WHY[why] ?? why}.`;
-
-/** Keeps the attachments as blobs within the caps (those past them are listed, not kept); never opened, never run. */
-async function keepAttachments(deps: Deps, mail: InboundMailItem, parsed: ParsedMail): Promise<MailAttachment[]> {
-  return Promise.all(
-    parsed.attachments.slice(0, INBOUND_LIMITS.attachments * 2).map(async (attachment, index) => {
-      const listed = { filename: attachment.filename, type: attachment.type.slice(0, 100), bytes: attachment.content.byteLength };
-      if (index >= INBOUND_LIMITS.attachments || attachment.content.byteLength > INBOUND_LIMITS.attachmentBytes) return listed;
-      const key = `${mail.workspaceId}/${mail.mailId}/attachment-${index}`;
-      await mailBlobs(deps).put(key, attachment.content, 'application/octet-stream');
-      return { ...listed, key };
-    }),
-  );
-}
 
 /** Records how working the mail ended (answered, or ignored with why) once the caller is done with it. */
 export const finishMail = (deps: Deps, mailId: string, end: { state: 'answered' } | { state: 'ignored' | 'held'; reason: string }) => updateInboundMail(deps, mailId, ['threaded'], end);

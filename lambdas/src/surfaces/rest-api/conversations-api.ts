@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import type { Deps } from '../../infra/deps';
 import type { HttpEvent, HttpResult } from '../../infra/http/event';
+import { attachmentDownload } from './attachment-download';
 import { conversationEndpoints } from './endpoints/conversations';
 import { visitorEndpoints } from './endpoints/visitors';
 import { evalEndpoints } from './endpoints/evals';
@@ -16,5 +17,5 @@ export function createConversationsApiHandler(deps: Deps) {
   const handlers = { ...conversationEndpoints, ...visitorEndpoints, ...evalEndpoints };
   // Availability, visitors' export and erasure, retention: recorded in the audit log.
   const pipeline = createRestPipeline(deps, handlers, auditedRunner(deps, handlers));
-  return (event: HttpEvent, context: Context): Promise<HttpResult> => pipeline(event, context);
+  return async (event: HttpEvent, context: Context): Promise<HttpResult> => attachmentDownload(deps, event, await pipeline(event, context));
 }

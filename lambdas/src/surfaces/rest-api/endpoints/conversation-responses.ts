@@ -1,6 +1,8 @@
 import type { DataOf } from '@service/shared';
 import type { ConversationSummary, TranscriptMessage } from '../../../domains/conversations/agent-conversations';
 import { seqOf, type StoredMessage } from '../../../domains/conversations/conversations';
+import { heldWhy, unverifiedWhy } from '../../../domains/mail/mail-view';
+import type { InboundMailItem } from '../../../domains/mail/mail-view';
 
 /** A conversation and its transcript entries as the conversations/* endpoints answer them. */
 
@@ -27,7 +29,8 @@ export const summaryResponse = (summary: ConversationSummary): Summary => ({
   preview: summary.preview,
 });
 
-export const messageResponse = (message: TranscriptMessage): Message => ({
+/** `mail`: the inbound mail the entry was made of (conversations/get). */
+export const messageResponse = (message: TranscriptMessage, mail?: InboundMailItem): Message => ({
   seq: message.seq,
   role: message.role,
   text: message.content,
@@ -35,7 +38,25 @@ export const messageResponse = (message: TranscriptMessage): Message => ({
   author: message.author ?? null,
   event: message.event ?? null,
   ...(message.stopped ? { stopped: true } : {}),
+  ...(mail ? { mail: mailResponse(mail) } : {}),
 });
 
-export const storedResponse = ({ messageId, actionSeed: _seed, ...message }: StoredMessage): Message => messageResponse({ ...message, seq: seqOf(messageId) });
+const mailResponse = (mail: InboundMailItem): NonNullable<Message['mail']> => {
+  const held = heldWhy(mail);
+  return {
+    mail_id: mail.mailId,
+    from: mail.from ?? null,
+    from_name: mail.fromName ?? null,
+    subject: mail.subject ?? '',
+    html: mail.html ?? null,
+    full_text: mail.fullText ?? mail.text ?? '',
+    verdicts: mail.verdicts ?? { spf: 'none', dkim: 'none', dmarc: 'none' },
+    unverified: unverifiedWhy(mail) ?? null,
+    held: held ? { reason: held } : null,
+    decided: mail.state === 'accepted' || mail.state === 'dismissed' ? mail.state : null,
+    attachments: (mail.attachments ?? []).map((attachment, index) => ({ index, filename: attachment.filename, type: attachment.type, bytes: attachment.bytes, refused: attachment.key ? null : (attachment.refused ?? 'too_large') })),
+  };
+};
+
+export const storedResponse = ({ messageId, ...message }: StoredMessage): Message => messageResponse({ ...message, seq: seqOf(messageId) });
 

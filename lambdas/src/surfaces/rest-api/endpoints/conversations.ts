@@ -11,6 +11,9 @@ import { memberAsTeammate } from '../../../domains/people/members';
 import { availableAt, readAvailability, setAvailability } from '../../../domains/conversations/availability';
 import type { AvailabilitySettings } from '@service/shared/live-conversation';
 import type { Deps } from '../../../infra/deps';
+import { findAttachment } from '../../../domains/mail/attachments';
+import { mailsOfEntries } from '../../../domains/mail/mail-view';
+import { acceptHeldMail, dismissHeldMail } from '../../../domains/mail/held-mail';
 import type { EndpointHandlers, EndpointInput } from './types';
 
 /** The signed-in teammate; undefined for an API key (it acts for the workspace, not for a person). */
@@ -30,7 +33,10 @@ export type ConversationEndpoint =
   | 'conversationsAvailability'
   | 'conversationsAvailabilitySet'
   | 'conversationsStream'
-  | 'conversationsInboxStream';
+  | 'conversationsInboxStream'
+  | 'conversationsAttachment'
+  | 'conversationsMailAccept'
+  | 'conversationsMailDismiss';
 
 const availabilityAnswer = (deps: Deps, availability: AvailabilitySettings) => ({ data: { availability, available_now: availableAt(availability, deps.now()) } });
 
@@ -47,7 +53,8 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
   conversationsGet: async (input) => {
     const { deps, workspace, query } = input;
     const { conversation, messages } = await conversationTranscript(deps, workspace.id, query.conversation_id, caller(input)?.id);
-    return { data: { conversation: summaryResponse(conversation), messages: messages.map(messageResponse) } };
+    const mails = conversation.channel === 'email' || conversation.visitorEmail ? await mailsOfEntries(deps, { workspaceId: workspace.id, conversationId: conversation.conversationId }, messages.map((message) => message.actionSeed)) : new Map();
+    return { data: { conversation: summaryResponse(conversation), messages: messages.map((message) => messageResponse(message, message.actionSeed ? mails.get(message.actionSeed) : undefined)) } };
   },
 
   conversationsReply: async (input) => {
@@ -102,6 +109,25 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
   },
 
   conversationsAvailability: async ({ deps, workspace }) => availabilityAnswer(deps, await readAvailability(deps, workspace.id)),
+
+  // Checked here; conversations-api.ts then serves the bytes as a file (a visitor's file: a signed-in teammate only, never a key).
+  conversationsAttachment: async ({ deps, workspace, session, query }) => {
+    if (!session) throw new DomainError('FORBIDDEN', 'An attachment is downloaded by a signed-in teammate in the dashboard, not with an API key');
+    const meta = await readConversation(deps, workspace.id, query.conversation_id);
+    const { key: _key, ...attachment } = await findAttachment(deps, { workspaceId: workspace.id, conversationId: meta.conversationId }, query.mail_id, query.index);
+    return { data: { workspace_id: workspace.id, conversation_id: meta.conversationId, mail_id: query.mail_id, attachment } };
+  },
+
+  conversationsMailAccept: async (input) => {
+    const { deps, workspace, body } = input;
+    const target = await acceptHeldMail(deps, { workspaceId: workspace.id, conversationId: body.conversation_id }, body.mail_id, body.into, caller(input));
+    return { data: { conversation_id: target }, msg: body.into === 'new' ? 'The mail starts a conversation of its own' : 'The mail joined the conversation' };
+  },
+
+  conversationsMailDismiss: async ({ deps, workspace, body }) => {
+    await dismissHeldMail(deps, { workspaceId: workspace.id, conversationId: body.conversation_id }, body.mail_id);
+    return { data: { mail_id: body.mail_id }, msg: 'The mail was dismissed' };
+  },
 
   conversationsAvailabilitySet: async ({ deps, workspace, body }) => ({ ...availabilityAnswer(deps, await setAvailability(deps, workspace.id, body)), msg: 'Availability saved' }),
 

@@ -42,7 +42,7 @@ export const visitorEndpoints: EndpointHandlers<VisitorEndpoint> = {
         visitor: { visitor_id: body.visitor_id ?? null, verified_user_id: body.verified_user_id ?? null },
         conversations: exported.conversations.map(({ summary, messages, pendingActions }) => ({
           conversation: summaryResponse(summary),
-          messages: messages.map(messageResponse),
+          messages: messages.map((message) => messageResponse(message)),
           pending_actions: pendingActions.map((action) => ({ id: action.id, tool_name: action.toolName, summary: action.summary, input: action.input, expires_at: action.expiresAt })),
         })),
         contacts: exported.contacts,
