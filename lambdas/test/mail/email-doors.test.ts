@@ -2,6 +2,7 @@ import { createTransport } from 'nodemailer';
 import { describe, expect, it } from 'vitest';
 import { findAgentById } from '../../src/domains/agents/agents';
 import { readInboundMail } from '../../src/domains/mail/repository';
+import { sweepRetention } from '../../src/domains/visitors/retention-sweeper';
 import { usePlatform } from '../support/platform';
 import { waitFor } from '../support/wait-for';
 import { localChatUrl, widgetVisitor } from '../support/widget-visitor';
@@ -16,8 +17,11 @@ const noDns = async (): Promise<never> => {
 
 type ChannelMeasures = Record<string, number | null>;
 
+/** The platform's clock, moved past a retention period by the last test. */
+let clockOffsetMs = 0;
+
 describe('the e-mail channel at every door', () => {
-  const context = usePlatform({ mailResolver: noDns, env: { RATE_LIMIT_PER_MINUTE: '1000' } });
+  const context = usePlatform({ mailResolver: noDns, env: { RATE_LIMIT_PER_MINUTE: '1000' }, now: () => new Date(Date.now() + clockOffsetMs) });
   const smtp = () => createTransport({ host: '127.0.0.1', port: context.platform.smtpPort, secure: false, ignoreTLS: true });
   const mailbox = async (): Promise<{ to: string }[]> => ((await (await fetch(`${context.platform.url}/dev/mail.json`)).json()) as { mail: { to: string }[] }).mail;
   const answered = (address: string) => waitFor(async () => ((await mailbox()).some((mail) => mail.to === address) ? true : undefined));
@@ -96,5 +100,25 @@ describe('the e-mail channel at every door', () => {
     const bad = await context.api('visitors/export', { body: { email: 'not an address' } });
     expect(bad.status).toBe(400);
     expect(bad.body.error?.field).toBe('email');
+  });
+
+  it("erases an expired e-mail conversation's mails and their files with it (the retention sweeper)", async () => {
+    const { deps } = context.platform;
+    const agent = (await findAgentById(deps, context.agentId))!;
+    await smtp().sendMail({ from: 'gus@customer.example', to: agent.email, subject: 'Old news', text: 'An old question.', attachments: [{ filename: 'note.txt', content: 'old note' }] });
+    await answered('gus@customer.example');
+    const [mail] = (await context.api<{ mails: { mail_id: string }[] }>('visitors/export', { body: { email: 'gus@customer.example' } })).body.data.mails;
+    const folder = `${context.platform.demo.workspaceId}/${mail!.mail_id}/`;
+    expect((await deps.inboundMail!.blobs.list(folder)).length).toBeGreaterThanOrEqual(2);
+    expect((await context.api('visitors/retention_set', { body: { days: 30 } })).status).toBe(200);
+    clockOffsetMs = 31 * 24 * 60 * 60 * 1000;
+    try {
+      expect((await sweepRetention(deps)).erased).toBeGreaterThanOrEqual(1);
+      expect(await readInboundMail(deps, mail!.mail_id)).toBeUndefined();
+      expect(await deps.inboundMail!.blobs.list(folder)).toEqual([]);
+    } finally {
+      await context.api('visitors/retention_set', { body: { days: null } });
+      clockOffsetMs = 0;
+    }
   });
 });
