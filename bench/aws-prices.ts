@@ -13,6 +13,10 @@
  *   PUT, COPY, POST, LIST requests, per 1,000; DELETE is free.
  * - Lambda x86 (the functions that open the knowledge index run on x86_64, cdk/lib/lancedb-layer.ts), first 6 billion
  *   GB-seconds a month.
+ * - "Amazon SES pricing" (aws.amazon.com/ses/pricing/): receiving, per 1,000 mails and per 1,000 incoming mail chunks
+ *   of 256 KB (a mail is billed as its whole chunks).
+ * - "Amazon SNS pricing" (aws.amazon.com/sns/pricing/): standard topics, per million publishes (SES receiving's
+ *   notification; the delivery to an SQS queue is free).
  * Lambda Function URLs (the built-in skills, the chat, MCP) cost nothing beyond their function's invocations.
  */
 export const AWS_PRICES = {
@@ -24,4 +28,6 @@ export const AWS_PRICES = {
   apiGateway: { perMillionHttpApiRequests: 1.0, requestChunkBytes: 512 * 1024 },
   s3: { perGbMonthStandard: 0.023, perThousandGet: 0.0004, perThousandPutListPost: 0.005 },
   lambdaX86: { perGbSecond: 0.0000166667, perMillionRequests: 0.2 },
+  sesReceiving: { perThousandMails: 0.1, perThousandChunks: 0.09, chunkBytes: 256 * 1024 },
+  sns: { perMillionPublishes: 0.5 },
 } as const;

@@ -19,6 +19,7 @@ import { benchKnowledgeAws } from './knowledge-aws';
 import { benchAnswers } from './answers';
 import { benchTraces } from './traces';
 import { benchEvals } from './evals';
+import { benchEmail } from './email';
 import { failureSummary, runSections, type BenchSection } from './sections';
 
 /** Where `npm run bench` writes what it printed: the one place the measured figures live (docs/benchmarks.md links it). */
@@ -65,6 +66,7 @@ const sections: BenchSection[] = [
   ['knowledge-aws', 'Knowledge in AWS: the LanceDB layer\'s cold start, 10,000 pages on S3 (emulated, requests counted), the bill at rest and per 1,000 questions', () => benchKnowledgeAws()],
   ['traces', "Traces: the CPU a run costs with its OpenTelemetry spans exported vs without", () => benchTraces()],
   ['evals', 'Evals: a suite of 100 scenarios against the offline model, its wall time, CPU and AWS bill', () => benchEvals()],
+  ['email', "Inbound e-mail: real SMTP to the agent's answer stored at 1, 10 and 100 mails in flight beside the widget, 1,000 mails in a minute, the AWS bill per 1,000 mails", () => benchEmail()],
   // SOAK_SECONDS shortens both soaks (3 minutes of traffic and a minute at idle by default).
   ['soak', 'Memory soak: the local platform under mixed traffic, then idle', () => soakPlatform()],
   ['soak-lambdas', 'Memory soak: each Lambda handler invoked in a loop, then idle', () => soakLambdas()],

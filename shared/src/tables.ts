@@ -209,7 +209,8 @@ export const TABLES = {
    * Inbound e-mail (docs/email.md): a record per mail received (`mail#<id>`, sk `mail`: envelope, where its raw MIME is
    * in the blob store, the verdicts, the parsed text, its state), written before the mail is accepted. `pending` holds
    * only mails not worked yet (a sweeper finds those a crash left); `byCustomer` a workspace's mails by sender address
-   * (`<workspace>#<address>`: export and erasure). `dedupe#…` items keep one record per SES message and per Message-ID.
+   * (`<workspace>#<address>`: export and erasure); `byConversation` the mails of a conversation (its erasure, retention).
+   * `dedupe#…` items keep one record per SES message and per Message-ID.
    */
   mail: {
     name: 'mail',
@@ -218,6 +219,7 @@ export const TABLES = {
     indexes: [
       { name: 'pending', partitionKey: s('pendingState'), sortKey: s('receivedAt') },
       { name: 'byCustomer', partitionKey: s('customerKey'), sortKey: s('receivedAt') },
+      { name: 'byConversation', partitionKey: s('conversationId'), sortKey: s('receivedAt') },
     ],
     ttlAttribute: 'expiresAtEpoch',
   },

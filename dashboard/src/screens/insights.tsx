@@ -65,6 +65,7 @@ export default function Insights({ params }: { params: string[] }) {
       {data ? (
         <>
           <Totals report={data} />
+          <ByChannel channels={data.by_channel} />
           <section aria-labelledby="charts-title">
             <h2 id="charts-title">Per day</h2>
             {CHARTS.map((chart) => (
@@ -113,6 +114,34 @@ function Totals({ report }: { report: Report }) {
         Model cost: {report.pricing.model} at {usd(report.pricing.input_per_million_usd)} / {usd(report.pricing.output_per_million_usd)} per million input / output tokens. Platform cost is an estimate from our benchmarks:{' '}
         {usd(report.pricing.platform_per_conversation_usd)} a conversation, {usd(report.pricing.platform_per_run_usd)} a run. A conversation counts as resolved or abandoned after {report.quiet_minutes} quiet minutes.
       </p>
+    </section>
+  );
+}
+
+const CHANNEL_NAMES: Record<keyof Report['by_channel'], string> = { widget: 'Chat widget', email: 'E-mail' };
+
+/** The range's conversations by the channel they came in by. */
+function ByChannel({ channels }: { channels: Report['by_channel'] }) {
+  return (
+    <section aria-labelledby="channels-title">
+      <h2 id="channels-title">By channel</h2>
+      <DataTable caption="Conversations by channel" columns={['Channel', 'Conversations', 'Resolved', 'Handed off', 'Abandoned', 'Open', 'Answers', 'First response, agent']}>
+        {(Object.keys(CHANNEL_NAMES) as (keyof Report['by_channel'])[]).map((channel) => {
+          const measures = channels[channel];
+          return (
+            <tr key={channel} data-channel={channel}>
+              <th scope="row">{CHANNEL_NAMES[channel]}</th>
+              <td>{whole(measures.conversations)}</td>
+              <td>{whole(measures.resolved)}</td>
+              <td>{whole(measures.handed_off)}</td>
+              <td>{whole(measures.abandoned)}</td>
+              <td>{whole(measures.open)}</td>
+              <td>{whole(measures.answers)}</td>
+              <td>{seconds(measures.first_response_ms_agent)}</td>
+            </tr>
+          );
+        })}
+      </DataTable>
     </section>
   );
 }

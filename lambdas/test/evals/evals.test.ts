@@ -33,7 +33,9 @@ function personaTurn(request: ChatRequest): Turn {
   const search = SEARCH_ASKED.exec(textOf(request.messages[lastUser]?.content));
   if (search && !called && (request.tools ?? []).some((tool) => tool.function.name === 'knowledge__search')) return { toolCall: { name: 'knowledge__search', arguments: { query: search[1] } } };
   if (search && called) return { text: `Found: ${textOf(request.messages.at(-1)?.content)}` };
-  return { text: ANSWER.exec(system)?.[1] ?? 'I have no answer.' };
+  const answer = ANSWER.exec(system)?.[1] ?? 'I have no answer.';
+  // Asked by the e-mail prompt, it says so, and writes a widget marker a mail must not show.
+  return { text: system.includes("You answer a customer's e-mail") ? `${answer} See [Page:our refund policy|/refunds]. (Answered by mail.)` : answer };
 }
 
 const model = await startObedientModel(personaTurn);
@@ -145,6 +147,34 @@ describe('evals of an agent against its draft', () => {
     expect(result.transcript).toContainEqual({ role: 'tool', text: 'email__send', tool: { name: 'email__send', args: expect.objectContaining({ to: 'grace@example.com' }), effect: 'act', sandboxed: true } });
     expect(await outbox()).toEqual(mailBefore);
     expect(await contacts()).toEqual(contactsBefore);
+    expect((await ctx.api('evals/scenario_delete/', { body: { scenario_id: created.body.data.scenario.id } })).status).toBe(200);
+  });
+
+  it('plays an email scenario, each turn a mail, through the e-mail answer: its prompt, no widget marker, nothing mailed', async () => {
+    expect((await ctx.api('agents/update/', { body: { agent_id: ctx.agentId, persona: GOOD } })).status).toBe(200);
+    const outbox = async () => (await ctx.api<{ emails: unknown[] }>('email/outbox/')).body.data.emails;
+    const mailBefore = await outbox();
+    const created = await ctx.api<{ scenario: { id: string; door: string } }>('evals/scenario_create/', {
+      body: {
+        agent_id: ctx.agentId,
+        name: 'Refund time, by mail',
+        door: 'email',
+        turns: [
+          { user: 'Hello, how long do refunds take?', expect: [{ answer_contains: '30 days' }, { answer_contains: 'answered by mail' }, { answer_contains: 'our refund policy' }, { answer_excludes: '[Page:' }] },
+          { user: 'Thanks. And for a gift?', expect: [{ answer_contains: '30 days' }] },
+        ],
+      },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.data.scenario.door).toBe('email');
+    const run = await evalRun(ctx.api, ctx.agentId, false);
+    const result = run.results.find((candidate) => candidate.scenario_id === created.body.data.scenario.id)!;
+    expect(result.expectations.map((expectation) => [expectation.outcome, expectation.reason])).toEqual([['passed', null], ['passed', null], ['passed', null], ['passed', null], ['passed', null]]);
+    expect(result.transcript.map((entry) => entry.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    expect(result.transcript[1]).toEqual({ role: 'assistant', text: 'Refunds are paid within 30 days. See our refund policy. (Answered by mail.)' });
+    // Nothing was mailed: an eval plays the e-mail answer, never the mail.
+    expect(await outbox()).toEqual(mailBefore);
     expect((await ctx.api('evals/scenario_delete/', { body: { scenario_id: created.body.data.scenario.id } })).status).toBe(200);
   });
 

@@ -17,7 +17,7 @@ export const EVAL_LIMITS = {
   transcriptChars: 4000,
 } as const;
 
-export const EVAL_DOORS = ['widget', 'command'] as const;
+export const EVAL_DOORS = ['widget', 'command', 'email'] as const;
 export const EVAL_RUN_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
 /** `not_graded`: a judge the configured model cannot grade (the offline model); never counted as passed or failed. */
 export const EXPECTATION_OUTCOMES = ['passed', 'failed', 'not_graded'] as const;
@@ -48,13 +48,13 @@ export const Expectation = z
 export type Expectation = z.infer<typeof Expectation>;
 
 export const ScenarioTurn = z.strictObject({
-  user: text(EVAL_LIMITS.userMessageChars).meta({ description: "The visitor's message (widget) or the command (command)" }),
+  user: text(EVAL_LIMITS.userMessageChars).meta({ description: "The visitor's message (widget), the command (command) or the customer's mail, its text (email)" }),
   expect: z.array(Expectation).max(EVAL_LIMITS.expectationsPerTurn).default([]),
 });
 
 const ScenarioFields = {
   name: text(EVAL_LIMITS.nameChars),
-  door: z.enum(EVAL_DOORS).default('widget').meta({ description: 'Which door the scenario imitates: the widget conversation, or agents/command' }),
+  door: z.enum(EVAL_DOORS).default('widget').meta({ description: 'Which door the scenario imitates: the widget conversation, agents/command, or an e-mail conversation (each turn a mail, answered as the agent answers mail)' }),
   page: z.url({ protocol: /^https?$/ }).max(2048).optional().meta({ description: 'The page the visitor is on (widget)' }),
   locale: z.string().max(35).optional().meta({ description: "The visitor's language (BCP 47)" }),
   identity: z

@@ -27,7 +27,7 @@ const usd = z.number().meta({ description: 'US dollars' });
 const millis = z.number().int().nullable().meta({ description: 'Milliseconds; null when nothing was measured' });
 
 export const InsightsMeasures = z.object({
-  conversations: z.number().int().meta({ description: 'Widget conversations that started on the day' }),
+  conversations: z.number().int().meta({ description: 'Conversations (widget and e-mail) that started on the day' }),
   resolved: z.number().int().meta({ description: 'Resolved by the agent (docs/insights.md: the last answer rated up, or no handoff, answered and quiet for the quiet period, not rated down, not "I do not know")' }),
   handed_off: z.number().int().meta({ description: 'Passed to people (the visitor asked, the agent handed off, a keyword, or a teammate took it)' }),
   abandoned: z.number().int().meta({ description: 'Neither: quiet for the quiet period with the visitor\'s last message unanswered, its answer rated down, or the agent saying it does not know' }),
@@ -52,6 +52,21 @@ export const InsightsMeasures = z.object({
 
 export const InsightsDay = InsightsMeasures.extend({ date: isoDate });
 
+/** What one channel's conversations of the range made: the conversation measures, the runs' left out (they have no channel). */
+export const InsightsChannelMeasures = InsightsMeasures.pick({
+  conversations: true,
+  resolved: true,
+  handed_off: true,
+  abandoned: true,
+  open: true,
+  answers: true,
+  unanswered: true,
+  ratings_up: true,
+  ratings_down: true,
+  first_response_ms_agent: true,
+  first_response_ms_human: true,
+});
+
 export const InsightsReport = z
   .object({
     agent_id: z.uuid(),
@@ -66,6 +81,9 @@ export const InsightsReport = z
       platform_per_run_usd: usd,
     }),
     total: InsightsMeasures,
+    by_channel: z
+      .object({ widget: InsightsChannelMeasures, email: InsightsChannelMeasures })
+      .meta({ description: "The range's conversations by the channel they came in by (`widget`, `email`: a widget conversation continued by mail stays `widget`); their sums are the total's" }),
     days: z.array(InsightsDay).meta({ description: 'Every day of the range, oldest first (zeros on a quiet day)' }),
     knowledge_gaps: z
       .array(z.object({ id: z.string(), text: z.string(), language: z.string(), count: z.number().int(), last_asked_at: isoDateTime }))

@@ -5,7 +5,7 @@ import { ConversationMessage, ConversationSummary } from './conversations';
 import { RETENTION_DAYS } from '../retention';
 
 /**
- * A visitor's data (issue 29, item 6): everything stored about one widget visitor, exported as JSON or erased with an
+ * A visitor's data (issue 29, item 6; e-mail customers: issue 38): everything stored about one visitor, exported as JSON or erased with an
  * audit record, and how long a workspace keeps conversations. Spread into ENDPOINTS.
  */
 
@@ -16,14 +16,39 @@ const verifiedUserId = z
   .regex(/^[\x21-\x7e]{1,200}$/, { error: 'verified_user_id is the id the host signed: 1 to 200 printable ASCII characters' })
   .meta({ description: 'The id the host site signed for a verified visitor (the `visitor.verified_user_id` of a conversation)' });
 
-/** Exactly one of the two ids. */
+const email = z
+  .email({ error: 'email is the address a customer wrote from' })
+  .max(254)
+  .transform((address) => address.toLowerCase())
+  .meta({ description: 'The address an e-mail customer wrote from (`conversation.email.address`): their mails, attachments and conversations' });
+
+/** Exactly one of the three. */
 export const VisitorBody = z
-  .object({ visitor_id: visitorId.optional(), verified_user_id: verifiedUserId.optional() })
+  .object({ visitor_id: visitorId.optional(), verified_user_id: verifiedUserId.optional(), email: email.optional() })
   .strict()
-  .refine((body) => (body.visitor_id === undefined) !== (body.verified_user_id === undefined), {
-    error: 'Name the visitor by exactly one of visitor_id and verified_user_id',
+  .refine((body) => [body.visitor_id, body.verified_user_id, body.email].filter((id) => id !== undefined).length === 1, {
+    error: 'Name the visitor by exactly one of visitor_id, verified_user_id and email',
     path: ['visitor_id'],
   });
+
+/** An inbound mail as an export shows it: the record and the raw message as received (its attachments are in it). */
+export const VisitorExportMail = z
+  .object({
+    mail_id: z.string(),
+    received_at: isoDateTime,
+    from: z.string().nullable(),
+    to: z.string(),
+    subject: z.string().nullable(),
+    state: z.string().meta({ description: '`received`, `threaded`, `answered`, `held` or `ignored` (docs/email.md)' }),
+    reason: z.string().nullable(),
+    conversation_id: z.string().nullable(),
+    verdicts: z.object({ spf: z.string(), dkim: z.string(), dmarc: z.string() }).nullable(),
+    text: z.string().nullable().meta({ description: 'The new text of the mail, as the agent read it' }),
+    attachments: z.array(z.object({ filename: z.string(), type: z.string(), bytes: z.number().int(), stored: z.boolean() })),
+    raw_bytes: z.number().int(),
+    raw_mime: z.string().nullable().meta({ description: 'The message as received (MIME, attachments included), up to 1 MB; null past that or when it is no longer stored' }),
+  })
+  .meta({ id: 'VisitorExportMail' });
 
 export const VisitorPendingAction = z
   .object({
@@ -38,12 +63,13 @@ export const VisitorPendingAction = z
 export const VisitorExport = z
   .object({
     exported_at: isoDateTime,
-    visitor: z.object({ visitor_id: z.string().nullable(), verified_user_id: z.string().nullable() }),
+    visitor: z.object({ visitor_id: z.string().nullable(), verified_user_id: z.string().nullable(), email: z.string().nullable() }),
     conversations: z.array(z.object({ conversation: ConversationSummary, messages: z.array(ConversationMessage), pending_actions: z.array(VisitorPendingAction) })),
     contacts: z.array(z.record(z.string(), z.unknown())).meta({ description: 'Contacts the agent created in these conversations (the contacts skill)' }),
     webhook_deliveries: z
       .array(z.object({ subscription_id: z.string(), event_id: z.string(), event: z.string(), created_at: isoDateTime, payload: z.string() }))
       .meta({ description: 'Webhook deliveries about these conversations (their payloads carry message text)' }),
+    mails: z.array(VisitorExportMail).meta({ description: 'Inbound mails of these conversations, and every mail of the address when the visitor is named by `email`' }),
   })
   .meta({ id: 'VisitorExport' });
 
@@ -56,6 +82,8 @@ export const ErasureCounts = z
     webhook_deliveries: z.number().int(),
     stored_responses: z.number().int().meta({ description: 'Idempotent replies stored for replay that named the visitor' }),
     unanswered_questions: z.number().int().meta({ description: 'Questions of theirs the knowledge could not answer' }),
+    mails: z.number().int().meta({ description: 'Inbound mail records' }),
+    mail_files: z.number().int().meta({ description: 'Their stored files: raw messages and attachments' }),
   })
   .meta({ id: 'ErasureCounts' });
 
@@ -68,7 +96,7 @@ export const Erasure = z
     visitor_hash: z
       .string()
       .nullable()
-      .meta({ description: 'SHA-256 of the workspace and the visitor id (or the verified user id): which visitor, without keeping who; null for a retention erasure (many visitors)' }),
+      .meta({ description: 'SHA-256 of the workspace and the visitor id (or the verified user id, or the e-mail address): which visitor, without keeping who; null for a retention erasure (many visitors)' }),
     started_at: isoDateTime,
     completed_at: isoDateTime.nullable(),
     removed: ErasureCounts.meta({ description: 'What was found and removed' }),

@@ -1,4 +1,4 @@
-import type { Expectation } from '@service/shared';
+import type { EVAL_DOORS, Expectation } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { deleteIf, putIf, queryAll, readItem } from '../../infra/store/dynamo';
 
@@ -8,7 +8,7 @@ export interface StoredScenario {
   id: string;
   workspaceId: string;
   name: string;
-  door: 'widget' | 'command';
+  door: (typeof EVAL_DOORS)[number];
   page?: string;
   locale?: string;
   identity?: { user_id: string; data?: Record<string, unknown> };

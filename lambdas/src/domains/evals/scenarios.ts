@@ -33,7 +33,7 @@ const citedIn = (text: string): string[] => [...new Set([...text.matchAll(CITATI
 const clip = (text: string) => text.slice(0, EVAL_LIMITS.userMessageChars);
 
 /**
- * A scenario from a widget conversation of the workspace: one turn per visitor message, each expecting what the agent
+ * A scenario from a conversation of the workspace (an e-mail one plays through the `email` door): one turn per customer message, each expecting what the agent
  * did after it: the pages it cited, a handoff when it asked for a person, otherwise no action (the widget's actions
  * wait for the visitor, so they are not in the transcript). The company edits it from there.
  */
@@ -50,7 +50,7 @@ async function fromConversation(deps: Deps, workspaceId: string, agentId: string
   }
   if (turns.length === 0) throw new DomainError('VALIDATION_ERROR', 'The conversation has no visitor message to play', { field: 'from_conversation_id' });
   for (const turn of turns) if (!turn.expect.some((expectation) => 'hands_off' in expectation)) turn.expect.push({ no_action: true });
-  return { name: `Conversation of ${conversation.startedAt.slice(0, 10)}`, door: 'widget', ...(conversation.page ? { page: conversation.page } : {}), turns: turns.slice(0, EVAL_LIMITS.turnsPerScenario).map((turn) => ({ ...turn, expect: turn.expect.slice(0, EVAL_LIMITS.expectationsPerTurn) })) };
+  return { name: `Conversation of ${conversation.startedAt.slice(0, 10)}`, door: conversation.channel === 'email' ? 'email' : 'widget', ...(conversation.page ? { page: conversation.page } : {}), turns: turns.slice(0, EVAL_LIMITS.turnsPerScenario).map((turn) => ({ ...turn, expect: turn.expect.slice(0, EVAL_LIMITS.expectationsPerTurn) })) };
 }
 
 /** A scenario from a run: its instruction as a command, expecting the tools it called, the passages it cited and, when it had one, its output schema. */

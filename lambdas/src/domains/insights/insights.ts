@@ -35,6 +35,12 @@ function commentsOf(conversations: ConversationFacts[]): Report['comments'] {
     .slice(0, INSIGHTS_LIMITS.maxComments);
 }
 
+/** A channel's conversation measures (runs have no channel). */
+function channelMeasures(day: DayMeasures): Report['by_channel']['widget'] {
+  const { conversations, resolved, handed_off, abandoned, open, answers, unanswered, ratings_up, ratings_down } = day.counts;
+  return { conversations, resolved, handed_off, abandoned, open, answers, unanswered, ratings_up, ratings_down, first_response_ms_agent: median(day.agentResponseMs), first_response_ms_human: median(day.humanResponseMs) };
+}
+
 /**
  * insights/agent: the agent's measures per day of the range, aggregated on read from its facts items of those days
  * (one indexed query of the agent's partition, bounded by the range; docs/insights.md says why), with its knowledge
@@ -47,11 +53,15 @@ export async function agentInsights(deps: Deps, workspaceId: string, query: { ag
   const now = deps.now().getTime();
   const quietMs = INSIGHTS_LIMITS.quietMinutes * 60_000;
   const days = new Map(datesOf(query.from, query.to).map((date) => [date, emptyDay()]));
+  const channels = { widget: emptyDay(), email: emptyDay() };
   for (const item of mine) {
     const day = days.get(item.daySk.slice(0, 10));
     if (!day) continue;
     if (isRun(item)) addRun(day, item);
-    else addConversation(day, item, now, quietMs);
+    else {
+      addConversation(day, item, now, quietMs);
+      addConversation(channels[item.channel ?? 'widget'], item, now, quietMs);
+    }
   }
   const pricing = pricingOf(deps.config);
   const measures = (day: DayMeasures) => ({ ...day.counts, ...costOf(pricing, day), first_response_ms_agent: median(day.agentResponseMs), first_response_ms_human: median(day.humanResponseMs) });
@@ -62,6 +72,7 @@ export async function agentInsights(deps: Deps, workspaceId: string, query: { ag
     quiet_minutes: INSIGHTS_LIMITS.quietMinutes,
     pricing,
     total: measures(sumDays([...days.values()])),
+    by_channel: { widget: channelMeasures(channels.widget), email: channelMeasures(channels.email) },
     days: [...days].map(([date, day]) => ({ date, ...measures(day) })),
     knowledge_gaps: gaps.map(({ id, text, language, count, last_asked_at }) => ({ id, text, language, count, last_asked_at })),
     comments: commentsOf(mine.filter((item): item is ConversationFacts => !isRun(item))),

@@ -1,3 +1,4 @@
+import type { ConversationChannel } from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
 import { logger } from '../../infra/logger';
 export type { RunFacts } from './repository';
@@ -13,7 +14,11 @@ export interface ConversationOf {
   workspaceId: string;
   agentId: string;
   conversationId: string;
+  /** The channel it came in by, kept from the first event that names it (unnamed: the widget). */
+  channel?: ConversationChannel;
 }
+
+const channelOf = (conversation: ConversationOf) => (conversation.channel ? { channel: conversation.channel } : {});
 
 const conversationKey = (conversation: ConversationOf, at: Date): FactsKey => ({ workspaceId: conversation.workspaceId, agentId: conversation.agentId, sk: `conv#${conversation.conversationId}`, startedAt: at });
 
@@ -27,14 +32,14 @@ async function note(deps: Deps, key: FactsKey, write: FactsWrite): Promise<void>
 
 /** The visitor wrote (to the agent, or to people). */
 export async function noteVisitorMessage(deps: Deps, conversation: ConversationOf, at: Date): Promise<void> {
-  await note(deps, conversationKey(conversation, at), { set: { lastVisitorAt: at.toISOString() }, first: { firstVisitorAt: at.toISOString() } });
+  await note(deps, conversationKey(conversation, at), { set: { lastVisitorAt: at.toISOString() }, first: { firstVisitorAt: at.toISOString(), ...channelOf(conversation) } });
 }
 
 /** The agent answered the visitor: message `messageId`, with what it took. */
 export async function noteAnswer(deps: Deps, conversation: ConversationOf, messageId: string, answer: AnswerFacts): Promise<void> {
   await note(deps, conversationKey(conversation, new Date(answer.at)), {
     set: { lastAnswerAt: answer.at, lastAnswerId: messageId },
-    first: { firstAnswerAt: answer.at },
+    first: { firstAnswerAt: answer.at, ...channelOf(conversation) },
     entry: { map: 'answers', id: messageId, value: answer },
   });
 }

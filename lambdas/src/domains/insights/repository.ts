@@ -1,3 +1,4 @@
+import type { ConversationChannel } from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
 import { queryAll, readItem, updateIf } from '../../infra/store/dynamo';
 
@@ -34,6 +35,8 @@ interface FactsBase {
 }
 
 export interface ConversationFacts extends FactsBase {
+  /** The channel it came in by; absent on facts written before e-mail (all widget). */
+  channel?: ConversationChannel;
   firstVisitorAt?: string;
   lastVisitorAt?: string;
   firstAnswerAt?: string;

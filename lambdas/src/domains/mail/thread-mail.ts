@@ -97,7 +97,7 @@ export async function threadMail(deps: Deps, mailId: string): Promise<ThreadedMa
   }
   const entry = await appendEntryOnce(deps, meta.conversationId, mailSeed(mailId), { role: 'user', content: parsed.newText || parsed.subject || '(empty mail)' });
   if (parsed.messageId) await noteThreadMessage(deps, meta, parsed.messageId, false);
-  await noteVisitorMessage(deps, { workspaceId: meta.workspaceId, agentId: meta.agentId, conversationId: meta.conversationId }, new Date(entry.createdAt));
+  await noteVisitorMessage(deps, { workspaceId: meta.workspaceId, agentId: meta.agentId, conversationId: meta.conversationId, channel: meta.channel ?? 'widget' }, new Date(entry.createdAt));
   mail = (await updateInboundMail(deps, mailId, ['received', 'threaded'], { ...fields, conversationId: meta.conversationId, state: 'threaded' })) ?? mail;
   return { mail, agent, meta: await readConversation(deps, mail.workspaceId, meta.conversationId), entry };
 }

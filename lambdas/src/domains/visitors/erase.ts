@@ -2,9 +2,9 @@ import { randomBase62 } from '@service/shared';
 import { createHash } from 'node:crypto';
 import type { Deps } from '../../infra/deps';
 import type { Action } from '../../infra/store/idempotency';
-import { eraseConversationItems, tombstoneConversations, visitorConversations, type PlannedConversation, type VisitorKey } from '../conversations/visitor-conversations';
+import { eraseConversationItems, tombstoneConversations, type PlannedConversation } from '../conversations/visitor-conversations';
 import { completeErasure, createErasureOrFind, queryErasures, readErasure, recordPlan, type ErasureItem } from './erasure-repository';
-import { countsOf, findVisitorData } from './visitor-data';
+import { countsOf, findVisitorData, targetConversations, type VisitorTarget } from './visitor-data';
 
 /**
  * Erasing a visitor's data (visitors/erase) or expired conversations (the retention sweeper), so that a crash at any
@@ -13,7 +13,7 @@ import { countsOf, findVisitorData } from './visitor-data';
  * 2. what will go is found and recorded on it once (counts and the conversations), before anything is removed;
  * 3. each conversation's `meta` item becomes a tombstone, so nothing writes to it any more (410 CONVERSATION_ERASED);
  * 4. what derives from the conversations goes, each owner's (visitors/owners.ts: contacts, webhook deliveries, stored
- *    replies, unanswered questions, rating comments), found again from what is left, before the messages whose text
+ *    replies, unanswered questions, rating comments, inbound mails and their files), found again from what is left, before the messages whose text
  *    finds the questions;
  * 5. the conversations' items and pointers go; the record is marked completed and drops the ids it carried.
  * Every removal is a conditional delete that tolerates "already gone", so running the steps again is harmless.
@@ -23,11 +23,11 @@ export type { ErasureItem };
 export type Requester = ErasureItem['requestedBy'];
 
 /** Which visitor, without keeping who: the SHA-256 of the workspace, the kind of id and the id. */
-export const visitorHash = (workspaceId: string, who: VisitorKey): string =>
-  createHash('sha256').update('visitorId' in who ? `${workspaceId}:visitor:${who.visitorId}` : `${workspaceId}:user:${who.userId}`).digest('hex');
+export const visitorHash = (workspaceId: string, who: VisitorTarget): string =>
+  createHash('sha256').update('visitorId' in who ? `${workspaceId}:visitor:${who.visitorId}` : 'userId' in who ? `${workspaceId}:user:${who.userId}` : `${workspaceId}:email:${who.email}`).digest('hex');
 
 /** Starts (or, retried with the same Idempotency-Key, resumes) the erasure of a visitor's data, and finishes it. */
-export async function eraseVisitor(deps: Deps, workspaceId: string, who: VisitorKey, requestedBy: Requester, action: Action): Promise<ErasureItem> {
+export async function eraseVisitor(deps: Deps, workspaceId: string, who: VisitorTarget, requestedBy: Requester, action: Action): Promise<ErasureItem> {
   const erasure = await startErasure(deps, { workspaceId, reason: 'request', requestedBy, visitorHash: visitorHash(workspaceId, who), target: who }, action);
   return finishErasure(deps, erasure);
 }
@@ -50,17 +50,20 @@ export async function finishErasure(deps: Deps, started: ErasureItem): Promise<E
   const erasure = started.plan ? started : await planErasure(deps, started);
   const plan = erasure.plan ?? [];
   await tombstoneConversations(deps, erasure.workspaceId, plan, deps.now().toISOString());
-  const left = await findVisitorData(deps, erasure.workspaceId, plan);
+  const left = await findVisitorData(deps, erasure.workspaceId, plan, emailOf(erasure));
   await Promise.all(left.held.map((held) => held.erase()));
   await eraseConversationItems(deps, erasure.workspaceId, left.conversations);
   return (await completeErasure(deps, erasure, deps.now().toISOString())) ?? erasure;
 }
 
+/** The address an erasure by `email` names: what the mail domain keeps by address goes too. */
+const emailOf = (erasure: ErasureItem) => (erasure.target && 'email' in erasure.target ? erasure.target.email : undefined);
+
 /** Finds what the erasure removes and records it once; the record as stored (another attempt may have recorded first). */
 async function planErasure(deps: Deps, erasure: ErasureItem): Promise<ErasureItem> {
   const target = erasure.target;
-  const plan = !target ? [] : 'conversations' in target ? target.conversations : await visitorConversations(deps, erasure.workspaceId, target);
-  const found = await findVisitorData(deps, erasure.workspaceId, plan);
+  const plan = !target ? [] : 'conversations' in target ? target.conversations : await targetConversations(deps, erasure.workspaceId, target);
+  const found = await findVisitorData(deps, erasure.workspaceId, plan, emailOf(erasure));
   return (await recordPlan(deps, erasure, countsOf(found), plan)) ?? (await readErasure(deps, erasure)) ?? erasure;
 }
 

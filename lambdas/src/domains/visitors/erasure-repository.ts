@@ -16,11 +16,13 @@ export interface ErasureCounts {
   webhook_deliveries: number;
   stored_responses: number;
   unanswered_questions: number;
+  mails: number;
+  mail_files: number;
 }
 
 export type { PlannedConversation };
 
-export type ErasureTarget = { visitorId: string } | { userId: string } | { conversations: PlannedConversation[] };
+export type ErasureTarget = { visitorId: string } | { userId: string } | { email: string } | { conversations: PlannedConversation[] };
 
 export interface ErasureItem {
   workspaceId: string;

@@ -3,6 +3,7 @@ import type { PlannedConversation } from '../conversations/visitor-conversations
 import { ratingCommentsOfVisitor } from '../insights/visitor-data';
 import { unansweredOfVisitor } from '../knowledge/visitor-data';
 import { contactsOfVisitor } from '../records/visitor-data';
+import { mailsOfVisitor, type ExportedMail } from '../mail/visitor-data';
 import { webhookDeliveriesOfVisitor } from '../webhooks/visitor-data';
 import type { ErasureCounts } from './erasure-repository';
 import { storedResponsesOfVisitor } from './stored-responses';
@@ -17,12 +18,14 @@ export interface VisitorScope {
   conversations: PlannedConversation[];
   /** What the visitor wrote in them, by agent. */
   messages: { agentId: string; text: string }[];
+  /** The address the visitor was named by (visitors/export or erase with `email`): what an owner keeps by address. */
+  email?: string;
 }
 
 /** What an owner holds about the visitor, found once: how much (the erasure's counts), what export shows, and how it goes. */
 export interface HeldVisitorData {
   counts: Partial<ErasureCounts>;
-  exported?: Partial<Pick<VisitorExportSections, 'contacts' | 'deliveries'>>;
+  exported?: Partial<VisitorExportSections>;
   /** Removes it; each removal tolerates "already gone", so a retried erasure runs it again harmlessly. */
   erase(): Promise<void>;
 }
@@ -35,7 +38,8 @@ export interface VisitorDataOwner {
 export interface VisitorExportSections {
   contacts: Record<string, unknown>[];
   deliveries: { subscriptionId: string; eventId: string; event: string; createdAt: string; payload: string }[];
+  mails: ExportedMail[];
 }
 
 /** Everything derived from a visitor's conversations, owner by owner; their conversations themselves are the conversations domain's. */
-export const VISITOR_DATA_OWNERS = [contactsOfVisitor, webhookDeliveriesOfVisitor, storedResponsesOfVisitor, unansweredOfVisitor, ratingCommentsOfVisitor] as const satisfies readonly VisitorDataOwner[];
+export const VISITOR_DATA_OWNERS = [contactsOfVisitor, webhookDeliveriesOfVisitor, storedResponsesOfVisitor, unansweredOfVisitor, ratingCommentsOfVisitor, mailsOfVisitor] as const satisfies readonly VisitorDataOwner[];

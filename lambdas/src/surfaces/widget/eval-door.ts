@@ -1,20 +1,33 @@
-import { tool, type LanguageModel } from 'ai';
+import { tool, type LanguageModel, type Tool } from 'ai';
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import { handoffSettingsOf } from '../../domains/agents/agents';
 import type { ScenarioDoor } from '../../domains/evals/doors';
 import { HANDOFF_CALL, SANDBOXED_ANSWER } from '../../domains/evals/sandbox';
+import type { AgentTool } from '../../domains/skills/agent-tool';
+import type { Deps } from '../../infra/deps';
 import type { ChatRequestBody } from './chat-request';
 import { chatLanguage } from './chat-language';
 import { HANDOFF_TOOL } from './people-turn';
-import { streamWidgetReply } from './reply';
-import { visitorToolbox, type ReplyActions } from './visitor-tools';
+import { streamWidgetReply, type WidgetReply } from './reply';
+import { visitorToolbox, type ReplyActions, type VisitorConversation } from './visitor-tools';
+
+/** What a door's reply is given: the visitor's turn as the conversation so far, the sandboxed tools, actions and handoff. */
+export interface SandboxedReplyInput {
+  model: LanguageModel;
+  conversation: VisitorConversation;
+  body: ChatRequestBody;
+  tools: readonly AgentTool[];
+  actions: ReplyActions;
+  handoff: Tool | undefined;
+}
 
 /**
- * The widget door of an eval: a scenario's turn as a visitor's message, answered by the widget's own reply
- * (streamWidgetReply) with the visitor's role's tools, sandboxed. Nothing is stored: no conversation, no pending
- * action, no handoff (the handoff tool is recorded like an acting tool).
+ * A door of an eval answered by one of the visitor-facing replies (the widget's here, the e-mail's in surfaces/mail):
+ * a scenario's turn as the customer's message, the turns before it as the conversation, the visitor's role's tools
+ * sandboxed. Nothing is stored: no conversation, no pending action, no handoff (the handoff tool is recorded like an
+ * acting tool).
  */
-export function widgetDoor(model: LanguageModel): ScenarioDoor {
+export function sandboxedReplyDoor(model: LanguageModel, reply: (deps: Deps, input: SandboxedReplyInput) => Promise<WidgetReply>): ScenarioDoor {
   return async (deps, { agent, scenario, turn, history, sandbox, playId }) => {
     const body: ChatRequestBody = {
       conversationId: playId,
@@ -31,11 +44,10 @@ export function widgetDoor(model: LanguageModel): ScenarioDoor {
     // The sandboxed tools' own execute only records an action; the conversation's limits are not stored.
     const actions: ReplyActions = { countCall: async () => true, act: (agentTool, input) => agentTool.execute(input, context) };
     try {
-      const reply = await streamWidgetReply(deps, {
+      const played = await reply(deps, {
         model,
         conversation,
         body,
-        pageUrl: scenario.page,
         tools: sandbox.tools(toolbox.tools),
         actions,
         handoff: handoffSettingsOf(agent).enabled
@@ -47,12 +59,16 @@ export function widgetDoor(model: LanguageModel): ScenarioDoor {
               },
             })
           : undefined,
-        send: () => undefined,
-        signal: AbortSignal.timeout(CHAT_LIMITS.replyMs),
       });
-      return { answer: reply.text, sources: reply.sources, usage: { inputTokens: reply.usage?.inputTokens ?? 0, outputTokens: reply.usage?.outputTokens ?? 0 } };
+      return { answer: played.text, sources: played.sources, usage: { inputTokens: played.usage?.inputTokens ?? 0, outputTokens: played.usage?.outputTokens ?? 0 } };
     } finally {
       await toolbox.close();
     }
   };
 }
+
+/** The widget door of an eval: the widget's own reply (streamWidgetReply), on the scenario's page. */
+export const widgetDoor = (model: LanguageModel): ScenarioDoor =>
+  sandboxedReplyDoor(model, (deps, input) =>
+    streamWidgetReply(deps, { ...input, pageUrl: input.body.page?.url, send: () => undefined, signal: AbortSignal.timeout(CHAT_LIMITS.replyMs) }),
+  );

@@ -1,17 +1,16 @@
 import { DomainError } from '@service/shared';
 import type { RetentionDays } from '@service/shared/retention';
 import { getWorkspace, setRetentionDays, setUserHashAllowed } from '../../../domains/access/workspaces';
-import type { VisitorKey } from '../../../domains/conversations/visitor-conversations';
 import { eraseVisitor, listErasures, type ErasureItem, type Requester } from '../../../domains/visitors/erase';
 import { exportVisitor } from '../../../domains/visitors/export';
-import { NOTHING_FOUND } from '../../../domains/visitors/visitor-data';
+import { NOTHING_FOUND, type VisitorTarget } from '../../../domains/visitors/visitor-data';
 import { messageResponse, summaryResponse } from './conversation-responses';
 import type { EndpointHandlers, EndpointInput } from './types';
 
 export type VisitorEndpoint = 'visitorsExport' | 'visitorsErase' | 'visitorsAuditList' | 'visitorsRetentionGet' | 'visitorsRetentionSet' | 'visitorsIdentityGet' | 'visitorsIdentitySet';
 
-export const visitorOf = (body: { visitor_id?: string | undefined; verified_user_id?: string | undefined }): VisitorKey =>
-  body.visitor_id !== undefined ? { visitorId: body.visitor_id } : { userId: body.verified_user_id! };
+export const visitorOf = (body: { visitor_id?: string | undefined; verified_user_id?: string | undefined; email?: string | undefined }): VisitorTarget =>
+  body.visitor_id !== undefined ? { visitorId: body.visitor_id } : body.email !== undefined ? { email: body.email } : { userId: body.verified_user_id! };
 
 /** Who asked: the signed-in member, or the API key (acting for the workspace). */
 const requesterOf = (input: Pick<EndpointInput<'visitorsErase'>, 'session' | 'apiKey'>): Requester =>
@@ -27,7 +26,8 @@ const erasureResponse = (erasure: ErasureItem) => ({
   visitor_hash: erasure.visitorHash,
   started_at: erasure.startedAt,
   completed_at: erasure.completedAt ?? null,
-  removed: erasure.removed ?? NOTHING_FOUND,
+  // Erasures recorded before a kind of data existed have no count of it.
+  removed: { ...NOTHING_FOUND, ...erasure.removed },
 });
 
 const retentionOf = (days: number | undefined) => ({ days: (days ?? null) as RetentionDays | null });
@@ -39,7 +39,7 @@ export const visitorEndpoints: EndpointHandlers<VisitorEndpoint> = {
     return {
       data: {
         exported_at: deps.now().toISOString(),
-        visitor: { visitor_id: body.visitor_id ?? null, verified_user_id: body.verified_user_id ?? null },
+        visitor: { visitor_id: body.visitor_id ?? null, verified_user_id: body.verified_user_id ?? null, email: body.email ?? null },
         conversations: exported.conversations.map(({ summary, messages, pendingActions }) => ({
           conversation: summaryResponse(summary),
           messages: messages.map((message) => messageResponse(message)),
@@ -47,6 +47,7 @@ export const visitorEndpoints: EndpointHandlers<VisitorEndpoint> = {
         })),
         contacts: exported.contacts,
         webhook_deliveries: exported.deliveries.map((delivery) => ({ subscription_id: delivery.subscriptionId, event_id: delivery.eventId, event: delivery.event, created_at: delivery.createdAt, payload: delivery.payload })),
+        mails: exported.mails,
       },
     };
   },
