@@ -15,6 +15,9 @@ export interface MailVerdicts {
   spf: string;
   dkim: string;
   dmarc: string;
+  /** SES's spam and virus scans (AWS only): `fail` is spam, or a virus found. */
+  spam?: string;
+  virus?: string;
 }
 
 export interface MailAttachment {

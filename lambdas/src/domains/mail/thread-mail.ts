@@ -54,10 +54,10 @@ export async function threadMail(deps: Deps, mailId: string): Promise<ThreadedMa
     ...(parsed.messageId ? { messageId: parsed.messageId } : {}),
     text: parsed.newText,
     ...(parsed.safeHtml ? { html: parsed.safeHtml.slice(0, 200_000) } : {}),
-    attachments: await keepAttachments(deps, mail, parsed),
+    attachments: await keepAttachments(deps, mail, parsed, verdicts.virus !== 'fail'),
   };
   const agent = await getAgent(deps, mail.workspaceId, mail.agentId);
-  const ignore = neverAnswered(parsed, mail.envelopeFrom, { agentMailDomain: deps.config.agentMailDomain, blockedSenders: deps.config.mailBlockedSenders }) ?? (parsed.messageId && (await isOurMessage(deps, agent.id, parsed.messageId)) ? 'own_mail' : undefined);
+  const ignore = neverAnswered(parsed, mail.envelopeFrom, { agentMailDomain: deps.config.agentMailDomain, blockedSenders: deps.config.mailBlockedSenders }, verdicts) ?? (parsed.messageId && (await isOurMessage(deps, agent.id, parsed.messageId)) ? 'own_mail' : undefined);
   const found = await threadOfMail(deps, agent.id, { token: splitReplyAddress(mail.recipient).token, answers: parsed.answers });
   if (ignore && ignore !== 'bounce') {
     await updateInboundMail(deps, mailId, ['received', 'threaded'], { ...fields, state: 'ignored', reason: ignore });
@@ -97,12 +97,15 @@ const HELD_WHY: Record<string, string> = {
 
 const heldNote = (why: string, from: string | undefined, subject: string) => `A mail from ${from ?? 'an unknown sender'} ("${subject}") was held and not shown to the agent: ${HELD_WHY[why] ?? why}.`;
 
-/** Keeps the attachments as blobs within the caps (those past them are listed, not kept); never opened, never run. */
-async function keepAttachments(deps: Deps, mail: InboundMailItem, parsed: ParsedMail): Promise<MailAttachment[]> {
+/**
+ * Keeps the attachments as blobs within the caps (those past them, and all of a mail SES found a virus in, `keep`
+ * false, are listed, not kept); never opened, never run.
+ */
+async function keepAttachments(deps: Deps, mail: InboundMailItem, parsed: ParsedMail, keep: boolean): Promise<MailAttachment[]> {
   return Promise.all(
     parsed.attachments.slice(0, INBOUND_LIMITS.attachments * 2).map(async (attachment, index) => {
       const listed = { filename: attachment.filename, type: attachment.type.slice(0, 100), bytes: attachment.content.byteLength };
-      if (index >= INBOUND_LIMITS.attachments || attachment.content.byteLength > INBOUND_LIMITS.attachmentBytes) return listed;
+      if (!keep || index >= INBOUND_LIMITS.attachments || attachment.content.byteLength > INBOUND_LIMITS.attachmentBytes) return listed;
       const key = `${mail.workspaceId}/${mail.mailId}/attachment-${index}`;
       await mailBlobs(deps).put(key, attachment.content, 'application/octet-stream');
       return { ...listed, key };
