@@ -2,6 +2,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { findAgentById } from '../../src/domains/agents/agents';
+import { UNWORKED_AFTER_MS } from '../../src/domains/mail/mail-sweeper';
 import { readInboundMail } from '../../src/domains/mail/repository';
 import { acceptSesReceipt, readSesReceipt } from '../../src/domains/mail/ses-receipt';
 import { resolveModel } from '../../src/infra/model';
@@ -9,8 +10,8 @@ import { createMailConsumer } from '../../src/surfaces/mail/consumer';
 import { usePlatform } from '../support/platform';
 
 /** One SQS record of the `mail` queue, as the InboundMail function is given it. */
-const sqsEvent = (body: string): SQSEvent => ({
-  Records: [{ messageId: randomUUID(), receiptHandle: 'r', body, attributes: {}, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:local:0:mail', awsRegion: 'local' } as unknown as SQSEvent['Records'][number]],
+const sqsEvent = (body: string, copies = 1): SQSEvent => ({
+  Records: Array.from({ length: copies }, () => ({ messageId: randomUUID(), receiptHandle: 'r', body, attributes: {}, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:local:0:mail', awsRegion: 'local' }) as unknown as SQSEvent['Records'][number]),
 });
 
 /** SES receiving's notification of a mail its S3 action stored under `objectKey`, wrapped by SNS. */
@@ -74,12 +75,23 @@ describe('SES receiving through the mail consumer (the InboundMail function)', (
     expect((await mailbox()).filter((mail) => mail.to === 'dee@customer.example')).toHaveLength(1);
   });
 
+  it('answers once the same notification delivered twice at once (one batch, worked together)', async () => {
+    const notification = await stored('fay@customer.example', 'Opening hours');
+    expect(await consumer()(sqsEvent(notification, 2))).toEqual({ batchItemFailures: [] });
+    expect(await transcriptOf('fay@customer.example')).toEqual(['user', 'assistant']);
+    expect((await mailbox()).filter((mail) => mail.to === 'fay@customer.example')).toHaveLength(1);
+  });
+
   it('records a mail failing DMARC as unverified', async () => {
     const notification = await stored('eve@customer.example', 'Refund', { dmarcVerdict: 'FAIL' });
     expect(await consumer()(sqsEvent(notification))).toEqual({ batchItemFailures: [] });
     // Accepting the same receipt again names the mail already stored.
-    const [mailId] = await acceptSesReceipt(context.platform.deps, readSesReceipt(JSON.parse(notification))!);
-    const record = (await readInboundMail(context.platform.deps, mailId!))!;
+    const [accepted] = await acceptSesReceipt(context.platform.deps, readSesReceipt(JSON.parse(notification))!);
+    // Stored just now by the first delivery: this one leaves it to that; one past the sweeper's wait works it.
+    expect(accepted!.work).toBe(false);
+    const later = { ...context.platform.deps, now: () => new Date(Date.now() + UNWORKED_AFTER_MS) };
+    expect(await acceptSesReceipt(later, readSesReceipt(JSON.parse(notification))!)).toEqual([{ mailId: accepted!.mailId, work: true }]);
+    const record = (await readInboundMail(context.platform.deps, accepted!.mailId))!;
     expect(record).toMatchObject({ envelopeFrom: 'eve@customer.example', verdicts: { spf: 'pass', dkim: 'pass', dmarc: 'fail' } });
     expect(record.state).not.toBe('received');
   });
@@ -91,8 +103,8 @@ describe('SES receiving through the mail consumer (the InboundMail function)', (
     const from = `${reason}-sender@customer.example`;
     const notification = await stored(from, 'You have won', { [field]: 'FAIL' });
     expect(await consumer()(sqsEvent(notification))).toEqual({ batchItemFailures: [] });
-    const [mailId] = await acceptSesReceipt(context.platform.deps, readSesReceipt(JSON.parse(notification))!);
-    const record = (await readInboundMail(context.platform.deps, mailId!))!;
+    const [accepted] = await acceptSesReceipt(context.platform.deps, readSesReceipt(JSON.parse(notification))!);
+    const record = (await readInboundMail(context.platform.deps, accepted!.mailId))!;
     expect(record).toMatchObject({ state: 'ignored', reason, from, subject: 'You have won', verdicts: { [reason]: 'fail' } });
     expect(record.attachments).toEqual([expect.objectContaining({ filename: 'invoice.exe' })]);
     // A virus's attachment is listed, never kept for a teammate to download; spam's is kept as any mail's.

@@ -27,17 +27,18 @@ export async function recipientAgent(deps: Deps, address: string): Promise<Store
  * may the sender hear 250, and the queue message that gets it worked follows (a crash or a failed send between leaves the
  * record for the mail sweeper). `deliveryId`: SES's message id, the same for every delivery of one mail (one record however often
  * it comes); undefined locally (a new id). `queued: false`: the caller works it at once (the SES notification's own
- * message is retried until it is). The mail's id.
+ * message is retried until it is). The mail's id, and its record when an earlier delivery stored it.
  */
 export async function acceptMail(
   deps: Deps,
   mail: { raw: Uint8Array; envelopeFrom: string; recipient: string; agent: StoredAgent; remote?: { ip: string; helo: string }; deliveryId?: string; rawKey?: string; verdicts?: InboundMailItem['verdicts']; queued?: boolean },
-): Promise<string> {
+): Promise<{ mailId: string; earlier?: InboundMailItem }> {
   const mailId = mail.deliveryId ? uuidOf(mail.deliveryId) : newUuid();
   if (mail.deliveryId) {
     // A crash may have come between the claim and the record: then the record is stored now.
-    const earlier = await claimDelivery(deps, `ses#${mail.deliveryId}`, mailId);
-    if (earlier && (await readInboundMail(deps, earlier))) return earlier;
+    const claimed = await claimDelivery(deps, `ses#${mail.deliveryId}`, mailId);
+    const earlier = claimed ? await readInboundMail(deps, claimed) : undefined;
+    if (earlier) return { mailId: earlier.mailId, earlier };
   }
   const rawKey = mail.rawKey ?? `${mail.agent.workspaceId}/${mailId}/raw.eml`;
   if (!mail.rawKey) await mailBlobs(deps).put(rawKey, mail.raw, 'message/rfc822');
@@ -57,7 +58,7 @@ export async function acceptMail(
   // Stored is accepted: a message that fails to go now is sent by the mail sweeper (mail-sweeper.ts), and the sender
   // must not retry a mail we keep (a retry would be a second mail).
   if (mail.queued !== false) await deps.queue.send('mail', { mailId }).catch((error: unknown) => logger.warn('inbound mail left for the mail sweeper', { mailId, error }));
-  return mailId;
+  return { mailId };
 }
 
 /** A stable UUID of a delivery's id (SES's message id names the mail the same way on every delivery). */

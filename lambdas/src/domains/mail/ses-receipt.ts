@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { Deps } from '../../infra/deps';
 import { logger } from '../../infra/logger';
+import { UNWORKED_AFTER_MS } from './mail-sweeper';
 import { acceptMail, mailBlobs, recipientAgent } from './receive';
 import type { MailVerdicts } from './repository';
 
@@ -45,11 +46,17 @@ export function readSesReceipt(body: unknown): SesReceipt | undefined {
 const VERDICTS: Record<string, string> = { PASS: 'pass', FAIL: 'fail', GRAY: 'none', PROCESSING_FAILED: 'temperror' };
 const verdictOf = (status: string) => VERDICTS[status] ?? 'none';
 
+/** A mail an SES receipt names, and whether this delivery is to work it. */
+export interface AcceptedReceipt {
+  mailId: string;
+  work: boolean;
+}
+
 /**
  * Accepts the mail an SES receipt names, once per recipient of ours however often SES delivers it (the delivery id is
- * its message id and the recipient); its raw MIME stays where the S3 action put it. The ids of the mails to work.
+ * its message id and the recipient); its raw MIME stays where the S3 action put it.
  */
-export async function acceptSesReceipt(deps: Deps, receipt: SesReceipt): Promise<string[]> {
+export async function acceptSesReceipt(deps: Deps, receipt: SesReceipt): Promise<AcceptedReceipt[]> {
   const { action, spfVerdict, dkimVerdict, dmarcVerdict, spamVerdict, virusVerdict } = receipt.receipt;
   const blobs = mailBlobs(deps);
   // The action names the object in its bucket; the mail store is a folder of the stack's bucket (a local store: the key as it is).
@@ -67,13 +74,15 @@ export async function acceptSesReceipt(deps: Deps, receipt: SesReceipt): Promise
     ...(spamVerdict ? { spam: verdictOf(spamVerdict.status) } : {}),
     ...(virusVerdict ? { virus: verdictOf(virusVerdict.status) } : {}),
   };
-  const mailIds: string[] = [];
+  const accepted: AcceptedReceipt[] = [];
   for (const recipient of receipt.receipt.recipients) {
     const agent = await recipientAgent(deps, recipient);
     if (!agent) continue;
-    mailIds.push(
-      await acceptMail(deps, { raw, envelopeFrom: receipt.mail.source, recipient, agent, deliveryId: `${receipt.mail.messageId}#${recipient.toLowerCase()}`, rawKey, verdicts, queued: false }),
-    );
+    const { mailId, earlier } = await acceptMail(deps, { raw, envelopeFrom: receipt.mail.source, recipient, agent, deliveryId: `${receipt.mail.messageId}#${recipient.toLowerCase()}`, rawKey, verdicts, queued: false });
+    // SES may deliver one mail twice at once: the delivery that stored it works it, and another only once the first
+    // can no longer be working (then it crashed or failed; the mail sweeper would send it again too). Two working it
+    // together would both answer.
+    accepted.push({ mailId, work: !earlier || Date.parse(earlier.receivedAt) <= deps.now().getTime() - UNWORKED_AFTER_MS });
   }
-  return mailIds;
+  return accepted;
 }

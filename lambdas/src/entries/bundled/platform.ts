@@ -25,6 +25,7 @@ import { distribution, functionUrl, httpApi, listen, type DistributionBehavior, 
 import { RolePolicies } from './iam';
 import { LambdaFunction } from './lambda-function';
 import { startS3 } from './s3';
+import { sesReceiving, type ReceivedMail } from './ses-receiving';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
 /** The emulated AWS services keep their own state (queued messages, delivered mail) in tables of this prefix. */
@@ -49,6 +50,8 @@ export interface RunningBundledPlatform {
   /** The local mailbox SES delivers to (also GET {mailUrl}). */
   mailbox(): Promise<DeliveredMail[]>;
   mailUrl: string;
+  /** SES receiving a mail, as the template's receipt rules take it (ses-receiving.ts): SES's message id, undefined when no rule does. */
+  receiveMail(mail: ReceivedMail): Promise<string | undefined>;
   demo: DemoSeed;
   /** Invokes every scheduled function once now, as its EventBridge rule would: each one's result by function id. */
   fireSchedules(): Promise<Record<string, unknown>>;
@@ -129,7 +132,8 @@ interface FunctionProperties {
  * the Node.js runtime loads it, in a sandbox of its own with the environment the template gives it, behind the routes,
  * Function URLs, distributions, queue mappings and schedules the template declares. AWS itself is emulated on
  * loopback: DynamoDB by dynalite, SQS, Secrets Manager and SES by aws-services.ts, S3 by s3.ts, each call held to the
- * caller's role. A function's layers are resolvable from its bundle as /opt/nodejs/node_modules is in Lambda.
+ * caller's role; SES receiving, and SNS's delivery of its notification to the queues, by ses-receiving.ts. A
+ * function's layers are resolvable from its bundle as /opt/nodejs/node_modules is in Lambda.
  */
 export async function startBundledPlatform(options: BundledPlatformOptions): Promise<RunningBundledPlatform> {
   // The functions run in worker threads, whose environment never reaches LanceDB's native code: set on this thread.
@@ -296,6 +300,7 @@ export async function startBundledPlatform(options: BundledPlatformOptions): Pro
       outputs: Object.fromEntries(Object.entries(stack.outputs).map(([name, value]) => [name, hosts.localize(value)])),
       mailbox: () => readMailbox(emulatorStore),
       mailUrl: `${mail.origin}/dev/mail.json`,
+      receiveMail: sesReceiving(stack, s3, queue),
       demo,
       fireSchedules: async () => Object.fromEntries(await Promise.all(scheduled.map(async (schedule) => [schedule.fn.spec.id, await schedule.fn.invoke(scheduledEvent())] as const))),
       stop: () => shutdown(),
