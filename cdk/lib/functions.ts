@@ -50,6 +50,11 @@ export interface PlatformFunction {
    * (the domain of the addresses agents are hired with) and ses:SendEmail.
    */
   sendsMail?: true;
+  /**
+   * Works inbound mail: gets MAIL_BLOB_URI (the bucket's `mail/` folder, where SES receiving saves the raw MIME and the
+   * attachments are kept), s3:GetObject and s3:PutObject there.
+   */
+  inboundMail?: true;
   /** Prices the model's tokens (insights/agent's model cost): gets MODEL_PRICE when the deploy sets `modelPrice`. */
   pricesModel?: true;
 }
@@ -237,6 +242,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     model: true,
     knowledge: 'search',
     sendsMail: true,
+    inboundMail: true,
   },
   {
     id: 'AuthApi',

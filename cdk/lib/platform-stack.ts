@@ -15,6 +15,7 @@ import { PlatformAlarms } from './alarms';
 import { addMcpFunctionUrl, addMcpUrlOutput, serveOnDashboard, type McpAccessPointProps } from './mcp';
 import { grantBedrockModel } from './bedrock-access';
 import { grantSendMail } from './mail-access';
+import { MailReceiving } from './mail-receiving';
 import { EmbedSite, EMBED_PREFIX } from './embed-site';
 import { DashboardSite } from './dashboard';
 import { QUEUE_URL_ENV, type QueueName } from '@service/shared';
@@ -81,6 +82,9 @@ const API_METHODS = { ANY: HttpMethod.ANY, GET: HttpMethod.GET, POST: HttpMethod
 /** The knowledge bucket's folders: the LanceDB index, and the files (originals and their text) of `files` sources. */
 export const KNOWLEDGE_INDEX_PREFIX = 'index';
 export const KNOWLEDGE_FILES_PREFIX = 'files';
+/** Inbound mail's folder of the bucket (MAIL_BLOB_URI), and where SES receiving saves the raw mail within it. */
+export const MAIL_PREFIX = 'mail';
+export const SES_INBOUND_PREFIX = `${MAIL_PREFIX}/inbound/`;
 
 /** The consumer's timeout sizes a queue's visibility timeout; the data list is the one place that knows it. */
 function consumerTimeoutSeconds(functions: readonly PlatformFunction[], queue: QueueName): number {
@@ -110,8 +114,10 @@ export class PlatformStack extends Stack {
   readonly embed: EmbedSite;
   readonly dashboard: DashboardSite;
   readonly alarms: PlatformAlarms;
-  /** The knowledge index (LanceDB, `index/`) and files (`files/`). */
+  /** The knowledge index (LanceDB, `index/`) and files (`files/`), and inbound mail (`mail/`). */
   readonly knowledgeBucket: Bucket;
+  /** SES receiving on the agent mail domain; made when the deploy sets one and the InboundMail function exists. */
+  readonly mailReceiving: MailReceiving | undefined;
   /** LanceDB for the functions that open the index; made only when one does. */
   private lancedbLayer: LayerVersion | undefined;
   /** Entries of the function and skill lists whose files do not exist yet, so they were left out. */
@@ -177,6 +183,10 @@ export class PlatformStack extends Stack {
     }
     // The widget learns the chat endpoint from its configuration.
     if (chatUrl) this.functions.get('Widget')?.addEnvironment('CHAT_URL', chatUrl.url);
+    this.mailReceiving =
+      props.agentMailDomain && this.functions.has('InboundMail')
+        ? new MailReceiving(this, 'MailReceiving', { domain: props.agentMailDomain, bucket: this.knowledgeBucket, objectKeyPrefix: SES_INBOUND_PREFIX, queue: this.queues.mail.queue })
+        : undefined;
 
     for (const skill of props.skills ?? SKILLS) {
       const entry = resolveEntry(skill.entry);
@@ -221,7 +231,7 @@ export class PlatformStack extends Stack {
 
     this.alarms = new PlatformAlarms(this, 'Alarms', {
       functions: new Map<string, IFunction>([...this.functions, ...[...this.skills].map(([id, skill]): [string, IFunction] => [id, skill.function])]),
-      deadLetterQueues: { Runs: this.queues.runs.deadLetterQueue, WebhookDeliveries: this.queues.webhooks.deadLetterQueue, Knowledge: this.queues.knowledge.deadLetterQueue, Evals: this.queues.evals.deadLetterQueue },
+      deadLetterQueues: { Runs: this.queues.runs.deadLetterQueue, WebhookDeliveries: this.queues.webhooks.deadLetterQueue, Knowledge: this.queues.knowledge.deadLetterQueue, Evals: this.queues.evals.deadLetterQueue, InboundMail: this.queues.mail.deadLetterQueue },
       webhookQueue: this.queues.webhooks.queue,
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
     });
@@ -316,6 +326,17 @@ export class PlatformStack extends Stack {
     }
   }
 
+  /** MAIL_BLOB_URI and the objects of the bucket's `mail/` folder: the raw mails (SES's S3 action's too) read, attachments kept. */
+  private wireInboundMail(fn: PlatformLambda): void {
+    const bucket = this.knowledgeBucket;
+    fn.addEnvironment('MAIL_BLOB_URI', `s3://${bucket.bucketName}/${MAIL_PREFIX}`);
+    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [bucket.arnForObjects(`${MAIL_PREFIX}/*`)] }));
+    Validations.of(fn.role!).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(bucket.node.defaultChild as CfnBucket)}.Arn>/${MAIL_PREFIX}/*]`,
+      reason: 'The objects of the bucket\'s mail/ folder, whose keys SES (its message id) and the platform (mail and attachment ids) make',
+    });
+  }
+
   private createPlatformFunction(definition: PlatformFunction, entry: string, props: PlatformStackProps): PlatformLambda {
     const environment: Record<string, string> = { TABLE_PREFIX: props.tablePrefix };
     for (const queue of definition.sendsTo) environment[QUEUE_URL_ENV[queue]] = this.queues[queue].queue.queueUrl;
@@ -340,6 +361,7 @@ export class PlatformStack extends Stack {
       ...(definition.knowledge ? { layers: [(this.lancedbLayer ??= createLancedbLayer(this, 'LancedbLayer'))], architecture: LANCEDB_ARCHITECTURE } : {}),
     });
     if (definition.knowledge) this.wireKnowledge(fn, definition.knowledge);
+    if (definition.inboundMail) this.wireInboundMail(fn);
     for (const table of definition.reads) this.tables.grantRead(table, fn);
     for (const table of definition.writes) this.tables.grantReadWrite(table, fn);
     for (const table of definition.appends ?? []) this.tables.grantAppend(table, fn);

@@ -60,7 +60,7 @@ describe('alarm topic', () => {
 });
 
 describe('alarms', () => {
-  it.each(['runs', 'webhooks'] as const)('fires as soon as the %s dead-letter queue holds a message', (queue) => {
+  it.each(['runs', 'webhooks', 'mail'] as const)('fires as soon as the %s dead-letter queue holds a message', (queue) => {
     const dlq = stack.queues[queue].deadLetterQueue;
     const found = (alarmsOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible', 'QueueName', { 'Fn::GetAtt': [logicalId(dlq), 'QueueName'] }));
     expect(found).toHaveLength(1);

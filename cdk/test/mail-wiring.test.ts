@@ -2,8 +2,9 @@ import { rmSync } from 'node:fs';
 import { Stage } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PlatformStack } from '../lib/platform-stack';
-import { FIXTURE_EMBED_DIST, FIXTURE_HANDLER, roleStatements, testApp } from './support/synth';
+import { MAX_RECEIVE_COUNT } from '../lib/work-queue';
+import { PlatformStack, SES_INBOUND_PREFIX } from '../lib/platform-stack';
+import { FIXTURE_EMBED_DIST, FIXTURE_HANDLER, actionsOf, roleStatements, testApp } from './support/synth';
 
 /** Platform e-mail (sign-in codes, invitations, the agents' mail) through Amazon SES, and the dashboard's origin. */
 describe('mail and dashboard settings of the functions', () => {
@@ -43,6 +44,81 @@ describe('mail and dashboard settings of the functions', () => {
   it('synthesizes without a mail warning when both senders are set', () => {
     expect(Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('mailFrom|agentMailDomain'))).toEqual([]);
   });
+
+  describe('SES receiving on the agent mail domain (docs/email.md)', () => {
+    const id = (construct: { node: { defaultChild?: unknown } }) => stack.getLogicalId(construct.node.defaultChild as never);
+    const bucket = () => ({ Ref: id(stack.knowledgeBucket) });
+    const topic = () => ({ Ref: id(stack.mailReceiving!.topic) });
+    const mailQueueArn = () => ({ 'Fn::GetAtt': [id(stack.queues.mail.queue), 'Arn'] });
+
+    it('has one rule set whose rule scans every mail to the domain, saves it under the prefix and notifies the topic', () => {
+      template.resourceCountIs('AWS::SES::ReceiptRuleSet', 1);
+      template.resourceCountIs('AWS::SES::ReceiptRule', 1);
+      template.hasResourceProperties('AWS::SES::ReceiptRule', {
+        RuleSetName: { Ref: id(stack.mailReceiving!.ruleSet) },
+        Rule: { Enabled: true, Recipients: ['agents.acme.example'], ScanEnabled: true, Actions: [{ S3Action: { BucketName: bucket(), ObjectKeyPrefix: SES_INBOUND_PREFIX, TopicArn: topic() } }] },
+      });
+      // The rule set's name, for the activation step of docs/deploy.md.
+      expect(template.toJSON().Outputs.InboundMailRuleSet.Value).toEqual({ Ref: id(stack.mailReceiving!.ruleSet) });
+    });
+
+    it('lets SES of this account write only under the prefix, and use the key of the encrypted topic', () => {
+      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        Bucket: bucket(),
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Allow',
+              Principal: { Service: 'ses.amazonaws.com' },
+              Action: 's3:PutObject',
+              Condition: { StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } },
+              Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [id(stack.knowledgeBucket), 'Arn'] }, `/${SES_INBOUND_PREFIX}*`]] },
+            }),
+          ]),
+        },
+      });
+      template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue(), DisplayName: 'Inbound mail received by SES' });
+      template.hasResourceProperties('AWS::KMS::Key', {
+        Description: 'Encrypts the inbound mail notifications',
+        KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'ses.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey'] })]) },
+      });
+    });
+
+    it('delivers the notification, in its SNS envelope, to the mail queue, which only that topic may send to', () => {
+      const subscriptions = Object.values(template.findResources('AWS::SNS::Subscription', { Properties: { TopicArn: topic() } }));
+      expect(subscriptions.map((subscription) => subscription.Properties)).toEqual([expect.objectContaining({ Protocol: 'sqs', Endpoint: mailQueueArn() })]);
+      // Raw delivery would hand the entry SES's JSON bare; it reads SNS's envelope (ses-receipt.ts).
+      expect(subscriptions[0]!.Properties.RawMessageDelivery).toBe(false);
+      template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+        Queues: [{ Ref: id(stack.queues.mail.queue) }],
+        PolicyDocument: {
+          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Allow', Principal: { Service: 'sns.amazonaws.com' }, Action: 'sqs:SendMessage', Condition: { ArnEquals: { 'aws:SourceArn': topic() } } })]),
+        },
+      });
+    });
+
+    it('has InboundMail work that queue with partial retries, a dead-letter queue and an alarm on it', () => {
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { EventSourceArn: mailQueueArn(), FunctionName: { Ref: id(stack.functions.get('InboundMail')!) }, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+      template.hasResourceProperties('AWS::SQS::Queue', { RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [id(stack.queues.mail.deadLetterQueue), 'Arn'] }, maxReceiveCount: MAX_RECEIVE_COUNT } });
+      template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+        Namespace: 'AWS/SQS',
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [id(stack.queues.mail.deadLetterQueue), 'QueueName'] } }],
+        Threshold: 0,
+      });
+    });
+
+    it('gives InboundMail, and no other function, MAIL_BLOB_URI and the objects of the mail folder, to read and keep', () => {
+      expect(environmentOf('InboundMail').MAIL_BLOB_URI).toEqual({ 'Fn::Join': ['', ['s3://', bucket(), '/mail']] });
+      const onMail = roleStatements(template, stack, stack.functions.get('InboundMail')!).filter((statement) => JSON.stringify(statement.Resource).includes('/mail/*'));
+      expect(onMail.flatMap(actionsOf).sort()).toEqual(['s3:GetObject', 's3:PutObject']);
+      for (const [other, fn] of stack.functions) {
+        if (other === 'InboundMail') continue;
+        expect(environmentOf(other), other).not.toHaveProperty('MAIL_BLOB_URI');
+        expect(JSON.stringify(roleStatements(template, stack, fn)), other).not.toContain('/mail/');
+      }
+    });
+  });
 });
 
 describe('a deploy without the mail settings', () => {
@@ -52,6 +128,8 @@ describe('a deploy without the mail settings', () => {
       const annotations = Annotations.fromStack(stack);
       annotations.hasWarning('*', Match.stringLikeRegexp('-c mailFrom='));
       annotations.hasWarning('*', Match.stringLikeRegexp('-c agentMailDomain='));
+      // No domain, nothing to receive on.
+      Template.fromStack(stack).resourceCountIs('AWS::SES::ReceiptRuleSet', 0);
     } finally {
       rmSync(Stage.of(stack)!.outdir, { recursive: true, force: true });
     }

@@ -320,6 +320,28 @@ describe('the deployed form, run locally', () => {
     expect(events.at(-1)?.event).toBe('done');
   });
 
+  it('turns a mail SES receives into an e-mail conversation through the InboundMail bundle, and mails the agent\'s answer', async () => {
+    const agent = (await apiCall('agents/get', { query: { agent_id: demoAgent() } })).body.data.agent as { email: string };
+    expect(agent.email.endsWith(`@${AGENT_MAIL_DOMAIN}`)).toBe(true);
+    const customer = 'dana@customer.example';
+    const raw = new TextEncoder().encode(
+      [`From: Dana <${customer}>`, `To: ${agent.email}`, 'Subject: Where is my order?', `Message-ID: <${crypto.randomUUID()}@customer.example>`, `Date: ${new Date().toUTCString()}`, 'Content-Type: text/plain; charset=utf-8', '', 'Hello, my order has not arrived yet. Can you help?', ''].join('\r\n'),
+    );
+    // The template's receipt rule saves it to the bucket and notifies the topic, whose SQS subscription feeds the mail
+    // queue; SES delivers at least once, here twice.
+    expect(await platform.receiveMail({ from: customer, to: [agent.email], raw, deliveries: 2 })).toMatch(/^[0-9a-f]{40}$/);
+    expect(await platform.receiveMail({ from: customer, to: ['nobody@elsewhere.example'], raw })).toBeUndefined();
+    // The InboundMail bundle's first invocation loads it (and its LanceDB layer) in a fresh sandbox.
+    const answer = await until('the agent\'s answer by mail', async () => (await mailbox()).find((message) => message.to === customer), 100_000);
+    expect(answer).toMatchObject({ subject: 'Re: Where is my order?' });
+    expect(answer.from).toContain(agent.email);
+    const listed = await apiCall('conversations/list', { query: { agent_id: demoAgent() } });
+    const conversations = (listed.body.data.conversations as { id: string; channel: string; email: { address: string; subject: string } | null }[]).filter((item) => item.email?.address === customer);
+    expect(conversations).toEqual([expect.objectContaining({ channel: 'email', email: { address: customer, subject: 'Where is my order?' } })]);
+    const transcript = await apiCall('conversations/get', { query: { conversation_id: conversations[0]!.id } });
+    expect((transcript.body.data.messages as { role: string }[]).map((message) => message.role)).toEqual(['user', 'assistant']);
+  }, 120_000);
+
   it('exported the spans of the runs and the widget reply above from the Runner and Chat bundles, before each invocation returned', async () => {
     // The e-mail run: its tool call and model calls, one trace under the agent's invocation.
     const runSpans = await until('the run spans', async () => {

@@ -2,6 +2,7 @@ import type { SQSEvent } from 'aws-lambda';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { findAgentById } from '../../src/domains/agents/agents';
+import { UNWORKED_AFTER_MS } from '../../src/domains/mail/mail-sweeper';
 import { readInboundMail } from '../../src/domains/mail/repository';
 import { acceptSesReceipt, readSesReceipt } from '../../src/domains/mail/ses-receipt';
 import { resolveModel } from '../../src/infra/model';
@@ -9,12 +10,14 @@ import { createMailConsumer } from '../../src/surfaces/mail/consumer';
 import { usePlatform } from '../support/platform';
 
 /** One SQS record of the `mail` queue, as the InboundMail function is given it. */
-const sqsEvent = (body: string): SQSEvent => ({
-  Records: [{ messageId: randomUUID(), receiptHandle: 'r', body, attributes: {}, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:local:0:mail', awsRegion: 'local' } as unknown as SQSEvent['Records'][number]],
+const sqsEvent = (body: string, copies = 1): SQSEvent => ({
+  Records: Array.from({ length: copies }, () => ({ messageId: randomUUID(), receiptHandle: 'r', body, attributes: {}, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:local:0:mail', awsRegion: 'local' }) as unknown as SQSEvent['Records'][number]),
 });
 
 /** SES receiving's notification of a mail its S3 action stored under `objectKey`, wrapped by SNS. */
-function sesNotification(options: { messageId: string; from: string; to: string; objectKey: string; dmarc?: string }): string {
+type Verdicts = Partial<Record<'dmarcVerdict' | 'spamVerdict' | 'virusVerdict', string>>;
+
+function sesNotification(options: { messageId: string; from: string; to: string; objectKey: string; verdicts?: Verdicts }): string {
   const pass = { status: 'PASS' };
   const message = {
     notificationType: 'Received',
@@ -23,19 +26,28 @@ function sesNotification(options: { messageId: string; from: string; to: string;
       timestamp: new Date().toISOString(),
       processingTimeMillis: 400,
       recipients: [options.to],
-      spamVerdict: pass,
-      virusVerdict: pass,
+      spamVerdict: { status: options.verdicts?.spamVerdict ?? 'PASS' },
+      virusVerdict: { status: options.verdicts?.virusVerdict ?? 'PASS' },
       spfVerdict: pass,
       dkimVerdict: pass,
-      dmarcVerdict: { status: options.dmarc ?? 'PASS' },
+      dmarcVerdict: { status: options.verdicts?.dmarcVerdict ?? 'PASS' },
       action: { type: 'S3', topicArn: 'arn:aws:sns:local:0:mail', bucketName: 'stack-bucket', objectKeyPrefix: 'inbound', objectKey: options.objectKey },
     },
   };
   return JSON.stringify({ Type: 'Notification', MessageId: randomUUID(), TopicArn: 'arn:aws:sns:local:0:mail', Message: JSON.stringify(message), Timestamp: new Date().toISOString() });
 }
 
+/** A mail with a text part and one attachment (`invoice.exe`). */
 const rawMail = (from: string, to: string, subject: string, text: string) =>
-  new TextEncoder().encode(`From: ${from}\r\nTo: ${to}\r\nSubject: ${subject}\r\nMessage-ID: <${randomUUID()}@customer.example>\r\nDate: ${new Date().toUTCString()}\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n${text}\r\n`);
+  new TextEncoder().encode(
+    [
+      `From: ${from}`, `To: ${to}`, `Subject: ${subject}`, `Message-ID: <${randomUUID()}@customer.example>`, `Date: ${new Date().toUTCString()}`,
+      'MIME-Version: 1.0', 'Content-Type: multipart/mixed; boundary="b1"', '',
+      '--b1', 'Content-Type: text/plain; charset=utf-8', '', text,
+      '--b1', 'Content-Type: application/octet-stream', 'Content-Disposition: attachment; filename="invoice.exe"', 'Content-Transfer-Encoding: base64', '', Buffer.from('MZ not really a program').toString('base64'),
+      '--b1--', '',
+    ].join('\r\n'),
+  );
 
 describe('SES receiving through the mail consumer (the InboundMail function)', () => {
   const context = usePlatform();
@@ -46,11 +58,13 @@ describe('SES receiving through the mail consumer (the InboundMail function)', (
     const transcripts = await Promise.all(conversations.map((item) => context.api<{ messages: { role: string }[] }>('conversations/get', { query: { conversation_id: item.id } })));
     return transcripts.flatMap((transcript) => transcript.body.data.messages.map((message) => message.role));
   };
-  const stored = async (from: string, subject: string, dmarc?: string) => {
+  const mailbox = async () => ((await (await fetch(`${context.platform.url}/dev/mail.json`)).json()) as { mail: { to: string }[] }).mail;
+
+  const stored = async (from: string, subject: string, verdicts?: Verdicts) => {
     const agent = (await findAgentById(context.platform.deps, context.agentId))!;
     const objectKey = `inbound/${randomUUID()}`;
     await context.platform.deps.inboundMail!.blobs.put(objectKey, rawMail(from, agent.email, subject, 'Can I change my delivery address?'), 'message/rfc822');
-    return sesNotification({ messageId: randomUUID(), from, to: agent.email, objectKey, ...(dmarc ? { dmarc } : {}) });
+    return sesNotification({ messageId: randomUUID(), from, to: agent.email, objectKey, ...(verdicts ? { verdicts } : {}) });
   };
 
   it('makes one conversation entry and one answer of the same notification delivered twice', async () => {
@@ -58,18 +72,45 @@ describe('SES receiving through the mail consumer (the InboundMail function)', (
     expect(await consumer()(sqsEvent(notification))).toEqual({ batchItemFailures: [] });
     expect(await consumer()(sqsEvent(notification))).toEqual({ batchItemFailures: [] });
     expect(await transcriptOf('dee@customer.example')).toEqual(['user', 'assistant']);
-    const mails = ((await (await fetch(`${context.platform.url}/dev/mail.json`)).json()) as { mail: { to: string }[] }).mail;
-    expect(mails.filter((mail) => mail.to === 'dee@customer.example')).toHaveLength(1);
+    expect((await mailbox()).filter((mail) => mail.to === 'dee@customer.example')).toHaveLength(1);
+  });
+
+  it('answers once the same notification delivered twice at once (one batch, worked together)', async () => {
+    const notification = await stored('fay@customer.example', 'Opening hours');
+    expect(await consumer()(sqsEvent(notification, 2))).toEqual({ batchItemFailures: [] });
+    expect(await transcriptOf('fay@customer.example')).toEqual(['user', 'assistant']);
+    expect((await mailbox()).filter((mail) => mail.to === 'fay@customer.example')).toHaveLength(1);
   });
 
   it('records a mail failing DMARC as unverified', async () => {
-    const notification = await stored('eve@customer.example', 'Refund', 'FAIL');
+    const notification = await stored('eve@customer.example', 'Refund', { dmarcVerdict: 'FAIL' });
     expect(await consumer()(sqsEvent(notification))).toEqual({ batchItemFailures: [] });
     // Accepting the same receipt again names the mail already stored.
-    const [mailId] = await acceptSesReceipt(context.platform.deps, readSesReceipt(JSON.parse(notification))!);
-    const record = (await readInboundMail(context.platform.deps, mailId!))!;
+    const [accepted] = await acceptSesReceipt(context.platform.deps, readSesReceipt(JSON.parse(notification))!);
+    // Stored just now by the first delivery: this one leaves it to that; one past the sweeper's wait works it.
+    expect(accepted!.work).toBe(false);
+    const later = { ...context.platform.deps, now: () => new Date(Date.now() + UNWORKED_AFTER_MS) };
+    expect(await acceptSesReceipt(later, readSesReceipt(JSON.parse(notification))!)).toEqual([{ mailId: accepted!.mailId, work: true }]);
+    const record = (await readInboundMail(context.platform.deps, accepted!.mailId))!;
     expect(record).toMatchObject({ envelopeFrom: 'eve@customer.example', verdicts: { spf: 'pass', dkim: 'pass', dmarc: 'fail' } });
     expect(record.state).not.toBe('received');
+  });
+
+  it.each([
+    ['spamVerdict', 'spam'],
+    ['virusVerdict', 'virus'],
+  ] as const)('keeps a mail with SES %s FAIL apart: stored, marked why, never in a conversation, never answered', async (field, reason) => {
+    const from = `${reason}-sender@customer.example`;
+    const notification = await stored(from, 'You have won', { [field]: 'FAIL' });
+    expect(await consumer()(sqsEvent(notification))).toEqual({ batchItemFailures: [] });
+    const [accepted] = await acceptSesReceipt(context.platform.deps, readSesReceipt(JSON.parse(notification))!);
+    const record = (await readInboundMail(context.platform.deps, accepted!.mailId))!;
+    expect(record).toMatchObject({ state: 'ignored', reason, from, subject: 'You have won', verdicts: { [reason]: 'fail' } });
+    expect(record.attachments).toEqual([expect.objectContaining({ filename: 'invoice.exe' })]);
+    // A virus's attachment is listed, never kept for a teammate to download; spam's is kept as any mail's.
+    expect(record.attachments![0]!.key === undefined).toBe(reason === 'virus');
+    expect(await transcriptOf(from)).toEqual([]);
+    expect((await mailbox()).filter((mail) => mail.to === from)).toEqual([]);
   });
 
   it('refuses a malformed notification without a retry', async () => {

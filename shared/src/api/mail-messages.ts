@@ -17,7 +17,7 @@ export const MAIL_HELD_DECISIONS = ['accepted', 'dismissed'] as const;
 /** Where an accepted held mail goes: the conversation it was written to, or a conversation of its own (its sender the customer). */
 export const MAIL_ACCEPT_INTO = ['conversation', 'new'] as const;
 /** Why an attachment was listed but not kept (the caps of one mail). */
-export const ATTACHMENT_REFUSALS = ['too_many', 'too_large'] as const;
+export const ATTACHMENT_REFUSALS = ['too_many', 'too_large', 'virus'] as const;
 
 export const MailAttachment = z
   .object({
@@ -25,7 +25,7 @@ export const MailAttachment = z
     filename: z.string().meta({ description: 'As the mail names it (text; never a path on any machine)' }),
     type: z.string().meta({ description: 'The content type the mail claims (not trusted: the download is served as a file, never shown)' }),
     bytes: z.number().int(),
-    refused: z.enum(ATTACHMENT_REFUSALS).nullable().meta({ description: 'Not kept, so not downloadable: `too_many` past the count cap of one mail, `too_large` past the size cap; null: kept' }),
+    refused: z.enum(ATTACHMENT_REFUSALS).nullable().meta({ description: 'Not kept, so not downloadable: `too_many` past the count cap of one mail, `too_large` past the size cap, `virus` SES found a virus in the mail; null: kept' }),
   })
   .meta({ id: 'MailAttachment' });
 

@@ -15,11 +15,15 @@ const LISTED = 100;
 
 const attachmentKey = (mail: Pick<InboundMailItem, 'workspaceId' | 'mailId'>, index: number) => `${mail.workspaceId}/${mail.mailId}/attachments/${index}`;
 
-/** Keeps the attachments within the caps (stored again with the same keys when a crash has the mail worked twice). */
-export function keepAttachments(deps: Deps, mail: InboundMailItem, parsed: ParsedMail): Promise<MailAttachment[]> {
+/**
+ * Keeps the attachments within the caps (stored again with the same keys when a crash has the mail worked twice); none
+ * of a mail SES found a virus in (`virusFree` false): those are listed, not kept.
+ */
+export function keepAttachments(deps: Deps, mail: InboundMailItem, parsed: ParsedMail, virusFree = true): Promise<MailAttachment[]> {
   return Promise.all(
     parsed.attachments.slice(0, LISTED).map(async (attachment, index): Promise<MailAttachment> => {
       const listed = { filename: attachment.filename, type: attachment.type.slice(0, 100), bytes: attachment.content.byteLength };
+      if (!virusFree) return { ...listed, refused: 'virus' };
       if (index >= INBOUND_LIMITS.attachments) return { ...listed, refused: 'too_many' };
       if (attachment.content.byteLength > INBOUND_LIMITS.attachmentBytes) return { ...listed, refused: 'too_large' };
       const key = attachmentKey(mail, index);

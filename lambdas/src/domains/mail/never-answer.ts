@@ -1,16 +1,18 @@
 import type { Deps } from '../../infra/deps';
 import type { ParsedMail } from './parse';
-import { countAutoReply } from './repository';
+import { countAutoReply, type MailVerdicts } from './repository';
 
 /**
  * Mail the agent never answers (RFC 3834 and docs/email.md), and why: another machine's automatic mail, a list's,
- * a bounce, the platform's own, spam. Undefined: it may be answered.
+ * a bounce, the platform's own, spam, a virus (SES's verdicts). Undefined: it may be answered.
  */
-export type IgnoreReason = 'auto_submitted' | 'bulk' | 'mailing_list' | 'bounce' | 'own_mail' | 'spam' | 'reply_limit' | 'no_sender';
+export type IgnoreReason = 'auto_submitted' | 'bulk' | 'mailing_list' | 'bounce' | 'own_mail' | 'spam' | 'virus' | 'reply_limit' | 'no_sender';
 
 const BOUNCE_SENDERS = /^(mailer-daemon|postmaster|mail-daemon)@/i;
 
-export function neverAnswered(mail: ParsedMail, envelopeFrom: string, rules: { agentMailDomain: string; blockedSenders: readonly string[] }): IgnoreReason | undefined {
+export function neverAnswered(mail: ParsedMail, envelopeFrom: string, rules: { agentMailDomain: string; blockedSenders: readonly string[] }, verdicts?: MailVerdicts): IgnoreReason | undefined {
+  if (verdicts?.virus === 'fail') return 'virus';
+  if (verdicts?.spam === 'fail') return 'spam';
   const from = mail.from?.address;
   // A bounce: the null reverse path, a mailer daemon, or a delivery status report (with a From or without).
   if (envelopeFrom === '' || (from && BOUNCE_SENDERS.test(from)) || mail.contentType === 'multipart/report') return 'bounce';

@@ -26,12 +26,12 @@ export async function recipientAgent(deps: Deps, address: string): Promise<Store
  * may the sender hear 250, and the queue message that gets it worked follows (a crash or a failed send between leaves the
  * record for the mail sweeper). `deliveryId`: SES's message id, the same for every delivery of one mail (one record however often
  * it comes); undefined locally (the hash of the mail's bytes and its recipient: a sender's retry is the same mail). `queued: false`: the caller works it at once (the SES notification's own
- * message is retried until it is). The mail's id.
+ * message is retried until it is). The mail's id, and its record when an earlier delivery stored it.
  */
 export async function acceptMail(
   deps: Deps,
   mail: { raw: Uint8Array; envelopeFrom: string; recipient: string; agent: StoredAgent; remote?: { ip: string; helo: string }; deliveryId?: string; rawKey?: string; verdicts?: InboundMailItem['verdicts']; queued?: boolean },
-): Promise<string> {
+): Promise<{ mailId: string; earlier?: InboundMailItem }> {
   // Locally a mail's identity is its bytes and recipient: a sender that never heard 250 (a crash after the record,
   // before the answer) sends the same bytes again, and that names the mail already kept.
   const delivery = mail.deliveryId ? `ses#${mail.deliveryId}` : `smtp#${createHash('sha256').update(mail.raw).digest('hex')}#${mail.recipient.toLowerCase()}`;
@@ -42,7 +42,7 @@ export async function acceptMail(
   if (kept) {
     // Its queue message may be what the crash lost: sent again while it is unworked (working it twice does nothing more).
     if (kept.state === 'received' && mail.queued !== false) await queueMail(deps, kept.mailId);
-    return kept.mailId;
+    return { mailId: kept.mailId, earlier: kept };
   }
   const rawKey = mail.rawKey ?? `${mail.agent.workspaceId}/${mailId}/raw.eml`;
   if (!mail.rawKey) await mailBlobs(deps).put(rawKey, mail.raw, 'message/rfc822');
@@ -62,7 +62,7 @@ export async function acceptMail(
   // Stored is accepted: a message that fails to go now is sent by the mail sweeper (mail-sweeper.ts), and the sender
   // must not retry a mail we keep (a retry would be a second mail).
   if (mail.queued !== false) await queueMail(deps, mailId);
-  return mailId;
+  return { mailId };
 }
 
 const queueMail = (deps: Deps, mailId: string) => deps.queue.send('mail', { mailId }).catch((error: unknown) => logger.warn('inbound mail left for the mail sweeper', { mailId, error }));

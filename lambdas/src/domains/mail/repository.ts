@@ -16,6 +16,9 @@ export interface MailVerdicts {
   spf: string;
   dkim: string;
   dmarc: string;
+  /** SES's spam and virus scans (AWS only): `fail` is spam, or a virus found. */
+  spam?: string;
+  virus?: string;
 }
 
 export interface MailAttachment {
@@ -24,7 +27,7 @@ export interface MailAttachment {
   bytes: number;
   /** Its blob key; absent for one over the caps (listed, not kept, `refused` says why). */
   key?: string;
-  refused?: 'too_many' | 'too_large';
+  refused?: 'too_many' | 'too_large' | 'virus';
 }
 
 /** One inbound mail as stored before it is accepted (`received`), then worked. */

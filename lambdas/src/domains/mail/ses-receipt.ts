@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import type { Deps } from '../../infra/deps';
+import { logger } from '../../infra/logger';
+import { UNWORKED_AFTER_MS } from './mail-sweeper';
 import { acceptMail, mailBlobs, recipientAgent } from './receive';
 import type { MailVerdicts } from './repository';
 
@@ -17,6 +19,9 @@ const sesReceived = z.object({
     spfVerdict: verdict,
     dkimVerdict: verdict,
     dmarcVerdict: verdict,
+    // Present when the rule scans (cdk/lib/mail-receiving.ts does).
+    spamVerdict: verdict.optional(),
+    virusVerdict: verdict.optional(),
   }),
 });
 const snsNotification = z.object({ Type: z.literal('Notification'), Message: z.string().max(256 * 1024) });
@@ -37,25 +42,47 @@ export function readSesReceipt(body: unknown): SesReceipt | undefined {
   return receipt.success ? receipt.data : undefined;
 }
 
-/** SES's verdict statuses as the platform records them (authenticate.ts's words): anything but `pass` is unverified. */
+/** SES's verdict statuses as the platform records them (authenticate.ts's words): anything but `pass` is unverified; spam or a virus `fail`. */
 const VERDICTS: Record<string, string> = { PASS: 'pass', FAIL: 'fail', GRAY: 'none', PROCESSING_FAILED: 'temperror' };
 const verdictOf = (status: string) => VERDICTS[status] ?? 'none';
 
+/** A mail an SES receipt names, and whether this delivery is to work it. */
+export interface AcceptedReceipt {
+  mailId: string;
+  work: boolean;
+}
+
 /**
  * Accepts the mail an SES receipt names, once per recipient of ours however often SES delivers it (the delivery id is
- * its message id and the recipient); its raw MIME stays where the S3 action put it. The ids of the mails to work.
+ * its message id and the recipient); its raw MIME stays where the S3 action put it.
  */
-export async function acceptSesReceipt(deps: Deps, receipt: SesReceipt): Promise<string[]> {
-  const raw = await mailBlobs(deps).get(receipt.receipt.action.objectKey);
+export async function acceptSesReceipt(deps: Deps, receipt: SesReceipt): Promise<AcceptedReceipt[]> {
+  const { action, spfVerdict, dkimVerdict, dmarcVerdict, spamVerdict, virusVerdict } = receipt.receipt;
+  const blobs = mailBlobs(deps);
+  // The action names the object in its bucket; the mail store is a folder of the stack's bucket (a local store: the key as it is).
+  const rawKey = blobs.keyOfObject ? blobs.keyOfObject(action.bucketName, action.objectKey) : action.objectKey;
+  if (!rawKey) {
+    logger.warn('SES receipt refused: its mail is outside MAIL_BLOB_URI', { messageId: receipt.mail.messageId, bucket: action.bucketName });
+    return [];
+  }
+  const raw = await blobs.get(rawKey);
   if (!raw) throw new Error(`the raw mail ${receipt.mail.messageId} is not in the blob store`);
-  const verdicts: MailVerdicts = { spf: verdictOf(receipt.receipt.spfVerdict.status), dkim: verdictOf(receipt.receipt.dkimVerdict.status), dmarc: verdictOf(receipt.receipt.dmarcVerdict.status) };
-  const mailIds: string[] = [];
+  const verdicts: MailVerdicts = {
+    spf: verdictOf(spfVerdict.status),
+    dkim: verdictOf(dkimVerdict.status),
+    dmarc: verdictOf(dmarcVerdict.status),
+    ...(spamVerdict ? { spam: verdictOf(spamVerdict.status) } : {}),
+    ...(virusVerdict ? { virus: verdictOf(virusVerdict.status) } : {}),
+  };
+  const accepted: AcceptedReceipt[] = [];
   for (const recipient of receipt.receipt.recipients) {
     const agent = await recipientAgent(deps, recipient);
     if (!agent) continue;
-    mailIds.push(
-      await acceptMail(deps, { raw, envelopeFrom: receipt.mail.source, recipient, agent, deliveryId: `${receipt.mail.messageId}#${recipient.toLowerCase()}`, rawKey: receipt.receipt.action.objectKey, verdicts, queued: false }),
-    );
+    const { mailId, earlier } = await acceptMail(deps, { raw, envelopeFrom: receipt.mail.source, recipient, agent, deliveryId: `${receipt.mail.messageId}#${recipient.toLowerCase()}`, rawKey, verdicts, queued: false });
+    // SES may deliver one mail twice at once: the delivery that stored it works it, and another only once the first
+    // can no longer be working (then it crashed or failed; the mail sweeper would send it again too). Two working it
+    // together would both answer.
+    accepted.push({ mailId, work: !earlier || Date.parse(earlier.receivedAt) <= deps.now().getTime() - UNWORKED_AFTER_MS });
   }
-  return mailIds;
+  return accepted;
 }

@@ -65,10 +65,10 @@ export async function threadMail(deps: Deps, mailId: string): Promise<ThreadedMa
     text: parsed.newText,
     fullText: parsed.fullText,
     ...(parsed.safeHtml ? { html: parsed.safeHtml.slice(0, 200_000) } : {}),
-    attachments: await keepAttachments(deps, mail, parsed),
+    attachments: await keepAttachments(deps, mail, parsed, verdicts.virus !== 'fail'),
   };
   const agent = await getAgent(deps, mail.workspaceId, mail.agentId);
-  const ignore = neverAnswered(parsed, mail.envelopeFrom, { agentMailDomain: deps.config.agentMailDomain, blockedSenders: deps.config.mailBlockedSenders }) ?? (parsed.messageId && (await isOurMessage(deps, agent.id, parsed.messageId)) ? 'own_mail' : undefined);
+  const ignore = neverAnswered(parsed, mail.envelopeFrom, { agentMailDomain: deps.config.agentMailDomain, blockedSenders: deps.config.mailBlockedSenders }, verdicts) ?? (parsed.messageId && (await isOurMessage(deps, agent.id, parsed.messageId)) ? 'own_mail' : undefined);
   // A bounce names the mail it returns in the headers it quotes (a DSN seldom has In-Reply-To).
   const answers = ignore === 'bounce' ? [...parsed.answers, ...(parsed.bounce?.bounced ?? [])] : parsed.answers;
   const found = await threadOfMail(deps, agent.id, { token: splitReplyAddress(mail.recipient).token, answers });

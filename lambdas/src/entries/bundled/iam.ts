@@ -28,3 +28,18 @@ export class RolePolicies {
     return statements.some((statement) => statement.Effect === 'Allow') && !statements.some((statement) => statement.Effect === 'Deny');
   }
 }
+
+const ServiceStatementSchema = z.object({ Effect: z.enum(['Allow', 'Deny']), Principal: z.object({ Service: list }).partial().optional(), Action: list, Resource: list });
+const BucketPolicySchema = z.object({ Bucket: z.string(), PolicyDocument: z.object({ Statement: z.array(z.unknown()) }) });
+
+/** Whether a bucket's policy in the template lets an AWS service (`ses.amazonaws.com`) do `action` on `resource`. */
+export function bucketPolicyAllowsService(stack: ResolvedStack, bucket: string, service: string, action: string, resource: string): boolean {
+  return resourcesOfType(stack, 'AWS::S3::BucketPolicy').some(([, policy]) => {
+    const parsed = BucketPolicySchema.parse(policy.Properties);
+    if (parsed.Bucket !== bucket) return false;
+    return parsed.PolicyDocument.Statement.some((raw) => {
+      const statement = ServiceStatementSchema.safeParse(raw);
+      return statement.success && statement.data.Effect === 'Allow' && (statement.data.Principal?.Service ?? []).includes(service) && matches(statement.data.Action, action) && matches(statement.data.Resource, resource);
+    });
+  });
+}

@@ -20,6 +20,7 @@ import { Hosts, hostOf } from './hosts';
 import { RolePolicies } from './iam';
 import type { LambdaFunction } from './lambda-function';
 import { startS3 } from './s3';
+import { sesReceiving, type ReceivedMail } from './ses-receiving';
 import { loadStackFunctions } from './stack-functions';
 import { createStackTables } from './stack-tables';
 
@@ -45,6 +46,8 @@ export interface RunningBundledPlatform {
   /** The local mailbox SES delivers to (also GET {mailUrl}). */
   mailbox(): Promise<DeliveredMail[]>;
   mailUrl: string;
+  /** SES receiving a mail, as the template's receipt rules take it (ses-receiving.ts): SES's message id, undefined when no rule does. */
+  receiveMail(mail: ReceivedMail): Promise<string | undefined>;
   demo: DemoSeed;
   /** Invokes every scheduled function once now, as its EventBridge rule would: each one's result by function id. */
   fireSchedules(): Promise<Record<string, unknown>>;
@@ -56,7 +59,8 @@ export interface RunningBundledPlatform {
  * the Node.js runtime loads it, in a sandbox of its own with the environment the template gives it, behind the routes,
  * Function URLs, distributions, queue mappings and schedules the template declares. AWS itself is emulated on
  * loopback: DynamoDB by dynalite, SQS, Secrets Manager and SES by aws-services.ts, S3 by s3.ts, each call held to the
- * caller's role. A function's layers are resolvable from its bundle as /opt/nodejs/node_modules is in Lambda.
+ * caller's role; SES receiving, and SNS's delivery of its notification to the queues, by ses-receiving.ts. A
+ * function's layers are resolvable from its bundle as /opt/nodejs/node_modules is in Lambda.
  * This function composes the parts and owns their lifecycle: what started is stopped, in reverse, even if a later part fails.
  */
 export async function startBundledPlatform(options: BundledPlatformOptions): Promise<RunningBundledPlatform> {
@@ -129,6 +133,7 @@ export async function startBundledPlatform(options: BundledPlatformOptions): Pro
       outputs: Object.fromEntries(Object.entries(stack.outputs).map(([name, value]) => [name, hosts.localize(value)])),
       mailbox: () => readMailbox(emulatorStore),
       mailUrl: `${mail.origin}/dev/mail.json`,
+      receiveMail: sesReceiving(stack, s3, queues.queue),
       demo,
       fireSchedules: () => schedules.fireAll(),
       stop: () => shutdown(),

@@ -166,7 +166,15 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export function startS3(options: S3Options): Promise<{ server: Server; endpoint: string; requests: S3RequestCounts }> {
+/** The emulated S3, and the write an AWS service makes under a bucket's policy (SES receiving's S3 action), not a role's. */
+export interface RunningS3 {
+  server: Server;
+  endpoint: string;
+  requests: S3RequestCounts;
+  putAsService(bucket: string, key: string, body: Uint8Array, contentType: string): void;
+}
+
+export function startS3(options: S3Options): Promise<RunningS3> {
   const requests: S3RequestCounts = { get: 0, put: 0, list: 0, delete: 0 };
   const buckets = new Map([...options.buckets].map((name) => [name, new BucketFiles(join(options.root, name))]));
 
@@ -281,7 +289,18 @@ export function startS3(options: S3Options): Promise<{ server: Server; endpoint:
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve({ server, endpoint: `http://127.0.0.1:${(server.address() as { port: number }).port}`, requests }));
+    server.listen(0, '127.0.0.1', () =>
+      resolve({
+        server,
+        endpoint: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+        requests,
+        putAsService(bucketName, key, body, contentType) {
+          const bucket = buckets.get(bucketName);
+          if (!bucket) throw new Error(`The specified bucket does not exist: ${bucketName}`);
+          bucket.write(key, Buffer.from(body), contentType);
+        },
+      }),
+    );
   });
 }
 

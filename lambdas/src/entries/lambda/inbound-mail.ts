@@ -10,5 +10,5 @@ import { createMailConsumer } from '../../surfaces/mail/consumer';
 const base = withMail(withSkillHost(await depsFromEnv()));
 // Without MAIL_BLOB_URI every mail fails with that name (receive.ts mailBlobs) and is retried, then dead-lettered.
 const blobUri = process.env.MAIL_BLOB_URI;
-const deps = { ...base, ...(blobUri ? { inboundMail: { blobs: s3BlobStore(blobUri, base.config.region) } } : {}) };
+const deps = { ...base, ...(blobUri ? { inboundMail: { blobs: s3BlobStore(blobUri, base.config.region, base.config.s3Endpoint) } } : {}) };
 export const handler = withTraceFlush(createMailConsumer(deps, resolveModel(deps.config.model)));

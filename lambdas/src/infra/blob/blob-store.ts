@@ -15,6 +15,11 @@ export interface BlobStore {
    * send; only a store a caller can reach has it (S3; not a folder on this machine).
    */
   presignPut?(key: string, upload: { contentType: string; bytes: number; seconds: number }): Promise<{ url: string; headers: Record<string, string> }>;
+  /**
+   * The key in this store of an object another writer put in S3 by its bucket and full key (SES receiving's S3
+   * action); undefined when it lies outside the store. Only an S3 store has it.
+   */
+  keyOfObject?(bucket: string, objectKey: string): string | undefined;
 }
 
 const SAFE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*\/?$/;

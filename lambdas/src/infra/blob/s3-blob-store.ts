@@ -40,6 +40,11 @@ export function s3BlobStore(uri: string, region: string, endpoint?: string): Blo
     async list(prefix) {
       return (await list(prefix)).map((key) => (base ? key.slice(base.length + 1) : key));
     },
+    keyOfObject(inBucket, objectKey) {
+      if (inBucket !== bucket) return undefined;
+      if (!base) return objectKey;
+      return objectKey.startsWith(`${base}/`) ? objectKey.slice(base.length + 1) : undefined;
+    },
     async presignPut(key, upload) {
       const headers = { 'content-type': upload.contentType, 'content-length': String(upload.bytes) };
       // The type and the length are signed: S3 refuses a PUT of another size or type (SignatureDoesNotMatch).

@@ -111,7 +111,7 @@ export function createMailConsumer(deps: Deps, model: LanguageModel): QueueConsu
         logger.warn('inbound mail message refused: neither a mail id nor an SES receipt', { messageId: record.messageId });
         return;
       }
-      const mailIds = own.success ? [own.data.mailId] : await acceptSesReceipt(deps, receipt!);
+      const mailIds = own.success ? [own.data.mailId] : (await acceptSesReceipt(deps, receipt!)).flatMap((accepted) => (accepted.work ? [accepted.mailId] : []));
       for (const mailId of mailIds) await workMail(deps, model, mailId);
     },
     (record, error) => logger.error('inbound mail failed', { messageId: record.messageId, error }),
