@@ -6,6 +6,7 @@ import { queryUnworkedMails, readInboundMail } from '../../src/domains/mail/repo
 import { startObedientModel, textOf, type ChatRequest, type Turn } from '../support/obedient-model';
 import { usePlatform } from '../support/platform';
 import { waitFor } from '../support/wait-for';
+import { noDns } from './inbound';
 
 // A hostile mail corpus, made here (issue 38): each mail goes in with a clear SMTP refusal or a safe parse, never a
 // 5xx from the REST API afterwards, a crash, a hang or a mail left half worked, and never makes the agent act, with a
@@ -24,11 +25,6 @@ function obeyTheMail(request: ChatRequest): Turn {
 }
 const obedient = await startObedientModel(obeyTheMail);
 afterAll(() => obedient.close());
-
-/** DNS as mailauth asks it, offline: no record exists. */
-const noDns = async (): Promise<never> => {
-  throw Object.assign(new Error('no such record'), { code: 'ENOTFOUND' });
-};
 
 const CRLF = '\r\n';
 /** A mail as raw MIME: its headers (From and To first), then its body. */

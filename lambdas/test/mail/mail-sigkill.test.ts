@@ -75,7 +75,7 @@ describe('inbound mail and SIGKILL', () => {
         await answeredOnce(api, agentId, apiBaseUrl, worked);
       },
     );
-  }, 90_000);
+  }, 120_000);
 
   it('answers once a mail stored before its 250 and its queue message: the sweep and the sender’s retry name one mail', async () => {
     await crashThenRestart(
@@ -94,7 +94,7 @@ describe('inbound mail and SIGKILL', () => {
         await answeredOnce(api, agentId, apiBaseUrl, worked);
       },
     );
-  }, 90_000);
+  }, 120_000);
 
   it('stores the customer’s entry once when the machine dies while threading the mail', async () => {
     await crashThenRestart(
@@ -110,7 +110,7 @@ describe('inbound mail and SIGKILL', () => {
         await answeredOnce(api, agentId, apiBaseUrl, worked);
       },
     );
-  }, 90_000);
+  }, 120_000);
 
   for (const [when, crash] of [
     ['the answer is stored and its mail about to go', { CRASH_AT: 'PutCommand:mailbox' }],
@@ -125,6 +125,6 @@ describe('inbound mail and SIGKILL', () => {
         },
         (api, agentId, _dataDir, apiBaseUrl, _smtpPort, worked) => answeredOnce(api, agentId, apiBaseUrl, worked),
       );
-    }, 90_000);
+    }, 120_000);
   }
 });

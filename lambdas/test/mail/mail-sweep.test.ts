@@ -3,28 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { findAgentById } from '../../src/domains/agents/agents';
 import { sweepMails, UNWORKED_AFTER_MS } from '../../src/domains/mail/mail-sweeper';
 import { queryUnworkedMails, readInboundMail } from '../../src/domains/mail/repository';
-import type { PlatformObserver } from '../../src/entries/local/observer';
 import { failQueueSendOnce } from '../support/faults';
 import { usePlatform } from '../support/platform';
 import { waitFor } from '../support/wait-for';
+import { mailQueueWatch, noDns } from './inbound';
 
-/** DNS as mailauth asks it, offline: no record exists. */
-const noDns = async (): Promise<never> => {
-  throw Object.assign(new Error('no such record'), { code: 'ENOTFOUND' });
-};
-
-/** How many `mail` messages were sent and how many the consumer has been given. */
-const mailMessages = { sent: 0, worked: 0 };
-const observer: PlatformObserver = {
-  sent: (queue) => void (queue === 'mail' && mailMessages.sent++),
-  invoked: (invocation) => void (invocation.trigger === 'queue' && invocation.queue === 'mail' && (mailMessages.worked += invocation.messageBytes.length)),
-};
+const { observer, allWorked } = mailQueueWatch();
 
 describe('the mail sweeper', () => {
   const context = usePlatform({ mailResolver: noDns, observer });
   const smtp = () => createTransport({ host: '127.0.0.1', port: context.platform.smtpPort, secure: false, ignoreTLS: true });
   const answersTo = async (address: string) => ((await (await fetch(`${context.platform.url}/dev/mail.json`)).json()) as { mail: { to: string }[] }).mail.filter((mail) => mail.to === address);
-  const allWorked = () => waitFor(async () => (mailMessages.worked >= mailMessages.sent ? true : undefined));
 
   it('answers, exactly once, a mail accepted with 250 whose queue message was lost', async () => {
     const { deps } = context.platform;

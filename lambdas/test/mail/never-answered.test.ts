@@ -1,9 +1,8 @@
 import { createTransport } from 'nodemailer';
 import { describe, expect, it } from 'vitest';
 import { findAgentById } from '../../src/domains/agents/agents';
-import type { PlatformObserver } from '../../src/entries/local/observer';
 import { usePlatform } from '../support/platform';
-import { waitFor } from '../support/wait-for';
+import { mailQueueWatch, noDns } from './inbound';
 
 // Mail the agents never answer (RFC 3834, issue 38): a loop with another machine stops at the hourly limit of
 // automatic answers per sender, two agents of the platform never answer each other (our own mail, Auto-Submitted),
@@ -11,16 +10,7 @@ import { waitFor } from '../support/wait-for';
 
 const LIMIT = 3;
 
-/** DNS as mailauth asks it, offline: no record exists. */
-const noDns = async (): Promise<never> => {
-  throw Object.assign(new Error('no such record'), { code: 'ENOTFOUND' });
-};
-
-const mailMessages = { sent: 0, worked: 0 };
-const observer: PlatformObserver = {
-  sent: (queue) => void (queue === 'mail' && mailMessages.sent++),
-  invoked: (invocation) => void (invocation.trigger === 'queue' && invocation.queue === 'mail' && (mailMessages.worked += invocation.messageBytes.length)),
-};
+const { observer, allWorked } = mailQueueWatch();
 
 interface Box {
   to: string;
@@ -34,8 +24,6 @@ describe('mail that is never answered', () => {
   const context = usePlatform({ mailResolver: noDns, observer, env: { MAIL_AUTO_REPLIES_PER_HOUR: String(LIMIT) } });
   const smtp = () => createTransport({ host: '127.0.0.1', port: context.platform.smtpPort, secure: false, ignoreTLS: true });
   const mailsTo = async (address: string) => ((await (await fetch(`${context.platform.url}/dev/mail.json`)).json()) as { mail: Box[] }).mail.filter((mail) => mail.to === address);
-  /** Every inbound mail accepted so far has been worked to its end. */
-  const allWorked = () => waitFor(async () => (mailMessages.worked >= mailMessages.sent ? true : undefined));
   const agentEmail = async (index: number) => (await findAgentById(context.platform.deps, context.platform.demo.agentIds[index]!))!.email;
   const transcriptOf = async (address: string) => {
     const list = await context.api<{ conversations: { id: string; email: { address: string } | null }[] }>('conversations/list', { query: { agent_id: context.agentId } });
@@ -67,7 +55,7 @@ describe('mail that is never answered', () => {
     const roles = (await transcriptOf(bot)).map((message) => message.role);
     expect(roles.filter((role) => role === 'user')).toHaveLength(LIMIT + 2);
     expect(roles.filter((role) => role === 'assistant')).toHaveLength(LIMIT);
-  }, 30_000);
+  }, 60_000);
 
   it('never lets two agents of the platform answer each other, nor answers our own mail coming back', async () => {
     const [first, second] = [await agentEmail(0), await agentEmail(1)];
