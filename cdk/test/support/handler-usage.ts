@@ -1,6 +1,10 @@
+import { basename } from 'node:path';
 import { build } from 'esbuild';
 import { QUEUE_NAMES } from '@service/shared';
+import { FUNCTIONS } from '../../lib/functions';
 import { LAMBDA_BUNDLING } from '../../lib/lambda-bundling';
+import { existingRepoFile } from '../../lib/repo-paths';
+import { BUILTIN_SKILLS } from '../../lib/skills';
 
 export interface HandlerUsage {
   /** Logical table names the handler's own code passes to `store.table(...)` (or `physicalTableName`). */
@@ -17,22 +21,27 @@ const TABLE_HELPER_REFERENCE = /\b(?:updateIf|createOrFind)\d*\([^,()]*,\s*['"](
 const QUEUE_SEND = new RegExp(`\\.send\\(\\s*['"](${QUEUE_NAMES.join('|')})['"]`, 'g');
 const SETTING_NAME = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\b/g;
 
-/** One esbuild run per handler file, however many tests ask. */
-const usages = new Map<string, Promise<HandlerUsage>>();
+/** The stack's handler files that exist: its functions' and its built-in skills' entries. */
+const stackHandlers = () => [...FUNCTIONS, ...BUILTIN_SKILLS].flatMap(({ entry }) => existingRepoFile(entry) ?? []);
+
+/** What each handler file reaches; the first question scans every handler of the stack at once. */
+let scanned: Promise<Map<string, HandlerUsage>> | undefined;
 
 /**
  * What a handler's code can reach: esbuild bundles it as the Lambda bundle is built, tree-shaking away exports the
- * handler never calls, and the remaining code is scanned for table and queue references and setting names.
+ * handler never calls, and the remaining code is scanned for table and queue references and setting names. Every
+ * handler is bundled in one esbuild run, one entry point each: each output is still that handler's own tree-shaken
+ * bundle, but the modules they share (most of lambdas/src) are parsed once instead of once per handler (a third of
+ * the time of a run per handler).
  */
-export function handlerUsage(entry: string): Promise<HandlerUsage> {
-  let usage = usages.get(entry);
-  if (!usage) usages.set(entry, (usage = scan(entry)));
-  return usage;
+export async function handlerUsage(entry: string): Promise<HandlerUsage> {
+  scanned ??= scan([...new Set([...stackHandlers(), entry])]);
+  return (await scanned).get(entry) ?? (await scan([entry])).get(entry)!;
 }
 
-async function scan(entry: string): Promise<HandlerUsage> {
+async function scan(entries: string[]): Promise<Map<string, HandlerUsage>> {
   const result = await build({
-    entryPoints: [entry],
+    entryPoints: entries.map((entry, index) => ({ in: entry, out: `handler-${index}` })),
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -42,10 +51,18 @@ async function scan(entry: string): Promise<HandlerUsage> {
     // What the Lambda bundles leave out (the runtime's AWS SDK, LanceDB's native module) is not the handler's code.
     external: [...LAMBDA_BUNDLING.external],
   });
-  const code = result.outputFiles.map((file) => file.text).join('\n');
-  return {
-    tables: new Set([...code.matchAll(TABLE_REFERENCE), ...code.matchAll(TABLE_HELPER_REFERENCE)].map((match) => match[1]!)),
-    queues: new Set([...code.matchAll(QUEUE_SEND)].map((match) => match[1]!)),
-    settingNames: new Set(code.match(SETTING_NAME)),
-  };
+  return new Map(
+    entries.map((entry, index) => {
+      const code = result.outputFiles
+        .filter((file) => basename(file.path).startsWith(`handler-${index}.`))
+        .map((file) => file.text)
+        .join('\n');
+      const usage: HandlerUsage = {
+        tables: new Set([...code.matchAll(TABLE_REFERENCE), ...code.matchAll(TABLE_HELPER_REFERENCE)].map((match) => match[1]!)),
+        queues: new Set([...code.matchAll(QUEUE_SEND)].map((match) => match[1]!)),
+        settingNames: new Set(code.match(SETTING_NAME)),
+      };
+      return [entry, usage];
+    }),
+  );
 }

@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Deps } from '../../src/infra/deps';
 import { createApiHandler } from '../../src/surfaces/rest-api/handler';
 import { listAgents } from '../../src/domains/agents/agents';
@@ -41,6 +41,8 @@ describe('Idempotency-Key: a crash or a failure at any step, then the retry, per
   let serial = 0;
   // Every injected throw is logged as an unhandled error by design; keep the test output readable.
   beforeAll(() => void vi.spyOn(console, 'error').mockImplementation(() => undefined));
+  // The files after this one in the same worker (the tier runs unisolated) log as usual.
+  afterAll(() => vi.restoreAllMocks());
 
   const creates: Record<string, Create> = {
     'agents/command': {

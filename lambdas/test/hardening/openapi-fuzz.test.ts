@@ -1,6 +1,6 @@
 import { buildOpenApiDocument } from '@service/shared/openapi';
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAuthApiHandler } from '../../src/surfaces/rest-api/auth-api';
 import { createConversationsApiHandler } from '../../src/surfaces/rest-api/conversations-api';
 import { createApiHandler } from '../../src/surfaces/rest-api/handler';
@@ -32,6 +32,8 @@ describe('every endpoint of the OpenAPI document, fuzzed from its schemas and ho
     await ctx.platform.queue.stop();
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
   });
+  // The files after this one in the same worker (the tier runs unisolated) log as usual.
+  afterAll(() => vi.restoreAllMocks());
 
   it.each(operations)('$method $path answers no 5xx', async ({ path, method, operation }) => {
     const hints: Hints = { components: document.components.schemas, uuids: [ctx.agentId] };
