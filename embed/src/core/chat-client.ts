@@ -39,6 +39,14 @@ function parseJson(data: string): Record<string, unknown> {
   }
 }
 
+/** The identity a host's `identify` command names (a token, or the older id and hash); undefined: neither, well formed. */
+export function visitorIdentity(payload: unknown): VisitorIdentity | undefined {
+  const given = (payload ?? {}) as Record<string, unknown>;
+  if (typeof given.userToken === 'string') return { userToken: given.userToken };
+  if (typeof given.userId === 'string' && typeof given.userHash === 'string') return { userId: given.userId, userHash: given.userHash };
+  return undefined;
+}
+
 /** The headers a verified visitor's requests carry (never the URL: it ends up in logs and referrers). */
 export const identityHeaders = (identity?: VisitorIdentity): Record<string, string> =>
   !identity ? {} : 'userToken' in identity ? { 'x-user-token': identity.userToken } : { 'x-user-id': identity.userId, 'x-user-hash': identity.userHash };

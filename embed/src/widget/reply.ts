@@ -5,7 +5,7 @@ import { resolveNavigation } from '../core/navigate';
 import { requestNavigation } from '../core/navigate';
 import type { ChatBus, Locale, Marker } from '../core/event-bus';
 
-export { fetchHistory, streamChat } from '../core/chat-client';
+export { fetchHistory, streamChat, visitorIdentity } from '../core/chat-client';
 
 // Paths a model must never send a visitor to without a click.
 const DESTRUCTIVE = /(^|[/?#&=_.-])(delete|remove|destroy|erase|wipe|purge|logout|log-out|signout|sign-out|unsubscribe|cancel|deactivate|close-account|terminate|revoke|reset)([/?#&=_.-]|$)/i;

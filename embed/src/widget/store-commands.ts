@@ -116,13 +116,13 @@ export function createHostCommands(core: StoreCore, deps: HostCommandsDeps) {
       deps.nudge(value.slice(0, 300), isRecord(payload) && typeof payload.duration === 'number' ? payload.duration : undefined);
     },
     async identify(payload) {
-      let identity;
-      if (isRecord(payload) && typeof payload.userToken === 'string') identity = { userToken: payload.userToken };
-      else if (isRecord(payload) && typeof payload.userId === 'string' && typeof payload.userHash === 'string') identity = { userId: payload.userId, userHash: payload.userHash };
-      else return warn('identify');
+      // Read by the reply's chunk (the first open has no use for it).
+      const reply = await loadReply();
+      const identity = reply.visitorIdentity(payload);
+      if (!identity) return warn('identify');
       core.identity = identity;
       // A verified visitor continues their conversation from any device; the server ignores a forged identity.
-      const found = await (await loadReply()).fetchHistory(deps.historyUrl, identity, core.fetchApi);
+      const found = await reply.fetchHistory(deps.historyUrl, identity, core.fetchApi);
       if (!found || streaming.value) return;
       conversation.conversationId = found.conversationId;
       messages.value = found.messages;

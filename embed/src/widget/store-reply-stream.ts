@@ -13,7 +13,7 @@ import type * as Rich from './rich-text';
 import { newId, type PeopleState, type StoreCore } from './store-core';
 import { handedTo } from './store-people-live';
 
-export { fetchHistory } from './reply';
+export { fetchHistory, visitorIdentity } from './reply';
 export { followPeople } from './store-people-live';
 
 /** What a reply answers: the visitor's message (the transcript goes with it) or their decision on an action. */
