@@ -51,10 +51,11 @@ export interface PlatformFunction {
    */
   sendsMail?: true;
   /**
-   * Works inbound mail: gets MAIL_BLOB_URI (the bucket's `mail/` folder, where SES receiving saves the raw MIME and the
-   * attachments are kept), s3:GetObject and s3:PutObject there.
+   * Inbound mail's files: MAIL_BLOB_URI (the bucket's `mail/` folder, where SES receiving saves the raw MIME and the
+   * attachments are kept). `receive` (the InboundMail worker) reads the raw mail and keeps attachments: s3:GetObject and
+   * s3:PutObject; `manage` (downloads, export, erasure, retention) reads, lists and deletes them.
    */
-  inboundMail?: true;
+  inboundMail?: 'receive' | 'manage';
   /** Prices the model's tokens (insights/agent's model cost): gets MODEL_PRICE when the deploy sets `modelPrice`. */
   pricesModel?: true;
 }
@@ -199,10 +200,14 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
       // evals/*: the scenarios, and the eval runs started here (the EvalRunner plays them from the evals queue).
       'evalScenarios', 'evalRuns',
       // insights: a handoff (a teammate's claim) and a teammate's first reply.
-      'insights'],
+      'insights',
+      // mail: a held mail accepted or dismissed, a visitor's mails exported and erased.
+      'mail'],
     // Availability, visitors' export and erasure, retention: recorded in the audit log.
     appends: ['auditLog'],
     sendsTo: ['webhooks', 'evals'],
+    // A mail's attachments downloaded, its raw MIME exported, its folder erased.
+    inboundMail: 'manage',
     turnTokens: false,
     model: false,
     // A teammate's reply to a visitor who left an e-mail address when nobody was available.
@@ -242,7 +247,7 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     model: true,
     knowledge: 'search',
     sendsMail: true,
-    inboundMail: true,
+    inboundMail: 'receive',
   },
   {
     id: 'AuthApi',
@@ -307,10 +312,12 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // records module the erasure shares with contact creation (who hears of a new record), never by the sweep itself.
     reads: ['workspaces', 'agents', 'skills', 'webhookSubscriptions'],
     // insights: the rating comments of an erased conversation.
-    writes: ['conversations', 'visitorErasures', 'records', 'webhookDeliveries', 'idempotency', 'knowledgeUnanswered', 'insights'],
+    writes: ['conversations', 'visitorErasures', 'records', 'webhookDeliveries', 'idempotency', 'knowledgeUnanswered', 'insights', 'mail'],
     // Each retention erasure is the platform's entry in the workspace's audit log, sent on as `audit.event` (webhooks).
     appends: ['auditLog'],
     sendsTo: ['webhooks'],
+    // An expired conversation's mails: their folders (raw MIME, attachments) erased with it.
+    inboundMail: 'manage',
     turnTokens: false,
     model: false,
   },

@@ -326,11 +326,18 @@ export class PlatformStack extends Stack {
     }
   }
 
-  /** MAIL_BLOB_URI and the objects of the bucket's `mail/` folder: the raw mails (SES's S3 action's too) read, attachments kept. */
-  private wireInboundMail(fn: PlatformLambda): void {
+  /**
+   * MAIL_BLOB_URI and the objects of the bucket's `mail/` folder: `receive` reads the raw mails (SES's S3 action's too)
+   * and keeps attachments; `manage` reads them, lists a mail's folder and deletes it (erasure, retention).
+   */
+  private wireInboundMail(fn: PlatformLambda, access: 'receive' | 'manage'): void {
     const bucket = this.knowledgeBucket;
     fn.addEnvironment('MAIL_BLOB_URI', `s3://${bucket.bucketName}/${MAIL_PREFIX}`);
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:GetObject', 's3:PutObject'], resources: [bucket.arnForObjects(`${MAIL_PREFIX}/*`)] }));
+    const objectActions = access === 'receive' ? ['s3:GetObject', 's3:PutObject'] : ['s3:GetObject', 's3:DeleteObject'];
+    fn.addToRolePolicy(new PolicyStatement({ actions: objectActions, resources: [bucket.arnForObjects(`${MAIL_PREFIX}/*`)] }));
+    if (access === 'manage') {
+      fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': [`${MAIL_PREFIX}/*`] } } }));
+    }
     Validations.of(fn.role!).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(bucket.node.defaultChild as CfnBucket)}.Arn>/${MAIL_PREFIX}/*]`,
       reason: 'The objects of the bucket\'s mail/ folder, whose keys SES (its message id) and the platform (mail and attachment ids) make',
@@ -361,7 +368,7 @@ export class PlatformStack extends Stack {
       ...(definition.knowledge ? { layers: [(this.lancedbLayer ??= createLancedbLayer(this, 'LancedbLayer'))], architecture: LANCEDB_ARCHITECTURE } : {}),
     });
     if (definition.knowledge) this.wireKnowledge(fn, definition.knowledge);
-    if (definition.inboundMail) this.wireInboundMail(fn);
+    if (definition.inboundMail) this.wireInboundMail(fn, definition.inboundMail);
     for (const table of definition.reads) this.tables.grantRead(table, fn);
     for (const table of definition.writes) this.tables.grantReadWrite(table, fn);
     for (const table of definition.appends ?? []) this.tables.grantAppend(table, fn);

@@ -108,14 +108,21 @@ describe('mail and dashboard settings of the functions', () => {
       });
     });
 
-    it('gives InboundMail, and no other function, MAIL_BLOB_URI and the objects of the mail folder, to read and keep', () => {
-      expect(environmentOf('InboundMail').MAIL_BLOB_URI).toEqual({ 'Fn::Join': ['', ['s3://', bucket(), '/mail']] });
-      const onMail = roleStatements(template, stack, stack.functions.get('InboundMail')!).filter((statement) => JSON.stringify(statement.Resource).includes('/mail/*'));
-      expect(onMail.flatMap(actionsOf).sort()).toEqual(['s3:GetObject', 's3:PutObject']);
-      for (const [other, fn] of stack.functions) {
-        if (other === 'InboundMail') continue;
-        expect(environmentOf(other), other).not.toHaveProperty('MAIL_BLOB_URI');
-        expect(JSON.stringify(roleStatements(template, stack, fn)), other).not.toContain('/mail/');
+    it('gives the mail folder to InboundMail to read and keep, to the functions that download and erase to read, list and delete, and to no other', () => {
+      const MAIL_ACCESS: Record<string, string[]> = {
+        InboundMail: ['s3:GetObject', 's3:PutObject'],
+        ConversationsApi: ['s3:DeleteObject', 's3:GetObject', 's3:ListBucket'],
+        RetentionSweeper: ['s3:DeleteObject', 's3:GetObject', 's3:ListBucket'],
+      };
+      for (const [name, fn] of stack.functions) {
+        const onMail = roleStatements(template, stack, fn).filter((statement) => JSON.stringify(statement).includes('mail/*'));
+        if (!MAIL_ACCESS[name]) {
+          expect(environmentOf(name), name).not.toHaveProperty('MAIL_BLOB_URI');
+          expect(onMail, name).toEqual([]);
+          continue;
+        }
+        expect(environmentOf(name).MAIL_BLOB_URI, name).toEqual({ 'Fn::Join': ['', ['s3://', bucket(), '/mail']] });
+        expect(onMail.flatMap(actionsOf).sort(), name).toEqual(MAIL_ACCESS[name]);
       }
     });
   });
