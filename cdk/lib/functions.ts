@@ -163,6 +163,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // its event (contact.created, …) to webhooks and skills; failed master keys are counted (rateLimits).
     // users, memberships, invitations: provisioning makes the first owner and mails their invitation.
     writes: ['records', 'skills', 'workspaces', 'apiKeys', 'webhookDeliveries', 'rateLimits', 'users', 'memberships', 'invitations'],
+    // The operators' changes (skills registered, roles, grants) are recorded in the workspace's audit log.
+    appends: ['auditLog'],
     sendsTo: ['webhooks'],
     turnTokens: true,
     model: false,
@@ -372,7 +374,8 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     trigger: { kind: 'http', routes: [{ path: ROUTES.widgetHistory, methods: ['GET', 'OPTIONS'] }] },
     timeoutSeconds: 10,
     memoryMb: 512,
-    reads: ['agents', 'conversations'],
+    // workspaces: whether the workspace still takes the older visitor user hash.
+    reads: ['agents', 'conversations', 'workspaces'],
     writes: [],
     sendsTo: [],
     turnTokens: false,

@@ -217,6 +217,32 @@ describe('the audit log', () => {
     }
   });
 
+  it("records the operator API's changes (master key) as the platform's, with the grant made", async () => {
+    const from = new Date().toISOString();
+    const workspaceId = ctx.platform.demo.workspaceId;
+    const response = await fetch(`${ctx.platform.apiBaseUrl}/admin/grants/create/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-master-key': ctx.platform.skillHost.masterKey!, 'user-agent': 'operator-cli/2' },
+      body: JSON.stringify({ workspace_id: workspaceId, role: 'member', capability: 'email.send' }),
+    });
+    expect(response.status).toBe(201);
+    const entries = await entriesOf('grant.created', 'member', from);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ actor: { type: 'platform', id: null, name: 'operator' }, target: { type: 'role', id: 'member' }, after: { role: 'member', capability: 'email.send' }, user_agent: 'operator-cli/2' });
+  });
+
+  it('records turning the older visitor user hash off, before and after', async () => {
+    const from = new Date().toISOString();
+    try {
+      expect((await ctx.api('visitors/identity_set', { body: { allow_user_hmac: false } })).status).toBe(200);
+      const entries = await entriesOf('visitors.identity_changed', ctx.platform.demo.workspaceId, from);
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ before: { allow_user_hmac: true }, after: { allow_user_hmac: false } });
+    } finally {
+      await ctx.api('visitors/identity_set', { body: { allow_user_hmac: true } });
+    }
+  });
+
   it('keeps entries as long as the workspace says: a year unless set, and the setting itself is recorded', async () => {
     const from = new Date().toISOString();
     const workspaceId = ctx.platform.demo.workspaceId;

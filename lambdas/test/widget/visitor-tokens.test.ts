@@ -110,15 +110,15 @@ describe('signed visitor tokens', () => {
 
   it('takes the older user hash only while the workspace allows it', async () => {
     const hashed = { origin: ORIGIN, 'x-user-id': 'user-7', 'x-user-hash': '0'.repeat(64) };
-    const get = await ctx.api<{ identity: { allow_user_hash: boolean } }>('visitors/identity_get/');
-    expect(get.body.data.identity).toEqual({ allow_user_hash: true });
+    const get = await ctx.api<{ identity: { allow_user_hmac: boolean } }>('visitors/identity_get/');
+    expect(get.body.data.identity).toEqual({ allow_user_hmac: true });
     expect((await fetch(url('history'), { headers: hashed })).headers.get(ERROR_HEADER)).toBeNull();
-    expect((await ctx.api('visitors/identity_set/', { body: { allow_user_hash: false } })).status).toBe(200);
+    expect((await ctx.api('visitors/identity_set/', { body: { allow_user_hmac: false } })).status).toBe(200);
     const refused = await fetch(url('history'), { headers: hashed });
     expect(refused.headers.get(ERROR_HEADER)).toBe('VISITOR_TOKEN_INVALID');
     expect((await refused.json()) as unknown).toMatchObject({ verified: false });
-    expect((await ctx.api<{ identity: { allow_user_hash: boolean } }>('visitors/identity_get/')).body.data.identity).toEqual({ allow_user_hash: false });
-    expect((await ctx.api('visitors/identity_set/', { body: { allow_user_hash: true } })).status).toBe(200);
+    expect((await ctx.api<{ identity: { allow_user_hmac: boolean } }>('visitors/identity_get/')).body.data.identity).toEqual({ allow_user_hmac: false });
+    expect((await ctx.api('visitors/identity_set/', { body: { allow_user_hmac: true } })).status).toBe(200);
   });
 
   it('runs a requires_verified_visitor grant only for a visitor with a valid token', async () => {

@@ -112,7 +112,7 @@ export const RetentionBody = z.object({ days: retention }).strict();
 const Retention = z.object({ days: retention });
 /** How the workspace's widget visitors may prove who they are (docs/widget.md, Verified visitors). */
 export const VisitorIdentitySettings = z
-  .object({ allow_user_hash: z.boolean().meta({ description: 'Also take the older never-expiring HMAC user hash (x-user-hash) besides signed tokens; off for new workspaces' }) })
+  .object({ allow_user_hmac: z.boolean().meta({ description: 'Also take the older never-expiring HMAC user hash (x-user-hash) besides signed tokens; off for new workspaces' }) })
   .meta({ id: 'VisitorIdentitySettings' });
 
 export const VISITOR_ENDPOINTS = {

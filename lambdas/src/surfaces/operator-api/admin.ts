@@ -7,7 +7,9 @@ import { seedBuiltinGrants } from '../../domains/skills/seed-grants';
 import { addMember, invite, type WorkspaceRef } from '../../domains/people/members';
 import { ensureUser } from '../../domains/people/users';
 import { skillAccessEndpoints } from '../rest-api/endpoints/skills-access';
-import type { EndpointHandler } from '../rest-api/endpoints/types';
+import type { Client, EndpointHandler } from '../rest-api/endpoints/types';
+import { auditedRunner } from '../rest-api/middleware/audit';
+import type { HttpEvent } from '../../infra/http/event';
 
 /**
  * The company endpoints an operator may call for any workspace, named by `workspace_id` in the body. Their handlers
@@ -28,12 +30,16 @@ export const ADMIN_ROUTES: ReadonlyMap<string, AdminRoute> = new Map(
   OPERATOR_ENDPOINTS.map((endpoint) => [ENDPOINTS[endpoint].path, { endpoint, body: ENDPOINTS[endpoint].body.extend({ workspace_id: schemas.uuid('workspace_id') }) }]),
 );
 
-/** Runs the route's REST endpoint in the named workspace (NOT_FOUND on field workspace_id when there is none). */
-export async function runAdminRoute(deps: Deps, lang: string, route: AdminRoute, body: { workspace_id: string }) {
+/**
+ * Runs the route's REST endpoint in the named workspace (NOT_FOUND on field workspace_id when there is none), recorded
+ * in the workspace's audit log as the REST door records it, the actor the platform's operator (the master key).
+ */
+export async function runAdminRoute(deps: Deps, lang: string, route: AdminRoute, body: { workspace_id: string }, event: HttpEvent, client: Client) {
   const workspace = await getWorkspace(deps, body.workspace_id);
   if (!workspace) throw new ApiError('NOT_FOUND', `No workspace ${body.workspace_id}`, { field: 'workspace_id' });
   const handle = skillAccessEndpoints[route.endpoint] as EndpointHandler<AdminRoute['endpoint']>;
-  const { data, msg } = await handle({ deps, workspace, lang, body: body as never, query: undefined, action: { at: deps.now() } });
+  const input = { deps, workspace, lang, body: body as never, query: undefined, action: { at: deps.now() } };
+  const { data, msg } = await auditedRunner(deps, skillAccessEndpoints)({ endpointName: route.endpoint, client }, event, handle, input);
   return { status: ENDPOINTS[route.endpoint].status, data, msg: msg ?? 'OK' };
 }
 

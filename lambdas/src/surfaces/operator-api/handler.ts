@@ -1,6 +1,6 @@
 import { ApiError, ROUTES } from '@service/shared';
 import type { Deps } from '../../infra/deps';
-import { successResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
+import { header, successResult, type HttpEvent, type HttpResult } from '../../infra/http/event';
 import { parseJsonBody } from '../../infra/http/json-body';
 import { requestOrigin } from '../../infra/http/cookies';
 import { routeHandler } from '../../infra/http/routes';
@@ -16,7 +16,9 @@ async function adminCall(deps: Deps, event: HttpEvent, lang: string, name: strin
   }
   const route = ADMIN_ROUTES.get(name);
   if (!route) throw new ApiError('NOT_FOUND', `No administrative route admin/${name}`);
-  const { status, data, msg } = await runAdminRoute(deps, lang, route, parseJsonBody(event, route.body, options));
+  const userAgent = header(event, 'user-agent');
+  const client = { ip: event.requestContext.http.sourceIp, origin: requestOrigin(event, deps.config.dashboardOrigin), secureCookies: true, ...(userAgent ? { userAgent } : {}) };
+  const { status, data, msg } = await runAdminRoute(deps, lang, route, parseJsonBody(event, route.body, options), event, client);
   return successResult(status, data, msg);
 }
 

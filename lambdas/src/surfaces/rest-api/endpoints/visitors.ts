@@ -70,10 +70,10 @@ export const visitorEndpoints: EndpointHandlers<VisitorEndpoint> = {
   },
 
   // Absent on a workspace older than signed tokens: it keeps the user hash it was built on.
-  visitorsIdentityGet: async ({ deps, workspace }) => ({ data: { identity: { allow_user_hash: (await getWorkspace(deps, workspace.id))?.userHashAllowed !== false } } }),
+  visitorsIdentityGet: async ({ deps, workspace }) => ({ data: { identity: { allow_user_hmac: (await getWorkspace(deps, workspace.id))?.userHashAllowed !== false } } }),
 
   visitorsIdentitySet: async ({ deps, workspace, body }) => {
-    if (!(await setUserHashAllowed(deps, workspace.id, body.allow_user_hash))) throw new DomainError('NOT_FOUND', 'No such workspace');
-    return { data: { identity: body }, msg: body.allow_user_hash ? 'Visitors may prove themselves with a signed token or the older user hash' : 'Visitors prove themselves with signed tokens only' };
+    if (!(await setUserHashAllowed(deps, workspace.id, body.allow_user_hmac))) throw new DomainError('NOT_FOUND', 'No such workspace');
+    return { data: { identity: body }, msg: body.allow_user_hmac ? 'Visitors may prove themselves with a signed token or the older user hash' : 'Visitors prove themselves with signed tokens only' };
   },
 };

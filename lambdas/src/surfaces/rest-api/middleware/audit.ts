@@ -16,6 +16,9 @@ export const actorOf = (state: Pick<ApiRequestState, 'session' | 'apiKey'>): Aud
 
 type Handlers = Partial<EndpointHandlers<EndpointName>>;
 
+/** What the recorder needs of a call (the REST pipeline's state; the operator API builds one for its master-key calls). */
+export type AuditedCall = Pick<ApiRequestState, 'endpointName' | 'session' | 'apiKey' | 'client'>;
+
 /** The target as it is now, through the read endpoint the spec names (null when it does not exist yet, or this function does not serve that read). */
 async function readBefore<N extends EndpointName>(spec: AuditSpec<N>, input: EndpointInput<N>, handlers: Handlers): Promise<unknown> {
   if (!spec.before) return null;
@@ -31,7 +34,7 @@ async function readBefore<N extends EndpointName>(spec: AuditSpec<N>, input: End
 }
 
 /** How the endpoint middleware calls an endpoint: as it is, or with its audit entry recorded (auditedRunner). */
-export type EndpointRunner = <N extends EndpointName>(state: ApiRequestState, event: HttpEvent, handle: EndpointHandler<N>, input: EndpointInput<N>) => ReturnType<EndpointHandler<N>>;
+export type EndpointRunner = <N extends EndpointName>(state: AuditedCall, event: HttpEvent, handle: EndpointHandler<N>, input: EndpointInput<N>) => ReturnType<EndpointHandler<N>>;
 
 /**
  * Runs an endpoint; when it changes configuration or access (AUDITED), reads the target first and records the entry
@@ -41,7 +44,7 @@ export type EndpointRunner = <N extends EndpointName>(state: ApiRequestState, ev
  */
 export const auditedRunner =
   (deps: Deps, handlers: Handlers): EndpointRunner =>
-  async <N extends EndpointName>(state: ApiRequestState, event: HttpEvent, handle: EndpointHandler<N>, input: EndpointInput<N>) => {
+  async <N extends EndpointName>(state: AuditedCall, event: HttpEvent, handle: EndpointHandler<N>, input: EndpointInput<N>) => {
     const spec = AUDITED[state.endpointName as N] as AuditSpec<N> | undefined;
     if (!spec) return handle(input);
     const before = await readBefore(spec, input, handlers);
