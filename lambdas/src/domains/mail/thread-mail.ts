@@ -18,6 +18,13 @@ import { readInboundMail, takeMailWork, updateInboundMail, type InboundMailItem 
 /** How long one worker holds a mail: threading it and the answer's bound, with room to spare. */
 export const MAIL_WORK_MS = CHAT_LIMITS.replyMs + 60_000;
 
+/** Another worker holds the mail: its message is retried later (not a failure). */
+export class MailInWork extends Error {
+  constructor(mailId: string) {
+    super(`the mail ${mailId} is being worked`);
+  }
+}
+
 /** A mail threaded into its conversation: the customer's entry is stored; the caller decides who answers. */
 export interface ThreadedMail {
   mail: InboundMailItem;
@@ -44,7 +51,7 @@ export async function threadMail(deps: Deps, mailId: string): Promise<ThreadedMa
   // One worker at a time: a queue redelivery or a sweep that comes while another works the mail is retried later
   // (two at once would both store and mail the answer); the lease lapses when its worker died.
   const now = deps.now();
-  if (!(await takeMailWork(deps, mailId, now.toISOString(), new Date(now.getTime() + MAIL_WORK_MS).toISOString()))) throw new Error(`the mail ${mailId} is being worked`);
+  if (!(await takeMailWork(deps, mailId, now.toISOString(), new Date(now.getTime() + MAIL_WORK_MS).toISOString()))) throw new MailInWork(mailId);
   const raw = await mailBlobs(deps).get(mail.rawKey);
   if (!raw) throw new Error(`the raw mail ${mailId} is not in the blob store`);
   let parsed: ParsedMail;

@@ -6,7 +6,7 @@ import { appendEntryOnce, latestEntries } from '../../domains/conversations/conv
 import { mailEntry } from '../../domains/conversations/reply-by-mail';
 import { takeAutoReply } from '../../domains/mail/never-answer';
 import { acceptSesReceipt, readSesReceipt } from '../../domains/mail/ses-receipt';
-import { finishMail, threadMail, type ThreadedMail } from '../../domains/mail/thread-mail';
+import { finishMail, MailInWork, threadMail, type ThreadedMail } from '../../domains/mail/thread-mail';
 import { noteAnswer } from '../../domains/insights/record';
 import { leftUnanswered } from '../../domains/knowledge/unanswered';
 import { recordUsage } from '../../domains/usage/usage';
@@ -114,6 +114,9 @@ export function createMailConsumer(deps: Deps, model: LanguageModel): QueueConsu
       const mailIds = own.success ? [own.data.mailId] : (await acceptSesReceipt(deps, receipt!)).flatMap((accepted) => (accepted.work ? [accepted.mailId] : []));
       for (const mailId of mailIds) await workMail(deps, model, mailId);
     },
-    (record, error) => logger.error('inbound mail failed', { messageId: record.messageId, error }),
+    (record, error) =>
+      error instanceof MailInWork
+        ? logger.warn('inbound mail retried later: another worker holds it', { messageId: record.messageId })
+        : logger.error('inbound mail failed', { messageId: record.messageId, error }),
   );
 }
