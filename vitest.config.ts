@@ -24,7 +24,10 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: tiers.unit, isolate: false } },
       { extends: true, test: { name: 'platform', include: tiers.platform, isolate: false, globalSetup: ['test/setup/dynamo.ts'] } },
-      { extends: true, test: { name: 'browser', include: tiers.browser, isolate: false, globalSetup: ['test/setup/dynamo.ts', 'test/setup/chromium-server.ts'] } },
+      {
+        extends: true,
+        test: { name: 'browser', include: tiers.browser, isolate: false, globalSetup: ['test/setup/dynamo.ts', 'test/setup/chromium-server.ts'] },
+      },
       { extends: true, test: { name: 'bundled', include: tiers.bundled, globalSetup: ['test/setup/cdk-synth.ts'] } },
     ],
   },

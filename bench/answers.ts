@@ -33,7 +33,10 @@ const PARAPHRASES: readonly ParaphraseQuestion[] = [
 export async function benchAnswers(): Promise<string[]> {
   if (!existsSync(CORPUS)) return ['skipped: ../shared/corpora/plausible-docs is not beside the repository'];
   const key = newDemoKey();
-  const [site, platform] = await Promise.all([startPlausibleSite(), startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key, WEBHOOK_ALLOW_LOCAL: '1', RATE_LIMIT_PER_MINUTE: '100000' } })]);
+  const [site, platform] = await Promise.all([
+    startPlausibleSite(),
+    startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key, WEBHOOK_ALLOW_LOCAL: '1', RATE_LIMIT_PER_MINUTE: '100000' } }),
+  ]);
   try {
     const api = apiClient(platform.apiBaseUrl, key);
     await deleteAllSources(api);

@@ -10,11 +10,15 @@ const keepAlive = new Agent({ keepAlive: true, maxSockets: 64 });
 
 function postJson(url: string, headers: Record<string, string>, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const outgoing = request(url, { method: 'POST', agent: keepAlive, headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
-      response.resume();
-      response.once('end', () => resolve(response.statusCode ?? 0));
-      response.once('error', reject);
-    });
+    const outgoing = request(
+      url,
+      { method: 'POST', agent: keepAlive, headers: { ...headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } },
+      (response) => {
+        response.resume();
+        response.once('end', () => resolve(response.statusCode ?? 0));
+        response.once('error', reject);
+      },
+    );
     outgoing.once('error', reject);
     outgoing.end(body);
   });
@@ -62,8 +66,18 @@ export async function benchApiCommand(count = 2000, concurrency = 16, unloadedCo
     await measure('warm-up', 200, concurrency, post);
     await measure('warm-up', 200, concurrency, put);
     const tasks = { baseline: put, candidate: post };
-    const loaded = await measureInTurns({ baseline: `bare conditional PutItem (dynalite), ${concurrency} in flight`, candidate: `POST agents/command (HTTP), ${concurrency} in flight` }, tasks, count, concurrency);
-    const unloaded = await measureInTurns({ baseline: 'bare conditional PutItem (dynalite), one at a time', candidate: 'POST agents/command (HTTP), one at a time' }, tasks, unloadedCount, 1);
+    const loaded = await measureInTurns(
+      { baseline: `bare conditional PutItem (dynalite), ${concurrency} in flight`, candidate: `POST agents/command (HTTP), ${concurrency} in flight` },
+      tasks,
+      count,
+      concurrency,
+    );
+    const unloaded = await measureInTurns(
+      { baseline: 'bare conditional PutItem (dynalite), one at a time', candidate: 'POST agents/command (HTTP), one at a time' },
+      tasks,
+      unloadedCount,
+      1,
+    );
     return [
       ...[loaded.baseline, loaded.candidate, unloaded.baseline, unloaded.candidate].map(formatFigures),
       formatRatio('agents/command vs bare PutItem', { loaded, unloaded }, { throughput: 4, p50: 2.5 }),

@@ -46,13 +46,24 @@ export function billLines(usage: MeasuredUsage, per = 'cmd'): BillLine[] {
   const reads = sum(tables.map((table) => table.readUnits)) * scale;
   const tableWrites = sum(tables.map((table) => table.writeUnits + table.failedConditionUnits)) * scale;
   const indexWrites = sum(tables.map((table) => table.indexWriteUnits)) * scale;
-  const requestLine = (service: string, quantity: number, unit: string, price: number): BillLine => ({ service, quantity, unit, unitPrice: perMillion(price, unit), cost: (quantity * price) / 1e6 });
+  const requestLine = (service: string, quantity: number, unit: string, price: number): BillLine => ({
+    service,
+    quantity,
+    unit,
+    unitPrice: perMillion(price, unit),
+    cost: (quantity * price) / 1e6,
+  });
   const invocations = sum(usage.lambda.map((fn) => fn.durationsMs.length)) * scale;
   return [
     requestLine('DynamoDB reads', reads, 'RRU', dynamodb.perMillionReadRequestUnits),
     requestLine('DynamoDB writes (tables)', tableWrites, 'WRU', dynamodb.perMillionWriteRequestUnits),
     requestLine('DynamoDB writes (global secondary indexes)', indexWrites, 'WRU', dynamodb.perMillionWriteRequestUnits),
-    requestLine('SQS requests (send, receive, delete)', (usage.sqs.sends + usage.sqs.receives + usage.sqs.deletes) * scale, 'requests', sqs.perMillionStandardRequests),
+    requestLine(
+      'SQS requests (send, receive, delete)',
+      (usage.sqs.sends + usage.sqs.receives + usage.sqs.deletes) * scale,
+      'requests',
+      sqs.perMillionStandardRequests,
+    ),
     requestLine('API Gateway HTTP API requests', usage.apiGatewayRequests * scale, 'requests', apiGateway.perMillionHttpApiRequests),
     requestLine('Lambda requests', invocations, 'requests', lambda.perMillionRequests),
     ...usage.lambda.map((fn): BillLine => {
@@ -78,19 +89,52 @@ export function knowledgeBillLines(usage: KnowledgeUsage): { perThousandQuestion
   const gb = usage.storedBytes / 1024 ** 3;
   return {
     perThousandQuestions: [
-      { service: 'S3 GET (index pages and the top rows read by each search)', quantity: usage.perQuestion.get * PER, unit: 'requests', unitPrice: perThousand(s3.perThousandGet), cost: usage.perQuestion.get * s3.perThousandGet },
-      { service: 'S3 LIST (the check for a newer index version, once a search)', quantity: usage.perQuestion.list * PER, unit: 'requests', unitPrice: perThousand(s3.perThousandPutListPost), cost: usage.perQuestion.list * s3.perThousandPutListPost },
-      { service: `Lambda ${usage.searchFunction.functionId} requests (one a search)`, quantity: PER, unit: 'requests', unitPrice: perMillion(lambdaX86.perMillionRequests, 'requests'), cost: (PER * lambdaX86.perMillionRequests) / 1e6 },
-      { service: `Lambda ${usage.searchFunction.functionId} search duration (${usage.searchFunction.memoryMb} MB x86_64)`, quantity: gbSeconds, unit: 'GB-s', unitPrice: `$${lambdaX86.perGbSecond} / GB-s`, cost: gbSeconds * lambdaX86.perGbSecond },
+      {
+        service: 'S3 GET (index pages and the top rows read by each search)',
+        quantity: usage.perQuestion.get * PER,
+        unit: 'requests',
+        unitPrice: perThousand(s3.perThousandGet),
+        cost: usage.perQuestion.get * s3.perThousandGet,
+      },
+      {
+        service: 'S3 LIST (the check for a newer index version, once a search)',
+        quantity: usage.perQuestion.list * PER,
+        unit: 'requests',
+        unitPrice: perThousand(s3.perThousandPutListPost),
+        cost: usage.perQuestion.list * s3.perThousandPutListPost,
+      },
+      {
+        service: `Lambda ${usage.searchFunction.functionId} requests (one a search)`,
+        quantity: PER,
+        unit: 'requests',
+        unitPrice: perMillion(lambdaX86.perMillionRequests, 'requests'),
+        cost: (PER * lambdaX86.perMillionRequests) / 1e6,
+      },
+      {
+        service: `Lambda ${usage.searchFunction.functionId} search duration (${usage.searchFunction.memoryMb} MB x86_64)`,
+        quantity: gbSeconds,
+        unit: 'GB-s',
+        unitPrice: `$${lambdaX86.perGbSecond} / GB-s`,
+        cost: gbSeconds * lambdaX86.perGbSecond,
+      },
     ],
-    atRest: [{ service: `S3 Standard storage (${usage.pages.toLocaleString('en-US')} pages: passages, parents, indexes)`, quantity: gb, unit: 'GB-month', unitPrice: `$${s3.perGbMonthStandard} / GB-month`, cost: gb * s3.perGbMonthStandard }],
+    atRest: [
+      {
+        service: `S3 Standard storage (${usage.pages.toLocaleString('en-US')} pages: passages, parents, indexes)`,
+        quantity: gb,
+        unit: 'GB-month',
+        unitPrice: `$${s3.perGbMonthStandard} / GB-month`,
+        cost: gb * s3.perGbMonthStandard,
+      },
+    ],
   };
 }
 
 const money = (value: number) => `$${value.toFixed(value < 0.001 ? 6 : 5)}`;
 const quantity = (value: number) => (value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(2));
 
-const formatLine = (line: BillLine) => `${line.service.padEnd(84)} ${`${quantity(line.quantity)} ${line.unit}`.padStart(26)}  ${line.unitPrice.padEnd(26)} ${money(line.cost)}`;
+const formatLine = (line: BillLine) =>
+  `${line.service.padEnd(84)} ${`${quantity(line.quantity)} ${line.unit}`.padStart(26)}  ${line.unitPrice.padEnd(26)} ${money(line.cost)}`;
 
 /** The knowledge lines under the commands' bill, each part with its total. */
 export function formatKnowledgeBill(usage: KnowledgeUsage): string[] {
@@ -125,10 +169,15 @@ export function formatBill(usage: MeasuredUsage, of: BillOf = { unit: 'commands'
     ...lines.map(formatLine),
     `${`total per 1,000 ${of.unit}`.padEnd(84)} ${''.padStart(26)}  ${''.padEnd(26)} ${money(total)}${verdict}`,
     `by service: ${shares(lines, total)}; largest line: ${largest.service}, ${((largest.cost / total) * 100).toFixed(0)}% of the bill` +
-      (target === undefined ? '' : `; Lambda durations could be ${durationCost > 0 ? ((target - (total - durationCost)) / durationCost).toFixed(0) : '∞'}x these before the bill reaches the target`),
+      (target === undefined
+        ? ''
+        : `; Lambda durations could be ${durationCost > 0 ? ((target - (total - durationCost)) / durationCost).toFixed(0) : '∞'}x these before the bill reaches the target`),
     `DynamoDB per ${of.unit.replace(/s$/, '')} by table: ${[...usage.dynamo]
       .sort(([, a], [, b]) => b.writeUnits + b.indexWriteUnits - (a.writeUnits + a.indexWriteUnits))
-      .map(([name, table]) => `${name} ${fmtUnits(table.writeUnits + table.failedConditionUnits, usage.commands)}+${fmtUnits(table.indexWriteUnits, usage.commands)} WRU ${fmtUnits(table.readUnits, usage.commands)} RRU`)
+      .map(
+        ([name, table]) =>
+          `${name} ${fmtUnits(table.writeUnits + table.failedConditionUnits, usage.commands)}+${fmtUnits(table.indexWriteUnits, usage.commands)} WRU ${fmtUnits(table.readUnits, usage.commands)} RRU`,
+      )
       .join(', ')} (table+index writes, reads)`,
   ];
 }
@@ -140,7 +189,10 @@ function shares(lines: BillLine[], total: number): string {
     const service = line.service.startsWith('API Gateway') ? 'API Gateway' : line.service.split(' ')[0]!;
     byService.set(service, (byService.get(service) ?? 0) + line.cost);
   }
-  return [...byService].sort(([, a], [, b]) => b - a).map(([service, cost]) => `${service} ${((cost / total) * 100).toFixed(0)}%`).join(', ');
+  return [...byService]
+    .sort(([, a], [, b]) => b - a)
+    .map(([service, cost]) => `${service} ${((cost / total) * 100).toFixed(0)}%`)
+    .join(', ');
 }
 
 const fmtUnits = (units: number, commands: number) => (units / commands).toFixed(units / commands >= 10 ? 0 : 1);

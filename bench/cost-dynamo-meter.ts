@@ -84,7 +84,9 @@ const itemUnits = (item: Item | undefined) => Math.max(1, Math.ceil(Buffer.byteL
 export function meterDynamo(store: Store, options: { tablePrefix: string; region: string; endpoint: string }): DynamoMeter {
   const images = createStore(options).raw;
   const tables = new Map(
-    (Object.keys(TABLES) as TableName[]).filter((name) => !(TABLES[name] as TableDefinition).localOnly).map((name) => [physicalTableName(options.tablePrefix, name), name]),
+    (Object.keys(TABLES) as TableName[])
+      .filter((name) => !(TABLES[name] as TableDefinition).localOnly)
+      .map((name) => [physicalTableName(options.tablePrefix, name), name]),
   );
   let usage = new Map<TableName, TableUsage>();
   let operations = new Map<string, number>();
@@ -108,7 +110,9 @@ export function meterDynamo(store: Store, options: { tablePrefix: string; region
       const request = args.request as WireRequest;
       const operation = String(request.headers['x-amz-target'] ?? '').split('.')[1] ?? '';
       if (!READS.has(operation) && !WRITES.has(operation)) return next(args);
-      const body = JSON.parse(typeof request.body === 'string' ? request.body : new TextDecoder().decode(request.body as Uint8Array)) as Parameters<typeof tablesOf>[0] & { TableName?: string; Key?: Item; Item?: Item; ReturnConsumedCapacity?: string };
+      const body = JSON.parse(typeof request.body === 'string' ? request.body : new TextDecoder().decode(request.body as Uint8Array)) as Parameters<
+        typeof tablesOf
+      >[0] & { TableName?: string; Key?: Item; Item?: Item; ReturnConsumedCapacity?: string };
       body.ReturnConsumedCapacity = 'TOTAL';
       const rewritten = JSON.stringify(body);
       request.body = typeof request.body === 'string' ? rewritten : new TextEncoder().encode(rewritten);
@@ -123,7 +127,11 @@ export function meterDynamo(store: Store, options: { tablePrefix: string; region
       if (!SINGLE_ITEM_WRITES.has(operation) && WRITES.has(operation) && tablesOf(body).some((table) => hasIndexes(tables.get(table)))) {
         throw new Error(`cost meter: the index writes of ${operation} are not counted; meter them before benchmarking this path`);
       }
-      const key = body.Key ?? (body.Item && definition ? Object.fromEntries([definition.partitionKey, definition.sortKey].flatMap((k) => (k ? [[k.name, body.Item![k.name]!]] : []))) : undefined);
+      const key =
+        body.Key ??
+        (body.Item && definition
+          ? Object.fromEntries([definition.partitionKey, definition.sortKey].flatMap((k) => (k ? [[k.name, body.Item![k.name]!]] : [])))
+          : undefined);
       const before = imaged && key ? await readImage(body.TableName!, key) : undefined;
 
       let result: Awaited<ReturnType<typeof next>>;

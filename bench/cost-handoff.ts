@@ -18,7 +18,11 @@ const STREAMS_IN_AWS = 2;
 const memoryOf = (id: string) => FUNCTIONS.find((fn) => fn.id === id)!.memoryMb;
 
 async function rest(platform: RunningPlatform, key: string, path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${platform.apiBaseUrl}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-api-key': key }, body: JSON.stringify(body) });
+  const response = await fetch(`${platform.apiBaseUrl}/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-api-key': key },
+    body: JSON.stringify(body),
+  });
   if (response.status >= 300) throw new Error(`cost bench: ${path} answered ${response.status}: ${await response.text()}`);
 }
 
@@ -50,7 +54,10 @@ async function quietStreamReadsPerSecond(platform: RunningPlatform, key: string,
         while (!(await reader.read()).done);
       })
       .catch(() => undefined);
-  void open(`${platform.url}/v1/agents/${platform.demo.agentId}/live?conversationId=${visitor.conversationId}`, { origin: 'http://localhost:3000', 'x-visitor-id': visitor.visitorId });
+  void open(`${platform.url}/v1/agents/${platform.demo.agentId}/live?conversationId=${visitor.conversationId}`, {
+    origin: 'http://localhost:3000',
+    'x-visitor-id': visitor.visitorId,
+  });
   void open(`${platform.apiBaseUrl}/conversations/stream?conversation_id=${visitor.conversationId}`, { 'x-service-api-key': key });
   // Past the polls' back-off to their quiet pace, then counted over a window.
   await sleep(3_000);
@@ -64,7 +71,8 @@ async function quietStreamReadsPerSecond(platform: RunningPlatform, key: string,
 /** The measured usage, with the streams' time and their polls' reads (which the bench cannot wait out) added as assumed. */
 function withStreams(usage: MeasuredUsage, readsPerSecond: number): MeasuredUsage {
   const handledSeconds = HANDLED_MINUTES * 60;
-  const streamsOf = (seconds: number) => Array.from({ length: usage.commands * Math.ceil(handledSeconds / seconds) }, () => Math.min(seconds, handledSeconds) * 1000);
+  const streamsOf = (seconds: number) =>
+    Array.from({ length: usage.commands * Math.ceil(handledSeconds / seconds) }, () => Math.min(seconds, handledSeconds) * 1000);
   const dynamo = new Map<TableName, TableUsage>(usage.dynamo);
   const conversations = dynamo.get('conversations') ?? { readUnits: 0, writeUnits: 0, indexWriteUnits: 0, failedConditionUnits: 0 };
   dynamo.set('conversations', { ...conversations, readUnits: conversations.readUnits + readsPerSecond * STREAMS_IN_AWS * handledSeconds * usage.commands });
@@ -73,8 +81,16 @@ function withStreams(usage: MeasuredUsage, readsPerSecond: number): MeasuredUsag
     lambda: [
       // The streams' own invocations in the bench lasted as long as the bench waited: replaced by the assumed ones.
       ...usage.lambda,
-      { functionId: `Chat visitor live streams (assumed ${HANDLED_MINUTES} min, ${VISITOR_STREAM_SECONDS} s a connection)`, memoryMb: memoryOf('Chat'), durationsMs: streamsOf(VISITOR_STREAM_SECONDS) },
-      { functionId: `RunStream teammate's conversations/stream (assumed ${HANDLED_MINUTES} min)`, memoryMb: memoryOf('RunStream'), durationsMs: streamsOf(TEAMMATE_STREAM_SECONDS) },
+      {
+        functionId: `Chat visitor live streams (assumed ${HANDLED_MINUTES} min, ${VISITOR_STREAM_SECONDS} s a connection)`,
+        memoryMb: memoryOf('Chat'),
+        durationsMs: streamsOf(VISITOR_STREAM_SECONDS),
+      },
+      {
+        functionId: `RunStream teammate's conversations/stream (assumed ${HANDLED_MINUTES} min)`,
+        memoryMb: memoryOf('RunStream'),
+        durationsMs: streamsOf(TEAMMATE_STREAM_SECONDS),
+      },
     ],
     dynamo,
   };
@@ -92,11 +108,18 @@ export async function handoffBill(count = 20, warmUp = 3): Promise<string[]> {
   const key = `sk_live_${randomBase62(40)}`;
   const log = new InvocationLog();
   const dynalite = await startDynaliteProcess();
-  const platform = await startPlatform({ port: 0, dynamoEndpoint: dynalite.endpoint, observer: log, env: { SERVICE_DEMO_API_KEY: key, RATE_LIMIT_PER_MINUTE: '100000000' } });
+  const platform = await startPlatform({
+    port: 0,
+    dynamoEndpoint: dynalite.endpoint,
+    observer: log,
+    env: { SERVICE_DEMO_API_KEY: key, RATE_LIMIT_PER_MINUTE: '100000000' },
+  });
   try {
     const { config } = platform.deps;
     const meter = meterDynamo(platform.deps.store, { tablePrefix: config.tablePrefix, region: config.region, endpoint: dynalite.endpoint });
-    const members = (await (await fetch(`${platform.apiBaseUrl}/members/list`, { headers: { 'x-service-api-key': key } })).json()) as { data: { members: { user_id: string }[] } };
+    const members = (await (await fetch(`${platform.apiBaseUrl}/members/list`, { headers: { 'x-service-api-key': key } })).json()) as {
+      data: { members: { user_id: string }[] };
+    };
     const ownerId = members.data.members[0]!.user_id;
     for (let index = 0; index < warmUp; index += 1) await handedOff(platform, key, ownerId, index);
     log.reset();

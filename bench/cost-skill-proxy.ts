@@ -14,7 +14,14 @@ export async function startTimingProxy(target: string, onInvocation: (durationMs
     const started = performance.now();
     outgoing.once('finish', () => onInvocation(performance.now() - started));
     const forward = request(
-      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: { ...incoming.headers, host: upstream.host }, agent },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: { ...incoming.headers, host: upstream.host },
+        agent,
+      },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);

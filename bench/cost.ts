@@ -42,7 +42,13 @@ export class InvocationLog implements PlatformObserver {
  * The routes served by streaming Function URLs (no HTTP API route names them): the widget's chat and live stream are
  * the Chat function's URL, the run and conversation streams the RunStream function's (cdk/lib/functions.ts).
  */
-const STREAMING_ROUTES: Record<string, string> = { [ROUTES.widgetChat]: 'Chat', [ROUTES.widgetLive]: 'Chat', [ROUTES.conversationStream]: 'RunStream', [ROUTES.inboxStream]: 'RunStream', [ROUTES.runStream]: 'RunStream' };
+const STREAMING_ROUTES: Record<string, string> = {
+  [ROUTES.widgetChat]: 'Chat',
+  [ROUTES.widgetLive]: 'Chat',
+  [ROUTES.conversationStream]: 'RunStream',
+  [ROUTES.inboxStream]: 'RunStream',
+  [ROUTES.runStream]: 'RunStream',
+};
 
 /** Whether an HTTP invocation came through the HTTP API (billed per request) rather than a Function URL. */
 export const throughHttpApi = (invocation: Invocation) => invocation.trigger === 'http' && !(invocation.route in STREAMING_ROUTES);
@@ -57,7 +63,10 @@ export function functionOf(invocation: Invocation): PlatformFunction {
         ? trigger.kind === 'http' && trigger.routes.some((route) => route.path === invocation.route)
         : trigger.kind === 'queue' && trigger.queue === invocation.queue,
   );
-  if (!found) throw new Error(`cost bench: no function of the stack serves ${invocation.trigger === 'http' ? invocation.route : invocation.queue}; price it before benchmarking this path`);
+  if (!found)
+    throw new Error(
+      `cost bench: no function of the stack serves ${invocation.trigger === 'http' ? invocation.route : invocation.queue}; price it before benchmarking this path`,
+    );
   return found;
 }
 
@@ -72,7 +81,15 @@ export function sqsRequests(log: InvocationLog): MeasuredUsage['sqs'] {
   const batches = log.invocations.flatMap((invocation) => (invocation.trigger === 'queue' ? [invocation] : []));
   return {
     sends: log.sends.reduce((total, send) => total + chunks(send.bytes, chunk), 0),
-    receives: batches.reduce((total, batch) => total + chunks(batch.messageBytes.reduce((a, b) => a + b, 0), chunk), 0),
+    receives: batches.reduce(
+      (total, batch) =>
+        total +
+        chunks(
+          batch.messageBytes.reduce((a, b) => a + b, 0),
+          chunk,
+        ),
+      0,
+    ),
     deletes: batches.filter((batch) => batch.failedMessages < batch.messageBytes.length).length,
   };
 }
@@ -185,11 +202,17 @@ async function commandsBill(count: number, warmUp: number): Promise<string[]> {
     const usage: MeasuredUsage = {
       commands: count,
       lambda: lambdaUsage(log, meter.imageReads()),
-      apiGatewayRequests: log.invocations.reduce((total, invocation) => total + (invocation.trigger === 'http' ? chunks(invocation.requestBytes, AWS_PRICES.apiGateway.requestChunkBytes) : 0), 0),
+      apiGatewayRequests: log.invocations.reduce(
+        (total, invocation) => total + (invocation.trigger === 'http' ? chunks(invocation.requestBytes, AWS_PRICES.apiGateway.requestChunkBytes) : 0),
+        0,
+      ),
       sqs: sqsRequests(log),
       dynamo: meter.usage(),
     };
-    const tokens = runs.reduce((total, run) => ({ input: total.input + (run?.usage.inputTokens ?? 0), output: total.output + (run?.usage.outputTokens ?? 0) }), { input: 0, output: 0 });
+    const tokens = runs.reduce(
+      (total, run) => ({ input: total.input + (run?.usage.inputTokens ?? 0), output: total.output + (run?.usage.outputTokens ?? 0) }),
+      { input: 0, output: 0 },
+    );
     const perThousand = (value: number) => Math.round((value * 1000) / count).toLocaleString('en-US');
     return [
       `measured over ${count} commands (after ${warmUp} to warm up), each with its run completed, one contacts tool call and one verified webhook delivery; scaled to 1,000; ${AWS_PRICES.region} list prices of ${AWS_PRICES.takenOn} (bench/aws-prices.ts)`,

@@ -17,7 +17,9 @@ export async function startDynaliteProcess(): Promise<{ endpoint: string; cpuUsa
     process.send(endpoint);
     process.on('message', () => process.send(process.cpuUsage()));
     process.on('disconnect', () => process.exit(0));`;
-  const child = fork('-e', [script], { execArgv: ['--import', 'tsx', '--input-type=module'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] } as Parameters<typeof fork>[2]);
+  const child = fork('-e', [script], { execArgv: ['--import', 'tsx', '--input-type=module'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] } as Parameters<
+    typeof fork
+  >[2]);
   const endpoint = await new Promise<string>((resolve, reject) => {
     child.once('message', (message) => resolve(String(message)));
     child.once('exit', (code) => reject(new Error(`dynalite exited with ${code} before listening`)));

@@ -52,20 +52,39 @@ let sent = 0;
 async function mailOnce(smtp: Transporter, agentEmail: string): Promise<string> {
   sent += 1;
   const from = `customer-${sent}-${randomBase62(6).toLowerCase()}@customer.example`;
-  const info = (await smtp.sendMail({ from, to: agentEmail, subject: `Question ${sent}`, text: `Hello, what are your opening hours? (mail ${sent})` })) as { response: string };
+  const info = (await smtp.sendMail({ from, to: agentEmail, subject: `Question ${sent}`, text: `Hello, what are your opening hours? (mail ${sent})` })) as {
+    response: string;
+  };
   if (!info.response.startsWith('250')) throw new Error(`email bench: the mail was answered ${info.response}`);
   return from;
 }
 
-const transport = (platform: RunningPlatform, connections: number) => createTransport({ host: '127.0.0.1', port: platform.smtpPort, secure: false, ignoreTLS: true, pool: true, maxConnections: connections, maxMessages: Infinity });
+const transport = (platform: RunningPlatform, connections: number) =>
+  createTransport({
+    host: '127.0.0.1',
+    port: platform.smtpPort,
+    secure: false,
+    ignoreTLS: true,
+    pool: true,
+    maxConnections: connections,
+    maxMessages: Infinity,
+  });
 
 /** `count` mails, `inFlight` at a time, each timed from its SMTP send to its answer stored. */
-async function closedLoop(platform: RunningPlatform, answers: Answers, agentEmail: string, inFlight: number, count: number): Promise<Figures & { unanswered: number }> {
+async function closedLoop(
+  platform: RunningPlatform,
+  answers: Answers,
+  agentEmail: string,
+  inFlight: number,
+  count: number,
+): Promise<Figures & { unanswered: number }> {
   const smtp = transport(platform, inFlight);
   let unanswered = 0;
   try {
     // A mail unanswered within ANSWER_MS is counted (and timed at ANSWER_MS), never left to stop the section.
-    const figures = await measure(`mail, ${inFlight} in flight`, count, inFlight, async () => answers.of(await mailOnce(smtp, agentEmail), ANSWER_MS).catch(() => void (unanswered += 1)));
+    const figures = await measure(`mail, ${inFlight} in flight`, count, inFlight, async () =>
+      answers.of(await mailOnce(smtp, agentEmail), ANSWER_MS).catch(() => void (unanswered += 1)),
+    );
     return { ...figures, unanswered };
   } finally {
     smtp.close();
@@ -108,10 +127,20 @@ function mailServiceLines(): { service: string; cost: number; text: string }[] {
   const { sesReceiving, sns, s3 } = AWS_PRICES;
   // The bench's mails are under 1 KB: one 256 KB chunk each.
   const chunks = 1000;
-  const line = (service: string, quantity: number, unit: string, price: string, cost: number) => ({ service, cost, text: `${service.padEnd(84)} ${`${quantity.toFixed(0)} ${unit}`.padStart(26)}  ${price.padEnd(26)} $${cost.toFixed(5)}` });
+  const line = (service: string, quantity: number, unit: string, price: string, cost: number) => ({
+    service,
+    cost,
+    text: `${service.padEnd(84)} ${`${quantity.toFixed(0)} ${unit}`.padStart(26)}  ${price.padEnd(26)} $${cost.toFixed(5)}`,
+  });
   return [
     line('SES receiving (mails)', 1000, 'mails', `$${sesReceiving.perThousandMails} / 1,000 mails`, sesReceiving.perThousandMails),
-    line('SES receiving (256 KB chunks: one a mail under 256 KB)', chunks, 'chunks', `$${sesReceiving.perThousandChunks} / 1,000 chunks`, (chunks / 1000) * sesReceiving.perThousandChunks),
+    line(
+      'SES receiving (256 KB chunks: one a mail under 256 KB)',
+      chunks,
+      'chunks',
+      `$${sesReceiving.perThousandChunks} / 1,000 chunks`,
+      (chunks / 1000) * sesReceiving.perThousandChunks,
+    ),
     line('SNS publish (the receipt notification)', 1000, 'publishes', `$${sns.perMillionPublishes} / M publishes`, (1000 * sns.perMillionPublishes) / 1e6),
     line("S3 PUT (SES's S3 action; attachments: none here)", 1000, 'requests', `$${s3.perThousandPutListPost} / 1,000 requests`, s3.perThousandPutListPost),
     line('S3 GET (InboundMail reads the raw mail)', 1000, 'requests', `$${s3.perThousandGet} / 1,000 requests`, s3.perThousandGet),
@@ -143,18 +172,30 @@ export async function benchEmail(): Promise<string[]> {
     const { config } = platform.deps;
     const meter = meterDynamo(platform.deps.store, { tablePrefix: config.tablePrefix, region: config.region, endpoint: dynalite.endpoint });
     /** What the platform did since the last reset, as AWS bills it, for `count` mails or conversations. */
-    const usageOf = (count: number): MeasuredUsage => ({ commands: count, lambda: lambdaUsage(log, meter.imageReads()), apiGatewayRequests: log.invocations.filter(throughHttpApi).length, sqs: sqsRequests(log), dynamo: meter.usage() });
+    const usageOf = (count: number): MeasuredUsage => ({
+      commands: count,
+      lambda: lambdaUsage(log, meter.imageReads()),
+      apiGatewayRequests: log.invocations.filter(throughHttpApi).length,
+      sqs: sqsRequests(log),
+      dynamo: meter.usage(),
+    });
     const agentEmail = (await findAgentById(platform.deps, platform.demo.agentId))!.email;
     // Warm both paths (module loads, the first model call) before anything is timed.
     await closedLoop(platform, answers, agentEmail, 1, 5);
     log.reset();
     meter.reset();
     const widget = await measure('widget', WIDGET_CONVERSATIONS, 1, (index) =>
-      say(platform, { conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), address: visitorAddress(index), transcript: [] }, 'Hello, what are your opening hours?'),
+      say(
+        platform,
+        { conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), address: visitorAddress(index), transcript: [] },
+        'Hello, what are your opening hours?',
+      ),
     );
     const widgetUsage = usageOf(WIDGET_CONVERSATIONS);
 
-    const lines: string[] = [`widget, one visitor at a time (${WIDGET_CONVERSATIONS} conversations): time to the answer stored p50 ${ms(widget.p50Ms)}, p99 ${ms(widget.p99Ms)}`];
+    const lines: string[] = [
+      `widget, one visitor at a time (${WIDGET_CONVERSATIONS} conversations): time to the answer stored p50 ${ms(widget.p50Ms)}, p99 ${ms(widget.p99Ms)}`,
+    ];
     let sustained = 0;
     let mailUsage: MeasuredUsage | undefined;
     for (const inFlight of IN_FLIGHT) {
@@ -164,7 +205,9 @@ export async function benchEmail(): Promise<string[]> {
       sustained = Math.max(sustained, mail.perSecond);
       lines.push(
         `mail, ${String(inFlight).padStart(3)} in flight (${mail.count} mails${mail.unanswered ? `, ${mail.unanswered} unanswered within ${ANSWER_MS / 1000} s` : ''}): time to the answer stored p50 ${ms(mail.p50Ms)}, p99 ${ms(mail.p99Ms)}, ${mail.perSecond.toFixed(1)} mails/s` +
-          (inFlight === 1 ? `; p50 ${(mail.p50Ms / widget.p50Ms).toFixed(2)}x the widget's (target at most 2x: ${mail.p50Ms <= 2 * widget.p50Ms ? 'met' : 'NOT met'})` : ''),
+          (inFlight === 1
+            ? `; p50 ${(mail.p50Ms / widget.p50Ms).toFixed(2)}x the widget's (target at most 2x: ${mail.p50Ms <= 2 * widget.p50Ms ? 'met' : 'NOT met'})`
+            : ''),
       );
       // Billed from the one-at-a-time run: concurrent invocations would each be charged the meter's waits of the others.
       if (inFlight === 1) mailUsage = usageOf(mail.count);

@@ -15,10 +15,20 @@ function scenario(agentId: string, index: number): Record<string, unknown> {
     return {
       agent_id: agentId,
       name: `Question ${index}`,
-      turns: [{ user: `What are your opening hours on day ${index}?`, expect: [{ no_action: true }, { answer_excludes: 'guarantee' }, { judge: 'It answers the question or says it does not know' }] }],
+      turns: [
+        {
+          user: `What are your opening hours on day ${index}?`,
+          expect: [{ no_action: true }, { answer_excludes: 'guarantee' }, { judge: 'It answers the question or says it does not know' }],
+        },
+      ],
     };
   }
-  return { agent_id: agentId, name: `Command ${index}`, door: 'command', turns: [{ user: `Add a contact named Grace Hopper ${index}`, expect: [{ tool_called: 'contacts.create' }, { tool_not_called: 'email.send' }] }] };
+  return {
+    agent_id: agentId,
+    name: `Command ${index}`,
+    door: 'command',
+    turns: [{ user: `Add a contact named Grace Hopper ${index}`, expect: [{ tool_called: 'contacts.create' }, { tool_not_called: 'email.send' }] }],
+  };
 }
 
 type EvalRunView = { eval_run: { eval_run_id: string; status: string; passed: number; failed: number; scenarios: number } };
@@ -53,7 +63,12 @@ export async function benchEvals(count = 100, warmUp = 10): Promise<string[]> {
   const key = `sk_live_${randomBase62(40)}`;
   const log = new InvocationLog();
   const dynalite = await startDynaliteProcess();
-  const platform = await startPlatform({ port: 0, dynamoEndpoint: dynalite.endpoint, observer: log, env: { SERVICE_DEMO_API_KEY: key, RATE_LIMIT_PER_MINUTE: '100000000' } });
+  const platform = await startPlatform({
+    port: 0,
+    dynamoEndpoint: dynalite.endpoint,
+    observer: log,
+    env: { SERVICE_DEMO_API_KEY: key, RATE_LIMIT_PER_MINUTE: '100000000' },
+  });
   const closeProxies = await proxySkills(platform, log);
   try {
     const { config } = platform.deps;
@@ -70,12 +85,18 @@ export async function benchEvals(count = 100, warmUp = 10): Promise<string[]> {
     const wallMs = performance.now() - startedAt;
     const cpu = process.cpuUsage(cpuBefore);
     if (run.status !== 'completed' || run.scenarios !== count) throw new Error(`evals bench: the eval run ended ${run.status} with ${run.scenarios} scenarios`);
-    const usage: MeasuredUsage = { commands: count, lambda: lambdaUsage(log, meter.imageReads()), apiGatewayRequests: log.invocations.filter(throughHttpApi).length, sqs: sqsRequests(log), dynamo: meter.usage() };
+    const usage: MeasuredUsage = {
+      commands: count,
+      lambda: lambdaUsage(log, meter.imageReads()),
+      apiGatewayRequests: log.invocations.filter(throughHttpApi).length,
+      sqs: sqsRequests(log),
+      dynamo: meter.usage(),
+    };
     return [
       `an eval run of ${count} scenarios (${count / 2} widget questions, ${count / 2} commands, each contact recorded in the sandbox), offline model: ${(wallMs / 1000).toFixed(1)} s wall (${(wallMs / count).toFixed(0)} ms a scenario), ${((cpu.user + cpu.system) / 1000 / count).toFixed(1)} ms of the platform's CPU a scenario; ${run.passed} passed, ${run.failed} failed (judge criteria not graded by the offline model)`,
       `its AWS bill, measured over that run (the evals/run_status polls included), scaled to 1,000 scenarios played; ${AWS_PRICES.region} list prices of ${AWS_PRICES.takenOn}:`,
       ...formatBill(usage, { unit: 'scenarios played' }),
-      'assumed: one EvalRunner invocation plays the whole suite (wall time as this machine ran it, warm); model tokens are not billed with the offline model; on Bedrock each scenario costs its tokens at the model\'s price, as a run does',
+      "assumed: one EvalRunner invocation plays the whole suite (wall time as this machine ran it, warm); model tokens are not billed with the offline model; on Bedrock each scenario costs its tokens at the model's price, as a run does",
     ];
   } finally {
     await closeProxies();

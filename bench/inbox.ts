@@ -31,7 +31,14 @@ export function say(platform: RunningPlatform, visitor: Visitor, content: string
   const url = new URL(`${platform.url}/v1/agents/${platform.demo.agentId}/chat`);
   return new Promise((resolve, reject) => {
     const call = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress: visitor.address, headers: { 'content-type': 'application/json', origin: WIDGET_ORIGIN } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        localAddress: visitor.address,
+        headers: { 'content-type': 'application/json', origin: WIDGET_ORIGIN },
+      },
       (response) => {
         if (response.statusCode !== 200) reject(new Error(`chat answered ${response.statusCode}`));
         response.resume().on('end', resolve).on('error', reject);
@@ -71,19 +78,25 @@ function arrival(arrivals: Map<string, (at: number) => void>, text: string): Pro
 }
 
 async function api(platform: RunningPlatform, key: string, path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${platform.apiBaseUrl}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-api-key': key }, body: JSON.stringify(body) });
+  const response = await fetch(`${platform.apiBaseUrl}/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-api-key': key },
+    body: JSON.stringify(body),
+  });
   if (response.status >= 300) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
 }
 
 /** Runs `work` over `items`, `concurrency` at a time. */
 async function inTurns<T>(items: T[], concurrency: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      await work(items[index]!, index);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) {
+        const index = next++;
+        await work(items[index]!, index);
+      }
+    }),
+  );
 }
 
 const line = (label: string, latencies: number[]) => {
@@ -105,7 +118,12 @@ export async function benchInbox(): Promise<string[]> {
   const platform = await startPlatform({ port: 0, dynamoEndpoint: dynalite.endpoint, env: { SERVICE_DEMO_API_KEY: key, RATE_LIMIT_PER_MINUTE: '100000000' } });
   const streams: { close: () => void }[] = [];
   try {
-    const visitors: Visitor[] = Array.from({ length: VISITORS }, (_, index) => ({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), address: visitorAddress(index), transcript: [] }));
+    const visitors: Visitor[] = Array.from({ length: VISITORS }, (_, index) => ({
+      conversationId: crypto.randomUUID(),
+      visitorId: crypto.randomUUID(),
+      address: visitorAddress(index),
+      transcript: [],
+    }));
     await inTurns(visitors, 8, (visitor) => say(platform, visitor, 'I want to talk to a human'));
     const ownerId = await fetch(`${platform.apiBaseUrl}/members/list`, { headers: { 'x-service-api-key': key } })
       .then((response) => response.json() as Promise<{ data: { members: { user_id: string }[] } }>)
@@ -121,7 +139,8 @@ export async function benchInbox(): Promise<string[]> {
       arrivals.delete(text);
     };
     const liveUrl = (visitor: Visitor) => `${platform.url}/v1/agents/${platform.demo.agentId}/live?conversationId=${visitor.conversationId}`;
-    for (const visitor of visitors) streams.push(follow(liveUrl(visitor), { origin: WIDGET_ORIGIN, 'x-visitor-id': visitor.visitorId }, deliver(onVisitorScreen)));
+    for (const visitor of visitors)
+      streams.push(follow(liveUrl(visitor), { origin: WIDGET_ORIGIN, 'x-visitor-id': visitor.visitorId }, deliver(onVisitorScreen)));
     const teamUrl = (visitor: Visitor) => `${platform.apiBaseUrl}/conversations/stream?conversation_id=${visitor.conversationId}`;
     for (const visitor of visitors.slice(0, TEAMMATES)) streams.push(follow(teamUrl(visitor), { 'x-service-api-key': key }, deliver(inInbox)));
     await Promise.all(streams.map((stream) => (stream as ReturnType<typeof follow>).opened));

@@ -32,7 +32,9 @@ const sum = (values: number[]) => values.reduce((total, value) => total + value,
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const money = (value: number) => `$${value.toFixed(value < 0.01 ? 5 : 3)}`;
 const folderBytes = (dir: string) =>
-  readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).reduce((total, entry) => total + statSync(join(entry.parentPath, entry.name)).size, 0);
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((total, entry) => total + statSync(join(entry.parentPath, entry.name)).size, 0);
 
 /** What indexing `PAGES` pages into LanceDB on S3 and then searching `QUESTIONS` questions did. */
 interface KnowledgeOnS3 {
@@ -46,7 +48,9 @@ export async function measureKnowledgeOnS3(): Promise<KnowledgeOnS3> {
   const root = mkdtempSync(join(tmpdir(), 'bench-knowledge-s3-'));
   const s3 = await startS3({ buckets: new Set([BUCKET]), root, policies: { allows: () => true } });
   const config = { ...configFromEnv({ AWS_REGION: AWS_PRICES.region }), s3Endpoint: s3.endpoint };
-  const index = await openLanceIndex(`s3://${BUCKET}/index`, { storageOptions: lanceS3Options(config, { AWS_ACCESS_KEY_ID: 'LOCALBench', AWS_SECRET_ACCESS_KEY: 'local' }) });
+  const index = await openLanceIndex(`s3://${BUCKET}/index`, {
+    storageOptions: lanceS3Options(config, { AWS_ACCESS_KEY_ID: 'LOCALBench', AWS_SECRET_ACCESS_KEY: 'local' }),
+  });
   const workspaceId = '00000000-0000-4000-8000-00000000b002';
   try {
     const documents = benchDocuments(PAGES * 3);
@@ -75,7 +79,8 @@ export async function measureKnowledgeOnS3(): Promise<KnowledgeOnS3> {
 async function indexOnS3(): Promise<string[]> {
   const { usage, indexMs, written } = await measureKnowledgeOnS3();
   const { s3: s3Prices } = AWS_PRICES;
-  const indexingRequests = (written.put * s3Prices.perThousandPutListPost + written.list * s3Prices.perThousandPutListPost + written.get * s3Prices.perThousandGet) / 1000;
+  const indexingRequests =
+    (written.put * s3Prices.perThousandPutListPost + written.list * s3Prices.perThousandPutListPost + written.get * s3Prices.perThousandGet) / 1000;
   const { perThousandQuestions, atRest } = knowledgeBillLines(usage);
   const cost = (lines: { cost: number }[]) => sum(lines.map((line) => line.cost));
   const lambda = cost(perThousandQuestions.filter((line) => line.service.startsWith('Lambda')));

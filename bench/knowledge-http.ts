@@ -28,7 +28,11 @@ export async function benchKnowledgeHttp(): Promise<string[]> {
   const dynalite = await startDynaliteProcess();
   const platform = await startPlatform({ port: 0, dynamoEndpoint: dynalite.endpoint, env: { SERVICE_DEMO_API_KEY: key, RATE_LIMIT_PER_MINUTE: '100000000' } });
   const call = async <T>(path: string, body: unknown): Promise<T> => {
-    const response = await fetch(`${platform.apiBaseUrl}/${path}/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-api-key': key }, body: JSON.stringify(body) });
+    const response = await fetch(`${platform.apiBaseUrl}/${path}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-api-key': key },
+      body: JSON.stringify(body),
+    });
     const answer = (await response.json()) as { data: T };
     if (!response.ok) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(answer)}`);
     return answer.data;
@@ -39,7 +43,15 @@ export async function benchKnowledgeHttp(): Promise<string[]> {
     const { index } = await platform.deps.knowledge!();
     const workspaceId = platform.demo.workspaceId;
     const documents = benchDocuments(PASSAGES);
-    await Promise.all([...documents].map(([id, rows]) => index.replaceDocument(workspaceId, id, rows.map((row) => ({ ...row, sourceId: source.id })))));
+    await Promise.all(
+      [...documents].map(([id, rows]) =>
+        index.replaceDocument(
+          workspaceId,
+          id,
+          rows.map((row) => ({ ...row, sourceId: source.id })),
+        ),
+      ),
+    );
     await index.optimize(workspaceId);
     const db = await connect(platform.deps.config.knowledgeIndexUri!);
     const table = await db.openTable(tableName(workspaceId));
@@ -48,12 +60,21 @@ export async function benchKnowledgeHttp(): Promise<string[]> {
     const found = { http: 0, lance: 0 };
     // Warm both: the language detector loads, the index's files are read once.
     await call('knowledge/search', { query: questions[0]!.text, limit: 100 });
-    await table.query().fullTextSearch(questions[0]!.text, { columns: ['text_en'] }).limit(100).toArray();
+    await table
+      .query()
+      .fullTextSearch(questions[0]!.text, { columns: ['text_en'] })
+      .limit(100)
+      .toArray();
     const { baseline, candidate } = await measureInTurns(
       { baseline: "  LanceDB's own full-text query, limit 100", candidate: '  knowledge/search over HTTP, limit 100' },
       {
         baseline: async () => {
-          const rows = await table.query().fullTextSearch(questions[queried++ % questions.length]!.text, { columns: ['text_en'] }).select(['document_id', 'text', '_score']).limit(100).toArray();
+          const rows = await table
+            .query()
+            .fullTextSearch(questions[queried++ % questions.length]!.text, { columns: ['text_en'] })
+            .select(['document_id', 'text', '_score'])
+            .limit(100)
+            .toArray();
           found.lance += rows.length;
         },
         candidate: async () => {

@@ -50,7 +50,10 @@ function quality(rankings: Map<string, string[]>, judged: Map<string, Map<string
   for (const [query, relevant] of judged) {
     const ranked = [...new Set(rankings.get(query) ?? [])];
     const dcg = ranked.slice(0, 10).reduce((sum, id, at) => sum + (relevant.get(id) ?? 0) / Math.log2(at + 2), 0);
-    const ideal = [...relevant.values()].sort((a, b) => b - a).slice(0, 10).reduce((sum, gain, at) => sum + gain / Math.log2(at + 2), 0);
+    const ideal = [...relevant.values()]
+      .sort((a, b) => b - a)
+      .slice(0, 10)
+      .reduce((sum, gain, at) => sum + gain / Math.log2(at + 2), 0);
     ndcg += dcg / ideal;
     recall += ranked.slice(0, 100).filter((id) => relevant.has(id)).length / relevant.size;
   }
@@ -59,9 +62,11 @@ function quality(rankings: Map<string, string[]>, judged: Map<string, Map<string
 
 async function inParallel<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 export const timed = async <T>(work: () => Promise<T>): Promise<[T, number]> => {
@@ -78,7 +83,11 @@ async function scifactQuality(): Promise<string[]> {
   const platform = await startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key, RATE_LIMIT_PER_MINUTE: '100000000' } });
   try {
     const call = async <T>(path: string, body: unknown): Promise<T> => {
-      const response = await fetch(`${platform.apiBaseUrl}/${path}/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-api-key': key }, body: JSON.stringify(body) });
+      const response = await fetch(`${platform.apiBaseUrl}/${path}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-api-key': key },
+        body: JSON.stringify(body),
+      });
       const answer = (await response.json()) as { data: T };
       if (!response.ok) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(answer)}`);
       return answer.data;
@@ -88,7 +97,12 @@ async function scifactQuality(): Promise<string[]> {
     const [, uploadMs] = await timed(() =>
       inParallel(corpus, 8, async (abstract) => {
         // One document per abstract, its title as the Markdown heading.
-        const { document } = await call<{ document: { id: string } }>('knowledge/document_upload', { source_id: source.id, name: `${abstract._id}.md`, content_type: 'text/markdown', content: `# ${abstract.title}\n\n${abstract.text}` });
+        const { document } = await call<{ document: { id: string } }>('knowledge/document_upload', {
+          source_id: source.id,
+          name: `${abstract._id}.md`,
+          content_type: 'text/markdown',
+          content: `# ${abstract.title}\n\n${abstract.text}`,
+        });
         corpusIdOf.set(document.id, abstract._id);
       }),
     );
@@ -98,7 +112,10 @@ async function scifactQuality(): Promise<string[]> {
       for (const query of queries.filter((q) => judged.has(q._id))) {
         const [{ results }, ms] = await timed(() => call<{ results: { document_id: string }[] }>('knowledge/search', { query: query.text, limit: 100 }));
         latencies.push(ms);
-        ours.set(query._id, results.map((result) => corpusIdOf.get(result.document_id)!));
+        ours.set(
+          query._id,
+          results.map((result) => corpusIdOf.get(result.document_id)!),
+        );
       }
     });
 
@@ -109,11 +126,15 @@ async function scifactQuality(): Promise<string[]> {
     for (const query of queries.filter((q) => judged.has(q._id))) {
       const [hits, ms] = await timed(async () => mini.search(query.text).slice(0, 100));
       miniLatencies.push(ms);
-      theirs.set(query._id, hits.map((hit) => String(hit.id)));
+      theirs.set(
+        query._id,
+        hits.map((hit) => String(hit.id)),
+      );
     }
     const a = quality(ours, judged);
     const b = quality(theirs, judged);
-    const line = (label: string, q: { ndcg10: number; recall100: number }) => `${label.padEnd(64)} nDCG@10 ${q.ndcg10.toFixed(4)}   Recall@100 ${q.recall100.toFixed(4)}`;
+    const line = (label: string, q: { ndcg10: number; recall100: number }) =>
+      `${label.padEnd(64)} nDCG@10 ${q.ndcg10.toFixed(4)}   Recall@100 ${q.recall100.toFixed(4)}`;
     return [
       `SciFact test split: ${corpus.length} abstracts, ${judged.size} judged questions`,
       line('knowledge/search (LanceDB full-text, parent + passages, RRF)', a),
@@ -131,8 +152,14 @@ async function scifactQuality(): Promise<string[]> {
 /** Passages of the size the product makes (~ up to 1,000 characters) cut from the abstracts, `count` of them, cycling through the corpus with a varying suffix so each is distinct. */
 function passages(count: number): { id: string; title: string; text: string }[] {
   const corpus = lines<Abstract>('corpus.jsonl');
-  const pieces = corpus.flatMap((abstract) => (abstract.text.match(/[\s\S]{1,800}(\s|$)/g) ?? [abstract.text]).map((text) => ({ title: abstract.title, text: text.trim() })));
-  return Array.from({ length: count }, (_, at) => ({ id: `p${at}`, title: pieces[at % pieces.length]!.title, text: `${pieces[at % pieces.length]!.text} v${Math.floor(at / pieces.length)}` }));
+  const pieces = corpus.flatMap((abstract) =>
+    (abstract.text.match(/[\s\S]{1,800}(\s|$)/g) ?? [abstract.text]).map((text) => ({ title: abstract.title, text: text.trim() })),
+  );
+  return Array.from({ length: count }, (_, at) => ({
+    id: `p${at}`,
+    title: pieces[at % pieces.length]!.title,
+    text: `${pieces[at % pieces.length]!.text} v${Math.floor(at / pieces.length)}`,
+  }));
 }
 
 /** `count` passages as documents of three passages each, with the parent row every document has (infra/search/lance-index.ts). */
@@ -145,7 +172,13 @@ export function benchDocuments(count: number): Map<string, IndexRow[]> {
     const base = { documentId, sourceId: 'src_bench', name: documentId, url: null, title: group[0]!.title, language: 'en' as const };
     documents.set(documentId, [
       { ...base, rowId: `${documentId}#doc`, kind: 'parent', searchText: `${group[0]!.title}\n${group.map((p) => p.text).join('\n')}`, text: group[0]!.text },
-      ...group.map((passage, n): IndexRow => ({ ...base, rowId: `${documentId}#${n}`, kind: 'passage', searchText: `${passage.title}\n${passage.text}`, text: passage.text })),
+      ...group.map((passage, n): IndexRow => ({
+        ...base,
+        rowId: `${documentId}#${n}`,
+        kind: 'passage',
+        searchText: `${passage.title}\n${passage.text}`,
+        text: passage.text,
+      })),
     ]);
   }
   return documents;
@@ -179,7 +212,19 @@ async function searchSpeed(count: number, queries: Query[]): Promise<string[]> {
     // Each engine's questions in a block of their own: MiniSearch's garbage (it allocates per question) is collected
     // during its own block, not during the next engine's search.
     for (const query of queries) ours.push((await timed(() => index.search(workspaceId, { text: query.text, limit: 5 })))[1]);
-    for (const query of queries) lance.push((await timed(() => table.query().fullTextSearch(query.text, { columns: ['text_en'] }).select(['document_id', 'text', '_score']).limit(5).toArray()))[1]);
+    for (const query of queries)
+      lance.push(
+        (
+          await timed(() =>
+            table
+              .query()
+              .fullTextSearch(query.text, { columns: ['text_en'] })
+              .select(['document_id', 'text', '_score'])
+              .limit(5)
+              .toArray(),
+          )
+        )[1],
+      );
     for (const query of queries) theirs.push((await timed(async () => mini.search(query.text).slice(0, 5)))[1]);
     db.close();
     const sum = (values: number[]) => values.reduce((s, v) => s + v, 0) / 1000;
@@ -205,7 +250,12 @@ async function firstToken(url: string, agentId: string): Promise<number> {
   const response = await fetch(`${url}/v1/agents/${agentId}/chat`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: 'http://localhost:3000' },
-    body: JSON.stringify({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'en', messages: [{ role: 'user', content: CHAT_QUESTION }] }),
+    body: JSON.stringify({
+      conversationId: crypto.randomUUID(),
+      visitorId: crypto.randomUUID(),
+      locale: 'en',
+      messages: [{ role: 'user', content: CHAT_QUESTION }],
+    }),
   });
   if (!response.ok || !response.body) throw new Error(`chat answered ${response.status}`);
   const reader = response.body.getReader();
@@ -231,7 +281,11 @@ async function widgetFirstToken(): Promise<string[]> {
   const platform = await startPlatform({ port: 0, env: { SERVICE_DEMO_API_KEY: key } });
   try {
     const grant = async (path: 'grants/create' | 'grants/revoke') => {
-      const response = await fetch(`${platform.apiBaseUrl}/${path}/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-api-key': key }, body: JSON.stringify({ role: 'public', capability: 'knowledge.search' }) });
+      const response = await fetch(`${platform.apiBaseUrl}/${path}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-api-key': key },
+        body: JSON.stringify({ role: 'public', capability: 'knowledge.search' }),
+      });
       if (!response.ok && response.status !== 409) throw new Error(`${path} answered ${response.status}`);
     };
     const side = async (label: string) => {

@@ -70,7 +70,10 @@ async function coldStart(file: string): Promise<ColdStart> {
 /** The baseline: a module that only loads the runtime's SDK clients most functions load, and exports a handler. */
 function sdkOnlyModule(): string {
   const file = join(OUT_DIR, 'runtime-sdk-only.mjs');
-  writeFileSync(file, "import '@aws-sdk/client-dynamodb'; import '@aws-sdk/lib-dynamodb'; import '@aws-sdk/client-sqs'; export const handler = () => undefined;\n");
+  writeFileSync(
+    file,
+    "import '@aws-sdk/client-dynamodb'; import '@aws-sdk/lib-dynamodb'; import '@aws-sdk/client-sqs'; export const handler = () => undefined;\n",
+  );
   return file;
 }
 
@@ -80,7 +83,10 @@ function sdkOnlyModule(): string {
  */
 async function firstDetection(): Promise<ColdStart> {
   const entry = join(OUT_DIR, 'first-detection-entry.ts');
-  writeFileSync(entry, `import { languageDetector } from ${JSON.stringify(join(REPO_ROOT, 'shared/src/detect-language.ts'))};\nexport const handler = async (text: string) => (await languageDetector()).detectLanguage(text);\n`);
+  writeFileSync(
+    entry,
+    `import { languageDetector } from ${JSON.stringify(join(REPO_ROOT, 'shared/src/detect-language.ts'))};\nexport const handler = async (text: string) => (await languageDetector()).detectLanguage(text);\n`,
+  );
   const outdir = join(OUT_DIR, 'first-detection');
   await build({ entryPoints: [entry], outdir, ...lambdaBuildOptions(providerAliases(BENCH_MODEL)) });
   const file = join(outdir, 'index.mjs');
@@ -114,8 +120,9 @@ export async function benchLambdas(): Promise<string[]> {
   return [
     `median of ${COLD_STARTS_PER_BUNDLE} fresh processes each; load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after`,
     `baseline: the runtime's DynamoDB and SQS clients alone   cold start ${sdkOnly.wallMs.toFixed(0).padStart(4)} ms (CPU ${sdkOnly.cpuMs.toFixed(0).padStart(4)} ms)`,
-    ...measured.map(({ id, bytes, onDemandBytes, wallMs, cpuMs }) =>
-      `${id.padEnd(18)} ${(bytes / 1024).toFixed(0).padStart(6)} KB (+${(onDemandBytes / 1024).toFixed(0).padStart(5)} KB on demand)   cold start ${wallMs.toFixed(0).padStart(4)} ms (CPU ${cpuMs.toFixed(0).padStart(4)} ms, ${(wallMs / sdkOnly.wallMs).toFixed(1)}x the baseline)   ${COLD_START_BUDGET_MS} ms: ${wallMs <= COLD_START_BUDGET_MS ? 'met' : 'NOT met'}`,
+    ...measured.map(
+      ({ id, bytes, onDemandBytes, wallMs, cpuMs }) =>
+        `${id.padEnd(18)} ${(bytes / 1024).toFixed(0).padStart(6)} KB (+${(onDemandBytes / 1024).toFixed(0).padStart(5)} KB on demand)   cold start ${wallMs.toFixed(0).padStart(4)} ms (CPU ${cpuMs.toFixed(0).padStart(4)} ms, ${(wallMs / sdkOnly.wallMs).toFixed(1)}x the baseline)   ${COLD_START_BUDGET_MS} ms: ${wallMs <= COLD_START_BUDGET_MS ? 'met' : 'NOT met'}`,
     ),
     `cold start within ${COLD_START_BUDGET_MS} ms: ${met} of ${measured.length} bundles`,
     `first request that needs a conversation language (Chat, Runner, knowledge search and indexing): + ${detection.wallMs.toFixed(0)} ms (CPU ${detection.cpuMs.toFixed(0)} ms) to load the language detector, once per process (for information)`,

@@ -48,7 +48,9 @@ const overMcp = async () => {
 function runClients(plan: ClientPlan): Promise<{ rest: number[]; mcp: number[] }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(CLIENT, { eval: true, workerData: plan });
-    worker.once('message', (message: { rest: number[]; mcp: number[] } | { error: string }) => ('error' in message ? reject(new Error(message.error)) : resolve(message)));
+    worker.once('message', (message: { rest: number[]; mcp: number[] } | { error: string }) =>
+      'error' in message ? reject(new Error(message.error)) : resolve(message),
+    );
     worker.once('error', reject);
   });
 }
@@ -70,7 +72,12 @@ export async function benchMcp(count = 1500, concurrency = 8): Promise<string[]>
       rest: { url: `${platform.apiBaseUrl}/agents/list/`, headers: { 'x-service-api-key': key } },
       mcp: {
         url: `${origin}/mcp`,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${tokens.access_token}` },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          authorization: `Bearer ${tokens.access_token}`,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'list_agents', arguments: {} } }),
       },
     };

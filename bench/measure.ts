@@ -60,12 +60,23 @@ async function sampleInTurns(tasks: Record<Side, Task>, countPerRound: number, c
  */
 export async function measureInTurns(labels: Record<Side, string>, tasks: Record<Side, Task>, count: number, concurrency: number, rounds = 5): Promise<Pair> {
   const samples = await sampleInTurns(tasks, Math.ceil(count / rounds), concurrency, rounds);
-  const merged = (side: Side) => figuresOf(labels[side], samples.flatMap((s) => s[side].latencies), samples.reduce((sum, s) => sum + s[side].elapsedS, 0));
+  const merged = (side: Side) =>
+    figuresOf(
+      labels[side],
+      samples.flatMap((s) => s[side].latencies),
+      samples.reduce((sum, s) => sum + s[side].elapsedS, 0),
+    );
   return { baseline: merged('baseline'), candidate: merged('candidate') };
 }
 
 /** Like measureInTurns, but each round's figures on their own (`countPerRound` runs per side and round), in order. */
-export async function measureRounds(labels: Record<Side, string>, tasks: Record<Side, Task>, countPerRound: number, concurrency: number, rounds: number): Promise<Pair[]> {
+export async function measureRounds(
+  labels: Record<Side, string>,
+  tasks: Record<Side, Task>,
+  countPerRound: number,
+  concurrency: number,
+  rounds: number,
+): Promise<Pair[]> {
   const samples = await sampleInTurns(tasks, countPerRound, concurrency, rounds);
   return samples.map((s) => ({
     baseline: figuresOf(labels.baseline, s.baseline.latencies, s.baseline.elapsedS),

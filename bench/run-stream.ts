@@ -16,7 +16,12 @@ function openStream(platform: RunningPlatform, key: string, runId: string, onEve
 }
 
 const command = (platform: RunningPlatform, index: number) =>
-  enqueueNewRun(platform.deps, { workspaceId: platform.demo.workspaceId, agentId: platform.demo.agentId, instruction: `Please add Person ${index} (p${index}@example.com) to my contacts.`, autonomy: 'full' });
+  enqueueNewRun(platform.deps, {
+    workspaceId: platform.demo.workspaceId,
+    agentId: platform.demo.agentId,
+    instruction: `Please add Person ${index} (p${index}@example.com) to my contacts.`,
+    autonomy: 'full',
+  });
 
 /** How long after a run's first step (`running`, stamped by its runner) its stream delivered it, one run at a time. */
 async function firstEventLatency(platform: RunningPlatform, key: string, runs: number): Promise<string> {

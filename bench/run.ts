@@ -60,13 +60,29 @@ const sections: BenchSection[] = [
   ['skills', 'Skill tool calls: startSkill vs a bare official-SDK stateless server sharing one validator', () => benchSkillCalls()],
   // benchWidget prints the bundle sizes against their budgets and the loader-to-interactive FAB time itself.
   ['widget', 'Chat widget: sizes and time to an interactive FAB', () => capturingConsole(benchWidget)],
-  ['knowledge', "Knowledge: SciFact quality through knowledge/document_upload and knowledge/search beside MiniSearch, search latency at 10k and 100k passages beside LanceDB's own query, the widget's time to first token with knowledge on and off", () => benchKnowledge()],
+  [
+    'knowledge',
+    "Knowledge: SciFact quality through knowledge/document_upload and knowledge/search beside MiniSearch, search latency at 10k and 100k passages beside LanceDB's own query, the widget's time to first token with knowledge on and off",
+    () => benchKnowledge(),
+  ],
   ['search', "Knowledge search over HTTP: knowledge/search with limit 100 vs LanceDB's own query of the same table", () => benchKnowledgeHttp()],
-  ['answers', "Answers: the offline model asked 12 paraphrases and 6 off-topic questions about a real help center (../shared/corpora/plausible-docs, skipped when absent) through agents/command", () => benchAnswers()],
-  ['knowledge-aws', 'Knowledge in AWS: the LanceDB layer\'s cold start, 10,000 pages on S3 (emulated, requests counted), the bill at rest and per 1,000 questions', () => benchKnowledgeAws()],
-  ['traces', "Traces: the CPU a run costs with its OpenTelemetry spans exported vs without", () => benchTraces()],
+  [
+    'answers',
+    'Answers: the offline model asked 12 paraphrases and 6 off-topic questions about a real help center (../shared/corpora/plausible-docs, skipped when absent) through agents/command',
+    () => benchAnswers(),
+  ],
+  [
+    'knowledge-aws',
+    "Knowledge in AWS: the LanceDB layer's cold start, 10,000 pages on S3 (emulated, requests counted), the bill at rest and per 1,000 questions",
+    () => benchKnowledgeAws(),
+  ],
+  ['traces', 'Traces: the CPU a run costs with its OpenTelemetry spans exported vs without', () => benchTraces()],
   ['evals', 'Evals: a suite of 100 scenarios against the offline model, its wall time, CPU and AWS bill', () => benchEvals()],
-  ['email', "Inbound e-mail: real SMTP to the agent's answer stored at 1, 10 and 100 mails in flight beside the widget, 1,000 mails in a minute, the AWS bill per 1,000 mails", () => benchEmail()],
+  [
+    'email',
+    "Inbound e-mail: real SMTP to the agent's answer stored at 1, 10 and 100 mails in flight beside the widget, 1,000 mails in a minute, the AWS bill per 1,000 mails",
+    () => benchEmail(),
+  ],
   // SOAK_SECONDS shortens both soaks (3 minutes of traffic and a minute at idle by default).
   ['soak', 'Memory soak: the local platform under mixed traffic, then idle', () => soakPlatform()],
   ['soak-lambdas', 'Memory soak: each Lambda handler invoked in a loop, then idle', () => soakLambdas()],
@@ -77,7 +93,10 @@ const unknown = chosen.filter((key) => !sections.some(([known]) => known === key
 if (unknown.length > 0) throw new Error(`unknown bench section(s) ${unknown.join(', ')}; known: ${sections.map(([key]) => key).join(', ')}`);
 
 const started = new Date();
-const load = () => loadavg().map((value) => value.toFixed(1)).join(', ');
+const load = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(', ');
 const machine = () => `Node ${process.versions.node}, ${availableParallelism()} cores, load average ${load()}`;
 
 /** The figures of the last run of each section, by title, from the file (kept for the sections not run now). */

@@ -65,14 +65,24 @@ async function bareStoreRead(deps: Deps, runId: string, storeCpu: () => Promise<
   const [before, storeBefore] = [process.cpuUsage(), await storeCpu()];
   const figures = await measure('baseline: a bare GetItem of a run (same client, same store)', count, 1, () => findRun(deps, runId).then(() => undefined));
   const [cpu, storeAfter] = [process.cpuUsage(before), await storeCpu()];
-  return { figures, clientCpuMs: (cpu.user + cpu.system) / 1000 / count, storeCpuMs: (storeAfter.user + storeAfter.system - storeBefore.user - storeBefore.system) / 1000 / count };
+  return {
+    figures,
+    clientCpuMs: (cpu.user + cpu.system) / 1000 / count,
+    storeCpuMs: (storeAfter.user + storeAfter.system - storeBefore.user - storeBefore.system) / 1000 / count,
+  };
 }
 
 const runSpanMs = (run: StoredRun) => Date.parse(run.completedAt!) - Date.parse(run.startedAt!);
 
 function figuresOf(label: string, runs: readonly StoredRun[], perSecond: number): Figures {
   const durations = runs.map(runSpanMs).sort((a, b) => a - b);
-  return { label, count: runs.length, perSecond, p50Ms: durations[Math.floor(runs.length * 0.5)]!, p99Ms: durations[Math.min(runs.length - 1, Math.floor(runs.length * 0.99))]! };
+  return {
+    label,
+    count: runs.length,
+    perSecond,
+    p50Ms: durations[Math.floor(runs.length * 0.5)]!,
+    p99Ms: durations[Math.min(runs.length - 1, Math.floor(runs.length * 0.99))]!,
+  };
 }
 
 /**
@@ -133,8 +143,11 @@ async function countBenchContacts(deps: Deps, workspaceId: string): Promise<numb
 
 /** Refuses figures unless every run completed having made its one tool call: one action each, and one contact per run. */
 function checkOneToolCallEach(runs: readonly StoredRun[], contactsAdded: number): void {
-  const wrong = runs.find((run) => run.status !== 'completed' || JSON.stringify((run.output as { actions?: unknown } | undefined)?.actions) !== JSON.stringify([TOOL_CAPABILITY]));
-  if (wrong) throw new Error(`runner bench: run ${wrong.runId} did not make its one ${TOOL_CAPABILITY} call (${wrong.status}: ${wrong.error ?? wrong.resultText})`);
+  const wrong = runs.find(
+    (run) => run.status !== 'completed' || JSON.stringify((run.output as { actions?: unknown } | undefined)?.actions) !== JSON.stringify([TOOL_CAPABILITY]),
+  );
+  if (wrong)
+    throw new Error(`runner bench: run ${wrong.runId} did not make its one ${TOOL_CAPABILITY} call (${wrong.status}: ${wrong.error ?? wrong.resultText})`);
   if (contactsAdded !== runs.length) throw new Error(`runner bench: ${runs.length} runs added ${contactsAdded} contacts; each run must add exactly one`);
 }
 
@@ -154,7 +167,12 @@ export async function benchRunner(count = 300, alone = 50, metered = 20, warmUpC
   const queueTally = new QueueTally();
   // The store in a process of its own, as DynamoDB is a service beside the runner (see dynalite-process.ts).
   const dynalite = await startDynaliteProcess();
-  const platform = await startPlatform({ port: 0, dynamoEndpoint: dynalite.endpoint, observer: queueTally, env: { SERVICE_DEMO_API_KEY: `sk_live_${randomBase62(40)}` } });
+  const platform = await startPlatform({
+    port: 0,
+    dynamoEndpoint: dynalite.endpoint,
+    observer: queueTally,
+    env: { SERVICE_DEMO_API_KEY: `sk_live_${randomBase62(40)}` },
+  });
   try {
     await platform.queue.stop();
     const { deps } = platform;
@@ -215,7 +233,11 @@ export async function benchRunner(count = 300, alone = 50, metered = 20, warmUpC
     checkOneToolCallEach([...warmUp.runs, ...runs, ...aloneRuns, ...meteredRuns], (await countBenchContacts(unmetered, workspaceId)) - contactsBefore);
 
     const figures = figuresOf('runs through the runner (offline model, 1 tool call)', runs, count / elapsedS);
-    const aloneFigures = figuresOf('one run at a time (the same runs, unloaded)', aloneRuns, aloneRuns.length / (aloneRuns.reduce((total, run) => total + runSpanMs(run), 0) / 1000));
+    const aloneFigures = figuresOf(
+      'one run at a time (the same runs, unloaded)',
+      aloneRuns,
+      aloneRuns.length / (aloneRuns.reduce((total, run) => total + runSpanMs(run), 0) / 1000),
+    );
     const platformCpuMs = (cpu.user + cpu.system) / 1000 / count;
     const met = figures.perSecond >= TARGET.perSecond && aloneFigures.p50Ms <= TARGET.p50Ms;
     const storeRequests = sum(meter.operations()) / metered;

@@ -18,7 +18,12 @@ export const keepAliveAgent = (concurrency: number) => new Agent({ keepAlive: tr
 /** A task that POSTs `body` to the target once per run. */
 export function caller(agent: Agent, target: Target, body: string): () => Promise<void> {
   let calls = 0;
-  const fixed = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': String(Buffer.byteLength(body)), ...target.headers };
+  const fixed = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'content-length': String(Buffer.byteLength(body)),
+    ...target.headers,
+  };
   return () => {
     const { rotating } = target;
     const headers = rotating ? { ...fixed, [rotating.header]: rotating.values[Math.floor(calls / rotating.every) % rotating.values.length]! } : fixed;
@@ -31,7 +36,8 @@ export function caller(agent: Agent, target: Target, body: string): () => Promis
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
           const reply = JSON.parse(text) as { result?: { isError?: boolean; structuredContent?: unknown } };
-          if (res.statusCode !== 200 || !reply.result?.structuredContent || reply.result.isError) reject(new Error(`${target.url} answered ${res.statusCode}: ${text.slice(0, 300)}`));
+          if (res.statusCode !== 200 || !reply.result?.structuredContent || reply.result.isError)
+            reject(new Error(`${target.url} answered ${res.statusCode}: ${text.slice(0, 300)}`));
           else resolve();
         });
       });

@@ -61,7 +61,11 @@ const starters: Record<ServerKind, () => Promise<string>> = {
 
 /** Starts one server in a process of its own, with `--expose-gc`. */
 export async function startServerProcess(kind: ServerKind, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = fork(import.meta.filename, [kind], { execArgv: ['--import', 'tsx', '--expose-gc'], env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(import.meta.filename, [kind], {
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('message', (message) => resolve(String(message)));
     child.once('exit', (code) => reject(new Error(`the ${kind} server exited with ${code} before listening`)));

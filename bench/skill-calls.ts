@@ -46,7 +46,11 @@ const sidesInOrder = (round: number): Side[] => (round % 2 === 0 ? ['baseline', 
 
 /** A distinct token for every turn of `calls` calls, minted just before use (they live two minutes). */
 const turnTokens = (calls: number) =>
-  Promise.all(Array.from({ length: Math.ceil(calls / CALLS_PER_TURN) }, () => mintTurnToken({ accountId: '3c1f2e4d-5a6b-4c7d-8e9f-0a1b2c3d4e5f', capabilities: ['bench.echo'] }, { secret: SECRET })));
+  Promise.all(
+    Array.from({ length: Math.ceil(calls / CALLS_PER_TURN) }, () =>
+      mintTurnToken({ accountId: '3c1f2e4d-5a6b-4c7d-8e9f-0a1b2c3d4e5f', capabilities: ['bench.echo'] }, { secret: SECRET }),
+    ),
+  );
 
 /** `rounds` rounds of both servers, each round's figures. */
 async function measureRounds(agent: Agent, servers: Record<Side, ServerProcess>, labels: Record<Side, string>, plan: Plan): Promise<Pair[]> {
@@ -54,7 +58,15 @@ async function measureRounds(agent: Agent, servers: Record<Side, ServerProcess>,
   const taskFor = (side: Side, tokens: string[]) =>
     side === 'baseline'
       ? caller(agent, { url: servers.baseline.url, headers: {} }, BODY)
-      : caller(agent, { url: servers.candidate.url, headers: { authorization: `Bearer ${BEARER}`, 'x-service-language': 'en' }, rotating: { header: TURN_TOKEN_HEADER, values: tokens, every: CALLS_PER_TURN } }, BODY);
+      : caller(
+          agent,
+          {
+            url: servers.candidate.url,
+            headers: { authorization: `Bearer ${BEARER}`, 'x-service-language': 'en' },
+            rotating: { header: TURN_TOKEN_HEADER, values: tokens, every: CALLS_PER_TURN },
+          },
+          BODY,
+        );
   await measure('warm-up', plan.warmUp, concurrency, taskFor('baseline', []));
   await measure('warm-up', plan.warmUp, concurrency, taskFor('candidate', await turnTokens(plan.warmUp)));
   const rounds: Pair[] = [];
@@ -88,9 +100,21 @@ function report(measured: Pair[], baseline: string, judged: boolean): string[] {
   measured.forEach((pair, index) => {
     const { throughput, p99 } = perRound[index]!;
     const [first, second] = sidesInOrder(index) as [Side, Side];
-    lines.push(labelled(pair[first], `round ${index + 1}`), `${labelled(pair[second], `round ${index + 1}`)}   ${throughput.toFixed(2)}x by throughput, p99 ${p99.toFixed(2)}x`);
+    lines.push(
+      labelled(pair[first], `round ${index + 1}`),
+      `${labelled(pair[second], `round ${index + 1}`)}   ${throughput.toFixed(2)}x by throughput, p99 ${p99.toFixed(2)}x`,
+    );
   });
-  const medians = { baseline: medianOf(baseline, measured.map((pair) => pair.baseline)), candidate: medianOf(CANDIDATE, measured.map((pair) => pair.candidate)) };
+  const medians = {
+    baseline: medianOf(
+      baseline,
+      measured.map((pair) => pair.baseline),
+    ),
+    candidate: medianOf(
+      CANDIDATE,
+      measured.map((pair) => pair.candidate),
+    ),
+  };
   lines.push(labelled(medians.baseline, 'median '), labelled(medians.candidate, 'median '));
   const throughput = median(perRound.map((r) => r.throughput));
   const p99 = median(perRound.map((r) => r.p99));

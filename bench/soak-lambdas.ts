@@ -104,7 +104,11 @@ export async function soakLambdas(): Promise<string[]> {
     const entryOf = (id: string) => FUNCTIONS.find((fn) => fn.id === id)!.entry;
     const skillApi = await start('SkillApi', { kind: 'http', entry: entryOf('SkillApi'), route: ROUTES.restApi, streaming: false });
     const skills = await Promise.all(
-      BUILTIN_SKILLS.map(async ({ id, code, entry }) => ({ id, code, process: await start(id, { kind: 'http', entry, route: '/{proxy+}', streaming: false }, { SERVICE_API_URL: `${skillApi.url}/en/api/v1` }) })),
+      BUILTIN_SKILLS.map(async ({ id, code, entry }) => ({
+        id,
+        code,
+        process: await start(id, { kind: 'http', entry, route: '/{proxy+}', streaming: false }, { SERVICE_API_URL: `${skillApi.url}/en/api/v1` }),
+      })),
     );
     const skillUrls = JSON.stringify(Object.fromEntries(skills.map(({ code, process }) => [code, `${process.url}/mcp`])));
     const http = (id: string, route: string, streaming = false) => start(id, { kind: 'http', entry: entryOf(id), route, streaming });
@@ -121,31 +125,83 @@ export async function soakLambdas(): Promise<string[]> {
 
     const headers = { 'x-service-api-key': key, 'content-type': 'application/json' };
     const apiCalls = (origin: string) => platformCalls(origin, key, agentId);
-    const mcpList = (url: string, authorization: string): Call => async () =>
-      statusOf(
-        await fetch(`${url}/mcp`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
-        }),
-      );
+    const mcpList =
+      (url: string, authorization: string): Call =>
+      async () =>
+        statusOf(
+          await fetch(`${url}/mcp`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+          }),
+        );
     const loads: [SoakProcess, () => Promise<Map<number | string, number>>][] = [
       [api, () => drive([apiCalls(api.url).command!, apiCalls(api.url).status!, apiCalls(api.url).list!], { clients: 4, perSecond: 40, seconds: TRAFFIC_S })],
       [widget, () => drive([apiCalls(widget.url).widgetConfig!], { clients: 2, perSecond: 20, seconds: TRAFFIC_S })],
       [chat, () => drive([apiCalls(chat.url).chat!], { clients: 2, perSecond: 10, seconds: TRAFFIC_S })],
-      [history, () => drive([async () => statusOf(await fetch(`${history.url}/v1/agents/${agentId}/history?conversation_id=${randomUUID()}`, { headers: { origin: 'http://localhost:5173' } }))], { clients: 2, perSecond: 10, seconds: TRAFFIC_S })],
-      [conversations, () => drive([async () => statusOf(await fetch(`${conversations.url}/en/api/v1/conversations/list/`, { headers }))], { clients: 2, perSecond: 10, seconds: TRAFFIC_S })],
+      [
+        history,
+        () =>
+          drive(
+            [
+              async () =>
+                statusOf(
+                  await fetch(`${history.url}/v1/agents/${agentId}/history?conversation_id=${randomUUID()}`, { headers: { origin: 'http://localhost:5173' } }),
+                ),
+            ],
+            { clients: 2, perSecond: 10, seconds: TRAFFIC_S },
+          ),
+      ],
+      [
+        conversations,
+        () =>
+          drive([async () => statusOf(await fetch(`${conversations.url}/en/api/v1/conversations/list/`, { headers }))], {
+            clients: 2,
+            perSecond: 10,
+            seconds: TRAFFIC_S,
+          }),
+      ],
       [auth, () => drive([async () => statusOf(await fetch(`${auth.url}/en/api/v1/auth/session/`))], { clients: 2, perSecond: 10, seconds: TRAFFIC_S })],
-      [skillApi, () => drive([async () => statusOf(await fetch(`${skillApi.url}/en/api/v1/admin/workspaces/list/`, { method: 'POST', headers: { 'x-service-master-key': secrets.SERVICE_MASTER_KEY, 'content-type': 'application/json' }, body: '{}' }))], { clients: 2, perSecond: 10, seconds: TRAFFIC_S })],
-      [mcp, () => drive([mcpList(mcp.url, 'Bearer not-a-token'), async () => statusOf(await fetch(`${mcp.url}/.well-known/oauth-protected-resource/mcp`))], { clients: 2, perSecond: 10, seconds: TRAFFIC_S })],
-      ...skills.map(({ process }): [SoakProcess, () => Promise<Map<number | string, number>>] => [process, () => drive([mcpList(process.url, `Bearer ${secrets.SKILL_BEARER}`)], { clients: 1, perSecond: 5, seconds: TRAFFIC_S })]),
+      [
+        skillApi,
+        () =>
+          drive(
+            [
+              async () =>
+                statusOf(
+                  await fetch(`${skillApi.url}/en/api/v1/admin/workspaces/list/`, {
+                    method: 'POST',
+                    headers: { 'x-service-master-key': secrets.SERVICE_MASTER_KEY, 'content-type': 'application/json' },
+                    body: '{}',
+                  }),
+                ),
+            ],
+            { clients: 2, perSecond: 10, seconds: TRAFFIC_S },
+          ),
+      ],
+      [
+        mcp,
+        () =>
+          drive([mcpList(mcp.url, 'Bearer not-a-token'), async () => statusOf(await fetch(`${mcp.url}/.well-known/oauth-protected-resource/mcp`))], {
+            clients: 2,
+            perSecond: 10,
+            seconds: TRAFFIC_S,
+          }),
+      ],
+      ...skills.map(({ process }): [SoakProcess, () => Promise<Map<number | string, number>>] => [
+        process,
+        () => drive([mcpList(process.url, `Bearer ${secrets.SKILL_BEARER}`)], { clients: 1, perSecond: 5, seconds: TRAFFIC_S }),
+      ]),
       [runner, () => consume(runner, () => queues.take('runs'), TRAFFIC_S) as Promise<Map<number | string, number>>],
       [deliverer, () => consume(deliverer, () => queues.take('webhooks'), TRAFFIC_S) as Promise<Map<number | string, number>>],
       [sweeper, () => consume(sweeper, () => '{}', TRAFFIC_S) as Promise<Map<number | string, number>>],
     ];
     const results = await Promise.all(loads.map(([process, traffic]) => soak(started.find((entry) => entry.process === process)!.id, process, traffic)));
     const met = results.filter((result) => result.met).length;
-    return [...results.flatMap((result) => result.lines), `${met} of ${results.length} functions within the targets: ${met === results.length ? 'met' : 'NOT met'}`];
+    return [
+      ...results.flatMap((result) => result.lines),
+      `${met} of ${results.length} functions within the targets: ${met === results.length ? 'met' : 'NOT met'}`,
+    ];
   } finally {
     await Promise.all(started.map(({ process }) => process.stop()));
     await Promise.all([queues.close(), receiver.close()]);

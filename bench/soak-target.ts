@@ -32,8 +32,7 @@ function installStreamingRuntime(): void {
   const sinks = new WeakMap<Writable, ResponseSink>();
   (globalThis as { awslambda?: unknown }).awslambda = {
     streamifyResponse:
-      (handler: (event: HttpEvent, stream: Writable, context: Context) => Promise<void>) =>
-      (event: HttpEvent, sink: ResponseSink, context: Context) => {
+      (handler: (event: HttpEvent, stream: Writable, context: Context) => Promise<void>) => (event: HttpEvent, sink: ResponseSink, context: Context) => {
         const stream = new Writable({
           decodeStrings: false,
           write: (chunk: string, _encoding, done) => (sink.write(chunk), done()),
@@ -44,7 +43,10 @@ function installStreamingRuntime(): void {
         return handler(event, stream, context);
       },
     HttpResponseStream: {
-      from: (stream: Writable, metadata: { statusCode: number; headers: Record<string, string> }) => (sinks.get(stream)!.start(metadata.statusCode, metadata.headers), stream),
+      from: (stream: Writable, metadata: { statusCode: number; headers: Record<string, string> }) => (
+        sinks.get(stream)!.start(metadata.statusCode, metadata.headers),
+        stream
+      ),
     },
   };
 }

@@ -100,7 +100,12 @@ export function platformCalls(origin: string, key: string, agentId: string): Rec
         await fetch(`${origin}/v1/agents/${agentId}/chat`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', origin: LOCAL_ORIGIN },
-          body: JSON.stringify({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'en', messages: [{ role: 'user', content: 'Where is the pricing?' }] }),
+          body: JSON.stringify({
+            conversationId: crypto.randomUUID(),
+            visitorId: crypto.randomUUID(),
+            locale: 'en',
+            messages: [{ role: 'user', content: 'Where is the pricing?' }],
+          }),
         }),
       ),
   };
@@ -172,10 +177,18 @@ function slopeMbPerS(samples: Sample[]): number {
  * Drives `target` with `traffic` for TRAFFIC_S, then leaves it idle for IDLE_S, sampling its memory; returns the
  * printable figures and verdicts: RSS within 10 % over the second half of the traffic, and flat at idle.
  */
-export async function soak(label: string, target: SoakProcess, traffic: () => Promise<Map<number | string, number>>): Promise<{ lines: string[]; met: boolean }> {
+export async function soak(
+  label: string,
+  target: SoakProcess,
+  traffic: () => Promise<Map<number | string, number>>,
+): Promise<{ lines: string[]; met: boolean }> {
   const startedAt = performance.now();
   let answers = new Map<number | string, number>();
-  const busy = await sampleWhile(target, startedAt, traffic().then((counts) => (answers = counts)));
+  const busy = await sampleWhile(
+    target,
+    startedAt,
+    traffic().then((counts) => (answers = counts)),
+  );
   const idle = await sampleWhile(target, startedAt, sleep(IDLE_S * 1000));
   const secondHalf = busy.filter((sample) => sample.atS >= TRAFFIC_S / 2);
   const busySpread = rise(secondHalf);
@@ -184,7 +197,11 @@ export async function soak(label: string, target: SoakProcess, traffic: () => Pr
   const trafficMet = busySpread <= SPREAD_LIMIT;
   const idleMet = idleSpread <= SPREAD_LIMIT && idleSlope <= IDLE_SLOPE_LIMIT_MB_PER_S;
   const total = [...answers.values()].reduce((a, b) => a + b, 0);
-  const series = (samples: Sample[]) => samples.filter((_, index) => index % 3 === 0 || index === samples.length - 1).map((s) => `${s.atS.toFixed(0)}s ${mb(s.memory.rss)} (${mb(s.rssAnon)}+${mb(s.rssFile)}, heap ${mb(s.memory.heapUsed)}/${mb(s.memory.heapTotal)})`).join(', ');
+  const series = (samples: Sample[]) =>
+    samples
+      .filter((_, index) => index % 3 === 0 || index === samples.length - 1)
+      .map((s) => `${s.atS.toFixed(0)}s ${mb(s.memory.rss)} (${mb(s.rssAnon)}+${mb(s.rssFile)}, heap ${mb(s.memory.heapUsed)}/${mb(s.memory.heapTotal)})`)
+      .join(', ');
   const last = idle.at(-1)!.memory;
   return {
     met: trafficMet && idleMet,

@@ -42,7 +42,12 @@ export async function benchTraces(rounds = 7, runsPerRound = 50, warmUp = 40): P
   const queueTally = new QueueTally();
   const dynalite = await startDynaliteProcess();
   const sink = await startOtlpSink();
-  const platform = await startPlatform({ port: 0, dynamoEndpoint: dynalite.endpoint, observer: queueTally, env: { SERVICE_DEMO_API_KEY: `sk_live_${randomBase62(40)}`, WEBHOOK_ALLOW_LOCAL: '1' } });
+  const platform = await startPlatform({
+    port: 0,
+    dynamoEndpoint: dynalite.endpoint,
+    observer: queueTally,
+    env: { SERVICE_DEMO_API_KEY: `sk_live_${randomBase62(40)}`, WEBHOOK_ALLOW_LOCAL: '1' },
+  });
   try {
     const { deps } = platform;
     const { workspaceId, agentId } = platform.demo;
@@ -52,7 +57,8 @@ export async function benchTraces(rounds = 7, runsPerRound = 50, warmUp = 40): P
       await updateTelemetrySettings(deps, workspaceId, { otlp_endpoint: traced ? sink.endpoint : null });
       await platform.queue.stop();
       const runIds: string[] = [];
-      for (let index = 0; index < count; index += 1) runIds.push((await enqueueNewRun(deps, { workspaceId, agentId, instruction: addContactInstruction(next++), autonomy: 'full' })).runId);
+      for (let index = 0; index < count; index += 1)
+        runIds.push((await enqueueNewRun(deps, { workspaceId, agentId, instruction: addContactInstruction(next++), autonomy: 'full' })).runId);
       const handledBefore = queueTally.handledOf('runs');
       const before = process.cpuUsage();
       platform.queue.start();

@@ -53,7 +53,8 @@ export async function startVerifyingReceiver() {
       while (missing.length > 0) {
         while (missing.length > 0 && arrivals.has(missing.at(-1)!)) missing.pop();
         if (missing.length === 0) break;
-        if (Date.now() > deadline) throw new Error(`webhooks bench: ${missing.filter((id) => !arrivals.has(id)).length} deliveries never arrived within ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`webhooks bench: ${missing.filter((id) => !arrivals.has(id)).length} deliveries never arrived within ${timeoutMs} ms`);
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, 100);
@@ -102,7 +103,15 @@ interface Bench {
   workspaceId: string;
 }
 
-const eventData = (platform: RunningPlatform) => ({ run_id: newRunId(), agent_id: platform.demo.agentId, agent_name: 'Support', status: 'completed', instruction: 'bench', result_text: 'ok', steps_count: 3 });
+const eventData = (platform: RunningPlatform) => ({
+  run_id: newRunId(),
+  agent_id: platform.demo.agentId,
+  agent_name: 'Support',
+  status: 'completed',
+  instruction: 'bench',
+  result_text: 'ok',
+  steps_count: 3,
+});
 
 /** Emits `count` events, 50 at a time; answers when each was emitted, by event id. */
 async function emitMany({ platform, workspaceId }: Bench, count: number): Promise<Map<string, number>> {
@@ -119,7 +128,11 @@ async function emitMany({ platform, workspaceId }: Bench, count: number): Promis
 function deliveryFigures(label: string, receiver: Receiver, emittedAt: Map<string, number>, startedAt: number): Figures {
   const arrivals = [...emittedAt].map(([id, at]) => ({ at, arrived: receiver.arrivals.get(id)! }));
   const elapsedS = (Math.max(...arrivals.map((a) => a.arrived)) - startedAt) / 1000;
-  return figuresOf(label, arrivals.map((a) => a.arrived - Math.max(a.at, startedAt)), elapsedS);
+  return figuresOf(
+    label,
+    arrivals.map((a) => a.arrived - Math.max(a.at, startedAt)),
+    elapsedS,
+  );
 }
 
 const cpuMs = (usage: NodeJS.CpuUsage) => (usage.user + usage.system) / 1000;
@@ -227,7 +240,10 @@ export async function benchWebhooks(options: { deliveries?: number; rounds?: num
       receiver.assertClean();
 
       const baseline = median(results.baseline.map((f) => f.perSecond));
-      for (const [name, side] of [['end to end', results.endToEnd], ['queue drained', results.drained]] as const) {
+      for (const [name, side] of [
+        ['end to end', results.endToEnd],
+        ['queue drained', results.drained],
+      ] as const) {
         const perSecond = median(side.map((f) => f.perSecond));
         const verdict = perSecond >= TARGET_PER_SECOND ? 'met' : 'NOT met';
         lines.push(

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
  * (they are cached for a year); index.html and preview.html are written last with the hashed names. No inline script
  * or style anywhere, so the CSP needs neither `unsafe-inline` nor `unsafe-eval`.
  */
-const CSP_NOTE = '<!-- served with: default-src \'self\'; script-src \'self\'; style-src \'self\'; frame-ancestors \'none\' -->';
+const CSP_NOTE = "<!-- served with: default-src 'self'; script-src 'self'; style-src 'self'; frame-ancestors 'none' -->";
 
 /** uPlot's own layout rules (the Insights charts), served in the one stylesheet: the CSP allows no inline style. */
 const UPLOT_CSS = createRequire(import.meta.url).resolve('uplot/dist/uPlot.min.css');
@@ -20,7 +20,9 @@ const pages = () => ({
     rmSync('dist', { recursive: true, force: true });
   },
   generateBundle(_options, bundle) {
-    const css = this.getFileName(this.emitFile({ type: 'asset', name: 'dashboard.css', source: readFileSync('src/styles.css', 'utf8') + readFileSync(UPLOT_CSS, 'utf8') }));
+    const css = this.getFileName(
+      this.emitFile({ type: 'asset', name: 'dashboard.css', source: readFileSync('src/styles.css', 'utf8') + readFileSync(UPLOT_CSS, 'utf8') }),
+    );
     const entry = (name) => Object.values(bundle).find((chunk) => chunk.type === 'chunk' && chunk.isEntry && chunk.name === name).fileName;
     const head = (title) =>
       `<!doctype html>\n${CSP_NOTE}\n<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +

@@ -20,8 +20,7 @@ const copyPublic = (files) => ({
   },
 });
 
-const compile = () =>
-  esbuild({ target: 'es2020', jsx: 'automatic', jsxImportSource: 'preact', tsconfig: '../tsconfig.json' });
+const compile = () => esbuild({ target: 'es2020', jsx: 'automatic', jsxImportSource: 'preact', tsconfig: '../tsconfig.json' });
 const minify = () => terser({ ecma: 2020, module: true, compress: { passes: 2 }, format: { comments: false } });
 
 const NPM_ENTRIES = { index: 'src/index.ts', react: 'src/react/index.ts' };
@@ -64,6 +63,11 @@ export default [
     input: NPM_ENTRIES,
     output: { dir: 'dist/types', format: 'es', entryFileNames: '[name].d.ts', chunkFileNames: '[name]-[hash].d.ts' },
     external: NPM_EXTERNAL,
-    plugins: [dts({ includeExternal: ['@service/shared'], compilerOptions: { allowImportingTsExtensions: false, noEmit: false, moduleResolution: ts.ModuleResolutionKind.Bundler } })],
+    plugins: [
+      dts({
+        includeExternal: ['@service/shared'],
+        compilerOptions: { allowImportingTsExtensions: false, noEmit: false, moduleResolution: ts.ModuleResolutionKind.Bundler },
+      }),
+    ],
   },
 ];

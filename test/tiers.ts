@@ -17,7 +17,8 @@ const BUNDLED = ['lambdas/test/bundled/bundled-platform.test.ts', 'cdk/test/**/*
 const isBrowser = (file: string, source: string) => /(^|\/)browser\//.test(file) || /\.e2e\.test\./.test(file) || /test\/browser\/chromium'/.test(source);
 
 /** A platform test imports what starts the local platform (or its store), or the test helpers that do. */
-const isPlatform = (source: string) => /from '[./]*(src\/entries\/local\/|support\/(platform|crash-platform)')/.test(source) || /entries\/local\/main\.ts/.test(source);
+const isPlatform = (source: string) =>
+  /from '[./]*(src\/entries\/local\/|support\/(platform|crash-platform)')/.test(source) || /entries\/local\/main\.ts/.test(source);
 
 export type Tier = 'unit' | 'platform' | 'browser' | 'bundled';
 

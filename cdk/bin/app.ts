@@ -23,7 +23,10 @@ const mailFrom = context('mailFrom');
 const agentMailDomain = context('agentMailDomain');
 const dashboardOrigin = context('dashboardOrigin');
 const mcpResourceUrl = context('mcpResourceUrl');
-const mcpAllowedOrigins = context('mcpAllowedOrigins')?.split(',').map((origin) => origin.trim()).filter(Boolean);
+const mcpAllowedOrigins = context('mcpAllowedOrigins')
+  ?.split(',')
+  .map((origin) => origin.trim())
+  .filter(Boolean);
 
 new PlatformStack(app, context('stackName') ?? 'ServicePlatform', {
   tablePrefix: context('tablePrefix') ?? 'service-',
@@ -33,6 +36,8 @@ new PlatformStack(app, context('stackName') ?? 'ServicePlatform', {
   ...(mailFrom ? { mailFrom } : {}),
   ...(agentMailDomain ? { agentMailDomain } : {}),
   ...(dashboardOrigin ? { dashboardOrigin } : {}),
-  ...(mcpResourceUrl || mcpAllowedOrigins ? { mcp: { ...(mcpResourceUrl ? { resourceUrl: mcpResourceUrl } : {}), ...(mcpAllowedOrigins ? { allowedOrigins: mcpAllowedOrigins } : {}) } } : {}),
+  ...(mcpResourceUrl || mcpAllowedOrigins
+    ? { mcp: { ...(mcpResourceUrl ? { resourceUrl: mcpResourceUrl } : {}), ...(mcpAllowedOrigins ? { allowedOrigins: mcpAllowedOrigins } : {}) } }
+    : {}),
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
 });

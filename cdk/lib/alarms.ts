@@ -44,15 +44,23 @@ export class PlatformAlarms extends Construct {
     this.action = new SnsAction(this.topic);
 
     for (const [name, queue] of Object.entries(props.deadLetterQueues)) {
-      this.alarm(`${name}DeadLetters`, queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: Duration.minutes(1) }), 0,
-        `Messages in the ${name} dead-letter queue: work that failed every retry; inspect and redrive them`);
+      this.alarm(
+        `${name}DeadLetters`,
+        queue.metricApproximateNumberOfMessagesVisible({ statistic: 'Maximum', period: Duration.minutes(1) }),
+        0,
+        `Messages in the ${name} dead-letter queue: work that failed every retry; inspect and redrive them`,
+      );
     }
     for (const [name, fn] of props.functions) {
       this.alarm(`${name}Errors`, fn.metricErrors({ statistic: 'Sum', period: Duration.minutes(5) }), 0, `The ${name} function failed invocations`);
       this.alarm(`${name}Throttles`, fn.metricThrottles({ statistic: 'Sum', period: Duration.minutes(5) }), 0, `The ${name} function was throttled`);
     }
-    this.alarm('WebhookBacklog', props.webhookQueue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', period: Duration.minutes(5) }),
-      WEBHOOK_BACKLOG_SECONDS, `A webhook delivery has waited over ${WEBHOOK_BACKLOG_SECONDS / 60} minutes: the deliverer is behind or down`);
+    this.alarm(
+      'WebhookBacklog',
+      props.webhookQueue.metricApproximateAgeOfOldestMessage({ statistic: 'Maximum', period: Duration.minutes(5) }),
+      WEBHOOK_BACKLOG_SECONDS,
+      `A webhook delivery has waited over ${WEBHOOK_BACKLOG_SECONDS / 60} minutes: the deliverer is behind or down`,
+    );
   }
 
   /** Alarms when the metric is above the threshold for one period; no data (an idle queue or function) is fine. */

@@ -34,7 +34,9 @@ function runStreamBehaviors(url: IFunctionUrl): Record<string, BehaviorOptions> 
     originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
   };
   return Object.fromEntries(
-    SUPPORTED_LANGUAGES.flatMap((lang) => [ROUTES.runStream, ROUTES.conversationStream, ROUTES.inboxStream].map((route) => [`${route.replace('{lang}', lang)}*`, behavior])),
+    SUPPORTED_LANGUAGES.flatMap((lang) =>
+      [ROUTES.runStream, ROUTES.conversationStream, ROUTES.inboxStream].map((route) => [`${route.replace('{lang}', lang)}*`, behavior]),
+    ),
   );
 }
 
@@ -147,7 +149,7 @@ export class DashboardSite extends Construct {
 
   private acknowledgeDistributionFindings(): void {
     const acknowledge = (id: string, reason: string) => Validations.of(this.distribution).acknowledge({ id, reason });
-    acknowledge('AwsSolutions-CFR1', 'The dashboard is used by the company\'s people wherever they work; sign-in, not geography, decides who gets in');
+    acknowledge('AwsSolutions-CFR1', "The dashboard is used by the company's people wherever they work; sign-in, not geography, decides who gets in");
     acknowledge(
       'AwsSolutions-CFR2',
       'No WAF: the distribution serves static files, and the API behind it limits sign-in attempts per address and per client and every key and session itself',

@@ -1,12 +1,5 @@
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import {
-  AllowedMethods,
-  CachePolicy,
-  Distribution,
-  OriginRequestPolicy,
-  ResponseHeadersPolicy,
-  ViewerProtocolPolicy,
-} from 'aws-cdk-lib/aws-cloudfront';
+import { AllowedMethods, CachePolicy, Distribution, OriginRequestPolicy, ResponseHeadersPolicy, ViewerProtocolPolicy } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin, S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
 import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
@@ -154,12 +147,17 @@ export function acknowledgeDeploymentHandler(deployment: BucketDeployment, bucke
     reason: reason('its role is created by aws-cdk-lib with the basic execution policy'),
   });
   for (const action of ['s3:GetBucket*', 's3:GetObject*', 's3:List*', 's3:Abort*', 's3:DeleteObject*']) {
-    Validations.of(role).acknowledge({ id: `AwsSolutions-IAM5[Action::${action}]`, reason: reason('aws-cdk-lib grants these action groups to copy, sync and prune') });
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Action::${action}]`,
+      reason: reason('aws-cdk-lib grants these action groups to copy, sync and prune'),
+    });
   }
   for (const resource of [`${bucketArn}/*`, 'arn:<AWS::Partition>:s3:::cdk-hnb659fds-assets-<AWS::AccountId>-<AWS::Region>/*', '*']) {
     Validations.of(role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::${resource}]`,
-      reason: reason(`it reads every object of the CDK asset bucket it copies from, writes every object under ${prefix} of its bucket, and invalidates the distribution (CloudFront invalidation takes no resource ARN)`),
+      reason: reason(
+        `it reads every object of the CDK asset bucket it copies from, writes every object under ${prefix} of its bucket, and invalidates the distribution (CloudFront invalidation takes no resource ARN)`,
+      ),
     });
   }
 }

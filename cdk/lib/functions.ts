@@ -87,19 +87,37 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // auditLog: audit/list reads it; every change made through the API appends its entry (appends).
     reads: ['workspaces', 'connectionCalls', 'runSteps', 'evalRuns', 'insights', 'auditLog'],
     // rateLimits: failed credentials are counted per source and key prefix (progressive delays).
-    writes: ['agents', 'apiKeys', 'runs', 'idempotency', 'webhookSubscriptions', 'webhookDeliveries', 'records', 'usage', 'skills', 'rateLimits',
+    writes: [
+      'agents',
+      'apiKeys',
+      'runs',
+      'idempotency',
+      'webhookSubscriptions',
+      'webhookDeliveries',
+      'records',
+      'usage',
+      'skills',
+      'rateLimits',
       // People (the dashboard): accounts, memberships, invitations, sessions (sign-in codes and passkeys: AuthApi).
-      'users', 'memberships', 'invitations', 'sessions',
+      'users',
+      'memberships',
+      'invitations',
+      'sessions',
       // MCP connections: listed and withdrawn; MCP keys: made, listed and revoked (connections/*).
-      'connections', 'mcpKeys',
+      'connections',
+      'mcpKeys',
       // Knowledge (knowledge/*): sources, their documents and the website crawl frontier. The crawl itself runs on the
       // knowledge queue (KnowledgeConsumer). knowledgeUnanswered: listed, dismissed, cleared by an answer, and recorded
       // after a run MCP's ask_agent waits for.
-      'knowledgeSources', 'knowledgeDocuments', 'knowledgeCrawl', 'knowledgeUnanswered',
+      'knowledgeSources',
+      'knowledgeDocuments',
+      'knowledgeCrawl',
+      'knowledgeUnanswered',
       // telemetry/settings_get|update: where the workspace's spans go.
       'telemetrySettings',
       // agents/draft_*: the agent's draft; publishing with require_suite_pass reads the draft's latest eval run.
-      'agentDrafts'],
+      'agentDrafts',
+    ],
     // agents/command enqueues runs; redelivering a webhook event enqueues a delivery; a source's sync starts on the
     // knowledge queue.
     sendsTo: ['runs', 'webhooks', 'knowledge'],
@@ -195,16 +213,27 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     reads: ['agents', 'memberships', 'usage', 'webhookSubscriptions', 'skills', 'runs', 'runSteps', 'evalResults'],
     // Teammates' messages, notes and changes of hands (conversations), their webhook deliveries; the REST pipeline's
     // own: keys (last use, rate limit), sessions (last activity), failed credentials, idempotency.
-    writes: ['conversations', 'webhookDeliveries', 'apiKeys', 'sessions', 'rateLimits', 'idempotency',
+    writes: [
+      'conversations',
+      'webhookDeliveries',
+      'apiKeys',
+      'sessions',
+      'rateLimits',
+      'idempotency',
       // visitors/*: the erasure and its audit record, what derives from a visitor's conversations (contacts the agent
       // created, unanswered questions), the workspace's retention setting.
-      'visitorErasures', 'records', 'knowledgeUnanswered', 'workspaces',
+      'visitorErasures',
+      'records',
+      'knowledgeUnanswered',
+      'workspaces',
       // evals/*: the scenarios, and the eval runs started here (the EvalRunner plays them from the evals queue).
-      'evalScenarios', 'evalRuns',
+      'evalScenarios',
+      'evalRuns',
       // insights: a handoff (a teammate's claim) and a teammate's first reply.
       'insights',
       // mail: a held mail accepted or dismissed, a visitor's mails exported and erased.
-      'mail'],
+      'mail',
+    ],
     // Availability, visitors' export and erasure, retention: recorded in the audit log.
     appends: ['auditLog'],
     sendsTo: ['webhooks', 'evals'],
@@ -436,7 +465,18 @@ export const FUNCTIONS: readonly PlatformFunction[] = [
     // the consent page reads the sign-in session (and moves its last activity forward). conversations: list_conversations
     // and reply_conversation; webhookDeliveries: the conversation.message_created a reply emits.
     // insights: reply_conversation's claim and first reply.
-    writes: ['runs', 'oauthClients', 'connections', 'oauthTokens', 'connectionCalls', 'rateLimits', 'sessions', 'conversations', 'webhookDeliveries', 'insights'],
+    writes: [
+      'runs',
+      'oauthClients',
+      'connections',
+      'oauthTokens',
+      'connectionCalls',
+      'rateLimits',
+      'sessions',
+      'conversations',
+      'webhookDeliveries',
+      'insights',
+    ],
     // runs: ask_agent; webhooks: the first attempts of a reply's conversation events.
     // The consent page's approval is recorded in the workspace's audit log.
     appends: ['auditLog'],

@@ -34,7 +34,11 @@ export class MailReceiving extends Construct {
     super(scope, id);
     const key = new Key(this, 'TopicKey', { enableKeyRotation: true, description: 'Encrypts the inbound mail notifications' });
     // SES publishes to the encrypted topic of its own account: it needs the key, on behalf of this account only.
-    key.grant(new ServicePrincipal('ses.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } } }), 'kms:Decrypt', 'kms:GenerateDataKey');
+    key.grant(
+      new ServicePrincipal('ses.amazonaws.com', { conditions: { StringEquals: { 'aws:SourceAccount': Stack.of(this).account } } }),
+      'kms:Decrypt',
+      'kms:GenerateDataKey',
+    );
     this.topic = new Topic(this, 'Topic', { displayName: 'Inbound mail received by SES', masterKey: key, enforceSSL: true });
     // Not raw: the InboundMail entry reads SNS's envelope (ses-receipt.ts), as every SNS-to-SQS delivery carries it.
     this.topic.addSubscription(new SqsSubscription(props.queue, { rawMessageDelivery: false }));

@@ -4,7 +4,15 @@ import { HttpApi, HttpMethod, LogGroupLogDestination } from 'aws-cdk-lib/aws-api
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { FunctionUrlAuthType, HttpMethod as UrlMethod, InvokeMode, type FunctionUrl, type IFunction, type Function as PlatformLambda, type LayerVersion } from 'aws-cdk-lib/aws-lambda';
+import {
+  FunctionUrlAuthType,
+  HttpMethod as UrlMethod,
+  InvokeMode,
+  type FunctionUrl,
+  type IFunction,
+  type Function as PlatformLambda,
+  type LayerVersion,
+} from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type CfnBucket } from 'aws-cdk-lib/aws-s3';
@@ -185,7 +193,12 @@ export class PlatformStack extends Stack {
     if (chatUrl) this.functions.get('Widget')?.addEnvironment('CHAT_URL', chatUrl.url);
     this.mailReceiving =
       props.agentMailDomain && this.functions.has('InboundMail')
-        ? new MailReceiving(this, 'MailReceiving', { domain: props.agentMailDomain, bucket: this.knowledgeBucket, objectKeyPrefix: SES_INBOUND_PREFIX, queue: this.queues.mail.queue })
+        ? new MailReceiving(this, 'MailReceiving', {
+            domain: props.agentMailDomain,
+            bucket: this.knowledgeBucket,
+            objectKeyPrefix: SES_INBOUND_PREFIX,
+            queue: this.queues.mail.queue,
+          })
         : undefined;
 
     for (const skill of props.skills ?? SKILLS) {
@@ -221,7 +234,8 @@ export class PlatformStack extends Stack {
     // stream, a GET, has no origin to check.
     const originsOfTheDistribution = new Set(['Mcp', 'RunStream']);
     if (!props.dashboardOrigin) {
-      for (const [id, fn] of this.functions) if (!originsOfTheDistribution.has(id)) fn.addEnvironment('DASHBOARD_ORIGIN', `https://${this.dashboard.distribution.distributionDomainName}`);
+      for (const [id, fn] of this.functions)
+        if (!originsOfTheDistribution.has(id)) fn.addEnvironment('DASHBOARD_ORIGIN', `https://${this.dashboard.distribution.distributionDomainName}`);
     }
     // The MCP access point on the dashboard's origin, where its consent page sees the session (docs/deploy.md).
     if (mcpUrl) {
@@ -231,7 +245,13 @@ export class PlatformStack extends Stack {
 
     this.alarms = new PlatformAlarms(this, 'Alarms', {
       functions: new Map<string, IFunction>([...this.functions, ...[...this.skills].map(([id, skill]): [string, IFunction] => [id, skill.function])]),
-      deadLetterQueues: { Runs: this.queues.runs.deadLetterQueue, WebhookDeliveries: this.queues.webhooks.deadLetterQueue, Knowledge: this.queues.knowledge.deadLetterQueue, Evals: this.queues.evals.deadLetterQueue, InboundMail: this.queues.mail.deadLetterQueue },
+      deadLetterQueues: {
+        Runs: this.queues.runs.deadLetterQueue,
+        WebhookDeliveries: this.queues.webhooks.deadLetterQueue,
+        Knowledge: this.queues.knowledge.deadLetterQueue,
+        Evals: this.queues.evals.deadLetterQueue,
+        InboundMail: this.queues.mail.deadLetterQueue,
+      },
       webhookQueue: this.queues.webhooks.queue,
       ...(props.alarmEmail ? { alarmEmail: props.alarmEmail } : {}),
     });
@@ -278,7 +298,8 @@ export class PlatformStack extends Stack {
     });
     Validations.of(api).acknowledge({
       id: 'AwsSolutions-APIG4',
-      reason: 'Authorization is the handlers\' own: API keys (hashed, revocable at once, rate-limited), skill turn tokens and the master key; the widget configuration is public by design',
+      reason:
+        "Authorization is the handlers' own: API keys (hashed, revocable at once, rate-limited), skill turn tokens and the master key; the widget configuration is public by design",
     });
     return api;
   }
@@ -300,7 +321,8 @@ export class PlatformStack extends Stack {
     });
     Validations.of(bucket).acknowledge({
       id: 'AwsSolutions-S1',
-      reason: 'Only the platform\'s own function roles read and write this bucket; logging every index read of every search would cost more than it tells (CloudTrail data events can be enabled per deploy)',
+      reason:
+        "Only the platform's own function roles read and write this bucket; logging every index read of every search would cost more than it tells (CloudTrail data events can be enabled per deploy)",
     });
     return bucket;
   }
@@ -317,7 +339,13 @@ export class PlatformStack extends Stack {
     const prefixes = access === 'search' ? [KNOWLEDGE_INDEX_PREFIX] : [KNOWLEDGE_INDEX_PREFIX, KNOWLEDGE_FILES_PREFIX];
     const objectActions = access === 'search' ? ['s3:GetObject'] : ['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'];
     fn.addToRolePolicy(new PolicyStatement({ actions: objectActions, resources: prefixes.map((prefix) => bucket.arnForObjects(`${prefix}/*`)) }));
-    fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': prefixes.map((prefix) => `${prefix}/*`) } } }));
+    fn.addToRolePolicy(
+      new PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [bucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': prefixes.map((prefix) => `${prefix}/*`) } },
+      }),
+    );
     for (const prefix of prefixes) {
       Validations.of(fn.role!).acknowledge({
         id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(bucket.node.defaultChild as CfnBucket)}.Arn>/${prefix}/*]`,
@@ -336,11 +364,13 @@ export class PlatformStack extends Stack {
     const objectActions = access === 'receive' ? ['s3:GetObject', 's3:PutObject'] : ['s3:GetObject', 's3:DeleteObject'];
     fn.addToRolePolicy(new PolicyStatement({ actions: objectActions, resources: [bucket.arnForObjects(`${MAIL_PREFIX}/*`)] }));
     if (access === 'manage') {
-      fn.addToRolePolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': [`${MAIL_PREFIX}/*`] } } }));
+      fn.addToRolePolicy(
+        new PolicyStatement({ actions: ['s3:ListBucket'], resources: [bucket.bucketArn], conditions: { StringLike: { 's3:prefix': [`${MAIL_PREFIX}/*`] } } }),
+      );
     }
     Validations.of(fn.role!).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(bucket.node.defaultChild as CfnBucket)}.Arn>/${MAIL_PREFIX}/*]`,
-      reason: 'The objects of the bucket\'s mail/ folder, whose keys SES (its message id) and the platform (mail and attachment ids) make',
+      reason: "The objects of the bucket's mail/ folder, whose keys SES (its message id) and the platform (mail and attachment ids) make",
     });
   }
 

@@ -40,9 +40,7 @@ describe('alarm topic', () => {
     template.hasResourceProperties('AWS::KMS::Key', {
       EnableKeyRotation: true,
       KeyPolicy: {
-        Statement: Match.arrayWith([
-          Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey'] }),
-        ]),
+        Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'cloudwatch.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey'] })]),
       },
     });
     template.hasResourceProperties('AWS::SNS::TopicPolicy', {
@@ -62,7 +60,7 @@ describe('alarm topic', () => {
 describe('alarms', () => {
   it.each(['runs', 'webhooks', 'mail'] as const)('fires as soon as the %s dead-letter queue holds a message', (queue) => {
     const dlq = stack.queues[queue].deadLetterQueue;
-    const found = (alarmsOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible', 'QueueName', { 'Fn::GetAtt': [logicalId(dlq), 'QueueName'] }));
+    const found = alarmsOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible', 'QueueName', { 'Fn::GetAtt': [logicalId(dlq), 'QueueName'] });
     expect(found).toHaveLength(1);
     expect(found[0]!.Properties).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 1, Statistic: 'Maximum' });
   });
@@ -72,7 +70,7 @@ describe('alarms', () => {
     expect(watched.length).toBe(FUNCTIONS.length + stack.skills.size);
     for (const fn of watched) {
       for (const metric of ['Errors', 'Throttles']) {
-        const found = (alarmsOn('AWS/Lambda', metric, 'FunctionName', { Ref: logicalId(fn) }));
+        const found = alarmsOn('AWS/Lambda', metric, 'FunctionName', { Ref: logicalId(fn) });
         expect(found, `${fn.node.path} ${metric}`).toHaveLength(1);
         expect(found[0]!.Properties).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', Statistic: 'Sum' });
       }
@@ -81,7 +79,7 @@ describe('alarms', () => {
 
   it('fires when the oldest webhook delivery has waited longer than two SQS delay hops', () => {
     const queue = { 'Fn::GetAtt': [logicalId(stack.queues.webhooks.queue), 'QueueName'] };
-    const found = (alarmsOn('AWS/SQS', 'ApproximateAgeOfOldestMessage', 'QueueName', queue));
+    const found = alarmsOn('AWS/SQS', 'ApproximateAgeOfOldestMessage', 'QueueName', queue);
     expect(found).toHaveLength(1);
     expect(found[0]!.Properties).toMatchObject({ Threshold: WEBHOOK_BACKLOG_SECONDS, ComparisonOperator: 'GreaterThanThreshold' });
     expect(WEBHOOK_BACKLOG_SECONDS).toBe(2 * 900);

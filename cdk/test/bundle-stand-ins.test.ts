@@ -28,7 +28,10 @@ async function runBundled<T>(name: string, contents: string, aliases: Record<str
 
 /** The probe bundled as a Lambda is (the zod and AI Gateway stand-ins). */
 const probeFromBundle = (): Promise<Awaited<ReturnType<typeof probe>>> =>
-  runBundled('probe', `import { probe } from ${JSON.stringify(join(import.meta.dirname, 'fixtures/model-call-probe.ts'))}; console.log(JSON.stringify(await probe()));`);
+  runBundled(
+    'probe',
+    `import { probe } from ${JSON.stringify(join(import.meta.dirname, 'fixtures/model-call-probe.ts'))}; console.log(JSON.stringify(await probe()));`,
+  );
 
 /** The zod (English only) and AI Gateway stand-ins of the Lambda bundles change nothing a model call does. */
 describe('the zod and AI Gateway stand-ins of the Lambda bundles', () => {

@@ -56,6 +56,8 @@ describe.each(handlers.map((handler) => [handler.id, handler] as const))('%s', (
 });
 
 it("gives the model's price to the function that answers insights/agent, and to no other", () => {
-  const priced = FUNCTIONS.filter((definition) => environmentOf(stack.functions.get(definition.id)!).includes('MODEL_PRICE')).map((definition) => definition.id);
+  const priced = FUNCTIONS.filter((definition) => environmentOf(stack.functions.get(definition.id)!).includes('MODEL_PRICE')).map(
+    (definition) => definition.id,
+  );
   expect(priced).toEqual(['Api']);
 });

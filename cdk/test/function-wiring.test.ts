@@ -52,14 +52,23 @@ it('lets no function change or remove an audit entry: PutItem for those that rec
   const recorders: string[] = [];
   for (const fn of FUNCTIONS) {
     const onAudit = roleStatements(template, stack, stack.functions.get(fn.id)!).filter(
-      (statement) => statement.Effect === 'Allow' && (JSON.stringify(statement.Resource).includes(`"${auditTable}"`) || JSON.stringify(statement.Resource) === '"*"'),
+      (statement) =>
+        statement.Effect === 'Allow' && (JSON.stringify(statement.Resource).includes(`"${auditTable}"`) || JSON.stringify(statement.Resource) === '"*"'),
     );
     const actions = onAudit.flatMap((statement) => [statement.Action].flat());
-    for (const change of changes) expect(actions.some((pattern) => covers(pattern, change)), `${fn.id} may ${change} on the audit log`).toBe(false);
+    for (const change of changes)
+      expect(
+        actions.some((pattern) => covers(pattern, change)),
+        `${fn.id} may ${change} on the audit log`,
+      ).toBe(false);
     if (actions.some((pattern) => covers(pattern, 'dynamodb:PutItem'))) recorders.push(fn.id);
   }
   // The ones that record: every door a change comes through (REST, dashboard sign-in, MCP consent, the platform's sweeps).
-  expect(recorders.sort()).toEqual(FUNCTIONS.filter((fn) => fn.appends?.includes('auditLog')).map((fn) => fn.id).sort());
+  expect(recorders.sort()).toEqual(
+    FUNCTIONS.filter((fn) => fn.appends?.includes('auditLog'))
+      .map((fn) => fn.id)
+      .sort(),
+  );
   expect(recorders).toContain('Api');
 });
 

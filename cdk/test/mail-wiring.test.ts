@@ -24,14 +24,22 @@ describe('mail and dashboard settings of the functions', () => {
   afterAll(() => rmSync(Stage.of(stack)!.outdir, { recursive: true, force: true }));
 
   const environmentOf = (id: string) =>
-    (template.toJSON().Resources[stack.getLogicalId(stack.functions.get(id)!.node.defaultChild as never)] as { Properties: { Environment: { Variables: Record<string, unknown> } } })
-      .Properties.Environment.Variables;
-  const maySendMail = (id: string) => roleStatements(template, stack, stack.functions.get(id)!).some((statement) => [statement.Action].flat().includes('ses:SendEmail'));
+    (
+      template.toJSON().Resources[stack.getLogicalId(stack.functions.get(id)!.node.defaultChild as never)] as {
+        Properties: { Environment: { Variables: Record<string, unknown> } };
+      }
+    ).Properties.Environment.Variables;
+  const maySendMail = (id: string) =>
+    roleStatements(template, stack, stack.functions.get(id)!).some((statement) => [statement.Action].flat().includes('ses:SendEmail'));
 
   it('the functions that mail get MAIL_FROM, AGENT_MAIL_DOMAIN and ses:SendEmail; the others none of them', () => {
     // ConversationsApi: a teammate's reply to a visitor who left an e-mail address when nobody was available.
     for (const id of ['Api', 'SkillApi', 'AuthApi', 'ConversationsApi']) {
-      expect(environmentOf(id)).toMatchObject({ MAIL_FROM: 'Service <no-reply@acme.example>', AGENT_MAIL_DOMAIN: 'agents.acme.example', DASHBOARD_ORIGIN: 'https://dashboard.acme.example' });
+      expect(environmentOf(id)).toMatchObject({
+        MAIL_FROM: 'Service <no-reply@acme.example>',
+        AGENT_MAIL_DOMAIN: 'agents.acme.example',
+        DASHBOARD_ORIGIN: 'https://dashboard.acme.example',
+      });
       expect(maySendMail(id)).toBe(true);
     }
     for (const id of ['Runner', 'Widget', 'ConversationSweeper']) {
@@ -56,7 +64,12 @@ describe('mail and dashboard settings of the functions', () => {
       template.resourceCountIs('AWS::SES::ReceiptRule', 1);
       template.hasResourceProperties('AWS::SES::ReceiptRule', {
         RuleSetName: { Ref: id(stack.mailReceiving!.ruleSet) },
-        Rule: { Enabled: true, Recipients: ['agents.acme.example'], ScanEnabled: true, Actions: [{ S3Action: { BucketName: bucket(), ObjectKeyPrefix: SES_INBOUND_PREFIX, TopicArn: topic() } }] },
+        Rule: {
+          Enabled: true,
+          Recipients: ['agents.acme.example'],
+          ScanEnabled: true,
+          Actions: [{ S3Action: { BucketName: bucket(), ObjectKeyPrefix: SES_INBOUND_PREFIX, TopicArn: topic() } }],
+        },
       });
       // The rule set's name, for the activation step of docs/deploy.md.
       expect(template.toJSON().Outputs.InboundMailRuleSet.Value).toEqual({ Ref: id(stack.mailReceiving!.ruleSet) });
@@ -80,7 +93,9 @@ describe('mail and dashboard settings of the functions', () => {
       template.hasResourceProperties('AWS::SNS::Topic', { KmsMasterKeyId: Match.anyValue(), DisplayName: 'Inbound mail received by SES' });
       template.hasResourceProperties('AWS::KMS::Key', {
         Description: 'Encrypts the inbound mail notifications',
-        KeyPolicy: { Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'ses.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey'] })]) },
+        KeyPolicy: {
+          Statement: Match.arrayWith([Match.objectLike({ Principal: { Service: 'ses.amazonaws.com' }, Action: ['kms:Decrypt', 'kms:GenerateDataKey'] })]),
+        },
       });
     });
 
@@ -92,14 +107,27 @@ describe('mail and dashboard settings of the functions', () => {
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [{ Ref: id(stack.queues.mail.queue) }],
         PolicyDocument: {
-          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Allow', Principal: { Service: 'sns.amazonaws.com' }, Action: 'sqs:SendMessage', Condition: { ArnEquals: { 'aws:SourceArn': topic() } } })]),
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Effect: 'Allow',
+              Principal: { Service: 'sns.amazonaws.com' },
+              Action: 'sqs:SendMessage',
+              Condition: { ArnEquals: { 'aws:SourceArn': topic() } },
+            }),
+          ]),
         },
       });
     });
 
     it('has InboundMail work that queue with partial retries, a dead-letter queue and an alarm on it', () => {
-      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', { EventSourceArn: mailQueueArn(), FunctionName: { Ref: id(stack.functions.get('InboundMail')!) }, FunctionResponseTypes: ['ReportBatchItemFailures'] });
-      template.hasResourceProperties('AWS::SQS::Queue', { RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [id(stack.queues.mail.deadLetterQueue), 'Arn'] }, maxReceiveCount: MAX_RECEIVE_COUNT } });
+      template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+        EventSourceArn: mailQueueArn(),
+        FunctionName: { Ref: id(stack.functions.get('InboundMail')!) },
+        FunctionResponseTypes: ['ReportBatchItemFailures'],
+      });
+      template.hasResourceProperties('AWS::SQS::Queue', {
+        RedrivePolicy: { deadLetterTargetArn: { 'Fn::GetAtt': [id(stack.queues.mail.deadLetterQueue), 'Arn'] }, maxReceiveCount: MAX_RECEIVE_COUNT },
+      });
       template.hasResourceProperties('AWS::CloudWatch::Alarm', {
         Namespace: 'AWS/SQS',
         MetricName: 'ApproximateNumberOfMessagesVisible',
@@ -130,7 +158,11 @@ describe('mail and dashboard settings of the functions', () => {
 
 describe('a deploy without the mail settings', () => {
   it('warns at synth that SES will refuse the default senders, naming the context to set', () => {
-    const stack = new PlatformStack(testApp({ full: false }), 'NoMail', { tablePrefix: 'nomail-', resolveEntry: () => FIXTURE_HANDLER, embedDistDir: FIXTURE_EMBED_DIST });
+    const stack = new PlatformStack(testApp({ full: false }), 'NoMail', {
+      tablePrefix: 'nomail-',
+      resolveEntry: () => FIXTURE_HANDLER,
+      embedDistDir: FIXTURE_EMBED_DIST,
+    });
     try {
       const annotations = Annotations.fromStack(stack);
       annotations.hasWarning('*', Match.stringLikeRegexp('-c mailFrom='));

@@ -4,7 +4,11 @@ import * as shims from '../lib/bundling/mcp-server-shims';
 /** The MCP server's Node shims as the Lambda bundles take them (LAMBDA_BUNDLING aliases `_shims` there). */
 describe('the MCP server shims of the Lambda bundles', () => {
   const validator = new shims.DefaultJsonSchemaValidator();
-  const schema = { type: 'object', properties: { count: { type: 'integer', minimum: 0 }, email: { type: 'string', format: 'email' } }, required: ['count'] } as const;
+  const schema = {
+    type: 'object',
+    properties: { count: { type: 'integer', minimum: 0 }, email: { type: 'string', format: 'email' } },
+    required: ['count'],
+  } as const;
 
   it('accepts what a tool output schema allows and returns it', () => {
     expect(validator.getValidator(schema)({ count: 2, email: 'a@example.com' })).toMatchObject({ valid: true, data: { count: 2, email: 'a@example.com' } });

@@ -29,7 +29,9 @@ function synth(props: { mcp?: { resourceUrl: string }; dashboardOrigin?: string 
     mcpEnvironment: resources[mcpId]!.Properties.Environment.Variables,
     distribution: resources[logicalId(stack.dashboard.distribution)]!.Properties.DistributionConfig,
     distributionId: logicalId(stack.dashboard.distribution),
-    mcpUrlId: Object.entries(resources).find(([, r]) => r.Type === 'AWS::Lambda::Url' && JSON.stringify(r.Properties.TargetFunctionArn).includes(`"${mcpId}"`))![0],
+    mcpUrlId: Object.entries(resources).find(
+      ([, r]) => r.Type === 'AWS::Lambda::Url' && JSON.stringify(r.Properties.TargetFunctionArn).includes(`"${mcpId}"`),
+    )![0],
   };
 }
 afterAll(() => stacks.forEach((stack) => rmSync(Stage.of(stack)!.outdir, { recursive: true, force: true })));
@@ -39,7 +41,14 @@ type Resource = {
   Properties: { Environment: { Variables: Record<string, unknown> }; DistributionConfig: DistributionConfig; TargetFunctionArn: unknown };
 };
 type DistributionConfig = {
-  CacheBehaviors: { PathPattern: string; TargetOriginId: string; FunctionAssociations?: { EventType: string; FunctionARN: unknown }[]; OriginRequestPolicyId: string; CachePolicyId: string; ViewerProtocolPolicy: string }[];
+  CacheBehaviors: {
+    PathPattern: string;
+    TargetOriginId: string;
+    FunctionAssociations?: { EventType: string; FunctionARN: unknown }[];
+    OriginRequestPolicyId: string;
+    CachePolicyId: string;
+    ViewerProtocolPolicy: string;
+  }[];
   Origins: { Id: string; DomainName: unknown; CustomOriginConfig?: { OriginReadTimeout?: number } }[];
 };
 
@@ -50,7 +59,10 @@ describe('a default deploy (no custom domain)', () => {
     deployed.template.hasResourceProperties('AWS::Lambda::Url', {
       AuthType: 'NONE',
       InvokeMode: 'RESPONSE_STREAM',
-      Cors: Match.objectLike({ AllowHeaders: Match.arrayWith(['authorization', 'mcp-protocol-version']), ExposeHeaders: Match.arrayWith(['www-authenticate']) }),
+      Cors: Match.objectLike({
+        AllowHeaders: Match.arrayWith(['authorization', 'mcp-protocol-version']),
+        ExposeHeaders: Match.arrayWith(['www-authenticate']),
+      }),
     });
   });
 
@@ -79,14 +91,18 @@ describe('a default deploy (no custom domain)', () => {
   });
 
   it('outputs /mcp on the dashboard distribution as the address for assistants', () => {
-    expect(deployed.template.toJSON().Outputs.McpUrl.Value).toEqual({ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [deployed.distributionId, 'DomainName'] }, '/mcp']] });
+    expect(deployed.template.toJSON().Outputs.McpUrl.Value).toEqual({
+      'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [deployed.distributionId, 'DomainName'] }, '/mcp']],
+    });
   });
 });
 
 describe('the viewer-request function', () => {
   it('names the host the viewer addressed in the header the MCP function reads', () => {
     const handler = runInNewContext(`${VIEWER_HOST_FUNCTION_CODE}; handler`) as (event: unknown) => { headers: Record<string, { value: string }> };
-    const request = handler({ request: { uri: '/oauth/authorize', headers: { host: { value: 'd1234abcd.cloudfront.net' }, [VIEWER_HOST_HEADER]: { value: 'forged.example' } } } });
+    const request = handler({
+      request: { uri: '/oauth/authorize', headers: { host: { value: 'd1234abcd.cloudfront.net' }, [VIEWER_HOST_HEADER]: { value: 'forged.example' } } },
+    });
     expect(request.headers[VIEWER_HOST_HEADER]).toEqual({ value: 'd1234abcd.cloudfront.net' });
   });
 });
@@ -95,8 +111,14 @@ describe('a deploy on a custom domain', () => {
   const deployed = synth({ mcp: { resourceUrl: 'https://agents.example.com/mcp' }, dashboardOrigin: 'https://agents.example.com' });
 
   it('knows its canonical URL, allows only that host as its public name, and outputs it', () => {
-    expect(deployed.mcpEnvironment).toMatchObject({ MCP_RESOURCE_URL: 'https://agents.example.com/mcp', PUBLIC_HOSTS: 'agents.example.com', DASHBOARD_ORIGIN: 'https://agents.example.com' });
-    expect(deployed.distribution.CacheBehaviors.map((behavior) => behavior.PathPattern)).toEqual(expect.arrayContaining(['/mcp', '/oauth/*', '/.well-known/*']));
+    expect(deployed.mcpEnvironment).toMatchObject({
+      MCP_RESOURCE_URL: 'https://agents.example.com/mcp',
+      PUBLIC_HOSTS: 'agents.example.com',
+      DASHBOARD_ORIGIN: 'https://agents.example.com',
+    });
+    expect(deployed.distribution.CacheBehaviors.map((behavior) => behavior.PathPattern)).toEqual(
+      expect.arrayContaining(['/mcp', '/oauth/*', '/.well-known/*']),
+    );
     expect(deployed.template.toJSON().Outputs.McpUrl.Value).toBe('https://agents.example.com/mcp');
   });
 });

@@ -75,9 +75,7 @@ describe('DynamoDB tables', () => {
         BillingMode: 'PAY_PER_REQUEST',
         SSESpecification: { SSEEnabled: true, SSEType: 'KMS' },
         Replicas: [Match.objectLike({ PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
-        TimeToLiveSpecification: definition.ttlAttribute
-          ? { AttributeName: definition.ttlAttribute, Enabled: true }
-          : Match.absent(),
+        TimeToLiveSpecification: definition.ttlAttribute ? { AttributeName: definition.ttlAttribute, Enabled: true } : Match.absent(),
         GlobalSecondaryIndexes: definition.indexes
           ? definition.indexes.map((index) =>
               Match.objectLike({
@@ -128,7 +126,7 @@ describe('functions', () => {
     for (const missing of stack.missingEntries) expect(existsSync(join(import.meta.dirname, '../..', missing))).toBe(false);
   });
 
-  it('runs every platform function on nodejs22.x arm64 (x86_64 where LanceDB\'s x64 module is loaded), without Node options that slow its cold start', () => {
+  it("runs every platform function on nodejs22.x arm64 (x86_64 where LanceDB's x64 module is loaded), without Node options that slow its cold start", () => {
     for (const [id, fn] of stack.functions) {
       const resource = template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as never)];
       expect(resource.Properties.Runtime).toBe('nodejs22.x');
@@ -202,7 +200,9 @@ describe('least privilege of the API function', () => {
     expect(onAgents).toContain('dynamodb:PutItem');
     expect(onAgents).toContain('dynamodb:UpdateItem');
     expect(onAgents).toContain('dynamodb:Query');
-    const agentResources = statementsOfApi().flatMap((s) => [s.Resource].flat()).map((r) => JSON.stringify(r));
+    const agentResources = statementsOfApi()
+      .flatMap((s) => [s.Resource].flat())
+      .map((r) => JSON.stringify(r));
     // Each index by name, never `index/*` (the knowledge bucket's `index/*` is the LanceDB index's folder).
     const knowledgeBucketId = stack.getLogicalId(stack.knowledgeBucket.node.defaultChild as never);
     expect(agentResources.some((r) => r.includes(tableId('agents')) && r.includes('/index/byId'))).toBe(true);
@@ -287,7 +287,12 @@ describe('knowledge', () => {
     const bucket = resources()[bucketId()];
     expect(bucket.DeletionPolicy).toBe('Retain');
     expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('AES256');
-    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
       Bucket: { Ref: bucketId() },
       PolicyDocument: { Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]) },
@@ -295,9 +300,13 @@ describe('knowledge', () => {
   });
 
   it('consumes the knowledge queue with the consumer, and runs the schedule every 5 minutes', () => {
-    const mapping = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).find((candidate) => candidate.Properties.FunctionName.Ref === stack.getLogicalId(stack.functions.get('KnowledgeConsumer')!.node.defaultChild as never));
+    const mapping = Object.values(template.findResources('AWS::Lambda::EventSourceMapping')).find(
+      (candidate) => candidate.Properties.FunctionName.Ref === stack.getLogicalId(stack.functions.get('KnowledgeConsumer')!.node.defaultChild as never),
+    );
     expect(mapping?.Properties.EventSourceArn).toEqual({ 'Fn::GetAtt': [stack.getLogicalId(stack.queues.knowledge.queue.node.defaultChild as never), 'Arn'] });
-    const rule = Object.values(template.findResources('AWS::Events::Rule')).find((candidate) => JSON.stringify(candidate.Properties.Targets).includes(stack.getLogicalId(stack.functions.get('KnowledgeSchedule')!.node.defaultChild as never)));
+    const rule = Object.values(template.findResources('AWS::Events::Rule')).find((candidate) =>
+      JSON.stringify(candidate.Properties.Targets).includes(stack.getLogicalId(stack.functions.get('KnowledgeSchedule')!.node.defaultChild as never)),
+    );
     expect(rule?.Properties.ScheduleExpression).toBe('rate(5 minutes)');
   });
 
@@ -326,7 +335,7 @@ describe('knowledge', () => {
     }
   });
 
-  it('ships LanceDB\'s Linux x64 module in the layer, within Lambda\'s 250 MB unzipped limit with each function\'s bundle', () => {
+  it("ships LanceDB's Linux x64 module in the layer, within Lambda's 250 MB unzipped limit with each function's bundle", () => {
     expect(existsSync(join(layerDir(), LAYER_NODE_MODULES, '@lancedb/lancedb-linux-x64-gnu/lancedb.linux-x64-gnu.node'))).toBe(true);
     const layerBytes = folderBytes(layerDir());
     for (const id of indexFunctions) {

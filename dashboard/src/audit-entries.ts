@@ -23,7 +23,9 @@ export function changesOf(entry: Pick<AuditEntry, 'before' | 'after'>): FieldCha
   const before = leaves(entry.before);
   const after = leaves(entry.after);
   const fields = [...new Set([...before.keys(), ...after.keys()])].sort();
-  return fields.filter((field) => before.get(field) !== after.get(field)).map((field) => ({ field, before: before.get(field) ?? '—', after: after.get(field) ?? '—' }));
+  return fields
+    .filter((field) => before.get(field) !== after.get(field))
+    .map((field) => ({ field, before: before.get(field) ?? '—', after: after.get(field) ?? '—' }));
 }
 
 /**
@@ -35,7 +37,20 @@ const cell = (value: string | null): string => {
   return `"${(/^[=+\-@\t\r]/.test(text) ? `'${text}` : text).replaceAll('"', '""')}"`;
 };
 
-const CSV_COLUMNS = ['time', 'actor_type', 'actor_id', 'actor_name', 'action', 'target_type', 'target_id', 'target_name', 'source_ip', 'user_agent', 'before', 'after'] as const;
+const CSV_COLUMNS = [
+  'time',
+  'actor_type',
+  'actor_id',
+  'actor_name',
+  'action',
+  'target_type',
+  'target_id',
+  'target_name',
+  'source_ip',
+  'user_agent',
+  'before',
+  'after',
+] as const;
 
 /** The entries as CSV (RFC 4180, CRLF), one row each, before and after as JSON. */
 export function entriesCsv(entries: AuditEntry[]): string {

@@ -46,7 +46,11 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
-const ROLE_NEEDED: Partial<Record<Permission, string>> = { members: 'an owner', command: 'a role that may give commands', 'conversations:reply': 'a role that may take part in conversations' };
+const ROLE_NEEDED: Partial<Record<Permission, string>> = {
+  members: 'an owner',
+  command: 'a role that may give commands',
+  'conversations:reply': 'a role that may take part in conversations',
+};
 
 /** Why a control is disabled: one line under the heading of a screen the role can only read. */
 export function RoleNote({ permission, action }: { permission: Permission; action: string }) {
@@ -223,7 +227,17 @@ export function Confirm<T>({
  * A table in a box that scrolls sideways on narrow screens; the caption for screen readers, a line when empty.
  * The box is a named, focusable group so a keyboard can scroll it even when no cell holds a control.
  */
-export function DataTable({ caption, columns, empty, children }: { caption: string; columns: (string | { label: string; class: string })[]; empty?: string | false; children: ComponentChildren }) {
+export function DataTable({
+  caption,
+  columns,
+  empty,
+  children,
+}: {
+  caption: string;
+  columns: (string | { label: string; class: string })[];
+  empty?: string | false;
+  children: ComponentChildren;
+}) {
   return (
     <div class="table-wrap" role="group" aria-label={caption} tabIndex={0}>
       <table>

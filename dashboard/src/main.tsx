@@ -154,7 +154,11 @@ function Shell() {
           ))}
         </nav>
         <main id="main">
-          {workspace ? <LazyScreen key={`${workspaceId}:${current.screen}:${current.params.join('/')}`} route={current} /> : <p>You are not a member of any workspace yet. Ask an owner to invite you.</p>}
+          {workspace ? (
+            <LazyScreen key={`${workspaceId}:${current.screen}:${current.params.join('/')}`} route={current} />
+          ) : (
+            <p>You are not a member of any workspace yet. Ask an owner to invite you.</p>
+          )}
         </main>
       </div>
     </>

@@ -89,7 +89,15 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void | Promise<void> 
           }}
         >
           <label for="email">E-mail address</label>
-          <input id="email" name="email" type="email" autocomplete="username webauthn" required value={email} onInput={(event) => setEmail(event.currentTarget.value)} />
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autocomplete="username webauthn"
+            required
+            value={email}
+            onInput={(event) => setEmail(event.currentTarget.value)}
+          />
           <button type="submit" class="primary" disabled={busy}>
             Send me a code
           </button>
@@ -107,7 +115,18 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void | Promise<void> 
             </p>
           ) : null}
           <label for="code">6-digit code for {email}</label>
-          <input ref={codeInput} id="code" name="code" inputMode="numeric" autocomplete="one-time-code" pattern="\d{6}" maxLength={6} required value={code} onInput={(event) => setCode(event.currentTarget.value)} />
+          <input
+            ref={codeInput}
+            id="code"
+            name="code"
+            inputMode="numeric"
+            autocomplete="one-time-code"
+            pattern="\d{6}"
+            maxLength={6}
+            required
+            value={code}
+            onInput={(event) => setCode(event.currentTarget.value)}
+          />
           <button type="submit" class="primary" disabled={busy}>
             Sign in
           </button>

@@ -28,7 +28,9 @@ export function useUnreadCount(workspaceId: string, me: string): void {
     const show = () => (unreadCount.value = [...unread.values()].reduce((sum, count) => sum + count, 0));
     const count = async () => {
       const { agents } = await get('agents/list');
-      const pages = await Promise.all(agents.flatMap((agent) => (['waiting', 'mine'] as const).map((state) => get('conversations/list', { agent_id: agent.id, state, limit: COUNTED }))));
+      const pages = await Promise.all(
+        agents.flatMap((agent) => (['waiting', 'mine'] as const).map((state) => get('conversations/list', { agent_id: agent.id, state, limit: COUNTED }))),
+      );
       if (!current) return;
       unread = new Map(pages.flatMap((page) => page.conversations.map((conversation) => [conversation.id, conversation.unread ?? 0] as const)));
       show();

@@ -40,8 +40,27 @@ describe('dashboard build', () => {
     const entry = firstScreen()[0]!;
     const code = readFileSync(join(dist, entry), 'utf8');
     const lazy = [...code.matchAll(/import\(["']\.\/([^"']+\.js)["']\)/g)].map((match) => match[1]!);
-    for (const screen of ['agents', 'approvals', 'knowledge', 'agent-settings', 'agent-embed', 'runs', 'conversations', 'insights', 'credentials', 'webhooks', 'mcp', 'roles', 'usage', 'members', 'account']) {
-      expect(lazy.some((file) => new RegExp(`^${screen}-[\\w-]{8}\\.js$`).test(file)), screen).toBe(true);
+    for (const screen of [
+      'agents',
+      'approvals',
+      'knowledge',
+      'agent-settings',
+      'agent-embed',
+      'runs',
+      'conversations',
+      'insights',
+      'credentials',
+      'webhooks',
+      'mcp',
+      'roles',
+      'usage',
+      'members',
+      'account',
+    ]) {
+      expect(
+        lazy.some((file) => new RegExp(`^${screen}-[\\w-]{8}\\.js$`).test(file)),
+        screen,
+      ).toBe(true);
     }
     expect(firstScreen().some((file) => lazy.includes(file))).toBe(false);
   });

@@ -85,7 +85,14 @@ export async function moduleSizes(embedDir: string): Promise<ChunkSizes[]> {
             .filter(([, module]) => module.code)
             .map(async ([id, module]) => {
               const { code } = await transform(module.code!, { minify: true, loader: 'js' });
-              return { module: id.replace(/^.*node_modules\//, '').replace(`${embedDir}/`, '').replace(/^.*\/shared\//, 'shared/'), minified: code.length, gzip: gzip(code) };
+              return {
+                module: id
+                  .replace(/^.*node_modules\//, '')
+                  .replace(`${embedDir}/`, '')
+                  .replace(/^.*\/shared\//, 'shared/'),
+                minified: code.length,
+                gzip: gzip(code),
+              };
             }),
         );
         report.push({ chunk: chunk.fileName, gzip: gzip(chunk.code), modules: modules.sort((a, b) => b.gzip - a.gzip) });

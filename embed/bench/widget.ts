@@ -43,7 +43,8 @@ export async function benchWidget(): Promise<void> {
   const embedDir = resolve(import.meta.dirname, '..');
   for (const { chunk, gzip, modules } of await moduleSizes(embedDir)) {
     console.log(`widget build ${chunk}: ${gzip} B gzip; its modules, each minified and gzipped alone:`);
-    for (const { module, minified, gzip: bytes } of modules) console.log(`widget build   ${String(bytes).padStart(6)} B gzip ${String(minified).padStart(7)} B min  ${module}`);
+    for (const { module, minified, gzip: bytes } of modules)
+      console.log(`widget build   ${String(bytes).padStart(6)} B gzip ${String(minified).padStart(7)} B min  ${module}`);
   }
   const loader = gzipSize(resolve(embedDir, 'dist/loader.js'));
   console.log(`widget size  loader      ${loader} / ${BUDGETS.loader} B budget: ${verdict(loader <= BUDGETS.loader)}`);
@@ -85,7 +86,9 @@ export async function benchWidget(): Promise<void> {
     const replyLongest: number = await page.evaluate('new Promise((done) => requestAnimationFrame(() => setTimeout(() => done(window.__longest), 50)))');
     const task = (ms: number) => `${ms === 0 ? 'none over 50 ms' : `${ms.toFixed(0)} ms`}: ${verdict(ms <= GOALS.longestTaskMs)}`;
     console.log(`widget task  longest main-thread task, demo page load and widget start: ${task(loadingLongest)}`);
-    console.log(`widget task  longest main-thread task, opening with a reply of 5,000 markers (cut at the message limit, cards rendered a step per frame): ${task(replyLongest)}`);
+    console.log(
+      `widget task  longest main-thread task, opening with a reply of 5,000 markers (cut at the message limit, cards rendered a step per frame): ${task(replyLongest)}`,
+    );
     await context.close();
   } finally {
     await browser.close();

@@ -2,7 +2,21 @@
 export { createBus, getBus, ChatEventBus } from './core/event-bus';
 export type { ChatBus, ChatEventHandler } from './core/event-bus';
 // The event contract (types only).
-export type { Locale, UiActionName, UiActionRequest, InboundEvents, VisitorIdentity, MarkerType, Marker, OutboundEvents, ChatEvents, ChatEventName, InboundEventName, OutboundEventName, INBOUND_EVENTS } from './core/event-bus';
+export type {
+  Locale,
+  UiActionName,
+  UiActionRequest,
+  InboundEvents,
+  VisitorIdentity,
+  MarkerType,
+  Marker,
+  OutboundEvents,
+  ChatEvents,
+  ChatEventName,
+  InboundEventName,
+  OutboundEventName,
+  INBOUND_EVENTS,
+} from './core/event-bus';
 export { parseMarkers, parseRichText, skillIcon, markerIntent, safeHref } from './core/markers';
 export type { RichSegment, MarkerIntent, IconName } from './core/markers';
 export { renderRich } from './core/render-rich';

@@ -45,7 +45,8 @@ function start(source: HTMLScriptElement): void {
     fetch: foundFetch,
   };
   // A signed-in visitor the host's server signed (queued like any command until the widget loads).
-  if (data.userToken || (data.userId && data.userHash)) bus.emit('identify', data.userToken ? { userToken: data.userToken } : { userId: data.userId!, userHash: data.userHash! });
+  if (data.userToken || (data.userId && data.userHash))
+    bus.emit('identify', data.userToken ? { userToken: data.userToken } : { userId: data.userId!, userHash: data.userHash! });
   let loading: Promise<void> | undefined;
   const load = () =>
     (loading ??= import(new URL('widget.js', source.src).href).then(

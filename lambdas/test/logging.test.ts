@@ -25,7 +25,10 @@ describe('structured logs', () => {
     const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Send an email "Hi" to bob@example.com', autonomy: 'full' });
     expect((await waitForRun(ctx.api, runId, 20_000)).status).toBe('failed');
     expect((await ctx.api<{ emails: { subject: string }[] }>('email/outbox/')).body.data.emails).toContainEqual(expect.objectContaining({ subject: 'Hi' }));
-    const lines = written.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = written
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toContainEqual(expect.objectContaining({ level: 'ERROR', message: 'run failed', runId, workspaceId: expect.any(String) }));
     expect(written).not.toContain(ctx.key);
     expect(written).not.toMatch(/eyJ[\w-]+\.[\w-]+\.[\w-]+/); // no JWT (turn token)

@@ -29,7 +29,14 @@ function describeValue(value: JSONValue | undefined, phrases: Phrases): string {
   if (typeof value === 'string') return clip(value);
   if (typeof value !== 'object' || Array.isArray(value)) return clip(JSON.stringify(value));
   const scalars = Object.entries(value).filter(([, field]) => field !== null && typeof field !== 'object');
-  return scalars.length > 0 ? clip(scalars.slice(0, 4).map(([key, field]) => `${key}: ${String(field)}`).join(', ')) : clip(JSON.stringify(value));
+  return scalars.length > 0
+    ? clip(
+        scalars
+          .slice(0, 4)
+          .map(([key, field]) => `${key}: ${String(field)}`)
+          .join(', '),
+      )
+    : clip(JSON.stringify(value));
 }
 
 type ResultKind = 'ok' | 'error' | 'not-run';
@@ -79,14 +86,21 @@ export function composeAnswer(view: PromptView, knowledge: Knowledge, pending: P
   }
   if (view.resultsSinceRequest.length > 0) {
     const described = view.resultsSinceRequest.map((result) =>
-      describeResult(result, view.callsSinceRequest.find((call) => call.toolCallId === result.toolCallId), phrases),
+      describeResult(
+        result,
+        view.callsSinceRequest.find((call) => call.toolCallId === result.toolCallId),
+        phrases,
+      ),
     );
     const usedWidget = view.resultsSinceRequest.some(({ toolName }) => toolName === 'navigate' || toolName === 'ui_action');
     const markers = usedWidget && topic ? [topic.markers[knowledge.language].join(' ')] : [];
     return {
       prose: [phrases.intro, ...described.map(({ sentence }) => sentence), ...(followUp ? [followUp] : []), ...markers].join(' '),
       followUp,
-      outcome: outcomeOf(described.map(({ kind }) => kind), followUp !== null),
+      outcome: outcomeOf(
+        described.map(({ kind }) => kind),
+        followUp !== null,
+      ),
     };
   }
   if (followUp) return { prose: `${phrases.intro} ${followUp}`, followUp, outcome: 'needs_input' };

@@ -10,16 +10,69 @@ export const HANDOFF_TOOL = 'handoff';
 
 /** Words for a person, and words that ask for one, in the languages the offline model writes (four letters or more match as prefixes). */
 const PERSON_WORDS = [
-  'human', 'person', 'someone', 'somebody', 'representative', 'operator', 'staff', 'teammate', 'people',
-  'insan', 'temsilci', 'yetkili', 'canlı', 'birisi', 'biriyle', 'kişiyle', 'müşteri temsilcisi',
-  'mensch', 'menschen', 'mitarbeiter', 'jemand', 'jemandem', 'berater',
-  'humano', 'persona', 'alguien', 'representante', 'asesor',
+  'human',
+  'person',
+  'someone',
+  'somebody',
+  'representative',
+  'operator',
+  'staff',
+  'teammate',
+  'people',
+  'insan',
+  'temsilci',
+  'yetkili',
+  'canlı',
+  'birisi',
+  'biriyle',
+  'kişiyle',
+  'müşteri temsilcisi',
+  'mensch',
+  'menschen',
+  'mitarbeiter',
+  'jemand',
+  'jemandem',
+  'berater',
+  'humano',
+  'persona',
+  'alguien',
+  'representante',
+  'asesor',
 ];
 const ASKING_WORDS = [
-  'talk', 'speak', 'chat', 'connect', 'transfer', 'want', 'need', 'get', 'reach', 'please', 'let', 'can',
-  'konuş', 'görüş', 'bağla', 'aktar', 'istiyorum', 'ulaş', 'lütfen',
-  'sprechen', 'reden', 'verbinden', 'möchte', 'will', 'brauche', 'bitte',
-  'hablar', 'conectar', 'quiero', 'necesito', 'pasar', 'comunicar', 'favor',
+  'talk',
+  'speak',
+  'chat',
+  'connect',
+  'transfer',
+  'want',
+  'need',
+  'get',
+  'reach',
+  'please',
+  'let',
+  'can',
+  'konuş',
+  'görüş',
+  'bağla',
+  'aktar',
+  'istiyorum',
+  'ulaş',
+  'lütfen',
+  'sprechen',
+  'reden',
+  'verbinden',
+  'möchte',
+  'will',
+  'brauche',
+  'bitte',
+  'hablar',
+  'conectar',
+  'quiero',
+  'necesito',
+  'pasar',
+  'comunicar',
+  'favor',
 ];
 
 /** Whether the request asks for a person: it names one and asks (a bare "are you human?" names one without asking). */
@@ -34,7 +87,10 @@ const SUMMARY_CHARS = 300;
 export function handoffCall(request: string, tools: readonly LanguageModelV4FunctionTool[]): { toolName: string; input: { summary: string } } | undefined {
   if (!tools.some((tool) => tool.name === HANDOFF_TOOL) || !asksForPerson(request)) return undefined;
   const words = request.replace(/\s+/g, ' ').trim();
-  return { toolName: HANDOFF_TOOL, input: { summary: `The visitor asked for a person: "${words.length > SUMMARY_CHARS ? `${words.slice(0, SUMMARY_CHARS - 1)}…` : words}"` } };
+  return {
+    toolName: HANDOFF_TOOL,
+    input: { summary: `The visitor asked for a person: "${words.length > SUMMARY_CHARS ? `${words.slice(0, SUMMARY_CHARS - 1)}…` : words}"` },
+  };
 }
 
 /** The widget marker that offers a person (a "Talk to a person" button), by language. */

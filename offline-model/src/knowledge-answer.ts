@@ -66,12 +66,100 @@ const PHRASES: Readonly<Record<string, KnowledgePhrases>> = {
 
 // Words that carry no subject: a question made only of them ("hi", "thanks") is not searched.
 const STOP_WORDS = new Set([
-  'a', 'an', 'the', 'and', 'or', 'of', 'to', 'in', 'on', 'at', 'for', 'with', 'by', 'from', 'is', 'are', 'was', 'be',
-  'do', 'does', 'did', 'can', 'could', 'would', 'will', 'should', 'what', 'which', 'who', 'whom', 'how', 'why', 'when',
-  'where', 'much', 'many', 'i', 'me', 'my', 'we', 'us', 'our', 'you', 'your', 'it', 'its', 'this', 'that', 'there',
-  'have', 'has', 'any', 'some', 'about', 'please', 'tell', 'hi', 'hello', 'hey', 'thanks', 'thank', 'yes', 'no', 'ok',
-  'bir', 've', 'veya', 'ile', 'için', 'bu', 'şu', 'ne', 'nedir', 'nasıl', 'neden', 'nerede', 'kaç', 'kadar', 'mı', 'mi',
-  'mu', 'mü', 'var', 'yok', 'ben', 'bana', 'siz', 'sizin', 'biz', 'bizim', 'merhaba', 'selam', 'lütfen', 'teşekkürler',
+  'a',
+  'an',
+  'the',
+  'and',
+  'or',
+  'of',
+  'to',
+  'in',
+  'on',
+  'at',
+  'for',
+  'with',
+  'by',
+  'from',
+  'is',
+  'are',
+  'was',
+  'be',
+  'do',
+  'does',
+  'did',
+  'can',
+  'could',
+  'would',
+  'will',
+  'should',
+  'what',
+  'which',
+  'who',
+  'whom',
+  'how',
+  'why',
+  'when',
+  'where',
+  'much',
+  'many',
+  'i',
+  'me',
+  'my',
+  'we',
+  'us',
+  'our',
+  'you',
+  'your',
+  'it',
+  'its',
+  'this',
+  'that',
+  'there',
+  'have',
+  'has',
+  'any',
+  'some',
+  'about',
+  'please',
+  'tell',
+  'hi',
+  'hello',
+  'hey',
+  'thanks',
+  'thank',
+  'yes',
+  'no',
+  'ok',
+  'bir',
+  've',
+  'veya',
+  'ile',
+  'için',
+  'bu',
+  'şu',
+  'ne',
+  'nedir',
+  'nasıl',
+  'neden',
+  'nerede',
+  'kaç',
+  'kadar',
+  'mı',
+  'mi',
+  'mu',
+  'mü',
+  'var',
+  'yok',
+  'ben',
+  'bana',
+  'siz',
+  'sizin',
+  'biz',
+  'bizim',
+  'merhaba',
+  'selam',
+  'lütfen',
+  'teşekkürler',
 ]);
 
 const phrasesFor = (language: string): KnowledgePhrases => PHRASES[language] ?? PHRASES.en!;
@@ -79,7 +167,26 @@ const phrasesFor = (language: string): KnowledgePhrases => PHRASES[language] ?? 
 // How a question shows without its question mark: "Summarise the lead" is a task on the data at hand, not a question
 // for the company's content; "What are your opening hours" is one. An English question opens with its word; a
 // Turkish one may carry it anywhere, or its particle (mı, mi, mu, mü and their person endings).
-const ENGLISH_QUESTION_OPENERS = new Set(['what', 'how', 'when', 'where', 'who', 'which', 'why', 'do', 'does', 'is', 'are', 'can', 'could', 'will', 'would', 'should', 'have', 'has']);
+const ENGLISH_QUESTION_OPENERS = new Set([
+  'what',
+  'how',
+  'when',
+  'where',
+  'who',
+  'which',
+  'why',
+  'do',
+  'does',
+  'is',
+  'are',
+  'can',
+  'could',
+  'will',
+  'would',
+  'should',
+  'have',
+  'has',
+]);
 const TURKISH_QUESTION_WORD = /^(?:ne|nedir|neler|nasıl|neden|nerede|nereden|nereye|kim|kimin|hangi|hangisi|kaç|kaça|kaçta|niçin|niye)$/u;
 const TURKISH_QUESTION_PARTICLE = /^m[ıiuü](?:s[ıiuü]n(?:[ıiuü]z)?|y[ıiuü]m|y[ıiuü]z)?$/u;
 
@@ -110,7 +217,10 @@ const sameWord = (a: string, b: string): boolean => {
 const mentions = (words: readonly string[], word: string): boolean => words.some((candidate) => sameWord(candidate, word));
 
 /** The knowledge search to make for a request, when the tool is offered and the request is a question with a subject. */
-export function knowledgeSearchCall(request: string, tools: readonly LanguageModelV4FunctionTool[]): { toolName: string; input: { query: string; limit: number } } | undefined {
+export function knowledgeSearchCall(
+  request: string,
+  tools: readonly LanguageModelV4FunctionTool[],
+): { toolName: string; input: { query: string; limit: number } } | undefined {
   if (!tools.some((tool) => tool.name === KNOWLEDGE_SEARCH_TOOL) || !isQuestion(request) || contentWords(request).length === 0) return undefined;
   return { toolName: KNOWLEDGE_SEARCH_TOOL, input: { query: request.trim().slice(0, 500), limit: SEARCH_LIMIT } };
 }
@@ -243,7 +353,7 @@ function citationOf(passage: Passage, phrases: KnowledgePhrases): string {
  * The answer to a request whose knowledge search came back, or undefined when none did: the best relevant passage's
  * sentences with its citation, or "I do not know" with the contact page.
  */
-export function knowledgeAnswer(view: PromptView, language: string): Omit<AnswerFacts, 'prose'> & { body: string } | undefined {
+export function knowledgeAnswer(view: PromptView, language: string): (Omit<AnswerFacts, 'prose'> & { body: string }) | undefined {
   const searched = view.resultsSinceRequest.map(passagesIn).find((passages) => passages !== undefined);
   if (!searched) return undefined;
   const phrases = phrasesFor(language);

@@ -24,10 +24,7 @@ function finishReason(turn: OfflineTurn): LanguageModelV4FinishReason {
 }
 
 function contentOf(turn: OfflineTurn): LanguageModelV4Content[] {
-  return [
-    ...(turn.text ? [{ type: 'text' as const, text: turn.text }] : []),
-    ...turn.toolCalls.map((call) => ({ type: 'tool-call' as const, ...call })),
-  ];
+  return [...(turn.text ? [{ type: 'text' as const, text: turn.text }] : []), ...turn.toolCalls.map((call) => ({ type: 'tool-call' as const, ...call }))];
 }
 
 /** The text cut into deltas of a few words each, whitespace kept, so that the deltas join back to the text. */

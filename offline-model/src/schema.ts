@@ -66,8 +66,21 @@ export function enumValues(schema: JSONSchema7): unknown[] | undefined {
 
 /** What kind of value a property holds, judged from its format, name and description (in that order). */
 export type Semantic =
-  | 'email' | 'phone' | 'url' | 'date-time' | 'date' | 'time' | 'first-name' | 'last-name' | 'name'
-  | 'title' | 'body' | 'summary' | 'language' | 'follow-up' | 'none';
+  | 'email'
+  | 'phone'
+  | 'url'
+  | 'date-time'
+  | 'date'
+  | 'time'
+  | 'first-name'
+  | 'last-name'
+  | 'name'
+  | 'title'
+  | 'body'
+  | 'summary'
+  | 'language'
+  | 'follow-up'
+  | 'none';
 
 const SEMANTIC_WORDS: ReadonlyArray<[Semantic, readonly string[]]> = [
   ['email', ['email', 'eposta', 'recipient', 'alıcı']],
@@ -86,11 +99,32 @@ const SEMANTIC_WORDS: ReadonlyArray<[Semantic, readonly string[]]> = [
 ];
 
 const FORMAT_SEMANTICS: Record<string, Semantic> = {
-  email: 'email', 'idn-email': 'email', uri: 'url', url: 'url', 'date-time': 'date-time', date: 'date', time: 'time',
+  email: 'email',
+  'idn-email': 'email',
+  uri: 'url',
+  url: 'url',
+  'date-time': 'date-time',
+  date: 'date',
+  time: 'time',
 };
 
 // "company_name" names a company, "full_name" or "contact_name" a person.
-const PERSON_QUALIFIERS = ['name', 'full', 'person', 'contact', 'customer', 'client', 'recipient', 'attendee', 'guest', 'ad', 'isim', 'soyad', 'kişi', 'müşteri'];
+const PERSON_QUALIFIERS = [
+  'name',
+  'full',
+  'person',
+  'contact',
+  'customer',
+  'client',
+  'recipient',
+  'attendee',
+  'guest',
+  'ad',
+  'isim',
+  'soyad',
+  'kişi',
+  'müşteri',
+];
 
 function isPersonName(nameWords: readonly string[]): boolean {
   return nameWords.every((word) => PERSON_QUALIFIERS.includes(word));

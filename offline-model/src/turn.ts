@@ -81,7 +81,12 @@ export async function planTurn(options: LanguageModelV4CallOptions): Promise<Off
       })),
     };
   }
-  const facts = composeAnswer(view, knowledge, plan.pending, tools.some((tool) => tool.name === HANDOFF_TOOL));
+  const facts = composeAnswer(
+    view,
+    knowledge,
+    plan.pending,
+    tools.some((tool) => tool.name === HANDOFF_TOOL),
+  );
   const format = options.responseFormat;
   if (format?.type !== 'json') return { text: facts.prose, toolCalls: [] };
   const json = format.schema ? outputFor(format.schema, knowledge, facts) : { answer: facts.prose };

@@ -61,7 +61,22 @@ export const TOPICS: readonly Topic[] = [
   },
   {
     id: 'docs',
-    words: ['docs', 'documentation', 'guide', 'api', 'reference', 'webhook', 'dokümantasyon', 'doküman', 'belge', 'kılavuz', 'dokumentation', 'anleitung', 'documentación', 'guía'],
+    words: [
+      'docs',
+      'documentation',
+      'guide',
+      'api',
+      'reference',
+      'webhook',
+      'dokümantasyon',
+      'doküman',
+      'belge',
+      'kılavuz',
+      'dokumentation',
+      'anleitung',
+      'documentación',
+      'guía',
+    ],
     href: '/docs',
     target: '#docs',
     label: { en: 'Documentation', tr: 'Belgeler', de: 'Dokumentation', es: 'Documentación' },
@@ -134,7 +149,26 @@ export const TOPICS: readonly Topic[] = [
 
 export type UiAction = 'pointer' | 'highlight' | 'scroll';
 
-const NAVIGATE_WORDS = ['go', 'take', 'open', 'navigate', 'visit', 'bring', 'redirect', 'git', 'götür', 'yönlendir', 'aç', 'geç', 'öffne', 'gehe', 'führ', 'abre', 'lléva', 'llevar'];
+const NAVIGATE_WORDS = [
+  'go',
+  'take',
+  'open',
+  'navigate',
+  'visit',
+  'bring',
+  'redirect',
+  'git',
+  'götür',
+  'yönlendir',
+  'aç',
+  'geç',
+  'öffne',
+  'gehe',
+  'führ',
+  'abre',
+  'lléva',
+  'llevar',
+];
 const UI_ACTION_WORDS: ReadonlyArray<[UiAction, readonly string[]]> = [
   ['highlight', ['highlight', 'vurgula', 'markiere', 'hervorheben', 'resalta']],
   ['scroll', ['scroll', 'kaydır', 'scrolle', 'desplaza']],

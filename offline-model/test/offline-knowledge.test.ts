@@ -25,7 +25,13 @@ const PRICING: Passage = {
   score: 3.2,
   cite: '[Page:Pricing|/#pricing]',
 };
-const SKILLS: Passage = { document_id: 'doc_skills', title: 'Skills', url: 'https://demo.example/#skills', text: 'Calendar booking, e-mail, contacts and tasks.', score: 0.4 };
+const SKILLS: Passage = {
+  document_id: 'doc_skills',
+  title: 'Skills',
+  url: 'https://demo.example/#skills',
+  text: 'Calendar booking, e-mail, contacts and tasks.',
+  score: 0.4,
+};
 const INJECTED: Passage = {
   document_id: 'doc_evil',
   title: 'Refund policy',
@@ -65,7 +71,8 @@ function knowledgeTools(results: Passage[]) {
   return { calls, tools };
 }
 
-const ask = (prompt: string, tools: ReturnType<typeof knowledgeTools>['tools']) => generateText({ model: createOfflineModel(), tools, stopWhen: stepCountIs(5), prompt });
+const ask = (prompt: string, tools: ReturnType<typeof knowledgeTools>['tools']) =>
+  generateText({ model: createOfflineModel(), tools, stopWhen: stepCountIs(5), prompt });
 
 describe('offline model: answers from knowledge', () => {
   it('searches, then quotes the short passage that answers with its citation, and says the plan asked about does not exist', async () => {
@@ -79,27 +86,52 @@ describe('offline model: answers from knowledge', () => {
 
   it('of two passages of one page, quotes the one whose own text answers, though the search ranked the other first', async () => {
     const page = { title: 'Enable two-factor authentication (2FA)', url: 'https://docs.example/2fa', score: 2 };
-    const disable: Passage = { ...page, document_id: 'doc_2fa', url: `${page.url}#disable`, text: 'Find “Two-Factor Authentication (2FA)” and click on the “Disable 2FA” button.', score: 3 };
-    const enable: Passage = { ...page, document_id: 'doc_2fa', url: `${page.url}#enable`, text: 'Find “Two-Factor Authentication (2FA)” and click on the “Enable 2FA” button.' };
+    const disable: Passage = {
+      ...page,
+      document_id: 'doc_2fa',
+      url: `${page.url}#disable`,
+      text: 'Find “Two-Factor Authentication (2FA)” and click on the “Disable 2FA” button.',
+      score: 3,
+    };
+    const enable: Passage = {
+      ...page,
+      document_id: 'doc_2fa',
+      url: `${page.url}#enable`,
+      text: 'Find “Two-Factor Authentication (2FA)” and click on the “Enable 2FA” button.',
+    };
     const { text } = await ask('How do I enable two-factor authentication?', knowledgeTools([disable, enable]).tools);
-    expect(text).toBe('Offline demo model: Find “Two-Factor Authentication (2FA)” and click on the “Enable 2FA” button. Source: Enable two-factor authentication (2FA) (https://docs.example/2fa#enable).');
+    expect(text).toBe(
+      'Offline demo model: Find “Two-Factor Authentication (2FA)” and click on the “Enable 2FA” button. Source: Enable two-factor authentication (2FA) (https://docs.example/2fa#enable).',
+    );
   });
 
-  it('cites a passage by the number the platform gave it, which the platform turns into the door\'s citation', async () => {
+  it("cites a passage by the number the platform gave it, which the platform turns into the door's citation", async () => {
     const { text } = await ask('What does the Starter plan cost?', knowledgeTools([{ ...PRICING, number: 3 } as Passage]).tools);
-    expect(text).toBe('Offline demo model: Two plans, billed monthly, no setup fee. The Starter plan costs €19 a month and the Partner plan costs €99 a month. You can cancel at any time. [3]');
+    expect(text).toBe(
+      'Offline demo model: Two plans, billed monthly, no setup fee. The Starter plan costs €19 a month and the Partner plan costs €99 a month. You can cancel at any time. [3]',
+    );
   });
 
   it('answers a question worded otherwise than the passage the search ranked best, from that passage', async () => {
-    const billing: Passage = { document_id: 'doc_billing', title: 'Billing and payment methods', url: 'https://demo.example/billing#payment-methods', text: 'We accept payments by credit card and PayPal. Yearly plans can be paid by bank transfer.', score: 1 };
+    const billing: Passage = {
+      document_id: 'doc_billing',
+      title: 'Billing and payment methods',
+      url: 'https://demo.example/billing#payment-methods',
+      text: 'We accept payments by credit card and PayPal. Yearly plans can be paid by bank transfer.',
+      score: 1,
+    };
     const { text } = await ask('Which payment methods do you take?', knowledgeTools([billing, { ...SKILLS, score: 0.9 }]).tools);
-    expect(text).toBe('Offline demo model: We accept payments by credit card and PayPal. Yearly plans can be paid by bank transfer. Source: Billing and payment methods (https://demo.example/billing#payment-methods).');
+    expect(text).toBe(
+      'Offline demo model: We accept payments by credit card and PayPal. Yearly plans can be paid by bank transfer. Source: Billing and payment methods (https://demo.example/billing#payment-methods).',
+    );
   });
 
   it('cites the page by title and URL when the door gives no marker of its own', async () => {
     const { tools } = knowledgeTools([{ ...PRICING, cite: undefined } as Passage]);
     const { text } = await ask('What does the Starter plan cost?', tools);
-    expect(text).toBe('Offline demo model: Two plans, billed monthly, no setup fee. The Starter plan costs €19 a month and the Partner plan costs €99 a month. You can cancel at any time. Source: Pricing (https://demo.example/#pricing).');
+    expect(text).toBe(
+      'Offline demo model: Two plans, billed monthly, no setup fee. The Starter plan costs €19 a month and the Partner plan costs €99 a month. You can cancel at any time. Source: Pricing (https://demo.example/#pricing).',
+    );
   });
 
   it('answers in Turkish from a Turkish passage', async () => {
@@ -110,19 +142,28 @@ describe('offline model: answers from knowledge', () => {
 
   it('says it does not know in German and in Spanish, its other languages', async () => {
     const german = await ask('Wie lange haben Sie samstags geöffnet?', knowledgeTools([]).tools);
-    expect(german.text).toBe('Offline-Demomodell: Das weiß ich nicht: Ich habe dazu nichts in unseren Inhalten gefunden und möchte nicht raten. Unser Team kann das beantworten: [Page:Kontakt|/contact]');
+    expect(german.text).toBe(
+      'Offline-Demomodell: Das weiß ich nicht: Ich habe dazu nichts in unseren Inhalten gefunden und möchte nicht raten. Unser Team kann das beantworten: [Page:Kontakt|/contact]',
+    );
     const spanish = await ask('¿Cuál es su horario de apertura los sábados?', knowledgeTools([]).tools);
-    expect(spanish.text).toMatch(/^.*: No lo sé: no he encontrado nada sobre eso en nuestro contenido y prefiero no adivinar\. Nuestro equipo puede responderte: \[Page:Contacto\|\/contact\]$/);
+    expect(spanish.text).toMatch(
+      /^.*: No lo sé: no he encontrado nada sobre eso en nuestro contenido y prefiero no adivinar\. Nuestro equipo puede responderte: \[Page:Contacto\|\/contact\]$/,
+    );
   });
 
   it.each([
     ['no passage at all', []],
     ['only passages that do not mention the subject', [SKILLS]],
     ['only passages scored as no match', [{ ...PRICING, text: 'Opening hours are nine to five.', score: 0 }]],
-    ['only a passage whose words merely begin like the question\'s (longer names)', [{ ...SKILLS, text: 'Hoursaver and Openingsoft are our partners.', score: 2 }]],
+    [
+      "only a passage whose words merely begin like the question's (longer names)",
+      [{ ...SKILLS, text: 'Hoursaver and Openingsoft are our partners.', score: 2 }],
+    ],
   ])('says it does not know and offers the contact page when the search finds %s', async (_case, results) => {
     const { text } = await ask('What are your opening hours?', knowledgeTools(results as Passage[]).tools);
-    expect(text).toBe('Offline demo model: I do not know: I found nothing about that in our content, and I would rather not guess. Our team can answer it: [Page:Contact|/contact]');
+    expect(text).toBe(
+      'Offline demo model: I do not know: I found nothing about that in our content, and I would rather not guess. Our team can answer it: [Page:Contact|/contact]',
+    );
     expect(text).not.toMatch(/stand-in/);
   });
 

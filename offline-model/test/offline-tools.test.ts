@@ -100,9 +100,7 @@ describe('offline model: tool calls', () => {
       stopWhen: stepCountIs(5),
       prompt: 'Book a meeting "Kickoff" with jane@example.com on 2025-03-14 at 15:30.',
     });
-    expect(calls).toEqual([
-      { tool: 'calendar__create_event', input: { title: 'Kickoff', start: '2025-03-14T15:30:00Z', attendee_email: 'jane@example.com' } },
-    ]);
+    expect(calls).toEqual([{ tool: 'calendar__create_event', input: { title: 'Kickoff', start: '2025-03-14T15:30:00Z', attendee_email: 'jane@example.com' } }]);
   });
 
   it('asks for a required value it cannot find instead of calling the tool', async () => {

@@ -102,7 +102,7 @@ describe('offline model: the conversation language', () => {
   });
 
   it('says so when it cannot write the conversation language, and answers in English', async () => {
-    const { text } = await generateText({ model: createOfflineModel(), prompt: 'Quels sont vos tarifs, s\'il vous plaît ?' });
+    const { text } = await generateText({ model: createOfflineModel(), prompt: "Quels sont vos tarifs, s'il vous plaît ?" });
     expect(text).toMatch(/^Offline demo model: \(I cannot write French, so I answer in English\.\) /);
   });
 });

@@ -5,7 +5,15 @@
  * by the dashboard itself and nothing else.
  */
 export const DASHBOARD_PREFIX = '/dashboard/';
-const POLICY = ["default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: https:", "object-src 'none'", "base-uri 'self'", "form-action 'self'"];
+const POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: https:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+];
 export const DASHBOARD_CSP = [...POLICY, "frame-ancestors 'none'"].join('; ');
 export const DASHBOARD_PREVIEW_CSP = [...POLICY, "frame-ancestors 'self'"].join('; ');
 export const DASHBOARD_PREVIEW_PAGE = 'preview.html';

@@ -116,9 +116,20 @@ const UNSEEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u00ad\u061c
  * collapsed, at most `previewChars` characters (cut with "…"). Plain text: whoever shows it renders it as text.
  */
 export function previewLine(text: string): string {
-  const line = text.replace(MARKER_LABEL, '$1').replace(UNSEEN, '').split(/\r?\n|\r/).map((part) => part.replace(/\s+/g, ' ').trim()).find(Boolean) ?? '';
+  const line =
+    text
+      .replace(MARKER_LABEL, '$1')
+      .replace(UNSEEN, '')
+      .split(/\r?\n|\r/)
+      .map((part) => part.replace(/\s+/g, ' ').trim())
+      .find(Boolean) ?? '';
   const chars = [...line];
-  return chars.length > LIVE_LIMITS.previewChars ? `${chars.slice(0, LIVE_LIMITS.previewChars - 1).join('').trimEnd()}…` : line;
+  return chars.length > LIVE_LIMITS.previewChars
+    ? `${chars
+        .slice(0, LIVE_LIMITS.previewChars - 1)
+        .join('')
+        .trimEnd()}…`
+    : line;
 }
 
 /** A workspace's availability switch: `auto` follows the business hours, `away` nobody is available. */

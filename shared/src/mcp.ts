@@ -10,14 +10,18 @@ export type McpScope = (typeof MCP_SCOPES)[number];
 /** What the consent page says about each scope. */
 export const MCP_SCOPE_TEXT: Record<McpScope, { title: string; detail: string }> = {
   'agents:read': { title: 'Read agents and runs', detail: 'List the agents of the workspace and read their recent runs and results.' },
-  'agents:ask': { title: 'Ask agents', detail: 'Give an agent an instruction and read its answer. The agent acts read-only: it may look things up, never change anything.' },
+  'agents:ask': {
+    title: 'Ask agents',
+    detail: 'Give an agent an instruction and read its answer. The agent acts read-only: it may look things up, never change anything.',
+  },
   'agents:act': {
     title: 'Take real-world actions',
     detail: 'Let an agent act with full autonomy when asked to: send e-mail from its own address, create contacts, events and tasks.',
   },
   'conversations:reply': {
     title: "Read and answer visitors' conversations",
-    detail: "List the widget conversations of the agents (who handles them, the agent's summary) and reply to a visitor as you: a reply takes the conversation over from the agent.",
+    detail:
+      "List the widget conversations of the agents (who handles them, the agent's summary) and reply to a visitor as you: a reply takes the conversation over from the agent.",
   },
   offline_access: { title: 'Stay connected', detail: 'Keep the connection working without signing in again, until you withdraw it.' },
 };

@@ -6,7 +6,13 @@ export const QUEUE_NAMES = ['runs', 'webhooks', 'knowledge', 'evals', 'mail'] as
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** The environment variable through which a function learns a queue's URL: the CDK stack sets it, the config reads it. */
-export const QUEUE_URL_ENV = { runs: 'RUNS_QUEUE_URL', webhooks: 'WEBHOOK_QUEUE_URL', knowledge: 'KNOWLEDGE_QUEUE_URL', evals: 'EVALS_QUEUE_URL', mail: 'MAIL_QUEUE_URL' } as const satisfies Record<QueueName, string>;
+export const QUEUE_URL_ENV = {
+  runs: 'RUNS_QUEUE_URL',
+  webhooks: 'WEBHOOK_QUEUE_URL',
+  knowledge: 'KNOWLEDGE_QUEUE_URL',
+  evals: 'EVALS_QUEUE_URL',
+  mail: 'MAIL_QUEUE_URL',
+} as const satisfies Record<QueueName, string>;
 
 /**
  * Most messages one invocation of a queue's consumer takes (its SQS event source mapping's BatchSize, with partial batch

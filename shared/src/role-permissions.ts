@@ -14,7 +14,16 @@ export type BuiltinMemberRole = (typeof MEMBER_ROLES_BUILTIN)[number];
  * workspace's audit log (owners and admins).
  */
 export type Permission = 'read' | 'command' | 'manage' | 'members' | 'knowledge:manage' | 'conversations:reply' | 'visitors:manage' | 'audit';
-export const PERMISSIONS = ['read', 'command', 'manage', 'members', 'knowledge:manage', 'conversations:reply', 'visitors:manage', 'audit'] as const satisfies readonly Permission[];
+export const PERMISSIONS = [
+  'read',
+  'command',
+  'manage',
+  'members',
+  'knowledge:manage',
+  'conversations:reply',
+  'visitors:manage',
+  'audit',
+] as const satisfies readonly Permission[];
 
 /** Who may call an endpoint: a permission of the caller's role, `public` (no credential), `session` (a signed-in person, no workspace). */
 export type EndpointAccess = Permission | 'public' | 'session';

@@ -15,8 +15,22 @@ describe('conversation languages', () => {
   });
 
   it('normalizes what browsers, headers and people send, and refuses what it does not list', () => {
-    expect(['DE', 'pt_br', 'en-US,en;q=0.9', 'iw', 'nb-NO', 'zh-Hant-TW'].map(normalizeConversationLanguage)).toEqual(['de', 'pt-BR', 'en-US', 'he', 'nb-NO', 'zh-Hant-TW']);
-    expect(['', 'xx', 'klingon', 'd e', undefined, null].map(normalizeConversationLanguage)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+    expect(['DE', 'pt_br', 'en-US,en;q=0.9', 'iw', 'nb-NO', 'zh-Hant-TW'].map(normalizeConversationLanguage)).toEqual([
+      'de',
+      'pt-BR',
+      'en-US',
+      'he',
+      'nb-NO',
+      'zh-Hant-TW',
+    ]);
+    expect(['', 'xx', 'klingon', 'd e', undefined, null].map(normalizeConversationLanguage)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 
   it('names the language in a prompt line the offline model reads back', () => {
@@ -51,7 +65,7 @@ describe('conversationLanguage', () => {
     expect(conversationLanguage('ok', [])).toBe('en');
   });
 
-  it('lets a hint settle languages the detector confuses, and keeps the hint\'s region', () => {
+  it("lets a hint settle languages the detector confuses, and keeps the hint's region", () => {
     expect(conversationLanguage('Сколько стоит тариф про?', ['ru'])).toBe('ru');
     expect(conversationLanguage('Berapa harga paket pro?', [undefined, 'id-ID', 'en'])).toBe('id-ID');
     expect(conversationLanguage('Quanto custa o plano pro?', [undefined, 'pt-BR', 'en'])).toBe('pt-BR');

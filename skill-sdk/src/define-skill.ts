@@ -72,7 +72,9 @@ export interface Skill {
 }
 
 const name = (what: string) =>
-  z.string().regex(SKILL_NAME_PATTERN, `${what} must be lowercase letters, digits, _ or -, starting with a letter`)
+  z
+    .string()
+    .regex(SKILL_NAME_PATTERN, `${what} must be lowercase letters, digits, _ or -, starting with a letter`)
     .refine((value) => !value.includes('__'), `${what} must not contain "__"`);
 const isFunction = (value: unknown) => typeof value === 'function';
 
@@ -130,9 +132,7 @@ export function defineSkill<T extends Record<string, unknown>>(definition: Skill
   const parsed = definitionSchema.safeParse(definition);
   if (!parsed.success) throw new Error(`Invalid skill definition: ${formatIssues(parsed.error)}`);
   const { code, version, defaultLocale, tools, events } = parsed.data;
-  const locales = parsed.data.localesDir
-    ? readLocalesDir(parsed.data.localesDir)
-    : normalizeLocales(parsed.data.locales ?? {});
+  const locales = parsed.data.localesDir ? readLocalesDir(parsed.data.localesDir) : normalizeLocales(parsed.data.locales ?? {});
   if (Object.keys(locales).length > 0 && !locales[defaultLocale]) {
     throw new Error(`Invalid skill definition: defaultLocale "${defaultLocale}" has no messages`);
   }

@@ -37,8 +37,7 @@ const eventSchema = z.object({ type: z.string().min(1), id: z.string().optional(
 const CORS = {
   'access-control-allow-origin': '*',
   'access-control-allow-methods': 'GET, POST, OPTIONS',
-  'access-control-allow-headers':
-    'Authorization, Content-Type, Accept, Mcp-Protocol-Version, X-Service-Language, X-Service-Turn-Token',
+  'access-control-allow-headers': 'Authorization, Content-Type, Accept, Mcp-Protocol-Version, X-Service-Language, X-Service-Turn-Token',
   'access-control-expose-headers': 'Mcp-Session-Id',
 };
 /**
@@ -51,8 +50,7 @@ const ROUTES: Record<string, string> = { '/mcp': 'POST', '/events': 'POST', '/te
 function json(status: number, body: unknown, headers: Record<string, string> = {}): SkillHttpResponse {
   return { status, headers: { 'content-type': 'application/json', ...CORS, ...headers }, body: JSON.stringify(body) };
 }
-const failure = (status: number, code: string, message: string, headers?: Record<string, string>) =>
-  json(status, { error: { code, message } }, headers);
+const failure = (status: number, code: string, message: string, headers?: Record<string, string>) => json(status, { error: { code, message } }, headers);
 /** /mcp speaks JSON-RPC even when it refuses. */
 const rpcFailure = (status: number, code: number, message: string, headers?: Record<string, string>) =>
   json(status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);

@@ -59,7 +59,9 @@ export function skillLambdaHandler(skill: Skill, options: SkillLambdaOptions = {
     const headers = new Headers();
     for (const [name, value] of Object.entries(event.headers ?? {})) if (value !== undefined) headers.set(name, value);
     const body = event.body === undefined ? undefined : event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
-    const response = await (await handler)({
+    const response = await (
+      await handler
+    )({
       method: event.requestContext.http.method,
       path: `${event.rawPath}${event.rawQueryString ? `?${event.rawQueryString}` : ''}`,
       headers,

@@ -1,13 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SkillContext } from './context.js';
 import type { Skill } from './define-skill.js';
 import { runTool, type Logger, type ToolLimits } from './run-tool.js';
@@ -40,12 +34,7 @@ export function listTools(skill: Skill): Tool[] {
  * SDK 1.26), no session id, JSON responses. The low-level Server, not McpServer: the skill answers tools/list and
  * tools/call itself, through runTool (the same pipeline as executeTool), and needs none of McpServer's registries.
  */
-export async function handleMcp(
-  runtime: McpRuntime,
-  request: Request,
-  body: unknown,
-  contextFor: (signal: AbortSignal) => SkillContext,
-): Promise<Response> {
+export async function handleMcp(runtime: McpRuntime, request: Request, body: unknown, contextFor: (signal: AbortSignal) => SkillContext): Promise<Response> {
   const { skill, limits, log, toolList } = runtime;
   const mcp = new Server({ name: skill.code, version: skill.version }, { capabilities: { tools: {} }, jsonSchemaValidator: sharedJsonSchemaValidator });
   mcp.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList }));

@@ -2,9 +2,7 @@ import type { Skill } from './define-skill.js';
 import type { Messages } from './translate.js';
 
 function keysOf(messages: Messages, prefix = ''): string[] {
-  return Object.entries(messages).flatMap(([key, value]) =>
-    typeof value === 'string' ? [`${prefix}${key}`] : keysOf(value, `${prefix}${key}.`),
-  );
+  return Object.entries(messages).flatMap(([key, value]) => (typeof value === 'string' ? [`${prefix}${key}`] : keysOf(value, `${prefix}${key}.`)));
 }
 
 /** Message keys of the default locale that another locale lacks: language -> keys. */

@@ -57,7 +57,14 @@ export async function startSkill(skill: Skill, options: SkillServerOptions = {})
     } catch (error) {
       const tooLarge = error instanceof BodyTooLarge;
       res.writeHead(tooLarge ? 413 : 400, { 'content-type': 'application/json', connection: 'close' });
-      res.end(JSON.stringify({ error: { code: tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', message: tooLarge ? `Bodies are capped at ${MAX_BODY_BYTES} bytes` : 'The body could not be read' } }));
+      res.end(
+        JSON.stringify({
+          error: {
+            code: tooLarge ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST',
+            message: tooLarge ? `Bodies are capped at ${MAX_BODY_BYTES} bytes` : 'The body could not be read',
+          },
+        }),
+      );
       return;
     }
     const response = await handle({ method: req.method ?? 'GET', path: req.url ?? '/', headers: headersOf(req), body });
@@ -85,7 +92,9 @@ export async function startSkill(skill: Skill, options: SkillServerOptions = {})
   const tools = [...skill.tools.values()];
   info(`tools: ${tools.map((tool) => `${tool.name}${tool.annotations?.readOnlyHint ? ' (read-only)' : ' (action)'}`).join(', ')}`);
   if (tools.some((tool) => !tool.annotations)) {
-    info('tools without annotations count as actions: a read_only agent run asks before calling them. Mark tools that only read with annotations: { readOnlyHint: true }');
+    info(
+      'tools without annotations count as actions: a read_only agent run asks before calling them. Mark tools that only read with annotations: { readOnlyHint: true }',
+    );
   }
   return { url, port: bound, close, setTurnTokenSecret: handle.setTurnTokenSecret, [Symbol.asyncDispose]: close };
 }

@@ -28,11 +28,7 @@ const envelopeSchema = z.object({
  * Calls the platform API as the turn's caller: `serviceApi(ctx, "skills/<code>/<method>", params)`.
  * Returns the envelope's `data`; throws ServiceApiError with the envelope's error.code otherwise.
  */
-export async function serviceApi<T = unknown>(
-  ctx: SkillContext,
-  method: string,
-  params: Record<string, unknown> = {},
-): Promise<T> {
+export async function serviceApi<T = unknown>(ctx: SkillContext, method: string, params: Record<string, unknown> = {}): Promise<T> {
   const match = METHOD.exec(method);
   if (!match) throw new ServiceApiError('INVALID_METHOD', `serviceApi method must look like "skills/<code>/<method>", got "${method}"`);
   if (match[1] !== ctx.skill) {

@@ -15,9 +15,7 @@ export { TEST_IDS };
 export const TEST_ROLES: readonly string[] = Object.freeze(['member']);
 
 /** Answers for serviceApi: method -> answer (a value, or a function of the params), or one function for all. */
-export type MockApi =
-  | Record<string, unknown>
-  | ((method: string, params: Record<string, unknown>) => unknown);
+export type MockApi = Record<string, unknown> | ((method: string, params: Record<string, unknown>) => unknown);
 
 export interface MockContextOverrides {
   /** Binds ctx.t to this skill's locales. */
@@ -64,20 +62,20 @@ export function createMockContext(overrides: MockContextOverrides = {}): MockCon
   const apiCalls: ApiCall[] = [];
   return createContext(
     {
-    skill: skill?.code ?? 'test',
-    language,
-    t: createTranslator(skill?.locales ?? {}, language, defaultLocale),
-    turnToken: overrides.turnToken ?? 'mock-turn-token',
-    accountId: 'accountId' in overrides ? overrides.accountId : TEST_IDS.accountId,
-    companyId: 'companyId' in overrides ? overrides.companyId : TEST_IDS.companyId,
-    userId: 'userId' in overrides ? overrides.userId : TEST_IDS.userId,
-    roles: overrides.roles ?? TEST_ROLES,
-    capabilities: overrides.capabilities,
-    signal: overrides.signal ?? new AbortController().signal,
-    apiCaller: async (method, params) => {
-      apiCalls.push({ method, params });
-      return answer(overrides.api, method, params);
-    },
+      skill: skill?.code ?? 'test',
+      language,
+      t: createTranslator(skill?.locales ?? {}, language, defaultLocale),
+      turnToken: overrides.turnToken ?? 'mock-turn-token',
+      accountId: 'accountId' in overrides ? overrides.accountId : TEST_IDS.accountId,
+      companyId: 'companyId' in overrides ? overrides.companyId : TEST_IDS.companyId,
+      userId: 'userId' in overrides ? overrides.userId : TEST_IDS.userId,
+      roles: overrides.roles ?? TEST_ROLES,
+      capabilities: overrides.capabilities,
+      signal: overrides.signal ?? new AbortController().signal,
+      apiCaller: async (method, params) => {
+        apiCalls.push({ method, params });
+        return answer(overrides.api, method, params);
+      },
     },
     { apiCalls },
   );
@@ -106,18 +104,12 @@ export async function executeTool(
     throw new Error(`Skill ${skill.code} has no tool "${toolName}"; it has ${[...skill.tools.values()].map((t) => t.action).join(', ')}`);
   }
   const granted = contextOverrides.roles === undefined && contextOverrides.capabilities === undefined;
-  return runTool(
-    tool,
-    input,
-    (signal) =>
-      createMockContext({ ...contextOverrides, skill, signal, ...(granted && { capabilities: [tool.capability] }) }),
-    {
-      limits: {
-        timeoutMs: options.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
-        maxResponseBytes: options.maxResponseBytes ?? DEFAULT_LIMITS.maxResponseBytes,
-      },
-      log: options.log ?? quietLog,
-      signal: contextOverrides.signal,
+  return runTool(tool, input, (signal) => createMockContext({ ...contextOverrides, skill, signal, ...(granted && { capabilities: [tool.capability] }) }), {
+    limits: {
+      timeoutMs: options.timeoutMs ?? DEFAULT_LIMITS.timeoutMs,
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_LIMITS.maxResponseBytes,
     },
-  );
+    log: options.log ?? quietLog,
+    signal: contextOverrides.signal,
+  });
 }

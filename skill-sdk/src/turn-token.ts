@@ -134,10 +134,7 @@ export async function mintTurnToken(subject: TurnTokenSubject, options: TurnToke
  * Verifies a turn token. `skill` is the verifying skill's code: a token minted for another skill is refused.
  * Error messages never contain the token.
  */
-export async function verifyTurnToken(
-  token: string,
-  options: TurnTokenOptions & { skill?: string } = {},
-): Promise<VerifiedTurnToken> {
+export async function verifyTurnToken(token: string, options: TurnTokenOptions & { skill?: string } = {}): Promise<VerifiedTurnToken> {
   const key = await keyFrom(options.secret);
   let payload: Record<string, unknown>;
   try {

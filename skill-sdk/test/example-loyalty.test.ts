@@ -48,11 +48,16 @@ describe('example: loyalty skill', () => {
   });
 
   it('passes a platform error code through', async () => {
-    const result = await executeTool(loyalty, 'balance', {}, {
-      api: () => {
-        throw new ServiceApiError('SKILL_OAUTH_REQUIRED', 'Connect the loyalty provider first', 403);
+    const result = await executeTool(
+      loyalty,
+      'balance',
+      {},
+      {
+        api: () => {
+          throw new ServiceApiError('SKILL_OAUTH_REQUIRED', 'Connect the loyalty provider first', 403);
+        },
       },
-    });
+    );
     expect(result.structuredContent).toEqual({ error: { code: 'SKILL_OAUTH_REQUIRED', message: 'Connect the loyalty provider first' } });
   });
 
@@ -75,7 +80,9 @@ describe('example: loyalty skill', () => {
         logLevel: 'silent',
       });
       process.env.SKILL_BEARER = 'loyalty-bundle-bearer';
-      const { handler } = (await import(pathToFileURL(join(dir, 'index.mjs')).href)) as { handler: (event: unknown) => Promise<{ statusCode: number; body: string }> };
+      const { handler } = (await import(pathToFileURL(join(dir, 'index.mjs')).href)) as {
+        handler: (event: unknown) => Promise<{ statusCode: number; body: string }>;
+      };
       const response = await handler({ rawPath: '/manifest', headers: {}, requestContext: { http: { method: 'GET' } } });
       expect(response.statusCode).toBe(200);
       expect(JSON.parse(response.body)).toMatchObject({ code: 'loyalty', locales: ['en', 'tr'] });

@@ -168,7 +168,11 @@ describe('translation fallback through ctx.t', () => {
     const ctx = createMockContext({ skill: tasks, language: 'en' });
     expect(ctx.t('created', { title: 'A' })).toBe('Task A created');
     expect(ctx.t('errors.not_found')).toBe('No task {id}');
-    const hostile = { toString: () => { throw new Error('boom'); } };
+    const hostile = {
+      toString: () => {
+        throw new Error('boom');
+      },
+    };
     expect(ctx.t('created', { title: hostile })).toBe('created');
     expect(ctx.t(undefined as unknown as string)).toBe('undefined');
   });

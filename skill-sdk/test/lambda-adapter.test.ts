@@ -13,7 +13,9 @@ function functionUrlEvent(method: string, rawPath: string, headers: Record<strin
     rawPath,
     rawQueryString: '',
     headers,
-    requestContext: { http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' } } as APIGatewayProxyEventV2['requestContext'],
+    requestContext: {
+      http: { method, path: rawPath, protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' },
+    } as APIGatewayProxyEventV2['requestContext'],
     ...(body === undefined ? {} : { body: Buffer.from(JSON.stringify(body)).toString('base64'), isBase64Encoded: true }),
     isBase64Encoded: body !== undefined,
   };
@@ -42,7 +44,12 @@ describe('a skill as a Lambda behind a Function URL', () => {
 
     const token = await mintTurnToken({ accountId: '3c1f2e4d-5a6b-4c7d-8e9f-0a1b2c3d4e5f', skill: 'loyalty' }, { secret: SECRETS['arn:turn']! });
     const listed = await handler(
-      functionUrlEvent('POST', '/mcp', { 'content-type': 'application/json', accept, authorization: `Bearer ${SECRETS['arn:bearer']}`, 'x-service-turn-token': token }, list),
+      functionUrlEvent(
+        'POST',
+        '/mcp',
+        { 'content-type': 'application/json', accept, authorization: `Bearer ${SECRETS['arn:bearer']}`, 'x-service-turn-token': token },
+        list,
+      ),
     );
     expect(listed.statusCode).toBe(200);
     const names = (JSON.parse(listed.body as string) as { result: { tools: { name: string }[] } }).result.tools.map((tool) => tool.name);

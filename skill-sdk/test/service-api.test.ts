@@ -13,7 +13,14 @@ let apiUrl: string;
 let skillServer: RunningSkill;
 
 const envelope = (status: number, data: unknown, error?: string) =>
-  JSON.stringify({ status: !error, code: status, title: error ? 'Error' : 'OK', data, msg: error ? `failed: ${error}` : 'ok', ...(error && { error: { code: error } }) });
+  JSON.stringify({
+    status: !error,
+    code: status,
+    title: error ? 'Error' : 'OK',
+    data,
+    msg: error ? `failed: ${error}` : 'ok',
+    ...(error && { error: { code: error } }),
+  });
 
 const notes = defineSkill({
   code: 'notes',
@@ -87,8 +94,18 @@ describe('serviceApi over HTTP', () => {
   });
 
   it('says clearly when the platform is unreachable or not configured', async () => {
-    const unreachable = await startSkill(notes, { bearer: 'b', turnTokenSecret: secret, apiUrl: 'http://127.0.0.1:9/api', log: { error: () => undefined, warn: () => undefined } });
-    const unconfigured = await startSkill(notes, { bearer: 'b', turnTokenSecret: secret, apiUrl: undefined, log: { error: () => undefined, warn: () => undefined } });
+    const unreachable = await startSkill(notes, {
+      bearer: 'b',
+      turnTokenSecret: secret,
+      apiUrl: 'http://127.0.0.1:9/api',
+      log: { error: () => undefined, warn: () => undefined },
+    });
+    const unconfigured = await startSkill(notes, {
+      bearer: 'b',
+      turnTokenSecret: secret,
+      apiUrl: undefined,
+      log: { error: () => undefined, warn: () => undefined },
+    });
     try {
       const token = await mintTurnToken({ accountId, capabilities: ['notes.save'] }, { secret });
       expect((await callTool('notes__save', { text: 'x' }, token, unreachable)).structuredContent).toMatchObject({ error: { code: 'API_UNREACHABLE' } });

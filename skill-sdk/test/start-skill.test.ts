@@ -115,11 +115,17 @@ describe('startSkill with the official MCP client', () => {
     const expired = await token({ capabilities: ['weather.forecast'] }, Math.floor(Date.now() / 1000) - 300);
     const valid = await token({ capabilities: ['weather.forecast'] });
     const [head, payload, signature] = valid.split('.');
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), caps: ['weather.forecast', 'x.y'] })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), caps: ['weather.forecast', 'x.y'] })).toString(
+      'base64url',
+    );
     const tampered = `${head}.${forged}.${signature}`;
     const foreign = await token({ capabilities: ['weather.forecast'], skill: 'crm' });
 
-    for (const [bad, code] of [[expired, 'TURN_TOKEN_EXPIRED'], [tampered, 'TURN_TOKEN_INVALID'], [foreign, 'TURN_TOKEN_INVALID']] as const) {
+    for (const [bad, code] of [
+      [expired, 'TURN_TOKEN_EXPIRED'],
+      [tampered, 'TURN_TOKEN_INVALID'],
+      [foreign, 'TURN_TOKEN_INVALID'],
+    ] as const) {
       const response = await rpc({ authorization: `Bearer ${BEARER}`, 'x-service-turn-token': bad });
       expect(response.status).toBe(401);
       expect(JSON.stringify(await response.json())).toContain(code);
@@ -252,7 +258,12 @@ describe('startup rules', () => {
     const call = async () =>
       fetch(`${late.url}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${BEARER}`, 'x-service-turn-token': await token({ roles: ['member'] }) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${BEARER}`,
+          'x-service-turn-token': await token({ roles: ['member'] }),
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'weather__forecast', arguments: { city: 'Oslo' } } }),
       });
     try {
@@ -272,7 +283,12 @@ describe('startup rules', () => {
     const call = () =>
       fetch(`${rotating.url}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${BEARER}`, 'x-service-turn-token': turnToken },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${BEARER}`,
+          'x-service-turn-token': turnToken,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'weather__forecast', arguments: { city: 'Oslo' } } }),
       });
     try {

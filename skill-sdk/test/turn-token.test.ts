@@ -10,10 +10,7 @@ const now = 1_750_000_000;
 
 describe('turn tokens', () => {
   it('round-trips the claims and binds the token to the account', async () => {
-    const token = await mintTurnToken(
-      { accountId, companyId, skill: 'crm', roles: ['member'], capabilities: ['crm.find_contact'] },
-      { secret, now },
-    );
+    const token = await mintTurnToken({ accountId, companyId, skill: 'crm', roles: ['member'], capabilities: ['crm.find_contact'] }, { secret, now });
     const header = JSON.parse(Buffer.from(token.split('.')[0]!, 'base64url').toString());
     expect(header).toEqual({ alg: 'HS256', typ: 'JWT' });
     expect(await verifyTurnToken(token, { secret, skill: 'crm', now: now + 10 })).toEqual({
@@ -74,8 +71,7 @@ describe('turn tokens', () => {
       const input = `${part({ ...header, alg })}.${part({ iss: 'service-platform', sub: accountId, iat: now, exp: now + 60, ...claims })}`;
       return `${input}.${createHmac('sha256', secret).update(input).digest('base64url')}`;
     };
-    const refused = async (token: string, code = 'TURN_TOKEN_INVALID') =>
-      expect(verifyTurnToken(token, { secret, now })).rejects.toMatchObject({ code });
+    const refused = async (token: string, code = 'TURN_TOKEN_INVALID') => expect(verifyTurnToken(token, { secret, now })).rejects.toMatchObject({ code });
     await expect(verifyTurnToken(await signed({}, {}), { secret, now })).resolves.toMatchObject({ accountId });
     await refused(await signed({}, {}, 'HS512'));
     await refused(await signed({ crit: ['exp'] }, {}));
@@ -132,7 +128,10 @@ describe('the skill-side verifier', () => {
       const [header, payload, signature] = token.split('.') as [string, string, string];
       const forged = `${header}.${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
       const refusals = await Promise.allSettled([verify(forged), verify(forged)]);
-      expect(refusals.map((refusal) => refusal.status === 'rejected' && (refusal.reason as { code: string }).code)).toEqual(['TURN_TOKEN_INVALID', 'TURN_TOKEN_INVALID']);
+      expect(refusals.map((refusal) => refusal.status === 'rejected' && (refusal.reason as { code: string }).code)).toEqual([
+        'TURN_TOKEN_INVALID',
+        'TURN_TOKEN_INVALID',
+      ]);
       await expect(verify(forged)).rejects.toMatchObject({ code: 'TURN_TOKEN_INVALID' });
       expect(signatureChecks).toHaveBeenCalledTimes(3);
     } finally {

@@ -32,7 +32,9 @@ describe('store calls', () => {
 describe('repositories', () => {
   it('are imported by their own domain only: another domain goes through that domain’s public modules', () => {
     const reaching = [...graph].flatMap(([file, targets]) =>
-      targets.filter((target) => isRepository(target) && domainOf(file) !== undefined && domainOf(target) !== domainOf(file)).map((target) => `${file} -> ${target}`),
+      targets
+        .filter((target) => isRepository(target) && domainOf(file) !== undefined && domainOf(target) !== domainOf(file))
+        .map((target) => `${file} -> ${target}`),
     );
     expect(reaching).toEqual([]);
   });

@@ -33,15 +33,39 @@ describe('the cost meter', () => {
     // Both indexes (byAgent, and the sparse pending) gain an entry.
     expect(usageOf('runs')).toMatchObject({ writeUnits: 1, indexWriteUnits: 2 });
 
-    await store.doc.send(new UpdateCommand({ TableName: runs(), Key: { runId: run.runId }, UpdateExpression: 'SET pendingStatus = :s, #st = :s', ExpressionAttributeNames: { '#st': 'status' }, ExpressionAttributeValues: { ':s': 'running' } }));
+    await store.doc.send(
+      new UpdateCommand({
+        TableName: runs(),
+        Key: { runId: run.runId },
+        UpdateExpression: 'SET pendingStatus = :s, #st = :s',
+        ExpressionAttributeNames: { '#st': 'status' },
+        ExpressionAttributeValues: { ':s': 'running' },
+      }),
+    );
     // byAgent: the entry changes (1); pending: its key moves, removed and added (2).
     expect(usageOf('runs')).toMatchObject({ writeUnits: 2, indexWriteUnits: 5 });
 
-    await store.doc.send(new UpdateCommand({ TableName: runs(), Key: { runId: run.runId }, UpdateExpression: 'SET #st = :s REMOVE pendingStatus', ExpressionAttributeNames: { '#st': 'status' }, ExpressionAttributeValues: { ':s': 'completed' } }));
+    await store.doc.send(
+      new UpdateCommand({
+        TableName: runs(),
+        Key: { runId: run.runId },
+        UpdateExpression: 'SET #st = :s REMOVE pendingStatus',
+        ExpressionAttributeNames: { '#st': 'status' },
+        ExpressionAttributeValues: { ':s': 'completed' },
+      }),
+    );
     // byAgent changes (1); pending loses the entry (1).
     expect(usageOf('runs')).toMatchObject({ writeUnits: 3, indexWriteUnits: 7 });
 
-    await store.doc.send(new UpdateCommand({ TableName: runs(), Key: { runId: run.runId }, UpdateExpression: 'SET #st = :s', ExpressionAttributeNames: { '#st': 'status' }, ExpressionAttributeValues: { ':s': 'completed' } }));
+    await store.doc.send(
+      new UpdateCommand({
+        TableName: runs(),
+        Key: { runId: run.runId },
+        UpdateExpression: 'SET #st = :s',
+        ExpressionAttributeNames: { '#st': 'status' },
+        ExpressionAttributeValues: { ':s': 'completed' },
+      }),
+    );
     // Nothing changed: no index write.
     expect(usageOf('runs')).toMatchObject({ writeUnits: 4, indexWriteUnits: 7 });
 
@@ -53,10 +77,14 @@ describe('the cost meter', () => {
     meter.reset();
     const item = { workspaceId: 'ws_1', sk: 'contact#1', name: 'Jane Doe' };
     await store.doc.send(new PutCommand({ TableName: store.table('records'), Item: item }));
-    const again = await ifConditionHolds(store.doc.send(new PutCommand({ TableName: store.table('records'), Item: item, ConditionExpression: 'attribute_not_exists(sk)' })));
+    const again = await ifConditionHolds(
+      store.doc.send(new PutCommand({ TableName: store.table('records'), Item: item, ConditionExpression: 'attribute_not_exists(sk)' })),
+    );
     expect(again).toBeUndefined();
     await store.doc.send(new GetCommand({ TableName: store.table('records'), Key: { workspaceId: 'ws_1', sk: 'contact#1' }, ConsistentRead: true }));
-    await store.doc.send(new QueryCommand({ TableName: store.table('records'), KeyConditionExpression: 'workspaceId = :w', ExpressionAttributeValues: { ':w': 'ws_1' } }));
+    await store.doc.send(
+      new QueryCommand({ TableName: store.table('records'), KeyConditionExpression: 'workspaceId = :w', ExpressionAttributeValues: { ':w': 'ws_1' } }),
+    );
     expect(usageOf('records')).toEqual({ writeUnits: 1, indexWriteUnits: 0, failedConditionUnits: 1, readUnits: 1.5 });
   });
 

@@ -16,7 +16,7 @@ function brokenLauncher(): string {
   return path;
 }
 
-describe('finding the tests\' Chromium', () => {
+describe("finding the tests' Chromium", () => {
   it('takes CHROMIUM_PATH alone and fails naming it when it is not there', async () => {
     const missing = join(tmpdir(), 'no-such-folder', 'chromium');
     await expect(locateChromium({ ...process.env, CHROMIUM_PATH: missing })).rejects.toThrow(`CHROMIUM_PATH=${missing} is missing or not executable`);

@@ -122,8 +122,7 @@ function systemPaths(variables: NodeJS.ProcessEnv): string[] {
 /** Where a browser may be, in the order of the search after CHROMIUM_PATH; each offers what it has. */
 function sources(variables: NodeJS.ProcessEnv): { name: string; offer: () => Promise<FoundChromium[]> }[] {
   const onDisk = async (paths: string[]) => (await present(paths)).map((executablePath) => ({ executablePath, env: {} }));
-  const systemWhere =
-    process.platform === 'darwin' || process.platform === 'win32' ? 'usual install locations' : `${LINUX_NAMES.join(', ')} on PATH`;
+  const systemWhere = process.platform === 'darwin' || process.platform === 'win32' ? 'usual install locations' : `${LINUX_NAMES.join(', ')} on PATH`;
   return [
     { name: `system Chromium or Chrome (${systemWhere})`, offer: () => onDisk(systemPaths(variables)) },
     { name: "Playwright's browser cache", offer: () => onDisk([chromium.executablePath()]) },

@@ -42,11 +42,7 @@ async function unpack(bin: string, folder: string, cache: string): Promise<void>
   await mkdir(cache, { recursive: true });
   const staging = await mkdtemp(join(cache, 'unpacking-'));
   try {
-    await pipeline(
-      createReadStream(join(bin, 'chromium.br')),
-      createBrotliDecompress(),
-      createWriteStream(join(staging, 'chromium'), { mode: 0o755 }),
-    );
+    await pipeline(createReadStream(join(bin, 'chromium.br')), createBrotliDecompress(), createWriteStream(join(staging, 'chromium'), { mode: 0o755 }));
     await tar.x({ file: join(bin, 'fonts.tar.br'), cwd: staging });
     await tar.x({ file: join(bin, 'al2023.tar.br'), cwd: staging });
     // The package's fonts.conf names /tmp/fonts; this one names the fonts unpacked here, and only those.

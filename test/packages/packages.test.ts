@@ -93,7 +93,8 @@ describe('@service/skill-sdk from its tarball', () => {
   });
 
   it('loads from CommonJS too, through require() of ES modules (Node.js 20.19 and later)', async () => {
-    const script = "const { defineSkill } = require('@service/skill-sdk'); const { executeTool } = require('@service/skill-sdk/test'); console.log(typeof defineSkill, typeof executeTool);";
+    const script =
+      "const { defineSkill } = require('@service/skill-sdk'); const { executeTool } = require('@service/skill-sdk/test'); console.log(typeof defineSkill, typeof executeTool);";
     const loaded = await run(process.execPath, ['-e', script], { cwd: nodeProject });
     expect(loaded.stdout.trim(), loaded.stderr).toBe('function function');
   });
@@ -103,8 +104,7 @@ describe('@service/skill-sdk from its tarball', () => {
     const skill = await startUntil(process.execPath, ['hello.js'], { cwd: nodeProject, env: { PORT: '0', NODE_ENV: 'development' } }, /tools: .*\n/);
     try {
       const url = `${/listening on (http:\/\/\S+)/.exec(skill.output())?.[1]}/mcp`;
-      const inspector = (...args: string[]) =>
-        run(join(BIN, 'mcp-inspector'), ['--cli', url, ...args], { cwd: nodeProject, env: { HOME: work } }); // its catalog goes under HOME
+      const inspector = (...args: string[]) => run(join(BIN, 'mcp-inspector'), ['--cli', url, ...args], { cwd: nodeProject, env: { HOME: work } }); // its catalog goes under HOME
       const listed = await inspector('--method', 'tools/list');
       expect(listed.code, listed.stderr).toBe(0);
       expect(JSON.parse(listed.stdout)).toMatchObject({ tools: [{ name: 'hello__greet', annotations: { readOnlyHint: true } }] });
@@ -122,14 +122,20 @@ describe('type-checking consumers with tsc --strict and skipLibCheck: false', ()
     await writeFile(join(nodeProject, 'hello.ts'), await readmeHelloWorld());
     await writeFile(join(nodeProject, 'skill.ts'), SKILL_CONSUMER);
     await writeFile(join(nodeProject, 'receiver.ts'), WEBHOOKS_CONSUMER);
-    await writeFile(join(nodeProject, `tsconfig.${resolution}.json`), tsconfig(resolution, ['hello.ts', 'skill.ts', 'receiver.ts'], { types: ['node'], lib: ['es2023', 'dom'] }));
+    await writeFile(
+      join(nodeProject, `tsconfig.${resolution}.json`),
+      tsconfig(resolution, ['hello.ts', 'skill.ts', 'receiver.ts'], { types: ['node'], lib: ['es2023', 'dom'] }),
+    );
     const checked = await run(join(BIN, 'tsc'), ['-p', `tsconfig.${resolution}.json`], { cwd: nodeProject });
     expect(checked.stdout + checked.stderr).toBe('');
   });
 
   it.each(RESOLUTIONS)('chat-widget and its React entry under moduleResolution %s: zero errors', async (resolution) => {
     await writeFile(join(reactProject, 'app.tsx'), WIDGET_CONSUMER);
-    await writeFile(join(reactProject, `tsconfig.${resolution}.json`), tsconfig(resolution, ['app.tsx'], { jsx: 'react-jsx', types: [], lib: ['es2022', 'dom', 'dom.iterable'] }));
+    await writeFile(
+      join(reactProject, `tsconfig.${resolution}.json`),
+      tsconfig(resolution, ['app.tsx'], { jsx: 'react-jsx', types: [], lib: ['es2022', 'dom', 'dom.iterable'] }),
+    );
     const checked = await run(join(BIN, 'tsc'), ['-p', `tsconfig.${resolution}.json`], { cwd: reactProject });
     expect(checked.stdout + checked.stderr).toBe('');
   });
@@ -145,13 +151,32 @@ describe('@service/webhooks from its tarball', () => {
     const receiver = await startUntil(process.execPath, [file], { cwd: nodeProject, env: { SIGNING_SECRET: secret } }, /listening (\d+)/);
     const sender = createWebhookSender({ allowLocal: true });
     try {
-      const payload = JSON.stringify({ id: 'evt_packagestest0001', event: 'agent.command.completed', created_at: new Date().toISOString(), data: { result_text: 'Grüße' } });
+      const payload = JSON.stringify({
+        id: 'evt_packagestest0001',
+        event: 'agent.command.completed',
+        created_at: new Date().toISOString(),
+        data: { result_text: 'Grüße' },
+      });
       const url = `http://127.0.0.1:${receiver.match[1]}/hooks`;
-      const sent = await sender.send({ url, id: 'evt_packagestest0001', event: 'agent.command.completed', payload, signingSecret: secret, signedAt: new Date() });
+      const sent = await sender.send({
+        url,
+        id: 'evt_packagestest0001',
+        event: 'agent.command.completed',
+        payload,
+        signingSecret: secret,
+        signedAt: new Date(),
+      });
       expect(sent).toMatchObject({ ok: true, httpStatus: 204 });
       // The receiver logs before it answers, but its stdout reaches this process through a pipe that may lag the HTTP answer.
       await vi.waitFor(() => expect(receiver.output()).toContain('verified evt_packagestest0001 agent.command.completed'), { timeout: 10_000 });
-      const forged = await sender.send({ url, id: 'evt_packagestest0001', event: 'agent.command.completed', payload, signingSecret: `${secret}x`, signedAt: new Date() });
+      const forged = await sender.send({
+        url,
+        id: 'evt_packagestest0001',
+        event: 'agent.command.completed',
+        payload,
+        signingSecret: `${secret}x`,
+        signedAt: new Date(),
+      });
       expect(forged).toMatchObject({ ok: false, httpStatus: 400 });
     } finally {
       sender.close();
@@ -186,7 +211,9 @@ describe('@service/chat-widget/react in a host app', () => {
     };
     const [without, withWidget] = [await mainChunkGzip('baseline', false), await mainChunkGzip('with-widget', true)];
     const growth = withWidget.main - without.main;
-    console.log(`React host main chunk: ${without.main} B gzip without the widget, ${withWidget.main} B with it (+${growth} B); ${withWidget.chunks - 1} lazy chunk(s)`);
+    console.log(
+      `React host main chunk: ${without.main} B gzip without the widget, ${withWidget.main} B with it (+${growth} B); ${withWidget.chunks - 1} lazy chunk(s)`,
+    );
     expect(withWidget.chunks).toBeGreaterThan(1);
     expect(growth).toBeLessThanOrEqual(3 * 1024);
   });

@@ -16,6 +16,9 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const workers = Math.max(1, Number(project.config.maxWorkers) || 1);
   const stores = await Promise.all(Array.from({ length: workers }, () => startDynaliteProcess()));
-  project.provide('dynamoEndpoints', stores.map((store) => store.endpoint));
+  project.provide(
+    'dynamoEndpoints',
+    stores.map((store) => store.endpoint),
+  );
   return async () => void (await Promise.all(stores.map((store) => store.stop())));
 }

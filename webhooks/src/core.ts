@@ -22,12 +22,16 @@ export interface VerifyOptions {
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-export const toBuffer = (body: RawBody): Buffer => (typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+export const toBuffer = (body: RawBody): Buffer =>
+  typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 
 export function checkTimestamp(timestamp: number, options: VerifyOptions): void {
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
   if (Math.abs(now - timestamp) > tolerance) {
-    throw new WebhookVerificationError('timestamp_out_of_tolerance', `The signature timestamp is ${now - timestamp} s from now; at most ${tolerance} s is accepted`);
+    throw new WebhookVerificationError(
+      'timestamp_out_of_tolerance',
+      `The signature timestamp is ${now - timestamp} s from now; at most ${tolerance} s is accepted`,
+    );
   }
 }

@@ -11,9 +11,33 @@ import {
   type StandardHeaders,
 } from './standard.js';
 
-export type { AuditActor, AuditEventData, CommandActionRequiredData, CommandCompletedData, CommandFailedData, ConversationClosedData, ConversationHandoffRequestedData, ConversationMessageCreatedData, ConversationRef, EvalRunCompletedData, KnowledgeSourceFailedData, KnowledgeSourceSyncedData, WebhookEvent, WebhookEventData, WebhookEventType, WebhookTestData } from './events.js';
+export type {
+  AuditActor,
+  AuditEventData,
+  CommandActionRequiredData,
+  CommandCompletedData,
+  CommandFailedData,
+  ConversationClosedData,
+  ConversationHandoffRequestedData,
+  ConversationMessageCreatedData,
+  ConversationRef,
+  EvalRunCompletedData,
+  KnowledgeSourceFailedData,
+  KnowledgeSourceSyncedData,
+  WebhookEvent,
+  WebhookEventData,
+  WebhookEventType,
+  WebhookTestData,
+} from './events.js';
 export { DEFAULT_TOLERANCE_SECONDS, WebhookVerificationError, type RawBody, type VerificationFailure, type VerifyOptions } from './core.js';
-export { standardSignature, standardWebhooksSecret, WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER, type StandardHeaders } from './standard.js';
+export {
+  standardSignature,
+  standardWebhooksSecret,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+  type StandardHeaders,
+} from './standard.js';
 
 /**
  * @service/webhooks: signing and verification of the platform's webhook deliveries (the platform signs with this
@@ -122,14 +146,13 @@ export function verifyHeaders(rawBody: RawBody, header: HeaderLookup, secret: st
 }
 
 /** Express (4 or 5) with `express.raw({ type: 'application/json' })` on the route, so `req.body` is the raw Buffer. */
-export function verifyExpressRequest(
-  request: { body: unknown; get(name: string): string | undefined },
-  secret: string,
-  options?: VerifyOptions,
-): WebhookEvent {
+export function verifyExpressRequest(request: { body: unknown; get(name: string): string | undefined }, secret: string, options?: VerifyOptions): WebhookEvent {
   const body = request.body;
   if (!(body instanceof Uint8Array) && typeof body !== 'string') {
-    throw new WebhookVerificationError('invalid_body', 'req.body is not the raw body: mount express.raw({ type: "application/json" }) on the webhook route, before any JSON parser');
+    throw new WebhookVerificationError(
+      'invalid_body',
+      'req.body is not the raw body: mount express.raw({ type: "application/json" }) on the webhook route, before any JSON parser',
+    );
   }
   return verifyHeaders(body, (name) => request.get(name), secret, options);
 }

@@ -33,7 +33,10 @@ export interface StandardHeaders {
 export function parseStandardHeaders(headers: StandardHeaders): { id: string; timestamp: number; signatures: Buffer[] } {
   const { id, timestamp, signature } = headers;
   if (!id || !timestamp || !signature) {
-    throw new WebhookVerificationError('missing_header', `Standard Webhooks need ${WEBHOOK_ID_HEADER}, ${WEBHOOK_TIMESTAMP_HEADER} and ${WEBHOOK_SIGNATURE_HEADER}`);
+    throw new WebhookVerificationError(
+      'missing_header',
+      `Standard Webhooks need ${WEBHOOK_ID_HEADER}, ${WEBHOOK_TIMESTAMP_HEADER} and ${WEBHOOK_SIGNATURE_HEADER}`,
+    );
   }
   // Several space-separated signatures may appear (while a secret is being rotated); any v1 one may match.
   const signatures = signature
@@ -42,8 +45,10 @@ export function parseStandardHeaders(headers: StandardHeaders): { id: string; ti
     .map((entry) => Buffer.from(entry.slice(3), 'base64'))
     .filter((bytes) => bytes.length === 32);
   if (!/^\d{1,12}$/.test(timestamp) || signatures.length === 0) {
-    throw new WebhookVerificationError('malformed_header', `${WEBHOOK_TIMESTAMP_HEADER} must be unix seconds and ${WEBHOOK_SIGNATURE_HEADER} hold v1,<base64 HMAC-SHA256>`);
+    throw new WebhookVerificationError(
+      'malformed_header',
+      `${WEBHOOK_TIMESTAMP_HEADER} must be unix seconds and ${WEBHOOK_SIGNATURE_HEADER} hold v1,<base64 HMAC-SHA256>`,
+    );
   }
   return { id, timestamp: Number(timestamp), signatures };
 }
-

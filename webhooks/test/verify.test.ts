@@ -18,7 +18,8 @@ import {
 
 const secret = 'whsec_test_0123456789abcdefghijklmnopqrstuv';
 // Non-ASCII and spacing on purpose: re-serialising this JSON would change the bytes.
-const rawBody = '{"id":"evt_abc123def456ghi789jkl012","event":"agent.command.completed","created_at":"2026-01-02T03:04:05.000Z","data":{"run_id":"cmd_1","result_text":"Grüße 👋",  "n": 1.50}}';
+const rawBody =
+  '{"id":"evt_abc123def456ghi789jkl012","event":"agent.command.completed","created_at":"2026-01-02T03:04:05.000Z","data":{"run_id":"cmd_1","result_text":"Grüße 👋",  "n": 1.50}}';
 const now = new Date('2026-01-02T03:04:10Z');
 const t = Math.floor(now.getTime() / 1000);
 
@@ -111,7 +112,13 @@ describe('verifyStandard (Standard Webhooks)', () => {
     expect(Object.keys(headers)).toEqual(['X-Service-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature']);
     const { 'X-Service-Signature': ours, ...standardOnly } = headers;
     expect(verifyLambdaEvent({ body: rawBody, headers: { 'X-Service-Signature': ours } }, secret, { now }).id).toBe(id);
-    expect(verifyLambdaEvent({ body: rawBody, headers: { 'Webhook-Id': id, 'WEBHOOK-TIMESTAMP': String(t), 'webhook-signature': standardOnly['webhook-signature']! } }, secret, { now }).id).toBe(id);
+    expect(
+      verifyLambdaEvent(
+        { body: rawBody, headers: { 'Webhook-Id': id, 'WEBHOOK-TIMESTAMP': String(t), 'webhook-signature': standardOnly['webhook-signature']! } },
+        secret,
+        { now },
+      ).id,
+    ).toBe(id);
     const request = new Request('https://receiver.example/hooks', { method: 'POST', headers: standardOnly, body: rawBody });
     expect((await verifyRequest(request, secret, { now })).id).toBe(id);
     const forged = new Request('https://receiver.example/hooks', { method: 'POST', headers: { ...standardOnly, 'webhook-id': 'evt_forged' }, body: rawBody });
@@ -161,7 +168,11 @@ describe('verifyExpressRequest', () => {
 describe('verifyLambdaEvent', () => {
   it('verifies a base64-encoded API Gateway body, with any header casing', () => {
     const header = signatureHeader(secret, rawBody, t);
-    const event = { isBase64Encoded: true, body: Buffer.from(rawBody).toString('base64'), headers: { 'x-service-signature': header, 'content-type': 'application/json' } };
+    const event = {
+      isBase64Encoded: true,
+      body: Buffer.from(rawBody).toString('base64'),
+      headers: { 'x-service-signature': header, 'content-type': 'application/json' },
+    };
     expect(verifyLambdaEvent(event, secret, { now }).data).toMatchObject({ result_text: 'Grüße 👋' });
     expect(verifyLambdaEvent({ isBase64Encoded: false, body: rawBody, headers: { 'X-Service-Signature': header } }, secret, { now }).id).toMatch(/^evt_/);
   });
@@ -177,10 +188,18 @@ describe('verifyLambdaEvent', () => {
 describe('verifyRequest', () => {
   it('verifies a web-standard Request from its bytes', async () => {
     const header = signatureHeader(secret, rawBody, t);
-    const request = new Request('https://receiver.example/hooks', { method: 'POST', headers: { 'X-Service-Signature': header }, body: new TextEncoder().encode(rawBody) });
+    const request = new Request('https://receiver.example/hooks', {
+      method: 'POST',
+      headers: { 'X-Service-Signature': header },
+      body: new TextEncoder().encode(rawBody),
+    });
     const verified = await verifyRequest(request, secret, { now });
     expect(verified.event === 'agent.command.completed' && verified.data.run_id).toBe('cmd_1');
-    const tampered = new Request('https://receiver.example/hooks', { method: 'POST', headers: { 'X-Service-Signature': header }, body: rawBody.replace('1.50', '1.5') });
+    const tampered = new Request('https://receiver.example/hooks', {
+      method: 'POST',
+      headers: { 'X-Service-Signature': header },
+      body: rawBody.replace('1.50', '1.5'),
+    });
     await expect(verifyRequest(tampered, secret, { now })).rejects.toMatchObject({ reason: 'signature_mismatch' });
   });
 });

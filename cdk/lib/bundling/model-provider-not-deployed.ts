@@ -6,7 +6,9 @@
  * it with, so this is reached only if MODEL is changed on a deployed function without deploying again, and then says so.
  */
 function notDeployed(provider: string): never {
-  throw new Error(`The ${provider} model provider is not in this Lambda bundle: each function carries the provider of the MODEL it was deployed with; deploy again with the new MODEL`);
+  throw new Error(
+    `The ${provider} model provider is not in this Lambda bundle: each function carries the provider of the MODEL it was deployed with; deploy again with the new MODEL`,
+  );
 }
 
 export function createAmazonBedrock(): never {

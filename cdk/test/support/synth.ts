@@ -35,7 +35,10 @@ export function roleStatements(template: Template, stack: Stack, fn: IFunction):
   const fnResource = template.toJSON().Resources[stack.getLogicalId(fn.node.defaultChild as CfnFunction)] as Resource;
   const roleId = (fnResource.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
   // CDK moves what does not fit a role's inline policy into overflow managed policies attached to the same role.
-  const policies = [...Object.values(template.findResources('AWS::IAM::Policy')), ...Object.values(template.findResources('AWS::IAM::ManagedPolicy'))] as Resource[];
+  const policies = [
+    ...Object.values(template.findResources('AWS::IAM::Policy')),
+    ...Object.values(template.findResources('AWS::IAM::ManagedPolicy')),
+  ] as Resource[];
   return policies
     .filter((policy) => ((policy.Properties.Roles ?? []) as { Ref: string }[]).some((role) => role.Ref === roleId))
     .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: Statement[] }).Statement);

@@ -62,7 +62,12 @@ async function send<T>(method: 'GET' | 'POST', path: string, query: object | und
   }
   if (!response.ok || !envelope?.status) {
     if (response.status === 401 && !path.startsWith('auth/')) state.onUnauthorized();
-    throw new ApiError(response.status, envelope?.error?.code ?? 'HTTP_ERROR', envelope?.msg ?? `${response.status} ${response.statusText}`, envelope?.error?.field);
+    throw new ApiError(
+      response.status,
+      envelope?.error?.code ?? 'HTTP_ERROR',
+      envelope?.msg ?? `${response.status} ${response.statusText}`,
+      envelope?.error?.field,
+    );
   }
   return envelope.data;
 }

@@ -11,7 +11,12 @@ export interface Endpoint {
 
 /** Every endpoint of the shared contract (`ENDPOINTS`), by path: types only, nothing of zod reaches the bundle. */
 type Shared = {
-  [N in EndpointName as (typeof ENDPOINTS)[N]['path']]: { method: (typeof ENDPOINTS)[N]['method']; query: InputOf<N, 'query'>; body: InputOf<N, 'body'>; data: DataOf<N> };
+  [N in EndpointName as (typeof ENDPOINTS)[N]['path']]: {
+    method: (typeof ENDPOINTS)[N]['method'];
+    query: InputOf<N, 'query'>;
+    body: InputOf<N, 'body'>;
+    data: DataOf<N>;
+  };
 };
 /** What the caller sends (zod input: defaults may be left out). */
 type InputOf<N extends EndpointName, K extends 'query' | 'body'> = (typeof ENDPOINTS)[N] extends { [key in K]: infer S extends ZodType } ? input<S> : undefined;

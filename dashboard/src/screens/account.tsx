@@ -71,9 +71,17 @@ export default function Account() {
         {passkeys.data?.passkeys.map((passkey) => (
           <li key={passkey.id} class="row spread">
             <span>
-              {passkey.name} <span class="muted small">added {when(passkey.created_at)}, last used {passkey.last_used_at ? when(passkey.last_used_at) : 'never'}</span>
+              {passkey.name}{' '}
+              <span class="muted small">
+                added {when(passkey.created_at)}, last used {passkey.last_used_at ? when(passkey.last_used_at) : 'never'}
+              </span>
             </span>
-            <button type="button" class="danger" aria-label={`Remove passkey ${passkey.name}`} onClick={() => setRemoving({ id: passkey.id, name: passkey.name })}>
+            <button
+              type="button"
+              class="danger"
+              aria-label={`Remove passkey ${passkey.name}`}
+              onClick={() => setRemoving({ id: passkey.id, name: passkey.name })}
+            >
               Remove
             </button>
           </li>

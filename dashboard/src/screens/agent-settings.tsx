@@ -65,7 +65,11 @@ export default function Settings({ params }: { params: string[] }) {
       avatar_url: form.avatar_url,
       company_name: form.company_name,
       colors: { primary: form.primary, gradient_from: form.gradient_from, gradient_to: form.gradient_to },
-      widget: { show_delay_ms: Number(form.show_delay_ms), teaser_delay_ms: Number(form.teaser_delay_ms), idle_nudge_delay_ms: Number(form.idle_nudge_delay_ms) },
+      widget: {
+        show_delay_ms: Number(form.show_delay_ms),
+        teaser_delay_ms: Number(form.teaser_delay_ms),
+        idle_nudge_delay_ms: Number(form.idle_nudge_delay_ms),
+      },
       teaser_word: form.teaser_word,
       allowed_origins: origins,
     });
@@ -75,7 +79,8 @@ export default function Settings({ params }: { params: string[] }) {
     id: `f-${key}`,
     name: key,
     value: form?.[key] ?? '',
-    onInput: (event: { currentTarget: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement }) => setForm((current) => current && { ...current, [key]: event.currentTarget.value }),
+    onInput: (event: { currentTarget: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement }) =>
+      setForm((current) => current && { ...current, [key]: event.currentTarget.value }),
   });
   return (
     <Screen title="Settings" intro={agent.data ? `${agent.data.agent.name}: how the agent introduces itself and how its widget looks.` : undefined}>
@@ -98,9 +103,11 @@ export default function Settings({ params }: { params: string[] }) {
               <label for="f-locale">Locale</label>
               <select {...field('locale')}>
                 {/* A regional locale set through the API (pt-BR) stays selectable beside the languages. */}
-                {((CONVERSATION_LANGUAGES as readonly string[]).includes(form.locale) ? CONVERSATION_LANGUAGES : [form.locale, ...CONVERSATION_LANGUAGES]).map((tag) => (
-                  <option key={tag} value={tag}>{`${languageName(tag)} (${tag})`}</option>
-                ))}
+                {((CONVERSATION_LANGUAGES as readonly string[]).includes(form.locale) ? CONVERSATION_LANGUAGES : [form.locale, ...CONVERSATION_LANGUAGES]).map(
+                  (tag) => (
+                    <option key={tag} value={tag}>{`${languageName(tag)} (${tag})`}</option>
+                  ),
+                )}
               </select>
               <label for="f-avatar_url">Avatar URL</label>
               <input {...field('avatar_url')} inputMode="url" />

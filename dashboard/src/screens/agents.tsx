@@ -31,7 +31,8 @@ export default function Agents({ params }: { params: string[] }) {
       <RoleNote permission="manage" action="hiring an agent" />
       {waitingCount > 0 ? (
         <p class="note">
-          {waitingCount === 1 ? 'A run waits' : `${waitingCount}${waitingCount === 100 ? '+' : ''} runs wait`} for a person to approve an action: <a href={href('approvals')}>Waiting for you</a>
+          {waitingCount === 1 ? 'A run waits' : `${waitingCount}${waitingCount === 100 ? '+' : ''} runs wait`} for a person to approve an action:{' '}
+          <a href={href('approvals')}>Waiting for you</a>
         </p>
       ) : null}
       {agents.loading && !agents.data ? <Loading what="agents" /> : null}

@@ -71,7 +71,10 @@ export function useAnswers(onAnswered: () => void) {
       await post(decision === 'approve' ? 'agents/command_approve' : 'agents/command_reject', body);
       setOutcome({
         ok: true,
-        text: decision === 'approve' ? `Approved ${capability} for the run ${run.run_id}: the agent goes on.` : `Rejected ${capability} for the run ${run.run_id}: the agent goes on without it.`,
+        text:
+          decision === 'approve'
+            ? `Approved ${capability} for the run ${run.run_id}: the agent goes on.`
+            : `Rejected ${capability} for the run ${run.run_id}: the agent goes on without it.`,
       });
       onAnswered();
     } catch (error) {
@@ -149,10 +152,22 @@ export function AnswerButtons({ run, answers }: { run: Waiting; answers: Answers
   const busy = answers.busy === run.run_id;
   return (
     <div class="row">
-      <ActionButton permission="command" variant="primary" busy={busy} label={`Approve ${capability} for the run ${run.run_id}`} onClick={() => answers.ask('approve', run)}>
+      <ActionButton
+        permission="command"
+        variant="primary"
+        busy={busy}
+        label={`Approve ${capability} for the run ${run.run_id}`}
+        onClick={() => answers.ask('approve', run)}
+      >
         Approve
       </ActionButton>
-      <ActionButton permission="command" variant="danger" busy={busy} label={`Reject ${capability} for the run ${run.run_id}`} onClick={() => answers.ask('reject', run)}>
+      <ActionButton
+        permission="command"
+        variant="danger"
+        busy={busy}
+        label={`Reject ${capability} for the run ${run.run_id}`}
+        onClick={() => answers.ask('reject', run)}
+      >
         Reject
       </ActionButton>
     </div>

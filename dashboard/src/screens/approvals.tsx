@@ -22,7 +22,10 @@ export default function Approvals() {
   const nameOf = (agentId: string) => agents.data?.agents.find((agent) => agent.id === agentId)?.name ?? agentId;
   const runs = waiting.data?.runs;
   return (
-    <Screen title="Waiting for you" intro="Runs given with autonomy confirm stop before any action that changes something, until someone approves or rejects it.">
+    <Screen
+      title="Waiting for you"
+      intro="Runs given with autonomy confirm stop before any action that changes something, until someone approves or rejects it."
+    >
       <RoleNote permission="command" action="approving or rejecting an action" />
       {waiting.loading && !waiting.data ? <Loading what="the runs waiting for approval" /> : null}
       <ErrorNote error={waiting.error ?? agents.error} />
@@ -38,7 +41,8 @@ export default function Approvals() {
             <PendingActionView action={run.pending_action} />
             <AnswerButtons run={run} answers={answers} />
             <p class="muted small">
-              <span class="mono">{run.run_id}</span> · given {when(run.created_at)} · <a href={href('agents', run.agent_id, 'runs')}>Runs of {nameOf(run.agent_id)}</a>
+              <span class="mono">{run.run_id}</span> · given {when(run.created_at)} ·{' '}
+              <a href={href('agents', run.agent_id, 'runs')}>Runs of {nameOf(run.agent_id)}</a>
             </p>
           </li>
         ))}

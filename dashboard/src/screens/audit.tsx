@@ -95,7 +95,10 @@ export default function Audit() {
     if (format === 'csv') downloadFile(`audit-${stamp}.csv`, entriesCsv(all), 'text/csv');
     else downloadFile(`audit-${stamp}.json`, JSON.stringify(all, null, 2), 'application/json');
   });
-  const field = (name: keyof typeof form) => ({ value: form[name], onInput: (event: { currentTarget: HTMLInputElement }) => setForm({ ...form, [name]: event.currentTarget.value }) });
+  const field = (name: keyof typeof form) => ({
+    value: form[name],
+    onInput: (event: { currentTarget: HTMLInputElement }) => setForm({ ...form, [name]: event.currentTarget.value }),
+  });
 
   return (
     <Screen
@@ -143,7 +146,11 @@ export default function Audit() {
       <ErrorNote error={first.error ?? loadMore.error ?? exportAs.error} />
       {allowed && first.loading && !first.data ? <Loading what="the audit log" /> : null}
       {allowed ? (
-        <DataTable caption="Audit entries" columns={['When', 'Who', 'Action', 'Target', 'From', 'Change']} empty={first.data?.entries.length === 0 && 'No entries match.'}>
+        <DataTable
+          caption="Audit entries"
+          columns={['When', 'Who', 'Action', 'Target', 'From', 'Change']}
+          empty={first.data?.entries.length === 0 && 'No entries match.'}
+        >
           {entries.map((entry) => (
             <tr key={entry.id}>
               <td>{when(entry.time)}</td>

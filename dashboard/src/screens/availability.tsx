@@ -24,7 +24,13 @@ function toForm(settings: AvailabilitySettings): Form {
       return [day, { on: interval !== undefined, from: interval?.from ?? '09:00', to: interval?.to ?? '17:00' }];
     }),
   ) as Form['days'];
-  return { mode: settings.mode, time_zone: settings.time_zone, useHours: settings.hours !== null, days, timeout: settings.claim_timeout_minutes === null ? '' : String(settings.claim_timeout_minutes) };
+  return {
+    mode: settings.mode,
+    time_zone: settings.time_zone,
+    useHours: settings.hours !== null,
+    days,
+    timeout: settings.claim_timeout_minutes === null ? '' : String(settings.claim_timeout_minutes),
+  };
 }
 
 const toSettings = (form: Form): AvailabilitySettings => ({
@@ -55,12 +61,17 @@ export function AvailabilitySection() {
     loaded.reload();
   });
   const change = (next: Partial<Form>) => form && setForm({ ...form, ...next });
-  const changeDay = (day: Weekday, next: Partial<Form['days'][Weekday]>) => form && setForm({ ...form, days: { ...form.days, [day]: { ...form.days[day], ...next } } });
+  const changeDay = (day: Weekday, next: Partial<Form['days'][Weekday]>) =>
+    form && setForm({ ...form, days: { ...form.days, [day]: { ...form.days[day], ...next } } });
   return (
     <details class="card availability">
       <summary>
         Availability{' '}
-        {loaded.data ? <span class="muted">· {loaded.data.available_now ? 'teammates are available now' : 'nobody is available now: visitors are asked for an e-mail address'}</span> : null}
+        {loaded.data ? (
+          <span class="muted">
+            · {loaded.data.available_now ? 'teammates are available now' : 'nobody is available now: visitors are asked for an e-mail address'}
+          </span>
+        ) : null}
       </summary>
       {loaded.loading && !form ? <Loading what="availability" /> : null}
       <ErrorNote error={loaded.error} />
@@ -76,7 +87,8 @@ export function AvailabilitySection() {
             <label for="a-zone">Time zone (e.g. Europe/Istanbul)</label>
             <input id="a-zone" value={form.time_zone} maxLength={64} onInput={(event) => change({ time_zone: event.currentTarget.value })} />
             <label>
-              <input type="checkbox" checked={form.useHours} onChange={(event) => change({ useHours: event.currentTarget.checked })} /> Only during business hours (off: around the clock)
+              <input type="checkbox" checked={form.useHours} onChange={(event) => change({ useHours: event.currentTarget.checked })} /> Only during business
+              hours (off: around the clock)
             </label>
             {form.useHours ? (
               <table class="hours">
@@ -86,13 +98,26 @@ export function AvailabilitySection() {
                     <tr key={day}>
                       <th scope="row">
                         <label>
-                          <input type="checkbox" checked={form.days[day].on} onChange={(event) => changeDay(day, { on: event.currentTarget.checked })} /> {DAY_LABELS[day]}
+                          <input type="checkbox" checked={form.days[day].on} onChange={(event) => changeDay(day, { on: event.currentTarget.checked })} />{' '}
+                          {DAY_LABELS[day]}
                         </label>
                       </th>
                       <td>
-                        <input type="time" aria-label={`${DAY_LABELS[day]} from`} value={form.days[day].from} disabled={!form.days[day].on} onInput={(event) => changeDay(day, { from: event.currentTarget.value })} />
+                        <input
+                          type="time"
+                          aria-label={`${DAY_LABELS[day]} from`}
+                          value={form.days[day].from}
+                          disabled={!form.days[day].on}
+                          onInput={(event) => changeDay(day, { from: event.currentTarget.value })}
+                        />
                         {' – '}
-                        <input type="time" aria-label={`${DAY_LABELS[day]} to`} value={form.days[day].to} disabled={!form.days[day].on} onInput={(event) => changeDay(day, { to: event.currentTarget.value })} />
+                        <input
+                          type="time"
+                          aria-label={`${DAY_LABELS[day]} to`}
+                          value={form.days[day].to}
+                          disabled={!form.days[day].on}
+                          onInput={(event) => changeDay(day, { to: event.currentTarget.value })}
+                        />
                       </td>
                     </tr>
                   ))}

@@ -8,7 +8,12 @@ import { when } from '../format';
  */
 
 /** Why the conversation passed to people, as the inbox says it. */
-export const HANDOFF_REASON = { visitor: 'the visitor asked for a person', agent: 'the agent handed it over', keyword: 'a handoff keyword', teammate: 'a teammate took it over' } as const;
+export const HANDOFF_REASON = {
+  visitor: 'the visitor asked for a person',
+  agent: 'the agent handed it over',
+  keyword: 'a handoff keyword',
+  teammate: 'a teammate took it over',
+} as const;
 
 /** Where the customer writes from, as the inbox labels it. */
 export const CHANNEL_LABEL = { widget: 'Widget', email: 'E-mail' } as const satisfies Record<ConversationChannel, string>;
@@ -30,7 +35,8 @@ export function whyItWaits(conversation: InboxConversation): string | null {
 const SAID_BY = { user: '', assistant: 'Agent: ', teammate: 'Teammate: ' } as const;
 const HANDLED = { agent: 'The agent answers', closed: 'Closed' } as const;
 /** Who has it: the teammate who claimed it, nobody yet (it waits), the agent, or nobody any more. */
-const holder = (conversation: InboxConversation): string => (conversation.handler === 'people' ? (conversation.assignee?.name ?? 'Waiting') : HANDLED[conversation.handler]);
+const holder = (conversation: InboxConversation): string =>
+  conversation.handler === 'people' ? (conversation.assignee?.name ?? 'Waiting') : HANDLED[conversation.handler];
 
 export function ConversationRow({ conversation, open, onToggle }: { conversation: InboxConversation; open: boolean; onToggle: () => void }) {
   const { channel } = conversation;

@@ -19,7 +19,15 @@ const TYPING_EVERY_MS = 3_000;
  * One conversation in the inbox: who handles it, the agent's handoff summary, the visitor, the live transcript (notes
  * marked internal), and what a teammate does with it. Every text is rendered as text, never as markup.
  */
-export function ConversationView({ conversationId, onChanged, onErased }: { conversationId: string; onChanged: () => void; onErased: (erasure: Erasure) => void }) {
+export function ConversationView({
+  conversationId,
+  onChanged,
+  onErased,
+}: {
+  conversationId: string;
+  onChanged: () => void;
+  onErased: (erasure: Erasure) => void;
+}) {
   const live = useLiveConversation(conversationId);
   useReadMarker(conversationId, live.messages.at(-1)?.seq);
   if (live.error) return <ErrorNote error={live.error} />;
@@ -28,12 +36,20 @@ export function ConversationView({ conversationId, onChanged, onErased }: { conv
   return (
     <section class="conversation" aria-label="Conversation">
       <h2 class="conversation-title">
-        <span class={`badge channel ${live.summary.channel}`}>{CHANNEL_LABEL[live.summary.channel]}</span> {live.summary.email ? live.summary.email.subject || '(no subject)' : whoOf(live.summary)}
+        <span class={`badge channel ${live.summary.channel}`}>{CHANNEL_LABEL[live.summary.channel]}</span>{' '}
+        {live.summary.email ? live.summary.email.subject || '(no subject)' : whoOf(live.summary)}
       </h2>
       <About summary={live.summary} />
       <ol class="transcript" aria-label="Transcript" aria-live="polite">
         {live.messages.map((message) => (
-          <Entry key={message.seq} message={message} customer={customer} mail={live.mails.get(message.seq)} conversationId={conversationId} onDecided={live.refresh} />
+          <Entry
+            key={message.seq}
+            message={message}
+            customer={customer}
+            mail={live.mails.get(message.seq)}
+            conversationId={conversationId}
+            onDecided={live.refresh}
+          />
         ))}
       </ol>
       {live.typing !== undefined ? (
@@ -118,7 +134,19 @@ function About({ summary }: { summary: ConversationSummary }) {
 }
 
 /** `customer`: how the visitor's entries are headed (an e-mail conversation's: the sender's address); `mail`: the inbound mail it was made of. */
-function Entry({ message, customer, mail, conversationId, onDecided }: { message: TranscriptEntry; customer: string; mail: MailOfMessage | undefined; conversationId: string; onDecided: () => void }) {
+function Entry({
+  message,
+  customer,
+  mail,
+  conversationId,
+  onDecided,
+}: {
+  message: TranscriptEntry;
+  customer: string;
+  mail: MailOfMessage | undefined;
+  conversationId: string;
+  onDecided: () => void;
+}) {
   if (message.role === 'event') {
     return (
       <li class="message event">
@@ -128,7 +156,12 @@ function Entry({ message, customer, mail, conversationId, onDecided }: { message
       </li>
     );
   }
-  const who = { user: customer, assistant: 'Agent', teammate: message.author?.name ?? 'Teammate', note: `Internal note · ${message.author?.name ?? 'Teammate'}` }[message.role];
+  const who = {
+    user: customer,
+    assistant: 'Agent',
+    teammate: message.author?.name ?? 'Teammate',
+    note: `Internal note · ${message.author?.name ?? 'Teammate'}`,
+  }[message.role];
   return (
     <li class={`message ${message.role}`}>
       <span class="who">{who}</span>
@@ -176,17 +209,31 @@ function Actions({ summary, onChanged }: { summary: ConversationSummary; onChang
     <div class="conversation-actions">
       <div class="row">
         {open && !mine ? (
-          <ActionButton permission="conversations:reply" variant="primary" busy={act.busy} onClick={() => void act.run(() => post('conversations/assign', { conversation_id }))}>
+          <ActionButton
+            permission="conversations:reply"
+            variant="primary"
+            busy={act.busy}
+            onClick={() => void act.run(() => post('conversations/assign', { conversation_id }))}
+          >
             Claim
           </ActionButton>
         ) : null}
         {summary.handler === 'people' ? (
-          <ActionButton permission="conversations:reply" busy={act.busy} onClick={() => void act.run(() => post('conversations/handback', { conversation_id }))}>
+          <ActionButton
+            permission="conversations:reply"
+            busy={act.busy}
+            onClick={() => void act.run(() => post('conversations/handback', { conversation_id }))}
+          >
             Hand back to the agent
           </ActionButton>
         ) : null}
         {open ? (
-          <ActionButton permission="conversations:reply" variant="danger" busy={act.busy} onClick={() => void act.run(() => post('conversations/close', { conversation_id }))}>
+          <ActionButton
+            permission="conversations:reply"
+            variant="danger"
+            busy={act.busy}
+            onClick={() => void act.run(() => post('conversations/close', { conversation_id }))}
+          >
             Close
           </ActionButton>
         ) : null}
@@ -196,13 +243,16 @@ function Actions({ summary, onChanged }: { summary: ConversationSummary; onChang
         <ActionForm onSubmit={() => text.trim() && send('conversations/reply')}>
           <label>
             Message
-            <textarea value={text} rows={3} maxLength={LIVE_LIMITS.messageChars} disabled={locked} aria-describedby={app.may('conversations:reply') ? undefined : 'role-note-conversations:reply'} onInput={(event) => typed(event.currentTarget.value)} />
+            <textarea
+              value={text}
+              rows={3}
+              maxLength={LIVE_LIMITS.messageChars}
+              disabled={locked}
+              aria-describedby={app.may('conversations:reply') ? undefined : 'role-note-conversations:reply'}
+              onInput={(event) => typed(event.currentTarget.value)}
+            />
           </label>
-          {mailedTo ? (
-            <p class="muted small">
-              Sent by e-mail to {mailedTo}
-            </p>
-          ) : null}
+          {mailedTo ? <p class="muted small">Sent by e-mail to {mailedTo}</p> : null}
           <div class="row">
             <ActionButton type="submit" permission="conversations:reply" variant="primary" busy={act.busy || !text.trim()}>
               {summary.channel === 'email' ? 'Reply by e-mail' : 'Reply to the visitor'}

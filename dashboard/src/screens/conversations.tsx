@@ -44,7 +44,10 @@ export default function Conversations({ params }: { params: string[] }) {
   const pushed = usePushedRows(agentId, tab, useApp().session.user.id, list.data, refresh, reloadCounts);
   const pages = usePages(agentId, tab, pushed);
   return (
-    <Screen title="Conversations" intro="The agent's conversations, in the widget and by e-mail. Claim one that waits for a person, reply, leave internal notes, hand it back to the agent or close it.">
+    <Screen
+      title="Conversations"
+      intro="The agent's conversations, in the widget and by e-mail. Claim one that waits for a person, reply, leave internal notes, hand it back to the agent or close it."
+    >
       <AgentTabs agentId={agentId} current="conversations" />
       <RoleNote permission="conversations:reply" action="claiming, replying to or closing a conversation" />
       <AvailabilitySection />
@@ -62,7 +65,11 @@ export default function Conversations({ params }: { params: string[] }) {
         <ul class="conversations">
           {[...(pushed?.conversations ?? []), ...pages.later].map((conversation) => (
             <li key={conversation.id} class="card">
-              <ConversationRow conversation={conversation} open={open === conversation.id} onToggle={() => setOpen(open === conversation.id ? null : conversation.id)} />
+              <ConversationRow
+                conversation={conversation}
+                open={open === conversation.id}
+                onToggle={() => setOpen(open === conversation.id ? null : conversation.id)}
+              />
             </li>
           ))}
         </ul>
@@ -115,7 +122,14 @@ function listedUnder(tab: ConversationListState, conversation: InboxConversation
  * the tab in its place (most recently started first) or leaves it; an erased one leaves. A new conversation or a change
  * of hands has the tabs' counts read again; `ready` (the stream started over) reads the list again.
  */
-function usePushedRows(agentId: string, tab: ConversationListState, me: string, loaded: Page | undefined, refresh: () => void, recount: () => void): Page | undefined {
+function usePushedRows(
+  agentId: string,
+  tab: ConversationListState,
+  me: string,
+  loaded: Page | undefined,
+  refresh: () => void,
+  recount: () => void,
+): Page | undefined {
   const [page, setPage] = useState(loaded);
   useEffect(() => setPage(loaded), [loaded]);
   const known = useRef(new Map<string, InboxConversation>());
@@ -158,7 +172,9 @@ function usePushedRows(agentId: string, tab: ConversationListState, me: string, 
 /** How many conversations each tab has (one page of COUNTED each). */
 async function tabCounts(agentId: string): Promise<Record<ConversationListState, string>> {
   const pages = await Promise.all(CONVERSATION_LIST_STATES.map((state) => get('conversations/list', { agent_id: agentId, limit: COUNTED, state })));
-  return Object.fromEntries(CONVERSATION_LIST_STATES.map((state, index) => [state, `${pages[index]!.conversations.length}${pages[index]!.next_cursor ? '+' : ''}`])) as Record<ConversationListState, string>;
+  return Object.fromEntries(
+    CONVERSATION_LIST_STATES.map((state, index) => [state, `${pages[index]!.conversations.length}${pages[index]!.next_cursor ? '+' : ''}`]),
+  ) as Record<ConversationListState, string>;
 }
 
 /**

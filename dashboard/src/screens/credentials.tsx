@@ -52,7 +52,13 @@ export default function Credentials() {
               {key.revoked_at ? (
                 <span class="badge failed">Revoked {when(key.revoked_at)}</span>
               ) : (
-                <ActionButton permission="manage" variant="danger" label={`Revoke ${key.name}`} busy={revokingId === key.id} onClick={() => setRevoking({ id: key.id, name: key.name })}>
+                <ActionButton
+                  permission="manage"
+                  variant="danger"
+                  label={`Revoke ${key.name}`}
+                  busy={revokingId === key.id}
+                  onClick={() => setRevoking({ id: key.id, name: key.name })}
+                >
                   Revoke
                 </ActionButton>
               )}

@@ -8,7 +8,11 @@ import { AgentTabs } from './agent-tabs';
 type Scenario = DataAt<'evals/scenario_list'>['scenarios'][number];
 type RunStatus = DataAt<'evals/run_status'>;
 
-const EXAMPLE = { name: 'Refund time', door: 'widget', turns: [{ user: 'How long do refunds take?', expect: [{ answer_contains: '30 days' }, { no_action: true }] }] };
+const EXAMPLE = {
+  name: 'Refund time',
+  door: 'widget',
+  turns: [{ user: 'How long do refunds take?', expect: [{ answer_contains: '30 days' }, { no_action: true }] }],
+};
 
 /** The editable part of a scenario, as JSON (its id and agent stay). */
 const editable = ({ name, door, page, locale, identity, turns }: Scenario) => JSON.stringify({ name, door, page, locale, identity, turns }, null, 2);
@@ -21,7 +25,8 @@ function parsed(text: string): Record<string, unknown> {
   } catch (error) {
     throw new Error(`The scenario is not valid JSON: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('The scenario is a JSON object: {"name", "turns": [{"user", "expect": […]}]}');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new Error('The scenario is a JSON object: {"name", "turns": [{"user", "expect": […]}]}');
   return value as Record<string, unknown>;
 }
 
@@ -63,7 +68,11 @@ export default function Evals({ params }: { params: string[] }) {
         <h2 id="scenarios-title">Scenarios</h2>
         {scenarios.loading && !scenarios.data ? <Loading what="scenarios" /> : null}
         <ErrorNote error={scenarios.error ?? remove.error} />
-        <DataTable caption="Scenarios" columns={['Name', 'Door', 'Turns', '']} empty={scenarios.data?.scenarios.length === 0 ? 'No scenarios yet: write one below, or save one from a conversation or a run.' : false}>
+        <DataTable
+          caption="Scenarios"
+          columns={['Name', 'Door', 'Turns', '']}
+          empty={scenarios.data?.scenarios.length === 0 ? 'No scenarios yet: write one below, or save one from a conversation or a run.' : false}
+        >
           {scenarios.data?.scenarios.map((scenario) => (
             <tr key={scenario.id}>
               <td>{scenario.name}</td>
@@ -73,7 +82,13 @@ export default function Evals({ params }: { params: string[] }) {
                 <ActionButton permission="manage" label={`Edit ${scenario.name}`} onClick={() => (setEditing(scenario.id), setJson(editable(scenario)))}>
                   Edit
                 </ActionButton>
-                <ActionButton permission="manage" variant="danger" label={`Delete ${scenario.name}`} busy={remove.busy} onClick={() => void remove.run(scenario.id)}>
+                <ActionButton
+                  permission="manage"
+                  variant="danger"
+                  label={`Delete ${scenario.name}`}
+                  busy={remove.busy}
+                  onClick={() => void remove.run(scenario.id)}
+                >
                   Delete
                 </ActionButton>
               </td>
@@ -87,7 +102,11 @@ export default function Evals({ params }: { params: string[] }) {
             <ActionButton type="submit" permission="manage" variant="primary" busy={saveScenario.busy}>
               Save scenario
             </ActionButton>
-            {editing ? <ActionButton permission="manage" onClick={() => (setEditing(null), setJson(JSON.stringify(EXAMPLE, null, 2)))}>Cancel</ActionButton> : null}
+            {editing ? (
+              <ActionButton permission="manage" onClick={() => (setEditing(null), setJson(JSON.stringify(EXAMPLE, null, 2)))}>
+                Cancel
+              </ActionButton>
+            ) : null}
           </span>
           <ErrorNote error={saveScenario.error} />
         </ActionForm>
@@ -122,8 +141,8 @@ function Results({ status }: { status: RunStatus }) {
       </p>
       {diff?.previous_eval_run_id ? (
         <p>
-          Since the previous run: {diff.fixed.length} fixed{diff.fixed.length ? ` (${named(diff.fixed)})` : ''}, {diff.broke.length} broke{diff.broke.length ? ` (${named(diff.broke)})` : ''},{' '}
-          {diff.still_failing.length} still failing
+          Since the previous run: {diff.fixed.length} fixed{diff.fixed.length ? ` (${named(diff.fixed)})` : ''}, {diff.broke.length} broke
+          {diff.broke.length ? ` (${named(diff.broke)})` : ''}, {diff.still_failing.length} still failing
         </p>
       ) : null}
       <ul class="failures" aria-label="Failures">
@@ -133,16 +152,21 @@ function Results({ status }: { status: RunStatus }) {
             <li key={result.scenario_id} class="card">
               <h3>{result.name}</h3>
               <ul>
-                {(result.error ? [result.error] : result.expectations.filter((each) => each.outcome === 'failed').map((each) => each.reason ?? '')).map((reason) => (
-                  <li key={reason}>{reason}</li>
-                ))}
+                {(result.error ? [result.error] : result.expectations.filter((each) => each.outcome === 'failed').map((each) => each.reason ?? '')).map(
+                  (reason) => (
+                    <li key={reason}>{reason}</li>
+                  ),
+                )}
               </ul>
               <details>
                 <summary>Transcript</summary>
                 <ol>
                   {result.transcript.map((entry, index) => (
                     <li key={index}>
-                      <strong>{entry.role}</strong> {entry.tool ? `${entry.tool.name} ${JSON.stringify(entry.tool.args)}${entry.tool.sandboxed ? ' (recorded, not performed)' : ''}` : entry.text}
+                      <strong>{entry.role}</strong>{' '}
+                      {entry.tool
+                        ? `${entry.tool.name} ${JSON.stringify(entry.tool.args)}${entry.tool.sandboxed ? ' (recorded, not performed)' : ''}`
+                        : entry.text}
                     </li>
                   ))}
                 </ol>

@@ -19,7 +19,17 @@ const cssColour = (name: string) => getComputedStyle(document.documentElement).g
  * says nothing to a screen reader), and the same numbers are in a real table behind "Table view" for screen readers
  * and keyboard users. The legend is ours (classes, no inline style), not uPlot's.
  */
-export function DayChart<K extends string>({ title, days, series, format }: { title: string; days: (Record<K, number | null> & { date: string })[]; series: ChartSeries<K>[]; format: (value: number | null) => string }) {
+export function DayChart<K extends string>({
+  title,
+  days,
+  series,
+  format,
+}: {
+  title: string;
+  days: (Record<K, number | null> & { date: string })[];
+  series: ChartSeries<K>[];
+  format: (value: number | null) => string;
+}) {
   const canvasBox = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const box = canvasBox.current;
@@ -36,7 +46,15 @@ export function DayChart<K extends string>({ title, days, series, format }: { ti
         tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
         scales: { y: { range: (_chart, _min, max) => [0, Math.max(1, max)] } },
         axes: [axis, { ...axis, values: (_chart, ticks) => ticks.map((tick) => format(tick)) }],
-        series: [{}, ...series.map((line, index) => ({ label: line.label, stroke: cssColour(`--series-${index % SERIES_COLOURS}`), width: 2, points: { show: days.length <= 31 } }))],
+        series: [
+          {},
+          ...series.map((line, index) => ({
+            label: line.label,
+            stroke: cssColour(`--series-${index % SERIES_COLOURS}`),
+            width: 2,
+            points: { show: days.length <= 31 },
+          })),
+        ],
       },
       data,
       box,

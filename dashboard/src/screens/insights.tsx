@@ -29,11 +29,32 @@ const chart = (title: string, format: (value: number | null) => string, lines: [
 });
 
 const CHARTS = [
-  chart('Conversations', whole, [['conversations', 'Conversations'], ['resolved', 'Resolved by the agent'], ['handed_off', 'Handed to people'], ['abandoned', 'Abandoned']]),
-  chart('Answers and ratings', whole, [['answers', 'Answers'], ['unanswered', 'Unanswered'], ['ratings_up', 'Rated up'], ['ratings_down', 'Rated down']]),
-  chart('Tool calls and runs', whole, [['tool_calls', 'Tool calls'], ['tool_failures', 'Tool failures'], ['runs', 'Runs'], ['runs_failed', 'Runs failed']]),
-  chart('Cost', usd, [['model_cost_usd', 'Model (tokens)'], ['platform_cost_usd', 'Platform (estimate)']]),
-  chart('First response time (median)', seconds, [['first_response_ms_agent', 'Agent'], ['first_response_ms_human', 'People']]),
+  chart('Conversations', whole, [
+    ['conversations', 'Conversations'],
+    ['resolved', 'Resolved by the agent'],
+    ['handed_off', 'Handed to people'],
+    ['abandoned', 'Abandoned'],
+  ]),
+  chart('Answers and ratings', whole, [
+    ['answers', 'Answers'],
+    ['unanswered', 'Unanswered'],
+    ['ratings_up', 'Rated up'],
+    ['ratings_down', 'Rated down'],
+  ]),
+  chart('Tool calls and runs', whole, [
+    ['tool_calls', 'Tool calls'],
+    ['tool_failures', 'Tool failures'],
+    ['runs', 'Runs'],
+    ['runs_failed', 'Runs failed'],
+  ]),
+  chart('Cost', usd, [
+    ['model_cost_usd', 'Model (tokens)'],
+    ['platform_cost_usd', 'Platform (estimate)'],
+  ]),
+  chart('First response time (median)', seconds, [
+    ['first_response_ms_agent', 'Agent'],
+    ['first_response_ms_human', 'People'],
+  ]),
 ];
 
 /** The last 30 days, today (UTC, as the measures count days) included. */
@@ -54,9 +75,23 @@ export default function Insights({ params }: { params: string[] }) {
       <AgentTabs agentId={agentId} current="insights" />
       <ActionForm class="panel row range" onSubmit={() => setRange(draft)}>
         <label for="insights-from">From</label>
-        <input id="insights-from" type="date" required value={draft.from} max={draft.to} onInput={(event) => setDraft({ ...draft, from: event.currentTarget.value })} />
+        <input
+          id="insights-from"
+          type="date"
+          required
+          value={draft.from}
+          max={draft.to}
+          onInput={(event) => setDraft({ ...draft, from: event.currentTarget.value })}
+        />
         <label for="insights-to">To</label>
-        <input id="insights-to" type="date" required value={draft.to} min={draft.from} onInput={(event) => setDraft({ ...draft, to: event.currentTarget.value })} />
+        <input
+          id="insights-to"
+          type="date"
+          required
+          value={draft.to}
+          min={draft.from}
+          onInput={(event) => setDraft({ ...draft, to: event.currentTarget.value })}
+        />
         <button type="submit">Show</button>
         <span class="muted small">Days are counted in UTC; a range may cover about three months.</span>
       </ActionForm>
@@ -111,8 +146,9 @@ function Totals({ report }: { report: Report }) {
         ))}
       </dl>
       <p class="muted small">
-        Model cost: {report.pricing.model} at {usd(report.pricing.input_per_million_usd)} / {usd(report.pricing.output_per_million_usd)} per million input / output tokens. Platform cost is an estimate from our benchmarks:{' '}
-        {usd(report.pricing.platform_per_conversation_usd)} a conversation, {usd(report.pricing.platform_per_run_usd)} a run. A conversation counts as resolved or abandoned after {report.quiet_minutes} quiet minutes.
+        Model cost: {report.pricing.model} at {usd(report.pricing.input_per_million_usd)} / {usd(report.pricing.output_per_million_usd)} per million input /
+        output tokens. Platform cost is an estimate from our benchmarks: {usd(report.pricing.platform_per_conversation_usd)} a conversation,{' '}
+        {usd(report.pricing.platform_per_run_usd)} a run. A conversation counts as resolved or abandoned after {report.quiet_minutes} quiet minutes.
       </p>
     </section>
   );
@@ -125,7 +161,10 @@ function ByChannel({ channels }: { channels: Report['by_channel'] }) {
   return (
     <section aria-labelledby="channels-title">
       <h2 id="channels-title">By channel</h2>
-      <DataTable caption="Conversations by channel" columns={['Channel', 'Conversations', 'Resolved', 'Handed off', 'Abandoned', 'Open', 'Answers', 'First response, agent']}>
+      <DataTable
+        caption="Conversations by channel"
+        columns={['Channel', 'Conversations', 'Resolved', 'Handed off', 'Abandoned', 'Open', 'Answers', 'First response, agent']}
+      >
         {(Object.keys(CHANNEL_NAMES) as (keyof Report['by_channel'])[]).map((channel) => {
           const measures = channels[channel];
           return (
@@ -151,7 +190,11 @@ function KnowledgeGaps({ gaps }: { gaps: Report['knowledge_gaps'] }) {
   return (
     <section aria-labelledby="gaps-title">
       <h2 id="gaps-title">Knowledge gaps</h2>
-      <DataTable caption="Knowledge gaps, most asked first" columns={['Question', 'Asked', 'Last asked', '']} empty={gaps.length === 0 && 'No unanswered questions in this range.'}>
+      <DataTable
+        caption="Knowledge gaps, most asked first"
+        columns={['Question', 'Asked', 'Last asked', '']}
+        empty={gaps.length === 0 && 'No unanswered questions in this range.'}
+      >
         {gaps.map((gap) => (
           <tr key={gap.id} data-gap-id={gap.id}>
             <td>

@@ -42,7 +42,14 @@ export function AddWebsite({ agents, onAdded }: { agents: AgentList; onAdded: ()
       <h2>Add a website</h2>
       <p class="muted small">Its pages (same site only, robots.txt honoured) are read and kept up to date on the schedule.</p>
       <label for="site-url">Start page or sitemap</label>
-      <input id="site-url" type="url" required placeholder="https://www.example.com/ or …/sitemap.xml" value={url} onInput={(event) => setUrl(event.currentTarget.value)} />
+      <input
+        id="site-url"
+        type="url"
+        required
+        placeholder="https://www.example.com/ or …/sitemap.xml"
+        value={url}
+        onInput={(event) => setUrl(event.currentTarget.value)}
+      />
       <label for="site-name">Name (optional)</label>
       <input id="site-name" maxLength={200} value={name} onInput={(event) => setName(event.currentTarget.value)} />
       <label for="site-sync">Sync</label>
@@ -141,7 +148,12 @@ export function WriteAnswer({ answering, onSaved }: { answering?: { id: string; 
     answerBox.current?.focus();
   }, [answering]);
   const save = useAction(async () => {
-    await post('knowledge/answer_create', { question: question.trim(), answer: answer.trim(), ...(url.trim() ? { url: url.trim() } : {}), ...(answering ? { unanswered_id: answering.id } : {}) });
+    await post('knowledge/answer_create', {
+      question: question.trim(),
+      answer: answer.trim(),
+      ...(url.trim() ? { url: url.trim() } : {}),
+      ...(answering ? { unanswered_id: answering.id } : {}),
+    });
     setQuestion('');
     setAnswer('');
     setUrl('');
@@ -153,7 +165,15 @@ export function WriteAnswer({ answering, onSaved }: { answering?: { id: string; 
       <label for={`${id}-question`}>Question</label>
       <input id={`${id}-question`} required maxLength={500} value={question} onInput={(event) => setQuestion(event.currentTarget.value)} />
       <label for={`${id}-text`}>Answer</label>
-      <textarea ref={answerBox} id={`${id}-text`} required maxLength={KNOWLEDGE_LIMITS.maxAnswerChars} rows={4} value={answer} onInput={(event) => setAnswer(event.currentTarget.value)} />
+      <textarea
+        ref={answerBox}
+        id={`${id}-text`}
+        required
+        maxLength={KNOWLEDGE_LIMITS.maxAnswerChars}
+        rows={4}
+        value={answer}
+        onInput={(event) => setAnswer(event.currentTarget.value)}
+      />
       <label for={`${id}-url`}>Link to cite (optional)</label>
       <input id={`${id}-url`} type="url" placeholder="https://www.example.com/pricing" value={url} onInput={(event) => setUrl(event.currentTarget.value)} />
       <ActionButton type="submit" permission="knowledge:manage" variant="primary" busy={save.busy}>

@@ -3,12 +3,29 @@ import type { DataAt } from '../api/types';
 export type AgentList = DataAt<'agents/list'>['agents'];
 
 /** Which agents may search a source: every agent (null), or the ones ticked. */
-export function AgentPicker({ agents, value, onChange, idPrefix, disabled }: { agents: AgentList; value: string[] | null; onChange: (value: string[] | null) => void; idPrefix: string; disabled?: boolean }) {
+export function AgentPicker({
+  agents,
+  value,
+  onChange,
+  idPrefix,
+  disabled,
+}: {
+  agents: AgentList;
+  value: string[] | null;
+  onChange: (value: string[] | null) => void;
+  idPrefix: string;
+  disabled?: boolean;
+}) {
   return (
     <fieldset class="checks" disabled={disabled}>
       <legend>Agents that may use it</legend>
       <label class="check">
-        <input type="checkbox" id={`${idPrefix}-all`} checked={value === null} onChange={(event) => onChange(event.currentTarget.checked ? null : agents.map((agent) => agent.id))} />
+        <input
+          type="checkbox"
+          id={`${idPrefix}-all`}
+          checked={value === null}
+          onChange={(event) => onChange(event.currentTarget.checked ? null : agents.map((agent) => agent.id))}
+        />
         Every agent (also agents hired later)
       </label>
       {value === null

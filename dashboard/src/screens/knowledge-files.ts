@@ -27,7 +27,8 @@ export function contentTypeOf(file: { name: string; type: string }): DocumentCon
 /** Why the file cannot be sent (said before anything is sent), or null when it can. */
 export function uploadProblem(file: { name: string; type: string; size: number }): string | null {
   if (!contentTypeOf(file)) return `${file.name}: only Markdown, HTML, plain text and PDF files can be added.`;
-  if (file.size > KNOWLEDGE_LIMITS.maxFileBytes) return `${file.name} is ${megabytes(file.size)}; a file may be at most ${megabytes(KNOWLEDGE_LIMITS.maxFileBytes)}.`;
+  if (file.size > KNOWLEDGE_LIMITS.maxFileBytes)
+    return `${file.name} is ${megabytes(file.size)}; a file may be at most ${megabytes(KNOWLEDGE_LIMITS.maxFileBytes)}.`;
   if (file.size === 0) return `${file.name} is empty.`;
   return null;
 }
@@ -35,7 +36,10 @@ export function uploadProblem(file: { name: string; type: string; size: number }
 export const megabytes = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
 /** The body of knowledge/document_upload for a file that passed uploadProblem. */
-export async function uploadBody(sourceId: string, file: File): Promise<{ source_id: string; name: string; content_type: DocumentContentType; content: string }> {
+export async function uploadBody(
+  sourceId: string,
+  file: File,
+): Promise<{ source_id: string; name: string; content_type: DocumentContentType; content: string }> {
   const contentType = contentTypeOf(file)!;
   const content = contentType === 'application/pdf' ? await base64(file) : await file.text();
   return { source_id: sourceId, name: file.name, content_type: contentType, content };

@@ -11,7 +11,17 @@ export type UnansweredQuestion = DataAt<'knowledge/unanswered_list'>['questions'
  * Questions visitors asked that the knowledge could not answer, most asked first: "Write an answer" opens the answer
  * form with the question filled in (once saved, the question leaves this list); "Dismiss" drops it unanswered.
  */
-export function UnansweredQuestions({ questions, agents, onAnswer, onDismissed }: { questions: UnansweredQuestion[]; agents: AgentList; onAnswer: (question: UnansweredQuestion) => void; onDismissed: () => void }) {
+export function UnansweredQuestions({
+  questions,
+  agents,
+  onAnswer,
+  onDismissed,
+}: {
+  questions: UnansweredQuestion[];
+  agents: AgentList;
+  onAnswer: (question: UnansweredQuestion) => void;
+  onDismissed: () => void;
+}) {
   const dismiss = useAction(async (id: string) => {
     await post('knowledge/unanswered_dismiss', { question_id: id });
     onDismissed();
@@ -19,9 +29,15 @@ export function UnansweredQuestions({ questions, agents, onAnswer, onDismissed }
   return (
     <section class="panel" aria-labelledby="unanswered-title">
       <h2 id="unanswered-title">Unanswered questions</h2>
-      <p class="muted small">What visitors asked that your knowledge had no answer for. Kept 90 days after the last time it was asked; who asked is not kept.</p>
+      <p class="muted small">
+        What visitors asked that your knowledge had no answer for. Kept 90 days after the last time it was asked; who asked is not kept.
+      </p>
       <ErrorNote error={dismiss.error} />
-      <DataTable caption="Unanswered questions" columns={['Question', 'Asked', 'Last asked', 'Agent', '']} empty={questions.length === 0 && 'No unanswered questions.'}>
+      <DataTable
+        caption="Unanswered questions"
+        columns={['Question', 'Asked', 'Last asked', 'Agent', '']}
+        empty={questions.length === 0 && 'No unanswered questions.'}
+      >
         {questions.map((question) => (
           <tr key={question.id} data-question-id={question.id}>
             <td>

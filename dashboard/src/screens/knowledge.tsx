@@ -48,7 +48,11 @@ export default function Knowledge({ params }: { params: string[] }) {
       <RoleNote permission="knowledge:manage" action="adding, syncing or deleting knowledge" />
       {sources.loading && !sources.data ? <Loading what="knowledge sources" /> : null}
       <ErrorNote error={sources.error ?? agents.error ?? unanswered.error ?? sync.error ?? remove.error} />
-      <DataTable caption="Knowledge sources" columns={['Source', 'Status', 'Documents', 'Chunks', 'Agents', 'Last sync', 'Next sync', '']} empty={sources.data?.sources.length === 0 && 'No knowledge yet: add a website, files or an answer below.'}>
+      <DataTable
+        caption="Knowledge sources"
+        columns={['Source', 'Status', 'Documents', 'Chunks', 'Agents', 'Last sync', 'Next sync', '']}
+        empty={sources.data?.sources.length === 0 && 'No knowledge yet: add a website, files or an answer below.'}
+      >
         {list.map((source) => (
           <tr key={source.id} data-source-id={source.id}>
             <td>
@@ -70,11 +74,22 @@ export default function Knowledge({ params }: { params: string[] }) {
             <td>{source.type !== 'website' ? '—' : source.sync === 'off' ? 'Off' : when(source.next_sync_at)}</td>
             <td class="row">
               {source.type === 'website' ? (
-                <ActionButton permission="knowledge:manage" label={`Sync now: ${source.name}`} busy={source.status === 'queued' || source.status === 'indexing'} onClick={() => void sync.run(source.id)}>
+                <ActionButton
+                  permission="knowledge:manage"
+                  label={`Sync now: ${source.name}`}
+                  busy={source.status === 'queued' || source.status === 'indexing'}
+                  onClick={() => void sync.run(source.id)}
+                >
                   Sync now
                 </ActionButton>
               ) : null}
-              <button type="button" class="quiet" aria-pressed={editing === source.id} aria-label={`Settings of ${source.name}`} onClick={() => setEditing(editing === source.id ? null : source.id)}>
+              <button
+                type="button"
+                class="quiet"
+                aria-pressed={editing === source.id}
+                aria-label={`Settings of ${source.name}`}
+                onClick={() => setEditing(editing === source.id ? null : source.id)}
+              >
                 Settings
               </button>
               <ActionButton permission="knowledge:manage" variant="danger" label={`Delete ${source.name}`} onClick={() => setDeleting(source)}>
@@ -101,7 +116,9 @@ export default function Knowledge({ params }: { params: string[] }) {
       <Confirm
         subject={deleting}
         title="Delete this source?"
-        body={(source) => `“${source.name}” goes with its ${source.documents === 1 ? 'document' : `${source.documents} documents`}, its files and its index entries. Agents stop citing it at once. This cannot be undone.`}
+        body={(source) =>
+          `“${source.name}” goes with its ${source.documents === 1 ? 'document' : `${source.documents} documents`}, its files and its index entries. Agents stop citing it at once. This cannot be undone.`
+        }
         confirmLabel="Delete source"
         onClose={() => setDeleting(null)}
         onConfirm={(source) => void remove.run(source.id)}

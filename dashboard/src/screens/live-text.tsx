@@ -19,7 +19,9 @@ export function LiveText({ runId }: { runId: string }) {
       (event) => {
         if (event.event === 'text_delta') {
           const piece = JSON.parse(event.data) as Piece;
-          setTurn((current) => (current.afterSeq === piece.after_seq ? { ...current, text: current.text + piece.text } : { afterSeq: piece.after_seq, text: piece.text }));
+          setTurn((current) =>
+            current.afterSeq === piece.after_seq ? { ...current, text: current.text + piece.text } : { afterSeq: piece.after_seq, text: piece.text },
+          );
         } else if (event.event === 'text') {
           const step = JSON.parse(event.data) as { seq: number; text: string };
           if (step.text) setTurn({ afterSeq: step.seq, text: step.text });

@@ -28,7 +28,8 @@ export function MailMessage({ mail, conversationId, onDecided }: { mail: MailOfM
   return (
     <div class="mail">
       <p class="small verdicts">
-        {mail.unverified ? <span class="badge unverified">Unverified</span> : <span class="badge verified">Verified</span>} SPF {mail.verdicts.spf} · DKIM {mail.verdicts.dkim} · DMARC {mail.verdicts.dmarc}
+        {mail.unverified ? <span class="badge unverified">Unverified</span> : <span class="badge verified">Verified</span>} SPF {mail.verdicts.spf} · DKIM{' '}
+        {mail.verdicts.dkim} · DMARC {mail.verdicts.dmarc}
         {mail.unverified ? <span class="muted"> · {UNVERIFIED[mail.unverified]}</span> : null}
       </p>
       {mail.held ? <Held mail={mail} reason={mail.held.reason} conversationId={conversationId} onDecided={onDecided} /> : null}
@@ -48,8 +49,8 @@ function Held({ mail, reason, conversationId, onDecided }: { mail: MailOfMessage
   return (
     <div class="held" role="note">
       <p>
-        {mail.decided === 'accepted' ? 'Accepted by a teammate' : mail.decided === 'dismissed' ? 'Dismissed by a teammate' : 'Held for a teammate'}: {HELD[reason]}.
-        {mail.decided === 'accepted' ? '' : ' The agent and the customer have not seen it.'}
+        {mail.decided === 'accepted' ? 'Accepted by a teammate' : mail.decided === 'dismissed' ? 'Dismissed by a teammate' : 'Held for a teammate'}:{' '}
+        {HELD[reason]}.{mail.decided === 'accepted' ? '' : ' The agent and the customer have not seen it.'}
       </p>
       {mail.decided ? null : (
         <div class="row">
@@ -76,13 +77,27 @@ function AsSent({ mail }: { mail: MailOfMessage }) {
   const quoted = parts ? parts.quoted : mail.full_text.trim() ? mail.full_text : undefined;
   return (
     <>
-      {parts ? <iframe class="mail-html" title={`The mail as sent: ${mail.subject || '(no subject)'}`} sandbox="" referrerpolicy="no-referrer" srcdoc={framed(parts.main)} /> : null}
+      {parts ? (
+        <iframe
+          class="mail-html"
+          title={`The mail as sent: ${mail.subject || '(no subject)'}`}
+          sandbox=""
+          referrerpolicy="no-referrer"
+          srcdoc={framed(parts.main)}
+        />
+      ) : null}
       {quoted ? (
         <>
           <button type="button" class="quiet small" aria-expanded={quotedShown} onClick={() => setQuotedShown(!quotedShown)}>
             {quotedShown ? 'Hide the quoted history' : parts ? 'Show the quoted history' : 'Show the whole mail as sent'}
           </button>
-          {quotedShown ? parts ? <iframe class="mail-html" title="The quoted history" sandbox="" referrerpolicy="no-referrer" srcdoc={framed(quoted)} /> : <pre class="mail-text">{quoted}</pre> : null}
+          {quotedShown ? (
+            parts ? (
+              <iframe class="mail-html" title="The quoted history" sandbox="" referrerpolicy="no-referrer" srcdoc={framed(quoted)} />
+            ) : (
+              <pre class="mail-text">{quoted}</pre>
+            )
+          ) : null}
         </>
       ) : null}
     </>
@@ -103,7 +118,8 @@ function splitQuoted(html: string): { main: string; quoted: string | undefined }
 }
 
 /** A frame's document: nothing may load (no image, font or style from anywhere), whatever the markup holds. */
-const framed = (body: string) => `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body>${body}</body></html>`;
+const framed = (body: string) =>
+  `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body>${body}</body></html>`;
 
 function Attachments({ mail, conversationId }: { mail: MailOfMessage; conversationId: string }) {
   const [error, setError] = useState<unknown>();
@@ -119,7 +135,12 @@ function Attachments({ mail, conversationId }: { mail: MailOfMessage; conversati
             {attachment.refused ? (
               <span class="muted small">· not kept ({attachment.refused === 'too_large' ? 'over the size cap' : 'past the count cap'})</span>
             ) : (
-              <button type="button" class="quiet small" aria-label={`Download ${attachment.filename}`} onClick={() => void download(conversationId, mail, attachment).catch(setError)}>
+              <button
+                type="button"
+                class="quiet small"
+                aria-label={`Download ${attachment.filename}`}
+                onClick={() => void download(conversationId, mail, attachment).catch(setError)}
+              >
                 Download
               </button>
             )}
@@ -133,7 +154,10 @@ function Attachments({ mail, conversationId }: { mail: MailOfMessage; conversati
 
 /** Saves the attachment through the browser's download: fetched with the session and the workspace, never opened. */
 async function download(conversationId: string, mail: MailOfMessage, attachment: MailOfMessage['attachments'][number]): Promise<void> {
-  const response = await fetch(apiUrl('conversations/attachment', { conversation_id: conversationId, mail_id: mail.mail_id, index: attachment.index }), { headers: apiHeaders('*/*'), credentials: 'same-origin' });
+  const response = await fetch(apiUrl('conversations/attachment', { conversation_id: conversationId, mail_id: mail.mail_id, index: attachment.index }), {
+    headers: apiHeaders('*/*'),
+    credentials: 'same-origin',
+  });
   if (!response.ok) {
     const envelope = (await response.json().catch(() => undefined)) as { msg?: string; error?: { code: string } } | undefined;
     throw new ApiError(response.status, envelope?.error?.code ?? 'HTTP_ERROR', envelope?.msg ?? `${response.status} ${response.statusText}`);

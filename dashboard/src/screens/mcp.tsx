@@ -18,7 +18,11 @@ function RecentCalls({ id, of, load, agentName }: { id: string; of: string; load
   return (
     <>
       <ErrorNote error={calls.error} />
-      <DataTable caption={`Recent calls of ${of}`} columns={['Time', 'Tool', 'Agent', 'Run', 'Outcome']} empty={calls.data?.calls.length === 0 && 'No calls yet.'}>
+      <DataTable
+        caption={`Recent calls of ${of}`}
+        columns={['Time', 'Tool', 'Agent', 'Run', 'Outcome']}
+        empty={calls.data?.calls.length === 0 && 'No calls yet.'}
+      >
         {calls.data?.calls.map((call, index) => (
           <tr key={`${call.at}:${index}`}>
             <td>{when(call.at)}</td>
@@ -36,7 +40,19 @@ function RecentCalls({ id, of, load, agentName }: { id: string; of: string; load
 const reach = (agentIds: string[] | null, agentName: AgentName): string => (agentIds ? agentIds.map(agentName).join(', ') : 'All agents');
 
 /** The last-use and calls cells of a connection's or a key's row; the calls button opens its recent calls. */
-function UseCells({ id, lastUsedAt, calls, opened, onOpen }: { id: string; lastUsedAt: string | null; calls: number; opened: string | null; onOpen: (id: string | null) => void }) {
+function UseCells({
+  id,
+  lastUsedAt,
+  calls,
+  opened,
+  onOpen,
+}: {
+  id: string;
+  lastUsedAt: string | null;
+  calls: number;
+  opened: string | null;
+  onOpen: (id: string | null) => void;
+}) {
   return (
     <>
       <td>{lastUsedAt ? when(lastUsedAt) : 'Never'}</td>
@@ -107,12 +123,19 @@ export default function McpConnections() {
               </tr>
             ))}
           </DataTable>
-          {opened ? (() => {
-            const connection = list.data.connections.find((candidate) => candidate.id === opened);
-            return connection ? (
-              <RecentCalls id={connection.id} of={connection.client_name} load={() => get('connections/calls', { connection_id: connection.id, limit: 20 })} agentName={agentName} />
-            ) : null;
-          })() : null}
+          {opened
+            ? (() => {
+                const connection = list.data.connections.find((candidate) => candidate.id === opened);
+                return connection ? (
+                  <RecentCalls
+                    id={connection.id}
+                    of={connection.client_name}
+                    load={() => get('connections/calls', { connection_id: connection.id, limit: 20 })}
+                    agentName={agentName}
+                  />
+                ) : null;
+              })()
+            : null}
           <button type="button" class="danger" disabled={withdrawAll.busy} onClick={() => setConfirmAll(true)}>
             Withdraw all
           </button>
@@ -146,7 +169,11 @@ function McpKeys({ url, agents, agentName }: { url: string; agents: Array<{ id: 
   const [revoking, setRevoking] = useState<McpKey | null>(null);
   const mayManage = app.may('manage');
   const create = useAction(async () => {
-    const created = await post('connections/key_create', { name: name.trim() || 'MCP key', scopes, ...(chosenAgents.length ? { agent_ids: chosenAgents } : {}) });
+    const created = await post('connections/key_create', {
+      name: name.trim() || 'MCP key',
+      scopes,
+      ...(chosenAgents.length ? { agent_ids: chosenAgents } : {}),
+    });
     setSecret(created.secret ?? null);
     setName('');
     keys.reload();
@@ -162,20 +189,32 @@ function McpKeys({ url, agents, agentName }: { url: string; agents: Array<{ id: 
     <>
       <h2>MCP keys for headless agents</h2>
       <p>
-        For an agent no person signs in for (CI, a server-side assistant, a script): it sends the key as its bearer token to the server URL above. The key has the
-        permissions and agents chosen here. API keys do not open the MCP server.
+        For an agent no person signs in for (CI, a server-side assistant, a script): it sends the key as its bearer token to the server URL above. The key has
+        the permissions and agents chosen here. API keys do not open the MCP server.
       </p>
       <p class="mono small">Authorization: Bearer mcp_live_…</p>
       <RoleNote permission="manage" action="creating or revoking MCP keys" />
       {secret ? <SecretOnce title="Your new MCP key" value={secret} onDone={() => setSecret(null)} /> : null}
       <ActionForm class="panel" onSubmit={create.run}>
         <label for="mcp-key-name">Key name</label>
-        <input id="mcp-key-name" value={name} maxLength={80} placeholder="e.g. Nightly CI" disabled={!mayManage} onInput={(event) => setName(event.currentTarget.value)} />
+        <input
+          id="mcp-key-name"
+          value={name}
+          maxLength={80}
+          placeholder="e.g. Nightly CI"
+          disabled={!mayManage}
+          onInput={(event) => setName(event.currentTarget.value)}
+        />
         <fieldset class="checks">
           <legend>What it may do</legend>
           {MCP_KEY_SCOPES.map((scope) => (
             <label key={scope} class="check">
-              <input type="checkbox" checked={scopes.includes(scope)} disabled={!mayManage} onChange={(event) => setScopes(toggle(scopes, scope, event.currentTarget.checked))} />
+              <input
+                type="checkbox"
+                checked={scopes.includes(scope)}
+                disabled={!mayManage}
+                onChange={(event) => setScopes(toggle(scopes, scope, event.currentTarget.checked))}
+              />
               {MCP_SCOPE_TEXT[scope].title} <span class="muted small">{MCP_SCOPE_TEXT[scope].detail}</span>
             </label>
           ))}
@@ -201,7 +240,11 @@ function McpKeys({ url, agents, agentName }: { url: string; agents: Array<{ id: 
       </ActionForm>
       {keys.loading && !keys.data ? <Loading what="MCP keys" /> : null}
       <ErrorNote error={keys.error} />
-      <DataTable caption="MCP keys" columns={['Name', 'Key', 'Permissions', 'Agents', 'Made by', 'Created', 'Last used', 'Calls', '']} empty={keys.data?.keys.length === 0 && 'No MCP keys yet.'}>
+      <DataTable
+        caption="MCP keys"
+        columns={['Name', 'Key', 'Permissions', 'Agents', 'Made by', 'Created', 'Last used', 'Calls', '']}
+        empty={keys.data?.keys.length === 0 && 'No MCP keys yet.'}
+      >
         {keys.data?.keys.map((key) => (
           <tr key={key.id} data-key-id={key.id}>
             <KeyCells name={key.name} prefix={key.prefix} last4={key.last4} />
@@ -222,7 +265,14 @@ function McpKeys({ url, agents, agentName }: { url: string; agents: Array<{ id: 
           </tr>
         ))}
       </DataTable>
-      {openedKey ? <RecentCalls id={openedKey.id} of={openedKey.name} load={() => get('connections/key_calls', { key_id: openedKey.id, limit: 20 })} agentName={agentName} /> : null}
+      {openedKey ? (
+        <RecentCalls
+          id={openedKey.id}
+          of={openedKey.name}
+          load={() => get('connections/key_calls', { key_id: openedKey.id, limit: 20 })}
+          agentName={agentName}
+        />
+      ) : null}
       <Confirm
         subject={revoking}
         title="Revoke this MCP key?"

@@ -95,7 +95,12 @@ export default function Members() {
             </td>
             <td class="wide-only">{when(member.joined_at)}</td>
             <td>
-              <ActionButton permission="members" variant="danger" label={`Remove ${member.email}`} onClick={() => setConfirming({ kind: 'member', id: member.user_id, email: member.email })}>
+              <ActionButton
+                permission="members"
+                variant="danger"
+                label={`Remove ${member.email}`}
+                onClick={() => setConfirming({ kind: 'member', id: member.user_id, email: member.email })}
+              >
                 Remove
               </ActionButton>
             </td>

@@ -42,7 +42,11 @@ export default function RolesAndAccess() {
   });
   const roles = access.data?.roles ?? [];
   return (
-    <Screen title="Roles & Access" trail="Company" intro="Which tools an agent may use when it acts for a role. Nothing is allowed until it is granted: a click grants or revokes at once.">
+    <Screen
+      title="Roles & Access"
+      trail="Company"
+      intro="Which tools an agent may use when it acts for a role. Nothing is allowed until it is granted: a click grants or revokes at once."
+    >
       <RoleNote permission="manage" action="granting, revoking or creating roles" />
       {access.loading && !access.data ? <Loading what="roles and capabilities" /> : null}
       <ErrorNote error={access.error ?? toggle.error} />

@@ -27,7 +27,10 @@ function StepLine({ step }: { step: Step }) {
   if (step.type === 'approval_requested') {
     return (
       <>
-        <strong>Waiting for approval: <span class="mono">{step.capability}</span></strong> <span class="muted small">until {when(step.expires_at)}</span>
+        <strong>
+          Waiting for approval: <span class="mono">{step.capability}</span>
+        </strong>{' '}
+        <span class="muted small">until {when(step.expires_at)}</span>
         <p>{step.reason}</p>
         <pre class="code">
           <code>{JSON.stringify(step.arguments, null, 2)}</code>
@@ -53,7 +56,10 @@ function StepLine({ step }: { step: Step }) {
   }
   return (
     <>
-      <strong>Tool call <span class="mono">{step.capability}</span></strong> <span class="muted small">{step.duration_ms} ms</span>
+      <strong>
+        Tool call <span class="mono">{step.capability}</span>
+      </strong>{' '}
+      <span class="muted small">{step.duration_ms} ms</span>
       {step.error ? <p class="error">{step.error}</p> : null}
       <details>
         <summary>Arguments and result</summary>

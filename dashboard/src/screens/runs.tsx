@@ -110,7 +110,8 @@ export default function Runs({ params }: { params: string[] }) {
             {run.error || run.output_error ? <p class="error">{run.error ?? run.output_error}</p> : null}
             {run.status === 'completed' ? <SaveAsScenario agentId={agentId} from={{ from_run_id: run.run_id }} /> : null}
             <p class="muted small">
-              <span class="mono">{run.run_id}</span> · {run.autonomy} · {run.usage.input_tokens + run.usage.output_tokens} tokens ({run.usage.input_tokens} in, {run.usage.output_tokens} out)
+              <span class="mono">{run.run_id}</span> · {run.autonomy} · {run.usage.input_tokens + run.usage.output_tokens} tokens ({run.usage.input_tokens} in,{' '}
+              {run.usage.output_tokens} out)
             </p>
           </li>
         ))}

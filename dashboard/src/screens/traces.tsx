@@ -9,7 +9,10 @@ const number = new Intl.NumberFormat();
 /** `name: value` lines into headers; a line without a colon is an error the person sees before anything is sent. */
 function parseHeaders(text: string): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const line of text.split('\n').map((each) => each.trim()).filter(Boolean)) {
+  for (const line of text
+    .split('\n')
+    .map((each) => each.trim())
+    .filter(Boolean)) {
     const colon = line.indexOf(':');
     if (colon < 1) throw new Error(`"${line.slice(0, 40)}" is not a header: write it as name: value`);
     headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
@@ -80,7 +83,14 @@ export default function Traces() {
                 ? `Set: ${settings.header_names.join(', ')}. Their values are never shown; lines written here replace them.`
                 : "For your vendor's key. Values are never shown again."}
             </p>
-            <textarea id="otlp-headers" aria-describedby="otlp-headers-help" rows={3} class="mono" value={headersText} onInput={(event) => setHeadersText(event.currentTarget.value)} />
+            <textarea
+              id="otlp-headers"
+              aria-describedby="otlp-headers-help"
+              rows={3}
+              class="mono"
+              value={headersText}
+              onInput={(event) => setHeadersText(event.currentTarget.value)}
+            />
             {settings.header_names.length ? (
               <label class="check">
                 <input type="checkbox" checked={removeHeaders} onChange={(event) => setRemoveHeaders(event.currentTarget.checked)} />
@@ -88,7 +98,11 @@ export default function Traces() {
               </label>
             ) : null}
             <label class="check">
-              <input type="checkbox" checked={includeContent ?? settings.include_content} onChange={(event) => setIncludeContent(event.currentTarget.checked)} />
+              <input
+                type="checkbox"
+                checked={includeContent ?? settings.include_content}
+                onChange={(event) => setIncludeContent(event.currentTarget.checked)}
+              />
               Record message contents, answers and tool arguments on the spans
             </label>
             <span class="row">

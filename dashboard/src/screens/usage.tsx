@@ -22,8 +22,8 @@ export default function Usage() {
           <section class="panel" aria-labelledby="plan-title">
             <h2 id="plan-title">Plan: {data.billing.plan}</h2>
             <p>
-              {number.format(data.billing.tokens_used)} of {number.format(data.billing.token_limit)} tokens used ({Math.round(share * 100)}%), {number.format(data.billing.tokens_remaining)} left until{' '}
-              {data.billing.period.end}. {number.format(data.billing.runs)} runs this period.
+              {number.format(data.billing.tokens_used)} of {number.format(data.billing.token_limit)} tokens used ({Math.round(share * 100)}%),{' '}
+              {number.format(data.billing.tokens_remaining)} left until {data.billing.period.end}. {number.format(data.billing.runs)} runs this period.
             </p>
             <progress max={data.billing.token_limit || 1} value={data.billing.tokens_used} aria-label="Allowance used" />
           </section>
@@ -33,7 +33,11 @@ export default function Usage() {
           </section>
           <section aria-labelledby="agents-title">
             <h2 id="agents-title">Per agent</h2>
-            <DataTable caption="Tokens per agent" columns={['Agent', 'Runs', 'Input', 'Output', 'Total']} empty={data.usage.by_agent.length === 0 && 'No runs in this period yet.'}>
+            <DataTable
+              caption="Tokens per agent"
+              columns={['Agent', 'Runs', 'Input', 'Output', 'Total']}
+              empty={data.usage.by_agent.length === 0 && 'No runs in this period yet.'}
+            >
               {data.usage.by_agent.map((row) => (
                 <tr key={row.agent_id}>
                   <td>{data.names.get(row.agent_id) ?? row.agent_id}</td>
@@ -71,7 +75,12 @@ function DayChart({ days }: { days: { date: string; total_tokens: number }[] }) 
   const slot = days.length ? width / days.length : width;
   const total = days.reduce((sum, day) => sum + day.total_tokens, 0);
   return (
-    <svg class="chart" viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`Tokens per day, ${days[0]?.date ?? ''} to ${days.at(-1)?.date ?? ''}: ${number.format(total)} in all, at most ${number.format(max)} a day`}>
+    <svg
+      class="chart"
+      viewBox={`0 0 ${width} ${height}`}
+      role="img"
+      aria-label={`Tokens per day, ${days[0]?.date ?? ''} to ${days.at(-1)?.date ?? ''}: ${number.format(total)} in all, at most ${number.format(max)} a day`}
+    >
       <line x1="0" y1={height - bottom} x2={width} y2={height - bottom} class="axis" />
       {days.map((day, index) => {
         const barHeight = ((height - bottom - 10) * day.total_tokens) / max;

@@ -8,7 +8,8 @@ import { downloadFile } from '../download';
 export type Erasure = Awaited<ReturnType<typeof post<'visitors/erase'>>>['erasure'];
 
 /** The visitor of a conversation, named as visitors/* take them: the verified id when the host signed one. */
-const visitorBody = (visitor: { id: string; verified_user_id: string | null }) => (visitor.verified_user_id ? { verified_user_id: visitor.verified_user_id } : { visitor_id: visitor.id });
+const visitorBody = (visitor: { id: string; verified_user_id: string | null }) =>
+  visitor.verified_user_id ? { verified_user_id: visitor.verified_user_id } : { visitor_id: visitor.id };
 
 /**
  * A conversation's visitor and their data (issue 29, item 6): download everything stored about them as JSON, or erase
@@ -17,7 +18,11 @@ const visitorBody = (visitor: { id: string; verified_user_id: string | null }) =
 export function VisitorData({ visitor, onErased }: { visitor: { id: string; verified_user_id: string | null }; onErased: (erasure: Erasure) => void }) {
   const [confirming, setConfirming] = useState<true | null>(null);
   const exporting = useAction(async () =>
-    downloadFile(`visitor-${visitor.verified_user_id ?? visitor.id}.json`, JSON.stringify(await post('visitors/export', visitorBody(visitor)), null, 2), 'application/json'),
+    downloadFile(
+      `visitor-${visitor.verified_user_id ?? visitor.id}.json`,
+      JSON.stringify(await post('visitors/export', visitorBody(visitor)), null, 2),
+      'application/json',
+    ),
   );
   const erasing = useAction(async () => onErased((await post('visitors/erase', visitorBody(visitor))).erasure));
   return (
@@ -35,7 +40,9 @@ export function VisitorData({ visitor, onErased }: { visitor: { id: string; veri
         id="erase-visitor-title"
         subject={confirming}
         title="Erase this visitor's data?"
-        body={() => "Every conversation of this visitor, its messages, pending actions, the contacts the agent created from them and the webhook deliveries about them are erased for good. An audit record keeps who erased it and when, not who the visitor was."}
+        body={() =>
+          'Every conversation of this visitor, its messages, pending actions, the contacts the agent created from them and the webhook deliveries about them are erased for good. An audit record keeps who erased it and when, not who the visitor was.'
+        }
         confirmLabel="Erase everything"
         onConfirm={() => void erasing.run()}
         onClose={() => setConfirming(null)}

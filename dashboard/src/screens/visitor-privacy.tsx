@@ -44,7 +44,11 @@ export function VisitorPrivacy({ reloadKey }: { reloadKey: string }) {
         <SaveRow permission="visitors:manage" busy={save.busy} saved={saved} error={save.error} />
       </ActionForm>
       {audit.loading && !audit.data ? <Loading what="the erasures" /> : null}
-      <DataTable caption="Erasures" columns={['When', 'Why', 'By', 'Visitor (hash)', 'Removed']} empty={audit.data?.erasures.length === 0 && 'Nothing erased yet.'}>
+      <DataTable
+        caption="Erasures"
+        columns={['When', 'Why', 'By', 'Visitor (hash)', 'Removed']}
+        empty={audit.data?.erasures.length === 0 && 'Nothing erased yet.'}
+      >
         {(audit.data?.erasures ?? []).map((erasure) => (
           <tr key={erasure.id}>
             <td>{when(erasure.started_at)}</td>

@@ -16,7 +16,9 @@ export default function Webhooks() {
   const [deleting, setDeleting] = useState<string | null>(null);
   const create = useAction(async () => {
     const created = await post('webhooks/create', { url: url.trim(), events });
-    setSecrets(created.signing_secret && created.standard_webhooks_secret ? { signing: created.signing_secret, standard: created.standard_webhooks_secret } : null);
+    setSecrets(
+      created.signing_secret && created.standard_webhooks_secret ? { signing: created.signing_secret, standard: created.standard_webhooks_secret } : null,
+    );
     setUrl('');
     list.reload();
   });
@@ -39,7 +41,14 @@ export default function Webhooks() {
       <ActionForm class="panel" onSubmit={create.run}>
         <h2>Add an endpoint</h2>
         <label for="webhook-url">Endpoint URL</label>
-        <input id="webhook-url" type="url" required placeholder="https://example.com/webhooks" value={url} onInput={(event) => setUrl(event.currentTarget.value)} />
+        <input
+          id="webhook-url"
+          type="url"
+          required
+          placeholder="https://example.com/webhooks"
+          value={url}
+          onInput={(event) => setUrl(event.currentTarget.value)}
+        />
         <fieldset class="checks">
           <legend>Events</legend>
           {EVENTS.map((name) => (
@@ -60,7 +69,11 @@ export default function Webhooks() {
       </ActionForm>
       {list.loading && !list.data ? <Loading what="webhooks" /> : null}
       <ErrorNote error={list.error} />
-      <DataTable caption="Webhook subscriptions" columns={['URL', 'Active', 'Failures', 'Disabled at', '']} empty={list.data?.subscriptions.length === 0 && 'No endpoints yet.'}>
+      <DataTable
+        caption="Webhook subscriptions"
+        columns={['URL', 'Active', 'Failures', 'Disabled at', '']}
+        empty={list.data?.subscriptions.length === 0 && 'No endpoints yet.'}
+      >
         {list.data?.subscriptions.map((subscription) => (
           <tr key={subscription.id}>
             <td class="mono break">{subscription.url}</td>
@@ -68,7 +81,12 @@ export default function Webhooks() {
             <td>{subscription.failure_count}</td>
             <td>{when(subscription.disabled_at)}</td>
             <td class="row">
-              <button type="button" class="quiet" aria-pressed={selected === subscription.id} onClick={() => setSelected(selected === subscription.id ? null : subscription.id)}>
+              <button
+                type="button"
+                class="quiet"
+                aria-pressed={selected === subscription.id}
+                onClick={() => setSelected(selected === subscription.id ? null : subscription.id)}
+              >
                 Delivery log
               </button>
               <ActionButton permission="manage" variant="danger" label={`Delete ${subscription.url}`} onClick={() => setDeleting(subscription.id)}>
@@ -123,7 +141,11 @@ function Deliveries({ webhookId }: { webhookId: string }) {
         </p>
       ) : null}
       <ErrorNote error={log.error ?? test.error ?? redeliver.error} />
-      <DataTable caption="Delivery attempts" columns={['Time', 'Event', 'Status', 'Duration', 'Error', 'Body', '']} empty={log.data?.attempts.length === 0 && 'Nothing delivered yet.'}>
+      <DataTable
+        caption="Delivery attempts"
+        columns={['Time', 'Event', 'Status', 'Duration', 'Error', 'Body', '']}
+        empty={log.data?.attempts.length === 0 && 'Nothing delivered yet.'}
+      >
         {log.data?.attempts.map((attempt) => (
           <tr key={`${attempt.event_id}:${attempt.attempt}:${attempt.attempted_at}`}>
             <td>{when(attempt.attempted_at)}</td>

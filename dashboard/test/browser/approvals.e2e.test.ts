@@ -23,7 +23,12 @@ type Status = { status: string; pending_action: { capability: string } | null; s
 const adding = (name: string) => `Please add ${name} (${name.split(' ')[0]!.toLowerCase()}@example.com) to my contacts.`;
 const statusOf = async (runId: string) => (await h.api<Status>('agents/command_status/', { query: { run_id: runId, steps_limit: '200' } })).body.data;
 /** Waits for the run to be in `status` (a condition, never a fixed sleep). */
-const runIn = (runId: string, status: string) => until(() => statusOf(runId), (run) => run.status === status, 20_000);
+const runIn = (runId: string, status: string) =>
+  until(
+    () => statusOf(runId),
+    (run) => run.status === status,
+    20_000,
+  );
 const confirmRun = async (name: string) => {
   const runId = await command(h.api, { agent_id: h.agentId, instruction: adding(name), autonomy: 'confirm' });
   await runIn(runId, 'requires_action');
@@ -65,7 +70,10 @@ describe('a run that waits for a person', () => {
 
   it('is listed under Waiting for you (from the navigation and the Agents screen) with agent, instruction, action, reason and expiry; no axe violations', async () => {
     await go('#/agents', /^Agents$/);
-    await page.locator('main .note', { hasText: /wait(s)? for a person/ }).getByRole('link', { name: 'Waiting for you' }).waitFor();
+    await page
+      .locator('main .note', { hasText: /wait(s)? for a person/ })
+      .getByRole('link', { name: 'Waiting for you' })
+      .waitFor();
     await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: 'Waiting for you' }).click();
     await heading(page, /^Waiting for you$/);
     const card = waitingCard('Grace Hopper');
@@ -98,7 +106,10 @@ describe('a run that waits for a person', () => {
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'approvals-approve-confirm');
     await dialog.getByRole('button', { name: 'Approve', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: `Approved contacts.create for the run ${graceRun}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Approved contacts.create for the run ${graceRun}` })
+      .waitFor();
     await card.waitFor({ state: 'detached' });
     const done = await runIn(graceRun, 'completed');
     expect(done.steps.find((step) => step.type === 'approval_answered')).toMatchObject({ decision: 'approved' });
@@ -115,7 +126,10 @@ describe('a run that waits for a person', () => {
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'approvals-reject-note');
     await dialog.getByRole('button', { name: 'Reject', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: `Rejected contacts.create for the run ${runId}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Rejected contacts.create for the run ${runId}` })
+      .waitFor();
     await card.waitFor({ state: 'detached' });
     const done = await runIn(runId, 'completed');
     const answered = done.steps.find((step) => step.type === 'approval_answered');

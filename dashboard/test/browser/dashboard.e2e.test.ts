@@ -2,7 +2,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { openConversation } from '../../../lambdas/src/domains/conversations/conversations';
 import { startOtlpReceiver } from '../../../lambdas/test/support/otlp-receiver';
-import { axeViolations, clipboard, heading, mailTo, mailedCode, otherSite, OWNER_EMAIL, provisionWorkspace, screenshot, SHOTS, signIn, startDashboard, type DashboardHarness } from './support';
+import {
+  axeViolations,
+  clipboard,
+  heading,
+  mailTo,
+  mailedCode,
+  otherSite,
+  OWNER_EMAIL,
+  provisionWorkspace,
+  screenshot,
+  SHOTS,
+  signIn,
+  startDashboard,
+  type DashboardHarness,
+} from './support';
 
 // The dashboard in headless chromium against the local platform (one platform and one browser for the file), at
 // http://localhost:<port>/dashboard/.
@@ -99,7 +113,7 @@ describe('serving', () => {
     await page.goto(`${h.otherOrigin}/framer.html`);
     await page.waitForTimeout(300);
     const framed = page.frames().find((frame) => frame.url().startsWith(`${h.origin}/dashboard/`));
-    expect(await framed?.$('h1').catch(() => null) ?? null).toBeNull();
+    expect((await framed?.$('h1').catch(() => null)) ?? null).toBeNull();
     await context.close();
   });
 });
@@ -241,13 +255,17 @@ describe('signed in as the demo owner', () => {
     await shop.close();
   });
 
-  it('saves that widget conversation as a scenario, shows a bad scenario\'s error, runs the suite on the draft and publishes it', async () => {
+  it("saves that widget conversation as a scenario, shows a bad scenario's error, runs the suite on the draft and publishes it", async () => {
     await go(page, `#/agents/${h.agentId}/conversations`, /^Conversations$/);
     await page.getByRole('tab', { name: /^All / }).click();
     await page.locator('.conversations button').first().click();
     await page.getByRole('list', { name: 'Transcript' }).getByText('What does it cost?').waitFor();
     await page.getByRole('button', { name: 'Save as scenario' }).click();
-    await page.getByRole('status').filter({ hasText: /^Saved “Conversation of / }).getByRole('link', { name: 'Evals' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Saved “Conversation of / })
+      .getByRole('link', { name: 'Evals' })
+      .click();
     await heading(page, /^Evals$/);
     await page.getByRole('row', { name: /Conversation of .* widget 1/ }).waitFor();
 
@@ -282,7 +300,8 @@ describe('signed in as the demo owner', () => {
 
     // More than a page (50): Load more brings the rest, then goes away.
     const start = { agentId: h.agentId, workspaceId: h.platform.demo.workspaceId, locale: 'en' };
-    for (let index = 0; index < 50; index++) await openConversation(h.platform.deps, { ...start, conversationId: `conv-page-${String(index).padStart(4, '0')}`, visitorId: `visitor-${index}` });
+    for (let index = 0; index < 50; index++)
+      await openConversation(h.platform.deps, { ...start, conversationId: `conv-page-${String(index).padStart(4, '0')}`, visitorId: `visitor-${index}` });
     await go(page, `#/agents/${h.agentId}/conversations`, /^Conversations$/);
     await page.getByRole('tab', { name: /^All / }).click();
     await page.locator('.conversations > li').nth(49).waitFor();
@@ -299,7 +318,11 @@ describe('signed in as the demo owner', () => {
     const today = h.now().toISOString().slice(0, 10);
     // The default range: the last 30 days, today included.
     expect([range.to, Date.parse(range.to) - Date.parse(range.from)]).toEqual([today, 29 * 24 * 60 * 60 * 1000]);
-    const { days, total } = (await h.api<{ days: Record<string, number | string | null>[]; total: Record<string, number> }>('insights/agent/', { query: { agent_id: h.agentId, ...range } })).body.data;
+    const { days, total } = (
+      await h.api<{ days: Record<string, number | string | null>[]; total: Record<string, number> }>('insights/agent/', {
+        query: { agent_id: h.agentId, ...range },
+      })
+    ).body.data;
     expect(total).toMatchObject({ answers: expect.any(Number), ratings_down: 1 });
     expect(total.conversations).toBeGreaterThanOrEqual(1);
     expect(await page.locator('[data-total=conversations] dd').textContent()).toBe(String(total.conversations));
@@ -328,19 +351,29 @@ describe('signed in as the demo owner', () => {
     await page.getByLabel('OTLP/HTTP traces endpoint').fill(receiver.endpoint);
     await page.getByLabel('Headers, one per line as name: value').fill('x-honeycomb-team: hc-secret-4242');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('status').filter({ hasText: `Traces go to ${receiver.endpoint}` }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Traces go to ${receiver.endpoint}` })
+      .waitFor();
     await go(page, '#/developers/traces', /Traces/);
     expect(await page.getByText(/Set: x-honeycomb-team\./).isVisible()).toBe(true);
     expect(await page.content()).not.toContain('hc-secret-4242');
     const reply = await fetch(`${h.origin}/v1/agents/${h.agentId}/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: h.origin },
-      body: JSON.stringify({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'en', messages: [{ role: 'user', content: 'Hello' }] }),
+      body: JSON.stringify({
+        conversationId: crypto.randomUUID(),
+        visitorId: crypto.randomUUID(),
+        locale: 'en',
+        messages: [{ role: 'user', content: 'Hello' }],
+      }),
     });
     await reply.text();
     await expect.poll(() => receiver.spans.some((span) => span.name.startsWith('invoke_agent')), { timeout: 15_000 }).toBe(true);
     expect(receiver.headers[0]?.['x-honeycomb-team']).toBe('hc-secret-4242');
-    await expect.poll(async () => (await go(page, '#/developers/traces', /Traces/), await page.getByText(/[1-9]\d* spans delivered/).count()), { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(async () => (await go(page, '#/developers/traces', /Traces/), await page.getByText(/[1-9]\d* spans delivered/).count()), { timeout: 15_000 })
+      .toBe(1);
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, 'traces');
     await page.getByRole('button', { name: 'Turn tracing off' }).click();
@@ -375,7 +408,9 @@ describe('signed in as the demo owner', () => {
   it('stops a waiting run from the Runs screen after confirming: it ends cancelled, stopped by the signed-in person', async () => {
     await h.platform.queue.stop();
     try {
-      const accepted = await h.api<{ run: { run_id: string } }>('agents/command/', { body: { agent_id: h.agentId, instruction: 'Draft the quarterly summary' } });
+      const accepted = await h.api<{ run: { run_id: string } }>('agents/command/', {
+        body: { agent_id: h.agentId, instruction: 'Draft the quarterly summary' },
+      });
       await go(page, `#/agents/${h.agentId}/runs`, /^Runs$/);
       const run = page.locator('.run', { hasText: 'Draft the quarterly summary' }).first();
       await run.getByRole('button', { name: /^Stop the run/ }).click();
@@ -396,7 +431,8 @@ describe('signed in as the demo owner', () => {
   it('grants a capability with one click and a run uses the tool; revokes it and the next run has no such tool', async () => {
     // Commands made with an API key act for the role admin: its column decides which tools they get.
     const cell = page.locator('button[data-role=admin][data-capability="tasks.create"]');
-    const settled = (pressed: boolean) => page.waitForSelector(`button[data-role=admin][data-capability="tasks.create"][aria-pressed=${pressed}]:not([disabled])`);
+    const settled = (pressed: boolean) =>
+      page.waitForSelector(`button[data-role=admin][data-capability="tasks.create"][aria-pressed=${pressed}]:not([disabled])`);
     await go(page, '#/company/roles', /Roles & Access/);
     // Start from denied, whatever the seed granted.
     if ((await cell.getAttribute('aria-pressed')) === 'true') {
@@ -495,7 +531,8 @@ describe('signed in as the demo owner', () => {
     // The owner changes the member's role (on change, no Save), then removes them after confirming.
     await go(page, '#/members', /^Members$/);
     const roleOf = async () =>
-      (await h.api<{ members: { email: string; role: string }[] }>('members/list/')).body.data.members.find((person) => person.email === 'member@demo.example')?.role;
+      (await h.api<{ members: { email: string; role: string }[] }>('members/list/')).body.data.members.find((person) => person.email === 'member@demo.example')
+        ?.role;
     await page.getByLabel('Role of member@demo.example').selectOption('admin');
     await expect.poll(roleOf).toBe('admin');
     await page.getByRole('button', { name: 'Remove member@demo.example' }).click();
@@ -576,7 +613,14 @@ describe('signed in as the demo owner', () => {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
     await go(page, '#/account', /^Account$/);
     await page.getByRole('button', { name: 'Add a passkey' }).click();

@@ -3,7 +3,19 @@ import type { Page } from 'playwright-core';
 import { addPerson } from '../../../lambdas/test/people/helpers';
 import { localChatUrl, widgetVisitor } from '../../../lambdas/test/support/widget-visitor';
 import { appendMessage, openConversation } from '../../../lambdas/src/domains/conversations/conversations';
-import { axeViolations, checkNarrowDark, heading, mailTo, otherSite, OWNER_EMAIL, screenshot, signedInPage, signIn, startDashboard, type DashboardHarness } from './support';
+import {
+  axeViolations,
+  checkNarrowDark,
+  heading,
+  mailTo,
+  otherSite,
+  OWNER_EMAIL,
+  screenshot,
+  signedInPage,
+  signIn,
+  startDashboard,
+  type DashboardHarness,
+} from './support';
 
 // The inbox (issue 29, item 3) with two pages: a visitor's widget on a shop's page and a teammate's dashboard. The
 // visitor asks for a person, the conversation waits under Waiting (counted unread until the teammate is shown it), the teammate claims it and replies, the visitor
@@ -96,7 +108,9 @@ describe('the inbox', () => {
     const joined = transcript.locator('.event-text', { hasText: / joined$/ });
     await joined.waitFor();
     const name = (await joined.textContent())!.replace(/ joined$/, '');
-    await widget('.scw-msg[data-role=event]').filter({ hasText: `${name} joined` }).waitFor();
+    await widget('.scw-msg[data-role=event]')
+      .filter({ hasText: `${name} joined` })
+      .waitFor();
     await tab('Mine 1').waitFor();
     await tab('Waiting 0').waitFor();
     await inbox.waitForFunction(() => document.title === 'Conversations · Dashboard', undefined, { timeout: 15_000 });
@@ -118,7 +132,10 @@ describe('the inbox', () => {
     expect(await inbox.locator('img[src=x]').count()).toBe(0);
     // The other teammate's row follows: claimed by the owner, and the visitor's new message counted.
     const messages = await transcript.locator('.message').count();
-    await theirRow.filter({ hasText: `${messages} messages` }).filter({ has: teammate.locator('.row-holder', { hasText: name }) }).waitFor();
+    await theirRow
+      .filter({ hasText: `${messages} messages` })
+      .filter({ has: teammate.locator('.row-holder', { hasText: name }) })
+      .waitFor();
     expect(teammateListReads).toEqual([]);
     expect(await visitor.evaluate(() => document.querySelector('#service-chat')!.shadowRoot!.textContent)).not.toContain('Asked about a refund last week');
     await screenshot(inbox, 'inbox-conversation');
@@ -135,7 +152,9 @@ describe('the inbox', () => {
     await inbox.getByRole('button', { name: 'Reopen' }).click();
     await transcript.getByText(`${name} reopened the conversation`).waitFor();
     await inbox.waitForFunction(() => document.querySelector('.about')?.textContent?.includes('Waiting for a teammate'));
-    await widget('.scw-msg[data-role=event]').filter({ hasText: `${name} reopened the conversation` }).waitFor();
+    await widget('.scw-msg[data-role=event]')
+      .filter({ hasText: `${name} reopened the conversation` })
+      .waitFor();
     // Two pages and a widget through a dozen pushed steps: 10-20 s alone, more beside other suites on two cores.
   }, 60_000);
 
@@ -198,7 +217,14 @@ describe('the inbox', () => {
     // An e-mail conversation as the mail door opens it (the conversations domain on the platform's own store).
     const conversationId = crypto.randomUUID();
     const email = { address: 'jane@customer.example', subject: 'Charged twice for order 1234' };
-    await openConversation(h.platform.deps, { conversationId, agentId: h.agentId, workspaceId: h.platform.demo.workspaceId, visitorId: crypto.randomUUID(), locale: 'en', email });
+    await openConversation(h.platform.deps, {
+      conversationId,
+      agentId: h.agentId,
+      workspaceId: h.platform.demo.workspaceId,
+      visitorId: crypto.randomUUID(),
+      locale: 'en',
+      email,
+    });
     await appendMessage(h.platform.deps, conversationId, 'user', 'Hello,\nI was charged twice for order 1234.');
     await inbox.evaluate((target) => (location.hash = target), `#/agents/${h.agentId}/conversations`);
     await heading(inbox, /^Conversations$/);

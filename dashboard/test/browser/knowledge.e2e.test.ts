@@ -40,7 +40,10 @@ const sourceRow = (name: string): Locator => page.locator('tr[data-source-id]', 
 async function ready(name: string): Promise<{ documents: number; chunks: number }> {
   const row = sourceRow(name);
   await row.locator('[data-status=ready]').waitFor({ timeout: 20_000 });
-  return { documents: Number(await row.locator('[data-count=documents]').textContent()), chunks: Number(await row.locator('[data-count=chunks]').textContent()) };
+  return {
+    documents: Number(await row.locator('[data-count=documents]').textContent()),
+    chunks: Number(await row.locator('[data-count=chunks]').textContent()),
+  };
 }
 async function ask(question: string): Promise<Locator> {
   await page.getByLabel('Question', { exact: true }).first().fill(question);

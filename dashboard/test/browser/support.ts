@@ -43,7 +43,11 @@ export async function startDashboard(env: Record<string, string> = {}, options: 
   const [platform, browser] = await Promise.all([
     // One person clicks through every screen, in two themes and two widths, within a minute or two: far past the
     // per-person request limit a real session meets, which these suites do not test.
-    startTestPlatform({ ...options, env: { SERVICE_DEMO_API_KEY: key, SERVICE_MASTER_KEY: MASTER_KEY, RATE_LIMIT_PER_MINUTE: '100000', ...env }, now: () => new Date(Date.now() + offset) }),
+    startTestPlatform({
+      ...options,
+      env: { SERVICE_DEMO_API_KEY: key, SERVICE_MASTER_KEY: MASTER_KEY, RATE_LIMIT_PER_MINUTE: '100000', ...env },
+      now: () => new Date(Date.now() + offset),
+    }),
     launchChromium(),
   ]);
   mkdirSync(SHOTS, { recursive: true });
@@ -138,9 +142,18 @@ export const heading = (page: Page, name: string | RegExp) => page.getByRole('he
 export async function axeViolations(page: Page): Promise<{ id: string; nodes: number; help: string; targets: string[] }[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: { run(context: Document, options: object): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((violation) => ({ id: violation.id, help: violation.help, nodes: violation.nodes.length, targets: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')) }));
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      help: violation.help,
+      nodes: violation.nodes.length,
+      targets: violation.nodes.slice(0, 3).map((node) => node.target.join(' ')),
+    }));
   });
 }
 

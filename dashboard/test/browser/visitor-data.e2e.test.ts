@@ -41,7 +41,9 @@ describe("a visitor's data in the inbox", () => {
     await page.locator('.conversations > li').first().getByRole('button').click();
     await page.getByRole('list', { name: 'Transcript' }).locator('.message.user').getByText(`My order is ${marker}`).waitFor();
 
-    const exported = JSON.parse((await downloaded(page, () => page.getByRole('button', { name: "Export visitor's data" }).click())).text) as { conversations: { conversation: { id: string }; messages: { text: string }[] }[] };
+    const exported = JSON.parse((await downloaded(page, () => page.getByRole('button', { name: "Export visitor's data" }).click())).text) as {
+      conversations: { conversation: { id: string }; messages: { text: string }[] }[];
+    };
     expect(exported.conversations.map(({ conversation }) => conversation.id)).toEqual([visitor.conversationId]);
     expect(exported.conversations[0]!.messages.map((message) => message.text)).toContain(`My order is ${marker}`);
 
@@ -50,7 +52,10 @@ describe("a visitor's data in the inbox", () => {
     await dialog.waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Erase everything' }).click();
-    await page.getByRole('status').filter({ hasText: /^Erased 1 conversation\(s\)/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Erased 1 conversation\(s\)/ })
+      .waitFor();
     await page.getByRole('list', { name: 'Transcript' }).waitFor({ state: 'detached' });
     const audit = page.getByRole('group', { name: 'Erasures' });
     await audit.getByRole('row').filter({ hasText: 'Request' }).waitFor();

@@ -28,8 +28,7 @@ export class ChatError extends Error {
   }
 }
 
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+const record = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
 
 function parseJson(data: string): Record<string, unknown> {
   try {
@@ -61,7 +60,10 @@ export async function fetchHistory(
   url: string,
   identity: VisitorIdentity,
   fetchApi: typeof fetch,
-): Promise<{ conversationId: string; messages: { id: string; role: 'user' | 'bot' | 'teammate' | 'event'; text: string; done: true; at: number; author?: string }[] } | null> {
+): Promise<{
+  conversationId: string;
+  messages: { id: string; role: 'user' | 'bot' | 'teammate' | 'event'; text: string; done: true; at: number; author?: string }[];
+} | null> {
   try {
     const response = await fetchApi(url, { headers: identityHeaders(identity), credentials: 'omit' });
     const body = record(await response.json());
@@ -98,7 +100,12 @@ export interface ChatConnection {
  * Resolves with the full reply text (and its stored id) once the server sends `done`; rejects with a ChatError otherwise, also when
  * nothing (not even the server's keep-alive) arrives for `idleTimeoutMs`.
  */
-export async function streamChat(url: string, request: ChatRequest | ChatDecision, handlers: ChatStreamHandlers, connection: ChatConnection): Promise<ChatReply> {
+export async function streamChat(
+  url: string,
+  request: ChatRequest | ChatDecision,
+  handlers: ChatStreamHandlers,
+  connection: ChatConnection,
+): Promise<ChatReply> {
   const idle = new AbortController();
   let timer = setTimeout(() => idle.abort(), connection.idleTimeoutMs);
   const stillAlive = () => {
@@ -115,7 +122,13 @@ export async function streamChat(url: string, request: ChatRequest | ChatDecisio
   }
 }
 
-async function consume(url: string, request: ChatRequest | ChatDecision, handlers: ChatStreamHandlers, connection: ChatConnection, stillAlive: () => void): Promise<ChatReply> {
+async function consume(
+  url: string,
+  request: ChatRequest | ChatDecision,
+  handlers: ChatStreamHandlers,
+  connection: ChatConnection,
+  stillAlive: () => void,
+): Promise<ChatReply> {
   let response: Response;
   try {
     response = await connection.fetch(url, {

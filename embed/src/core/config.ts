@@ -35,15 +35,12 @@ export const isUuid = (value: unknown): value is string => typeof value === 'str
 const HEX = /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i;
 const str = (value: unknown, fallback: string, max = 200) => (typeof value === 'string' ? value.slice(0, max) : fallback);
 const hex = (value: unknown, fallback: string) => (typeof value === 'string' && HEX.test(value) ? value : fallback);
-const ms = (value: unknown, fallback: number) =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 86_400_000 ? value : fallback;
-const url = (value: unknown, fallback: string) =>
-  typeof value === 'string' && /^(https?:\/\/|\/(?!\/))/.test(value) ? value : fallback;
+const ms = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 && value <= 86_400_000 ? value : fallback);
+const url = (value: unknown, fallback: string) => (typeof value === 'string' && /^(https?:\/\/|\/(?!\/))/.test(value) ? value : fallback);
 // An expression names a fragment of the avatar's URL: a short identifier, a few of them.
 const names = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((name): name is string => typeof name === 'string' && /^[a-z][a-z0-9_-]{0,31}$/i.test(name)).slice(0, 8) : [];
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+const record = (value: unknown): Record<string, unknown> => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
 
 /** Read an untrusted config response field by field; anything missing or malformed falls back to the default. */
 export function normalizeConfig(input: unknown): WidgetConfig {

@@ -75,8 +75,21 @@ export type InboundEventName = keyof InboundEvents;
 export type OutboundEventName = keyof OutboundEvents;
 
 export const INBOUND_EVENTS: readonly InboundEventName[] = [
-  'open', 'close', 'toggle', 'send', 'botMessage', 'system', 'clear',
-  'setContext', 'setLocale', 'highlight', 'badge', 'nudge', 'uiAction', 'identify', 'handoff',
+  'open',
+  'close',
+  'toggle',
+  'send',
+  'botMessage',
+  'system',
+  'clear',
+  'setContext',
+  'setLocale',
+  'highlight',
+  'badge',
+  'nudge',
+  'uiAction',
+  'identify',
+  'handoff',
 ];
 
 // The bus.

@@ -11,7 +11,14 @@ export const CHAT_PATH = 'M2.992 16.342a2 2 0 0 1 .094 1.167l-1.065 3.29a1 1 0 0
 // Outline icons from lucide (ISC licence), copied as data so the widget chunk does not need the icon library. These
 // are the widget's own controls; the cards' icons are in card-icons.ts, with the rich text that alone shows them.
 export const UI_ICONS = {
-  bot: [path('M12 8V4H8'), ['rect', { width: '16', height: '12', x: '4', y: '8', rx: '2' }], path('M2 14h2'), path('M20 14h2'), path('M15 13v2'), path('M9 13v2')],
+  bot: [
+    path('M12 8V4H8'),
+    ['rect', { width: '16', height: '12', x: '4', y: '8', rx: '2' }],
+    path('M2 14h2'),
+    path('M20 14h2'),
+    path('M15 13v2'),
+    path('M9 13v2'),
+  ],
   close: [path('M18 6 6 18'), path('m6 6 12 12')],
   send: [
     path('M14.536 21.686a.5.5 0 0 0 .937-.024l6.5-19a.496.496 0 0 0-.635-.635l-19 6.5a.5.5 0 0 0-.024.937l7.93 3.18a2 2 0 0 1 1.112 1.11z'),
@@ -19,7 +26,13 @@ export const UI_ICONS = {
   ],
   chat: [path(CHAT_PATH)],
   stop: [['rect', { x: '6', y: '6', width: '12', height: '12', rx: '2' }]],
-  trash: [path('M10 11v6'), path('M14 11v6'), path('M19 6v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6'), path('M3 6h18'), path('M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2')],
+  trash: [
+    path('M10 11v6'),
+    path('M14 11v6'),
+    path('M19 6v14a2 2 0 0 1-2 2H7a2 2 0 0 1-2-2V6'),
+    path('M3 6h18'),
+    path('M8 6V4a2 2 0 0 1 2-2h4a2 2 0 0 1 2 2v2'),
+  ],
 } satisfies Record<string, IconNode>;
 
 export type UiIconName = keyof typeof UI_ICONS;

@@ -1,8 +1,5 @@
 /** The small inline markdown subset bot text may use. Anything else stays literal text; nothing becomes raw HTML. */
-export type InlineToken =
-  | { kind: 'text'; text: string }
-  | { kind: 'strong' | 'em' | 'code'; text: string }
-  | { kind: 'break' };
+export type InlineToken = { kind: 'text'; text: string } | { kind: 'strong' | 'em' | 'code'; text: string } | { kind: 'break' };
 
 const INLINE = /\*\*([^*\n]+)\*\*|`([^`\n]+)`|\*([^*\n]+)\*|(\n)/g;
 

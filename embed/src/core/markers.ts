@@ -90,8 +90,7 @@ export function parseMarkers(text: string): Marker[] {
 }
 
 export type IconName =
-  | 'calendar' | 'mail' | 'cart' | 'phone' | 'chart' | 'globe' | 'zap' | 'puzzle'
-  | 'bot' | 'file' | 'close' | 'send' | 'chat' | 'trash' | 'stop';
+  'calendar' | 'mail' | 'cart' | 'phone' | 'chart' | 'globe' | 'zap' | 'puzzle' | 'bot' | 'file' | 'close' | 'send' | 'chat' | 'trash' | 'stop';
 
 const SKILL_ICONS: [RegExp, IconName][] = [
   [/reservation|calendar/, 'calendar'],
@@ -110,10 +109,7 @@ export function skillIcon(skillId: string): IconName {
 }
 
 /** Where a marker click leads: a navigation target, an external URL, or a UI action. */
-export type MarkerIntent =
-  | { kind: 'navigate'; href: string }
-  | { kind: 'uiAction'; action: UiActionName; target: string }
-  | { kind: 'handoff' };
+export type MarkerIntent = { kind: 'navigate'; href: string } | { kind: 'uiAction'; action: UiActionName; target: string } | { kind: 'handoff' };
 
 export function markerIntent(marker: Marker): MarkerIntent {
   switch (marker.type) {

@@ -41,7 +41,9 @@ function inViewport(rect: DOMRect): boolean {
 
 // The lucide pointer icon (ISC licence), kept with its only user: the widget chunk does not carry it.
 const POINTER_PATHS = [
-  'M22 14a8 8 0 0 1-8 8', 'M18 11v-1a2 2 0 0 0-2-2a2 2 0 0 0-2 2', 'M14 10V9a2 2 0 0 0-2-2a2 2 0 0 0-2 2v1',
+  'M22 14a8 8 0 0 1-8 8',
+  'M18 11v-1a2 2 0 0 0-2-2a2 2 0 0 0-2 2',
+  'M14 10V9a2 2 0 0 0-2-2a2 2 0 0 0-2 2v1',
   'M10 9.5V4a2 2 0 0 0-2-2a2 2 0 0 0-2 2v10',
   'M18 11a2 2 0 1 1 4 0v3a8 8 0 0 1-8 8h-2c-2.8 0-4.5-.86-5.99-2.34l-3.6-3.6a2 2 0 0 1 2.83-2.82L7 15',
 ];
@@ -79,7 +81,13 @@ async function point(layer: ShadowRoot | HTMLElement, element: Element, reduced:
   layer.append(hand);
   // With reduced motion the hand shows at the target without gliding, bouncing or rippling.
   const keyframes: Record<string, Keyframe[]> = reduced
-    ? { appear: [{ transform: `${to}`, opacity: 0 }, { transform: `${to}`, opacity: 1 }], move: [{ transform: to }, { transform: to }] }
+    ? {
+        appear: [
+          { transform: `${to}`, opacity: 0 },
+          { transform: `${to}`, opacity: 1 },
+        ],
+        move: [{ transform: to }, { transform: to }],
+      }
     : {
         appear: [{ transform: `${from} scale(0)` }, { transform: `${from} scale(1.2)`, offset: 0.7 }, { transform: `${from} scale(1)` }],
         move: [{ transform: from }, { transform: to }],
@@ -98,9 +106,21 @@ async function point(layer: ShadowRoot | HTMLElement, element: Element, reduced:
     ripple.style.left = `${rect.left + rect.width / 2}px`;
     ripple.style.top = `${rect.top + rect.height / 2}px`;
     layer.append(ripple);
-    await run('ripple', ripple, reduced ? [{ opacity: 0 }] : [{ transform: 'scale(0)', opacity: 0.8 }, { transform: 'scale(2.5)', opacity: 0 }]);
+    await run(
+      'ripple',
+      ripple,
+      reduced
+        ? [{ opacity: 0 }]
+        : [
+            { transform: 'scale(0)', opacity: 0.8 },
+            { transform: 'scale(2.5)', opacity: 0 },
+          ],
+    );
     ripple.remove();
-    await run('fade', hand, [{ transform: to, opacity: 1 }, { transform: to, opacity: 0 }]);
+    await run('fade', hand, [
+      { transform: to, opacity: 1 },
+      { transform: to, opacity: 0 },
+    ]);
   } finally {
     hand.remove();
   }
@@ -125,10 +145,7 @@ async function highlight(layer: ShadowRoot | HTMLElement, element: Element, redu
   place();
   const pulse = reduced
     ? null
-    : ring.animate(
-        [{ boxShadow: '0 0 0 0 rgba(59,130,246,.55)' }, { boxShadow: '0 0 0 12px rgba(59,130,246,0)' }],
-        { duration: 900, iterations: Infinity },
-      );
+    : ring.animate([{ boxShadow: '0 0 0 0 rgba(59,130,246,.55)' }, { boxShadow: '0 0 0 12px rgba(59,130,246,0)' }], { duration: 900, iterations: Infinity });
   try {
     await wait(HIGHLIGHT_MS);
     ring.dataset.state = 'fading';

@@ -6,7 +6,6 @@ import { parseRichText, safeHref, skillIcon } from './markers';
 import type { IconName, RichSegment } from './markers';
 import type { Marker } from './event-bus';
 
-
 export interface RichHandlers {
   onMarker(marker: Marker, event: Event): void;
 }
@@ -66,8 +65,6 @@ export function renderRich<Node>(h: CreateElement<Node>, text: string, handlers:
 /** Render parsed bot text (a caller may pass a prefix of the segments to render a long message in steps). */
 export function renderSegments<Node>(h: CreateElement<Node>, segments: RichSegment[], handlers: RichHandlers): (Node | string)[] {
   return segments.flatMap((segment, index) =>
-    segment.kind === 'text'
-      ? renderInline(h, segment.text, String(index))
-      : [renderMarker(h, segment.marker, handlers, `m${index}`)],
+    segment.kind === 'text' ? renderInline(h, segment.text, String(index)) : [renderMarker(h, segment.marker, handlers, `m${index}`)],
   );
 }

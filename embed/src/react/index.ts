@@ -21,7 +21,21 @@ import type { CreateElement } from '../core/create-element';
 export { ChatEventBus };
 export type { ChatBus } from '../core/event-bus';
 // The event contract (types only).
-export type { Locale, UiActionName, UiActionRequest, InboundEvents, VisitorIdentity, MarkerType, Marker, OutboundEvents, ChatEvents, ChatEventName, InboundEventName, OutboundEventName, INBOUND_EVENTS } from '../core/event-bus';
+export type {
+  Locale,
+  UiActionName,
+  UiActionRequest,
+  InboundEvents,
+  VisitorIdentity,
+  MarkerType,
+  Marker,
+  OutboundEvents,
+  ChatEvents,
+  ChatEventName,
+  InboundEventName,
+  OutboundEventName,
+  INBOUND_EVENTS,
+} from '../core/event-bus';
 
 let documentStylesAdopted = false;
 /** Styles for what the adapters render in the host document (triggers, rich text outside the widget). */
@@ -94,8 +108,7 @@ export interface RichMessageRendererProps {
 /** Renders bot text with its markers as cards, links and action buttons; clicks emit the spec's events. */
 export function RichMessageRenderer({ text, locale }: RichMessageRendererProps) {
   useDocumentStyles();
-  const onMarker = (marker: Marker, event: Event) =>
-    handleMarkerClick(getBus(), marker, event, locale ?? resolveLocale({ pathname: location.pathname }));
+  const onMarker = (marker: Marker, event: Event) => handleMarkerClick(getBus(), marker, event, locale ?? resolveLocale({ pathname: location.pathname }));
   const h = createElement as unknown as CreateElement<ReactNode>;
   return createElement('span', { className: 'scw-rich' }, ...renderRich(h, text, { onMarker }));
 }

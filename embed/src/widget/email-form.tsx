@@ -35,7 +35,16 @@ export function EmailForm({ store }: EmailFormProps) {
   };
   return (
     <form class="scw-form scw-email" data-role="email-form" onSubmit={submit} noValidate>
-      <input name="email" type="email" maxLength={254} autoComplete="email" aria-label={labels.label} placeholder={labels.label} aria-invalid={invalid.value} aria-describedby={invalid.value ? 'scw-email-error' : undefined} />
+      <input
+        name="email"
+        type="email"
+        maxLength={254}
+        autoComplete="email"
+        aria-label={labels.label}
+        placeholder={labels.label}
+        aria-invalid={invalid.value}
+        aria-describedby={invalid.value ? 'scw-email-error' : undefined}
+      />
       <button type="submit" class="scw-send" aria-label={labels.send} title={labels.send}>
         {renderIcon(h as unknown as CreateElement<VNode>, 'send')}
       </button>

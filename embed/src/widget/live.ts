@@ -102,7 +102,12 @@ export function followLive(connection: LiveConnection, handlers: LiveHandlers): 
     while (!abort.signal.aborted) {
       try {
         const response = await connection.fetch(connection.url, {
-          headers: { accept: 'text/event-stream', 'x-visitor-id': connection.visitorId, 'last-event-id': String(after), ...identityHeaders(connection.identity) },
+          headers: {
+            accept: 'text/event-stream',
+            'x-visitor-id': connection.visitorId,
+            'last-event-id': String(after),
+            ...identityHeaders(connection.identity),
+          },
           credentials: 'omit',
           signal: abort.signal,
         });
@@ -151,22 +156,25 @@ export function followPeople(
 ): () => void {
   const url = `${connection.chatUrl.replace(/\/chat$/, '/live')}?conversationId=${encodeURIComponent(connection.conversationId)}`;
   let tail: ReturnType<typeof setTimeout> | undefined;
-  const stop = followLive({ ...connection, url }, {
-    ...handlers,
-    // Back with the agent (or closed): the stream stops once the entries that came with the change are in; a new
-    // handoff follows again.
-    onState(state) {
-      clearTimeout(tail);
-      handlers.onState(state);
-      if (state.handler !== 'people') tail = setTimeout(end, LIVE_TAIL_MS);
+  const stop = followLive(
+    { ...connection, url },
+    {
+      ...handlers,
+      // Back with the agent (or closed): the stream stops once the entries that came with the change are in; a new
+      // handoff follows again.
+      onState(state) {
+        clearTimeout(tail);
+        handlers.onState(state);
+        if (state.handler !== 'people') tail = setTimeout(end, LIVE_TAIL_MS);
+      },
+      onMessage(entry) {
+        const author = entry.author ? { author: entry.author.name } : {};
+        if (entry.role === 'teammate') handlers.onMessage({ role: 'teammate', text: entry.text, at: Date.parse(entry.at) || Date.now(), ...author }, entry.seq);
+        else if (entry.event === 'email_requested') handlers.onMessage({ role: 'bot', text: entry.text, at: Date.parse(entry.at) || Date.now() }, entry.seq);
+        else handlers.onMessage(entry.role === 'event' ? { role: 'event', text: eventText(entry, connection.locale, connection.agentName) } : null, entry.seq);
+      },
     },
-    onMessage(entry) {
-      const author = entry.author ? { author: entry.author.name } : {};
-      if (entry.role === 'teammate') handlers.onMessage({ role: 'teammate', text: entry.text, at: Date.parse(entry.at) || Date.now(), ...author }, entry.seq);
-      else if (entry.event === 'email_requested') handlers.onMessage({ role: 'bot', text: entry.text, at: Date.parse(entry.at) || Date.now() }, entry.seq);
-      else handlers.onMessage(entry.role === 'event' ? { role: 'event', text: eventText(entry, connection.locale, connection.agentName) } : null, entry.seq);
-    },
-  });
+  );
   function end(): void {
     stop();
     handlers.onEnd();

@@ -81,7 +81,13 @@ export function Rating({ message, store }: RatingProps) {
   if (!answerId) return null;
   const rate = async (rating: RatingValue, comment?: string) => {
     const connection = store.connection();
-    const taken = await sendRating(connection, { conversationId: connection.conversationId, visitorId: connection.visitorId, messageId: answerId, rating, ...(comment ? { comment } : {}) });
+    const taken = await sendRating(connection, {
+      conversationId: connection.conversationId,
+      visitorId: connection.visitorId,
+      messageId: answerId,
+      rating,
+      ...(comment ? { comment } : {}),
+    });
     note.value = taken ? labels.thanks : labels.failed;
     if (!taken) return;
     chosen.value = rating;
@@ -103,7 +109,16 @@ export function Rating({ message, store }: RatingProps) {
   return (
     <div class="scw-rating" role="group" aria-label={labels.group} data-role="rating">
       {(['up', 'down'] as const).map((rating) => (
-        <button key={rating} type="button" class="scw-rate" data-rating={rating} aria-pressed={chosen.value === rating} aria-label={labels[rating]} title={labels[rating]} onClick={() => choose(rating)}>
+        <button
+          key={rating}
+          type="button"
+          class="scw-rate"
+          data-rating={rating}
+          aria-pressed={chosen.value === rating}
+          aria-label={labels[rating]}
+          title={labels[rating]}
+          onClick={() => choose(rating)}
+        >
           {thumb}
         </button>
       ))}

@@ -8,7 +8,8 @@ import type { ChatBus, Locale, Marker } from '../core/event-bus';
 export { fetchHistory, streamChat, visitorIdentity } from '../core/chat-client';
 
 // Paths a model must never send a visitor to without a click.
-const DESTRUCTIVE = /(^|[/?#&=_.-])(delete|remove|destroy|erase|wipe|purge|logout|log-out|signout|sign-out|unsubscribe|cancel|deactivate|close-account|terminate|revoke|reset)([/?#&=_.-]|$)/i;
+const DESTRUCTIVE =
+  /(^|[/?#&=_.-])(delete|remove|destroy|erase|wipe|purge|logout|log-out|signout|sign-out|unsubscribe|cancel|deactivate|close-account|terminate|revoke|reset)([/?#&=_.-]|$)/i;
 
 /** Whether a navigation the model asked for may happen without a click: same site, nothing destructive-looking. */
 export function mayNavigateUnasked(href: string, locale: Locale, origin: string): boolean {

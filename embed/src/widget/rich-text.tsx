@@ -61,6 +61,8 @@ export function spokenText(text: string): string {
 
 /** The live region's share of a message: its beginning, so a long reply is not read out whole. */
 export function announcementOf(text: string): string {
-  const spoken = spokenText(text.slice(0, ANNOUNCE_CHARS * 4)).replace(/\s+/g, ' ').trim();
+  const spoken = spokenText(text.slice(0, ANNOUNCE_CHARS * 4))
+    .replace(/\s+/g, ' ')
+    .trim();
   return spoken.length > ANNOUNCE_CHARS ? `${spoken.slice(0, ANNOUNCE_CHARS).trimEnd()}…` : spoken;
 }

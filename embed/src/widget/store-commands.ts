@@ -29,8 +29,7 @@ export interface HostCommandsDeps {
 }
 
 const warn = (name: string) => console.warn(`[service-chat] ignored "${name}": malformed payload`);
-const textOf = (payload: unknown): string | null =>
-  isRecord(payload) && typeof payload.text === 'string' && payload.text.trim() ? payload.text : null;
+const textOf = (payload: unknown): string | null => (isRecord(payload) && typeof payload.text === 'string' && payload.text.trim() ? payload.text : null);
 
 /**
  * The host page's inbound commands (payloads are untrusted and checked here), and the host messages that wait while

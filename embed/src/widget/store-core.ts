@@ -85,6 +85,4 @@ export interface PeopleState {
 }
 
 export const newId = () => crypto.randomUUID();
-export const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

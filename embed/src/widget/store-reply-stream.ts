@@ -43,7 +43,10 @@ function requestOf(core: StoreCore, to: ReplyTo): ChatRequest | ChatDecision {
   const { conversationId, visitorId, system, data } = core.conversation;
   if ('actionId' in to) return { conversationId, visitorId, locale: core.locale(), ...to };
   return {
-    conversationId, visitorId, locale: core.locale(), language: navigator.language,
+    conversationId,
+    visitorId,
+    locale: core.locale(),
+    language: navigator.language,
     messages: historyForRequest(core),
     context: { system, data },
     page: { url: location.href, title: document.title },

@@ -74,14 +74,24 @@ export function createStore(options: StoreOptions) {
   // Derived on every read rather than cached: the page's path and the host's detectLocale are no signals, and a
   // single-page app changes them between renders. The signals read here still subscribe the view.
   const locale = (): Locale =>
-    host.explicitLocale.value ??
-    resolveLocale({ detected: overrides.detectLocale?.(), pathname: location.pathname, apiLocale: config.value.widget.locale });
+    host.explicitLocale.value ?? resolveLocale({ detected: overrides.detectLocale?.(), pathname: location.pathname, apiLocale: config.value.widget.locale });
   const agentName = () => config.value.agent.name || translate(locale(), 'defaultName');
   const t = (key: StringKey, values: Record<string, string | number> = {}) => translate(locale(), key, { name: agentName(), ...values });
   const chatUrl = () => config.value.chat.url || `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/chat`;
 
   const core: StoreCore = {
-    bus, config, open, messages, streaming, announcement, conversation, fetchApi, locale, agentName, t, chatUrl,
+    bus,
+    config,
+    open,
+    messages,
+    streaming,
+    announcement,
+    conversation,
+    fetchApi,
+    locale,
+    agentName,
+    t,
+    chatUrl,
     persist: () => storage.write(messages.value, open.value),
     update(id, change) {
       messages.value = messages.value.map((message) => (message.id === id ? { ...message, ...change } : message));
@@ -95,13 +105,24 @@ export function createStore(options: StoreOptions) {
       core.update(id, { text: t(key), done: true, error: true });
       announcement.value = t(key);
     },
-    connection: () => ({ chatUrl: chatUrl(), conversationId: conversation.conversationId, visitorId: conversation.visitorId, fetch: fetchApi, identity: core.identity }),
+    connection: () => ({
+      chatUrl: chatUrl(),
+      conversationId: conversation.conversationId,
+      visitorId: conversation.visitorId,
+      fetch: fetchApi,
+      identity: core.identity,
+    }),
   };
   const nudges = createNudges(core, options.fabShown === true);
   const people = createPeople(core, loadLive);
   const replies = createReplies(core, { people: people.state, loadRich, clear, idle: () => host.drainWaiting() });
   const host = createHostCommands(core, {
-    setOpen, send: replies.send, botSays, clear, nudge: nudges.show, historyUrl: `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/history`,
+    setOpen,
+    send: replies.send,
+    botSays,
+    clear,
+    nudge: nudges.show,
+    historyUrl: `${apiUrl.replace(/\/$/, '')}/v1/agents/${agentId}/history`,
     runUiAction: options.runUiAction,
   });
 
@@ -176,11 +197,37 @@ export function createStore(options: StoreOptions) {
   }
 
   return {
-    config, loading, open, messages, streaming, badge: host.badge, fabVisible: nudges.fabVisible, fabHighlight: host.fabHighlight, teaserVisible: nudges.teaserVisible,
-    nudgeText: nudges.nudgeText, announcement, locale, agentName, dark, confirmCard: replies.confirmCard, expression, rich, t,
-    people: people.state.people, teammateTyping: people.state.teammateTyping, emailWanted: people.state.emailWanted, emailForm: people.state.emailForm,
+    config,
+    loading,
+    open,
+    messages,
+    streaming,
+    badge: host.badge,
+    fabVisible: nudges.fabVisible,
+    fabHighlight: host.fabHighlight,
+    teaserVisible: nudges.teaserVisible,
+    nudgeText: nudges.nudgeText,
+    announcement,
+    locale,
+    agentName,
+    dark,
+    confirmCard: replies.confirmCard,
+    expression,
+    rich,
+    t,
+    people: people.state.people,
+    teammateTyping: people.state.teammateTyping,
+    emailWanted: people.state.emailWanted,
+    emailForm: people.state.emailForm,
     connection: core.connection,
-    bus, setOpen, send: replies.send, decide: replies.decide, stop: replies.stop, clear, start, prepareReply,
+    bus,
+    setOpen,
+    send: replies.send,
+    decide: replies.decide,
+    stop: replies.stop,
+    clear,
+    start,
+    prepareReply,
     dismissTeaser() {
       nudges.teaserVisible.value = false;
       conversation.teaserSeen = true;

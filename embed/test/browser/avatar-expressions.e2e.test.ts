@@ -47,20 +47,31 @@ const HEADER_AVATAR = '#service-chat .scw-header .scw-avatar img';
 
 async function widgetPage() {
   const t = await h.open(null);
-  await hostPage(t.page, `${h.platform.url}/test/avatar.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Avatar</title></head><body>
-    ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`);
+  await hostPage(
+    t.page,
+    `${h.platform.url}/test/avatar.html`,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Avatar</title></head><body>
+    ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`,
+  );
   await t.page.waitForSelector(`${W.fab}[data-ready=true]`);
   await t.page.click(W.fab);
   return t;
 }
 
 const avatarIs = (page: Page, selector: string, src: string) =>
-  page.waitForFunction(([s, expected]) => document.querySelector('#service-chat')!.shadowRoot!.querySelector(s.replace('#service-chat ', ''))?.getAttribute('src') === expected, [selector, src] as const);
+  page.waitForFunction(
+    ([s, expected]) => document.querySelector('#service-chat')!.shadowRoot!.querySelector(s.replace('#service-chat ', ''))?.getAttribute('src') === expected,
+    [selector, src] as const,
+  );
 
 /** A picture of each face as an <img> shows it (a page of its own, motion off so each picture holds still). */
 async function faces(page: Page, url: string, fragments: string[]): Promise<Buffer[]> {
-  await hostPage(page, `${h.platform.url}/test/faces.html`, `<!doctype html><html><body style="margin:0">
-    ${fragments.map((fragment) => `<img src="${url}${fragment}" width="128" height="128">`).join('')}</body></html>`);
+  await hostPage(
+    page,
+    `${h.platform.url}/test/faces.html`,
+    `<!doctype html><html><body style="margin:0">
+    ${fragments.map((fragment) => `<img src="${url}${fragment}" width="128" height="128">`).join('')}</body></html>`,
+  );
   await page.waitForFunction(() => [...document.images].every((image) => image.complete && image.naturalWidth > 0));
   return Promise.all(fragments.map((_, index) => page.locator('img').nth(index).screenshot()));
 }
@@ -122,7 +133,10 @@ describe('avatar expressions', () => {
     const custom = '/test/own-face.svg';
     expect((await h.api('agents/update/', { body: { agent_id: h.agentId, avatar_url: custom } })).status).toBe(200);
     await until(
-      async () => (await fetch(`${h.platform.url}/v1/agents/${h.agentId}/widget-config`)).json() as Promise<{ agent: { avatarUrl: string; avatarExpressions: string[] } }>,
+      async () =>
+        (await fetch(`${h.platform.url}/v1/agents/${h.agentId}/widget-config`)).json() as Promise<{
+          agent: { avatarUrl: string; avatarExpressions: string[] };
+        }>,
       (config) => config.agent.avatarUrl.endsWith(custom),
     ).then((config) => expect(config.agent.avatarExpressions).toEqual([]));
     const { page, context } = await widgetPage();

@@ -40,8 +40,12 @@ const panelIs = (page: Page, colour: string) =>
 describe('dark theme', () => {
   it('follows a dark class on <body> and on <html>, live; the user bubble and the FAB keep their blue', async () => {
     const { page, context, errors } = await h.open(null);
-    await hostPage(page, `${h.platform.url}/test/theme.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Theme</title></head><body>
-      ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`);
+    await hostPage(
+      page,
+      `${h.platform.url}/test/theme.html`,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Theme</title></head><body>
+      ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`,
+    );
     await page.waitForSelector(`${W.fab}[data-ready=true]`);
     await page.click(W.fab);
     await page.fill(W.input, 'Hello');

@@ -28,8 +28,12 @@ afterAll(async () => {
 describe('a person in the widget', () => {
   it('hands the visitor to a teammate who claims and replies live, then hands back to the agent', async () => {
     const { page, errors } = await h.open(null);
-    await hostPage(page, `${h.platform.url}/test/handoff.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Handoff</title></head><body>
-      ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`);
+    await hostPage(
+      page,
+      `${h.platform.url}/test/handoff.html`,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Handoff</title></head><body>
+      ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`,
+    );
     await page.waitForFunction(() => Boolean(window.__service_chat));
     await page.evaluate(() => {
       const w = window as unknown as { __handoffs: unknown[] };
@@ -51,11 +55,15 @@ describe('a person in the widget', () => {
     await until(handoffs, (events) => events.some((event) => JSON.stringify(event) === JSON.stringify({ handler: 'people', assignee: null })));
 
     // The integrator: finds the conversation, claims it for a member, types, replies.
-    const listed = await h.api<{ conversations: { id: string; handler: string; handoff: { reason: string } | null }[] }>('conversations/list', { query: { agent_id: h.agentId } });
+    const listed = await h.api<{ conversations: { id: string; handler: string; handoff: { reason: string } | null }[] }>('conversations/list', {
+      query: { agent_id: h.agentId },
+    });
     const conversation = listed.body.data.conversations[0]!;
     expect(conversation).toMatchObject({ handler: 'people', handoff: { reason: 'visitor' } });
     const members = await h.api<{ members: { user_id: string }[] }>('members/list');
-    const claimed = await h.api<{ conversation: { assignee: { name: string } } }>('conversations/assign', { body: { conversation_id: conversation.id, user_id: members.body.data.members[0]!.user_id } });
+    const claimed = await h.api<{ conversation: { assignee: { name: string } } }>('conversations/assign', {
+      body: { conversation_id: conversation.id, user_id: members.body.data.members[0]!.user_id },
+    });
     const name = claimed.body.data.conversation.assignee.name;
     await page.locator('#service-chat .scw-msg[data-role=event]', { hasText: `${name} joined` }).waitFor();
     // The header says who answers now.
@@ -102,8 +110,12 @@ describe('a person in the widget', () => {
 
   it('shows a teammate on a phone: the live conversation fits the full-screen panel', async () => {
     const { page, errors } = await h.open(null, { viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
-    await hostPage(page, `${h.platform.url}/test/handoff-mobile.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Handoff</title></head><body>
-      ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`);
+    await hostPage(
+      page,
+      `${h.platform.url}/test/handoff-mobile.html`,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>Handoff</title></head><body>
+      ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`,
+    );
     await page.waitForFunction(() => Boolean(window.__service_chat));
     await page.evaluate(() => window.__service_chat!.emit('handoff', { text: 'A person, please' }));
     await page.locator('#service-chat .scw-msg[data-role=event]').first().waitFor();
@@ -122,8 +134,12 @@ describe('a person in the widget', () => {
 
   it("starts a new conversation once the visitor's data was erased: the next message is answered, nothing of the erased one stays", async () => {
     const { page, errors } = await h.open(null);
-    await hostPage(page, `${h.platform.url}/test/erased.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Erased</title></head><body>
-      ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`);
+    await hostPage(
+      page,
+      `${h.platform.url}/test/erased.html`,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Erased</title></head><body>
+      ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`,
+    );
     await page.waitForFunction(() => Boolean(window.__service_chat));
     await page.click(W.fab);
     // Whichever turn of the script answers (the tests before may have taken a different number of turns).
@@ -139,7 +155,14 @@ describe('a person in the widget', () => {
     await page.fill(W.input, 'Are you still there?');
     await page.keyboard.press('Enter');
     // The erased conversation is gone from the panel (and its stored copy): the message and its answer alone; no error was shown.
-    const shown = () => page.locator('#service-chat .scw-msg').evaluateAll((messages) => messages.map((message) => `${message.getAttribute('data-role')}:${message.getAttribute('data-done')}${message.classList.contains('scw-error') ? ':error' : ''}`));
+    const shown = () =>
+      page
+        .locator('#service-chat .scw-msg')
+        .evaluateAll((messages) =>
+          messages.map(
+            (message) => `${message.getAttribute('data-role')}:${message.getAttribute('data-done')}${message.classList.contains('scw-error') ? ':error' : ''}`,
+          ),
+        );
     await expect.poll(shown, { timeout: 15_000 }).toEqual(['user:true', 'bot:true']);
     expect(await page.locator('#service-chat .scw-msg').first().textContent()).toContain('Are you still there?');
     expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage, ...localStorage }))).not.toContain('before the erasure');

@@ -38,7 +38,10 @@ const busEmit = (page: Page, name: string, payload?: unknown) =>
 
 async function ask(page: Page, text: string, replies: number) {
   await busEmit(page, 'send', { text, openFirst: true });
-  await page.waitForFunction((count) => document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('.scw-msg[data-role=bot][data-done=true]').length >= count, replies);
+  await page.waitForFunction(
+    (count) => document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('.scw-msg[data-role=bot][data-done=true]').length >= count,
+    replies,
+  );
 }
 
 const lastBot = (page: Page) => page.locator(W.botDone).last();
@@ -103,7 +106,9 @@ describe('a hostile model', () => {
     const { page, context } = await widgetPage();
     await page.evaluate(() => window.__service_chat!.on('navigate', () => undefined));
     await ask(page, 'show me tabs', 1);
-    const hrefs = await page.$$eval('#service-chat .scw-msg a, #service-chat [data-marker]', (nodes) => nodes.map((node) => node.getAttribute('href') ?? node.textContent));
+    const hrefs = await page.$$eval('#service-chat .scw-msg a, #service-chat [data-marker]', (nodes) =>
+      nodes.map((node) => node.getAttribute('href') ?? node.textContent),
+    );
     expect(hrefs).toEqual(['Pricing']);
     // The links behind tabs lead off the site: they are removed, their labels kept as plain text.
     expect(await lastBot(page).textContent()).toBe('See docs and guide or Pricing.');
@@ -121,7 +126,9 @@ async function stallingApi(): Promise<{ url: string; server: Server }> {
   const server = createServer((request, response) => {
     if (request.url === '/host.html') {
       const tag = `<script src="${h.platform.url}/embed/loader.js" data-agent-id="${h.agentId}" data-api-url="${url}" data-show-delay="0" async></script>`;
-      return response.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html lang="en"><head><title>Stall</title></head><body>${tag}</body></html>`);
+      return response
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<!doctype html><html lang="en"><head><title>Stall</title></head><body>${tag}</body></html>`);
     }
     if (request.url?.endsWith('/widget-config')) {
       return response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ agent: { name: 'Stall' }, chat: { idleTimeoutMs: 1500 } }));
@@ -167,15 +174,21 @@ describe('timeouts and recovery', () => {
     const { page, context } = await widgetPage();
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/v1/agents/*/chat', async (route) => {
-      await held;
-      await route.continue();
-    }, { times: 1 });
+    await page.route(
+      '**/v1/agents/*/chat',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+      { times: 1 },
+    );
     await busEmit(page, 'send', { text: 'first question', openFirst: true });
     await page.waitForSelector('#service-chat .scw-typing');
     await busEmit(page, 'send', { text: 'second question' });
     release();
-    await page.waitForFunction(() => document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('.scw-msg[data-role=bot][data-done=true]').length === 2);
+    await page.waitForFunction(
+      () => document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('.scw-msg[data-role=bot][data-done=true]').length === 2,
+    );
     expect(await page.locator(W.userMsg).allTextContents()).toEqual(['first question', 'second question']);
     expect(await page.locator(W.botDone).allTextContents()).toEqual(['You said: first question', 'You said: second question']);
     await context.close();
@@ -218,10 +231,14 @@ describe('what a visitor sees', () => {
       return log.scrollHeight - log.scrollTop - log.clientHeight < 24;
     });
     // The visitor scrolls up to read (resolved once the scroll event went out, as it does for a real scroll).
-    await page.$eval('#service-chat .scw-log', (log) => new Promise((resolve) => {
-      log.addEventListener('scroll', resolve, { once: true });
-      log.scrollTo({ top: 0 });
-    }));
+    await page.$eval(
+      '#service-chat .scw-log',
+      (log) =>
+        new Promise((resolve) => {
+          log.addEventListener('scroll', resolve, { once: true });
+          log.scrollTo({ top: 0 });
+        }),
+    );
     await busEmit(page, 'botMessage', { text: 'x '.repeat(3000) });
     await page.waitForFunction(() => document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('.scw-msg[data-role=bot]').length === 5);
     expect(await page.$eval('#service-chat .scw-log', (log) => log.scrollTop)).toBe(0);
@@ -278,7 +295,9 @@ describe('what a visitor sees', () => {
     expect(await page.getAttribute('.help', 'role')).toBe('button');
     await page.keyboard.press('Enter');
     await page.waitForSelector(W.panel);
-    await page.waitForFunction(() => document.querySelector('#service-chat')!.shadowRoot!.querySelector('.scw-msg[data-role=bot][data-done=true]')?.textContent === 'Here to help');
+    await page.waitForFunction(
+      () => document.querySelector('#service-chat')!.shadowRoot!.querySelector('.scw-msg[data-role=bot][data-done=true]')?.textContent === 'Here to help',
+    );
     await context.close();
   });
 });
@@ -360,7 +379,10 @@ describe('lighter and faster', () => {
     const text = Array.from({ length: 5000 }, (_, i) => `[Page:P${i}|/p/${i}]`).join(' ');
     await busEmit(page, 'botMessage', { text, openFirst: true });
     const expected = Math.floor(4000 / '[Page:P0000|/p/0000] '.length);
-    await page.waitForFunction((count) => document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('[data-marker=Page]').length >= count, expected);
+    await page.waitForFunction(
+      (count) => document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('[data-marker=Page]').length >= count,
+      expected,
+    );
     await context.close();
   });
 });

@@ -77,7 +77,9 @@ export function embedTag(attributes: Record<string, string>): string {
 export async function axeViolations(page: Page): Promise<{ id: string; nodes: number; help: string }[]> {
   await page.evaluate(axeSource);
   return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; help: string; nodes: unknown[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; help: string; nodes: unknown[] }[] }> } }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
     return result.violations.map((violation) => ({ id: violation.id, help: violation.help, nodes: violation.nodes.length }));
   });

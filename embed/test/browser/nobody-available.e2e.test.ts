@@ -24,7 +24,9 @@ const mailbox = async () => ((await (await fetch(`${h.platform.url}/dev/mail.jso
 
 describe('nobody available', () => {
   it('asks for an e-mail address, takes only a valid one, and shows the teammate’s reply when the visitor returns', async () => {
-    expect((await h.api('conversations/availability_set', { body: { mode: 'away', time_zone: 'UTC', hours: null, claim_timeout_minutes: null } })).status).toBe(200);
+    expect((await h.api('conversations/availability_set', { body: { mode: 'away', time_zone: 'UTC', hours: null, claim_timeout_minutes: null } })).status).toBe(
+      200,
+    );
     const { page, errors } = await h.open(null);
     const site = `${h.platform.url}/test/away.html`;
     const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Away</title></head><body>
@@ -50,7 +52,9 @@ describe('nobody available', () => {
     await page.keyboard.press('Enter');
     await page.locator('#service-chat .scw-msg[data-role=bot]', { hasText: `Thank you. A person from our team will answer you at ${ADDRESS}.` }).waitFor();
     expect(await page.locator(emailField).count()).toBe(0);
-    const stored = await h.api<{ conversation: { visitor_email: string | null; email_replies: boolean } }>('conversations/get', { query: { conversation_id: conversation.id } });
+    const stored = await h.api<{ conversation: { visitor_email: string | null; email_replies: boolean } }>('conversations/get', {
+      query: { conversation_id: conversation.id },
+    });
     expect(stored.body.data.conversation).toMatchObject({ visitor_email: ADDRESS, email_replies: true });
 
     // The visitor leaves; a teammate claims the conversation and replies: the reply goes by e-mail.
@@ -76,29 +80,37 @@ describe('nobody available', () => {
   type Listed = { conversations: { id: string; visitor: { id: string }; visitor_email: string | null }[] };
 
   it('keeps an address left after the visitor’s data was erased on a new conversation, which waits for a teammate; the agent is not asked', async () => {
-      expect((await h.api('conversations/availability_set', { body: { mode: 'away', time_zone: 'UTC', hours: null, claim_timeout_minutes: null } })).status).toBe(200);
-      const { page, errors } = await h.open(null);
-      // The live stream would tell the widget of the erasure at once (and close the field): the visitor here answers
-      // before it does.
-      await page.route(/\/live\?/, (route) => route.abort());
-      await hostPage(page, `${h.platform.url}/test/erased-email.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Erased</title></head><body>
-        ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`);
-      await page.waitForFunction(() => Boolean(window.__service_chat));
-      await page.evaluate(() => window.__service_chat!.emit('handoff', { text: 'A person, please' }));
-      await page.locator(emailField).waitFor();
+    expect((await h.api('conversations/availability_set', { body: { mode: 'away', time_zone: 'UTC', hours: null, claim_timeout_minutes: null } })).status).toBe(
+      200,
+    );
+    const { page, errors } = await h.open(null);
+    // The live stream would tell the widget of the erasure at once (and close the field): the visitor here answers
+    // before it does.
+    await page.route(/\/live\?/, (route) => route.abort());
+    await hostPage(
+      page,
+      `${h.platform.url}/test/erased-email.html`,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Erased</title></head><body>
+        ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`,
+    );
+    await page.waitForFunction(() => Boolean(window.__service_chat));
+    await page.evaluate(() => window.__service_chat!.emit('handoff', { text: 'A person, please' }));
+    await page.locator(emailField).waitFor();
 
-      const first = (await h.api<Listed>('conversations/list', { query: { agent_id: h.agentId } })).body.data.conversations[0]!;
-      const erased = await h.api('visitors/erase', { body: { visitor_id: first.visitor.id }, headers: { 'idempotency-key': `erase-${first.id}` } });
-      expect(erased.status, JSON.stringify(erased.body)).toBe(200);
+    const first = (await h.api<Listed>('conversations/list', { query: { agent_id: h.agentId } })).body.data.conversations[0]!;
+    const erased = await h.api('visitors/erase', { body: { visitor_id: first.visitor.id }, headers: { 'idempotency-key': `erase-${first.id}` } });
+    expect(erased.status, JSON.stringify(erased.body)).toBe(200);
 
-      await page.fill(emailField, ADDRESS);
-      await page.keyboard.press('Enter');
-      await page.locator('#service-chat .scw-msg[data-role=bot]', { hasText: `Thank you. A person from our team will answer you at ${ADDRESS}.` }).waitFor({ timeout: 15_000 });
-      const listed = (await h.api<Listed>('conversations/list', { query: { agent_id: h.agentId } })).body.data.conversations;
-      expect(listed.map((conversation) => conversation.id)).not.toContain(first.id);
-      expect(listed[0]).toMatchObject({ visitor_email: ADDRESS });
-      expect(model.doStreamCalls).toHaveLength(0);
-      // The aborted live streams and the erased conversation's 410 are the only failed loads; no script error.
-      expect(errors.filter((error) => !error.startsWith('Failed to load resource'))).toEqual([]);
-    });
+    await page.fill(emailField, ADDRESS);
+    await page.keyboard.press('Enter');
+    await page
+      .locator('#service-chat .scw-msg[data-role=bot]', { hasText: `Thank you. A person from our team will answer you at ${ADDRESS}.` })
+      .waitFor({ timeout: 15_000 });
+    const listed = (await h.api<Listed>('conversations/list', { query: { agent_id: h.agentId } })).body.data.conversations;
+    expect(listed.map((conversation) => conversation.id)).not.toContain(first.id);
+    expect(listed[0]).toMatchObject({ visitor_email: ADDRESS });
+    expect(model.doStreamCalls).toHaveLength(0);
+    // The aborted live streams and the erased conversation's 410 are the only failed loads; no script error.
+    expect(errors.filter((error) => !error.startsWith('Failed to load resource'))).toEqual([]);
+  });
 });

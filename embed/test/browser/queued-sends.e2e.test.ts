@@ -32,11 +32,20 @@ const transcript = (page: Page) =>
   page.$$eval(W.userMsg.replace('[data-role=user]', ''), (nodes) => nodes.map((node) => `${node.getAttribute('data-role')}: ${node.textContent}`));
 
 async function openWidget(page: Page) {
-  await hostPage(page, `${h.platform.url}/test/queue.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Queue</title></head><body>
-    ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`);
+  await hostPage(
+    page,
+    `${h.platform.url}/test/queue.html`,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Queue</title></head><body>
+    ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`,
+  );
   await page.waitForSelector(`${W.fab}[data-ready=true]`);
   await recordEvents(page);
-  await page.evaluate(() => window.__service_chat!.on('queued' as never, ((payload: unknown) => (window as unknown as { __events: unknown[] }).__events.push(['queued', payload])) as never));
+  await page.evaluate(() =>
+    window.__service_chat!.on(
+      'queued' as never,
+      ((payload: unknown) => (window as unknown as { __events: unknown[] }).__events.push(['queued', payload])) as never,
+    ),
+  );
   await page.click(W.fab);
 }
 
@@ -48,7 +57,8 @@ async function askAndWait(page: Page, question: string) {
   await page.waitForSelector('#service-chat .scw-typing');
 }
 
-const userMessages = async (page: Page) => (await events(page)).filter(([name]) => name === 'userMessage').map(([, payload]) => (payload as { text: string }).text);
+const userMessages = async (page: Page) =>
+  (await events(page)).filter(([name]) => name === 'userMessage').map(([, payload]) => (payload as { text: string }).text);
 const queuedEvents = async (page: Page) => (await events(page)).filter(([name]) => name === 'queued').map(([, payload]) => payload);
 
 describe('host messages while a reply streams', () => {
@@ -71,7 +81,9 @@ describe('host messages while a reply streams', () => {
     // The reply ends; the note shows, then the host's send goes and is answered in turn.
     await page.waitForFunction(() => document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('.scw-msg[data-role=user]').length === 2);
     release();
-    await page.waitForFunction(() => [...document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('.scw-msg')].every((m) => m.getAttribute('data-done') === 'true'));
+    await page.waitForFunction(() =>
+      [...document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('.scw-msg')].every((m) => m.getAttribute('data-done') === 'true'),
+    );
     const shown = await transcript(page);
     expect(shown.map((line) => line.split(':')[0])).toEqual(['user', 'bot', 'bot', 'user', 'bot']);
     expect(shown[2]).toBe('bot: A note from the page');
@@ -88,7 +100,14 @@ describe('host messages while a reply streams', () => {
 
     for (let n = 1; n <= 6; n++) await busEmit(page, 'send', { text: `Host question ${n}` });
     const queued = (await queuedEvents(page)) as { accepted: boolean; waiting: number }[];
-    expect(queued.map(({ accepted, waiting }) => [accepted, waiting])).toEqual([[true, 1], [true, 2], [true, 3], [true, 4], [true, 5], [false, 5]]);
+    expect(queued.map(({ accepted, waiting }) => [accepted, waiting])).toEqual([
+      [true, 1],
+      [true, 2],
+      [true, 3],
+      [true, 4],
+      [true, 5],
+      [false, 5],
+    ]);
     expect(warnings.some((warning) => warning.includes('ignored "send"'))).toBe(true);
 
     await page.click('#service-chat .scw-send[aria-label=Stop]');
@@ -97,10 +116,15 @@ describe('host messages while a reply streams', () => {
     expect(await userMessages(page)).toEqual(['Tell me everything', 'Host question 1']);
     release(); // the stopped request, which the page no longer waits for
     for (let n = 1; n <= 5; n++) {
-      await page.waitForFunction((count) => document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('.scw-msg[data-role=user]').length === count, n + 1);
+      await page.waitForFunction(
+        (count) => document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('.scw-msg[data-role=user]').length === count,
+        n + 1,
+      );
       release();
     }
-    await page.waitForFunction(() => [...document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('.scw-msg')].every((m) => m.getAttribute('data-done') === 'true'));
+    await page.waitForFunction(() =>
+      [...document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('.scw-msg')].every((m) => m.getAttribute('data-done') === 'true'),
+    );
     expect(await userMessages(page)).toEqual(['Tell me everything', ...[1, 2, 3, 4, 5].map((n) => `Host question ${n}`)]);
     await context.close();
   });

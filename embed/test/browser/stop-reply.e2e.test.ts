@@ -31,15 +31,22 @@ afterAll(async () => {
 describe('the Stop button of the widget', () => {
   it('replaces Send while a reply streams, ends the reply on the server (no further tool call), keeps what was written, and the conversation goes on', async () => {
     const { page, errors } = await h.open(null);
-    await hostPage(page, `${h.platform.url}/test/stop.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Stop</title></head><body>
-      ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`);
+    await hostPage(
+      page,
+      `${h.platform.url}/test/stop.html`,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Stop</title></head><body>
+      ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`,
+    );
     await page.click(W.fab);
     await page.fill(W.input, 'What is the weather in Ankara and Izmir?');
     await page.keyboard.press('Enter');
 
     // The text streamed so far is on the page while the agent waits on its tool; Stop stands where Send was.
     await page.waitForFunction((text) => document.querySelector('#service-chat')!.shadowRoot!.textContent!.includes(text), PARTIAL);
-    await until(async () => weather.calls.length, (calls) => calls === 1);
+    await until(
+      async () => weather.calls.length,
+      (calls) => calls === 1,
+    );
     const stop = page.locator(SEND);
     expect(await stop.getAttribute('aria-label')).toBe('Stop');
     expect(await stop.getAttribute('type')).toBe('button');
@@ -53,7 +60,10 @@ describe('the Stop button of the widget', () => {
     expect(await reply.textContent()).toContain('Stopped');
     expect(await page.locator(SEND).getAttribute('aria-label')).toBe('Send');
     expect(await page.evaluate(() => document.querySelector('#service-chat')!.shadowRoot!.activeElement?.className)).toBe('scw-send');
-    await until(() => page.locator(W.live).textContent(), (said) => said === 'Stopped');
+    await until(
+      () => page.locator(W.live).textContent(),
+      (said) => said === 'Stopped',
+    );
 
     // The server stored the reply as far as it went, marked stopped.
     const listed = await until(

@@ -29,9 +29,13 @@ function Chat() {
         <div key={message.id} className="message" data-role={message.role}>
           {message.parts.map((part, index) =>
             part.type === 'text' ? (
-              <p key={index} className="text">{part.text}</p>
+              <p key={index} className="text">
+                {part.text}
+              </p>
             ) : part.type.startsWith('data-') ? (
-              <pre key={index} className="data" data-type={part.type}>{JSON.stringify((part as { data: unknown }).data)}</pre>
+              <pre key={index} className="data" data-type={part.type}>
+                {JSON.stringify((part as { data: unknown }).data)}
+              </pre>
             ) : null,
           )}
         </div>

@@ -33,7 +33,9 @@ describe('useChat from @ai-sdk/react', () => {
     const { page, context, errors } = await h.open(null);
     await page.route(`${h.platform.url}/test/use-chat.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: bundle }));
     const config = { agentId: h.agentId, conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID() };
-    await page.route(`${h.platform.url}/test/use-chat-config.js`, (route) => route.fulfill({ contentType: 'text/javascript', body: `window.__chat = ${JSON.stringify(config)};` }));
+    await page.route(`${h.platform.url}/test/use-chat-config.js`, (route) =>
+      route.fulfill({ contentType: 'text/javascript', body: `window.__chat = ${JSON.stringify(config)};` }),
+    );
     await hostPage(
       page,
       `${h.platform.url}/test/use-chat.html`,

@@ -25,14 +25,21 @@ const sign = (userId: string) => createHmac('sha256', secret).update(userId).dig
 /** A fresh browser context (another device) on a host page; the identity as loader attributes, when given. */
 async function device(attributes: Record<string, string> = {}): Promise<Page> {
   const { page } = await h.open(null);
-  await hostPage(page, `${h.platform.url}/test/account.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Account</title></head><body>
-    ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0', ...attributes })}</body></html>`);
+  await hostPage(
+    page,
+    `${h.platform.url}/test/account.html`,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Account</title></head><body>
+    ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0', ...attributes })}</body></html>`,
+  );
   return page;
 }
 
 describe('verified visitors', () => {
   it('reads data-user-token: the signed visitor has their conversation in a second browser context', async () => {
-    const token = await new SignJWT({ sub: 'user-token-9' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime('1h').sign(new TextEncoder().encode(secret));
+    const token = await new SignJWT({ sub: 'user-token-9' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(secret));
     const first = await device({ 'data-user-token': token });
     await first.click(W.fab);
     await first.fill(W.input, QUESTION);

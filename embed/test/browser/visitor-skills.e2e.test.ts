@@ -21,8 +21,12 @@ const events = async () => (await h.api<{ events: { title: string; starts_at: st
 /** A fresh visitor (own browser context) with the panel open and the booking request sent. */
 async function visitorAsks(): Promise<Page> {
   const { page } = await h.open(null);
-  await hostPage(page, `${h.platform.url}/test/book.html`, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Book</title></head><body>
-    ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`);
+  await hostPage(
+    page,
+    `${h.platform.url}/test/book.html`,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Book</title></head><body>
+    ${embedTag({ 'data-agent-id': h.agentId, 'data-show-delay': '0', 'data-teaser-delay': '60000', 'data-idle-nudge-delay': '0' })}</body></html>`,
+  );
   await page.click(W.fab);
   await page.fill(W.input, BOOK);
   await page.keyboard.press('Enter');

@@ -123,10 +123,15 @@ describe('demo page (one-line embed, strict CSP meta)', () => {
     expect(await page.getAttribute(up, 'aria-pressed')).toBe('false');
     await page.fill(`${thumbs} textarea`, 'It did not say if VAT is included.');
     await page.click(`${thumbs} form button`);
-    await page.waitForFunction(() => document.querySelector('#service-chat')!.shadowRoot!.querySelector('[data-role=rating] [role=status]')?.textContent === 'Thank you for your feedback');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#service-chat')!.shadowRoot!.querySelector('[data-role=rating] [role=status]')?.textContent === 'Thank you for your feedback',
+    );
     expect(await axeViolations(page)).toEqual([]);
     // From the day the rating started to today (UTC): the rating is found even when it crossed midnight.
-    const insights = await h.api<{ total: Record<string, number>; comments: { rating: string; comment: string }[] }>('insights/agent/', { query: { agent_id: h.agentId, from: ratedFrom, to: new Date().toISOString().slice(0, 10) } });
+    const insights = await h.api<{ total: Record<string, number>; comments: { rating: string; comment: string }[] }>('insights/agent/', {
+      query: { agent_id: h.agentId, from: ratedFrom, to: new Date().toISOString().slice(0, 10) },
+    });
     expect(insights.body.data.total).toMatchObject({ ratings_up: 0, ratings_down: 1 });
     expect(insights.body.data.comments).toEqual([expect.objectContaining({ rating: 'down', comment: 'It did not say if VAT is included.' })]);
     expect(errors).toEqual([]);
@@ -151,7 +156,9 @@ describe('demo page (one-line embed, strict CSP meta)', () => {
     await page.click('#service-chat [aria-label="Close chat"]');
     await page.click('a.trigger-link'); // userMessage
     await page.waitForSelector(W.userMsg);
-    await page.waitForFunction(() => document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('.scw-msg[data-role=bot][data-done=true]').length >= 2);
+    await page.waitForFunction(
+      () => document.querySelector('#service-chat')!.shadowRoot!.querySelectorAll('.scw-msg[data-role=bot][data-done=true]').length >= 2,
+    );
     expect(await page.textContent(W.userMsg)).toBe('Which skills can agents use?');
     expect(requests.at(-1)).toMatchObject({ context: { system: ['The visitor asked for a pricing walkthrough.'] } });
 
@@ -196,7 +203,10 @@ describe('bus: inbound commands and outbound events', () => {
       <script src="/embed/loader.js" data-agent-id="${h.agentId}" data-show-delay="0"></script>
       <script src="/test/early.js"></script></body></html>`;
     await page.route(`${h.platform.url}/test/early.js`, (route) =>
-      route.fulfill({ contentType: 'text/javascript', body: `window.__service_chat.emit('badge', { count: 5 }); window.__service_chat.emit('open'); window.__early = window.__service_chat.listenerCount;` }),
+      route.fulfill({
+        contentType: 'text/javascript',
+        body: `window.__service_chat.emit('badge', { count: 5 }); window.__service_chat.emit('open'); window.__early = window.__service_chat.listenerCount;`,
+      }),
     );
     await hostPage(page, `${h.platform.url}/test/early.html`, html);
     await page.waitForSelector(W.panel);
@@ -416,8 +426,10 @@ describe('configuration, isolation and robustness', () => {
     await busEmit(page, 'send', { text: 'pricing' });
     await page.waitForSelector(W.botDone);
     // The inline style attribute of the test page body is the only thing the CSP may refuse.
-    expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations.filter((d) => !d.startsWith('style-src-attr')))).toEqual([]);
-    expect(errors.filter((e) => !e.includes("style-src"))).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations.filter((d) => !d.startsWith('style-src-attr')))).toEqual(
+      [],
+    );
+    expect(errors.filter((e) => !e.includes('style-src'))).toEqual([]);
     await context.close();
   });
 
@@ -427,7 +439,11 @@ describe('configuration, isolation and robustness', () => {
     page.on('request', (request) => {
       if (request.url().includes('/widget-config')) configRequests.push(request.url());
     });
-    await hostPage(page, `${h.platform.url}/test/bad-id.html`, `<!doctype html><html><head><title>x</title></head><body>${embedTag({ 'data-agent-id': 'not-a-uuid', 'data-show-delay': '0' })}</body></html>`);
+    await hostPage(
+      page,
+      `${h.platform.url}/test/bad-id.html`,
+      `<!doctype html><html><head><title>x</title></head><body>${embedTag({ 'data-agent-id': 'not-a-uuid', 'data-show-delay': '0' })}</body></html>`,
+    );
     await page.waitForSelector(`${W.fab}[data-ready=true]`);
     expect(warnings.some((text) => text.includes('not a UUID'))).toBe(true);
     expect(configRequests).toEqual([]);
@@ -444,7 +460,11 @@ describe('configuration, isolation and robustness', () => {
       attempts.push(Date.now());
       return route.abort('connectionrefused');
     });
-    await hostPage(page, `${h.platform.url}/test/no-api.html`, `<!doctype html><html><head><title>x</title></head><body>${embedTag({ 'data-agent-id': h.agentId, 'data-api-url': 'http://127.0.0.1:9', 'data-show-delay': '0' })}</body></html>`);
+    await hostPage(
+      page,
+      `${h.platform.url}/test/no-api.html`,
+      `<!doctype html><html><head><title>x</title></head><body>${embedTag({ 'data-agent-id': h.agentId, 'data-api-url': 'http://127.0.0.1:9', 'data-show-delay': '0' })}</body></html>`,
+    );
     await page.waitForSelector(`${W.fab}.scw-loading`);
     await page.waitForSelector(`${W.fab}[data-ready=true]`, { timeout: 10_000 });
     expect(attempts).toHaveLength(4);

@@ -14,7 +14,11 @@ describe('event bus', () => {
     expect(heard).toEqual(['uiAction #cta']);
     const replayed: unknown[] = [];
     bus.markReady((name, payload) => replayed.push([name, payload]));
-    expect(replayed).toEqual([['open', undefined], ['badge', { count: 2 }], ['uiAction', { action: 'pointer', target: '#cta' }]]);
+    expect(replayed).toEqual([
+      ['open', undefined],
+      ['badge', { count: 2 }],
+      ['uiAction', { action: 'pointer', target: '#cta' }],
+    ]);
     // Once ready, the bus keeps nothing back and replays nothing twice.
     bus.emit('uiAction', { action: 'scroll', target: '#far' });
     expect(heard).toEqual(['uiAction #cta', 'uiAction #far']);

@@ -22,7 +22,14 @@ describe('rich markers', () => {
   });
 
   it('refuses unsafe links, bad slugs and unknown actions, leaving them as literal text', () => {
-    for (const bad of ['[Link:x|javascript:alert(1)]', '[Page:x|//evil.example]', '[Link:x|data:text/html,hi]', '[Skill:x|../../etc]', '[Action:x|explode|#a]', '[Action:x|pointer]']) {
+    for (const bad of [
+      '[Link:x|javascript:alert(1)]',
+      '[Page:x|//evil.example]',
+      '[Link:x|data:text/html,hi]',
+      '[Skill:x|../../etc]',
+      '[Action:x|explode|#a]',
+      '[Action:x|pointer]',
+    ]) {
       expect(parseRichText(`a ${bad} b`)).toEqual([{ kind: 'text', text: `a ${bad} b` }]);
     }
     expect(safeHref(' JavaScript:alert(1)')).toBeNull();
@@ -49,12 +56,20 @@ describe('rich markers', () => {
     const at = (href: string) => mayNavigateUnasked(href, 'en', 'https://site.test');
     expect(at('/pricing')).toBe(true);
     expect(at('https://site.test/docs')).toBe(true);
-    for (const href of ['/en/account/delete', '/logout', '/settings?action=remove', '/x/%64elete', 'https://evil.example/', 'mailto:a@b.test']) expect(at(href)).toBe(false);
+    for (const href of ['/en/account/delete', '/logout', '/settings?action=remove', '/x/%64elete', 'https://evil.example/', 'mailto:a@b.test'])
+      expect(at(href)).toBe(false);
   });
 
   it('chooses the skill icon by keyword', () => {
     expect(['hotel_reservation', 'gmail', 'shopping_list', 'call_center', 'weekly_report', 'website', 'automation', 'x'].map(skillIcon)).toEqual([
-      'calendar', 'mail', 'cart', 'phone', 'chart', 'globe', 'zap', 'puzzle',
+      'calendar',
+      'mail',
+      'cart',
+      'phone',
+      'chart',
+      'globe',
+      'zap',
+      'puzzle',
     ]);
   });
 
@@ -69,8 +84,13 @@ describe('rich markers', () => {
 describe('inline markdown subset', () => {
   it('knows bold, italic, code and line breaks; HTML stays text', () => {
     expect(parseInline('**b** *i* `c`\n<b>x</b>')).toEqual([
-      { kind: 'strong', text: 'b' }, { kind: 'text', text: ' ' }, { kind: 'em', text: 'i' }, { kind: 'text', text: ' ' },
-      { kind: 'code', text: 'c' }, { kind: 'break' }, { kind: 'text', text: '<b>x</b>' },
+      { kind: 'strong', text: 'b' },
+      { kind: 'text', text: ' ' },
+      { kind: 'em', text: 'i' },
+      { kind: 'text', text: ' ' },
+      { kind: 'code', text: 'c' },
+      { kind: 'break' },
+      { kind: 'text', text: '<b>x</b>' },
     ]);
   });
 });

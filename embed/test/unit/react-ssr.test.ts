@@ -11,7 +11,9 @@ describe('React adapters render on the server (no window)', () => {
       return createElement('span', null, typeof chat.open);
     }
     const html = renderToString(
-      createElement('div', null,
+      createElement(
+        'div',
+        null,
         createElement(ChatWidget, { agentId: '5eed0000-0000-4000-8000-0000000000a1' }),
         createElement(ChatPointerOverlay),
         createElement(ChatTrigger, { variant: 'button', label: 'Ask us', systemPrompt: 'SECRET-CONTEXT' }),

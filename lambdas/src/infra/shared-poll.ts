@@ -85,7 +85,9 @@ export abstract class SharedPoll {
     let delay = POLL_MIN_MS;
     try {
       while (this.listeners.size > 0 && !this.finished) {
-        const changed = await this.poll().catch((error: unknown) => (logger.warn(`${this.about.what} stream poll failed`, { [this.about.what]: this.about.key, error }), false));
+        const changed = await this.poll().catch(
+          (error: unknown) => (logger.warn(`${this.about.what} stream poll failed`, { [this.about.what]: this.about.key, error }), false),
+        );
         if (changed || this.finished) this.listeners.forEach((listener) => listener());
         if (this.finished || this.listeners.size === 0) break;
         delay = changed ? POLL_MIN_MS : Math.min(POLL_MAX_MS, delay * 2);

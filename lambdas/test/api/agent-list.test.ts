@@ -45,7 +45,10 @@ describe('GET /v1/agents (spec 1)', () => {
     const answer = await list({ ...bearer(ctx.key), origin: 'https://shop.example' });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('access-control-allow-origin')).toBeNull();
-    const preflight = await list({ origin: 'https://shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' }, 'OPTIONS');
+    const preflight = await list(
+      { origin: 'https://shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+      'OPTIONS',
+    );
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
     expect(preflight.headers.get('access-control-allow-headers')).toBeNull();
     expect(preflight.status).toBe(405);
@@ -67,7 +70,10 @@ describe('GET /v1/agents (spec 1)', () => {
     ];
     for (const [headers, status, code] of refusals) {
       const response = await list(headers);
-      expect([response.status, await response.json()], JSON.stringify(headers)).toEqual([status, expect.objectContaining({ status: false, code: status, error: expect.objectContaining({ code }) })]);
+      expect([response.status, await response.json()], JSON.stringify(headers)).toEqual([
+        status,
+        expect.objectContaining({ status: false, code: status, error: expect.objectContaining({ code }) }),
+      ]);
       expect(response.headers.get('access-control-allow-origin')).toBeNull();
     }
   });

@@ -62,7 +62,9 @@ describe('workspace isolation', () => {
     const command = await ctx.api<{ run: { run_id: string } }>('agents/command/', { body: { agent_id: ctx.agentId, instruction: 'Hello' } });
     const runId = command.body.data.run.run_id;
     await ctx.api('contacts/create/', { body: { name: 'Secret Customer', email: 'secret@example.com' } });
-    const hook = await ctx.api<{ subscription: { id: string } }>('webhooks/create/', { body: { url: 'https://example.com/hook', events: ['agent.command.completed'] } });
+    const hook = await ctx.api<{ subscription: { id: string } }>('webhooks/create/', {
+      body: { url: 'https://example.com/hook', events: ['agent.command.completed'] },
+    });
 
     const agents = await otherApi<{ agents: { id: string }[] }>('agents/list/');
     expect(agents.body.data.agents.map((a) => a.id)).toEqual([other.agentId]);

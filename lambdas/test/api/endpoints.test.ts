@@ -87,7 +87,9 @@ describe('every endpoint answers as its OpenAPI document says', () => {
     expect(page1.body.data.contacts.map((c) => c.name)).toEqual(['Margaret']);
     const page2 = await call<{ contacts: { name: string }[] }>('contactsList', { query: { limit: '1', cursor: page1.body.data.next_cursor! } });
     expect(page2.body.data.contacts.map((c) => c.name)).toEqual(['Linus']);
-    await call('calendarEventCreate', { body: { title: 'Demo', starts_at: '2026-12-01T10:00:00+03:00', ends_at: '2026-12-01T10:30:00+03:00', attendees: ['a@example.com'] } });
+    await call('calendarEventCreate', {
+      body: { title: 'Demo', starts_at: '2026-12-01T10:00:00+03:00', ends_at: '2026-12-01T10:30:00+03:00', attendees: ['a@example.com'] },
+    });
     await call('calendarEventList');
     await call('tasksCreate', { body: { title: 'Send the contract', due_at: '2026-12-02T17:00:00Z', agent_id: ctx.agentId } });
     const tasks = await call<{ tasks: { status: string }[] }>('tasksList');
@@ -120,7 +122,9 @@ describe('every endpoint answers as its OpenAPI document says', () => {
     await call('knowledgeSourceList');
     await call('knowledgeSourceGet', { query: { source_id: sourceId } });
     await call('knowledgeSourceUpdate', { body: { source_id: sourceId, name: 'Handbook' } });
-    const uploaded = await call<{ document: { id: string } }>('knowledgeDocumentUpload', { body: { source_id: sourceId, name: 'faq.md', content_type: 'text/markdown', content: '# FAQ\n\n## Hours\n\nOpen 9 to 5.' } });
+    const uploaded = await call<{ document: { id: string } }>('knowledgeDocumentUpload', {
+      body: { source_id: sourceId, name: 'faq.md', content_type: 'text/markdown', content: '# FAQ\n\n## Hours\n\nOpen 9 to 5.' },
+    });
     await call('knowledgeDocumentList', { query: { source_id: sourceId } });
     await call('knowledgeAnswerCreate', { body: { question: 'Is there parking?', answer: 'Yes, behind the building.', url: 'https://example.com/parking' } });
     const found = await call<{ results: { document_id: string }[] }>('knowledgeSearch', { body: { query: 'opening hours' } });
@@ -134,23 +138,37 @@ describe('every endpoint answers as its OpenAPI document says', () => {
   });
 
   it('reads and sets where traces go', async () => {
-    await call('telemetrySettingsUpdate', { body: { otlp_endpoint: 'https://collector.example.com/v1/traces', headers: { 'x-api-key': 'k' }, include_content: false } });
+    await call('telemetrySettingsUpdate', {
+      body: { otlp_endpoint: 'https://collector.example.com/v1/traces', headers: { 'x-api-key': 'k' }, include_content: false },
+    });
     await call('telemetrySettingsGet');
     await call('telemetrySettingsUpdate', { body: { otlp_endpoint: null } });
   });
 
   it('evals: scenarios, eval runs of the live agent and its draft, publishing the draft', async () => {
     const created = await call<{ scenario: { id: string } }>('evalsScenarioCreate', {
-      body: { agent_id: ctx.agentId, name: 'Hours', turns: [{ user: 'When are you open?', expect: [{ no_action: true }, { judge: 'It gives the opening hours' }] }] },
+      body: {
+        agent_id: ctx.agentId,
+        name: 'Hours',
+        turns: [{ user: 'When are you open?', expect: [{ no_action: true }, { judge: 'It gives the opening hours' }] }],
+      },
     });
     const scenarioId = created.body.data.scenario.id;
     await call('evalsScenarioList', { query: { agent_id: ctx.agentId } });
-    await call('evalsScenarioUpdate', { body: { scenario_id: scenarioId, name: 'Opening hours', turns: [{ user: 'When are you open?', expect: [{ judge: 'It gives the opening hours' }] }] } });
+    await call('evalsScenarioUpdate', {
+      body: { scenario_id: scenarioId, name: 'Opening hours', turns: [{ user: 'When are you open?', expect: [{ judge: 'It gives the opening hours' }] }] },
+    });
     await call('agentsDraftUpdate', { body: { agent_id: ctx.agentId, persona: 'Warm and brief.', skills: ['knowledge'] } });
     await call('agentsDraftGet', { query: { agent_id: ctx.agentId } });
     const started = await call<{ eval_run: { eval_run_id: string } }>('evalsRun', { body: { agent_id: ctx.agentId, draft: true } });
-    let status = await call<{ eval_run: { status: string }; results: { expectations: { outcome: string; reason: string }[] }[] }>('evalsRunStatus', { query: { eval_run_id: started.body.data.eval_run.eval_run_id } });
-    for (let deadline = Date.now() + 20_000; status.body.data.eval_run.status !== 'completed' && Date.now() < deadline; await new Promise((done) => setTimeout(done, 100))) {
+    let status = await call<{ eval_run: { status: string }; results: { expectations: { outcome: string; reason: string }[] }[] }>('evalsRunStatus', {
+      query: { eval_run_id: started.body.data.eval_run.eval_run_id },
+    });
+    for (
+      let deadline = Date.now() + 20_000;
+      status.body.data.eval_run.status !== 'completed' && Date.now() < deadline;
+      await new Promise((done) => setTimeout(done, 100))
+    ) {
       status = await call('evalsRunStatus', { query: { eval_run_id: started.body.data.eval_run.eval_run_id } });
     }
     // The offline model never grades a judge criterion, and never passes one silently.

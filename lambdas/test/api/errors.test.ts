@@ -73,7 +73,11 @@ describe('errors, through HTTP', () => {
       ['agents/update/', { body: { agent_id, company_name: 'Acme', colors: { primary: '#000000' }, widget: { show_delay_ms: 100 } } }, 'AGENT_NOT_FOUND'],
       ['agents/update/', { body: { agent_id, teaser_word: 'Hi' } }, 'AGENT_NOT_FOUND'],
       ['agents/update/', { body: { agent_id } }, 'AGENT_NOT_FOUND'],
-      ['agents/update/', { body: { agent_id, allowed_origins: ['https://shop.example'], avatar_url: 'https://shop.example/a.png', locale: 'tr', persona: 'p', role: 'r' } }, 'AGENT_NOT_FOUND'],
+      [
+        'agents/update/',
+        { body: { agent_id, allowed_origins: ['https://shop.example'], avatar_url: 'https://shop.example/a.png', locale: 'tr', persona: 'p', role: 'r' } },
+        'AGENT_NOT_FOUND',
+      ],
       ['skills/install/', { body: { agent_id, skill_code: 'calendar' } }, 'AGENT_NOT_FOUND'],
       ['skills/uninstall/', { body: { agent_id, skill_code: 'calendar' } }, 'AGENT_NOT_FOUND'],
       ['conversations/list/', { query: { agent_id } }, 'AGENT_NOT_FOUND'],
@@ -87,10 +91,12 @@ describe('errors, through HTTP', () => {
       ['connections/calls/', { query: { connection_id: 'mcn_AAAAAAAAAAAAAAAAAAAA' } }, 'NOT_FOUND'],
       ['connections/withdraw/', { body: { connection_id: 'mcn_AAAAAAAAAAAAAAAAAAAA' } }, 'NOT_FOUND'],
     ];
-    const answers = await Promise.all(unknown.map(async ([path, request]) => {
-      const response = await ctx.api(path, request);
-      return `${path} ${response.status} ${response.body.error?.code}`;
-    }));
+    const answers = await Promise.all(
+      unknown.map(async ([path, request]) => {
+        const response = await ctx.api(path, request);
+        return `${path} ${response.status} ${response.body.error?.code}`;
+      }),
+    );
     expect(answers).toEqual(unknown.map(([path, , code]) => `${path} 404 ${code}`));
     const unchanged = await ctx.api<{ agent: { id: string } }>('agents/update/', { body: { agent_id: ctx.agentId } });
     expect(unchanged.status).toBe(200);

@@ -15,7 +15,9 @@ describe('the local platform keeps its data across a restart', () => {
       const agent = await api<{ agent: { id: string } }>('agents/create/', { body: { preset: 'operations' } });
       const run = await api<{ run: { run_id: string } }>('agents/command/', { body: { agent_id: agent.body.data.agent.id, instruction: 'Plan the week' } });
       const extraKey = await api<{ secret: string }>('keys/create/', { body: { name: 'second' } });
-      const hook = await api<{ subscription: { id: string } }>('webhooks/create/', { body: { url: 'https://example.com/h', events: ['agent.command.completed'] } });
+      const hook = await api<{ subscription: { id: string } }>('webhooks/create/', {
+        body: { url: 'https://example.com/h', events: ['agent.command.completed'] },
+      });
       expect(first.demo.createdApiKey).toBe(key);
       await first.stop();
 

@@ -35,17 +35,22 @@ interface Document {
 
 /** The type errors of programs in `dir` (file:line: message), compiled strictly as Node ESM, the generated declarations included. */
 function typeErrors(dir: string, files: string[]): string[] {
-  const program = ts.createProgram(files.map((file) => join(dir, file)), {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    types: ['node'],
-    skipLibCheck: false,
-  });
+  const program = ts.createProgram(
+    files.map((file) => join(dir, file)),
+    {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      types: ['node'],
+      skipLibCheck: false,
+    },
+  );
   return ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-    const line = diagnostic.file ? `${diagnostic.file.fileName.slice(dir.length + 1)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}` : '';
+    const line = diagnostic.file
+      ? `${diagnostic.file.fileName.slice(dir.length + 1)}:${diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line + 1}`
+      : '';
     return `${line}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')}`;
   });
 }
@@ -72,7 +77,9 @@ describe('a TypeScript client generated from the served OpenAPI document', () =>
   it('passes the strict validator and names and tags every operation after its contract, once', async () => {
     const result = await new Validator().validate(document as never);
     expect(result.errors ?? []).toEqual([]);
-    const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, ...operation })));
+    const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ path, method, ...operation })),
+    );
     expect(operations).toHaveLength(Object.keys(ENDPOINTS).length);
     const ids = operations.map((operation) => operation.operationId);
     expect(new Set(ids).size).toBe(operations.length);
@@ -85,17 +92,21 @@ describe('a TypeScript client generated from the served OpenAPI document', () =>
     expect([...declared.keys()].sort()).toEqual([...new Set(operations.flatMap((operation) => operation.tags!))].sort());
     for (const [name, description] of declared) expect(description.length, `tag ${name}`).toBeGreaterThan(10);
     // The language is part of the server URL, not of the paths: the Turkish document names the same operations.
-    const turkish = (await (await fetch(`${ctx.platform.apiBaseUrl.replace('/en/', '/tr/')}/openapi.json`)).json()) as Document & { servers: { url: string }[] };
+    const turkish = (await (await fetch(`${ctx.platform.apiBaseUrl.replace('/en/', '/tr/')}/openapi.json`)).json()) as Document & {
+      servers: { url: string }[];
+    };
     expect(turkish.servers[0]!.url).toMatch(/\/tr\/api\/v1$/);
     expect(Object.values(turkish.paths).flatMap((item) => Object.values(item).map((operation) => operation.operationId))).toEqual(ids);
   });
 
-  it("generates types with openapi-typescript; the documented openapi-fetch client type-checks against them, a wrong call does not", async () => {
+  it('generates types with openapi-typescript; the documented openapi-fetch client type-checks against them, a wrong call does not', async () => {
     writeFileSync(join(dir, 'api.d.ts'), astToString(await openapiTS(document as never)));
     const program = clientProgram();
     writeFileSync(join(dir, 'client.mts'), program);
     // The same program with a path the API lacks and a misnamed query parameter: the generated types refuse both.
-    const wrong = program.replace("client.GET('/agents/list/')", "client.GET('/agents/all/')").replace('query: { run_id: run.run_id }', 'query: { runid: run.run_id }');
+    const wrong = program
+      .replace("client.GET('/agents/list/')", "client.GET('/agents/all/')")
+      .replace('query: { run_id: run.run_id }', 'query: { runid: run.run_id }');
     writeFileSync(join(dir, 'wrong.mts'), wrong);
     const errors = typeErrors(dir, ['client.mts', 'wrong.mts']);
     expect(errors.filter((error) => !error.startsWith('wrong.mts:'))).toEqual([]);

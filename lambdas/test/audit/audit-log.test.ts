@@ -22,7 +22,8 @@ describe('the audit log', () => {
   let clockShiftMs = 0;
   const ctx = usePlatform({ env: { WEBHOOK_ALLOW_LOCAL: '1', RETENTION_SWEEP_MS: '250' }, now: () => new Date(Date.now() + clockShiftMs) });
   /** The key the test calls with (others are made by the tests), found by its last four characters. */
-  const demoKeyId = async () => (await ctx.api<{ keys: { id: string; name: string; last4: string }[] }>('keys/list')).body.data.keys.find((key) => key.last4 === ctx.key.slice(-4))!;
+  const demoKeyId = async () =>
+    (await ctx.api<{ keys: { id: string; name: string; last4: string }[] }>('keys/list')).body.data.keys.find((key) => key.last4 === ctx.key.slice(-4))!;
 
   /** The entries of one action about one target since `from`, through audit/list with the demo key. */
   const entriesOf = async (action: string, target: string, from: string) => {
@@ -55,7 +56,9 @@ describe('the audit log', () => {
   it('keeps no secret of what it records: a new API key, a webhook signing secret, an identity secret', async () => {
     const from = new Date().toISOString();
     const key = await ctx.api<{ key: { id: string }; secret: string }>('keys/create', { body: { name: 'audited key' } });
-    const hook = await ctx.api<{ subscription: { id: string }; signing_secret: string }>('webhooks/create', { body: { url: 'https://hooks.example.com/in', events: ['audit.event'] } });
+    const hook = await ctx.api<{ subscription: { id: string }; signing_secret: string }>('webhooks/create', {
+      body: { url: 'https://hooks.example.com/in', events: ['audit.event'] },
+    });
     const identity = await ctx.api<{ identity_secret: string }>('agents/identity_secret', { body: { agent_id: ctx.agentId } });
     expect([key.status, hook.status, identity.status]).toEqual([201, 201, 200]);
 
@@ -108,7 +111,10 @@ describe('the audit log', () => {
     const changed = await call(ctx.platform, 'members/update', { body: { user_id: person.id, role: 'admin' }, headers: owner.headers });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
 
-    const page = await call<AuditPage>(ctx.platform, 'audit/list', { query: { target: person.id, action: 'member.role_changed', from }, headers: owner.headers });
+    const page = await call<AuditPage>(ctx.platform, 'audit/list', {
+      query: { target: person.id, action: 'member.role_changed', from },
+      headers: owner.headers,
+    });
     expect(page.status).toBe(200);
     const ownerUser = (await findUserByEmail(ctx.platform.deps, ctx.platform.demo.ownerEmail))!;
     expect(page.body.data.entries).toHaveLength(1);
@@ -151,7 +157,11 @@ describe('the audit log', () => {
     expect(exported.status, JSON.stringify(exported.body)).toBe(200);
     const page = await ctx.api<AuditPage>('audit/list', { query: { action: 'visitor.exported', from } });
     expect(page.body.data.entries).toHaveLength(1);
-    expect(page.body.data.entries[0]).toMatchObject({ actor: { type: 'api_key' }, target: { type: 'visitor', id: expect.stringMatching(/^[0-9a-f]{64}$/) }, after: { conversations: 0 } });
+    expect(page.body.data.entries[0]).toMatchObject({
+      actor: { type: 'api_key' },
+      target: { type: 'visitor', id: expect.stringMatching(/^[0-9a-f]{64}$/) },
+      after: { conversations: 0 },
+    });
     expect(JSON.stringify(page.body.data.entries)).not.toContain(visitorId);
   });
 
@@ -161,7 +171,10 @@ describe('the audit log', () => {
     const redirectUri = 'http://127.0.0.1:9/callback';
     const client = await registerClient(origin, [redirectUri], 'Audited assistant');
     const cookie = await signInForConsent(origin, ctx.platform.demo.ownerEmail);
-    const back = await consent(origin, authorizeUrl(origin, { clientId: client.body.client_id!, redirectUri, pkce: newPkce() }), cookie, { permissions: ['agents:read'], agents: [ctx.agentId] });
+    const back = await consent(origin, authorizeUrl(origin, { clientId: client.body.client_id!, redirectUri, pkce: newPkce() }), cookie, {
+      permissions: ['agents:read'],
+      agents: [ctx.agentId],
+    });
     expect(back.searchParams.get('code')).toBeTruthy();
 
     const page = await ctx.api<AuditPage>('audit/list', { query: { action: 'connection.approved', from } });
@@ -180,12 +193,18 @@ describe('the audit log', () => {
     try {
       const subscription = await subscribe(ctx.api, receiver.url, ['audit.event']);
       const key = await ctx.api<{ key: { id: string } }>('keys/create', { body: { name: 'streamed key' } });
-      await receiver.waitFor((requests) => requests.some((request) => request.event.data.target && (request.event.data.target as { id: string }).id === key.body.data.key.id));
+      await receiver.waitFor((requests) =>
+        requests.some((request) => request.event.data.target && (request.event.data.target as { id: string }).id === key.body.data.key.id),
+      );
       const request = receiver.requests.find((candidate) => (candidate.event.data.target as { id: string } | undefined)?.id === key.body.data.key.id)!;
       const event = verify(request.rawBody, request.headers['x-service-signature'] as string, subscription.secret, { now: new Date(request.at) });
       expect(event.event).toBe('audit.event');
       if (event.event !== 'audit.event') throw new Error('not an audit event');
-      expect(event.data).toMatchObject({ action: 'api_key.created', actor: { type: 'api_key' }, target: { type: 'api_key', id: key.body.data.key.id, name: 'streamed key' } });
+      expect(event.data).toMatchObject({
+        action: 'api_key.created',
+        actor: { type: 'api_key' },
+        target: { type: 'api_key', id: key.body.data.key.id, name: 'streamed key' },
+      });
       const listed = await ctx.api<AuditPage>('audit/list', { query: { target: key.body.data.key.id } });
       expect(listed.body.data.entries.map((entry) => entry.id)).toEqual([event.data.id]);
     } finally {
@@ -207,10 +226,15 @@ describe('the audit log', () => {
         await new Promise((resolve) => setTimeout(resolve, 200));
         entries = (await ctx.api<AuditPage>('audit/list', { query: { action: 'visitor.erased', from } })).body.data.entries;
       }
-      const erasures = (await ctx.api<{ erasures: { id: string; reason: string }[] }>('visitors/audit_list')).body.data.erasures.filter((erasure) => erasure.reason === 'retention');
+      const erasures = (await ctx.api<{ erasures: { id: string; reason: string }[] }>('visitors/audit_list')).body.data.erasures.filter(
+        (erasure) => erasure.reason === 'retention',
+      );
       const platformEntries = entries.filter((entry) => entry.actor.type === 'platform');
       expect(platformEntries.map((entry) => entry.after?.erasure_id).sort()).toEqual(erasures.map((erasure) => erasure.id).sort());
-      expect(platformEntries[0]).toMatchObject({ actor: { type: 'platform', id: null, name: 'retention' }, after: { reason: 'retention', state: 'completed' } });
+      expect(platformEntries[0]).toMatchObject({
+        actor: { type: 'platform', id: null, name: 'retention' },
+        after: { reason: 'retention', state: 'completed' },
+      });
     } finally {
       await ctx.api('visitors/retention_set', { body: { days: null } });
       clockShiftMs = 0;
@@ -228,7 +252,12 @@ describe('the audit log', () => {
     expect(response.status).toBe(201);
     const entries = await entriesOf('grant.created', 'member', from);
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ actor: { type: 'platform', id: null, name: 'operator' }, target: { type: 'role', id: 'member' }, after: { role: 'member', capability: 'email.send' }, user_agent: 'operator-cli/2' });
+    expect(entries[0]).toMatchObject({
+      actor: { type: 'platform', id: null, name: 'operator' },
+      target: { type: 'role', id: 'member' },
+      after: { role: 'member', capability: 'email.send' },
+      user_agent: 'operator-cli/2',
+    });
   });
 
   it('records turning the older visitor user hash off, before and after', async () => {
@@ -254,7 +283,12 @@ describe('the audit log', () => {
       expect(changed).toHaveLength(1);
       expect(changed[0]).toMatchObject({ before: { days: 365 }, after: { days: 90 } });
       // The entry of the change just made, as stored: DynamoDB's TTL removes it 90 days after it was recorded.
-      const { items } = await queryAuditItems(ctx.platform.deps, { workspaceId, also: { actionKey: `${workspaceId}#audit.retention_changed` }, from, limit: 10 });
+      const { items } = await queryAuditItems(ctx.platform.deps, {
+        workspaceId,
+        also: { actionKey: `${workspaceId}#audit.retention_changed` },
+        from,
+        limit: 10,
+      });
       const stored = items.find((item) => item.id === changed[0]!.id)!;
       expect(stored.expiresAtEpoch - Math.floor(Date.parse(stored.time) / 1000)).toBe(90 * 86_400);
     } finally {
@@ -269,7 +303,9 @@ describe('the audit log', () => {
     const first = await ctx.api<AuditPage>('audit/list', { query: { actor: key.id, action: 'agent.updated', from, limit: '2' } });
     expect(first.body.data.entries).toHaveLength(2);
     expect(first.body.data.next_cursor).toBeTruthy();
-    const second = await ctx.api<AuditPage>('audit/list', { query: { actor: key.id, action: 'agent.updated', from, limit: '2', cursor: first.body.data.next_cursor! } });
+    const second = await ctx.api<AuditPage>('audit/list', {
+      query: { actor: key.id, action: 'agent.updated', from, limit: '2', cursor: first.body.data.next_cursor! },
+    });
     expect(second.body.data.entries).toHaveLength(1);
     const all = [...first.body.data.entries, ...second.body.data.entries];
     expect(all.map((entry) => entry.after?.teaser_word)).toEqual(['Hi 2', 'Hi 1', 'Hi 0']);

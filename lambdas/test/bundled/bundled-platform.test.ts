@@ -193,7 +193,12 @@ async function widgetChat(chatUrl: string, question: string) {
   const chat = await fetch(chatUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: WIDGET_ORIGIN },
-    body: JSON.stringify({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'en', messages: [{ role: 'user', content: question }] }),
+    body: JSON.stringify({
+      conversationId: crypto.randomUUID(),
+      visitorId: crypto.randomUUID(),
+      locale: 'en',
+      messages: [{ role: 'user', content: question }],
+    }),
   });
   const text = await chat.text();
   const events: { event: string; data: string }[] = [];
@@ -215,9 +220,15 @@ describe('the deployed form, run locally', () => {
   it('signs the owner in on the dashboard by a code SES delivers from the configured sender', async () => {
     const email = platform.demo.ownerEmail;
     const post = (path: string, body: unknown) =>
-      browser.fetch(`${dashboardOrigin()}/en/api/v1/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', origin: dashboardOrigin() }, body: JSON.stringify(body) });
+      browser.fetch(`${dashboardOrigin()}/en/api/v1/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: dashboardOrigin() },
+        body: JSON.stringify(body),
+      });
     expect((await post('auth/email/start', { email })).status).toBe(200);
-    const mail = await until('the sign-in mail', async () => (await mailbox()).find((message) => message.to === email && /sign-in code/i.test(message.subject)));
+    const mail = await until('the sign-in mail', async () =>
+      (await mailbox()).find((message) => message.to === email && /sign-in code/i.test(message.subject)),
+    );
     expect(mail.from).toContain(`@${MAIL_DOMAIN}`);
     expect(mail.text).toContain(dashboardOrigin());
     const verified = await post('auth/email/verify', { email, code: /\d{6}/.exec(mail.subject)![0] });
@@ -269,7 +280,9 @@ describe('the deployed form, run locally', () => {
       return ['queued', 'running'].includes(String(status.body.data.status)) ? undefined : status.body.data;
     });
     expect(run, JSON.stringify(run)).toMatchObject({ status: 'completed', output: { result: 'ok', actions: ['email.send'] } });
-    const sent = await until('the agent mail', async () => (await mailbox()).find((message) => message.to === 'bob@example.com' && message.subject === 'Welcome'));
+    const sent = await until('the agent mail', async () =>
+      (await mailbox()).find((message) => message.to === 'bob@example.com' && message.subject === 'Welcome'),
+    );
     expect(sent.from).toContain(`@${AGENT_MAIL_DOMAIN}`);
 
     const delivery = await until('the webhook', async () => deliveries.find((candidate) => candidate.body.includes(runId)));
@@ -279,7 +292,9 @@ describe('the deployed form, run locally', () => {
   });
 
   it('streams a run through the RunStream bundle on the dashboard origin: its steps with ids, then the run', async () => {
-    const command = await apiCall('agents/command', { body: { agent_id: demoAgent(), instruction: 'Please add Sam Stream (sam.stream@example.com) to my contacts.', autonomy: 'full' } });
+    const command = await apiCall('agents/command', {
+      body: { agent_id: demoAgent(), instruction: 'Please add Sam Stream (sam.stream@example.com) to my contacts.', autonomy: 'full' },
+    });
     expect(command.status, JSON.stringify(command.body)).toBe(202);
     const runId = String((command.body.data.run as { run_id: string }).run_id);
     const response = await fetch(`${dashboardOrigin()}/en/api/v1/agents/command_stream?run_id=${runId}`, { headers: { 'x-service-api-key': apiKey } });
@@ -293,14 +308,18 @@ describe('the deployed form, run locally', () => {
     expect(steps.map((event) => Number(event.id))).toEqual(steps.map((_, index) => index));
     expect(events.map((event) => event.event)).toEqual(expect.arrayContaining(['status', 'text_delta', 'text', 'tool_call', 'run']));
     expect(JSON.parse(events.at(-1)!.data)).toMatchObject({ run_id: runId, status: 'completed' });
-    const unknown = await fetch(`${dashboardOrigin()}/en/api/v1/agents/command_stream?run_id=cmd_unknown000000000000`, { headers: { 'x-service-api-key': apiKey } });
+    const unknown = await fetch(`${dashboardOrigin()}/en/api/v1/agents/command_stream?run_id=cmd_unknown000000000000`, {
+      headers: { 'x-service-api-key': apiKey },
+    });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toMatchObject({ error: { code: 'RUN_NOT_FOUND' } });
   });
 
   it('finishes stranded runs, starts due knowledge syncs and sweeps for expired conversations on the schedules the template gives them', async () => {
     const reports = Object.entries(await platform.fireSchedules());
-    expect(reports.find(([id]) => id.startsWith('RunSweeper'))?.[1]).toEqual(expect.objectContaining({ enqueued: expect.any(Array), failed: expect.any(Array) }));
+    expect(reports.find(([id]) => id.startsWith('RunSweeper'))?.[1]).toEqual(
+      expect.objectContaining({ enqueued: expect.any(Array), failed: expect.any(Array) }),
+    );
     expect(reports.find(([id]) => id.startsWith('KnowledgeSchedule'))?.[1]).toEqual({ started: expect.any(Number) });
     expect(reports.find(([id]) => id.startsWith('RetentionSweeper'))?.[1]).toEqual({ resumed: 0, erased: 0, restamped: 0 });
   });
@@ -315,28 +334,43 @@ describe('the deployed form, run locally', () => {
     const { chat, text, events } = await widgetChat(chatUrl, 'Where is the pricing?');
     expect(chat.status, text).toBe(200);
     expect(chat.headers.get('content-type')).toContain('text/event-stream');
-    expect(events.filter((event) => event.event === 'error'), text).toEqual([]);
+    expect(
+      events.filter((event) => event.event === 'error'),
+      text,
+    ).toEqual([]);
     expect(events.filter((event) => event.event === 'delta').length).toBeGreaterThan(0);
     expect(events.at(-1)?.event).toBe('done');
   });
 
-  it('turns a mail SES receives into an e-mail conversation through the InboundMail bundle, and mails the agent\'s answer', async () => {
+  it("turns a mail SES receives into an e-mail conversation through the InboundMail bundle, and mails the agent's answer", async () => {
     const agent = (await apiCall('agents/get', { query: { agent_id: demoAgent() } })).body.data.agent as { email: string };
     expect(agent.email.endsWith(`@${AGENT_MAIL_DOMAIN}`)).toBe(true);
     const customer = 'dana@customer.example';
     const raw = new TextEncoder().encode(
-      [`From: Dana <${customer}>`, `To: ${agent.email}`, 'Subject: Where is my order?', `Message-ID: <${crypto.randomUUID()}@customer.example>`, `Date: ${new Date().toUTCString()}`, 'Content-Type: text/plain; charset=utf-8', '', 'Hello, my order has not arrived yet. Can you help?', ''].join('\r\n'),
+      [
+        `From: Dana <${customer}>`,
+        `To: ${agent.email}`,
+        'Subject: Where is my order?',
+        `Message-ID: <${crypto.randomUUID()}@customer.example>`,
+        `Date: ${new Date().toUTCString()}`,
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        'Hello, my order has not arrived yet. Can you help?',
+        '',
+      ].join('\r\n'),
     );
     // The template's receipt rule saves it to the bucket and notifies the topic, whose SQS subscription feeds the mail
     // queue; SES delivers at least once, here twice.
     expect(await platform.receiveMail({ from: customer, to: [agent.email], raw, deliveries: 2 })).toMatch(/^[0-9a-f]{40}$/);
     expect(await platform.receiveMail({ from: customer, to: ['nobody@elsewhere.example'], raw })).toBeUndefined();
     // The InboundMail bundle's first invocation loads it (and its LanceDB layer) in a fresh sandbox.
-    const answer = await until('the agent\'s answer by mail', async () => (await mailbox()).find((message) => message.to === customer), 100_000);
+    const answer = await until("the agent's answer by mail", async () => (await mailbox()).find((message) => message.to === customer), 100_000);
     expect(answer).toMatchObject({ subject: 'Re: Where is my order?' });
     expect(answer.from).toContain(agent.email);
     const listed = await apiCall('conversations/list', { query: { agent_id: demoAgent() } });
-    const conversations = (listed.body.data.conversations as { id: string; channel: string; email: { address: string; subject: string } | null }[]).filter((item) => item.email?.address === customer);
+    const conversations = (listed.body.data.conversations as { id: string; channel: string; email: { address: string; subject: string } | null }[]).filter(
+      (item) => item.email?.address === customer,
+    );
     expect(conversations).toEqual([expect.objectContaining({ channel: 'email', email: { address: customer, subject: 'Where is my order?' } })]);
     const transcript = await apiCall('conversations/get', { query: { conversation_id: conversations[0]!.id } });
     expect((transcript.body.data.messages as { role: string }[]).map((message) => message.role)).toEqual(['user', 'assistant']);
@@ -354,7 +388,9 @@ describe('the deployed form, run locally', () => {
     expect(trace.find((span) => span.name.startsWith('invoke_agent'))?.attributes['gen_ai.agent.id']).toBe(demoAgent());
     expect(trace.find((span) => span.name.startsWith('chat'))?.attributes['gen_ai.usage.output_tokens']).toEqual(expect.any(Number));
     // The widget reply, from the Chat function.
-    await until('the reply spans', async () => collector.spans.find((span) => span.name.startsWith('invoke_agent') && span.attributes['gen_ai.conversation.id'] !== undefined));
+    await until('the reply spans', async () =>
+      collector.spans.find((span) => span.name.startsWith('invoke_agent') && span.attributes['gen_ai.conversation.id'] !== undefined),
+    );
     expect(collector.headers.every((headers) => headers['x-vendor-key'] === 'bundled-key')).toBe(true);
     expect((await apiCall('telemetry/settings_update', { body: { otlp_endpoint: null } })).status).toBe(200);
   });
@@ -366,7 +402,10 @@ describe('the deployed form, run locally', () => {
     const inboxUrl = `${dashboardOrigin()}/en/api/v1/conversations/inbox_stream?agent_id=${demoAgent()}`;
     const inbox = openEventStream(inboxUrl, { 'x-service-api-key': apiKey }, 30_000);
     const rowsOf = (stream: typeof inbox) =>
-      stream.events.filter((event) => event.event === 'conversation').map((event) => JSON.parse(event.data) as { id: string; handler: string; assignee: { id: string } | null }).filter((row) => row.id === visitor.conversationId);
+      stream.events
+        .filter((event) => event.event === 'conversation')
+        .map((event) => JSON.parse(event.data) as { id: string; handler: string; assignee: { id: string } | null })
+        .filter((row) => row.id === visitor.conversationId);
     await inbox.waitFor(() => inbox.events.some((event) => event.event === 'ready'));
     expect((await visitor.say('I want to talk to a human')).handoff).toEqual({ handler: 'people', assignee: null });
     // Written by the Chat function, pushed by RunStream's poll of the workspace's inbox feed.
@@ -374,7 +413,11 @@ describe('the deployed form, run locally', () => {
     const lastId = inbox.events.at(-1)!.id!;
     inbox.drop();
     const live = visitor.live();
-    const team = openEventStream(`${dashboardOrigin()}/en/api/v1/conversations/stream?conversation_id=${visitor.conversationId}`, { 'x-service-api-key': apiKey }, 30_000);
+    const team = openEventStream(
+      `${dashboardOrigin()}/en/api/v1/conversations/stream?conversation_id=${visitor.conversationId}`,
+      { 'x-service-api-key': apiKey },
+      30_000,
+    );
     await live.waitFor(() => live.events.some((event) => event.event === 'state'));
     await team.waitFor(() => team.events.some((event) => event.event === 'state'));
     try {
@@ -385,7 +428,10 @@ describe('the deployed form, run locally', () => {
       const members = await apiCall('members/list');
       const ownerId = (members.body.data.members as { user_id: string }[])[0]!.user_id;
       expect((await apiCall('conversations/assign', { body: { conversation_id: visitor.conversationId, user_id: ownerId } })).status).toBe(200);
-      const reply = await apiCall('conversations/reply', { body: { conversation_id: visitor.conversationId, text: 'Hi, I am here to help' }, headers: { 'idempotency-key': `bundled-${visitor.conversationId}` } });
+      const reply = await apiCall('conversations/reply', {
+        body: { conversation_id: visitor.conversationId, text: 'Hi, I am here to help' },
+        headers: { 'idempotency-key': `bundled-${visitor.conversationId}` },
+      });
       expect(reply.status, JSON.stringify(reply.body)).toBe(201);
       await live.waitFor(() => liveMessages(live).some((message) => message.role === 'teammate' && message.text === 'Hi, I am here to help'));
 
@@ -426,22 +472,37 @@ describe('the deployed form, run locally', () => {
       return answer.body.data.source as SourceView;
     };
     const syncedAfter = (before: string | null) =>
-      until('the sync to finish', async () => {
-        const source = await sourceOf();
-        return source.status !== 'queued' && source.status !== 'indexing' && source.last_synced_at !== before ? source : undefined;
-      }, 180_000, POLL_MS);
+      until(
+        'the sync to finish',
+        async () => {
+          const source = await sourceOf();
+          return source.status !== 'queued' && source.status !== 'indexing' && source.last_synced_at !== before ? source : undefined;
+        },
+        180_000,
+        POLL_MS,
+      );
     const askRest = async (question: string) => {
       const command = await call('agents/command', { body: { agent_id: demoAgent(), instruction: question } });
       expect(command.status, JSON.stringify(command.body)).toBe(202);
       const runId = String((command.body.data.run as { run_id: string }).run_id);
-      return until('the run to finish', async () => {
-        const status = await call('agents/command_status', { query: { run_id: runId } });
-        return ['queued', 'running'].includes(String(status.body.data.status)) ? undefined : (status.body.data as { status: string; sources: { url: string | null; quote: string }[] });
-      }, 60_000, POLL_MS);
+      return until(
+        'the run to finish',
+        async () => {
+          const status = await call('agents/command_status', { query: { run_id: runId } });
+          return ['queued', 'running'].includes(String(status.body.data.status))
+            ? undefined
+            : (status.body.data as { status: string; sources: { url: string | null; quote: string }[] });
+        },
+        60_000,
+        POLL_MS,
+      );
     };
 
     it('crawls a website source from its sitemap on the knowledge queue into the index on S3', async () => {
-      const created = await call('knowledge/source_create', { body: { type: 'website', url: site.sitemapUrl, name: 'Help center' }, headers: { 'idempotency-key': 'bundled-help-center' } });
+      const created = await call('knowledge/source_create', {
+        body: { type: 'website', url: site.sitemapUrl, name: 'Help center' },
+        headers: { 'idempotency-key': 'bundled-help-center' },
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       sourceId = String((created.body.data.source as { id: string }).id);
       const synced = await syncedAfter(null);
@@ -452,10 +513,19 @@ describe('the deployed form, run locally', () => {
 
     it('answers a visitor in the widget chat from the crawled page, citing it', async () => {
       const config = await fetch(`${new URL(apiBase()).origin}/v1/agents/${demoAgent()}/widget-config`, { headers: { origin: WIDGET_ORIGIN } });
-      const { chat, text, events } = await widgetChat(((await config.json()) as { chat: { url: string } }).chat.url, 'How do I enable two-factor authentication?');
+      const { chat, text, events } = await widgetChat(
+        ((await config.json()) as { chat: { url: string } }).chat.url,
+        'How do I enable two-factor authentication?',
+      );
       expect(chat.status, text).toBe(200);
-      expect(events.filter((event) => event.event === 'error'), text).toEqual([]);
-      const said = events.filter((event) => event.event === 'delta').map((event) => (JSON.parse(event.data) as { text?: string }).text ?? '').join('');
+      expect(
+        events.filter((event) => event.event === 'error'),
+        text,
+      ).toEqual([]);
+      const said = events
+        .filter((event) => event.event === 'delta')
+        .map((event) => (JSON.parse(event.data) as { text?: string }).text ?? '')
+        .join('');
       expect(said, text).toMatch(/2FA|two-factor/i);
       expect(said, text).toContain(site.pageUrl('2fa'));
     });
@@ -470,15 +540,22 @@ describe('the deployed form, run locally', () => {
       expect(granted.status, JSON.stringify(granted.body)).toBe(201);
       const { upload_id: uploadId, url, headers } = granted.body.data as { upload_id: string; url: string; headers: Record<string, string> };
       expect(new URL(url).searchParams.get('X-Amz-SignedHeaders')).toContain('content-length');
-      const early = await call('knowledge/document_upload', { body: { source_id: filesId, name: 'warehouse.md', content_type: 'text/markdown', upload_id: uploadId } });
+      const early = await call('knowledge/document_upload', {
+        body: { source_id: filesId, name: 'warehouse.md', content_type: 'text/markdown', upload_id: uploadId },
+      });
       expect([early.status, early.body.error?.code]).toEqual([404, 'NOT_FOUND']);
       const put = await fetch(url, { method: 'PUT', headers, body: markdown });
       expect(put.status, await put.text()).toBe(200);
-      const indexed = await call('knowledge/document_upload', { body: { source_id: filesId, name: 'warehouse.md', content_type: 'text/markdown', upload_id: uploadId } });
+      const indexed = await call('knowledge/document_upload', {
+        body: { source_id: filesId, name: 'warehouse.md', content_type: 'text/markdown', upload_id: uploadId },
+      });
       expect(indexed.status, JSON.stringify(indexed.body)).toBe(201);
       expect(indexed.body.data.document).toMatchObject({ name: 'warehouse.md', status: 'indexed', chunks: expect.any(Number) });
       const found = await call('knowledge/search', { body: { query: 'When does the Rotterdam warehouse ship orders?', limit: 3 } });
-      expect((found.body.data.results as { name: string; text: string }[])[0]).toMatchObject({ name: 'warehouse.md', text: expect.stringContaining('7:00 to 15:00') });
+      expect((found.body.data.results as { name: string; text: string }[])[0]).toMatchObject({
+        name: 'warehouse.md',
+        text: expect.stringContaining('7:00 to 15:00'),
+      });
     });
 
     it('re-syncs a changed page on request, and a REST command cites the new content with its page', async () => {
@@ -511,7 +588,12 @@ describe('the deployed form, run locally', () => {
 
     it('sends a person without a session to the dashboard sign-in, with a Location', async () => {
       const client = await registerClient(mcpOrigin(), ['http://127.0.0.1:9/callback']);
-      const url = authorizeUrl(mcpOrigin(), { clientId: client.body.client_id!, redirectUri: 'http://127.0.0.1:9/callback', pkce: newPkce(), scope: 'agents:read' });
+      const url = authorizeUrl(mcpOrigin(), {
+        clientId: client.body.client_id!,
+        redirectUri: 'http://127.0.0.1:9/callback',
+        pkce: newPkce(),
+        scope: 'agents:read',
+      });
       const answer = await new Browser().fetch(url);
       expect([302, 303], `${answer.status} ${JSON.stringify([...answer.headers])}`).toContain(answer.status);
       const signIn = new URL(answer.headers.get('location')!, url);
@@ -531,7 +613,9 @@ describe('the deployed form, run locally', () => {
       if (new URL(page.url).pathname === '/dashboard/' && returnTo) page = await browser.navigate(new URL(returnTo, page.url).href);
       const html = await page.response.text();
       expect(page.response.status, `${page.url}: ${html.slice(0, 300)}`).toBe(200);
-      const hidden = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1]!, match[2]!.replace(/&amp;/g, '&')]));
+      const hidden = Object.fromEntries(
+        [...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1]!, match[2]!.replace(/&amp;/g, '&')]),
+      );
       expect(hidden.csrf_token, `no consent form at ${page.url}: ${html.slice(0, 300)}`).toBeDefined();
       const form = new URLSearchParams({ ...hidden, decision: 'approve', workspace_id: platform.demo.workspaceId, perm_agents_read: '1' });
       const pageOrigin = new URL(page.url).origin;
@@ -556,6 +640,5 @@ describe('the deployed form, run locally', () => {
       expect(listed.status).toBe(200);
       expect(JSON.stringify(listed.body.result)).toContain(demoAgent());
     });
-
   });
 });

@@ -35,8 +35,13 @@ afterAll(async () => {
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
-const client = (accessKeyId: string) => new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId, secretAccessKey: 'local' } });
-const errorOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => (error instanceof S3ServiceException ? error.name : String(error)));
+const client = (accessKeyId: string) =>
+  new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { accessKeyId, secretAccessKey: 'local' } });
+const errorOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => (error instanceof S3ServiceException ? error.name : String(error)),
+  );
 
 describe('the emulated S3', () => {
   it('stores, ranges, lists and refuses a second create of one key', async () => {
@@ -53,7 +58,9 @@ describe('the emulated S3', () => {
     expect([paged.Contents?.map((object) => object.Key), paged.IsTruncated]).toEqual([['files/a/original'], true]);
     const rest = await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'files/', ContinuationToken: paged.NextContinuationToken }));
     expect(rest.Contents?.map((object) => object.Key)).toEqual(['files/b/original']);
-    expect(await errorOf(s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'files/a/original', Body: 'again', IfNoneMatch: '*' })))).toBe('PreconditionFailed');
+    expect(await errorOf(s3.send(new PutObjectCommand({ Bucket: BUCKET, Key: 'files/a/original', Body: 'again', IfNoneMatch: '*' })))).toBe(
+      'PreconditionFailed',
+    );
     expect(await errorOf(s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: 'files/none' })))).toBe('NoSuchKey');
   });
 
@@ -66,10 +73,23 @@ describe('the emulated S3', () => {
 describe('LanceDB on the emulated S3', () => {
   const workspaceId = '00000000-0000-4000-8000-00000000e5e3';
   const rows = (documentId: string): IndexRow[] => [
-    { rowId: `${documentId}#0`, documentId, sourceId: 'src_s3', name: documentId, url: null, title: `Page ${documentId}`, kind: 'passage', language: 'en', searchText: `Shipping note ${documentId}`, text: `Shipping note ${documentId}` },
+    {
+      rowId: `${documentId}#0`,
+      documentId,
+      sourceId: 'src_s3',
+      name: documentId,
+      url: null,
+      title: `Page ${documentId}`,
+      kind: 'passage',
+      language: 'en',
+      searchText: `Shipping note ${documentId}`,
+      text: `Shipping note ${documentId}`,
+    },
   ];
   const openWriter = () =>
-    openLanceIndex(`s3://${BUCKET}/index`, { storageOptions: lanceS3Options({ ...configFromEnv({}), s3Endpoint: endpoint }, { AWS_ACCESS_KEY_ID: WRITER, AWS_SECRET_ACCESS_KEY: 'local' }) });
+    openLanceIndex(`s3://${BUCKET}/index`, {
+      storageOptions: lanceS3Options({ ...configFromEnv({}), s3Endpoint: endpoint }, { AWS_ACCESS_KEY_ID: WRITER, AWS_SECRET_ACCESS_KEY: 'local' }),
+    });
 
   it('keeps every document two writers commit at the same time (each version a conditional PUT)', async () => {
     const [first, second] = await Promise.all([openWriter(), openWriter()]);

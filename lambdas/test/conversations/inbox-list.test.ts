@@ -36,7 +36,11 @@ describe('the inbox list', () => {
     await stream.waitFor(() => stream.events.some((event) => event.event === 'ready'));
   });
   afterAll(() => stream?.drop());
-  const pushed = (conversationId: string): Row[] => stream.events.filter((event) => event.event === 'conversation').map((event) => JSON.parse(event.data) as Row).filter((row) => row.id === conversationId);
+  const pushed = (conversationId: string): Row[] =>
+    stream.events
+      .filter((event) => event.event === 'conversation')
+      .map((event) => JSON.parse(event.data) as Row)
+      .filter((row) => row.id === conversationId);
 
   it('shows the last message’s first line, as plain text, and why it waits: in the list, the inbox stream and conversations/get', async () => {
     const ada = visitor();
@@ -70,7 +74,9 @@ describe('the inbox list', () => {
     // The inbox stream's row is the same summary: the preview as it is after the change it reports.
     await stream.waitFor(() => pushed(ada.conversationId).at(-1)?.preview?.text === 'Thanks, where is my order #1234?');
     expect(pushed(ada.conversationId).some((row) => row.preview?.text === 'VIP customer')).toBe(false);
-    const got = await ctx.api<{ conversation: Row; messages: { role: string; at: string }[] }>('conversations/get', { query: { conversation_id: ada.conversationId } });
+    const got = await ctx.api<{ conversation: Row; messages: { role: string; at: string }[] }>('conversations/get', {
+      query: { conversation_id: ada.conversationId },
+    });
     expect(got.body.data.conversation.preview).toEqual(answered.preview);
     expect(answered.preview!.at).toBe(got.body.data.messages.filter((message) => message.role === 'user').at(-1)!.at);
   });

@@ -18,7 +18,11 @@ function countReads(conversationId: string) {
   const name = `reads-${conversationId}`;
   ctx.platform.deps.store.doc.middlewareStack.add(
     (next) => (args) => {
-      const input = args.input as { Key?: { conversationId?: unknown }; RequestItems?: Record<string, { Keys?: { conversationId?: unknown }[] }>; ExpressionAttributeValues?: Record<string, unknown> };
+      const input = args.input as {
+        Key?: { conversationId?: unknown };
+        RequestItems?: Record<string, { Keys?: { conversationId?: unknown }[] }>;
+        ExpressionAttributeValues?: Record<string, unknown>;
+      };
       const batched = Object.values(input.RequestItems ?? {}).some((request) => request.Keys?.some((key) => key.conversationId === conversationId));
       if (input.Key?.conversationId === conversationId || batched || input.ExpressionAttributeValues?.[':id'] === conversationId) reads += 1;
       return next(args);
@@ -50,7 +54,9 @@ describe('one live watcher per conversation and process', () => {
     try {
       const members = await ctx.api<{ members: { user_id: string }[] }>('members/list');
       await ctx.api('conversations/assign', { body: { conversation_id: visitor.conversationId, user_id: members.body.data.members[0]!.user_id } });
-      const reply = await ctx.api<{ message: { seq: number } }>('conversations/reply', { body: { conversation_id: visitor.conversationId, text: 'Hello everyone' } });
+      const reply = await ctx.api<{ message: { seq: number } }>('conversations/reply', {
+        body: { conversation_id: visitor.conversationId, text: 'Hello everyone' },
+      });
       expect(reply.status).toBe(201);
       await Promise.all(streams.map((stream) => stream.waitFor(() => liveMessages(stream).some((message) => message.seq === reply.body.data.message.seq))));
       for (const stream of streams) expect(liveMessages(stream).filter((message) => message.text === 'Hello everyone')).toHaveLength(1);

@@ -18,7 +18,8 @@ const ctx = usePlatform({ now: () => new Date(Date.now() + clockShiftMs), env: {
 let ownerId = '';
 
 const AROUND_THE_CLOCK = { mode: 'auto', time_zone: 'UTC', hours: null, claim_timeout_minutes: null };
-const setAvailability = (settings: Record<string, unknown>) => ctx.api<{ availability: Record<string, unknown>; available_now: boolean }>('conversations/availability_set', { body: settings });
+const setAvailability = (settings: Record<string, unknown>) =>
+  ctx.api<{ availability: Record<string, unknown>; available_now: boolean }>('conversations/availability_set', { body: settings });
 
 beforeEach(async () => {
   clockShiftMs = 0;
@@ -28,11 +29,19 @@ beforeEach(async () => {
 
 const visitor = () => widgetVisitor(localChatUrl(ctx.platform.url, ctx.agentId));
 
-const messagesOf = (stream: ReturnType<typeof openEventStream>) => stream.events.filter((event) => event.event === 'message').map((event) => JSON.parse(event.data) as { role: string; text: string; event: string | null });
-const statesOf = (stream: ReturnType<typeof openEventStream>) => stream.events.filter((event) => event.event === 'state').map((event) => JSON.parse(event.data) as { handler: string; email?: string });
-const mailbox = async () => ((await (await fetch(`${ctx.platform.url}/dev/mail.json`)).json()) as { mail: { to: string; subject: string; text: string }[] }).mail;
+const messagesOf = (stream: ReturnType<typeof openEventStream>) =>
+  stream.events.filter((event) => event.event === 'message').map((event) => JSON.parse(event.data) as { role: string; text: string; event: string | null });
+const statesOf = (stream: ReturnType<typeof openEventStream>) =>
+  stream.events.filter((event) => event.event === 'state').map((event) => JSON.parse(event.data) as { handler: string; email?: string });
+const mailbox = async () =>
+  ((await (await fetch(`${ctx.platform.url}/dev/mail.json`)).json()) as { mail: { to: string; subject: string; text: string }[] }).mail;
 const conversation = async (conversationId: string) =>
-  (await ctx.api<{ conversation: { visitor_email: string | null; email_replies: boolean; handler: string }; messages: { role: string; event: string | null; text: string }[] }>('conversations/get', { query: { conversation_id: conversationId } })).body.data;
+  (
+    await ctx.api<{
+      conversation: { visitor_email: string | null; email_replies: boolean; handler: string };
+      messages: { role: string; event: string | null; text: string }[];
+    }>('conversations/get', { query: { conversation_id: conversationId } })
+  ).body.data;
 
 describe('availability', () => {
   it('is around the clock until set; owners and admins set business hours, the away switch and the claim timeout; bad settings are refused', async () => {
@@ -89,7 +98,11 @@ describe('nobody available', () => {
 
     // The teammate claims it and replies while the visitor is away: the reply goes to the address, once, whatever the retries.
     expect((await ctx.api('conversations/assign', { body: { conversation_id: ada.conversationId, user_id: ownerId } })).status).toBe(200);
-    const reply = () => ctx.api('conversations/reply', { body: { conversation_id: ada.conversationId, text: 'Your refund was issued today.' }, headers: { 'idempotency-key': `mail-${ada.conversationId}` } });
+    const reply = () =>
+      ctx.api('conversations/reply', {
+        body: { conversation_id: ada.conversationId, text: 'Your refund was issued today.' },
+        headers: { 'idempotency-key': `mail-${ada.conversationId}` },
+      });
     expect((await reply()).status).toBe(201);
     expect((await reply()).status).toBe(201);
     const mails = (await mailbox()).filter((mail) => mail.to === 'ada@example.com');
@@ -120,7 +133,9 @@ describe('nobody available', () => {
     const deniz = visitor();
     await deniz.say('Bir insanla konuşmak istiyorum, lütfen bana yardım edin', { handoff: true });
     const { messages } = await conversation(deniz.conversationId);
-    expect(messages.find((message) => message.event === 'email_requested')?.text).toBe('Şu anda ekibimizden kimse müsait değil. E-posta adresinizi bırakın, size oradan yanıt verelim.');
+    expect(messages.find((message) => message.event === 'email_requested')?.text).toBe(
+      'Şu anda ekibimizden kimse müsait değil. E-posta adresinizi bırakın, size oradan yanıt verelim.',
+    );
   });
 
   it('asks when nobody claims the conversation within the claim timeout, and not when a teammate claimed it in time', async () => {

@@ -49,7 +49,9 @@ describe('a teammate message and SIGKILL', () => {
       },
       async (api) => {
         const events = async () =>
-          (await api<{ messages: { role: string; event: string | null }[] }>('conversations/get', { query: { conversation_id: conversationId } })).body.data.messages.filter((message) => message.event === 'joined');
+          (
+            await api<{ messages: { role: string; event: string | null }[] }>('conversations/get', { query: { conversation_id: conversationId } })
+          ).body.data.messages.filter((message) => message.event === 'joined');
         expect(await events()).toEqual([]);
         const retry = await api<{ conversation: { handler: string } }>('conversations/assign', { body: { conversation_id: conversationId, user_id: ownerId } });
         expect([retry.status, retry.body.data.conversation.handler]).toEqual([200, 'people']);

@@ -47,7 +47,13 @@ describe('people in the conversation', () => {
     expect(first.handoff).toEqual({ handler: 'people', assignee: null });
     expect(first.text).toContain('a person from our team');
     const requested = await webhook('conversation.handoff_requested', (data) => data.conversation_id === ada.conversationId);
-    expect(requested.data).toMatchObject({ reason: 'agent', handler: 'people', assignee: null, summary: 'The visitor asked for a person: "I want to talk to a human"', visitor: { id: ada.visitorId } });
+    expect(requested.data).toMatchObject({
+      reason: 'agent',
+      handler: 'people',
+      assignee: null,
+      summary: 'The visitor asked for a person: "I want to talk to a human"',
+      visitor: { id: ada.visitorId },
+    });
 
     const live = ada.live();
     const team = teammateStream(ada.conversationId);
@@ -61,7 +67,9 @@ describe('people in the conversation', () => {
     await team.waitFor(() => messagesOf(team).some((message) => message.text === 'Are you there?'));
     await webhook('conversation.message_created', (data) => (data.message as { text: string }).text === 'Are you there?');
 
-    const claimed = await ctx.api<{ conversation: Record<string, unknown> }>('conversations/assign', { body: { conversation_id: ada.conversationId, user_id: ownerId } });
+    const claimed = await ctx.api<{ conversation: Record<string, unknown> }>('conversations/assign', {
+      body: { conversation_id: ada.conversationId, user_id: ownerId },
+    });
     expect(claimed.status, JSON.stringify(claimed.body)).toBe(200);
     expect(openApiProblems('conversationsAssign', claimed as ApiResponse<unknown>)).toEqual([]);
     const owner = claimed.body.data.conversation.assignee as { id: string; name: string };
@@ -108,7 +116,18 @@ describe('people in the conversation', () => {
 
     const transcript = await ctx.api<{ messages: { role: string; text: string }[] }>('conversations/get', { query: { conversation_id: ada.conversationId } });
     expect(openApiProblems('conversationsGet', transcript as ApiResponse<unknown>)).toEqual([]);
-    expect(transcript.body.data.messages.map((message) => message.role)).toEqual(['user', 'event', 'assistant', 'user', 'event', 'teammate', 'note', 'event', 'user', 'assistant']);
+    expect(transcript.body.data.messages.map((message) => message.role)).toEqual([
+      'user',
+      'event',
+      'assistant',
+      'user',
+      'event',
+      'teammate',
+      'note',
+      'event',
+      'user',
+      'assistant',
+    ]);
     live.drop();
     team.drop();
   });
@@ -121,7 +140,8 @@ describe('people in the conversation', () => {
     await first.waitFor(() => messagesOf(first).some((message) => message.event === 'joined'));
     const lastId = messagesOf(first).at(-1)!.id!;
     first.drop();
-    for (const text of ['one', 'two', 'three']) expect((await ctx.api('conversations/reply', { body: { conversation_id: bo.conversationId, text } })).status).toBe(201);
+    for (const text of ['one', 'two', 'three'])
+      expect((await ctx.api('conversations/reply', { body: { conversation_id: bo.conversationId, text } })).status).toBe(201);
     const resumed = bo.live({ 'last-event-id': lastId });
     await resumed.waitFor(() => messagesOf(resumed).length >= 3);
     expect(messagesOf(resumed).map((message) => message.text)).toEqual(['one', 'two', 'three']);
@@ -132,7 +152,10 @@ describe('people in the conversation', () => {
     const inboxUrl = (query: string) => `${ctx.platform.apiBaseUrl}/conversations/inbox_stream${query}`;
     type Row = { seq: number; id: string; messages: number; handler: string; assignee: { id: string } | null; unread: number | null };
     const rowsOf = (stream: ReturnType<typeof openEventStream>, conversationId: string): Row[] =>
-      stream.events.filter((event) => event.event === 'conversation').map((event) => ({ seq: Number(event.id), ...(JSON.parse(event.data) as Omit<Row, 'seq'>) })).filter((row) => row.id === conversationId);
+      stream.events
+        .filter((event) => event.event === 'conversation')
+        .map((event) => ({ seq: Number(event.id), ...(JSON.parse(event.data) as Omit<Row, 'seq'>) }))
+        .filter((row) => row.id === conversationId);
     const other = await createWorkspace(ctx.platform.deps);
     const foreign = openEventStream(inboxUrl(''), { 'x-service-api-key': other.apiKey });
     const inbox = openEventStream(inboxUrl(`?agent_id=${ctx.agentId}`), { 'x-service-api-key': ctx.key });
@@ -173,7 +196,9 @@ describe('people in the conversation', () => {
   it('keeps a conversation to its visitor and workspace, and refuses a closed or unknown one with its code', async () => {
     const cy = visitor();
     await cy.say('Hello');
-    const stranger = await fetch(`${url('live')}?conversationId=${cy.conversationId}`, { headers: { origin: WIDGET_ORIGIN, 'x-visitor-id': crypto.randomUUID() } });
+    const stranger = await fetch(`${url('live')}?conversationId=${cy.conversationId}`, {
+      headers: { origin: WIDGET_ORIGIN, 'x-visitor-id': crypto.randomUUID() },
+    });
     expect(stranger.status).toBe(404);
     expect(((await stranger.json()) as { error: { code: string } }).error.code).toBe('CONVERSATION_NOT_FOUND');
     const idAlone = await fetch(`${url('live')}?conversationId=${cy.conversationId}`, { headers: { origin: WIDGET_ORIGIN } });
@@ -181,15 +206,24 @@ describe('people in the conversation', () => {
 
     // Another company's key finds nothing: not the transcript, not the stream, no reply.
     const other = await createWorkspace(ctx.platform.deps);
-    for (const [path, body] of [['conversations/get', undefined], ['conversations/reply', { conversation_id: cy.conversationId, text: 'Hi' }], ['conversations/assign', { conversation_id: cy.conversationId }]] as const) {
+    for (const [path, body] of [
+      ['conversations/get', undefined],
+      ['conversations/reply', { conversation_id: cy.conversationId, text: 'Hi' }],
+      ['conversations/assign', { conversation_id: cy.conversationId }],
+    ] as const) {
       const foreign = await ctx.api(path, { key: other.apiKey, ...(body ? { body } : { query: { conversation_id: cy.conversationId } }) });
       expect([path, foreign.status, foreign.body.error?.code]).toEqual([path, 404, 'CONVERSATION_NOT_FOUND']);
     }
-    const foreignStream = await fetch(`${ctx.platform.apiBaseUrl}/conversations/stream?conversation_id=${cy.conversationId}`, { headers: { 'x-service-api-key': other.apiKey } });
+    const foreignStream = await fetch(`${ctx.platform.apiBaseUrl}/conversations/stream?conversation_id=${cy.conversationId}`, {
+      headers: { 'x-service-api-key': other.apiKey },
+    });
     expect(foreignStream.status).toBe(404);
 
     // An API key reads for nobody: no unread count, no read marker.
-    expect((await ctx.api<{ conversation: { unread: number | null } }>('conversations/get', { query: { conversation_id: cy.conversationId } })).body.data.conversation.unread).toBeNull();
+    expect(
+      (await ctx.api<{ conversation: { unread: number | null } }>('conversations/get', { query: { conversation_id: cy.conversationId } })).body.data
+        .conversation.unread,
+    ).toBeNull();
     const read = await ctx.api('conversations/read', { body: { conversation_id: cy.conversationId, seq: 1 } });
     expect([read.status, read.body.error?.code]).toEqual([400, 'VALIDATION_ERROR']);
 
@@ -208,7 +242,9 @@ describe('people in the conversation', () => {
     expect((await ctx.api('conversations/assign', { body: { conversation_id: cy.conversationId, user_id: ownerId } })).status).toBe(409);
 
     // Reopened: it waits for a teammate again, the visitor's stream says so, and a teammate may take it once more.
-    const reopened = await ctx.api<{ conversation: { handler: string; assignee: unknown } }>('conversations/reopen', { body: { conversation_id: cy.conversationId } });
+    const reopened = await ctx.api<{ conversation: { handler: string; assignee: unknown } }>('conversations/reopen', {
+      body: { conversation_id: cy.conversationId },
+    });
     expect(reopened.status, JSON.stringify(reopened.body)).toBe(200);
     expect(openApiProblems('conversationsReopen', reopened as ApiResponse<unknown>)).toEqual([]);
     expect(reopened.body.data.conversation).toMatchObject({ handler: 'people', assignee: null });
@@ -226,7 +262,8 @@ describe('people in the conversation', () => {
 
   it("keeps the visitor's page: where the conversation started, then where it passed to people; only an http(s) address of bounded length", async () => {
     const page = (url: string) => ({ page: { url, title: 'Shop' } });
-    const summary = async (conversationId: string) => (await ctx.api<{ conversation: { page: string | null } }>('conversations/get', { query: { conversation_id: conversationId } })).body.data.conversation;
+    const summary = async (conversationId: string) =>
+      (await ctx.api<{ conversation: { page: string | null } }>('conversations/get', { query: { conversation_id: conversationId } })).body.data.conversation;
     const eve = visitor();
     await eve.say('Hello', page('https://shop.example/pricing?plan=pro'));
     expect((await summary(eve.conversationId)).page).toBe('https://shop.example/pricing?plan=pro');
@@ -245,13 +282,23 @@ describe('people in the conversation', () => {
     const long = await fetch(url('chat'), {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: WIDGET_ORIGIN },
-      body: JSON.stringify({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), messages: [{ role: 'user', content: 'Hi' }], ...page(`https://shop.example/${'a'.repeat(2000)}`) }),
+      body: JSON.stringify({
+        conversationId: crypto.randomUUID(),
+        visitorId: crypto.randomUUID(),
+        messages: [{ role: 'user', content: 'Hi' }],
+        ...page(`https://shop.example/${'a'.repeat(2000)}`),
+      }),
     });
-    expect([long.status, ((await long.json()) as { error: { code: string; field: string } }).error]).toMatchObject([400, { code: 'VALIDATION_ERROR', field: 'page.url' }]);
+    expect([long.status, ((await long.json()) as { error: { code: string; field: string } }).error]).toMatchObject([
+      400,
+      { code: 'VALIDATION_ERROR', field: 'page.url' },
+    ]);
   });
 
   it("hands off at once on a keyword of the agent and on the widget's Talk to a person", async () => {
-    const updated = await ctx.api<{ agent: { handoff: { enabled: boolean; keywords: string[] } } }>('agents/update', { body: { agent_id: ctx.agentId, handoff: { keywords: ['refund'] } } });
+    const updated = await ctx.api<{ agent: { handoff: { enabled: boolean; keywords: string[] } } }>('agents/update', {
+      body: { agent_id: ctx.agentId, handoff: { keywords: ['refund'] } },
+    });
     expect(updated.body.data.agent.handoff).toEqual({ enabled: true, keywords: ['refund'] });
     const keyword = await visitor().say('I need a REFUND for my order');
     expect(keyword.handoff).toEqual({ handler: 'people', assignee: null });

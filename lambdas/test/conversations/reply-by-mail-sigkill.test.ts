@@ -12,7 +12,9 @@ const ADDRESS = 'away@example.com';
 
 /** A conversation that waits for e-mail: the team is away, the visitor left an address; assigned to the owner. */
 async function waitingForEmail(api: ApiCall, agentId: string, apiBaseUrl: string): Promise<string> {
-  expect((await api('conversations/availability_set', { body: { mode: 'away', time_zone: 'UTC', hours: null, claim_timeout_minutes: null } })).status).toBe(200);
+  expect((await api('conversations/availability_set', { body: { mode: 'away', time_zone: 'UTC', hours: null, claim_timeout_minutes: null } })).status).toBe(
+    200,
+  );
   const conversationId = crypto.randomUUID();
   const visitorId = crypto.randomUUID();
   const chat = (content: string, extra: Record<string, unknown>) =>
@@ -29,7 +31,9 @@ async function waitingForEmail(api: ApiCall, agentId: string, apiBaseUrl: string
 }
 
 const mailsTo = async (apiBaseUrl: string) =>
-  ((await (await fetch(`${new URL(apiBaseUrl).origin}/dev/mail.json`)).json()) as { mail: { to: string; text: string }[] }).mail.filter((mail) => mail.to === ADDRESS);
+  ((await (await fetch(`${new URL(apiBaseUrl).origin}/dev/mail.json`)).json()) as { mail: { to: string; text: string }[] }).mail.filter(
+    (mail) => mail.to === ADDRESS,
+  );
 
 describe('a reply by e-mail and SIGKILL', () => {
   let conversationId = '';

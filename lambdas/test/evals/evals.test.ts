@@ -22,7 +22,10 @@ const SEARCH_ASKED = /^Search: (.+)$/;
 
 function personaTurn(request: ChatRequest): Turn {
   if (request.response_format) return obedientTurn(request);
-  const system = request.messages.filter((message) => message.role === 'system').map((message) => textOf(message.content)).join('\n');
+  const system = request.messages
+    .filter((message) => message.role === 'system')
+    .map((message) => textOf(message.content))
+    .join('\n');
   const lastUser = request.messages.findLastIndex((message) => message.role === 'user');
   const asked = EMAIL_ASKED.exec(textOf(request.messages[lastUser]?.content));
   const called = request.messages.slice(lastUser + 1).some((message) => message.role === 'tool');
@@ -31,7 +34,8 @@ function personaTurn(request: ChatRequest): Turn {
   }
   // "Search: …": the knowledge is searched, and the answer says what came back.
   const search = SEARCH_ASKED.exec(textOf(request.messages[lastUser]?.content));
-  if (search && !called && (request.tools ?? []).some((tool) => tool.function.name === 'knowledge__search')) return { toolCall: { name: 'knowledge__search', arguments: { query: search[1] } } };
+  if (search && !called && (request.tools ?? []).some((tool) => tool.function.name === 'knowledge__search'))
+    return { toolCall: { name: 'knowledge__search', arguments: { query: search[1] } } };
   if (search && called) return { text: `Found: ${textOf(request.messages.at(-1)?.content)}` };
   const answer = ANSWER.exec(system)?.[1] ?? 'I have no answer.';
   // Asked by the e-mail prompt, it says so, and writes a widget marker a mail must not show.
@@ -46,12 +50,21 @@ const BROKEN = 'Answer: Refunds are paid whenever we feel like it.';
 
 type EvalRunStatus = {
   eval_run: { eval_run_id: string; status: string; passed: number; failed: number; pass_rate: number | null };
-  results: { scenario_id: string; name: string; passed: boolean; expectations: { outcome: string; reason: string | null }[]; transcript: { role: string; text: string; tool?: { name: string; args: Record<string, unknown>; sandboxed: boolean } }[] }[];
+  results: {
+    scenario_id: string;
+    name: string;
+    passed: boolean;
+    expectations: { outcome: string; reason: string | null }[];
+    transcript: { role: string; text: string; tool?: { name: string; args: Record<string, unknown>; sandboxed: boolean } }[];
+  }[];
   diff: { fixed: string[]; broke: string[]; still_failing: string[] } | null;
 };
 
 async function evalRun(api: ApiCall, agentId: string, draft: boolean): Promise<EvalRunStatus> {
-  const started = await api<{ eval_run: { eval_run_id: string; status: string } }>('evals/run/', { body: { agent_id: agentId, draft }, headers: { 'idempotency-key': crypto.randomUUID() } });
+  const started = await api<{ eval_run: { eval_run_id: string; status: string } }>('evals/run/', {
+    body: { agent_id: agentId, draft },
+    headers: { 'idempotency-key': crypto.randomUUID() },
+  });
   expect(started.status, JSON.stringify(started.body)).toBe(202);
   expect(started.body.data.eval_run.status).toBe('queued');
   const id = started.body.data.eval_run.eval_run_id;
@@ -85,7 +98,12 @@ describe('evals of an agent against its draft', () => {
     const scenarioId = saved.body.data.scenario.id;
 
     const edited = await ctx.api('evals/scenario_update/', {
-      body: { scenario_id: scenarioId, name: 'Refund time', door: 'widget', turns: [{ user: 'How long do refunds take?', expect: [{ answer_contains: '30 days' }, { no_action: true }] }] },
+      body: {
+        scenario_id: scenarioId,
+        name: 'Refund time',
+        door: 'widget',
+        turns: [{ user: 'How long do refunds take?', expect: [{ answer_contains: '30 days' }, { no_action: true }] }],
+      },
     });
     expect(edited.status, JSON.stringify(edited.body)).toBe(200);
     return scenarioId;
@@ -93,7 +111,9 @@ describe('evals of an agent against its draft', () => {
 
   it('saves a scenario from a widget conversation, and the company edits its expectations', async () => {
     const scenarioId = await refundTime();
-    const invalid = await ctx.api('evals/scenario_update/', { body: { scenario_id: scenarioId, name: 'x', turns: [{ user: 'hi', expect: [{ answer_contains: 'a', cites: 'b' }] }] } });
+    const invalid = await ctx.api('evals/scenario_update/', {
+      body: { scenario_id: scenarioId, name: 'x', turns: [{ user: 'hi', expect: [{ answer_contains: 'a', cites: 'b' }] }] },
+    });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error?.code).toBe('VALIDATION_ERROR');
   });
@@ -135,7 +155,14 @@ describe('evals of an agent against its draft', () => {
     const contacts = async () => (await ctx.api<{ contacts: unknown[] }>('contacts/list/')).body.data.contacts;
     const [mailBefore, contactsBefore] = [await outbox(), await contacts()];
     const created = await ctx.api<{ scenario: { id: string } }>('evals/scenario_create/', {
-      body: { agent_id: ctx.agentId, name: 'Mails a customer', door: 'command', turns: [{ user: 'Please e-mail grace@example.com a hello', expect: [{ tool_called: 'email.send', args: { to: 'grace@example.com' } }, { no_action: true }] }] },
+      body: {
+        agent_id: ctx.agentId,
+        name: 'Mails a customer',
+        door: 'command',
+        turns: [
+          { user: 'Please e-mail grace@example.com a hello', expect: [{ tool_called: 'email.send', args: { to: 'grace@example.com' } }, { no_action: true }] },
+        ],
+      },
       headers: { 'idempotency-key': crypto.randomUUID() },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -144,7 +171,11 @@ describe('evals of an agent against its draft', () => {
     const result = run.results.find((candidate) => candidate.scenario_id === created.body.data.scenario.id)!;
     expect(result.expectations.map((expectation) => expectation.outcome)).toEqual(['passed', 'failed']);
     expect(result.expectations[1]!.reason).toBe('the agent acted: email__send');
-    expect(result.transcript).toContainEqual({ role: 'tool', text: 'email__send', tool: { name: 'email__send', args: expect.objectContaining({ to: 'grace@example.com' }), effect: 'act', sandboxed: true } });
+    expect(result.transcript).toContainEqual({
+      role: 'tool',
+      text: 'email__send',
+      tool: { name: 'email__send', args: expect.objectContaining({ to: 'grace@example.com' }), effect: 'act', sandboxed: true },
+    });
     expect(await outbox()).toEqual(mailBefore);
     expect(await contacts()).toEqual(contactsBefore);
     expect((await ctx.api('evals/scenario_delete/', { body: { scenario_id: created.body.data.scenario.id } })).status).toBe(200);
@@ -160,7 +191,15 @@ describe('evals of an agent against its draft', () => {
         name: 'Refund time, by mail',
         door: 'email',
         turns: [
-          { user: 'Hello, how long do refunds take?', expect: [{ answer_contains: '30 days' }, { answer_contains: 'answered by mail' }, { answer_contains: 'our refund policy' }, { answer_excludes: '[Page:' }] },
+          {
+            user: 'Hello, how long do refunds take?',
+            expect: [
+              { answer_contains: '30 days' },
+              { answer_contains: 'answered by mail' },
+              { answer_contains: 'our refund policy' },
+              { answer_excludes: '[Page:' },
+            ],
+          },
           { user: 'Thanks. And for a gift?', expect: [{ answer_contains: '30 days' }] },
         ],
       },
@@ -170,7 +209,13 @@ describe('evals of an agent against its draft', () => {
     expect(created.body.data.scenario.door).toBe('email');
     const run = await evalRun(ctx.api, ctx.agentId, false);
     const result = run.results.find((candidate) => candidate.scenario_id === created.body.data.scenario.id)!;
-    expect(result.expectations.map((expectation) => [expectation.outcome, expectation.reason])).toEqual([['passed', null], ['passed', null], ['passed', null], ['passed', null], ['passed', null]]);
+    expect(result.expectations.map((expectation) => [expectation.outcome, expectation.reason])).toEqual([
+      ['passed', null],
+      ['passed', null],
+      ['passed', null],
+      ['passed', null],
+      ['passed', null],
+    ]);
     expect(result.transcript.map((entry) => entry.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
     expect(result.transcript[1]).toEqual({ role: 'assistant', text: 'Refunds are paid within 30 days. See our refund policy. (Answered by mail.)' });
     // Nothing was mailed: an eval plays the e-mail answer, never the mail.
@@ -181,9 +226,15 @@ describe('evals of an agent against its draft', () => {
   it('saves a scenario from a run: its command, the tools it called', async () => {
     const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Please e-mail ada@example.com a hello', autonomy: 'read_only' });
     await waitForRun(ctx.api, runId);
-    const saved = await ctx.api<{ scenario: { id: string; door: string; turns: unknown[] } }>('evals/scenario_create/', { body: { agent_id: ctx.agentId, from_run_id: runId }, headers: { 'idempotency-key': crypto.randomUUID() } });
+    const saved = await ctx.api<{ scenario: { id: string; door: string; turns: unknown[] } }>('evals/scenario_create/', {
+      body: { agent_id: ctx.agentId, from_run_id: runId },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
     expect(saved.status, JSON.stringify(saved.body)).toBe(201);
-    expect(saved.body.data.scenario).toMatchObject({ door: 'command', turns: [{ user: 'Please e-mail ada@example.com a hello', expect: [{ tool_called: 'email.send' }] }] });
+    expect(saved.body.data.scenario).toMatchObject({
+      door: 'command',
+      turns: [{ user: 'Please e-mail ada@example.com a hello', expect: [{ tool_called: 'email.send' }] }],
+    });
     expect((await ctx.api('evals/scenario_delete/', { body: { scenario_id: saved.body.data.scenario.id } })).status).toBe(200);
   });
 
@@ -191,20 +242,56 @@ describe('evals of an agent against its draft', () => {
     await refundTime();
     // A second scenario, so the suite has one played before the crash and one after it.
     const second = await ctx.api<{ scenario: { id: string } }>('evals/scenario_create/', {
-      body: { agent_id: ctx.agentId, name: 'Refund time, by command', door: 'command', turns: [{ user: 'How long do refunds take?', expect: [{ answer_contains: '30 days' }] }] },
+      body: {
+        agent_id: ctx.agentId,
+        name: 'Refund time, by command',
+        door: 'command',
+        turns: [{ user: 'How long do refunds take?', expect: [{ answer_contains: '30 days' }] }],
+      },
       headers: { 'idempotency-key': crypto.randomUUID() },
     });
     expect(second.status, JSON.stringify(second.body)).toBe(201);
     const { deps } = ctx.platform;
-    const suite = (await ctx.api<{ scenarios: { id: string; door: string }[] }>('evals/scenario_list/', { query: { agent_id: ctx.agentId } })).body.data.scenarios.map((scenario) => scenario.id);
-    const stored = { workspaceId: ctx.platform.demo.workspaceId, agentId: ctx.agentId, draft: false, status: 'running' as const, pendingStatus: 'running' as const, scenarioIds: suite, passed: 0, failed: 0, usage: { inputTokens: 0, outputTokens: 0 }, createdAt: new Date().toISOString() };
+    const suite = (
+      await ctx.api<{ scenarios: { id: string; door: string }[] }>('evals/scenario_list/', { query: { agent_id: ctx.agentId } })
+    ).body.data.scenarios.map((scenario) => scenario.id);
+    const stored = {
+      workspaceId: ctx.platform.demo.workspaceId,
+      agentId: ctx.agentId,
+      draft: false,
+      status: 'running' as const,
+      pendingStatus: 'running' as const,
+      scenarioIds: suite,
+      passed: 0,
+      failed: 0,
+      usage: { inputTokens: 0, outputTokens: 0 },
+      createdAt: new Date().toISOString(),
+    };
     // An attempt that died after playing the first scenario: its result is stored, the run still running, quiet since.
     const quietSince = new Date(Date.now() - EVAL_QUIET_MS - 1000).toISOString();
-    const crashed = await createEvalRunOrFind(deps, { ...stored, evalRunId: `evr_${'c'.repeat(20)}`, attempts: 1, createdAt: quietSince, touchedAt: quietSince });
-    await putResultOnce(deps, { evalRunId: crashed.evalRunId, scenarioId: suite[0]!, name: 'played before the crash', passed: false, error: null, expectations: [], transcript: [], usage: { inputTokens: 0, outputTokens: 0 } });
+    const crashed = await createEvalRunOrFind(deps, {
+      ...stored,
+      evalRunId: `evr_${'c'.repeat(20)}`,
+      attempts: 1,
+      createdAt: quietSince,
+      touchedAt: quietSince,
+    });
+    await putResultOnce(deps, {
+      evalRunId: crashed.evalRunId,
+      scenarioId: suite[0]!,
+      name: 'played before the crash',
+      passed: false,
+      error: null,
+      expectations: [],
+      transcript: [],
+      usage: { inputTokens: 0, outputTokens: 0 },
+    });
     // The sweeper sends its message again (the queue would, but only after the message's long visibility timeout).
     expect(await sweepEvalRuns(deps)).toEqual([crashed.evalRunId]);
-    const resumed = await until(() => readEvalRun(deps, crashed.evalRunId), (run) => run?.status === 'completed');
+    const resumed = await until(
+      () => readEvalRun(deps, crashed.evalRunId),
+      (run) => run?.status === 'completed',
+    );
     expect(resumed?.attempts).toBe(2);
     expect(resumed!.passed + resumed!.failed).toBe(suite.length);
     // The scenario played before the crash is not played again; the others are.
@@ -217,7 +304,10 @@ describe('evals of an agent against its draft', () => {
 
     const exhausted = await createEvalRunOrFind(deps, { ...stored, evalRunId: `evr_${'x'.repeat(20)}`, attempts: MAX_EVAL_ATTEMPTS });
     await deps.queue.send('evals', { evalRunId: exhausted.evalRunId });
-    const failed = await until(() => readEvalRun(deps, exhausted.evalRunId), (run) => run?.status === 'failed');
+    const failed = await until(
+      () => readEvalRun(deps, exhausted.evalRunId),
+      (run) => run?.status === 'failed',
+    );
     expect(failed).toMatchObject({ error: `the eval run could not finish in ${MAX_EVAL_ATTEMPTS} attempts` });
     expect(failed?.pendingStatus).toBeUndefined();
     expect((await ctx.api('evals/scenario_delete/', { body: { scenario_id: second.body.data.scenario.id } })).status).toBe(200);
@@ -275,7 +365,10 @@ describe('evals of an agent against its draft', () => {
     expect((await ctx.api('agents/update/', { body: { agent_id: ctx.agentId, persona: "Answer: I don't know." } })).status).toBe(200);
     const asked = 'Which moons do you ship to?';
     await waitForRun(ctx.api, await command(ctx.api, { agent_id: ctx.agentId, instruction: asked }));
-    const unanswered = async () => (await ctx.api<{ questions: { text: string }[] }>('knowledge/unanswered_list/', { query: { agent_id: ctx.agentId } })).body.data.questions.map((one) => one.text);
+    const unanswered = async () =>
+      (await ctx.api<{ questions: { text: string }[] }>('knowledge/unanswered_list/', { query: { agent_id: ctx.agentId } })).body.data.questions.map(
+        (one) => one.text,
+      );
     const listed = await until(unanswered, (texts) => texts.includes(asked));
     expect(listed).not.toContain(question);
   });

@@ -64,7 +64,11 @@ describe('failed credentials meet progressive delays, per source IP and per key 
 
   it('slows guesses at the master key the same way', async () => {
     const provision = (key: string) =>
-      fetch(`${ctx.platform.apiBaseUrl}/admin/workspaces/create/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-master-key': key }, body: '{"name":"Guess","owner_email":"owner@guess.example"}' });
+      fetch(`${ctx.platform.apiBaseUrl}/admin/workspaces/create/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-master-key': key },
+        body: '{"name":"Guess","owner_email":"owner@guess.example"}',
+      });
     clock += 60 * 60_000;
     for (let index = 0; index < FREE_FAILURES.perKeyPrefix; index += 1) expect((await provision(`MMMMMM${randomBase62(42)}`)).status).toBe(401);
     const limited = await provision(`MMMMMM${randomBase62(42)}`);

@@ -24,14 +24,23 @@ interface Create {
 
 const records = (kind: string, field: string) => async (deps: Deps, workspaceId: string, label: string) => {
   const result = await deps.store.doc.send(
-    new QueryCommand({ TableName: deps.store.table('records'), KeyConditionExpression: 'workspaceId = :w AND begins_with(sk, :k)', ExpressionAttributeValues: { ':w': workspaceId, ':k': `${kind}#` } }),
+    new QueryCommand({
+      TableName: deps.store.table('records'),
+      KeyConditionExpression: 'workspaceId = :w AND begins_with(sk, :k)',
+      ExpressionAttributeValues: { ':w': workspaceId, ':k': `${kind}#` },
+    }),
   );
   return (result.Items ?? []).filter((item) => (item.fields as Record<string, unknown>)[field] === label).length;
 };
 
 async function runMessages(deps: Deps, runId: string): Promise<number> {
   const result = await deps.store.doc.send(
-    new QueryCommand({ TableName: deps.store.table('localQueue'), KeyConditionExpression: '#q = :q', ExpressionAttributeNames: { '#q': 'queue' }, ExpressionAttributeValues: { ':q': 'runs' } }),
+    new QueryCommand({
+      TableName: deps.store.table('localQueue'),
+      KeyConditionExpression: '#q = :q',
+      ExpressionAttributeNames: { '#q': 'queue' },
+      ExpressionAttributeValues: { ':q': 'runs' },
+    }),
   );
   return (result.Items ?? []).filter((item) => (JSON.parse(item.body as string) as { runId: string }).runId === runId).length;
 }
@@ -51,7 +60,7 @@ describe('Idempotency-Key: a crash or a failure at any step, then the retry, per
       count: async (deps, workspaceId, label) => {
         const runs = (await listRuns(deps, workspaceId, ctx.agentId, 100)).filter((run) => run.instruction === label);
         // A queued run always has its message (a crash between send and mark may leave two; the runner's lease runs it once).
-        for (const run of runs) expect(await runMessages(deps, run.runId) > 0).toBe(run.status === 'queued');
+        for (const run of runs) expect((await runMessages(deps, run.runId)) > 0).toBe(run.status === 'queued');
         return runs.length;
       },
     },

@@ -33,7 +33,9 @@ describe('input is normalised at the boundary: bounded, and every key is data', 
     expect(deep.status).toBe(400);
     expect(deep.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: expect.stringMatching(/^data/) });
     const started = Date.now();
-    const hostile = await ctx.api('agents/command/', { rawBody: `{"agent_id":"${ctx.agentId}","instruction":"x","data":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}` });
+    const hostile = await ctx.api('agents/command/', {
+      rawBody: `{"agent_id":"${ctx.agentId}","instruction":"x","data":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`,
+    });
     expect(hostile.status).toBe(400);
     expect(hostile.body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'body' });
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -71,7 +73,7 @@ describe('a schema whose property names Object.prototype also holds', () => {
   const answer = '{"constructor_":"Williams","__proto___":"Ada","prototype":"kept","toString_":null}';
   const ctx = usePlatform({ model: scriptedModel([{ text: 'Done.' }, { text: answer }]) });
 
-  it('comes back under the caller\'s names, each with the value the model produced', async () => {
+  it("comes back under the caller's names, each with the value the model produced", async () => {
     const properties = '{"constructor":{"type":"string"},"__proto__":{"type":"string"},"prototype":{"type":"string"},"toString":{"type":"string"}}';
     const body = `{"agent_id":"${ctx.agentId}","instruction":"Name them","schema":{"type":"object","properties":${properties},"required":["constructor"]}}`;
     const accepted = await ctx.api<{ run: { run_id: string } }>('agents/command/', { rawBody: body });

@@ -23,7 +23,7 @@ const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
 );
 const RUNS_PER_ENDPOINT = 24;
 
-const queryString = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value) ?? '');
+const queryString = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
 
 describe('every endpoint of the OpenAPI document, fuzzed from its schemas and hostile mutations of them', () => {
   const ctx = usePlatform({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
@@ -38,7 +38,9 @@ describe('every endpoint of the OpenAPI document, fuzzed from its schemas and ho
   it.each(operations)('$method $path answers no 5xx', async ({ path, method, operation }) => {
     const hints: Hints = { components: document.components.schemas, uuids: [ctx.agentId] };
     // The function that serves the path, as the route table sends it (auth/* and conversations/* have their own).
-    const handler = (path.startsWith('auth/') ? createAuthApiHandler : path.startsWith('conversations/') ? createConversationsApiHandler : createApiHandler)(ctx.platform.deps);
+    const handler = (path.startsWith('auth/') ? createAuthApiHandler : path.startsWith('conversations/') ? createConversationsApiHandler : createApiHandler)(
+      ctx.platform.deps,
+    );
     const querySchema: JsonSchema = {
       type: 'object',
       properties: Object.fromEntries((operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => [p.name, p.schema])),

@@ -16,7 +16,9 @@ const unquote = (quote: string, text: string) => (quote === '"' ? expand(text.re
 
 /** Every request of the README's shell blocks (curl, or the script's `api` wrapper): its endpoint, JSON body (-d) and query. */
 function readmeRequests() {
-  const commands = README.replace(/\\\n/g, ' ').split('\n').filter((line) => line.includes('$BASE/'));
+  const commands = README.replace(/\\\n/g, ' ')
+    .split('\n')
+    .filter((line) => line.includes('$BASE/'));
   return commands.flatMap((command) => {
     const url = /\$BASE\/([a-z_]+\/[a-z_]+)\/(?:\?([^"\s]*))?/.exec(command);
     const name = url ? byPath.get(url[1]!) : undefined;

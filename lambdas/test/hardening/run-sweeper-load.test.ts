@@ -20,7 +20,8 @@ describe('the sweep after a crash that left many runs behind', () => {
     const { deps } = ctx.platform;
     await ctx.platform.queue.stop();
     const leasesAgo = (leases: number) => later(deps, -leases * (RUN_LEASE_MS + 1_000));
-    const newRun = (at: Deps, n: number) => enqueueNewRun(at, { workspaceId: ctx.platform.demo.workspaceId, agentId: ctx.agentId, instruction: `Say hello ${n}`, autonomy: 'full' });
+    const newRun = (at: Deps, n: number) =>
+      enqueueNewRun(at, { workspaceId: ctx.platform.demo.workspaceId, agentId: ctx.agentId, instruction: `Say hello ${n}`, autonomy: 'full' });
     // The older runs: taken up again after the restart, their runners alive (their leases are current).
     for (let n = 0; n < HELD; n++) expect(await takeRun(deps, (await newRun(leasesAgo(3), n)).runId)).toBeDefined();
     // The newer ones: their runner died with the process a lease ago.

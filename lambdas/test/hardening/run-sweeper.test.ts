@@ -12,7 +12,8 @@ const later = (deps: Deps, ms: number): Deps => ({ ...deps, now: () => new Date(
 describe('a stored run always gets its queue message; the sweeper finishes what a crash left', () => {
   // A held run's second delivery comes back after the visibility timeout; short here so the test sees it end.
   const ctx = usePlatform({ queue: { visibilityTimeoutMs: { runs: 500 } } });
-  const newRun = (deps: Deps, instruction: string) => enqueueNewRun(deps, { workspaceId: ctx.platform.demo.workspaceId, agentId: ctx.agentId, instruction, autonomy: 'full' });
+  const newRun = (deps: Deps, instruction: string) =>
+    enqueueNewRun(deps, { workspaceId: ctx.platform.demo.workspaceId, agentId: ctx.agentId, instruction, autonomy: 'full' });
   const finished = (run: StoredRun | undefined) => run?.status === 'completed' || run?.status === 'failed';
 
   it('enqueues a run whose process died between writing it and sending its message, and the run completes', async () => {
@@ -64,9 +65,15 @@ describe('a stored run always gets its queue message; the sweeper finishes what 
     const report = await sweepRuns(deps);
     expect(report.failed).toContain(run.runId);
     ctx.platform.queue.start();
-    const failed = await until(() => findRun(deps, run.runId), (stored) => stored?.followUpsDone === true);
+    const failed = await until(
+      () => findRun(deps, run.runId),
+      (stored) => stored?.followUpsDone === true,
+    );
     expect(failed).toMatchObject({ status: 'failed', error: expect.stringContaining('it was not run again, so that no action is done twice') });
-    await until(() => ctx.platform.queue.depth('runs'), (depth) => depth === 0);
+    await until(
+      () => ctx.platform.queue.depth('runs'),
+      (depth) => depth === 0,
+    );
     const contacts = await listRecords<{ name: string }>(deps, ctx.platform.demo.workspaceId, 'contact', { limit: 100 });
     expect(contacts.items.filter((contact) => contact.name === 'Acted Ada')).toHaveLength(0);
   });
@@ -79,9 +86,15 @@ describe('a stored run always gets its queue message; the sweeper finishes what 
     expect(await takeRun(deps, run.runId)).toBeUndefined();
     expect((await sweepRuns(deps)).failed).toContain(run.runId);
     ctx.platform.queue.start();
-    const failed = await until(() => findRun(deps, run.runId), (stored) => stored?.followUpsDone === true);
+    const failed = await until(
+      () => findRun(deps, run.runId),
+      (stored) => stored?.followUpsDone === true,
+    );
     expect(failed).toMatchObject({ status: 'failed', error: `The runner stopped before finishing the run, ${MAX_RUN_ATTEMPTS} times` });
-    await until(() => ctx.platform.queue.depth('runs'), (depth) => depth === 0);
+    await until(
+      () => ctx.platform.queue.depth('runs'),
+      (depth) => depth === 0,
+    );
   });
 
   it('runs a run once when its message arrives twice', async () => {
@@ -91,7 +104,10 @@ describe('a stored run always gets its queue message; the sweeper finishes what 
     await deps.queue.send('runs', { runId: run.runId });
     ctx.platform.queue.start();
     await until(() => findRun(deps, run.runId), finished);
-    await until(() => ctx.platform.queue.depth('runs'), (depth) => depth === 0);
+    await until(
+      () => ctx.platform.queue.depth('runs'),
+      (depth) => depth === 0,
+    );
     const contacts = await listRecords<{ name: string }>(deps, ctx.platform.demo.workspaceId, 'contact', { limit: 100 });
     expect(contacts.items.filter((contact) => contact.name === 'Twice Tia')).toHaveLength(1);
   });

@@ -5,7 +5,10 @@ import { crashThenRestart } from '../support/crash-platform';
 
 describe('a process killed with SIGKILL between acting and storing its answer', () => {
   it('lets the client retry on the restarted platform without performing the command twice', async () => {
-    const request = (agentId: string) => ({ body: { agent_id: agentId, instruction: 'Please add Kill Kim (kim@example.com) to my contacts.', autonomy: 'full' }, headers: { 'idempotency-key': 'sigkill-1' } });
+    const request = (agentId: string) => ({
+      body: { agent_id: agentId, instruction: 'Please add Kill Kim (kim@example.com) to my contacts.', autonomy: 'full' },
+      headers: { 'idempotency-key': 'sigkill-1' },
+    });
     // The answer of the claimed, written and enqueued command is about to be stored: the machine dies.
     await crashThenRestart(
       { CRASH_AT: 'UpdateCommand:idempotency::done' },
@@ -29,12 +32,15 @@ describe('a process killed with SIGKILL between acting and storing its answer', 
       { CRASH_AFTER: 'PutCommand:runs', HOLD: 'PutCommand:local-queue' },
       // Restarted later than the sweeper's bound: its next sweep enqueues the stranded run, which then completes.
       { CLOCK_SHIFT_MS: String(DEFAULT_SWEEP_BOUNDS.unsentAfterMs + 1_000), SWEEP_EVERY_MS: '200' },
-      (api, agentId) => expect(api('agents/command/', { body: { agent_id: agentId, instruction: 'Please add Orphan Olga (olga@example.com) to my contacts.', autonomy: 'full' } })).rejects.toThrow(),
+      (api, agentId) =>
+        expect(
+          api('agents/command/', { body: { agent_id: agentId, instruction: 'Please add Orphan Olga (olga@example.com) to my contacts.', autonomy: 'full' } }),
+        ).rejects.toThrow(),
       async (api, agentId) => {
         const runsOfOlga = async () =>
-          (await api<{ runs: { run_id: string; status: string; instruction: string }[] }>('agents/runs/', { query: { agent_id: agentId, limit: '100' } })).body.data.runs.filter((run) =>
-            run.instruction.includes('Orphan Olga'),
-          );
+          (
+            await api<{ runs: { run_id: string; status: string; instruction: string }[] }>('agents/runs/', { query: { agent_id: agentId, limit: '100' } })
+          ).body.data.runs.filter((run) => run.instruction.includes('Orphan Olga'));
         const deadline = Date.now() + 30_000;
         let runs = await runsOfOlga();
         while (!(runs.length === 1 && runs[0]!.status === 'completed') && Date.now() < deadline) {

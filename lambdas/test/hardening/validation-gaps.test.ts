@@ -23,7 +23,9 @@ describe('validation holds at its edges', () => {
       expect(() => new RegExp(pattern, 'u'), pattern).not.toThrow();
       expect(pattern, 'a JavaScript flag inside the pattern').not.toMatch(/\/[dgimsuyv]+$/);
     }
-    const agentsGet = (JSON.parse(document) as { paths: Record<string, { get: { parameters: { name: string; schema: { pattern: string } }[] } }> }).paths['/agents/get/']!;
+    const agentsGet = (JSON.parse(document) as { paths: Record<string, { get: { parameters: { name: string; schema: { pattern: string } }[] } }> }).paths[
+      '/agents/get/'
+    ]!;
     const agentIdPattern = new RegExp(agentsGet.get.parameters.find((parameter) => parameter.name === 'agent_id')!.schema.pattern, 'u');
     for (const uuid of [ctx.agentId, ctx.agentId.toUpperCase(), '5eed0000-0000-4000-8000-0000000000a1']) expect(agentIdPattern.test(uuid), uuid).toBe(true);
     expect(agentIdPattern.test('not-a-uuid')).toBe(false);

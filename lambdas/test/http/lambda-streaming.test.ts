@@ -27,7 +27,9 @@ describe('responses on a streaming Function URL', () => {
   });
 
   it('a buffered answer with a body keeps its status, headers and body', async () => {
-    const response = await serve(async (_, sink) => writeResult(sink, { statusCode: 404, headers: { 'content-type': 'application/json' }, body: '{"error":"not_found"}' }));
+    const response = await serve(async (_, sink) =>
+      writeResult(sink, { statusCode: 404, headers: { 'content-type': 'application/json' }, body: '{"error":"not_found"}' }),
+    );
     expect(response).toEqual({ statusCode: 404, headers: { 'content-type': 'application/json' }, body: '{"error":"not_found"}' });
   });
 
@@ -38,6 +40,10 @@ describe('responses on a streaming Function URL', () => {
       sink.write(sseFrame({ name: 'delta', data: { text: 'lo' } }));
       sink.end();
     });
-    expect(response).toEqual({ statusCode: 200, headers: SSE_HEADERS, body: `${sseFrame({ name: 'delta', data: { text: 'Hel' } })}${sseFrame({ name: 'delta', data: { text: 'lo' } })}` });
+    expect(response).toEqual({
+      statusCode: 200,
+      headers: SSE_HEADERS,
+      body: `${sseFrame({ name: 'delta', data: { text: 'Hel' } })}${sseFrame({ name: 'delta', data: { text: 'lo' } })}`,
+    });
   });
 });

@@ -54,7 +54,8 @@ describe('insights of an agent', () => {
       headers: { 'content-type': 'application/json', origin: WIDGET_ORIGIN },
       body: JSON.stringify({ conversationId: visitor.conversationId, visitorId: visitor.visitorId, messageId, rating, ...extra }),
     });
-  const answerId = (turn: { events: { name: string | undefined; data: Record<string, unknown> }[] }) => String(turn.events.find((event) => event.name === 'done')?.data.messageId);
+  const answerId = (turn: { events: { name: string | undefined; data: Record<string, unknown> }[] }) =>
+    String(turn.events.find((event) => event.name === 'done')?.data.messageId);
 
   it('counts resolved, handed-off and abandoned conversations, unanswered questions, ratings, tool failures, cost and response times', async () => {
     const chatUrl = localChatUrl(ctx.platform.url, ctx.agentId);
@@ -111,20 +112,43 @@ describe('insights of an agent', () => {
     const { pricing } = after;
     expect(after.total.model_cost_usd).toBeCloseTo(modelCost(after.total.input_tokens!, after.total.output_tokens!), 12);
     expect(after.total.platform_cost_usd).toBeCloseTo(5 * pricing.platform_per_conversation_usd + pricing.platform_per_run_usd, 12);
-    expect(after.total.cost_per_conversation_usd).toBeCloseTo(modelCost(conversationTokens.input, conversationTokens.output) / 5 + pricing.platform_per_conversation_usd, 12);
+    expect(after.total.cost_per_conversation_usd).toBeCloseTo(
+      modelCost(conversationTokens.input, conversationTokens.output) / 5 + pricing.platform_per_conversation_usd,
+      12,
+    );
     expect(after.total.cost_per_run_usd).toBeCloseTo(modelCost(run.usage.input_tokens, run.usage.output_tokens) + pricing.platform_per_run_usd, 12);
     expect(after.total.first_response_ms_agent).toEqual(expect.any(Number));
     expect(after.total.first_response_ms_human).toEqual(expect.any(Number));
     expect(after.days).toHaveLength(1);
     expect(after.days[0]).toMatchObject({ date: today(), conversations: 5, resolved: 2 });
-    expect(after.comments).toEqual([{ conversation_id: ratedDown.conversationId, message_id: downId, rating: 'down', comment: 'That answers something else.', at: expect.any(String) }]);
+    expect(after.comments).toEqual([
+      { conversation_id: ratedDown.conversationId, message_id: downId, rating: 'down', comment: 'That answers something else.', at: expect.any(String) },
+    ]);
     expect(after.knowledge_gaps).toEqual([expect.objectContaining({ text: 'Do you deliver pianos to Mars?', count: 1 })]);
 
     // Events written again, as a retry after a crash or a redelivered message would: nothing counts twice.
     const { deps } = ctx.platform;
     const workspaceId = ctx.platform.demo.workspaceId;
-    await noteRunEnded(deps, { workspaceId, agentId: ctx.agentId, runId: run.run_id, createdAt: deps.now().toISOString() }, { status: 'completed', endedAt: deps.now().toISOString(), inputTokens: run.usage.input_tokens, outputTokens: run.usage.output_tokens, toolCalls: 1, toolFailures: 1 });
-    await noteAnswer(deps, { workspaceId, agentId: ctx.agentId, conversationId: resolvedByRating.conversationId }, upId, { at: deps.now().toISOString(), inputTokens: 100, outputTokens: 20, toolCalls: 0, toolFailures: 0, unanswered: false });
+    await noteRunEnded(
+      deps,
+      { workspaceId, agentId: ctx.agentId, runId: run.run_id, createdAt: deps.now().toISOString() },
+      {
+        status: 'completed',
+        endedAt: deps.now().toISOString(),
+        inputTokens: run.usage.input_tokens,
+        outputTokens: run.usage.output_tokens,
+        toolCalls: 1,
+        toolFailures: 1,
+      },
+    );
+    await noteAnswer(deps, { workspaceId, agentId: ctx.agentId, conversationId: resolvedByRating.conversationId }, upId, {
+      at: deps.now().toISOString(),
+      inputTokens: 100,
+      outputTokens: 20,
+      toolCalls: 0,
+      toolFailures: 0,
+      unanswered: false,
+    });
     expect((await report(ctx.api, ctx.agentId)).total).toEqual(after.total);
 
     // The visitor's data erased: their comment goes, the counts (which name nobody) stay.
@@ -144,7 +168,9 @@ describe('insights of an agent', () => {
     expect(await (await rate(visitor, notAnAnswer, 'up')).json()).toMatchObject({ error: { code: 'NOT_FOUND', field: 'messageId' } });
     expect(await (await rate(stranger, notAnAnswer, 'up')).json()).toMatchObject({ error: { code: 'CONVERSATION_NOT_FOUND' } });
     expect(await (await rate(visitor, notAnAnswer, 'sideways')).json()).toMatchObject({ error: { code: 'VALIDATION_ERROR', field: 'rating' } });
-    expect(await (await rate(visitor, notAnAnswer, 'up', { comment: 'x'.repeat(1001) })).json()).toMatchObject({ error: { code: 'VALIDATION_ERROR', field: 'comment' } });
+    expect(await (await rate(visitor, notAnAnswer, 'up', { comment: 'x'.repeat(1001) })).json()).toMatchObject({
+      error: { code: 'VALIDATION_ERROR', field: 'comment' },
+    });
   });
 
   it('refuses a bad range with the field at fault, and shows another workspace nothing of this one', async () => {

@@ -13,8 +13,16 @@ import { deleteAllSources } from './helpers';
 // "briefly", and answers from general knowledge when the search found nothing. Whatever it writes, the visitor, the
 // REST caller and the MCP client see only what was retrieved: the sources it cited, no other link.
 
-const REFUNDS = { question: 'What is your refund policy?', answer: 'Refunds are paid within 14 days. Claim yours at https://evil.example/claim today.', url: 'https://shop.example/refunds' };
-const CASH = { question: 'Are refunds paid in cash?', answer: 'Refunds go back to the card that paid, never in cash.', url: 'https://shop.example/refunds-cash' };
+const REFUNDS = {
+  question: 'What is your refund policy?',
+  answer: 'Refunds are paid within 14 days. Claim yours at https://evil.example/claim today.',
+  url: 'https://shop.example/refunds',
+};
+const CASH = {
+  question: 'Are refunds paid in cash?',
+  answer: 'Refunds go back to the card that paid, never in cash.',
+  url: 'https://shop.example/refunds-cash',
+};
 const PLANTED = 'https://evil.example/claim';
 const FOREIGN = [PLANTED, MADE_UP_URL, GENERAL_KNOWLEDGE_URL, 'evil.example', 'made-up.example', 'wikipedia'];
 const ORIGIN = 'http://localhost:3000';
@@ -49,7 +57,13 @@ describe('each door shows only what was retrieved', () => {
       const response = await fetch(`${ctx.platform.url}/v1/agents/${ctx.agentId}/chat`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: ORIGIN },
-        body: JSON.stringify({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'en', page: { url: `${ORIGIN}/help`, title: 'Help' }, messages: [{ role: 'user', content }] }),
+        body: JSON.stringify({
+          conversationId: crypto.randomUUID(),
+          visitorId: crypto.randomUUID(),
+          locale: 'en',
+          page: { url: `${ORIGIN}/help`, title: 'Help' },
+          messages: [{ role: 'user', content }],
+        }),
       });
       expect(response.status).toBe(200);
       const events = sseMessages(await response.text());
@@ -77,12 +91,17 @@ describe('each door shows only what was retrieved', () => {
     expect(run.status).toBe('completed');
     expect(run.sources).toEqual([expect.objectContaining({ url: REFUNDS.url, quote: expect.stringContaining('14 days') })]);
     expect(run.output).toMatchObject({ sources: run.sources });
-    expect(run.result_text).toMatch(/^Refunds are paid within 14 days\. \[1\][\s\S]*\n\nSources:\n\[1\] What is your refund policy\?: https:\/\/shop\.example\/refunds$/);
+    expect(run.result_text).toMatch(
+      /^Refunds are paid within 14 days\. \[1\][\s\S]*\n\nSources:\n\[1\] What is your refund policy\?: https:\/\/shop\.example\/refunds$/,
+    );
     expectNoForeignLink(run.result_text!);
     const status = await ctx.api<{ steps: Array<{ type: string; url?: string; text?: string }> }>('agents/command_status/', { query: { run_id: run.run_id } });
     expect(status.body.data.steps.filter((step) => step.type === 'link_removed').map((step) => step.url)).toEqual([MADE_UP_URL, PLANTED]);
     for (const step of status.body.data.steps.filter((step) => step.type === 'text')) expectNoForeignLink(step.text!);
-    const spans = await until(async () => receiver.spans.filter((found) => found.name === 'filter_links' && found.attributes['platform.run.id'] === run.run_id), (found) => found.length > 0);
+    const spans = await until(
+      async () => receiver.spans.filter((found) => found.name === 'filter_links' && found.attributes['platform.run.id'] === run.run_id),
+      (found) => found.length > 0,
+    );
     expect(spans.map((span) => span.attributes['platform.links.removed'])).toEqual([[MADE_UP_URL, PLANTED]]);
 
     const brief = await ask(`${REFUNDS.question} Briefly.`);
@@ -99,7 +118,10 @@ describe('each door shows only what was retrieved', () => {
     try {
       const ask = async (instruction: string) => {
         const asked = await client.callTool({ name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction, wait_seconds: 30 } });
-        return { run: asked.structuredContent as { status: string; sources: RunSource[]; result_text: string }, text: (asked.content as { text: string }[])[0]!.text };
+        return {
+          run: asked.structuredContent as { status: string; sources: RunSource[]; result_text: string },
+          text: (asked.content as { text: string }[])[0]!.text,
+        };
       };
       const { run, text } = await ask(REFUNDS.question);
       expect(run.status).toBe('completed');

@@ -2,7 +2,17 @@ import type { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { createGzip, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuardedFetch, CrawlError, DEFAULT_CRAWL_LIMITS, fetchPage, loadRobots, readSitemap, siteScope, type PageFetch, type PageFetchContext } from '../../src/domains/knowledge/crawl';
+import {
+  createGuardedFetch,
+  CrawlError,
+  DEFAULT_CRAWL_LIMITS,
+  fetchPage,
+  loadRobots,
+  readSitemap,
+  siteScope,
+  type PageFetch,
+  type PageFetchContext,
+} from '../../src/domains/knowledge/crawl';
 import { startLoopbackServer, testResolver, type LoopbackServer } from './loopback-server';
 
 /**
@@ -43,9 +53,12 @@ function stream(response: ServerResponse, path: string, total: number, chunk: Bu
 async function gzipBomb(): Promise<Buffer> {
   const zeros = Buffer.alloc(MB);
   const parts: Buffer[] = [];
-  for await (const part of Readable.from((function* () {
-    for (let index = 0; index < 100; index++) yield zeros;
-  })()).pipe(createGzip({ level: 9 }))) parts.push(part as Buffer);
+  for await (const part of Readable.from(
+    (function* () {
+      for (let index = 0; index < 100; index++) yield zeros;
+    })(),
+  ).pipe(createGzip({ level: 9 })))
+    parts.push(part as Buffer);
   return Buffer.concat(parts);
 }
 
@@ -60,14 +73,25 @@ beforeAll(async () => {
       return void response.end('User-agent: *\nDisallow: /admin/\n\nUser-agent: ServiceKnowledgeBot\nDisallow: /private/\n');
     }
     const xml = (body: string) => void response.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0"?>${body}`);
-    const urlset = (locations: string[]) => `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locations.map((loc) => `<url><loc>${loc}</loc></url>`).join('')}</urlset>`;
+    const urlset = (locations: string[]) =>
+      `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locations.map((loc) => `<url><loc>${loc}</loc></url>`).join('')}</urlset>`;
     if (path === '/sitemap.xml') {
-      const nested = ['/sitemap-docs.xml.gz', '/sitemap-blog.xml', '/sitemap.xml', `http://www.other.test:${elsewhere.port}/sitemap.xml`, '/sitemap-missing.xml'];
-      return xml(`<sm:sitemapindex xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9">${nested.map((loc) => `<sm:sitemap><sm:loc>${loc.startsWith('/') ? origin + loc : loc}</sm:loc></sm:sitemap>`).join('')}</sm:sitemapindex>`);
+      const nested = [
+        '/sitemap-docs.xml.gz',
+        '/sitemap-blog.xml',
+        '/sitemap.xml',
+        `http://www.other.test:${elsewhere.port}/sitemap.xml`,
+        '/sitemap-missing.xml',
+      ];
+      return xml(
+        `<sm:sitemapindex xmlns:sm="http://www.sitemaps.org/schemas/sitemap/0.9">${nested.map((loc) => `<sm:sitemap><sm:loc>${loc.startsWith('/') ? origin + loc : loc}</sm:loc></sm:sitemap>`).join('')}</sm:sitemapindex>`,
+      );
     }
     if (path === '/sitemap-docs.xml.gz') {
       response.writeHead(200, { 'content-type': 'application/gzip' });
-      return void response.end(gzipSync(urlset([`${origin}/docs/a#intro`, `${origin}/docs/b?utm_source=sitemap`, `${origin}/docs/a`, 'https://www.other.test/docs/c'])));
+      return void response.end(
+        gzipSync(urlset([`${origin}/docs/a#intro`, `${origin}/docs/b?utm_source=sitemap`, `${origin}/docs/a`, 'https://www.other.test/docs/c'])),
+      );
     }
     if (path === '/sitemap-blog.xml') return xml(urlset(Array.from({ length: 50 }, (_, index) => `${origin}/blog/${index}?b=2&amp;a=1`)));
     if (path === '/laughs.xml') {
@@ -130,33 +154,54 @@ afterAll(async () => {
   await Promise.all([site?.close(), elsewhere?.close()]);
 });
 
-const fetchFresh = (path: string, overrides: Partial<PageFetchContext> = {}): Promise<PageFetch> => fetchPage(`${origin}${path}`, { etag: null, lastModified: null }, { ...context, ...overrides });
+const fetchFresh = (path: string, overrides: Partial<PageFetchContext> = {}): Promise<PageFetch> =>
+  fetchPage(`${origin}${path}`, { etag: null, lastModified: null }, { ...context, ...overrides });
 
 describe('a crawl of a hostile site', () => {
   it('refuses a redirect to a private address, though local addresses are allowed for the test', async () => {
     const toIntranet = await fetchFresh('/to-intranet');
-    expect(toIntranet).toEqual({ kind: 'failed', code: 'blocked', reason: expect.stringMatching(/intranet\.example\.test resolves to 10\.0\.0\.5, a private \(RFC 1918\) address/) });
+    expect(toIntranet).toEqual({
+      kind: 'failed',
+      code: 'blocked',
+      reason: expect.stringMatching(/intranet\.example\.test resolves to 10\.0\.0\.5, a private \(RFC 1918\) address/),
+    });
     expect(await fetchFresh('/to-metadata')).toMatchObject({ kind: 'failed', code: 'blocked', reason: expect.stringMatching(/link-local/) });
   });
 
   it('refuses a redirect to another domain before contacting it', async () => {
-    expect(await fetchFresh('/to-other-company')).toMatchObject({ kind: 'failed', code: 'out_of_scope', reason: expect.stringMatching(/not on example\.test/) });
+    expect(await fetchFresh('/to-other-company')).toMatchObject({
+      kind: 'failed',
+      code: 'out_of_scope',
+      reason: expect.stringMatching(/not on example\.test/),
+    });
     expect(elsewhere.requests).toEqual([]);
   });
 
   it('refuses a 50 MB PDF as too_large from its announced length, without reading it', async () => {
-    expect(await fetchFresh('/manual.pdf')).toEqual({ kind: 'failed', code: 'too_large', reason: 'the response announces 50.0 MB, more than the 10.0 MB a page may weigh' });
+    expect(await fetchFresh('/manual.pdf')).toEqual({
+      kind: 'failed',
+      code: 'too_large',
+      reason: 'the response announces 50.0 MB, more than the 10.0 MB a page may weigh',
+    });
     expect(await sent.get('/manual.pdf')).toBeLessThan(10 * MB);
   });
 
   it('stops reading a 50 MB PDF that does not announce its length at the cap', async () => {
-    expect(await fetchFresh('/manual-unannounced.pdf')).toMatchObject({ kind: 'failed', code: 'too_large', reason: expect.stringMatching(/larger than the 10\.0 MB a page may weigh \(it was not read past that\)/) });
+    expect(await fetchFresh('/manual-unannounced.pdf')).toMatchObject({
+      kind: 'failed',
+      code: 'too_large',
+      reason: expect.stringMatching(/larger than the 10\.0 MB a page may weigh \(it was not read past that\)/),
+    });
     expect(await sent.get('/manual-unannounced.pdf')).toBeLessThan(50 * MB);
   });
 
   it('aborts a gzip bomb (100 KB that inflate to 100 MB) at the cap while inflating it', async () => {
     const before = process.memoryUsage().arrayBuffers;
-    expect(await fetchFresh('/bomb')).toMatchObject({ kind: 'failed', code: 'too_large', reason: expect.stringMatching(/larger than the 10\.0 MB a page may weigh \(it was not read past that\)/) });
+    expect(await fetchFresh('/bomb')).toMatchObject({
+      kind: 'failed',
+      code: 'too_large',
+      reason: expect.stringMatching(/larger than the 10\.0 MB a page may weigh \(it was not read past that\)/),
+    });
     expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(50 * MB);
   });
 
@@ -166,7 +211,10 @@ describe('a crawl of a hostile site', () => {
 
   it('extracts a page that gives orders to an AI as plain text, nothing more', async () => {
     const page = await fetchFresh('/notice');
-    expect(page).toMatchObject({ kind: 'page', document: { title: 'Test page', sections: [{ headingPath: ['Notice'], anchor: 'notice', text: INJECTION }], links: [] } });
+    expect(page).toMatchObject({
+      kind: 'page',
+      document: { title: 'Test page', sections: [{ headingPath: ['Notice'], anchor: 'notice', text: INJECTION }], links: [] },
+    });
   });
 
   it('honours robots.txt: the group naming our crawler, at the start and at every redirect, and in the links it returns', async () => {
@@ -181,7 +229,11 @@ describe('a crawl of a hostile site', () => {
   it('reads the links of an endless calendar as one normalized URL per page, on the site only', async () => {
     const page = await fetchFresh('/calendar/2026-12');
     expect(page.kind).toBe('page');
-    expect(page.kind === 'page' && page.document.links).toEqual([`${origin}/calendar/2026-11`, `${origin}/calendar/2027-01`, `${origin}/calendar/2027-01?lang=en&view=week`]);
+    expect(page.kind === 'page' && page.document.links).toEqual([
+      `${origin}/calendar/2026-11`,
+      `${origin}/calendar/2027-01`,
+      `${origin}/calendar/2027-01?lang=en&view=week`,
+    ]);
   });
 
   it('gives up after the redirect limit and when the site does not answer in time', async () => {
@@ -202,7 +254,10 @@ describe('a crawl of a hostile site', () => {
   it('does not expand a sitemap of nested entities (a billion laughs), and refuses one that does not exist', async () => {
     const laughs = await readSitemap(`${origin}/laughs.xml`, context.fetcher, limits);
     expect(laughs.join('').length).toBeLessThan(1_000); // expanded, the one URL would be 30 GB
-    const missing = await readSitemap(`${origin}/sitemap-missing.xml`, context.fetcher, limits).then(() => undefined, (error: unknown) => error);
+    const missing = await readSitemap(`${origin}/sitemap-missing.xml`, context.fetcher, limits).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(missing).toEqual(new CrawlError('gone', `the sitemap ${origin}/sitemap-missing.xml answered HTTP 404`));
   });
 
@@ -215,7 +270,9 @@ describe('a crawl of a hostile site', () => {
       status = 503;
       const unreadable = await loadRobots(otherOrigin, context.fetcher);
       expect(unreadable).toMatchObject({ unreadable: 'robots.txt answered HTTP 503' });
-      expect(await fetchPage(`${otherOrigin}/any`, { etag: null, lastModified: null }, { ...context, scope: siteScope(otherOrigin), robots: unreadable })).toMatchObject({
+      expect(
+        await fetchPage(`${otherOrigin}/any`, { etag: null, lastModified: null }, { ...context, scope: siteScope(otherOrigin), robots: unreadable }),
+      ).toMatchObject({
         kind: 'failed',
         code: 'robots',
         reason: expect.stringMatching(/robots\.txt answered HTTP 503/),
@@ -229,7 +286,9 @@ describe('a crawl of a hostile site', () => {
     const guarded = createGuardedFetch({ allowLocal: false }, testResolver({ 'www.example.test': '127.0.0.1' }));
     try {
       expect(await fetchFresh('/notice', { fetcher: guarded })).toMatchObject({ kind: 'failed', code: 'blocked', reason: expect.stringMatching(/https/) });
-      expect(await fetchPage(`https://www.example.test:${site.port}/notice`, { etag: null, lastModified: null }, { ...context, fetcher: guarded })).toMatchObject({
+      expect(
+        await fetchPage(`https://www.example.test:${site.port}/notice`, { etag: null, lastModified: null }, { ...context, fetcher: guarded }),
+      ).toMatchObject({
         kind: 'failed',
         code: 'blocked',
         reason: expect.stringMatching(/127\.0\.0\.1, a loopback address/),

@@ -6,7 +6,10 @@ import { startDocsSite, type DocsSite } from './docs-site';
 import { allDocuments, createSource, waitForSource } from './helpers';
 
 const PAGES = Object.fromEntries(
-  ['/', '/a', '/b', '/c', '/d', '/e'].map((path, at) => [path, { title: `Page ${at}`, body: `<h2 id="s">Section</h2><p>Fact number ${at} about the heron colony.</p>` }]),
+  ['/', '/a', '/b', '/c', '/d', '/e'].map((path, at) => [
+    path,
+    { title: `Page ${at}`, body: `<h2 id="s">Section</h2><p>Fact number ${at} about the heron colony.</p>` },
+  ]),
 );
 
 describe('a crawl killed with SIGKILL', () => {

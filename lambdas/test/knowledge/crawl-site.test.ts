@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGuardedFetch, DEFAULT_CRAWL_LIMITS, fetchPage, loadRobots, readSitemap, siteScope, type GuardedFetch, type PageFetch, type PageFetchContext } from '../../src/domains/knowledge/crawl';
+import {
+  createGuardedFetch,
+  DEFAULT_CRAWL_LIMITS,
+  fetchPage,
+  loadRobots,
+  readSitemap,
+  siteScope,
+  type GuardedFetch,
+  type PageFetch,
+  type PageFetchContext,
+} from '../../src/domains/knowledge/crawl';
 import { PRICE_LIST_PATH, startHelpCenter, type HelpCenter } from '../support/help-center/help-center';
 
 /** The crawl parts against the realistic test site (the team's help center built into HTML, on loopback). */
@@ -91,7 +101,10 @@ describe('crawling the help center site', () => {
     const changed = page(await fetchPage(site.pageUrl('billing'), { etag: first.etag, lastModified: first.lastModified }, context));
     expect(changed.contentHash).not.toBe(first.contentHash);
     expect(changed.document.sections.at(-1)).toMatchObject({ anchor: 'refunds', text: 'Refunds are made within 14 days.' });
-    expect(await fetchPage(site.pageUrl('change-plan'), { etag: other.etag, lastModified: other.lastModified }, context)).toMatchObject({ kind: 'failed', code: 'gone' });
+    expect(await fetchPage(site.pageUrl('change-plan'), { etag: other.etag, lastModified: other.lastModified }, context)).toMatchObject({
+      kind: 'failed',
+      code: 'gone',
+    });
     expect(await readSitemap(site.sitemapUrl, fetcher, DEFAULT_CRAWL_LIMITS)).toEqual(expect.arrayContaining([site.pageUrl('opening-hours')]));
     expect(await readSitemap(site.sitemapUrl, fetcher, DEFAULT_CRAWL_LIMITS)).not.toContain(site.pageUrl('change-plan'));
     // Every page's navigation changed (a page added, one gone): new markup, same text, same hash.

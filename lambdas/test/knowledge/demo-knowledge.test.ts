@@ -26,7 +26,10 @@ describe('the demo agent answers from the demo page', () => {
     expect(response.status).toBe(200);
     const events = sseMessages(await response.text());
     expect(events.at(-1)?.event).toBe('done');
-    return events.filter((event) => event.event === 'delta').map((event) => (JSON.parse(event.data) as { text: string }).text).join('');
+    return events
+      .filter((event) => event.event === 'delta')
+      .map((event) => (JSON.parse(event.data) as { text: string }).text)
+      .join('');
   }
 
   it('lists the demo site as the workspace’s first knowledge source', async () => {
@@ -50,7 +53,11 @@ describe('the demo agent answers from the demo page', () => {
   });
 
   it('gives the same answer to a REST command, with the pricing section as its source', async () => {
-    const run = (await waitForRun(ctx.api, await command(ctx.api, { agent_id: ctx.agentId, instruction: 'How much does the Pro plan cost?' }), 30_000)) as RunView & { sources: RunSource[] };
+    const run = (await waitForRun(
+      ctx.api,
+      await command(ctx.api, { agent_id: ctx.agentId, instruction: 'How much does the Pro plan cost?' }),
+      30_000,
+    )) as RunView & { sources: RunSource[] };
     expect(run.result_text).toContain('The Starter plan costs €19 a month and the Partner plan costs €99 a month.');
     expect(run.sources[0]).toMatchObject({ url: `${ctx.platform.url}/#pricing-title`, quote: expect.stringContaining('€19') });
   });

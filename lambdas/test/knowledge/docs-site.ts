@@ -39,7 +39,9 @@ export async function startDocsSite(pages: Record<string, { title: string; body:
     }
     if (path === '/sitemap.xml') {
       const urls = [...site.keys()].map((page) => `<url><loc>${origin}${page}</loc></url>`).join('');
-      response.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`);
+      response
+        .writeHead(200, { 'content-type': 'application/xml' })
+        .end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`);
       return;
     }
     if (unavailable.has(path)) {

@@ -9,7 +9,11 @@ import { createSource, deleteAllSources, search, upload } from './helpers';
  * (no embedding model can be had on this machine), so a question that shares no word with a passage but the same
  * concept is found by the vector ranking alone.
  */
-const CONCEPTS = [/\b(price|prices|cost|costs|fee|fees|charge|euros?)\b/gi, /\b(hours|open|opening|closed|schedule)\b/gi, /\b(refund|refunds|money back|return)\b/gi];
+const CONCEPTS = [
+  /\b(price|prices|cost|costs|fee|fees|charge|euros?)\b/gi,
+  /\b(hours|open|opening|closed|schedule)\b/gi,
+  /\b(refund|refunds|money back|return)\b/gi,
+];
 const embed = (text: string) => [...CONCEPTS.map((concept) => (text.match(concept)?.length ?? 0) + 0.01), 0.01];
 
 describe('knowledge search with an embedding model', () => {
@@ -25,7 +29,12 @@ describe('knowledge search with an embedding model', () => {
         const { input } = JSON.parse(body) as { input: string[] };
         inputs.push(...input);
         response.writeHead(200, { 'content-type': 'application/json' }).end(
-          JSON.stringify({ object: 'list', model: 'concepts', data: input.map((text, index) => ({ object: 'embedding', index, embedding: embed(text) })), usage: { prompt_tokens: 1, total_tokens: 1 } }),
+          JSON.stringify({
+            object: 'list',
+            model: 'concepts',
+            data: input.map((text, index) => ({ object: 'embedding', index, embedding: embed(text) })),
+            usage: { prompt_tokens: 1, total_tokens: 1 },
+          }),
         );
       });
     });

@@ -78,7 +78,9 @@ export async function allDocuments(api: ApiCall, sourceId: string): Promise<Docu
   let cursor: string | null = null;
   do {
     const page: { documents: Document[]; next_cursor: string | null } = (
-      await api<{ documents: Document[]; next_cursor: string | null }>('knowledge/document_list/', { query: { source_id: sourceId, limit: '100', ...(cursor ? { cursor } : {}) } })
+      await api<{ documents: Document[]; next_cursor: string | null }>('knowledge/document_list/', {
+        query: { source_id: sourceId, limit: '100', ...(cursor ? { cursor } : {}) },
+      })
     ).body.data;
     documents.push(...page.documents);
     cursor = page.next_cursor;

@@ -20,7 +20,6 @@ The Partner plan costs €99 a month, for agencies with many client sites. There
 const ctx = usePlatform();
 
 describe('knowledge through the REST API', () => {
-
   it('indexes an uploaded Markdown file by its sections and finds the right one', async () => {
     const source = await createSource(ctx.api, { type: 'files', name: 'Handbook' });
     expect(source).toMatchObject({ type: 'files', status: 'ready', documents: 0, sync: 'off', url: null });
@@ -46,7 +45,11 @@ describe('knowledge through the REST API', () => {
   });
 
   it('stores a written answer once per Idempotency-Key and cites its link', async () => {
-    const body = { question: 'Do you offer refunds?', answer: 'Yes: a full refund within 30 days of purchase, no questions asked.', url: 'https://example.com/refunds' };
+    const body = {
+      question: 'Do you offer refunds?',
+      answer: 'Yes: a full refund within 30 days of purchase, no questions asked.',
+      url: 'https://example.com/refunds',
+    };
     const headers = { 'idempotency-key': 'answer-refunds-1' };
     const first = await ctx.api<{ document: Document }>('knowledge/answer_create/', { body, headers });
     expect(first.status).toBe(201);
@@ -89,7 +92,9 @@ describe('knowledge through the REST API', () => {
     await upload(apiB, sourceB.id, 'b.md', '# Heron project\n\nThe heron project is small.');
     expect((await search(apiB, 'falcon heron project')).map((hit) => hit.name)).toEqual(['b.md']);
     expect((await apiB('knowledge/source_get/', { query: { source_id: source.id } })).body.error).toMatchObject({ code: 'NOT_FOUND', field: 'source_id' });
-    expect((await apiB('knowledge/document_upload/', { body: { source_id: source.id, name: 'x.md', content_type: 'text/markdown', content: '# x' } })).status).toBe(404);
+    expect(
+      (await apiB('knowledge/document_upload/', { body: { source_id: source.id, name: 'x.md', content_type: 'text/markdown', content: '# x' } })).status,
+    ).toBe(404);
     expect((await apiB('knowledge/source_delete/', { body: { source_id: source.id } })).status).toBe(404);
     expect((await search(ctx.api, 'falcon project budget')).map((hit) => hit.name)).toContain('a-only.md');
   });
@@ -119,7 +124,10 @@ describe('knowledge through the REST API', () => {
     expect((await ctx.api('knowledge/document_delete/', { body: { document_id: document.id } })).status).toBe(200);
     expect((await search(ctx.api, 'ibis rule')).map((hit) => hit.document_id)).not.toContain(document.id);
     expect(await getSource(ctx.api, source.id)).toMatchObject({ documents: 0, chunks: 0 });
-    expect((await ctx.api('knowledge/document_delete/', { body: { document_id: document.id } })).body.error).toMatchObject({ code: 'NOT_FOUND', field: 'document_id' });
+    expect((await ctx.api('knowledge/document_delete/', { body: { document_id: document.id } })).body.error).toMatchObject({
+      code: 'NOT_FOUND',
+      field: 'document_id',
+    });
   });
 
   it('syncs a files source on request and reports it ready', async () => {
@@ -152,20 +160,30 @@ describe('knowledge endpoints refuse bad input with the documented error', () =>
     expect(await error('knowledge/source_create/', { type: 'website', url: 'https://localhost/docs' })).toMatchObject({ status: 400, field: 'url' });
     expect(await error('knowledge/source_create/', { type: 'website', url: 'ftp://example.com/' })).toMatchObject({ status: 400, field: 'url' });
     expect(await error('knowledge/source_create/', { type: 'files', agent_ids: ['not-a-uuid'] })).toMatchObject({ status: 400 });
-    expect(await error('knowledge/source_create/', { type: 'files', agent_ids: ['00000000-0000-4000-8000-000000000009'] })).toMatchObject({ status: 404, code: 'AGENT_NOT_FOUND', field: 'agent_ids' });
+    expect(await error('knowledge/source_create/', { type: 'files', agent_ids: ['00000000-0000-4000-8000-000000000009'] })).toMatchObject({
+      status: 404,
+      code: 'AGENT_NOT_FOUND',
+      field: 'agent_ids',
+    });
     expect(await error('knowledge/source_create/', { type: 'files', sync: 'hourly' })).toMatchObject({ status: 400, field: 'sync' });
     expect(await error('knowledge/source_create/', { type: 'files', extra: 1 })).toMatchObject({ status: 400 });
   });
 
   it('source_get, source_update, source_sync, source_delete', async () => {
     expect((await ctx.api('knowledge/source_get/', { query: { source_id: 'src_nope' } })).body.error).toMatchObject({ code: 'NOT_FOUND', field: 'source_id' });
-    expect((await ctx.api('knowledge/source_get/', { query: { source_id: '../etc' } })).body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'source_id' });
+    expect((await ctx.api('knowledge/source_get/', { query: { source_id: '../etc' } })).body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'source_id',
+    });
     expect((await ctx.api('knowledge/source_get/')).body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'source_id' });
     const files = await createSource(ctx.api, { type: 'files' });
     expect(await error('knowledge/source_update/', { source_id: files.id, sync: 'daily' })).toMatchObject({ status: 400, field: 'sync' });
     expect(await error('knowledge/source_update/', { source_id: 'src_nope', name: 'x' })).toMatchObject({ status: 404, field: 'source_id' });
     expect(await error('knowledge/source_update/', { source_id: files.id, name: '' })).toMatchObject({ status: 400, field: 'name' });
-    expect((await ctx.api<{ source: Source }>('knowledge/source_update/', { body: { source_id: files.id, name: 'Renamed', agent_ids: [ctx.agentId] } })).body.data.source).toMatchObject({ name: 'Renamed' });
+    expect(
+      (await ctx.api<{ source: Source }>('knowledge/source_update/', { body: { source_id: files.id, name: 'Renamed', agent_ids: [ctx.agentId] } })).body.data
+        .source,
+    ).toMatchObject({ name: 'Renamed' });
     expect(await error('knowledge/source_sync/', { source_id: 'src_nope' })).toMatchObject({ status: 404, field: 'source_id' });
     expect(await error('knowledge/source_delete/', {})).toMatchObject({ status: 400, field: 'source_id' });
     expect(await error('knowledge/source_delete/', { source_id: 'src_nope' })).toMatchObject({ status: 404, field: 'source_id' });
@@ -177,10 +195,16 @@ describe('knowledge endpoints refuse bad input with the documented error', () =>
     const base = { source_id: files.id, name: 'x.md', content_type: 'text/markdown', content: '# X\n\ntext' };
     expect(await error('knowledge/document_upload/', { ...base, source_id: answers.id })).toMatchObject({ status: 400, field: 'source_id' });
     expect(await error('knowledge/document_upload/', { ...base, source_id: 'src_nope' })).toMatchObject({ status: 404, field: 'source_id' });
-    expect(await error('knowledge/document_upload/', { ...base, content_type: 'application/x-msdownload' })).toMatchObject({ status: 400, field: 'content_type' });
+    expect(await error('knowledge/document_upload/', { ...base, content_type: 'application/x-msdownload' })).toMatchObject({
+      status: 400,
+      field: 'content_type',
+    });
     expect(await error('knowledge/document_upload/', { ...base, content: '' })).toMatchObject({ status: 400, field: 'content' });
     expect(await error('knowledge/document_upload/', { ...base, content: '   \n  ' })).toMatchObject({ status: 400, field: 'content' });
-    expect(await error('knowledge/document_upload/', { ...base, content_type: 'application/pdf', content: 'not base64 at all!' })).toMatchObject({ status: 400, field: 'content' });
+    expect(await error('knowledge/document_upload/', { ...base, content_type: 'application/pdf', content: 'not base64 at all!' })).toMatchObject({
+      status: 400,
+      field: 'content',
+    });
     expect(await error('knowledge/document_upload/', { ...base, name: undefined })).toMatchObject({ status: 400, field: 'name' });
     const tooBig = await ctx.api('knowledge/document_upload/', { body: { ...base, content: 'a'.repeat(6_000_000) } });
     expect(tooBig.status).toBe(413);
@@ -192,7 +216,11 @@ describe('knowledge endpoints refuse bad input with the documented error', () =>
     expect(await error('knowledge/document_upload/', withoutContent)).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', field: 'content' });
     expect(await error('knowledge/document_upload/', { ...base, upload_id: 'upl_000000000000000000000000' })).toMatchObject({ status: 400, field: 'content' });
     expect(await error('knowledge/document_upload/', { ...withoutContent, upload_id: '../../etc/passwd' })).toMatchObject({ status: 400, field: 'upload_id' });
-    expect(await error('knowledge/document_upload/', { ...withoutContent, upload_id: 'upl_000000000000000000000000' })).toMatchObject({ status: 404, code: 'NOT_FOUND', field: 'upload_id' });
+    expect(await error('knowledge/document_upload/', { ...withoutContent, upload_id: 'upl_000000000000000000000000' })).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+      field: 'upload_id',
+    });
   });
 
   it('document_upload_url: only where files are kept in S3; bounded as documented', async () => {
@@ -211,8 +239,14 @@ describe('knowledge endpoints refuse bad input with the documented error', () =>
     expect(await error('knowledge/answer_create/', { question: 'Q?', answer: 'A', url: 'javascript:alert(1)' })).toMatchObject({ status: 400, field: 'url' });
     const files = await createSource(ctx.api, { type: 'files' });
     expect(await error('knowledge/answer_create/', { source_id: files.id, question: 'Q?', answer: 'A' })).toMatchObject({ status: 400, field: 'source_id' });
-    expect((await ctx.api('knowledge/document_list/', { query: { source_id: files.id, cursor: 'garbage' } })).body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'cursor' });
-    expect((await ctx.api('knowledge/document_list/', { query: { source_id: files.id, limit: '0' } })).body.error).toMatchObject({ code: 'VALIDATION_ERROR', field: 'limit' });
+    expect((await ctx.api('knowledge/document_list/', { query: { source_id: files.id, cursor: 'garbage' } })).body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'cursor',
+    });
+    expect((await ctx.api('knowledge/document_list/', { query: { source_id: files.id, limit: '0' } })).body.error).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      field: 'limit',
+    });
     expect(await error('knowledge/document_delete/', { document_id: 'doc_nope' })).toMatchObject({ status: 404, field: 'document_id' });
     expect(await error('knowledge/search/', { query: '' })).toMatchObject({ status: 400, field: 'query' });
     expect(await error('knowledge/search/', { query: 'x'.repeat(501) })).toMatchObject({ status: 400, field: 'query' });

@@ -24,9 +24,26 @@ let api: ApiCall;
 beforeAll(async () => {
   const key = newDemoKey();
   // The pages about signing in and account security, all of which speak of two-factor authentication: the right one must win.
-  site = await startHelpCenter({ only: ['introduction', '2fa', 'account-settings', 'mobile-app', 'reset-password', 'sso', 'team-settings', 'users-roles', 'billing', 'subscription-plans', 'data-privacy'] });
+  site = await startHelpCenter({
+    only: [
+      'introduction',
+      '2fa',
+      'account-settings',
+      'mobile-app',
+      'reset-password',
+      'sso',
+      'team-settings',
+      'users-roles',
+      'billing',
+      'subscription-plans',
+      'data-privacy',
+    ],
+  });
   // WEBHOOK_ALLOW_LOCAL: the site is on loopback, which the outbound guard refuses otherwise.
-  [platform, browser] = await Promise.all([startTestPlatform({ env: { SERVICE_DEMO_API_KEY: key, WEBHOOK_ALLOW_LOCAL: '1', RATE_LIMIT_PER_MINUTE: '1000' } }), launchChromium()]);
+  [platform, browser] = await Promise.all([
+    startTestPlatform({ env: { SERVICE_DEMO_API_KEY: key, WEBHOOK_ALLOW_LOCAL: '1', RATE_LIMIT_PER_MINUTE: '1000' } }),
+    launchChromium(),
+  ]);
   api = apiClient(platform.apiBaseUrl, key);
   const source = await createSource(api, { type: 'website', url: site.sitemapUrl, name: 'Help center' });
   const synced = await waitForSource(api, source.id, (current) => current.status === 'ready' || current.status === 'failed', 240_000);
@@ -85,7 +102,9 @@ describe('the agent answers from a crawled help center', () => {
   });
 
   it('gives the same question, as a REST command, the page in its sources', async () => {
-    const run = (await waitForRun(api, await command(api, { agent_id: platform.demo.agentId, instruction: QUESTION }), 60_000)) as RunView & { sources: RunSource[] };
+    const run = (await waitForRun(api, await command(api, { agent_id: platform.demo.agentId, instruction: QUESTION }), 60_000)) as RunView & {
+      sources: RunSource[];
+    };
     expect(run.status).toBe('completed');
     expect(run.sources[0]!.url!.startsWith(`${site.origin}/`)).toBe(true);
     expect(run.sources[0]!.url).toMatch(TWO_FA_PAGE);

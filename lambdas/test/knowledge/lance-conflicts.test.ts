@@ -30,7 +30,10 @@ describe("LanceDB's commit conflict, as the pinned version words it", () => {
 
   it('refuses a compaction and an index build made on the version another compaction replaced, and the index takes both as retryable', async () => {
     const stale = await twoWritersOfOneVersion();
-    const refusals = [await stale.optimize().catch((error: unknown) => error), await stale.createIndex('text', { config: lancedb.Index.fts() }).catch((error: unknown) => error)];
+    const refusals = [
+      await stale.optimize().catch((error: unknown) => error),
+      await stale.createIndex('text', { config: lancedb.Index.fts() }).catch((error: unknown) => error),
+    ];
     for (const refusal of refusals) {
       expect(refusal).toBeInstanceOf(Error);
       expect((refusal as Error).message).toContain(RETRYABLE_CONFLICT);

@@ -21,7 +21,10 @@ beforeAll(async () => {
   site = await startHelpCenter();
   await deleteAllSources(ctx.api);
   const source = await createSource(ctx.api, { type: 'website', url: site.sitemapUrl, name: 'Help center' });
-  expect(await waitForSource(ctx.api, source.id, (current) => current.status !== 'queued' && current.status !== 'indexing', 180_000)).toMatchObject({ status: 'ready', error: null });
+  expect(await waitForSource(ctx.api, source.id, (current) => current.status !== 'queued' && current.status !== 'indexing', 180_000)).toMatchObject({
+    status: 'ready',
+    error: null,
+  });
   for (const { question, answer } of WRITTEN_ANSWERS) {
     const written = await ctx.api('knowledge/answer_create/', { body: { question, answer }, headers: { 'idempotency-key': crypto.randomUUID() } });
     expect(written.status, JSON.stringify(written.body)).toBe(201);
@@ -48,7 +51,9 @@ describe('the offline model answers questions worded otherwise than the pages', 
         misses.push(`${asked} → first: ${first?.title}; answer: ${run.result_text} (${run.sources.map((source) => source.title).join(', ') || 'no source'})`);
       }
     }
-    console.log(`paraphrased written questions answered from their answer, ranked first: ${WRITTEN_ANSWERS.length - misses.length} of ${WRITTEN_ANSWERS.length}${misses.length ? `; missed:\n${misses.join('\n')}` : ''}`);
+    console.log(
+      `paraphrased written questions answered from their answer, ranked first: ${WRITTEN_ANSWERS.length - misses.length} of ${WRITTEN_ANSWERS.length}${misses.length ? `; missed:\n${misses.join('\n')}` : ''}`,
+    );
     expect(misses).toEqual([]);
   }, 120_000);
 

@@ -7,7 +7,22 @@ import { createSource, deleteAllSources, search, waitForSource } from './helpers
 // center, asked through knowledge/search as the agent's tool asks: the page about the question must come first, with
 // the section about it.
 
-const PAGES = ['introduction', 'billing', 'cancel-subscription', 'change-plan', 'subscription-plans', 'download-invoices', 'trial', 'refunds', '2fa', 'account-settings', 'reset-password', 'team-settings', 'users-roles', 'sso'];
+const PAGES = [
+  'introduction',
+  'billing',
+  'cancel-subscription',
+  'change-plan',
+  'subscription-plans',
+  'download-invoices',
+  'trial',
+  'refunds',
+  '2fa',
+  'account-settings',
+  'reset-password',
+  'team-settings',
+  'users-roles',
+  'sso',
+];
 
 let site: HelpCenter;
 const ctx = usePlatform({ env: { WEBHOOK_ALLOW_LOCAL: '1', RATE_LIMIT_PER_MINUTE: '1000' } });
@@ -17,7 +32,10 @@ beforeAll(async () => {
   site = await startHelpCenter({ only: PAGES, popular: ['refunds', 'change-plan', '2fa'], withPdf: false });
   await deleteAllSources(ctx.api);
   const source = await createSource(ctx.api, { type: 'website', url: site.sitemapUrl, name: 'Help center' });
-  expect(await waitForSource(ctx.api, source.id, (current) => current.status !== 'queued' && current.status !== 'indexing', 120_000)).toMatchObject({ status: 'ready', documents: PAGES.length + 1 });
+  expect(await waitForSource(ctx.api, source.id, (current) => current.status !== 'queued' && current.status !== 'indexing', 120_000)).toMatchObject({
+    status: 'ready',
+    documents: PAGES.length + 1,
+  });
 }, 180_000);
 
 afterAll(async () => {

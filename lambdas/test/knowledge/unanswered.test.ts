@@ -32,17 +32,26 @@ const unanswered = async (api: ApiCall, query: Record<string, string> = {}) => {
 
 const findQuestion = async (api: ApiCall, text: string) => (await unanswered(api)).find((question) => question.text === text);
 
-const ask = async (api: ApiCall, agentId: string, instruction: string) => (await waitForRun(api, await command(api, { agent_id: agentId, instruction, autonomy: 'read_only' }), 30_000)) as RunView;
+const ask = async (api: ApiCall, agentId: string, instruction: string) =>
+  (await waitForRun(api, await command(api, { agent_id: agentId, instruction, autonomy: 'read_only' }), 30_000)) as RunView;
 
 async function askWidget(url: string, agentId: string, question: string): Promise<string> {
   const response = await fetch(`${url}/v1/agents/${agentId}/chat`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: 'http://localhost:3000' },
-    body: JSON.stringify({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'tr', messages: [{ role: 'user', content: question }] }),
+    body: JSON.stringify({
+      conversationId: crypto.randomUUID(),
+      visitorId: crypto.randomUUID(),
+      locale: 'tr',
+      messages: [{ role: 'user', content: question }],
+    }),
   });
   const events = sseMessages(await response.text());
   expect(events.at(-1)?.event).toBe('done');
-  return events.filter((event) => event.event === 'delta').map((event) => (JSON.parse(event.data) as { text: string }).text).join('');
+  return events
+    .filter((event) => event.event === 'delta')
+    .map((event) => (JSON.parse(event.data) as { text: string }).text)
+    .join('');
 }
 
 describe('unanswered questions', () => {
@@ -52,7 +61,15 @@ describe('unanswered questions', () => {
     const run = await ask(ctx.api, ctx.agentId, 'Do you deliver pianos to Mars?');
     expect(run.result_text).toMatch(/I do not know/);
     const first = await findQuestion(ctx.api, 'Do you deliver pianos to Mars?');
-    expect(first).toEqual({ id: expect.stringMatching(/^unq_/), agent_id: ctx.agentId, text: 'Do you deliver pianos to Mars?', language: 'en', count: 1, first_asked_at: expect.any(String), last_asked_at: first!.first_asked_at });
+    expect(first).toEqual({
+      id: expect.stringMatching(/^unq_/),
+      agent_id: ctx.agentId,
+      text: 'Do you deliver pianos to Mars?',
+      language: 'en',
+      count: 1,
+      first_asked_at: expect.any(String),
+      last_asked_at: first!.first_asked_at,
+    });
     // Nothing of who asked is kept.
     expect(Object.keys(first!).sort()).toEqual(['agent_id', 'count', 'first_asked_at', 'id', 'language', 'last_asked_at', 'text']);
 
@@ -70,7 +87,7 @@ describe('unanswered questions', () => {
     expect(questions[0]!.last_asked_at >= first!.first_asked_at).toBe(true);
   });
 
-  it('records a widget visitor\'s question in its language, and not one the knowledge answered', async () => {
+  it("records a widget visitor's question in its language, and not one the knowledge answered", async () => {
     const reply = await askWidget(ctx.platform.url, ctx.agentId, 'Mars gezegenine piyano teslim ediyor musunuz?');
     expect(reply).toMatch(/Bilmiyorum/);
     const plans = await createSource(ctx.api, { type: 'files', name: 'Plans' });
@@ -114,7 +131,10 @@ describe('unanswered questions', () => {
     // An answer written to the same question (no id given) clears it too.
     await ask(ctx.api, ctx.agentId, 'What colour is your office cat?');
     expect(await findQuestion(ctx.api, 'What colour is your office cat?')).toBeDefined();
-    await ctx.api('knowledge/answer_create/', { body: { question: 'what colour is your office cat', answer: 'Our office cat Miso is ginger.' }, headers: { 'idempotency-key': crypto.randomUUID() } });
+    await ctx.api('knowledge/answer_create/', {
+      body: { question: 'what colour is your office cat', answer: 'Our office cat Miso is ginger.' },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
     expect(await findQuestion(ctx.api, 'What colour is your office cat?')).toBeUndefined();
   });
 

@@ -15,7 +15,10 @@ const PAGE_COUNT = 130;
 const pathOf = (n: number) => `/article-${String(n).padStart(3, '0')}`;
 /** A word found on one page only, so a search for it names that page. */
 const markOf = (n: number) => `zq${String(n).padStart(3, '0')}marker`;
-const article = (n: number, fact = `The answer to question ${n} is written here.`) => ({ title: `Article ${n}`, body: `<h2>Question ${n}</h2><p>${fact} Look for ${markOf(n)}.</p>` });
+const article = (n: number, fact = `The answer to question ${n} is written here.`) => ({
+  title: `Article ${n}`,
+  body: `<h2>Question ${n}</h2><p>${fact} Look for ${markOf(n)}.</p>`,
+});
 
 describe('a re-sync of a large site under concurrent searches', () => {
   // Searches run back to back during the sync: the rate limit is the only thing they must not meet.

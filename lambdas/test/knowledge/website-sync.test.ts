@@ -7,7 +7,10 @@ import { allDocuments, createSource, getSource, search, waitForSource, type Docu
 
 const PAGES = {
   '/': { title: 'Help center', body: '<p>Welcome to the help center of Example.</p>' },
-  '/pricing': { title: 'Pricing', body: '<h2 id="plans">Plans</h2><p>The Starter plan costs €19 a month. The Partner plan costs €99 a month. There is no Pro plan.</p>' },
+  '/pricing': {
+    title: 'Pricing',
+    body: '<h2 id="plans">Plans</h2><p>The Starter plan costs €19 a month. The Partner plan costs €99 a month. There is no Pro plan.</p>',
+  },
   '/hours': { title: 'Opening hours', body: '<h2 id="weekdays">Weekdays</h2><p>Support answers from 9:00 to 17:00 on weekdays.</p>' },
   '/refunds': { title: 'Refunds', body: '<p>Refunds are given within 30 days of purchase.</p>' },
   '/shipping': { title: 'Shipping', body: '<p>Parcels leave the warehouse within two days.</p>' },
@@ -21,7 +24,9 @@ describe('a website source on loopback', () => {
   beforeAll(async () => {
     site = await startDocsSite(PAGES);
     hooks = await startReceiver();
-    const subscribed = await ctx.api<{ signing_secret: string }>('webhooks/create/', { body: { url: hooks.url, events: ['knowledge.source.synced', 'knowledge.source.failed'] } });
+    const subscribed = await ctx.api<{ signing_secret: string }>('webhooks/create/', {
+      body: { url: hooks.url, events: ['knowledge.source.synced', 'knowledge.source.failed'] },
+    });
     signingSecret = subscribed.body.data.signing_secret;
   });
   afterAll(async () => {
@@ -47,7 +52,14 @@ describe('a website source on loopback', () => {
     await hooks.waitFor(() => eventsOf(created.id).length === 1);
     const [delivery] = eventsOf(created.id);
     const event = verify(delivery!.rawBody, delivery!.headers['x-service-signature'] as string, signingSecret, { now: new Date(delivery!.at) });
-    expect(event.event === 'knowledge.source.synced' && event.data).toMatchObject({ source_id: created.id, status: 'ready', documents: 5, changed: 5, removed: 0, failed: 0 });
+    expect(event.event === 'knowledge.source.synced' && event.data).toMatchObject({
+      source_id: created.id,
+      status: 'ready',
+      documents: 5,
+      changed: 5,
+      removed: 0,
+      failed: 0,
+    });
 
     const before = byUrl(await allDocuments(ctx.api, created.id));
     site.fullFetches.length = 0;
@@ -65,7 +77,10 @@ describe('a website source on loopback', () => {
     expect([...after.keys()].sort()).toEqual(['/', '/hours', '/pricing', '/returns', '/shipping']);
     // Unchanged pages answered 304 and kept their index entries. The home page lists one link more: it is fetched again,
     // but its list of links is navigation, not its text, so its text did not change and it is not indexed again.
-    const reindexed = [...after].filter(([path, document]) => before.get(path)?.updated_at !== document.updated_at).map(([path]) => path).sort();
+    const reindexed = [...after]
+      .filter(([path, document]) => before.get(path)?.updated_at !== document.updated_at)
+      .map(([path]) => path)
+      .sort();
     expect(reindexed).toEqual(['/hours', '/returns']);
     expect(site.fullFetches.sort()).toEqual(['/', '/hours', '/returns']);
     expect((await search(ctx.api, 'when does support answer')).find((hit) => hit.title === 'Opening hours')!.text).toContain('8:00 to 20:00');
@@ -79,7 +94,9 @@ describe('a website source on loopback', () => {
     const third = await waitForSource(ctx.api, created.id, synced(second.last_synced_at));
     expect(third).toMatchObject({ status: 'ready', documents: 5, chunks: second.chunks });
     expect(site.fullFetches).toEqual([]);
-    expect([...byUrl(await allDocuments(ctx.api, created.id))].map(([path, document]) => [path, document.updated_at])).toEqual([...after].map(([path, document]) => [path, document.updated_at]));
+    expect([...byUrl(await allDocuments(ctx.api, created.id))].map(([path, document]) => [path, document.updated_at])).toEqual(
+      [...after].map(([path, document]) => [path, document.updated_at]),
+    );
   });
 
   it('fails a site whose start page is missing, and says why', async () => {
@@ -88,13 +105,20 @@ describe('a website source on loopback', () => {
     expect(done.status).toBe('failed');
     expect(done.error).toMatch(/indexed|404|crawled/i);
     await hooks.waitFor(() => eventsOf(source.id).length === 1);
-    expect(eventsOf(source.id)[0]!.event).toMatchObject({ event: 'knowledge.source.failed', data: { source_id: source.id, status: 'failed', error: done.error } });
+    expect(eventsOf(source.id)[0]!.event).toMatchObject({
+      event: 'knowledge.source.failed',
+      data: { source_id: source.id, status: 'failed', error: done.error },
+    });
     expect(await getSource(ctx.api, source.id)).toMatchObject({ documents: 0, next_sync_at: null });
     // A schedule set later counts from now, and taking it away leaves no next sync.
-    const scheduled = await ctx.api<{ source: { sync: string; next_sync_at: string | null; name: string } }>('knowledge/source_update/', { body: { source_id: source.id, sync: 'daily', name: 'Missing page' } });
+    const scheduled = await ctx.api<{ source: { sync: string; next_sync_at: string | null; name: string } }>('knowledge/source_update/', {
+      body: { source_id: source.id, sync: 'daily', name: 'Missing page' },
+    });
     expect(scheduled.body.data.source).toMatchObject({ sync: 'daily', name: 'Missing page' });
     expect(Date.parse(scheduled.body.data.source.next_sync_at!) - Date.now()).toBeGreaterThan(23 * 60 * 60 * 1000);
-    const unscheduled = await ctx.api<{ source: { sync: string; next_sync_at: string | null } }>('knowledge/source_update/', { body: { source_id: source.id, sync: 'off' } });
+    const unscheduled = await ctx.api<{ source: { sync: string; next_sync_at: string | null } }>('knowledge/source_update/', {
+      body: { source_id: source.id, sync: 'off' },
+    });
     expect(unscheduled.body.data.source).toMatchObject({ sync: 'off', next_sync_at: null });
   });
 });

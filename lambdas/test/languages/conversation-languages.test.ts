@@ -24,7 +24,7 @@ const taxi = defineSkill({
   defaultLocale: 'en',
   tools: {
     status: {
-      description: 'The status of the caller\'s taxi ride, and the language it was asked in',
+      description: "The status of the caller's taxi ride, and the language it was asked in",
       annotations: { readOnlyHint: true },
       input: { ride: z.string().optional() },
       handler: (_input, ctx) => {
@@ -63,11 +63,23 @@ afterAll(async () => {
 
 /** One visitor turn on the widget's chat endpoint; the reply's text and how it ended. */
 async function chat(body: Record<string, unknown>): Promise<{ status: number; text: string; last: string | undefined; actionId: string | undefined }> {
-  const response = await fetch(`${ctx.platform.url}/v1/agents/${ctx.agentId}/chat`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify(body) });
+  const response = await fetch(`${ctx.platform.url}/v1/agents/${ctx.agentId}/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: ORIGIN },
+    body: JSON.stringify(body),
+  });
   const events = sseMessages(await response.text());
-  const text = events.filter((event) => event.event === 'delta').map((event) => (JSON.parse(event.data) as { text: string }).text).join('');
+  const text = events
+    .filter((event) => event.event === 'delta')
+    .map((event) => (JSON.parse(event.data) as { text: string }).text)
+    .join('');
   const confirm = events.find((event) => event.event === 'confirm');
-  return { status: response.status, text, last: events.at(-1)?.event, actionId: confirm ? (JSON.parse(confirm.data) as { actionId: string }).actionId : undefined };
+  return {
+    status: response.status,
+    text,
+    last: events.at(-1)?.event,
+    actionId: confirm ? (JSON.parse(confirm.data) as { actionId: string }).actionId : undefined,
+  };
 }
 const visitor = () => ({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'en' });
 
@@ -80,10 +92,18 @@ describe('the conversation language reaches skills and the answer on every door'
     expect(reply.text).toBe('Offline-Demomodell: Ich habe taxi__status verwendet: language: de.');
   });
 
-  it('widget chat: a message too short to tell stays in the conversation\'s language, else takes the browser\'s', async () => {
+  it("widget chat: a message too short to tell stays in the conversation's language, else takes the browser's", async () => {
     const who = visitor();
     const first = await chat({ ...who, messages: [{ role: 'user', content: GERMAN }] });
-    const thanks = await chat({ ...who, language: 'es-ES', messages: [{ role: 'user', content: GERMAN }, { role: 'assistant', content: first.text }, { role: 'user', content: 'ok' }] });
+    const thanks = await chat({
+      ...who,
+      language: 'es-ES',
+      messages: [
+        { role: 'user', content: GERMAN },
+        { role: 'assistant', content: first.text },
+        { role: 'user', content: 'ok' },
+      ],
+    });
     expect(thanks.text).toMatch(/^Offline-Demomodell: Ich habe Ihre Nachricht gelesen \("ok"\)/);
     const newcomer = await chat({ ...visitor(), language: 'es-ES', messages: [{ role: 'user', content: 'ok' }] });
     expect(newcomer.text).toMatch(/^Modelo de demostración sin conexión: He leído su mensaje \("ok"\)/);
@@ -119,7 +139,10 @@ describe('the conversation language reaches skills and the answer on every door'
     const asked = await client.callTool({ name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: SPANISH, wait_seconds: 30 } });
     expect(asked.isError).toBeFalsy();
     expect(heard).toEqual(['es']);
-    expect(asked.structuredContent).toMatchObject({ status: 'completed', result_text: 'Modelo de demostración sin conexión: He usado taxi__status: language: es.' });
+    expect(asked.structuredContent).toMatchObject({
+      status: 'completed',
+      result_text: 'Modelo de demostración sin conexión: He usado taxi__status: language: es.',
+    });
   });
 });
 

@@ -27,15 +27,25 @@ describe('the local bootstrap on an older data dir', () => {
       new CreateTableCommand({
         TableName: name,
         BillingMode: 'PAY_PER_REQUEST',
-        KeySchema: [{ AttributeName: 'workspaceId', KeyType: 'HASH' }, { AttributeName: 'id', KeyType: 'RANGE' }],
-        AttributeDefinitions: [{ AttributeName: 'workspaceId', AttributeType: 'S' }, { AttributeName: 'id', AttributeType: 'S' }],
+        KeySchema: [
+          { AttributeName: 'workspaceId', KeyType: 'HASH' },
+          { AttributeName: 'id', KeyType: 'RANGE' },
+        ],
+        AttributeDefinitions: [
+          { AttributeName: 'workspaceId', AttributeType: 'S' },
+          { AttributeName: 'id', AttributeType: 'S' },
+        ],
       }),
     );
-  const settled = (name: string) => waitFor(async () => ((await store.raw.send(new DescribeTableCommand({ TableName: name }))).Table?.TableStatus === 'ACTIVE' ? true : undefined));
+  const settled = (name: string) =>
+    waitFor(async () => ((await store.raw.send(new DescribeTableCommand({ TableName: name }))).Table?.TableStatus === 'ACTIVE' ? true : undefined));
   const agent = (id: string) => ({ workspaceId: { S: 'ws1' }, id: { S: id }, email: { S: `${id}@agents.example` }, name: { S: `Agent ${id}` } });
   const byEmail = (table: string, email: string) =>
-    store.raw.send(new QueryCommand({ TableName: table, IndexName: 'byEmail', KeyConditionExpression: 'email = :e', ExpressionAttributeValues: { ':e': { S: email } } }));
-  const indexesOf = async (table: string) => ((await store.raw.send(new DescribeTableCommand({ TableName: table }))).Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName);
+    store.raw.send(
+      new QueryCommand({ TableName: table, IndexName: 'byEmail', KeyConditionExpression: 'email = :e', ExpressionAttributeValues: { ':e': { S: email } } }),
+    );
+  const indexesOf = async (table: string) =>
+    ((await store.raw.send(new DescribeTableCommand({ TableName: table }))).Table?.GlobalSecondaryIndexes ?? []).map((index) => index.IndexName);
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'bootstrap-test-'));
@@ -53,7 +63,16 @@ describe('the local bootstrap on an older data dir', () => {
         new UpdateTableCommand({
           TableName: 'probe-agents',
           AttributeDefinitions: [{ AttributeName: 'email', AttributeType: 'S' }],
-          GlobalSecondaryIndexUpdates: [{ Create: { IndexName: 'byEmail', KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }], Projection: { ProjectionType: 'ALL' }, ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 } } }],
+          GlobalSecondaryIndexUpdates: [
+            {
+              Create: {
+                IndexName: 'byEmail',
+                KeySchema: [{ AttributeName: 'email', KeyType: 'HASH' }],
+                Projection: { ProjectionType: 'ALL' },
+                ProvisionedThroughput: { ReadCapacityUnits: 1, WriteCapacityUnits: 1 },
+              },
+            },
+          ],
         }),
       );
       expect(await indexesOf('probe-agents')).not.toContain('byEmail');

@@ -40,7 +40,9 @@ describe('a second npm start', () => {
   it('on the same DATA_DIR says so in one line and exits 1', async () => {
     const { code, stderr } = await npmStart({ DATA_DIR: dataDir, PORT: '0' });
     expect(code).toBe(1);
-    expect(stderr.trim().split('\n')).toEqual([`DATA_DIR ${dataDir} is in use by another process (pid ${process.pid}): stop it, or start with DATA_DIR=<another folder>`]);
+    expect(stderr.trim().split('\n')).toEqual([
+      `DATA_DIR ${dataDir} is in use by another process (pid ${process.pid}): stop it, or start with DATA_DIR=<another folder>`,
+    ]);
   });
 
   it('on the same port says so in one line, exits 1, and leaves its own DATA_DIR unlocked', async () => {

@@ -23,7 +23,8 @@ let clockOffsetMs = 0;
 describe('the e-mail channel at every door', () => {
   const context = usePlatform({ mailResolver: noDns, env: { RATE_LIMIT_PER_MINUTE: '1000' }, now: () => new Date(Date.now() + clockOffsetMs) });
   const smtp = () => createTransport({ host: '127.0.0.1', port: context.platform.smtpPort, secure: false, ignoreTLS: true });
-  const mailbox = async (): Promise<{ to: string }[]> => ((await (await fetch(`${context.platform.url}/dev/mail.json`)).json()) as { mail: { to: string }[] }).mail;
+  const mailbox = async (): Promise<{ to: string }[]> =>
+    ((await (await fetch(`${context.platform.url}/dev/mail.json`)).json()) as { mail: { to: string }[] }).mail;
   const answered = (address: string) => waitFor(async () => ((await mailbox()).some((mail) => mail.to === address) ? true : undefined));
   const today = () => context.platform.deps.now().toISOString().slice(0, 10);
 
@@ -32,7 +33,9 @@ describe('the e-mail channel at every door', () => {
     await smtp().sendMail({ from: 'cleo@customer.example', to: agent.email, subject: 'Delivery', text: 'Do you deliver to Lyon?' });
     await answered('cleo@customer.example');
     await widgetVisitor(localChatUrl(context.platform.url, context.agentId)).say('Do you deliver to Nantes?');
-    const report = await context.api<{ total: ChannelMeasures; by_channel: { widget: ChannelMeasures; email: ChannelMeasures } }>('insights/agent/', { query: { agent_id: context.agentId, from: today(), to: today() } });
+    const report = await context.api<{ total: ChannelMeasures; by_channel: { widget: ChannelMeasures; email: ChannelMeasures } }>('insights/agent/', {
+      query: { agent_id: context.agentId, from: today(), to: today() },
+    });
     expect(report.status, JSON.stringify(report.body)).toBe(200);
     const { total, by_channel: channels } = report.body.data;
     expect(channels.email).toMatchObject({ conversations: 1, answers: 1 });
@@ -58,10 +61,18 @@ describe('the e-mail channel at every door', () => {
     await smtp().sendMail({ from: 'eli@customer.example', to: agent.email, subject: 'Hello', text: 'Just saying hello.' });
     await answered('eli@customer.example');
 
-    const exported = await context.api<{ visitor: { email: string | null }; conversations: { conversation: { id: string; channel: string } }[]; mails: { mail_id: string; subject: string; from: string; conversation_id: string; raw_mime: string; attachments: { filename: string; stored: boolean }[] }[] }>(
-      'visitors/export',
-      { body: { email: 'dana@customer.example' } },
-    );
+    const exported = await context.api<{
+      visitor: { email: string | null };
+      conversations: { conversation: { id: string; channel: string } }[];
+      mails: {
+        mail_id: string;
+        subject: string;
+        from: string;
+        conversation_id: string;
+        raw_mime: string;
+        attachments: { filename: string; stored: boolean }[];
+      }[];
+    }>('visitors/export', { body: { email: 'dana@customer.example' } });
     expect(exported.status, JSON.stringify(exported.body)).toBe(200);
     const { mails, conversations, visitor } = exported.body.data;
     expect(visitor.email).toBe('dana@customer.example');
@@ -81,7 +92,10 @@ describe('the e-mail channel at every door', () => {
     const otherFiles = await blobs.list(`${workspaceId}/${other.mail_id}/`);
     expect(otherFiles.length).toBeGreaterThan(0);
 
-    const erased = await context.api<{ erasure: { state: string; removed: Record<string, number> } }>('visitors/erase', { body: { email: 'dana@customer.example' }, headers: { 'idempotency-key': crypto.randomUUID() } });
+    const erased = await context.api<{ erasure: { state: string; removed: Record<string, number> } }>('visitors/erase', {
+      body: { email: 'dana@customer.example' },
+      headers: { 'idempotency-key': crypto.randomUUID() },
+    });
     expect(erased.status, JSON.stringify(erased.body)).toBe(200);
     expect(erased.body.data.erasure).toMatchObject({ state: 'completed', removed: { conversations: 1, mails: 1, mail_files: files.length } });
     expect(await blobs.list(`${workspaceId}/${mail!.mail_id}/`)).toEqual([]);
@@ -105,7 +119,13 @@ describe('the e-mail channel at every door', () => {
   it("erases an expired e-mail conversation's mails and their files with it (the retention sweeper)", async () => {
     const { deps } = context.platform;
     const agent = (await findAgentById(deps, context.agentId))!;
-    await smtp().sendMail({ from: 'gus@customer.example', to: agent.email, subject: 'Old news', text: 'An old question.', attachments: [{ filename: 'note.txt', content: 'old note' }] });
+    await smtp().sendMail({
+      from: 'gus@customer.example',
+      to: agent.email,
+      subject: 'Old news',
+      text: 'An old question.',
+      attachments: [{ filename: 'note.txt', content: 'old note' }],
+    });
     await answered('gus@customer.example');
     const [mail] = (await context.api<{ mails: { mail_id: string }[] }>('visitors/export', { body: { email: 'gus@customer.example' } })).body.data.mails;
     const folder = `${context.platform.demo.workspaceId}/${mail!.mail_id}/`;

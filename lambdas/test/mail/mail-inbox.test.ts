@@ -54,7 +54,9 @@ describe('an inbound mail in the inbox', () => {
       ],
     });
     ({ conversationId, message } = await waitFor(async () => {
-      const list = await context.api<{ conversations: { id: string; email: { address: string } | null }[] }>('conversations/list', { query: { agent_id: context.agentId } });
+      const list = await context.api<{ conversations: { id: string; email: { address: string } | null }[] }>('conversations/list', {
+        query: { agent_id: context.agentId },
+      });
       const found = list.body.data.conversations.find((item) => item.email?.address === 'cem@customer.example');
       if (!found) return undefined;
       const transcript = await context.api<{ messages: Message[] }>('conversations/get', { query: { conversation_id: found.id } });
@@ -64,7 +66,10 @@ describe('an inbound mail in the inbox', () => {
   }, 60_000);
 
   const download = (index: number, headers: Record<string, string>) =>
-    fetch(`${context.platform.apiBaseUrl}/conversations/attachment/?${new URLSearchParams({ conversation_id: conversationId, mail_id: message.mail!.mail_id, index: String(index) })}`, { headers });
+    fetch(
+      `${context.platform.apiBaseUrl}/conversations/attachment/?${new URLSearchParams({ conversation_id: conversationId, mail_id: message.mail!.mail_id, index: String(index) })}`,
+      { headers },
+    );
 
   it('lists them on the message with the mail as sent (sanitized) and its verdicts', async () => {
     const transcript = await context.api('conversations/get', { query: { conversation_id: conversationId } });
@@ -86,7 +91,9 @@ describe('an inbound mail in the inbox', () => {
     const prefix = `${DEMO_WORKSPACE_ID}/${message.mail!.mail_id}/`;
     const keys = await context.platform.deps.inboundMail!.blobs.list(prefix);
     expect(keys).toContain(`${prefix}raw.eml`);
-    expect(keys.filter((key) => key.startsWith(`${prefix}attachments/`)).sort()).toEqual(Array.from({ length: 10 }, (_, index) => `${prefix}attachments/${index}`).sort());
+    expect(keys.filter((key) => key.startsWith(`${prefix}attachments/`)).sort()).toEqual(
+      Array.from({ length: 10 }, (_, index) => `${prefix}attachments/${index}`).sort(),
+    );
   });
 
   it('serves one to a signed-in teammate as a file to save, an HTML one as bytes no browser renders', async () => {
@@ -109,12 +116,16 @@ describe('an inbound mail in the inbox', () => {
     const refused = await download(10, teammate.headers);
     expect(refused.status).toBe(404);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
-    const unknown = await fetch(`${context.platform.apiBaseUrl}/conversations/attachment/?${new URLSearchParams({ conversation_id: 'nope', mail_id: message.mail!.mail_id, index: '0' })}`, { headers: teammate.headers });
+    const unknown = await fetch(
+      `${context.platform.apiBaseUrl}/conversations/attachment/?${new URLSearchParams({ conversation_id: 'nope', mail_id: message.mail!.mail_id, index: '0' })}`,
+      { headers: teammate.headers },
+    );
     expect(unknown.status).toBe(404);
   });
 
   describe('a held mail', () => {
-    const transcript = async () => (await context.api<{ messages: Message[] }>('conversations/get', { query: { conversation_id: conversationId } })).body.data.messages;
+    const transcript = async () =>
+      (await context.api<{ messages: Message[] }>('conversations/get', { query: { conversation_id: conversationId } })).body.data.messages;
     /** A stranger's mail to the conversation's own address, once it is held (its note carries it). */
     async function strangerWrites(from: string, text: string): Promise<MailOfMessage> {
       const answer = await waitFor(async () => (await mailbox(context.platform)).find((mail) => mail.to === 'cem@customer.example'));
@@ -122,7 +133,8 @@ describe('an inbound mail in the inbox', () => {
       await smtp.sendMail({ from, to: replyTo, subject: 'Re: My invoice', text });
       return waitFor(async () => (await transcript()).find((entry) => entry.role === 'note' && entry.mail?.from === from)?.mail);
     }
-    const decide = (path: string, body: Record<string, unknown>, headers = teammate.headers) => call<{ conversation_id?: string }>(context.platform, path, { body: { conversation_id: conversationId, ...body }, headers });
+    const decide = (path: string, body: Record<string, unknown>, headers = teammate.headers) =>
+      call<{ conversation_id?: string }>(context.platform, path, { body: { conversation_id: conversationId, ...body }, headers });
 
     it('joins the conversation as its customer’s entry once accepted, once however often', async () => {
       const held = await strangerWrites('dan@customer.example', 'I am Cem’s colleague: the invoice number is 42.');
@@ -149,9 +161,14 @@ describe('an inbound mail in the inbox', () => {
       expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
       const own = accepted.body.data.conversation_id!;
       expect(own).not.toBe(conversationId);
-      const opened = await context.api<{ conversation: { email: { address: string }; handler: string; assignee: { name: string } | null }; messages: Message[] }>('conversations/get', { query: { conversation_id: own } });
+      const opened = await context.api<{
+        conversation: { email: { address: string }; handler: string; assignee: { name: string } | null };
+        messages: Message[];
+      }>('conversations/get', { query: { conversation_id: own } });
       expect(opened.body.data.conversation).toMatchObject({ email: { address: 'eve@partner.example' }, handler: 'people', assignee: { name: 'tea' } });
-      expect(opened.body.data.messages.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual(['A question of my own: do you ship to Norway?']);
+      expect(opened.body.data.messages.filter((entry) => entry.role === 'user').map((entry) => entry.text)).toEqual([
+        'A question of my own: do you ship to Norway?',
+      ]);
     });
 
     it('stays a note once dismissed, and is accepted no more', async () => {

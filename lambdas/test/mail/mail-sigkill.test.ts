@@ -21,7 +21,8 @@ interface Box {
   headers: Record<string, string>;
 }
 
-const agentAddress = async (api: ApiCall, agentId: string) => (await api<{ agent: { email: string } }>('agents/get', { query: { agent_id: agentId } })).body.data.agent.email;
+const agentAddress = async (api: ApiCall, agentId: string) =>
+  (await api<{ agent: { email: string } }>('agents/get', { query: { agent_id: agentId } })).body.data.agent.email;
 
 /** One customer mail, the same bytes every time it is sent (a sender's retry of a mail it never heard 250 for). */
 function customerMail(to: string): { raw: string; envelope: { from: string; to: string } } {
@@ -29,7 +30,8 @@ function customerMail(to: string): { raw: string; envelope: { from: string; to: 
   return { raw, envelope: { from: CUSTOMER, to } };
 }
 
-const send = (port: number, mail: { raw: string; envelope: { from: string; to: string } }) => createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true }).sendMail(mail);
+const send = (port: number, mail: { raw: string; envelope: { from: string; to: string } }) =>
+  createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true }).sendMail(mail);
 
 const mailsToCustomer = async (apiBaseUrl: string): Promise<Box[]> =>
   ((await (await fetch(`${new URL(apiBaseUrl).origin}/dev/mail.json`)).json()) as { mail: Box[] }).mail.filter((mail) => mail.to === CUSTOMER);

@@ -13,7 +13,8 @@ const { observer, allWorked } = mailQueueWatch();
 describe('the mail sweeper', () => {
   const context = usePlatform({ mailResolver: noDns, observer });
   const smtp = () => createTransport({ host: '127.0.0.1', port: context.platform.smtpPort, secure: false, ignoreTLS: true });
-  const answersTo = async (address: string) => ((await (await fetch(`${context.platform.url}/dev/mail.json`)).json()) as { mail: { to: string }[] }).mail.filter((mail) => mail.to === address);
+  const answersTo = async (address: string) =>
+    ((await (await fetch(`${context.platform.url}/dev/mail.json`)).json()) as { mail: { to: string }[] }).mail.filter((mail) => mail.to === address);
 
   it('answers, exactly once, a mail accepted with 250 whose queue message was lost', async () => {
     const { deps } = context.platform;
@@ -36,7 +37,9 @@ describe('the mail sweeper', () => {
     expect(await sweepMails(later)).toEqual([]);
     await allWorked();
     expect(await answersTo('cy@customer.example')).toHaveLength(1);
-    const list = await context.api<{ conversations: { id: string; email: { address: string } | null }[] }>('conversations/list', { query: { agent_id: context.agentId } });
+    const list = await context.api<{ conversations: { id: string; email: { address: string } | null }[] }>('conversations/list', {
+      query: { agent_id: context.agentId },
+    });
     const conversation = list.body.data.conversations.find((item) => item.email?.address === 'cy@customer.example')!;
     const transcript = await context.api<{ messages: { role: string; text: string }[] }>('conversations/get', { query: { conversation_id: conversation.id } });
     expect(transcript.body.data.messages.map((message) => message.role)).toEqual(['user', 'assistant']);

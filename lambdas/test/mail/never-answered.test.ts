@@ -23,12 +23,16 @@ interface Box {
 describe('mail that is never answered', () => {
   const context = usePlatform({ mailResolver: noDns, observer, env: { MAIL_AUTO_REPLIES_PER_HOUR: String(LIMIT) } });
   const smtp = () => createTransport({ host: '127.0.0.1', port: context.platform.smtpPort, secure: false, ignoreTLS: true });
-  const mailsTo = async (address: string) => ((await (await fetch(`${context.platform.url}/dev/mail.json`)).json()) as { mail: Box[] }).mail.filter((mail) => mail.to === address);
+  const mailsTo = async (address: string) =>
+    ((await (await fetch(`${context.platform.url}/dev/mail.json`)).json()) as { mail: Box[] }).mail.filter((mail) => mail.to === address);
   const agentEmail = async (index: number) => (await findAgentById(context.platform.deps, context.platform.demo.agentIds[index]!))!.email;
   const transcriptOf = async (address: string) => {
-    const list = await context.api<{ conversations: { id: string; email: { address: string } | null }[] }>('conversations/list', { query: { agent_id: context.agentId } });
+    const list = await context.api<{ conversations: { id: string; email: { address: string } | null }[] }>('conversations/list', {
+      query: { agent_id: context.agentId },
+    });
     const conversation = list.body.data.conversations.find((item) => item.email?.address === address)!;
-    return (await context.api<{ messages: { role: string; text: string }[] }>('conversations/get', { query: { conversation_id: conversation.id } })).body.data.messages;
+    return (await context.api<{ messages: { role: string; text: string }[] }>('conversations/get', { query: { conversation_id: conversation.id } })).body.data
+      .messages;
   };
 
   it('stops a loop with an autoresponder that marks nothing at the hourly limit of answers to that sender', async () => {

@@ -11,7 +11,21 @@ import { usePlatform } from '../support/platform';
 
 /** One SQS record of the `mail` queue, as the InboundMail function is given it. */
 const sqsEvent = (body: string, copies = 1): SQSEvent => ({
-  Records: Array.from({ length: copies }, () => ({ messageId: randomUUID(), receiptHandle: 'r', body, attributes: {}, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:local:0:mail', awsRegion: 'local' }) as unknown as SQSEvent['Records'][number]),
+  Records: Array.from(
+    { length: copies },
+    () =>
+      ({
+        messageId: randomUUID(),
+        receiptHandle: 'r',
+        body,
+        attributes: {},
+        messageAttributes: {},
+        md5OfBody: '',
+        eventSource: 'aws:sqs',
+        eventSourceARN: 'arn:aws:sqs:local:0:mail',
+        awsRegion: 'local',
+      }) as unknown as SQSEvent['Records'][number],
+  ),
 });
 
 /** SES receiving's notification of a mail its S3 action stored under `objectKey`, wrapped by SNS. */
@@ -34,18 +48,39 @@ function sesNotification(options: { messageId: string; from: string; to: string;
       action: { type: 'S3', topicArn: 'arn:aws:sns:local:0:mail', bucketName: 'stack-bucket', objectKeyPrefix: 'inbound', objectKey: options.objectKey },
     },
   };
-  return JSON.stringify({ Type: 'Notification', MessageId: randomUUID(), TopicArn: 'arn:aws:sns:local:0:mail', Message: JSON.stringify(message), Timestamp: new Date().toISOString() });
+  return JSON.stringify({
+    Type: 'Notification',
+    MessageId: randomUUID(),
+    TopicArn: 'arn:aws:sns:local:0:mail',
+    Message: JSON.stringify(message),
+    Timestamp: new Date().toISOString(),
+  });
 }
 
 /** A mail with a text part and one attachment (`invoice.exe`). */
 const rawMail = (from: string, to: string, subject: string, text: string) =>
   new TextEncoder().encode(
     [
-      `From: ${from}`, `To: ${to}`, `Subject: ${subject}`, `Message-ID: <${randomUUID()}@customer.example>`, `Date: ${new Date().toUTCString()}`,
-      'MIME-Version: 1.0', 'Content-Type: multipart/mixed; boundary="b1"', '',
-      '--b1', 'Content-Type: text/plain; charset=utf-8', '', text,
-      '--b1', 'Content-Type: application/octet-stream', 'Content-Disposition: attachment; filename="invoice.exe"', 'Content-Transfer-Encoding: base64', '', Buffer.from('MZ not really a program').toString('base64'),
-      '--b1--', '',
+      `From: ${from}`,
+      `To: ${to}`,
+      `Subject: ${subject}`,
+      `Message-ID: <${randomUUID()}@customer.example>`,
+      `Date: ${new Date().toUTCString()}`,
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="b1"',
+      '',
+      '--b1',
+      'Content-Type: text/plain; charset=utf-8',
+      '',
+      text,
+      '--b1',
+      'Content-Type: application/octet-stream',
+      'Content-Disposition: attachment; filename="invoice.exe"',
+      'Content-Transfer-Encoding: base64',
+      '',
+      Buffer.from('MZ not really a program').toString('base64'),
+      '--b1--',
+      '',
     ].join('\r\n'),
   );
 
@@ -53,9 +88,13 @@ describe('SES receiving through the mail consumer (the InboundMail function)', (
   const context = usePlatform();
   const consumer = () => createMailConsumer(context.platform.deps, resolveModel(context.platform.deps.config.model));
   const transcriptOf = async (address: string) => {
-    const list = await context.api<{ conversations: { id: string; email: { address: string } | null }[] }>('conversations/list', { query: { agent_id: context.agentId } });
+    const list = await context.api<{ conversations: { id: string; email: { address: string } | null }[] }>('conversations/list', {
+      query: { agent_id: context.agentId },
+    });
     const conversations = list.body.data.conversations.filter((item) => item.email?.address === address);
-    const transcripts = await Promise.all(conversations.map((item) => context.api<{ messages: { role: string }[] }>('conversations/get', { query: { conversation_id: item.id } })));
+    const transcripts = await Promise.all(
+      conversations.map((item) => context.api<{ messages: { role: string }[] }>('conversations/get', { query: { conversation_id: item.id } })),
+    );
     return transcripts.flatMap((transcript) => transcript.body.data.messages.map((message) => message.role));
   };
   const mailbox = async () => ((await (await fetch(`${context.platform.url}/dev/mail.json`)).json()) as { mail: { to: string }[] }).mail;
@@ -114,7 +153,12 @@ describe('SES receiving through the mail consumer (the InboundMail function)', (
   });
 
   it('refuses a malformed notification without a retry', async () => {
-    for (const body of ['not json', JSON.stringify({ Type: 'Notification', Message: '{"notificationType":"Received"}' }), JSON.stringify({ Type: 'Notification', Message: '{' }), JSON.stringify({ mailId: 'x' })]) {
+    for (const body of [
+      'not json',
+      JSON.stringify({ Type: 'Notification', Message: '{"notificationType":"Received"}' }),
+      JSON.stringify({ Type: 'Notification', Message: '{' }),
+      JSON.stringify({ mailId: 'x' }),
+    ]) {
       expect(await consumer()(sqsEvent(body))).toEqual({ batchItemFailures: [] });
     }
   });

@@ -27,7 +27,29 @@ const listen = (server: Server) => new Promise<number>((resolve) => server.liste
 /** A self-signed certificate for localhost, made for this run (the metadata document must be served over https). */
 function localhostCertificate() {
   const dir = mkdtempSync(join(tmpdir(), 'cimd-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   const pair = { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
   rmSync(dir, { recursive: true, force: true });
   return pair;
@@ -99,14 +121,24 @@ describe('an assistant connects through the official MCP SDK client and the brow
 
   beforeAll(async () => {
     const certificate = localhostCertificate();
-    callbackServer = createHttpServer((_, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<title>Connected</title>You can close this window.'));
+    callbackServer = createHttpServer((_, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<title>Connected</title>You can close this window.'),
+    );
     redirectUrl = `http://127.0.0.1:${await listen(callbackServer)}/callback`;
     // The client's metadata document, served over https as a client would publish it (here on loopback: the test-only
     // CLIENT_METADATA_ALLOW_LOCAL lets the platform reach it and CLIENT_METADATA_CA trusts this run's certificate).
     documentServer = createHttpsServer(certificate, (request, response) => {
       if (request.url !== '/assistant/client.json') return void response.writeHead(404).end();
       response.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=60' }).end(
-        JSON.stringify({ client_id: documentUrl, client_name: 'Metadata Assistant', client_uri: 'https://localhost/assistant', redirect_uris: [redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+        JSON.stringify({
+          client_id: documentUrl,
+          client_name: 'Metadata Assistant',
+          client_uri: 'https://localhost/assistant',
+          redirect_uris: [redirectUrl],
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'none',
+        }),
       );
     });
     documentUrl = `https://localhost:${await listen(documentServer)}/assistant/client.json`;
@@ -133,7 +165,10 @@ describe('an assistant connects through the official MCP SDK client and the brow
     await page.goto(url.href);
     if (!signedIn) {
       await page.waitForURL(/\/dashboard\//);
-      await page.getByLabel(/e-mail/i).first().fill(platform.demo.ownerEmail);
+      await page
+        .getByLabel(/e-mail/i)
+        .first()
+        .fill(platform.demo.ownerEmail);
       await page.keyboard.press('Enter');
       let code = '';
       await expect.poll(async () => (code = await mailedCode(origin, platform.demo.ownerEmail).catch(() => '')), { timeout: 10_000 }).not.toBe('');
@@ -199,7 +234,17 @@ describe('an assistant connects through the official MCP SDK client and the brow
     // This assistant speaks the newest revision; the other one below the 2025 handshake, served by the same handler.
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
     const tools = await client.listTools();
-    expect(tools.tools.map((tool) => tool.name).sort()).toEqual(['approve_run', 'ask_agent', 'cancel_run', 'get_run', 'list_agents', 'list_conversations', 'list_runs', 'reject_run', 'reply_conversation']);
+    expect(tools.tools.map((tool) => tool.name).sort()).toEqual([
+      'approve_run',
+      'ask_agent',
+      'cancel_run',
+      'get_run',
+      'list_agents',
+      'list_conversations',
+      'list_runs',
+      'reject_run',
+      'reply_conversation',
+    ]);
     const agents = await client.callTool({ name: 'list_agents', arguments: {} });
     const agentId = (agents.structuredContent as { agents: { id: string; name: string }[] }).agents[0]!.id;
     const answer = await client.callTool({ name: 'ask_agent', arguments: { agent_id: agentId, instruction: 'What can you do for me?' } });
@@ -207,7 +252,8 @@ describe('an assistant connects through the official MCP SDK client and the brow
 
     // An action needs agents:act, which was not approved: the server answers 403 insufficient_scope, the client asks
     // the person again (step-up), and this time they approve real-world actions too.
-    const ask = () => client.callTool({ name: 'ask_agent', arguments: { agent_id: agentId, instruction: 'Create a task to call Ada back', allow_actions: true } });
+    const ask = () =>
+      client.callTool({ name: 'ask_agent', arguments: { agent_id: agentId, instruction: 'Create a task to call Ada back', allow_actions: true } });
     permissions = ['agents:read', 'agents:ask', 'agents:act', 'offline_access'];
     const before = provider.authorizations;
     const acted = await withAuthorization(provider, transport, ask);
@@ -222,7 +268,11 @@ describe('an assistant connects through the official MCP SDK client and the brow
     await row.waitFor();
     // Its audit trail: the recent calls, with the tool and the run each started.
     await row.getByRole('button', { name: /calls?$/ }).click();
-    await page.getByRole('table', { name: /Recent calls of Metadata Assistant/ }).getByRole('cell', { name: 'ask_agent', exact: true }).first().waitFor();
+    await page
+      .getByRole('table', { name: /Recent calls of Metadata Assistant/ })
+      .getByRole('cell', { name: 'ask_agent', exact: true })
+      .first()
+      .waitFor();
     await page.screenshot({ path: join(SHOTS, 'mcp-connections-connected.png'), fullPage: true });
     await row.getByRole('button', { name: 'Withdraw' }).click();
     await page.getByText('No assistant is connected.').waitFor();
@@ -246,7 +296,9 @@ describe('an assistant connects through the official MCP SDK client and the brow
     // The person declines the step-up this time (approves nothing new): the action stays refused.
     permissions = ['agents:read'];
     await expect(
-      withAuthorization(provider, transport, () => client.callTool({ name: 'ask_agent', arguments: { agent_id: agentId, instruction: 'Send a mail', allow_actions: true } })),
+      withAuthorization(provider, transport, () =>
+        client.callTool({ name: 'ask_agent', arguments: { agent_id: agentId, instruction: 'Send a mail', allow_actions: true } }),
+      ),
     ).rejects.toThrow(/403|insufficient|Unauthorized|authoriz/i);
     await client.close();
   }, 120_000);

@@ -25,20 +25,36 @@ describe('the authorization server and the MCP resource server', () => {
     return registered.body.client_id!;
   }
 
-  async function authorizationCode(clientId: string, options: { permissions?: string[]; agents?: string[]; scope?: string } = {}): Promise<{ code: string; pkce: Pkce }> {
+  async function authorizationCode(
+    clientId: string,
+    options: { permissions?: string[]; agents?: string[]; scope?: string } = {},
+  ): Promise<{ code: string; pkce: Pkce }> {
     cookie ??= await signIn(origin(), ctx.platform.demo.ownerEmail);
     const pkce = newPkce();
-    const back = await consent(origin(), authorizeUrl(origin(), { clientId, redirectUri: REDIRECT, pkce, ...(options.scope ? { scope: options.scope } : {}) }), cookie, {
-      permissions: options.permissions ?? ['agents:read', 'agents:ask', 'offline_access'],
-      ...(options.agents ? { agents: options.agents } : {}),
-    });
+    const back = await consent(
+      origin(),
+      authorizeUrl(origin(), { clientId, redirectUri: REDIRECT, pkce, ...(options.scope ? { scope: options.scope } : {}) }),
+      cookie,
+      {
+        permissions: options.permissions ?? ['agents:read', 'agents:ask', 'offline_access'],
+        ...(options.agents ? { agents: options.agents } : {}),
+      },
+    );
     expect(back.searchParams.get('iss')).toBe(origin());
     expect(back.searchParams.get('state')).toBe('state-1');
     return { code: back.searchParams.get('code')!, pkce };
   }
 
   const exchange = (clientId: string, code: string, verifier: string, extra: Record<string, string> = {}) =>
-    tokenRequest(origin(), { grant_type: 'authorization_code', code, code_verifier: verifier, redirect_uri: REDIRECT, client_id: clientId, resource: resource(), ...extra });
+    tokenRequest(origin(), {
+      grant_type: 'authorization_code',
+      code,
+      code_verifier: verifier,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+      resource: resource(),
+      ...extra,
+    });
 
   async function connect(options: { permissions?: string[]; agents?: string[]; clientId?: string } = {}) {
     const clientId = options.clientId ?? (await newClient());
@@ -66,7 +82,9 @@ describe('the authorization server and the MCP resource server', () => {
   it('answers 401 with the resource metadata and the scopes to ask for', async () => {
     const answer = await mcpCall(origin(), undefined, 'tools/list');
     expect(answer.status).toBe(401);
-    expect(answer.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${origin()}/.well-known/oauth-protected-resource/mcp", scope="agents:read agents:ask offline_access"`);
+    expect(answer.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${origin()}/.well-known/oauth-protected-resource/mcp", scope="agents:read agents:ask offline_access"`,
+    );
     const bad = await mcpCall(origin(), 'mcp_at_not-a-token', 'tools/list');
     expect(bad.status).toBe(401);
     expect(bad.headers.get('www-authenticate')).toContain('error="invalid_token"');
@@ -96,20 +114,36 @@ describe('the authorization server and the MCP resource server', () => {
     expect(page.headers.get('location')).toBeNull();
     expect(await page.text()).toContain('is not one Test assistant registered');
     const { code, pkce } = await authorizationCode(clientId);
-    expect(await exchange(clientId, code, pkce.verifier, { redirect_uri: 'http://127.0.0.1:9/other' })).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await exchange(clientId, code, pkce.verifier, { redirect_uri: 'http://127.0.0.1:9/other' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_grant' },
+    });
     expect((await registerClient(origin(), ['http://evil.example/callback'])).body).toMatchObject({ error: 'invalid_redirect_uri' });
-    expect((await registerClient(origin(), ['cursor://anysphere.cursor-retrieval/oauth/callback', 'https://app.example/cb', 'http://localhost:7777/cb'])).status).toBe(201);
+    expect(
+      (await registerClient(origin(), ['cursor://anysphere.cursor-retrieval/oauth/callback', 'https://app.example/cb', 'http://localhost:7777/cb'])).status,
+    ).toBe(201);
   });
 
   it('refuses a token for another resource (invalid_target), at the authorization and at the token endpoint', async () => {
     const clientId = await sharedClient();
-    const page = await fetch(authorizeUrl(origin(), { clientId, redirectUri: REDIRECT, pkce: newPkce(), resource: 'https://other.example/mcp' }), { redirect: 'manual' });
+    const page = await fetch(authorizeUrl(origin(), { clientId, redirectUri: REDIRECT, pkce: newPkce(), resource: 'https://other.example/mcp' }), {
+      redirect: 'manual',
+    });
     expect(page.status).toBe(303);
     expect(new URL(page.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
     const { code, pkce } = await authorizationCode(clientId);
-    expect(await exchange(clientId, code, pkce.verifier, { resource: 'https://other.example/mcp' })).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
+    expect(await exchange(clientId, code, pkce.verifier, { resource: 'https://other.example/mcp' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_target' },
+    });
     const again = await authorizationCode(clientId);
-    const withoutResource = await tokenRequest(origin(), { grant_type: 'authorization_code', code: again.code, code_verifier: again.pkce.verifier, redirect_uri: REDIRECT, client_id: clientId });
+    const withoutResource = await tokenRequest(origin(), {
+      grant_type: 'authorization_code',
+      code: again.code,
+      code_verifier: again.pkce.verifier,
+      redirect_uri: REDIRECT,
+      client_id: clientId,
+    });
     expect(withoutResource).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
   });
 
@@ -120,7 +154,12 @@ describe('the authorization server and the MCP resource server', () => {
       const expired = await mcpCall(origin(), connection.access_token, 'tools/call', { name: 'list_agents', arguments: {} });
       expect(expired.status).toBe(401);
       expect(expired.headers.get('www-authenticate')).toContain('The access token expired');
-      const refreshed = await tokenRequest(origin(), { grant_type: 'refresh_token', refresh_token: connection.refresh_token, client_id: connection.clientId, resource: resource() });
+      const refreshed = await tokenRequest(origin(), {
+        grant_type: 'refresh_token',
+        refresh_token: connection.refresh_token,
+        client_id: connection.clientId,
+        resource: resource(),
+      });
       expect(refreshed.status).toBe(200);
       expect((await mcpCall(origin(), refreshed.body.access_token, 'tools/call', { name: 'list_agents', arguments: {} })).status).toBe(200);
     } finally {
@@ -130,7 +169,8 @@ describe('the authorization server and the MCP resource server', () => {
 
   it('rotates refresh tokens; a reused one revokes the whole connection', async () => {
     const connection = await connect();
-    const refresh = (token: string) => tokenRequest(origin(), { grant_type: 'refresh_token', refresh_token: token, client_id: connection.clientId, resource: resource() });
+    const refresh = (token: string) =>
+      tokenRequest(origin(), { grant_type: 'refresh_token', refresh_token: token, client_id: connection.clientId, resource: resource() });
     const second = await refresh(connection.refresh_token);
     expect(second.status).toBe(200);
     expect(second.body.refresh_token).not.toBe(connection.refresh_token);
@@ -141,9 +181,13 @@ describe('the authorization server and the MCP resource server', () => {
 
   it('keeps the connection when a refresh dies while writing the new tokens (a crash there): the retry works', async () => {
     const connection = await connect();
-    const refresh = (token: string) => tokenRequest(origin(), { grant_type: 'refresh_token', refresh_token: token, client_id: connection.clientId, resource: resource() });
+    const refresh = (token: string) =>
+      tokenRequest(origin(), { grant_type: 'refresh_token', refresh_token: token, client_id: connection.clientId, resource: resource() });
     // The store fails the write of the new refresh token, once: the request dies in the middle of the rotation.
-    const restore = failStoreOnce(ctx.platform.deps, (command) => command.input?.TableName === ctx.platform.deps.store.table('oauthTokens') && command.input.Item?.kind === 'refresh');
+    const restore = failStoreOnce(
+      ctx.platform.deps,
+      (command) => command.input?.TableName === ctx.platform.deps.store.table('oauthTokens') && command.input.Item?.kind === 'refresh',
+    );
     try {
       expect((await refresh(connection.refresh_token)).status).toBe(500);
     } finally {
@@ -155,7 +199,12 @@ describe('the authorization server and the MCP resource server', () => {
   });
 
   it('refuses a client metadata document at a private or loopback address', async () => {
-    for (const clientId of ['https://10.0.0.1/client.json', 'https://127.0.0.1:8443/client.json', 'https://localhost/oauth/client.json', 'https://169.254.169.254/latest/meta-data']) {
+    for (const clientId of [
+      'https://10.0.0.1/client.json',
+      'https://127.0.0.1:8443/client.json',
+      'https://localhost/oauth/client.json',
+      'https://169.254.169.254/latest/meta-data',
+    ]) {
       const page = await fetch(authorizeUrl(origin(), { clientId, redirectUri: REDIRECT, pkce: newPkce() }), { redirect: 'manual' });
       expect(page.status, clientId).toBe(400);
       expect(await page.text()).toMatch(/Client metadata document refused: url points to a (private|loopback|link-local)/);
@@ -172,7 +221,12 @@ describe('the authorization server and the MCP resource server', () => {
     expect(html).not.toMatch(/checked/);
     const fields = Object.fromEntries([...html.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((match) => [match[1]!, match[2]!.replace(/&amp;/g, '&')]));
     const post = (headers: Record<string, string>, form: Record<string, string>) =>
-      fetch(`${origin()}/oauth/authorize`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(form).toString() });
+      fetch(`${origin()}/oauth/authorize`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams(form).toString(),
+      });
     const approve = { ...fields, decision: 'approve', perm_agents_read: '1' };
     expect((await post({ origin: 'https://evil.example' }, approve)).status).toBe(400);
     expect((await post({ origin: origin() }, { ...approve, csrf_token: 'forged' })).status).toBe(400);
@@ -196,13 +250,21 @@ describe('the authorization server and the MCP resource server', () => {
     expect((listed.body.result!.structuredContent as { agents: { id: string }[] }).agents.map((agent) => agent.id)).toEqual([leo]);
     const other = await mcpCall(origin(), connection.access_token, 'tools/call', { name: 'ask_agent', arguments: { agent_id: ada, instruction: 'Hello' } });
     expect(other.body.result).toMatchObject({ isError: true });
-    const asked = await mcpCall(origin(), connection.access_token, 'tools/call', { name: 'ask_agent', arguments: { agent_id: leo, instruction: 'Hello', wait_seconds: 20 } });
+    const asked = await mcpCall(origin(), connection.access_token, 'tools/call', {
+      name: 'ask_agent',
+      arguments: { agent_id: leo, instruction: 'Hello', wait_seconds: 20 },
+    });
     const run = asked.body.result!.structuredContent as { run_id: string; status: string; autonomy: string };
     expect(run).toMatchObject({ status: 'completed', autonomy: 'read_only' });
-    const stored = await ctx.platform.deps.store.doc.send(new (await import('@aws-sdk/lib-dynamodb')).GetCommand({ TableName: ctx.platform.deps.store.table('runs'), Key: { runId: run.run_id } }));
+    const stored = await ctx.platform.deps.store.doc.send(
+      new (await import('@aws-sdk/lib-dynamodb')).GetCommand({ TableName: ctx.platform.deps.store.table('runs'), Key: { runId: run.run_id } }),
+    );
     // The demo owner connected: the run acts for the owner role (its grants decide the agent's tools).
     expect(stored.Item).toMatchObject({ source: 'mcp', connectionId: expect.stringMatching(/^mcn_/), role: 'owner' });
-    const act = await mcpCall(origin(), connection.access_token, 'tools/call', { name: 'ask_agent', arguments: { agent_id: leo, instruction: 'Send the mail', allow_actions: true } });
+    const act = await mcpCall(origin(), connection.access_token, 'tools/call', {
+      name: 'ask_agent',
+      arguments: { agent_id: leo, instruction: 'Send the mail', allow_actions: true },
+    });
     expect(act.status).toBe(403);
     expect(act.headers.get('www-authenticate')).toMatch(/error="insufficient_scope".*scope="agents:read agents:ask agents:act"/);
   });
@@ -226,11 +288,20 @@ describe('the authorization server and the MCP resource server', () => {
     expect(listed.mcp_url).toBe(resource());
     const mine = listed.connections.find((candidate) => candidate.calls === 1 && candidate.last_used_at !== null)!;
     expect(mine).toMatchObject({ user_email: ctx.platform.demo.ownerEmail, calls: 1 });
-    const calls = (await call('connectionsCalls', 'connections/calls', { query: { connection_id: mine.id } })) as { calls: Array<{ tool: string; outcome: string }> };
+    const calls = (await call('connectionsCalls', 'connections/calls', { query: { connection_id: mine.id } })) as {
+      calls: Array<{ tool: string; outcome: string }>;
+    };
     expect(calls.calls).toEqual([expect.objectContaining({ tool: 'list_agents', outcome: 'ok' })]);
     await call('connectionsWithdraw', 'connections/withdraw', { body: { connection_id: mine.id } });
     expect((await mcpCall(origin(), connection.access_token, 'tools/call', { name: 'list_agents', arguments: {} })).status).toBe(401);
-    expect(await tokenRequest(origin(), { grant_type: 'refresh_token', refresh_token: connection.refresh_token, client_id: connection.clientId, resource: resource() })).toMatchObject({
+    expect(
+      await tokenRequest(origin(), {
+        grant_type: 'refresh_token',
+        refresh_token: connection.refresh_token,
+        client_id: connection.clientId,
+        resource: resource(),
+      }),
+    ).toMatchObject({
       status: 400,
       body: { error: 'invalid_grant' },
     });
@@ -243,10 +314,19 @@ describe('the authorization server and the MCP resource server', () => {
     const clientId = await sharedClient();
     const first = await connect({ clientId });
     const revoke = (token: string) =>
-      fetch(`${origin()}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token, client_id: clientId }).toString() });
+      fetch(`${origin()}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token, client_id: clientId }).toString(),
+      });
     expect((await revoke(first.access_token)).status).toBe(200);
     expect((await mcpCall(origin(), first.access_token, 'tools/call', { name: 'list_agents', arguments: {} })).status).toBe(401);
-    const refreshed = await tokenRequest(origin(), { grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: clientId, resource: resource() });
+    const refreshed = await tokenRequest(origin(), {
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token,
+      client_id: clientId,
+      resource: resource(),
+    });
     expect(refreshed.status).toBe(200);
     expect((await revoke(refreshed.body.refresh_token!)).status).toBe(200);
     expect((await mcpCall(origin(), refreshed.body.access_token, 'tools/call', { name: 'list_agents', arguments: {} })).status).toBe(401);
@@ -269,18 +349,30 @@ describe('the authorization server and the MCP resource server', () => {
     try {
       const response = await fetch(`${origin()}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', authorization: `Bearer ${connection.access_token}` },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          authorization: `Bearer ${connection.access_token}`,
+        },
         body: JSON.stringify({
           jsonrpc: '2.0',
           id: 7,
           method: 'tools/call',
-          params: { name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: 'Summarise the week', wait_seconds: 1 }, _meta: { progressToken: 'p1' } },
+          params: {
+            name: 'ask_agent',
+            arguments: { agent_id: ctx.agentId, instruction: 'Summarise the week', wait_seconds: 1 },
+            _meta: { progressToken: 'p1' },
+          },
         }),
       });
       expect(response.headers.get('content-type')).toContain('text/event-stream');
       const messages = sseJson<Record<string, unknown>>(await response.text());
       expect(messages.filter((message) => message.method === 'notifications/progress').length).toBeGreaterThan(0);
-      const result = messages.find((message) => message.id === 7)!.result as { structuredContent: { run_id: string; status: string; done: boolean }; content: { text: string }[] };
+      const result = messages.find((message) => message.id === 7)!.result as {
+        structuredContent: { run_id: string; status: string; done: boolean };
+        content: { text: string }[];
+      };
       expect(result.structuredContent).toMatchObject({ status: 'queued', done: false });
       expect(result.content[0]!.text).toContain('call get_run with this run_id');
     } finally {

@@ -21,13 +21,10 @@ function startCdn(): Promise<Server> {
   const server = createServer((viewer, answer) => {
     const target = new URL(platform.url);
     const headers = MCP_PATHS.test(viewer.url!) ? { ...viewer.headers, host: target.host, [VIEWER_HOST_HEADER]: viewer.headers.host } : viewer.headers;
-    const upstream = request(
-      { host: target.hostname, port: target.port, method: viewer.method, path: viewer.url, headers },
-      (origin) => {
-        answer.writeHead(origin.statusCode!, origin.rawHeaders);
-        origin.pipe(answer);
-      },
-    );
+    const upstream = request({ host: target.hostname, port: target.port, method: viewer.method, path: viewer.url, headers }, (origin) => {
+      answer.writeHead(origin.statusCode!, origin.rawHeaders);
+      origin.pipe(answer);
+    });
     viewer.pipe(upstream);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -48,7 +45,10 @@ describe('the MCP access point behind the CDN', () => {
   it('names the viewer’s origin as issuer and resource in its metadata and its 401 challenge', async () => {
     const metadata = (await (await fetch(`${cdnOrigin}/.well-known/oauth-authorization-server`)).json()) as Record<string, string>;
     expect(metadata).toMatchObject({ issuer: cdnOrigin, authorization_endpoint: `${cdnOrigin}/oauth/authorize`, token_endpoint: `${cdnOrigin}/oauth/token` });
-    expect(await (await fetch(`${cdnOrigin}/.well-known/oauth-protected-resource/mcp`)).json()).toMatchObject({ resource: `${cdnOrigin}/mcp`, authorization_servers: [cdnOrigin] });
+    expect(await (await fetch(`${cdnOrigin}/.well-known/oauth-protected-resource/mcp`)).json()).toMatchObject({
+      resource: `${cdnOrigin}/mcp`,
+      authorization_servers: [cdnOrigin],
+    });
     const challenge = await mcpCall(cdnOrigin, undefined, 'tools/list');
     expect(challenge.headers.get('www-authenticate')).toContain(`resource_metadata="${cdnOrigin}/.well-known/oauth-protected-resource/mcp"`);
   });
@@ -61,7 +61,9 @@ describe('the MCP access point behind the CDN', () => {
   });
 
   it('ignores a viewer host the deploy does not allow: the request’s own origin serves', async () => {
-    const metadata = (await (await fetch(`${platform.url}/.well-known/oauth-authorization-server`, { headers: { [VIEWER_HOST_HEADER]: 'attacker.example' } })).json()) as Record<string, string>;
+    const metadata = (await (
+      await fetch(`${platform.url}/.well-known/oauth-authorization-server`, { headers: { [VIEWER_HOST_HEADER]: 'attacker.example' } })
+    ).json()) as Record<string, string>;
     expect(metadata.issuer).toBe(platform.url);
   });
 });

@@ -46,16 +46,20 @@ describe('MCP conformance suite (server scenarios)', () => {
     proxy?.close();
   });
 
-  it.each(APPLICABLE_SERVER_SCENARIOS)('passes %s', async (scenario) => {
-    const { stdout, stderr } = await run(process.execPath, [CLI, 'server', '--url', proxyUrl, '--scenario', scenario, '--verbose'], { timeout: 60_000 }).catch(
-      (error: { stdout: string; stderr: string }) => error,
-    );
-    // --verbose prints the checks as a JSON array (from a line "[" to a line "]"), then a summary.
-    const lines = stdout.split('\n');
-    const json = lines.slice(lines.indexOf('['), lines.indexOf(']') + 1).join('\n');
-    const checks = JSON.parse(json) as Array<{ id: string; status: string; errorMessage?: string }>;
-    console.log(scenario, checks.map((check) => `${check.id}: ${check.status}${check.errorMessage ? ` (${check.errorMessage})` : ''}`).join('; '));
-    expect(checks.length, stderr).toBeGreaterThan(0);
-    expect(checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING')).toEqual([]);
-  }, 90_000);
+  it.each(APPLICABLE_SERVER_SCENARIOS)(
+    'passes %s',
+    async (scenario) => {
+      const { stdout, stderr } = await run(process.execPath, [CLI, 'server', '--url', proxyUrl, '--scenario', scenario, '--verbose'], {
+        timeout: 60_000,
+      }).catch((error: { stdout: string; stderr: string }) => error);
+      // --verbose prints the checks as a JSON array (from a line "[" to a line "]"), then a summary.
+      const lines = stdout.split('\n');
+      const json = lines.slice(lines.indexOf('['), lines.indexOf(']') + 1).join('\n');
+      const checks = JSON.parse(json) as Array<{ id: string; status: string; errorMessage?: string }>;
+      console.log(scenario, checks.map((check) => `${check.id}: ${check.status}${check.errorMessage ? ` (${check.errorMessage})` : ''}`).join('; '));
+      expect(checks.length, stderr).toBeGreaterThan(0);
+      expect(checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING')).toEqual([]);
+    },
+    90_000,
+  );
 });

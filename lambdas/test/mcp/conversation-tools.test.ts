@@ -43,14 +43,23 @@ describe('MCP list_conversations and reply_conversation', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', ctx.platform.url), { authProvider: { token: async () => access_token } }));
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['list_conversations', 'reply_conversation']));
 
-    await expect(client.callTool({ name: 'list_conversations', arguments: { agent_id: ctx.agentId } })).rejects.toThrow('Insufficient scope: required "agents:read conversations:reply"');
-    await expect(client.callTool({ name: 'reply_conversation', arguments: { conversation_id: visitor.conversationId, text: 'Hello' } })).rejects.toThrow('Insufficient scope');
-    const refused = await mcpCall(ctx.platform.url, access_token, 'tools/call', { name: 'reply_conversation', arguments: { conversation_id: visitor.conversationId, text: 'Hello' } });
+    await expect(client.callTool({ name: 'list_conversations', arguments: { agent_id: ctx.agentId } })).rejects.toThrow(
+      'Insufficient scope: required "agents:read conversations:reply"',
+    );
+    await expect(client.callTool({ name: 'reply_conversation', arguments: { conversation_id: visitor.conversationId, text: 'Hello' } })).rejects.toThrow(
+      'Insufficient scope',
+    );
+    const refused = await mcpCall(ctx.platform.url, access_token, 'tools/call', {
+      name: 'reply_conversation',
+      arguments: { conversation_id: visitor.conversationId, text: 'Hello' },
+    });
     expect(refused.status).toBe(403);
     expect(refused.headers.get('www-authenticate')).toMatch(/error="insufficient_scope".*scope="agents:read conversations:reply"/);
 
     // Nothing reached the visitor: the conversation still waits for a person, nobody joined.
-    const got = await ctx.api<{ conversation: Summary; messages: { role: string }[] }>('conversations/get', { query: { conversation_id: visitor.conversationId } });
+    const got = await ctx.api<{ conversation: Summary; messages: { role: string }[] }>('conversations/get', {
+      query: { conversation_id: visitor.conversationId },
+    });
     expect(got.body.data.conversation).toMatchObject({ handler: 'people', assignee: null });
     expect(got.body.data.messages.filter((message) => message.role === 'teammate')).toEqual([]);
   });
@@ -83,7 +92,9 @@ describe('MCP list_conversations and reply_conversation', () => {
     await live.waitFor(() => liveMessages(live).some((entry) => entry.role === 'teammate'));
     const seen = liveMessages(live);
     expect(seen.find((entry) => entry.event === 'joined')).toMatchObject({ author: { name: message.author.name } });
-    expect(seen.filter((entry) => entry.role === 'teammate')).toEqual([expect.objectContaining({ seq: message.seq, text: hostile, author: expect.objectContaining({ name: message.author.name }) })]);
+    expect(seen.filter((entry) => entry.role === 'teammate')).toEqual([
+      expect.objectContaining({ seq: message.seq, text: hostile, author: expect.objectContaining({ name: message.author.name }) }),
+    ]);
     live.drop();
 
     const mine = await client.callTool({ name: 'list_conversations', arguments: { agent_id: ctx.agentId, state: 'mine', limit: 50 } });

@@ -57,7 +57,10 @@ describe('MCP keys on the dashboard’s MCP connections screen', () => {
     await form.getByLabel('Key name').fill('Nightly CI');
     await form.getByRole('checkbox', { name: /^Ask agents/ }).uncheck();
     expect(await form.getByRole('checkbox', { name: /^Read agents and runs/ }).isChecked()).toBe(true);
-    const agentBox = form.getByRole('group', { name: /Agents it may reach/ }).getByRole('checkbox').first();
+    const agentBox = form
+      .getByRole('group', { name: /Agents it may reach/ })
+      .getByRole('checkbox')
+      .first();
     const agentName = (await agentBox.locator('xpath=..').innerText()).trim();
     await agentBox.check();
     await page.getByRole('button', { name: 'Create MCP key' }).click();
@@ -76,7 +79,9 @@ describe('MCP keys on the dashboard’s MCP connections screen', () => {
     const client = await headlessAgent(secret);
     const listed = await client.callTool({ name: 'list_agents', arguments: {} });
     expect((listed.structuredContent as { agents: Array<{ name: string }> }).agents.map((agent) => agent.name)).toEqual([agentName]);
-    await expect(client.callTool({ name: 'ask_agent', arguments: { agent_id: platform.demo.agentId, instruction: 'Hello' } })).rejects.toThrow(/Insufficient scope/);
+    await expect(client.callTool({ name: 'ask_agent', arguments: { agent_id: platform.demo.agentId, instruction: 'Hello' } })).rejects.toThrow(
+      /Insufficient scope/,
+    );
 
     // Its audit trail, as a connection's: the screen loaded again shows the call once it is recorded.
     // A reload takes seconds on a busy machine: poll for longer than expect.poll's default second.
@@ -101,7 +106,9 @@ describe('MCP keys on the dashboard’s MCP connections screen', () => {
   }, 90_000);
 
   it('a member sees the keys, with every control that makes or revokes one disabled', async () => {
-    const made = await apiClient(platform.apiBaseUrl, apiKey)<{ key: { id: string } }>('connections/key_create/', { body: { name: 'Server assistant', scopes: ['agents:read'] } });
+    const made = await apiClient(platform.apiBaseUrl, apiKey)<{ key: { id: string } }>('connections/key_create/', {
+      body: { name: 'Server assistant', scopes: ['agents:read'] },
+    });
     expect(made.status).toBe(201);
     const page = await screenFor(MEMBER_EMAIL);
     await page.getByText('creating or revoking MCP keys needs an admin or owner').waitFor();

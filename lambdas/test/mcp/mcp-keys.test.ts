@@ -58,7 +58,17 @@ describe('MCP keys: the bearer of a headless agent on /mcp', () => {
     expect(`${key.prefix}…${key.last4}`).toBe(`${secret.slice(0, 13)}…${secret.slice(-4)}`);
 
     const client = await connect(secret);
-    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['approve_run', 'ask_agent', 'cancel_run', 'get_run', 'list_agents', 'list_conversations', 'list_runs', 'reject_run', 'reply_conversation']);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+      'approve_run',
+      'ask_agent',
+      'cancel_run',
+      'get_run',
+      'list_agents',
+      'list_conversations',
+      'list_runs',
+      'reject_run',
+      'reply_conversation',
+    ]);
     expect(agentsOf(await client.callTool({ name: 'list_agents', arguments: {} }))).toEqual([...ctx.platform.demo.agentIds].sort());
     const asked = await client.callTool({ name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: 'Hello', wait_seconds: 20 } });
     const run = asked.structuredContent as { run_id: string; status: string; autonomy: string };
@@ -76,9 +86,13 @@ describe('MCP keys: the bearer of a headless agent on /mcp', () => {
     });
     expect(listed.mine).toMatchObject({ calls: 2, last_used_at: expect.any(String) });
     expect(JSON.stringify(listed.keys)).not.toContain(secret);
-    const { calls } = await rest<{ calls: Array<{ tool: string; agent_id: string | null; run_id: string | null; outcome: string }> }>('connectionsKeyCalls', 'connections/key_calls', {
-      query: { key_id: key.id },
-    });
+    const { calls } = await rest<{ calls: Array<{ tool: string; agent_id: string | null; run_id: string | null; outcome: string }> }>(
+      'connectionsKeyCalls',
+      'connections/key_calls',
+      {
+        query: { key_id: key.id },
+      },
+    );
     expect(calls).toEqual([
       expect.objectContaining({ tool: 'ask_agent', agent_id: ctx.agentId, run_id: run.run_id, outcome: 'ok' }),
       expect.objectContaining({ tool: 'list_agents', outcome: 'ok' }),
@@ -110,7 +124,9 @@ describe('MCP keys: the bearer of a headless agent on /mcp', () => {
     const { secret } = await makeKey({ name: 'Reader', scopes: ['agents:read'] });
     const client = await connect(secret);
     expect(agentsOf(await client.callTool({ name: 'list_agents', arguments: {} }))).toHaveLength(ctx.platform.demo.agentIds.length);
-    await expect(client.callTool({ name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: 'Hello' } })).rejects.toThrow('Insufficient scope: required "agents:read agents:ask"');
+    await expect(client.callTool({ name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: 'Hello' } })).rejects.toThrow(
+      'Insufficient scope: required "agents:read agents:ask"',
+    );
     const ask = await mcpCall(ctx.platform.url, secret, 'tools/call', { name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: 'Hello' } });
     expect(ask.status).toBe(403);
     const challenge = ask.headers.get('www-authenticate')!;
@@ -119,7 +135,10 @@ describe('MCP keys: the bearer of a headless agent on /mcp', () => {
     expect(challenge).toMatch(/this MCP key does not have it: make a key that does/);
 
     const { secret: asker } = await makeKey({ name: 'Asker', scopes: ['agents:ask'] });
-    const act = await mcpCall(ctx.platform.url, asker, 'tools/call', { name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: 'Send the mail', allow_actions: true } });
+    const act = await mcpCall(ctx.platform.url, asker, 'tools/call', {
+      name: 'ask_agent',
+      arguments: { agent_id: ctx.agentId, instruction: 'Send the mail', allow_actions: true },
+    });
     expect(act.status).toBe(403);
     expect(act.headers.get('www-authenticate')).toMatch(/scope="agents:ask agents:act"/);
     expect((await mcpCall(ctx.platform.url, asker, 'tools/call', { name: 'list_runs', arguments: { agent_id: ctx.agentId } })).status).toBe(403);
@@ -132,7 +151,10 @@ describe('MCP keys: the bearer of a headless agent on /mcp', () => {
     const client = await connect(secret);
     expect(agentsOf(await client.callTool({ name: 'list_agents', arguments: {} }))).toEqual([chosen]);
     const elsewhere = await client.callTool({ name: 'list_runs', arguments: { agent_id: other } });
-    expect(elsewhere).toMatchObject({ isError: true, content: [{ type: 'text', text: `This MCP key does not reach agent ${other}; it was made for other agents` }] });
+    expect(elsewhere).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: `This MCP key does not reach agent ${other}; it was made for other agents` }],
+    });
     expect((await client.callTool({ name: 'ask_agent', arguments: { agent_id: other, instruction: 'Hello', wait_seconds: 0 } })).isError).toBe(true);
   });
 

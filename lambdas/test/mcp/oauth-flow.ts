@@ -16,12 +16,20 @@ export async function registerClient(origin: string, redirectUris: string[], nam
   const response = await fetch(`${origin}/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ redirect_uris: redirectUris, client_name: name, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }),
+    body: JSON.stringify({
+      redirect_uris: redirectUris,
+      client_name: name,
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    }),
   });
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
-export function authorizeUrl(origin: string, params: { clientId: string; redirectUri: string; pkce: Pkce; scope?: string; state?: string; resource?: string }): string {
+export function authorizeUrl(
+  origin: string,
+  params: { clientId: string; redirectUri: string; pkce: Pkce; scope?: string; state?: string; resource?: string },
+): string {
   const url = new URL(`${origin}/oauth/authorize`);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('client_id', params.clientId);
@@ -36,7 +44,13 @@ export function authorizeUrl(origin: string, params: { clientId: string; redirec
 
 const hiddenFields = (html: string): Record<string, string> =>
   Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((match) => [match[1]!, decode(match[2]!)]));
-const decode = (value: string) => value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const decode = (value: string) =>
+  value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /**
  * Reads the consent page with a signed-in cookie and submits it as a browser would (same Origin, the page's CSRF
@@ -67,7 +81,11 @@ export async function consent(
 }
 
 export async function tokenRequest(origin: string, params: Record<string, string>) {
-  const response = await fetch(`${origin}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
+  const response = await fetch(`${origin}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params).toString(),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
@@ -85,7 +103,11 @@ export async function mcpCall(origin: string, token: string | undefined, method:
   });
   const text = await response.text();
   const json = text.startsWith('{') ? JSON.parse(text) : sseJson(text).at(-1);
-  return { status: response.status, headers: response.headers, body: json as { result?: Record<string, unknown>; error?: { message: string } } & Record<string, unknown> };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: json as { result?: Record<string, unknown>; error?: { message: string } } & Record<string, unknown>,
+  };
 }
 
 /** The newest sign-in code mailed to `email` (the local platform's /dev/mail.json). */
@@ -117,7 +139,12 @@ export async function connectByConsent(origin: string, email: string, permission
   const redirectUri = 'http://127.0.0.1:9/callback';
   const client = await registerClient(origin, [redirectUri], name);
   const pkce = newPkce();
-  const back = await consent(origin, authorizeUrl(origin, { clientId: client.body.client_id!, redirectUri, pkce, ...(scope ? { scope } : {}) }), await signIn(origin, email), { permissions });
+  const back = await consent(
+    origin,
+    authorizeUrl(origin, { clientId: client.body.client_id!, redirectUri, pkce, ...(scope ? { scope } : {}) }),
+    await signIn(origin, email),
+    { permissions },
+  );
   const tokens = await tokenRequest(origin, {
     grant_type: 'authorization_code',
     code: back.searchParams.get('code')!,

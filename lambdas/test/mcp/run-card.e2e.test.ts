@@ -26,10 +26,21 @@ function viewCsp({ csp }: UiMeta): string {
 
 /** Serves the host page (its script bundled from run-card-host.ts), the card document with its CSP, and the tool call. */
 async function startHost(card: { html: string; csp: string }, delivery: unknown): Promise<{ server: Server; url: string }> {
-  const bundle = await build({ entryPoints: [join(import.meta.dirname, 'run-card-host.ts')], bundle: true, format: 'iife', platform: 'browser', write: false, logLevel: 'silent' });
+  const bundle = await build({
+    entryPoints: [join(import.meta.dirname, 'run-card-host.ts')],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  });
   const hostScript = bundle.outputFiles[0]!.text;
   const pages: Record<string, { type: string; body: string; headers?: Record<string, string> }> = {
-    '/': { type: 'text/html', body: '<!doctype html><title>Assistant</title><script src="/host.js"></script>', headers: { 'content-security-policy': "default-src 'self'; frame-src 'self'" } },
+    '/': {
+      type: 'text/html',
+      body: '<!doctype html><title>Assistant</title><script src="/host.js"></script>',
+      headers: { 'content-security-policy': "default-src 'self'; frame-src 'self'" },
+    },
     '/host.js': { type: 'text/javascript', body: hostScript },
     '/delivery.json': { type: 'application/json', body: JSON.stringify(delivery) },
     '/card.html': { type: 'text/html', body: card.html, headers: { 'content-security-policy': card.csp } },
@@ -88,7 +99,23 @@ describe('MCP run card', () => {
     expect(got.structuredContent).toEqual(sameRun);
     // The run's fields, `pending_action` included (null unless the run waits for a person's approval), and `sources`
     // (the company's content the answer cites).
-    expect(Object.keys(got.structuredContent!).sort()).toEqual(['agent_id', 'autonomy', 'completed_at', 'created_at', 'error', 'instruction', 'output', 'output_error', 'pending_action', 'result_text', 'run_id', 'sources', 'status'].sort());
+    expect(Object.keys(got.structuredContent!).sort()).toEqual(
+      [
+        'agent_id',
+        'autonomy',
+        'completed_at',
+        'created_at',
+        'error',
+        'instruction',
+        'output',
+        'output_error',
+        'pending_action',
+        'result_text',
+        'run_id',
+        'sources',
+        'status',
+      ].sort(),
+    );
   });
 
   it("serves the card's script and stylesheet by name only, with their types", async () => {
@@ -114,10 +141,18 @@ describe('MCP run card', () => {
 
     const schema = {
       type: 'object',
-      properties: { company: { type: 'string', description: 'Company name of the lead' }, email: { type: 'string' }, budget: { type: 'number' }, address: { type: 'object', properties: { city: { type: 'string' } } } },
+      properties: {
+        company: { type: 'string', description: 'Company name of the lead' },
+        email: { type: 'string' },
+        budget: { type: 'number' },
+        address: { type: 'object', properties: { city: { type: 'string' } } },
+      },
     };
     const data = { company: 'Acme GmbH', email: 'buyer@acme.example' };
-    const asked = await client.callTool({ name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: 'Summarise the lead.', data, schema, wait_seconds: 20 } });
+    const asked = await client.callTool({
+      name: 'ask_agent',
+      arguments: { agent_id: ctx.agentId, instruction: 'Summarise the lead.', data, schema, wait_seconds: 20 },
+    });
     const runId = (asked.structuredContent as { run_id: string }).run_id;
     const result = await client.callTool({ name: 'get_run', arguments: { run_id: runId } });
     const run = result.structuredContent as { status: string; result_text: string; output: Record<string, unknown> };
@@ -140,7 +175,9 @@ describe('MCP run card', () => {
     await expect.poll(() => card.locator('.status').textContent(), { timeout: 15_000 }).toBe('Completed');
     expect(await card.locator('.agent').textContent()).toBe(agent.name);
     expect(await card.locator('.answer').textContent()).toBe(run.result_text);
-    const rows = await card.locator('table.output tr').evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')!.textContent, tr.querySelector('td')!.textContent]));
+    const rows = await card
+      .locator('table.output tr')
+      .evaluateAll((trs) => trs.map((tr) => [tr.querySelector('th')!.textContent, tr.querySelector('td')!.textContent]));
     expect(rows).toEqual(Object.entries(run.output).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
     expect(rows).toEqual([
       ['company', 'Acme GmbH'],

@@ -71,34 +71,63 @@ describe('MCP: runs as tasks, approvals and stops', () => {
   }
 
   const ask = (secret: string, era: 'modern' | 'legacy', args: Record<string, unknown>) =>
-    rpc(secret, era, 'tools/call', { name: 'ask_agent', arguments: { agent_id: ctx.agentId, ...args }, ...(era === 'legacy' ? { task: { ttl: 60_000 } } : {}) });
+    rpc(secret, era, 'tools/call', {
+      name: 'ask_agent',
+      arguments: { agent_id: ctx.agentId, ...args },
+      ...(era === 'legacy' ? { task: { ttl: 60_000 } } : {}),
+    });
 
   it('2026-07-28: a client declaring the tasks extension gets a task; tasks/get follows it to the completed tool result', async () => {
     const secret = await makeKey(['agents:read', 'agents:ask']);
     const created = await ask(secret, 'modern', { instruction: 'Hello' });
-    expect(created.body.result, JSON.stringify(created.body)).toMatchObject({ resultType: 'task', taskId: expect.stringMatching(/^cmd_/), status: 'working', ttlMs: null });
+    expect(created.body.result, JSON.stringify(created.body)).toMatchObject({
+      resultType: 'task',
+      taskId: expect.stringMatching(/^cmd_/),
+      status: 'working',
+      ttlMs: null,
+    });
     expect(created.body.result).not.toHaveProperty('structuredContent');
     const taskId = created.body.result!.taskId as string;
     const done = await until(
       async () => (await rpc(secret, 'modern', 'tasks/get', { taskId })).body,
       (body) => body.result?.status !== 'working',
     );
-    expect(done.result).toMatchObject({ resultType: 'complete', taskId, status: 'completed', result: { structuredContent: { run_id: taskId, status: 'completed', done: true } } });
+    expect(done.result).toMatchObject({
+      resultType: 'complete',
+      taskId,
+      status: 'completed',
+      result: { structuredContent: { run_id: taskId, status: 'completed', done: true } },
+    });
   });
 
   it('2025-11-25: a task-augmented ask_agent answers { task }; tasks/get and tasks/result follow it', async () => {
     const secret = await makeKey(['agents:read', 'agents:ask']);
     const client = await connect(secret);
     const listed = (await client.listTools()).tools;
-    expect(listed.map((tool) => tool.name).sort()).toEqual(['approve_run', 'ask_agent', 'cancel_run', 'get_run', 'list_agents', 'list_conversations', 'list_runs', 'reject_run', 'reply_conversation']);
+    expect(listed.map((tool) => tool.name).sort()).toEqual([
+      'approve_run',
+      'ask_agent',
+      'cancel_run',
+      'get_run',
+      'list_agents',
+      'list_conversations',
+      'list_runs',
+      'reject_run',
+      'reply_conversation',
+    ]);
     const legacyList = await rpc(secret, 'legacy', 'tools/list', {});
-    expect((legacyList.body.result!.tools as Array<{ name: string; execution?: unknown }>).find((tool) => tool.name === 'ask_agent')!.execution).toEqual({ taskSupport: 'optional' });
+    expect((legacyList.body.result!.tools as Array<{ name: string; execution?: unknown }>).find((tool) => tool.name === 'ask_agent')!.execution).toEqual({
+      taskSupport: 'optional',
+    });
 
     const created = await ask(secret, 'legacy', { instruction: 'Hello' });
     expect(created.body.result, JSON.stringify(created.body)).toMatchObject({ task: { taskId: expect.stringMatching(/^cmd_/), status: 'working', ttl: null } });
     const taskId = (created.body.result!.task as { taskId: string }).taskId;
     const result = await rpc(secret, 'legacy', 'tasks/result', { taskId });
-    expect(result.body.result, JSON.stringify(result.body)).toMatchObject({ structuredContent: { run_id: taskId, status: 'completed' }, _meta: { 'io.modelcontextprotocol/related-task': { taskId } } });
+    expect(result.body.result, JSON.stringify(result.body)).toMatchObject({
+      structuredContent: { run_id: taskId, status: 'completed' },
+      _meta: { 'io.modelcontextprotocol/related-task': { taskId } },
+    });
     expect((await rpc(secret, 'legacy', 'tasks/get', { taskId })).body.result).toMatchObject({ taskId, status: 'completed' });
   });
 
@@ -118,8 +147,13 @@ describe('MCP: runs as tasks, approvals and stops', () => {
       async () => (await rpc(secret, 'modern', 'tasks/get', { taskId })).body,
       (body) => body.result?.status === 'input_required',
     );
-    expect(waiting.result).toMatchObject({ inputRequests: { approval: { method: 'elicitation/create', params: { mode: 'form', message: expect.stringContaining('contacts.create') } } } });
-    const updated = await rpc(secret, 'modern', 'tasks/update', { taskId, inputResponses: { approval: { action: 'accept', content: { decision: 'approve' } } } });
+    expect(waiting.result).toMatchObject({
+      inputRequests: { approval: { method: 'elicitation/create', params: { mode: 'form', message: expect.stringContaining('contacts.create') } } },
+    });
+    const updated = await rpc(secret, 'modern', 'tasks/update', {
+      taskId,
+      inputResponses: { approval: { action: 'accept', content: { decision: 'approve' } } },
+    });
     expect(updated.body.result, JSON.stringify(updated.body)).toMatchObject({ resultType: 'complete' });
     await until(
       async () => (await rpc(secret, 'modern', 'tasks/get', { taskId })).body,
@@ -143,11 +177,15 @@ describe('MCP: runs as tasks, approvals and stops', () => {
     const client = await connect(secret);
     const waitFor = async (runId: string) =>
       until(
-        async () => (await client.callTool({ name: 'get_run', arguments: { run_id: runId } })) as { structuredContent: RunOut; content: Array<{ text: string }> },
+        async () =>
+          (await client.callTool({ name: 'get_run', arguments: { run_id: runId } })) as { structuredContent: RunOut; content: Array<{ text: string }> },
         (result) => result.structuredContent.status === 'requires_action',
       );
     const start = async (name: string) =>
-      ((await client.callTool({ name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: adding(name), confirm: true, wait_seconds: 0 } })).structuredContent as RunOut).run_id;
+      (
+        (await client.callTool({ name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: adding(name), confirm: true, wait_seconds: 0 } }))
+          .structuredContent as RunOut
+      ).run_id;
 
     const approvedId = await start('Ada Lovelace');
     const waiting = await waitFor(approvedId);
@@ -155,7 +193,9 @@ describe('MCP: runs as tasks, approvals and stops', () => {
     expect(waiting.content[0]!.text).toContain('approve_run');
     const approved = await client.callTool({ name: 'approve_run', arguments: { run_id: approvedId, note: 'fine' } });
     expect(approved.isError, JSON.stringify(approved)).toBeFalsy();
-    expect(((await client.callTool({ name: 'get_run', arguments: { run_id: approvedId, wait_seconds: 20 } })).structuredContent as RunOut).status).toBe('completed');
+    expect(((await client.callTool({ name: 'get_run', arguments: { run_id: approvedId, wait_seconds: 20 } })).structuredContent as RunOut).status).toBe(
+      'completed',
+    );
     expect(await contactsNamed(ctx.api, 'Ada Lovelace')).toBe(1);
     // The first answer wins: a second one is refused.
     expect((await client.callTool({ name: 'reject_run', arguments: { run_id: approvedId } })).isError).toBe(true);
@@ -175,20 +215,32 @@ describe('MCP: runs as tasks, approvals and stops', () => {
 
   it('without agents:act, approving is refused with the insufficient_scope challenge, over a tool and over tasks/update', async () => {
     const actor = await connect(await makeKey(['agents:read', 'agents:ask', 'agents:act']));
-    const runId = ((await actor.callTool({ name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: adding('Scoped Sam'), confirm: true, wait_seconds: 0 } })).structuredContent as RunOut)
-      .run_id;
+    const runId = (
+      (await actor.callTool({ name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: adding('Scoped Sam'), confirm: true, wait_seconds: 0 } }))
+        .structuredContent as RunOut
+    ).run_id;
     const readOnly = await makeKey(['agents:read', 'agents:ask']);
     const refused = await rpc(readOnly, 'legacy', 'tools/call', { name: 'approve_run', arguments: { run_id: runId } });
     expect(refused.status).toBe(403);
     const challenged = await fetch(new URL('/mcp', ctx.platform.url), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${readOnly}`, 'mcp-protocol-version': '2025-11-25' },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${readOnly}`,
+        'mcp-protocol-version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'approve_run', arguments: { run_id: runId } } }),
     });
     expect(challenged.headers.get('www-authenticate')).toMatch(/error="insufficient_scope".*scope="[^"]*agents:act/);
     // confirm itself needs agents:act as allow_actions does.
-    expect((await rpc(readOnly, 'legacy', 'tools/call', { name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: 'x', confirm: true } })).status).toBe(403);
-    const update = await rpc(readOnly, 'modern', 'tasks/update', { taskId: runId, inputResponses: { approval: { action: 'accept', content: { decision: 'approve' } } } });
+    expect(
+      (await rpc(readOnly, 'legacy', 'tools/call', { name: 'ask_agent', arguments: { agent_id: ctx.agentId, instruction: 'x', confirm: true } })).status,
+    ).toBe(403);
+    const update = await rpc(readOnly, 'modern', 'tasks/update', {
+      taskId: runId,
+      inputResponses: { approval: { action: 'accept', content: { decision: 'approve' } } },
+    });
     expect(update.body.error?.message).toContain('agents:act');
     expect(await contactsNamed(ctx.api, 'Scoped Sam')).toBe(0);
   });

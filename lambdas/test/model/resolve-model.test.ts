@@ -80,7 +80,12 @@ describe('resolveModel: OpenAI-compatible endpoint', () => {
 
   it('runs a tool loop over chat/completions with the API key from OPENAI_API_KEY', async () => {
     server = await startLoopbackServer([
-      jsonReply(completion({ content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Izmir"}' } }] }, 'tool_calls')),
+      jsonReply(
+        completion(
+          { content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Izmir"}' } }] },
+          'tool_calls',
+        ),
+      ),
       jsonReply(completion({ content: 'Sunny in Izmir.' }, 'stop', { prompt_tokens: 50, completion_tokens: 4, total_tokens: 54 })),
     ]);
     const model = resolveModel(`openai:${server.url}/v1#llama3.1`, { OPENAI_API_KEY: 'sk-test-123' });
@@ -191,7 +196,9 @@ describe('resolveModel: Amazon Bedrock', () => {
     const [first, second] = server.received;
     expect(first?.method).toBe('POST');
     expect(first?.path).toBe('/model/amazon.nova-lite-v1%3A0/converse');
-    expect(first?.headers.authorization).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-central-1\/bedrock\/aws4_request, SignedHeaders=.+, Signature=[0-9a-f]{64}$/);
+    expect(first?.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/eu-central-1\/bedrock\/aws4_request, SignedHeaders=.+, Signature=[0-9a-f]{64}$/,
+    );
     expect(first?.headers['x-amz-security-token']).toBe('session-token-example');
     expect(first?.body).toMatchObject({
       system: [{ text: 'Be brief.' }],
@@ -209,7 +216,11 @@ describe('resolveModel: Amazon Bedrock', () => {
 
   it('uses a Bedrock API key as a bearer token when AWS_BEARER_TOKEN_BEDROCK is set', async () => {
     server = await startLoopbackServer([jsonReply(converse([{ text: 'Hi.' }], 'end_turn'))]);
-    const model = resolveModel('bedrock:amazon.nova-lite-v1:0', { AWS_REGION: 'us-east-1', AWS_BEARER_TOKEN_BEDROCK: 'bedrock-api-key', AWS_ENDPOINT_URL: server.url });
+    const model = resolveModel('bedrock:amazon.nova-lite-v1:0', {
+      AWS_REGION: 'us-east-1',
+      AWS_BEARER_TOKEN_BEDROCK: 'bedrock-api-key',
+      AWS_ENDPOINT_URL: server.url,
+    });
     const { text, usage } = await generateText({ model, prompt: 'Hello' });
 
     expect(text).toBe('Hi.');

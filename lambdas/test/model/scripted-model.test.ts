@@ -29,7 +29,10 @@ describe('scriptedModel', () => {
     expect(result.text).toBe('Found it.');
     expect(result.totalUsage).toMatchObject({ inputTokens: 110, outputTokens: 25 });
     expect(model.doGenerateCalls).toHaveLength(2);
-    expect(model.doGenerateCalls[1]?.prompt.at(-1)).toMatchObject({ role: 'tool', content: [{ toolName: 'lookup', output: { type: 'json', value: { found: true } } }] });
+    expect(model.doGenerateCalls[1]?.prompt.at(-1)).toMatchObject({
+      role: 'tool',
+      content: [{ toolName: 'lookup', output: { type: 'json', value: { found: true } } }],
+    });
   });
 
   it('streams the same script through streamText', async () => {

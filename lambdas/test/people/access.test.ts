@@ -37,7 +37,8 @@ describe('one API, two credentials: sessions act with the member role, API keys 
   });
 
   it('managing knowledge is the knowledge:manage permission: a member searches, lists sources and unanswered questions but may not change them; an admin may', async () => {
-    for (const path of ['knowledge/source_list', 'knowledge/unanswered_list']) expect((await call(ctx.platform, path, { headers: member.headers })).status).toBe(200);
+    for (const path of ['knowledge/source_list', 'knowledge/unanswered_list'])
+      expect((await call(ctx.platform, path, { headers: member.headers })).status).toBe(200);
     expect((await call(ctx.platform, 'knowledge/search', { body: { query: 'pricing' }, headers: member.headers })).status).toBe(200);
     const refused = [
       await call(ctx.platform, 'knowledge/source_create', { body: { type: 'files', name: 'Mine' }, headers: member.headers }),
@@ -78,13 +79,21 @@ describe('one API, two credentials: sessions act with the member role, API keys 
     // What a page on another site can make a browser send: a form post with the cookie, no custom header.
     const form = await call(ctx.platform, 'keys/create', {
       rawBody: 'name=stolen',
-      headers: { cookie: owner.cookie, origin: 'http://localhost:9999', 'content-type': 'application/x-www-form-urlencoded', 'x-workspace-id': ctx.platform.demo.workspaceId },
+      headers: {
+        cookie: owner.cookie,
+        origin: 'http://localhost:9999',
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-workspace-id': ctx.platform.demo.workspaceId,
+      },
     });
     expect(form.status).toBe(403);
     expect(form.body.error?.code).toBe('FORBIDDEN');
 
     // Nor may another site drive the sign-in in a visitor's browser.
-    const crossSiteSignIn = await call(ctx.platform, 'auth/email/verify', { body: { email: 'boss@demo.example', code: '123456' }, headers: { origin: 'https://evil.example' } });
+    const crossSiteSignIn = await call(ctx.platform, 'auth/email/verify', {
+      body: { email: 'boss@demo.example', code: '123456' },
+      headers: { origin: 'https://evil.example' },
+    });
     expect(crossSiteSignIn.status).toBe(403);
 
     expect((await call(ctx.platform, 'keys/create', { body: { name: 'fine' }, headers: owner.headers })).status).toBe(201);
@@ -106,9 +115,9 @@ describe('members and invitations', () => {
   it('the last owner can be neither demoted nor removed (409 LAST_OWNER); with a second owner both can', async () => {
     const first = await addPerson(ctx.platform, 'first@demo.example', 'owner');
     const owner = await signIn(ctx.platform, 'first@demo.example');
-    const demoOwner = (await call<{ members: { user_id: string; email: string; role: string }[] }>(ctx.platform, 'members/list', { headers: owner.headers })).body.data.members.find(
-      (m) => m.email === 'owner@demo.example',
-    )!;
+    const demoOwner = (
+      await call<{ members: { user_id: string; email: string; role: string }[] }>(ctx.platform, 'members/list', { headers: owner.headers })
+    ).body.data.members.find((m) => m.email === 'owner@demo.example')!;
     // Two owners now (the seeded demo owner and this one): remove the demo owner, then the last one stays.
     const removed = await call(ctx.platform, 'members/remove', { body: { user_id: demoOwner.user_id }, headers: owner.headers });
     expect(removed.status).toBe(200);
@@ -167,7 +176,9 @@ describe('members and invitations', () => {
     expect(accepted.status).toBe(200);
     expect(openApiProblems('invitationsAccept', accepted as ApiResponse<unknown>)).toEqual([]);
     expect(accepted.body.data).toEqual({ workspace: { id: ctx.platform.demo.workspaceId, name: 'Demo Company', role: 'member' } });
-    const members = (await call<{ members: { email: string; role: string }[]; invitations: unknown[] }>(ctx.platform, 'members/list', { headers: owner.headers })).body.data;
+    const members = (
+      await call<{ members: { email: string; role: string }[]; invitations: unknown[] }>(ctx.platform, 'members/list', { headers: owner.headers })
+    ).body.data;
     expect(members.members).toContainEqual(expect.objectContaining({ email: 'new@example.com', role: 'member' }));
     expect(members.invitations).toEqual([]);
   });
@@ -212,7 +223,11 @@ describe('nothing about a session or a code is logged or stored in plain text', 
         const page = await ctx.platform.deps.store.doc.send(new ScanCommand({ TableName: ctx.platform.deps.store.table(table), ExclusiveStartKey: start }));
         for (const item of page.Items ?? []) {
           const text = JSON.stringify(item);
-          for (const [what, secret] of [['cookie', sessionValue], ['csrf', csrf]] as const) if (text.includes(secret)) found.push(`${what} in ${table}`);
+          for (const [what, secret] of [
+            ['cookie', sessionValue],
+            ['csrf', csrf],
+          ] as const)
+            if (text.includes(secret)) found.push(`${what} in ${table}`);
           if (codePattern.test(text)) found.push(`code in ${table}`);
         }
         start = page.LastEvaluatedKey;

@@ -60,10 +60,16 @@ describe('the endpoints behind the dashboard screens', () => {
       widget: { showDelay: 0, teaserDelay: 1500, teaserHighlightWord: 'help', locale: 'tr' },
     });
 
-    const badOrigin = await call(ctx.platform, 'agents/update', { body: { agent_id: ctx.agentId, allowed_origins: ['shop.example/path'] }, headers: admin.headers });
+    const badOrigin = await call(ctx.platform, 'agents/update', {
+      body: { agent_id: ctx.agentId, allowed_origins: ['shop.example/path'] },
+      headers: admin.headers,
+    });
     expect(badOrigin.status).toBe(400);
     expect(badOrigin.body.error?.field).toBe('allowed_origins.0');
-    const unknown = await call(ctx.platform, 'agents/update', { body: { agent_id: '00000000-0000-4000-8000-000000000000', name: 'X' }, headers: admin.headers });
+    const unknown = await call(ctx.platform, 'agents/update', {
+      body: { agent_id: '00000000-0000-4000-8000-000000000000', name: 'X' },
+      headers: admin.headers,
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error?.code).toBe('AGENT_NOT_FOUND');
   });
@@ -77,10 +83,12 @@ describe('the endpoints behind the dashboard screens', () => {
     ];
     await addPerson(ctx.platform, 'owner@demo.example', 'owner');
     const owner = await signIn(ctx.platform, 'owner@demo.example');
-    const answers = await Promise.all(unknown.map(async ([path, body]) => {
-      const response = await call(ctx.platform, path, { body, headers: owner.headers });
-      return `${path} ${response.status} ${response.body.error?.code}`;
-    }));
+    const answers = await Promise.all(
+      unknown.map(async ([path, body]) => {
+        const response = await call(ctx.platform, path, { body, headers: owner.headers });
+        return `${path} ${response.status} ${response.body.error?.code}`;
+      }),
+    );
     expect(answers).toEqual(unknown.map(([path]) => `${path} 404 NOT_FOUND`));
   });
 
@@ -105,7 +113,9 @@ describe('the endpoints behind the dashboard screens', () => {
       query: { agent_id: ctx.agentId, limit: '5', cursor: page1.body.data.next_cursor! },
       headers: member.headers,
     });
-    expect(page2.body.data.conversations).toEqual([expect.objectContaining({ id: 'conv-first-0001', messages: 2, visitor: { id: 'visitor-a', verified_user_id: null } })]);
+    expect(page2.body.data.conversations).toEqual([
+      expect.objectContaining({ id: 'conv-first-0001', messages: 2, visitor: { id: 'visitor-a', verified_user_id: null } }),
+    ]);
 
     const transcript = await call(ctx.platform, 'conversations/get', { query: { conversation_id: 'conv-first-0001' }, headers: member.headers });
     expect(transcript.status).toBe(200);
@@ -154,7 +164,10 @@ describe('the endpoints behind the dashboard screens', () => {
 });
 
 describe("the agents' e-mail", () => {
-  const model = scriptedModel([{ toolCalls: [{ toolName: 'email__send', input: { to: 'bob@example.com', subject: 'Your quote', body: 'Here it is.' } }] }, { text: 'Sent.' }]);
+  const model = scriptedModel([
+    { toolCalls: [{ toolName: 'email__send', input: { to: 'bob@example.com', subject: 'Your quote', body: 'Here it is.' } }] },
+    { text: 'Sent.' },
+  ]);
   const ctx = usePlatform({ model });
 
   it("leaves through the platform's mail transport (locally GET /dev/mail.json) and stays in the outbox", async () => {
@@ -191,8 +204,8 @@ describe('provisioning creates the first owner', () => {
     expect(members.body.data.members).toEqual([expect.objectContaining({ email: 'founder@acme.example', role: 'owner' })]);
     // The demo workspace's owner is seeded too.
     const demoOwner = await signIn(ctx.platform, ctx.platform.demo.ownerEmail);
-    expect((await call<{ workspaces: { role: string }[] }>(ctx.platform, 'auth/session', { headers: { cookie: demoOwner.cookie } })).body.data.workspaces).toEqual([
-      { id: ctx.platform.demo.workspaceId, name: 'Demo Company', role: 'owner' },
-    ]);
+    expect(
+      (await call<{ workspaces: { role: string }[] }>(ctx.platform, 'auth/session', { headers: { cookie: demoOwner.cookie } })).body.data.workspaces,
+    ).toEqual([{ id: ctx.platform.demo.workspaceId, name: 'Demo Company', role: 'owner' }]);
   });
 });

@@ -38,7 +38,11 @@ describe('npm start', () => {
     child = spawn(process.execPath, ['--import', 'tsx', MAIN], { env: { ...process.env, PORT: '0', DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] });
     const [, port] = await printed(/Demo owner: owner@demo\.example — sign in at http:\/\/localhost:(\d+)\/dashboard\//);
     const base = `http://localhost:${port}`;
-    const started = await fetch(`${base}/en/api/v1/auth/email/start/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@demo.example' }) });
+    const started = await fetch(`${base}/en/api/v1/auth/email/start/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@demo.example' }),
+    });
     expect(started.status).toBe(200);
     const { mail } = (await (await fetch(`${base}/dev/mail.json`)).json()) as { mail: { to: string; subject: string }[] };
     expect(mail[0]).toMatchObject({ to: 'owner@demo.example', subject: expect.stringMatching(/^Your sign-in code: \d{6}$/) });

@@ -5,7 +5,6 @@ import { openApiProblems } from '../support/openapi';
 import { usePlatform, type ApiResponse } from '../support/platform';
 import { addPerson, call } from './helpers';
 
-
 /**
  * The REST API from inside the page (the browser keeps the cookie and sends Origin itself), with the CSRF token and
  * workspace once known. Runs in the page: no closure over test variables.
@@ -49,7 +48,14 @@ describe('passkeys in a real browser (Chromium virtual authenticator), on localh
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: 'ctap2',
+        transport: 'internal',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
     // localhost, not the bound 127.0.0.1: WebAuthn refuses IP addresses as relying party.
     const port = new URL(ctx.platform.url).port;

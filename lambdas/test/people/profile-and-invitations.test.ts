@@ -84,7 +84,10 @@ describe('a person names themselves; an owner cancels an invitation', () => {
   });
 
   it('invitations/accept survives a crash before the membership is written: the retry joins the person', async () => {
-    const invited = await call<{ invite_url: string }>(ctx.platform, 'members/invite', { body: { email: 'retry@example.com', role: 'member' }, headers: owner.headers });
+    const invited = await call<{ invite_url: string }>(ctx.platform, 'members/invite', {
+      body: { email: 'retry@example.com', role: 'member' },
+      headers: owner.headers,
+    });
     expect(invited.status).toBe(201);
     const token = new URL(invited.body.data.invite_url).searchParams.get('invitation')!;
     await addPerson(ctx.platform, 'retry@example.com', 'member', { id: '00000000-0000-4000-8000-0000000000bb', name: 'Elsewhere' });
@@ -92,7 +95,8 @@ describe('a person names themselves; an owner cancels an invitation', () => {
     // The store fails the membership's write once: the request dies in the middle of accepting.
     const restore = failStoreOnce(
       ctx.platform.deps,
-      (command) => command.input?.TableName === ctx.platform.deps.store.table('memberships') && command.input.Item?.workspaceId === ctx.platform.demo.workspaceId,
+      (command) =>
+        command.input?.TableName === ctx.platform.deps.store.table('memberships') && command.input.Item?.workspaceId === ctx.platform.demo.workspaceId,
     );
     try {
       expect((await call(ctx.platform, 'invitations/accept', { body: { token }, headers: invitee.headers })).status).toBe(500);

@@ -32,13 +32,15 @@ it('runs top to bottom, every answer a success', () => {
 });
 
 it('finds the Partner price in the uploaded file, first, with its section', () => {
-  const [best] = (answers.find((answer) => Array.isArray(answer.data.results))!.data.results as { name: string; title: string; text: string }[]);
+  const [best] = answers.find((answer) => Array.isArray(answer.data.results))!.data.results as { name: string; title: string; text: string }[];
   expect(best).toMatchObject({ name: 'pricing.md', title: 'Pricing' });
   expect(best!.text).toContain('99 euros');
 });
 
 it('lists the file and the answer sources, then deletes the file source', () => {
   const sources = answers.find((answer) => Array.isArray(answer.data.sources))!.data.sources as { type: string; documents: number }[];
-  expect(sources).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'files', documents: 1 }), expect.objectContaining({ type: 'answers', documents: 1 })]));
+  expect(sources).toEqual(
+    expect.arrayContaining([expect.objectContaining({ type: 'files', documents: 1 }), expect.objectContaining({ type: 'answers', documents: 1 })]),
+  );
   expect(answers.at(-1)!.data).toMatchObject({ deleted: true });
 });

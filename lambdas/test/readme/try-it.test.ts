@@ -34,7 +34,14 @@ afterAll(async () => {
   await platform.stop();
 });
 
-type Run = { run_id: string; status: string; instruction: string; result_text: string | null; output: Record<string, unknown> | null; output_error: string | null };
+type Run = {
+  run_id: string;
+  status: string;
+  instruction: string;
+  result_text: string | null;
+  output: Record<string, unknown> | null;
+  output_error: string | null;
+};
 const runs = () => answers.map((answer) => answer.data as Partial<Run>).filter((data) => typeof data.run_id === 'string' && 'result_text' in data) as Run[];
 
 it('runs top to bottom without an error, every answer a success', () => {

@@ -21,12 +21,19 @@ it('prints every event of a run, in order, ending with the finished run', async 
   expect(client!.trim().split('\n').length).toBeLessThanOrEqual(10);
   const file = join(dir, 'watch-run.mjs');
   writeFileSync(file, client!);
-  const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Please add Kim Watch (kim.watch@example.com) to my contacts.', autonomy: 'full' });
+  const runId = await command(ctx.api, {
+    agent_id: ctx.agentId,
+    instruction: 'Please add Kim Watch (kim.watch@example.com) to my contacts.',
+    autonomy: 'full',
+  });
   const { stdout } = await promisify(execFile)(process.execPath, [file, runId], {
     env: { PATH: process.env.PATH!, BASE_URL: ctx.platform.apiBaseUrl, API_KEY: ctx.key },
     timeout: 30_000,
   });
-  const lines = stdout.trim().split('\n').map((line) => line.split(' ', 2));
+  const lines = stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.split(' ', 2));
   const steps = lines.filter(([, name]) => name !== 'text_delta');
   expect(steps.map(([id]) => Number(id))).toEqual(steps.map((_, index) => index));
   expect(lines.map(([, name]) => name)).toEqual(expect.arrayContaining(['status', 'text_delta', 'text', 'tool_call', 'run']));

@@ -16,9 +16,15 @@ type Step = { seq: number; type: string; [field: string]: unknown };
 
 const adding = (name: string) => `Please add ${name} (${name.split(' ')[0]!.toLowerCase()}@example.com) to my contacts.`;
 
-const statusOf = async (api: ApiCall, runId: string) => (await api<ApprovalView & { steps: Step[] }>('agents/command_status/', { query: { run_id: runId, steps_limit: '200' } })).body.data;
+const statusOf = async (api: ApiCall, runId: string) =>
+  (await api<ApprovalView & { steps: Step[] }>('agents/command_status/', { query: { run_id: runId, steps_limit: '200' } })).body.data;
 /** Waits until the run is in `status` (a condition, never a fixed sleep). */
-const runIn = (api: ApiCall, runId: string, status: string, timeoutMs?: number) => until(() => statusOf(api, runId), (run) => run.status === status, timeoutMs);
+const runIn = (api: ApiCall, runId: string, status: string, timeoutMs?: number) =>
+  until(
+    () => statusOf(api, runId),
+    (run) => run.status === status,
+    timeoutMs,
+  );
 
 describe('autonomy confirm: a run waits for a person before it acts', () => {
   let clockShiftMs = 0;
@@ -28,7 +34,9 @@ describe('autonomy confirm: a run waits for a person before it acts', () => {
 
   beforeAll(async () => {
     hooks = await startReceiver();
-    const created = await ctx.api<{ signing_secret: string }>('webhooks/create/', { body: { url: hooks.url, events: ['agent.command.action_required', 'agent.command.completed'] } });
+    const created = await ctx.api<{ signing_secret: string }>('webhooks/create/', {
+      body: { url: hooks.url, events: ['agent.command.action_required', 'agent.command.completed'] },
+    });
     signingSecret = created.body.data.signing_secret;
   });
   afterAll(async () => {
@@ -41,17 +49,30 @@ describe('autonomy confirm: a run waits for a person before it acts', () => {
     waitingId = await command(ctx.api, { agent_id: ctx.agentId, instruction: adding('Grace Hopper'), autonomy: 'confirm' });
     const run = await runIn(ctx.api, waitingId, 'requires_action');
     expect(run.autonomy).toBe('confirm');
-    expect(run.pending_action).toMatchObject({ capability: 'contacts.create', arguments: expect.objectContaining({ name: 'Grace Hopper' }), reason: expect.any(String) });
+    expect(run.pending_action).toMatchObject({
+      capability: 'contacts.create',
+      arguments: expect.objectContaining({ name: 'Grace Hopper' }),
+      reason: expect.any(String),
+    });
     expect(run.pending_action!.reason.length).toBeGreaterThan(0);
     expect(Date.parse(run.pending_action!.expires_at) - Date.parse(run.pending_action!.requested_at)).toBe(24 * 3_600_000);
     expect(await contactsNamed(ctx.api, 'Grace Hopper')).toBe(0);
     expect(run.steps.map((step) => step.type)).toEqual(expect.arrayContaining(['approval_requested']));
     expect(run.steps.at(-1)).toMatchObject({ type: 'status', status: 'requires_action' });
-    expect(openApiProblems('agentsCommandStatus', (await ctx.api('agents/command_status/', { query: { run_id: waitingId } })) as ApiResponse<unknown>)).toEqual([]);
+    expect(openApiProblems('agentsCommandStatus', (await ctx.api('agents/command_status/', { query: { run_id: waitingId } })) as ApiResponse<unknown>)).toEqual(
+      [],
+    );
 
     const delivery = await until(async () => hooks.requests.find((request) => request.event.event === 'agent.command.action_required'), Boolean);
-    const verified = await verifyRequest(new Request(hooks.url, { method: 'POST', headers: delivery!.headers as Record<string, string>, body: delivery!.rawBody.toString('utf8') }), signingSecret);
-    expect(verified.data).toMatchObject({ run_id: waitingId, status: 'requires_action', action: { approval_id: run.pending_action!.approval_id, capability: 'contacts.create' } });
+    const verified = await verifyRequest(
+      new Request(hooks.url, { method: 'POST', headers: delivery!.headers as Record<string, string>, body: delivery!.rawBody.toString('utf8') }),
+      signingSecret,
+    );
+    expect(verified.data).toMatchObject({
+      run_id: waitingId,
+      status: 'requires_action',
+      action: { approval_id: run.pending_action!.approval_id, capability: 'contacts.create' },
+    });
   });
 
   it('lists the run under agents/approvals ("Waiting for you")', async () => {
@@ -62,7 +83,9 @@ describe('autonomy confirm: a run waits for a person before it acts', () => {
   });
 
   it('takes the first of two racing approvals: the action happens exactly once, the other answer is 409 APPROVAL_NOT_PENDING', async () => {
-    const answers = await Promise.all([1, 2].map(() => ctx.api<ApprovalView>('agents/command_approve/', { body: { run_id: waitingId, note: 'Yes, add her' } })));
+    const answers = await Promise.all(
+      [1, 2].map(() => ctx.api<ApprovalView>('agents/command_approve/', { body: { run_id: waitingId, note: 'Yes, add her' } })),
+    );
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
     const refused = answers.find((answer) => answer.status === 409)!;
     expect(refused.body.error).toEqual({ code: 'APPROVAL_NOT_PENDING', field: 'run_id' });
@@ -94,7 +117,10 @@ describe('autonomy confirm: a run waits for a person before it acts', () => {
       }
     };
     await readUntil('approval_requested');
-    expect(JSON.parse(events.find((event) => event.event === 'approval_requested')!.data)).toMatchObject({ capability: 'contacts.create', arguments: expect.objectContaining({ name: 'Streamed Sam' }) });
+    expect(JSON.parse(events.find((event) => event.event === 'approval_requested')!.data)).toMatchObject({
+      capability: 'contacts.create',
+      arguments: expect.objectContaining({ name: 'Streamed Sam' }),
+    });
     expect((await ctx.api('agents/command_approve/', { body: { run_id: runId } })).status).toBe(200);
     await readUntil('run');
     await reader.cancel();
@@ -178,7 +204,11 @@ describe('autonomy confirm: a run waits for a person before it acts', () => {
     expect([late.status, late.body.error]).toEqual([409, { code: 'APPROVAL_EXPIRED', field: 'run_id' }]);
     expect((await sweepRuns(ctx.platform.deps)).expired).toContain(runId);
     const ended = await statusOf(ctx.api, runId);
-    expect(ended).toMatchObject({ status: 'cancelled', cancelled_by: 'approval_expired', error: expect.stringContaining('Nobody approved or rejected contacts.create') });
+    expect(ended).toMatchObject({
+      status: 'cancelled',
+      cancelled_by: 'approval_expired',
+      error: expect.stringContaining('Nobody approved or rejected contacts.create'),
+    });
     expect(await contactsNamed(ctx.api, 'Expired Eve')).toBe(0);
   });
 });
@@ -210,12 +240,18 @@ describe('a confirm run whose conversation is too large to keep while it waits',
   // A turn of long prose that then asks to add a contact: a retry would play it again, and the run fails at once instead.
   // Notes without spaces: the mock streams a delta per two words, and 40,000 words, all ready at once, would hold the
   // platform's one event loop for long (a hosted model's deltas come over the network, spread out).
-  const oversized = { text: 'Long-notes.'.repeat(20_000), toolCalls: [{ toolName: 'contacts__create', input: { name: 'Big Bertha', email: 'big@example.com' } }] };
+  const oversized = {
+    text: 'Long-notes.'.repeat(20_000),
+    toolCalls: [{ toolName: 'contacts__create', input: { name: 'Big Bertha', email: 'big@example.com' } }],
+  };
   const ctx = usePlatform({ model: scriptedModel([oversized]), env: { RATE_LIMIT_PER_MINUTE: '100000' } });
 
   it('fails with the reason instead of waiting, and never acts', async () => {
     const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: adding('Big Bertha'), autonomy: 'confirm' });
-    const run = await until(() => statusOf(ctx.api, runId), (current) => current.status === 'failed');
+    const run = await until(
+      () => statusOf(ctx.api, runId),
+      (current) => current.status === 'failed',
+    );
     expect(run.error).toContain('could not wait for approval: its conversation is over 200 KB');
     expect(run.steps.some((step) => step.type === 'approval_requested')).toBe(false);
     expect(await contactsNamed(ctx.api, 'Big Bertha')).toBe(0);

@@ -36,7 +36,10 @@ describe('agents/command_cancel on a running run', () => {
 
   it('answers the run cancelled with its text and usage so far, and no further model turn or tool call starts', async () => {
     stoppedRunId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'What is the weather in Ankara and Izmir?' });
-    await until(async () => weather.calls.length, (calls) => calls === 1);
+    await until(
+      async () => weather.calls.length,
+      (calls) => calls === 1,
+    );
 
     const cancelled = await ctx.api<CancelView>('agents/command_cancel/', { body: { run_id: stoppedRunId } });
     expect(cancelled.status).toBe(200);

@@ -6,8 +6,19 @@ import { linkPolicy } from '../../src/domains/runs/runtime/link-policy';
 // citation is written by the platform, a number no passage has is dropped, a link nothing retrieved is removed.
 
 const site = 'https://shop.example';
-const passage = (n: number, url: string | null, title = `Page ${n}`) => ({ document_id: `doc_${n}`, name: `page-${n}`, url, title, text: `Passage ${n} text.`, score: 1 });
-const PASSAGES = [passage(1, 'https://shop.example/pricing#plans', 'Pricing'), passage(2, 'https://docs.partner.example/start', 'Getting started'), passage(3, null, 'Do you ship abroad?')];
+const passage = (n: number, url: string | null, title = `Page ${n}`) => ({
+  document_id: `doc_${n}`,
+  name: `page-${n}`,
+  url,
+  title,
+  text: `Passage ${n} text.`,
+  score: 1,
+});
+const PASSAGES = [
+  passage(1, 'https://shop.example/pricing#plans', 'Pricing'),
+  passage(2, 'https://docs.partner.example/start', 'Getting started'),
+  passage(3, null, 'Do you ship abroad?'),
+];
 
 function searched() {
   const book = citationBook();
@@ -20,7 +31,9 @@ const WIDGET: CitationDoor = { kind: 'widget', siteOrigin: site };
 describe('the widget marker of a passage', () => {
   it('cites a page of the site the visitor is on as a Page marker with its path and anchor, others as Link', () => {
     expect(citationMarker({ title: 'Pricing', url: 'https://shop.example/plans?x=1#pricing' }, site)).toBe('[Page:Pricing|/plans?x=1#pricing]');
-    expect(citationMarker({ title: 'Getting started', url: 'https://docs.shop.example/start' }, site)).toBe('[Link:Getting started|https://docs.shop.example/start]');
+    expect(citationMarker({ title: 'Getting started', url: 'https://docs.shop.example/start' }, site)).toBe(
+      '[Link:Getting started|https://docs.shop.example/start]',
+    );
     expect(citationMarker({ title: 'Pricing', url: 'https://shop.example/#pricing' }, undefined)).toBe('[Link:Pricing|https://shop.example/#pricing]');
   });
 
@@ -69,8 +82,17 @@ describe('links', () => {
       policy,
       WIDGET,
     );
-    expect(answer.text).toBe('Plans: https://shop.example/pricing. Guide: https://docs.partner.example/start#intro. Log in at , or here or Sign in or . Contact: [Page:Contact|/contact], not Away nor Tab.');
-    expect(answer.removed.map((link) => link.url)).toEqual(['https://evil.example/login', 'http://evil.example/x', 'https://evil.example/y', 'www.evil.example', '//evil.example/z', '/\t/evil.example/t']);
+    expect(answer.text).toBe(
+      'Plans: https://shop.example/pricing. Guide: https://docs.partner.example/start#intro. Log in at , or here or Sign in or . Contact: [Page:Contact|/contact], not Away nor Tab.',
+    );
+    expect(answer.removed.map((link) => link.url)).toEqual([
+      'https://evil.example/login',
+      'http://evil.example/x',
+      'https://evil.example/y',
+      'www.evil.example',
+      '//evil.example/z',
+      '/\t/evil.example/t',
+    ]);
   });
 
   it('streams the same text however the model cuts it, never showing a link before it is checked', () => {

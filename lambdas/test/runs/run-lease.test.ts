@@ -8,7 +8,11 @@ import { scriptedModel } from '../support/scripted-model';
 
 /** The scripted model of a run that adds a contact, whose first turn waits until the test opens the gate. */
 function gatedContactRun(name: string) {
-  const script = scriptedModel([{ toolCalls: [{ toolName: 'contacts__create', input: { name, email: 'lease@example.com' } }] }, { text: `Added ${name}.` }, { text: '{"result":"ok","summary":"Added."}' }]);
+  const script = scriptedModel([
+    { toolCalls: [{ toolName: 'contacts__create', input: { name, email: 'lease@example.com' } }] },
+    { text: `Added ${name}.` },
+    { text: '{"result":"ok","summary":"Added."}' },
+  ]);
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
   let entered!: () => void;
@@ -36,10 +40,17 @@ describe("a run's lease, renewed by its working runner", () => {
     const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Add Beating Bea', autonomy: 'full' });
     await renewed.waiting;
     const taken = (await findRun(ctx.platform.deps, runId))!;
-    const beaten = await until(() => findRun(ctx.platform.deps, runId), (run) => run!.leaseUntil! > taken.leaseUntil!, RUN_HEARTBEAT_MS * 4);
+    const beaten = await until(
+      () => findRun(ctx.platform.deps, runId),
+      (run) => run!.leaseUntil! > taken.leaseUntil!,
+      RUN_HEARTBEAT_MS * 4,
+    );
     expect(beaten).toMatchObject({ status: 'running', leaseId: taken.leaseId, attempts: 1 });
     renewed.open();
-    const done = await until(() => findRun(ctx.platform.deps, runId), (run): run is StoredRun => run?.status === 'completed');
+    const done = await until(
+      () => findRun(ctx.platform.deps, runId),
+      (run): run is StoredRun => run?.status === 'completed',
+    );
     expect(done).toMatchObject({ attempts: 1, actedAt: expect.any(String) });
     expect(await contactsNamed(ctx.api, 'Beating Bea')).toBe(1);
   }, 60_000);
@@ -54,7 +65,10 @@ describe('a runner that lost its lease', () => {
     await lost.waiting;
     expect(await failRun(ctx.platform.deps, runId, 'The runner stopped before finishing the run')).toBe(true);
     lost.open();
-    await until(() => ctx.platform.queue.depth('runs'), (depth) => depth === 0);
+    await until(
+      () => ctx.platform.queue.depth('runs'),
+      (depth) => depth === 0,
+    );
     expect(await findRun(ctx.platform.deps, runId)).toMatchObject({ status: 'failed', error: 'The runner stopped before finishing the run' });
     expect(await contactsNamed(ctx.api, 'Lost Lou')).toBe(0);
   }, 60_000);

@@ -78,7 +78,9 @@ describe('a run’s steps and its live stream', () => {
     const paged: Step[] = [];
     let cursor: string | null | undefined;
     do {
-      const page = await ctx.api<{ steps: Step[]; steps_next_cursor: string | null }>('agents/command_status/', { query: { run_id: runId, steps_limit: '2', ...(cursor ? { steps_cursor: cursor } : {}) } });
+      const page = await ctx.api<{ steps: Step[]; steps_next_cursor: string | null }>('agents/command_status/', {
+        query: { run_id: runId, steps_limit: '2', ...(cursor ? { steps_cursor: cursor } : {}) },
+      });
       expect(page.body.data.steps.length).toBeLessThanOrEqual(2);
       paged.push(...page.body.data.steps);
       cursor = page.body.data.steps_next_cursor;
@@ -90,7 +92,11 @@ describe('a run’s steps and its live stream', () => {
 
   it('streams a live run: every event in order with its id, then the run, then closes', async () => {
     gate.gated = true;
-    const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Please add Jane Roe (jane.roe@example.com) to my contacts.', autonomy: 'full' });
+    const runId = await command(ctx.api, {
+      agent_id: ctx.agentId,
+      instruction: 'Please add Jane Roe (jane.roe@example.com) to my contacts.',
+      autonomy: 'full',
+    });
     const stream = openStream(streamUrl(runId), auth());
     await stream.waitFor(() => stream.events.some((event) => event.event === 'status' && JSON.parse(event.data).status === 'running'));
     expect(stream.events.some((event) => event.event === 'run')).toBe(false);
@@ -139,7 +145,11 @@ describe('a run’s steps and its live stream', () => {
     const status = await ctx.api<{ steps: Step[] }>('agents/command_status/', { query: { run_id: runId } });
     const stream = openStream(streamUrl(runId), auth());
     await stream.finished;
-    expect(withoutPieces(stream.events).slice(0, -1).map((event) => JSON.parse(event.data))).toEqual(status.body.data.steps);
+    expect(
+      withoutPieces(stream.events)
+        .slice(0, -1)
+        .map((event) => JSON.parse(event.data)),
+    ).toEqual(status.body.data.steps);
     expect(stream.events.at(-1)!.event).toBe('run');
   });
 
@@ -177,11 +187,18 @@ describe('the webhook of a finished run', () => {
     const hook = await startReceiver();
     try {
       await subscribe(ctx.api, hook.url);
-      const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Please add Hal Hook (hal.hook@example.com) to my contacts.', autonomy: 'full' });
+      const runId = await command(ctx.api, {
+        agent_id: ctx.agentId,
+        instruction: 'Please add Hal Hook (hal.hook@example.com) to my contacts.',
+        autonomy: 'full',
+      });
       await waitForRun(ctx.api, runId);
       const status = await ctx.api<{ steps: Step[] }>('agents/command_status/', { query: { run_id: runId } });
       await hook.waitFor((requests) => requests.some((request) => request.rawBody.toString().includes(runId)));
-      const body = JSON.parse(hook.requests.find((request) => request.rawBody.toString().includes(runId))!.rawBody.toString()) as { event: string; data: { steps_count: number } };
+      const body = JSON.parse(hook.requests.find((request) => request.rawBody.toString().includes(runId))!.rawBody.toString()) as {
+        event: string;
+        data: { steps_count: number };
+      };
       expect(body.event).toBe('agent.command.completed');
       expect(body.data.steps_count).toBe(status.body.data.steps.length);
     } finally {

@@ -15,7 +15,8 @@ const RESTART = { RATE_LIMIT_PER_MINUTE: '100000' };
 const instructionFor = (name: string) => `Please add ${name} (${name.split(' ')[0]!.toLowerCase()}@example.com) to my contacts.`;
 
 /** Commands the agent; the answer may never come, since the process dies while the run is under way. */
-const commandAdding = (name: string) => (api: ApiCall, agentId: string) => api('agents/command/', { body: { agent_id: agentId, instruction: instructionFor(name), autonomy: 'full' } }).catch(() => undefined);
+const commandAdding = (name: string) => (api: ApiCall, agentId: string) =>
+  api('agents/command/', { body: { agent_id: agentId, instruction: instructionFor(name), autonomy: 'full' } }).catch(() => undefined);
 
 async function runAdding(api: ApiCall, agentId: string, name: string): Promise<string> {
   const runs = await api<{ runs: { run_id: string; instruction: string }[] }>('agents/runs/', { query: { agent_id: agentId, limit: '100' } });

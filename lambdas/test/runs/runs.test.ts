@@ -31,7 +31,13 @@ describe('agent runs with the offline model', () => {
     expect(run.output!.summary).toContain('email__send');
     const outbox = await ctx.api<{ emails: { from: string; to: string; run_id: string; body: string }[] }>('email/outbox/');
     expect(outbox.body.data.emails).toContainEqual(
-      expect.objectContaining({ from: 'ada.5eed0000@agents.service.local', to: 'bob@example.com', run_id: runId, subject: 'Welcome aboard', body: expect.stringMatching(/\S/) }),
+      expect.objectContaining({
+        from: 'ada.5eed0000@agents.service.local',
+        to: 'bob@example.com',
+        run_id: runId,
+        subject: 'Welcome aboard',
+        body: expect.stringMatching(/\S/),
+      }),
     );
   });
 
@@ -92,7 +98,9 @@ describe('agent runs with the offline model', () => {
   it('meters tokens per run, per agent and per day into usage/tokens and billing/get', async () => {
     // A run of its own, so the test counts what it made whichever tests ran before it.
     await waitForRun(ctx.api, await command(ctx.api, { agent_id: ctx.agentId, instruction: 'List the open tasks.' }));
-    const usage = await ctx.api<{ total: { total_tokens: number; runs: number }; by_agent: { agent_id: string; runs: number }[]; by_day: { date: string }[] }>('usage/tokens/');
+    const usage = await ctx.api<{ total: { total_tokens: number; runs: number }; by_agent: { agent_id: string; runs: number }[]; by_day: { date: string }[] }>(
+      'usage/tokens/',
+    );
     expect(usage.body.data.total.runs).toBeGreaterThanOrEqual(1);
     expect(usage.body.data.total.total_tokens).toBeGreaterThan(0);
     expect(usage.body.data.by_agent.find((row) => row.agent_id === ctx.agentId)!.runs).toBe(usage.body.data.total.runs);

@@ -34,11 +34,15 @@ export async function startBareMcpServer(options: { manifest?: object; gate?: ()
     const body: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     requests.push({ http: 'POST', rpc: (body as { method?: string }).method, headers: req.headers });
     const mcp = new McpServer({ name: 'Weather Station', version: '2.1.0' });
-    mcp.registerTool('forecast', { description: 'Weather forecast for a city', inputSchema: { city: z.string().min(1) }, annotations: { readOnlyHint: true } }, async ({ city }) => {
-      calls.push({ headers: req.headers, args: { city } });
-      await options.gate?.();
-      return { content: [{ type: 'text', text: `Sunny in ${city}` }], structuredContent: { city, summary: 'sunny' } };
-    });
+    mcp.registerTool(
+      'forecast',
+      { description: 'Weather forecast for a city', inputSchema: { city: z.string().min(1) }, annotations: { readOnlyHint: true } },
+      async ({ city }) => {
+        calls.push({ headers: req.headers, args: { city } });
+        await options.gate?.();
+        return { content: [{ type: 'text', text: `Sunny in ${city}` }], structuredContent: { city, summary: 'sunny' } };
+      },
+    );
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => void mcp.close());
     await mcp.connect(transport);

@@ -6,14 +6,29 @@ import { emailSkill } from '../../src/domains/skills/builtin/email';
 import { skillLambdaHandler } from '@service/skill-sdk/lambda';
 
 const event = (method: string, path: string, headers: Record<string, string> = {}, body?: string) =>
-  ({ rawPath: path, rawQueryString: '', headers, requestContext: { http: { method } }, ...(body ? { body, isBase64Encoded: false } : {}) }) as unknown as HttpEvent;
+  ({
+    rawPath: path,
+    rawQueryString: '',
+    headers,
+    requestContext: { http: { method } },
+    ...(body ? { body, isBase64Encoded: false } : {}),
+  }) as unknown as HttpEvent;
 
 describe('the built-in skills, written with the SDK', () => {
   it('answer in the caller’s language and act only through serviceApi', async () => {
     const sent = { message_id: 'msg_1', from: 'ada@agents.service.local', to: 'bob@example.com' };
-    const result = await executeTool(emailSkill, 'send', { to: 'bob@example.com', subject: 'Hi', body: 'Hello Bob' }, { language: 'tr', api: { 'skills/email/send': sent } });
+    const result = await executeTool(
+      emailSkill,
+      'send',
+      { to: 'bob@example.com', subject: 'Hi', body: 'Hello Bob' },
+      { language: 'tr', api: { 'skills/email/send': sent } },
+    );
     expect(result.isError).toBeUndefined();
-    expect(result.structuredContent).toMatchObject({ status: 'sent', ...sent, message: 'bob@example.com adresine ada@agents.service.local adresinden e-posta gönderildi' });
+    expect(result.structuredContent).toMatchObject({
+      status: 'sent',
+      ...sent,
+      message: 'bob@example.com adresine ada@agents.service.local adresinden e-posta gönderildi',
+    });
     const invalid = await executeTool(emailSkill, 'send', { to: 'not an address', subject: 'Hi', body: 'Hello' });
     expect(invalid.isError).toBe(true);
     const withoutBody = await executeTool(emailSkill, 'send', { to: 'bob@example.com', subject: 'Hi' });
@@ -25,8 +40,13 @@ describe('the built-in skills, written with the SDK', () => {
     const manifest = await handler(event('GET', '/manifest'));
     expect(manifest.statusCode).toBe(200);
     const tools = (JSON.parse(String(manifest.body)) as { tools: { name: string; annotations?: { readOnlyHint?: boolean } }[] }).tools;
-    expect(tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint])).toEqual([['contacts__create', false], ['contacts__search', true]]);
+    expect(tools.map((tool) => [tool.name, tool.annotations?.readOnlyHint])).toEqual([
+      ['contacts__create', false],
+      ['contacts__search', true],
+    ]);
     const rpc = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
-    expect((await handler(event('POST', '/mcp', { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, rpc))).statusCode).toBe(401);
+    expect((await handler(event('POST', '/mcp', { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, rpc))).statusCode).toBe(
+      401,
+    );
   });
 });

@@ -37,7 +37,8 @@ describe('capability grants decide which skill tools an agent run may use', () =
   });
 
   it('lists and creates roles; grants and revokes capabilities, checked against the OpenAPI document', async () => {
-    const check = <T>(name: Parameters<typeof openApiProblems>[0], response: ApiResponse<T>) => expect(openApiProblems(name, response as ApiResponse<unknown>)).toEqual([]);
+    const check = <T>(name: Parameters<typeof openApiProblems>[0], response: ApiResponse<T>) =>
+      expect(openApiProblems(name, response as ApiResponse<unknown>)).toEqual([]);
     const roles = await ctx.api<{ roles: { name: string; builtin: boolean }[] }>('roles/list/');
     check('rolesList', roles);
     expect(roles.body.data.roles.filter((role) => role.builtin).map((role) => role.name)).toEqual(['owner', 'admin', 'member', 'public']);
@@ -55,16 +56,31 @@ describe('capability grants decide which skill tools an agent run may use', () =
     expect(listed.body.data.grants).toEqual([expect.objectContaining({ role: 'sales-rep', capability: 'contacts.search' })]);
     check('grantsRevoke', await ctx.api('grants/revoke/', { body: { role: 'sales-rep', capability: 'contacts.search' } }));
 
-    expect((await ctx.api('grants/create/', { body: { role: 'ghost', capability: 'contacts.search' } })).body.error).toEqual({ code: 'NOT_FOUND', field: 'role' });
-    expect((await ctx.api('grants/create/', { body: { role: 'member', capability: 'contacts.teleport' } })).body.error).toEqual({ code: 'NOT_FOUND', field: 'capability' });
-    expect((await ctx.api('grants/create/', { body: { role: 'member', capability: 'contacts' } })).body.error).toEqual({ code: 'VALIDATION_ERROR', field: 'capability' });
-    expect((await ctx.api('grants/revoke/', { body: { role: 'member', capability: 'email.send' } })).body.error).toEqual({ code: 'NOT_FOUND', field: 'capability' });
+    expect((await ctx.api('grants/create/', { body: { role: 'ghost', capability: 'contacts.search' } })).body.error).toEqual({
+      code: 'NOT_FOUND',
+      field: 'role',
+    });
+    expect((await ctx.api('grants/create/', { body: { role: 'member', capability: 'contacts.teleport' } })).body.error).toEqual({
+      code: 'NOT_FOUND',
+      field: 'capability',
+    });
+    expect((await ctx.api('grants/create/', { body: { role: 'member', capability: 'contacts' } })).body.error).toEqual({
+      code: 'VALIDATION_ERROR',
+      field: 'capability',
+    });
+    expect((await ctx.api('grants/revoke/', { body: { role: 'member', capability: 'email.send' } })).body.error).toEqual({
+      code: 'NOT_FOUND',
+      field: 'capability',
+    });
   });
 
   it('lists the built-in skills with their tools as code__action and capabilities code.action', async () => {
     const skills = await ctx.api<{ skills: { code: string; source: string; tools: { name: string; capability: string }[] }[] }>('skills/list/');
     expect(openApiProblems('skillsList', skills as ApiResponse<unknown>)).toEqual([]);
     expect(skills.body.data.skills.map((skill) => skill.code)).toEqual(['contacts', 'calendar', 'tasks', 'email', 'knowledge']);
-    expect(skills.body.data.skills.find((skill) => skill.code === 'email')).toMatchObject({ source: 'builtin', tools: [{ name: 'email__send', capability: 'email.send' }] });
+    expect(skills.body.data.skills.find((skill) => skill.code === 'email')).toMatchObject({
+      source: 'builtin',
+      tools: [{ name: 'email__send', capability: 'email.send' }],
+    });
   });
 });

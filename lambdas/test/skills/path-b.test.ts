@@ -23,7 +23,14 @@ describe('Path B: a bare official-SDK MCP server registered by URL', () => {
   beforeAll(async () => {
     bare = await startBareMcpServer();
     oauthServer = await startBareMcpServer({
-      manifest: { manifestVersion: 1, code: 'drive', version: '1.0.0', defaultLocale: 'en', tools: [{ name: 'forecast', action: 'forecast', capability: 'drive.forecast', description: 'd', inputSchema: {} }], oauth: { provider: 'google' } },
+      manifest: {
+        manifestVersion: 1,
+        code: 'drive',
+        version: '1.0.0',
+        defaultLocale: 'en',
+        tools: [{ name: 'forecast', action: 'forecast', capability: 'drive.forecast', description: 'd', inputSchema: {} }],
+        oauth: { provider: 'google' },
+      },
     });
   });
   afterAll(async () => {
@@ -32,12 +39,19 @@ describe('Path B: a bare official-SDK MCP server registered by URL', () => {
   });
 
   it('registers it from initialize + tools/list and lists its tools as code__action', async () => {
-    const registered = await ctx.api<{ skill: { code: string; source: string; version: string; tools: { name: string; capability: string }[] }; turn_token_secret: string }>('skills/register/', {
+    const registered = await ctx.api<{
+      skill: { code: string; source: string; version: string; tools: { name: string; capability: string }[] };
+      turn_token_secret: string;
+    }>('skills/register/', {
       body: { url: bare.url, code: 'weather', bearer: 'weather-bearer-0123456789' },
     });
     expect(registered.status).toBe(201);
     expect(openApiProblems('skillsRegister', registered as ApiResponse<unknown>)).toEqual([]);
-    expect(registered.body.data.skill).toMatchObject({ code: 'weather', source: 'registered', tools: [{ name: 'weather__forecast', capability: 'weather.forecast' }] });
+    expect(registered.body.data.skill).toMatchObject({
+      code: 'weather',
+      source: 'registered',
+      tools: [{ name: 'weather__forecast', capability: 'weather.forecast' }],
+    });
     turnTokenSecret = registered.body.data.turn_token_secret;
     expect(turnTokenSecret).not.toBe(ctx.platform.skillHost.turnTokenSecret);
     const listed = await ctx.api<{ skills: { code: string }[] }>('skills/list/');
@@ -64,7 +78,11 @@ describe('Path B: a bare official-SDK MCP server registered by URL', () => {
     expect(headers.authorization).toBe('Bearer weather-bearer-0123456789');
     expect(headers['x-service-language']).toBe('en');
     const token = String(headers['x-service-turn-token']);
-    await expect(verifyTurnToken(token, { secret: turnTokenSecret, skill: 'weather' })).resolves.toMatchObject({ accountId: DEMO_WORKSPACE_ID, roles: ['admin'], capabilities: ['weather.forecast'] });
+    await expect(verifyTurnToken(token, { secret: turnTokenSecret, skill: 'weather' })).resolves.toMatchObject({
+      accountId: DEMO_WORKSPACE_ID,
+      roles: ['admin'],
+      capabilities: ['weather.forecast'],
+    });
     await expect(verifyTurnToken(token, { secret: ctx.platform.skillHost.turnTokenSecret })).rejects.toThrow();
     expect(JSON.stringify(headers)).not.toContain(ctx.platform.skillHost.masterKey);
   });

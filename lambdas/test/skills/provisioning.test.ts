@@ -6,7 +6,11 @@ const MASTER_KEY = 'm'.repeat(48);
 describe('provisioning a company with the master key (how a deployment gets its first workspace)', () => {
   const ctx = usePlatform({ env: { SERVICE_MASTER_KEY: MASTER_KEY } });
   const provision = (body: unknown, headers: Record<string, string>) =>
-    fetch(`${ctx.platform.apiBaseUrl}/admin/workspaces/create/`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${ctx.platform.apiBaseUrl}/admin/workspaces/create/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
 
   it('creates the workspace with starting grants and a first API key shown once', async () => {
     const response = await provision({ name: 'Acme', owner_email: 'owner@acme.example' }, { 'x-service-master-key': MASTER_KEY });

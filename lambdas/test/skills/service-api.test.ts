@@ -8,11 +8,24 @@ import { createWorkspace } from '../support/workspaces';
 describe('the serviceApi routes accept a live turn token and nothing else', () => {
   const ctx = usePlatform();
   const post = async (path: string, body: unknown, headers: Record<string, string>) => {
-    const response = await fetch(`${ctx.platform.apiBaseUrl}/${path}/`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
-    return { status: response.status, body: (await response.json()) as { status: boolean; data: Record<string, unknown>; error?: { code: string; field?: string } } };
+    const response = await fetch(`${ctx.platform.apiBaseUrl}/${path}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
+    return {
+      status: response.status,
+      body: (await response.json()) as { status: boolean; data: Record<string, unknown>; error?: { code: string; field?: string } },
+    };
   };
   const liveTurn = (skill: string, workspaceId = DEMO_WORKSPACE_ID, agentId: string = DEMO_AGENT_IDS.support) =>
-    mintTurn(ctx.platform.deps, ctx.platform.skillHost.turnTokenSecret, skill, { workspaceId, agentId, runId: 'cmd_test', roles: ['admin'], capabilities: undefined }, true);
+    mintTurn(
+      ctx.platform.deps,
+      ctx.platform.skillHost.turnTokenSecret,
+      skill,
+      { workspaceId, agentId, runId: 'cmd_test', roles: ['admin'], capabilities: undefined },
+      true,
+    );
 
   it('acts for the token’s workspace with a live turn token', async () => {
     const { token } = await liveTurn('contacts');
@@ -39,12 +52,29 @@ describe('the serviceApi routes accept a live turn token and nothing else', () =
     const tampered = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: '5eed0000-0000-4000-8000-0000000000ff' })).toString('base64url')}.${signature}`;
     const cases: [string, Record<string, string>, string][] = [
       ['missing', {}, 'TURN_TOKEN_REQUIRED'],
-      ['expired', { 'x-service-turn-token': await mintTurnToken({ accountId: DEMO_WORKSPACE_ID, skill: 'contacts' }, { secret, now: Math.floor(Date.now() / 1000) - 600 }) }, 'TURN_TOKEN_EXPIRED'],
+      [
+        'expired',
+        {
+          'x-service-turn-token': await mintTurnToken(
+            { accountId: DEMO_WORKSPACE_ID, skill: 'contacts' },
+            { secret, now: Math.floor(Date.now() / 1000) - 600 },
+          ),
+        },
+        'TURN_TOKEN_EXPIRED',
+      ],
       ['tampered', { 'x-service-turn-token': tampered }, 'TURN_TOKEN_INVALID'],
       ['garbage', { 'x-service-turn-token': 'not.a.jwt' }, 'TURN_TOKEN_INVALID'],
-      ['another key', { 'x-service-turn-token': await mintTurnToken({ accountId: DEMO_WORKSPACE_ID, skill: 'contacts' }, { secret: 'x'.repeat(48) }) }, 'TURN_TOKEN_INVALID'],
+      [
+        'another key',
+        { 'x-service-turn-token': await mintTurnToken({ accountId: DEMO_WORKSPACE_ID, skill: 'contacts' }, { secret: 'x'.repeat(48) }) },
+        'TURN_TOKEN_INVALID',
+      ],
       ['another skill', { 'x-service-turn-token': (await liveTurn('tasks')).token }, 'TURN_TOKEN_INVALID'],
-      ['never issued for a turn', { 'x-service-turn-token': await mintTurnToken({ accountId: DEMO_WORKSPACE_ID, skill: 'contacts' }, { secret }) }, 'TURN_TOKEN_INVALID'],
+      [
+        'never issued for a turn',
+        { 'x-service-turn-token': await mintTurnToken({ accountId: DEMO_WORKSPACE_ID, skill: 'contacts' }, { secret }) },
+        'TURN_TOKEN_INVALID',
+      ],
       ['an API key instead', { 'x-service-api-key': ctx.key }, 'TURN_TOKEN_REQUIRED'],
     ];
     for (const [label, headers, code] of cases) {
@@ -54,7 +84,13 @@ describe('the serviceApi routes accept a live turn token and nothing else', () =
   });
 
   it('refuses a method the token’s grants do not cover, bad params and unknown methods', async () => {
-    const limited = await mintTurn(ctx.platform.deps, ctx.platform.skillHost.turnTokenSecret, 'contacts', { workspaceId: DEMO_WORKSPACE_ID, agentId: DEMO_AGENT_IDS.support, runId: 'cmd_test', roles: ['member'], capabilities: ['contacts.search'] }, true);
+    const limited = await mintTurn(
+      ctx.platform.deps,
+      ctx.platform.skillHost.turnTokenSecret,
+      'contacts',
+      { workspaceId: DEMO_WORKSPACE_ID, agentId: DEMO_AGENT_IDS.support, runId: 'cmd_test', roles: ['member'], capabilities: ['contacts.search'] },
+      true,
+    );
     const forbidden = await post('skills/contacts/create', { name: 'Nope' }, { 'x-service-turn-token': limited.token });
     expect([forbidden.status, forbidden.body.error?.code]).toEqual([403, 'FORBIDDEN']);
     const { token } = await liveTurn('contacts');
@@ -72,14 +108,22 @@ describe('the serviceApi routes accept a live turn token and nothing else', () =
     const tokenAsBearer = await post('admin/grants/create', body, { authorization: `Bearer ${token}` });
     expect([tokenAsBearer.status, tokenAsBearer.body.error?.code]).toEqual([401, 'MASTER_KEY_INVALID']);
     expect((await post('admin/grants/create', body, { 'x-service-api-key': ctx.key })).status).toBe(401);
-    const restWithToken = await ctx.api('grants/create/', { body: { role: 'member', capability: 'email.send' }, key: null, headers: { authorization: `Bearer ${token}` } });
+    const restWithToken = await ctx.api('grants/create/', {
+      body: { role: 'member', capability: 'email.send' },
+      key: null,
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect([restWithToken.status, restWithToken.body.error?.code]).toEqual([401, 'API_KEY_INVALID']);
 
     const granted = await post('admin/grants/create', body, { 'x-service-master-key': masterKey });
     expect(granted.status).toBe(201);
     const grants = await ctx.api<{ grants: { capability: string }[] }>('grants/list/', { query: { role: 'member' } });
     expect(grants.body.data.grants.map((grant) => grant.capability)).toContain('email.send');
-    const unknownWorkspace = await post('admin/grants/create', { ...body, workspace_id: '5eed0000-0000-4000-8000-0000000000ff' }, { 'x-service-master-key': masterKey });
+    const unknownWorkspace = await post(
+      'admin/grants/create',
+      { ...body, workspace_id: '5eed0000-0000-4000-8000-0000000000ff' },
+      { 'x-service-master-key': masterKey },
+    );
     expect(unknownWorkspace.body.error).toEqual({ code: 'NOT_FOUND', field: 'workspace_id' });
   });
 });

@@ -17,9 +17,12 @@ const crm = defineSkill({
   code: 'crm',
   version: '1.0.0',
   defaultLocale: 'en',
-  tools: { ping: { description: 'Answers pong', annotations: { readOnlyHint: true }, input: { note: z.string().optional() }, handler: () => ({ pong: true }) } },
+  tools: {
+    ping: { description: 'Answers pong', annotations: { readOnlyHint: true }, input: { note: z.string().optional() }, handler: () => ({ pong: true }) },
+  },
   events: {
-    'contact.created': (data, eventCtx) => void received.push({ type: 'contact.created', contactId: (data as { id?: unknown }).id, accountId: eventCtx.accountId }),
+    'contact.created': (data, eventCtx) =>
+      void received.push({ type: 'contact.created', contactId: (data as { id?: unknown }).id, accountId: eventCtx.accountId }),
     'skill.installed': (_data, eventCtx) => void received.push({ type: 'skill.installed', contactId: undefined, accountId: eventCtx.accountId }),
   },
 });
@@ -40,16 +43,28 @@ const contactEvents = () => received.filter((event) => event.type === 'contact.c
 describe('inbound events reach installed skills', () => {
   it('registers a skill with the key it already runs with, and tells it it was installed', async () => {
     skill = await start();
-    const registered = await ctx.api<{ turn_token_secret: string }>('skills/register/', { body: { url: skill.url, bearer: BEARER, turn_token_secret: TURN_TOKEN_SECRET } });
+    const registered = await ctx.api<{ turn_token_secret: string }>('skills/register/', {
+      body: { url: skill.url, bearer: BEARER, turn_token_secret: TURN_TOKEN_SECRET },
+    });
     expect(registered.status).toBe(201);
     expect(registered.body.data.turn_token_secret).toBe(TURN_TOKEN_SECRET);
     expect((await ctx.api('skills/install/', { body: { agent_id: ctx.agentId, skill_code: 'crm' } })).status).toBe(200);
-    await vi.waitFor(() => expect(received).toContainEqual({ type: 'skill.installed', contactId: undefined, accountId: DEMO_WORKSPACE_ID }), { timeout: 10_000 });
+    await vi.waitFor(() => expect(received).toContainEqual({ type: 'skill.installed', contactId: undefined, accountId: DEMO_WORKSPACE_ID }), {
+      timeout: 10_000,
+    });
   });
 
   it('delivers contact.created once per created contact, with the bearer and a turn token for the workspace', async () => {
     const ids = [await createContact('Ada'), await createContact('Grace')];
-    await vi.waitFor(() => expect(contactEvents().map((event) => event.contactId).sort()).toEqual([...ids].sort()), { timeout: 10_000 });
+    await vi.waitFor(
+      () =>
+        expect(
+          contactEvents()
+            .map((event) => event.contactId)
+            .sort(),
+        ).toEqual([...ids].sort()),
+      { timeout: 10_000 },
+    );
     expect(contactEvents().every((event) => event.accountId === DEMO_WORKSPACE_ID)).toBe(true);
   });
 
@@ -59,7 +74,10 @@ describe('inbound events reach installed skills', () => {
     const id = await createContact('Linus');
     const log = async () => (await ctx.api<{ attempts: Attempt[] }>('skills/deliveries/?skill_code=crm')).body.data.attempts;
     // Down across a retry: two attempts failed before it comes back; the skill's delivery log shows them.
-    await vi.waitFor(async () => expect((await log()).filter((attempt) => attempt.event_id === eventIdFrom(id) && !attempt.success).length).toBeGreaterThanOrEqual(2), { timeout: 10_000 });
+    await vi.waitFor(
+      async () => expect((await log()).filter((attempt) => attempt.event_id === eventIdFrom(id) && !attempt.success).length).toBeGreaterThanOrEqual(2),
+      { timeout: 10_000 },
+    );
     expect(contactEvents().map((event) => event.contactId)).not.toContain(id);
     skill = await start(port);
     await vi.waitFor(() => expect(contactEvents().map((event) => event.contactId)).toContain(id), { timeout: 15_000 });

@@ -13,7 +13,11 @@ const CITIES = Array.from({ length: RUNS }, (_, index) => `City${index}`);
 
 describe('one MCP client per stateless skill per container', () => {
   const model = scriptedModel(
-    CITIES.flatMap((city): ScriptedTurn[] => [{ toolCalls: [{ toolName: 'weather__forecast', input: { city } }] }, { text: `Sunny in ${city}.` }, envelopeTurn('Forecast fetched.')]),
+    CITIES.flatMap((city): ScriptedTurn[] => [
+      { toolCalls: [{ toolName: 'weather__forecast', input: { city } }] },
+      { text: `Sunny in ${city}.` },
+      envelopeTurn('Forecast fetched.'),
+    ]),
   );
   const ctx = usePlatform({ model, env: { WEBHOOK_ALLOW_LOCAL: '1' } });
   let bare: BareServer;

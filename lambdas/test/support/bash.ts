@@ -16,7 +16,8 @@ export async function freePort(): Promise<number> {
 /** Runs a documented shell script with bash, strict mode, in its own process group, so a receiver it left behind dies with it. */
 function runBash(script: string, env: Record<string, string>, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn('bash', ['-eu', '-o', 'pipefail', '-c', script], { cwd,
+    const child = spawn('bash', ['-eu', '-o', 'pipefail', '-c', script], {
+      cwd,
       env: { PATH: process.env.PATH!, ...env },
       detached: true,
       // No terminal, no socket on stdin: bash reads no startup file.

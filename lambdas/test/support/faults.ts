@@ -39,7 +39,11 @@ export function faultyDeps(deps: Deps, faultAt: number | undefined, mode: FaultM
 }
 
 /** The API Gateway event of a JSON request, as API Gateway hands it to the REST API Lambda. */
-export function apiEvent(method: string, path: string, options: { body?: unknown; headers?: Record<string, string>; query?: Record<string, string> } = {}): HttpEvent {
+export function apiEvent(
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string>; query?: Record<string, string> } = {},
+): HttpEvent {
   const now = new Date();
   return {
     version: '2.0',

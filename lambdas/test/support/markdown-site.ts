@@ -116,7 +116,11 @@ export async function startMarkdownSite(pagesBySlug: Map<string, string>, option
   const lastModified = (path: string) => (path === '/' ? options.published : (pages.get(path.slice('/docs/'.length))?.modified ?? options.published));
 
   const sitemap = () =>
-    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${['/', ...[...pages.keys()].map((slug) => `/docs/${slug}`), ...Object.keys(files)]
+    `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${[
+      '/',
+      ...[...pages.keys()].map((slug) => `/docs/${slug}`),
+      ...Object.keys(files),
+    ]
       .map((path) => `  <url><loc>${origin}${path}</loc><lastmod>${lastModified(path).toISOString()}</lastmod></url>`)
       .join('\n')}\n</urlset>\n`;
 
@@ -134,7 +138,13 @@ export async function startMarkdownSite(pagesBySlug: Map<string, string>, option
     if (file) return answer(200, file.type, file.body, { 'last-modified': options.published.toUTCString() });
     const page = render(path);
     if (!page) {
-      const missing = { title: 'Page not found', lang: 'en', head: '', navigation: navigation(), article: '<h1>Page not found</h1><p>We could not find what you were looking for.</p>' };
+      const missing = {
+        title: 'Page not found',
+        lang: 'en',
+        head: '',
+        navigation: navigation(),
+        article: '<h1>Page not found</h1><p>We could not find what you were looking for.</p>',
+      };
       return answer(404, 'text/html; charset=utf-8', layout(options, missing));
     }
     const modified = lastModified(path);
@@ -217,7 +227,10 @@ ${site.footer}
 
 export function titleOf(slug: string, markdown: string): string {
   const matter = /^---\n([\s\S]*?)\n---/.exec(markdown)?.[1] ?? '';
-  const title = /^title:\s*(.+)$/m.exec(matter)?.[1]?.trim().replace(/^(["'])(.*)\1$/, '$2');
+  const title = /^title:\s*(.+)$/m
+    .exec(matter)?.[1]
+    ?.trim()
+    .replace(/^(["'])(.*)\1$/, '$2');
   return title || /^#\s+(.+)$/m.exec(markdown)?.[1]?.trim() || slug;
 }
 
@@ -236,7 +249,8 @@ function renderMarkdown(slug: string, source: string, origin: string): { title: 
   markdown = outsideCode(markdown, (line) => {
     if (/^(import|export)\s.+\sfrom\s+['"].+['"];?\s*$/.test(line)) return '';
     const admonition = /^:::(\w+)(?:\[(.*)\]|\s+(.*))?\s*$/.exec(line);
-    if (admonition) return `\n<div class="admonition admonition-${admonition[1]}"><p class="admonition-title">${escapeHtml(admonition[2] ?? admonition[3] ?? admonition[1]!)}</p>\n`;
+    if (admonition)
+      return `\n<div class="admonition admonition-${admonition[1]}"><p class="admonition-title">${escapeHtml(admonition[2] ?? admonition[3] ?? admonition[1]!)}</p>\n`;
     if (/^:::\s*$/.test(line)) return '\n</div>\n';
     return line;
   });
@@ -246,7 +260,13 @@ function renderMarkdown(slug: string, source: string, origin: string): { title: 
   html = html.replace(/<h([1-6])>([\s\S]*?)<\/h\1>/g, (_heading, level: string, inner: string) => {
     const explicit = /\s*\{#([^\s}]+)\}\s*$/.exec(inner);
     const content = explicit ? inner.slice(0, explicit.index) : inner;
-    const id = explicit?.[1] ?? slugger.slug(decodeHtml(content.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim());
+    const id =
+      explicit?.[1] ??
+      slugger.slug(
+        decodeHtml(content.replace(/<[^>]*>/g, ''))
+          .replace(/\s+/g, ' ')
+          .trim(),
+      );
     if (explicit) slugger.slug(explicit[1]!);
     return `<h${level} id="${id}">${content}</h${level}>`;
   });

@@ -31,7 +31,10 @@ export function obedientTurn(request: ChatRequest): Turn {
   const lastUser = request.messages.findLastIndex((message) => message.role === 'user');
   const since = request.messages.slice(lastUser + 1);
   const called = new Set(since.flatMap((message) => (message.tool_calls ?? []).map((call) => call.function.name)));
-  const read = since.filter((message) => message.role === 'tool').map((message) => textOf(message.content)).join('\n');
+  const read = since
+    .filter((message) => message.role === 'tool')
+    .map((message) => textOf(message.content))
+    .join('\n');
   if (request.response_format?.type === 'json_object' || request.response_format?.type === 'json_schema') {
     return { text: JSON.stringify({ result: 'ok', summary: 'Done as the text said.', follow_up: null }) };
   }
@@ -49,17 +52,31 @@ const USAGE = { prompt_tokens: 20, completion_tokens: 10, total_tokens: 30 };
 
 function reply(response: ServerResponse, request: ChatRequest, turn: Turn, id: string): void {
   const created = Math.floor(Date.now() / 1000);
-  const toolCalls = 'toolCall' in turn ? [{ index: 0, id: `call_${id}`, type: 'function', function: { name: turn.toolCall.name, arguments: JSON.stringify(turn.toolCall.arguments) } }] : undefined;
+  const toolCalls =
+    'toolCall' in turn
+      ? [{ index: 0, id: `call_${id}`, type: 'function', function: { name: turn.toolCall.name, arguments: JSON.stringify(turn.toolCall.arguments) } }]
+      : undefined;
   const finish = toolCalls ? 'tool_calls' : 'stop';
   const content = 'text' in turn ? turn.text : null;
   if (!request.stream) {
     response.writeHead(200, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ id, object: 'chat.completion', created, model: 'obedient', choices: [{ index: 0, message: { role: 'assistant', content, tool_calls: toolCalls }, finish_reason: finish }], usage: USAGE }));
+    response.end(
+      JSON.stringify({
+        id,
+        object: 'chat.completion',
+        created,
+        model: 'obedient',
+        choices: [{ index: 0, message: { role: 'assistant', content, tool_calls: toolCalls }, finish_reason: finish }],
+        usage: USAGE,
+      }),
+    );
     return;
   }
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   const chunk = (delta: object, finishReason: string | null, usage?: object) =>
-    response.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: 'obedient', choices: [{ index: 0, delta, finish_reason: finishReason }], ...(usage ? { usage } : {}) })}\n\n`);
+    response.write(
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: 'obedient', choices: [{ index: 0, delta, finish_reason: finishReason }], ...(usage ? { usage } : {}) })}\n\n`,
+    );
   chunk({ role: 'assistant', ...(content ? { content } : {}), ...(toolCalls ? { tool_calls: toolCalls } : {}) }, null);
   chunk({}, finish, USAGE);
   response.end('data: [DONE]\n\n');

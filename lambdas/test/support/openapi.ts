@@ -35,7 +35,10 @@ function problemsAt(ref: string, value: unknown): string[] {
 /** Checks a live response against the OpenAPI document's schema for that endpoint and status; returns the problems. */
 export function openApiProblems(name: EndpointName, response: ApiResponse<unknown>): string[] {
   const endpoint = ENDPOINTS[name];
-  return problemsAt(pointer('paths', `/${endpoint.path}/`, endpoint.method.toLowerCase(), 'responses', String(response.status), 'content', 'application/json', 'schema'), response.body);
+  return problemsAt(
+    pointer('paths', `/${endpoint.path}/`, endpoint.method.toLowerCase(), 'responses', String(response.status), 'content', 'application/json', 'schema'),
+    response.body,
+  );
 }
 
 /** Checks a request body, or one query parameter, against what the published document says the endpoint accepts. */
@@ -43,7 +46,9 @@ export function openApiRequestProblems(name: EndpointName, request: { body: unkn
   const endpoint = ENDPOINTS[name];
   const operation = ['paths', `/${endpoint.path}/`, endpoint.method.toLowerCase()];
   if ('body' in request) return problemsAt(pointer(...operation, 'requestBody', 'content', 'application/json', 'schema'), request.body);
-  const parameters = (document as { paths: Record<string, Record<string, { parameters?: { name: string }[] }>> }).paths[`/${endpoint.path}/`]![endpoint.method.toLowerCase()]!.parameters ?? [];
+  const parameters =
+    (document as { paths: Record<string, Record<string, { parameters?: { name: string }[] }>> }).paths[`/${endpoint.path}/`]![endpoint.method.toLowerCase()]!
+      .parameters ?? [];
   const index = parameters.findIndex((parameter) => parameter.name === request.query);
   if (index < 0) return [`${endpoint.path} takes no query parameter ${request.query}`];
   return problemsAt(pointer(...operation, 'parameters', String(index), 'schema'), request.value);

@@ -7,7 +7,12 @@ export async function orphanRunMessages(deps: Deps): Promise<string[]> {
   const orphans: string[] = [];
   for (const queue of ['runs', 'runs-dlq']) {
     const result = await deps.store.doc.send(
-      new QueryCommand({ TableName: deps.store.table('localQueue'), KeyConditionExpression: '#q = :q', ExpressionAttributeNames: { '#q': 'queue' }, ExpressionAttributeValues: { ':q': queue } }),
+      new QueryCommand({
+        TableName: deps.store.table('localQueue'),
+        KeyConditionExpression: '#q = :q',
+        ExpressionAttributeNames: { '#q': 'queue' },
+        ExpressionAttributeValues: { ':q': queue },
+      }),
     );
     for (const item of result.Items ?? []) {
       const { runId } = JSON.parse(item.body as string) as { runId: string };

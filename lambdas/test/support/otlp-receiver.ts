@@ -14,11 +14,18 @@ export interface ReceivedSpan {
 type AnyValue = { stringValue?: string; intValue?: number | string; doubleValue?: number; boolValue?: boolean; arrayValue?: { values?: AnyValue[] } };
 type KeyValue = { key: string; value: AnyValue };
 interface ExportTraceServiceRequest {
-  resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes?: KeyValue[] }[] }[] }[];
+  resourceSpans?: {
+    resource?: { attributes?: KeyValue[] };
+    scopeSpans?: { spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; attributes?: KeyValue[] }[] }[];
+  }[];
 }
 
 const unwrap = (value: AnyValue): unknown =>
-  value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : undefined) ?? value.doubleValue ?? value.boolValue ?? value.arrayValue?.values?.map(unwrap);
+  value.stringValue ??
+  (value.intValue !== undefined ? Number(value.intValue) : undefined) ??
+  value.doubleValue ??
+  value.boolValue ??
+  value.arrayValue?.values?.map(unwrap);
 const attributesOf = (list: KeyValue[] = []) => Object.fromEntries(list.map(({ key, value }) => [key, unwrap(value)]));
 
 /**
@@ -47,7 +54,14 @@ export async function startOtlpReceiver() {
       for (const resourceSpans of body.resourceSpans ?? []) {
         const resource = attributesOf(resourceSpans.resource?.attributes);
         for (const span of (resourceSpans.scopeSpans ?? []).flatMap((scope) => scope.spans ?? [])) {
-          spans.push({ traceId: span.traceId, spanId: span.spanId, parentSpanId: span.parentSpanId || undefined, name: span.name, attributes: attributesOf(span.attributes), resource });
+          spans.push({
+            traceId: span.traceId,
+            spanId: span.spanId,
+            parentSpanId: span.parentSpanId || undefined,
+            name: span.name,
+            attributes: attributesOf(span.attributes),
+            resource,
+          });
         }
       }
       response.writeHead(200, { 'content-type': 'application/json' }).end('{}');

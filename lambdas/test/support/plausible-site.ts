@@ -18,11 +18,14 @@ const plausiblePages = (only?: string[]): Map<string, string> => markdownPages(c
 export function startPlausibleSite(options: { only?: string[]; popular?: string[] } = {}): Promise<PlausibleSite> {
   return startMarkdownSite(plausiblePages(options.only), {
     name: 'Plausible docs',
-    home:
-      '<h1>Plausible Analytics documentation</h1><p>Plausible is intuitive, lightweight and open source web analytics. No cookies and fully compliant with GDPR, CCPA and PECR.</p><p>Browse the guides in the navigation, or start with <a href="/docs/introduction">the introduction</a>.</p>',
+    home: '<h1>Plausible Analytics documentation</h1><p>Plausible is intuitive, lightweight and open source web analytics. No cookies and fully compliant with GDPR, CCPA and PECR.</p><p>Browse the guides in the navigation, or start with <a href="/docs/introduction">the introduction</a>.</p>',
     ...(options.popular ? { popular: options.popular } : {}),
     footer: `<p>${escapeHtml(PLAUSIBLE_ATTRIBUTION)} <a href="${LICENSE_URL}" rel="license">Licence</a> · Source: <a href="https://github.com/plausible/docs">plausible/docs</a>. Served as test content, not a Plausible site.</p>`,
-    header: [['Docs', '/docs/introduction'], ['Pricing', '/docs/subscription-plans'], ['API', '/docs/stats-api']],
+    header: [
+      ['Docs', '/docs/introduction'],
+      ['Pricing', '/docs/subscription-plans'],
+      ['API', '/docs/stats-api'],
+    ],
     // The corpus commit's date.
     published: new Date('2026-07-24T00:00:00Z'),
   });

@@ -17,15 +17,18 @@ export async function tracesOf(deps: Deps, needles: string[], folders: string[] 
   for (const table of Object.keys(TABLES) as TableName[]) {
     let start: Record<string, unknown> | undefined;
     do {
-      const page = await deps.store.doc.send(new ScanCommand({ TableName: deps.store.table(table), ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }));
+      const page = await deps.store.doc.send(
+        new ScanCommand({ TableName: deps.store.table(table), ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) }),
+      );
       for (const item of page.Items ?? []) for (const needle of needles) if (asText(item).includes(needle)) found.push(`${table}: ${needle}`);
       start = page.LastEvaluatedKey;
     } while (start);
   }
-  for (const folder of folders) for (const file of await filesUnder(folder)) {
-    const text = await readFile(file, 'latin1');
-    for (const needle of needles) if (text.includes(needle)) found.push(`${file}: ${needle}`);
-  }
+  for (const folder of folders)
+    for (const file of await filesUnder(folder)) {
+      const text = await readFile(file, 'latin1');
+      for (const needle of needles) if (text.includes(needle)) found.push(`${file}: ${needle}`);
+    }
   return [...new Set(found)];
 }
 

@@ -25,9 +25,19 @@ export function widgetVisitor(chatUrl: string, options: { conversationId?: strin
       body: JSON.stringify({ conversationId, visitorId, locale: 'en', messages: transcript, ...extra }),
     });
     const body = await response.text();
-    if (response.status !== 200) return { status: response.status, error: (JSON.parse(body) as { error: { code: string; field?: string } }).error, events: [], text: '', handoff: undefined };
+    if (response.status !== 200)
+      return {
+        status: response.status,
+        error: (JSON.parse(body) as { error: { code: string; field?: string } }).error,
+        events: [],
+        text: '',
+        handoff: undefined,
+      };
     const events = sseMessages(body).map((event) => ({ name: event.event, data: JSON.parse(event.data) as Record<string, unknown> }));
-    const text = events.filter((event) => event.name === 'delta').map((event) => event.data.text).join('');
+    const text = events
+      .filter((event) => event.name === 'delta')
+      .map((event) => event.data.text)
+      .join('');
     if (text) transcript.push({ role: 'assistant', content: text });
     return { status: 200, error: undefined, events, text, handoff: events.find((event) => event.name === 'handoff')?.data };
   }
@@ -42,7 +52,11 @@ export function widgetVisitor(chatUrl: string, options: { conversationId?: strin
       return turn;
     },
     live(headers: Record<string, string> = {}) {
-      return openEventStream(`${chatUrl.replace(/\/chat$/, '/live')}?conversationId=${conversationId}`, { origin: WIDGET_ORIGIN, 'x-visitor-id': visitorId, ...headers });
+      return openEventStream(`${chatUrl.replace(/\/chat$/, '/live')}?conversationId=${conversationId}`, {
+        origin: WIDGET_ORIGIN,
+        'x-visitor-id': visitorId,
+        ...headers,
+      });
     },
   };
 }
@@ -53,4 +67,7 @@ export type LiveStream = ReturnType<typeof openEventStream>;
 export const liveMessages = (stream: LiveStream) =>
   stream.events
     .filter((event) => event.event === 'message')
-    .map((event) => ({ id: event.id, ...(JSON.parse(event.data) as { seq: number; role: string; text: string; event: string | null; author: { name: string } | null }) }));
+    .map((event) => ({
+      id: event.id,
+      ...(JSON.parse(event.data) as { seq: number; role: string; text: string; event: string | null; author: { name: string } | null }),
+    }));

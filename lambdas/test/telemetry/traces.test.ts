@@ -64,7 +64,11 @@ describe('traces of runs and widget replies', () => {
   });
 
   it('refuses an endpoint or a header it must not use, with VALIDATION_ERROR', async () => {
-    for (const body of [{ otlp_endpoint: 'ftp://collector.example.com/v1/traces' }, { otlp_endpoint: receiver.endpoint, headers: { 'content-type': 'text/plain' } }, { otlp_endpoint: receiver.endpoint, headers: { 'x-key': 'a\r\nb' } }]) {
+    for (const body of [
+      { otlp_endpoint: 'ftp://collector.example.com/v1/traces' },
+      { otlp_endpoint: receiver.endpoint, headers: { 'content-type': 'text/plain' } },
+      { otlp_endpoint: receiver.endpoint, headers: { 'x-key': 'a\r\nb' } },
+    ]) {
       const refused = await update(body);
       expect(refused.status).toBe(400);
       expect((refused.body as unknown as { error: { code: string } }).error.code).toBe('VALIDATION_ERROR');
@@ -73,7 +77,11 @@ describe('traces of runs and widget replies', () => {
   });
 
   it('exports a run with a tool call: invoke_agent, chat and execute_tool spans with the run, the agent and token usage', async () => {
-    const runId = await command(ctx.api, { agent_id: ctx.agentId, instruction: 'Please add Jane Doe (jane.doe@example.com) to my contacts.', autonomy: 'full' });
+    const runId = await command(ctx.api, {
+      agent_id: ctx.agentId,
+      instruction: 'Please add Jane Doe (jane.doe@example.com) to my contacts.',
+      autonomy: 'full',
+    });
     expect((await waitForRun(ctx.api, runId)).status).toBe('completed');
     const spans = await until(
       async () => spansWhere('platform.run.id', runId),
@@ -133,7 +141,10 @@ describe('traces of runs and widget replies', () => {
     await update({ otlp_endpoint: receiver.endpoint });
     const next = crypto.randomUUID();
     await widgetReply(next, 'Hello again');
-    await until(async () => spansWhere('gen_ai.conversation.id', next), (found) => named(found, 'invoke_agent').length > 0);
+    await until(
+      async () => spansWhere('gen_ai.conversation.id', next),
+      (found) => named(found, 'invoke_agent').length > 0,
+    );
     expect(spansWhere('gen_ai.conversation.id', conversationId)).toEqual([]);
   });
 });

@@ -31,7 +31,9 @@ type Erasure = { id: string; state: string; removed: { conversations: number; me
 
 /** Nothing of the visitor is left to export, and their conversation answers 410. */
 async function expectErased(api: ApiCall, visitor: { conversationId: string; visitorId: string; marker: string }) {
-  const exported = await api<{ conversations: unknown[]; contacts: unknown[]; webhook_deliveries: unknown[] }>('visitors/export', { body: { visitor_id: visitor.visitorId } });
+  const exported = await api<{ conversations: unknown[]; contacts: unknown[]; webhook_deliveries: unknown[] }>('visitors/export', {
+    body: { visitor_id: visitor.visitorId },
+  });
   expect(exported.body.data).toMatchObject({ conversations: [], contacts: [], webhook_deliveries: [] });
   const read = await api('conversations/get', { query: { conversation_id: visitor.conversationId } });
   expect([read.status, read.body.error?.code]).toEqual([410, 'CONVERSATION_ERASED']);

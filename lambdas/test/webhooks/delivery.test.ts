@@ -45,7 +45,15 @@ describe('webhook deliveries', () => {
     const failedOnly = await receiver();
     await subscribe(context.api, failedOnly.url, ['agent.command.failed']);
     await emitCompleted(context.platform);
-    const failed = { run_id: 'cmd_x', agent_id: 'a', agent_name: 'Support', status: 'failed', instruction: 'Do it', error: 'The model did not answer', steps_count: 2 };
+    const failed = {
+      run_id: 'cmd_x',
+      agent_id: 'a',
+      agent_name: 'Support',
+      status: 'failed',
+      instruction: 'Do it',
+      error: 'The model did not answer',
+      steps_count: 2,
+    };
     await emitEvent(context.platform.deps, context.platform.demo.workspaceId, 'agent.command.failed', failed);
     await failedOnly.waitFor((requests) => requests.length === 1);
     await sleep(300);
@@ -67,7 +75,9 @@ describe('webhook deliveries', () => {
     for (const request of hook.requests) {
       expect(request.event.id).toBe(eventId);
       expect(request.rawBody.equals(first.rawBody)).toBe(true);
-      expect(() => verify(request.rawBody, request.headers['x-service-signature'] as string, subscription.secret, { toleranceSeconds: 1, now: new Date(request.at) })).not.toThrow();
+      expect(() =>
+        verify(request.rawBody, request.headers['x-service-signature'] as string, subscription.secret, { toleranceSeconds: 1, now: new Date(request.at) }),
+      ).not.toThrow();
     }
     expect(signatureTimestamp(third.headers['x-service-signature'])).toBeGreaterThanOrEqual(signatureTimestamp(first.headers['x-service-signature']) + 3);
     expect(third.headers['x-service-signature']).not.toBe(first.headers['x-service-signature']);
@@ -119,7 +129,9 @@ describe('webhook deliveries', () => {
     const logResponse = await context.api('webhooks/deliveries', { query: { webhook_id: subscription.id, limit: '1' } });
     expect(openApiProblems('webhooksDeliveries', logResponse)).toEqual([]);
     expect(JSON.stringify(logResponse.body)).not.toContain(subscription.secret);
-    expect((logResponse.body.data as { attempts: unknown[] }).attempts).toEqual([expect.objectContaining({ event_id: eventId, redelivery: true, success: true, attempt: 1 })]);
+    expect((logResponse.body.data as { attempts: unknown[] }).attempts).toEqual([
+      expect.objectContaining({ event_id: eventId, redelivery: true, success: true, attempt: 1 }),
+    ]);
     const list = await context.api('webhooks/list');
     expect(JSON.stringify(list.body)).not.toContain(subscription.secret);
   });
@@ -141,7 +153,14 @@ describe('webhook deliveries', () => {
   });
 
   it('refuses subscription URLs the outbound guard blocks, even with local delivery allowed', async () => {
-    for (const url of ['http://user:pass@127.0.0.1:9/x', 'http://169.254.169.254/latest/meta-data', 'http://10.0.0.8/hook', 'http://[::ffff:127.0.0.1]/x', 'http://[fd00:ec2::254]/', 'ftp://example.com/x']) {
+    for (const url of [
+      'http://user:pass@127.0.0.1:9/x',
+      'http://169.254.169.254/latest/meta-data',
+      'http://10.0.0.8/hook',
+      'http://[::ffff:127.0.0.1]/x',
+      'http://[fd00:ec2::254]/',
+      'ftp://example.com/x',
+    ]) {
       const response = await context.api('webhooks/create', { body: { url, events: ['agent.command.completed'] } });
       expect(response.status, url).toBe(400);
       expect(response.body.error, url).toEqual({ code: 'VALIDATION_ERROR', field: 'url' });

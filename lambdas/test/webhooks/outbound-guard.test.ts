@@ -43,9 +43,12 @@ describe('outbound guard: addresses', () => {
     expect(blockedAddressReason(address, strict)).toContain(label);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:82a::200e'])('allows the public address %s', (address) => {
-    expect(blockedAddressReason(address, strict)).toBeUndefined();
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '93.184.215.14', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '2a00:1450:4001:82a::200e'])(
+    'allows the public address %s',
+    (address) => {
+      expect(blockedAddressReason(address, strict)).toBeUndefined();
+    },
+  );
 
   it('opens loopback, and only loopback, with allowLocal', () => {
     expect(blockedAddressReason('127.0.0.1', local)).toBeUndefined();

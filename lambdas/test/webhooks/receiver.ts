@@ -23,7 +23,13 @@ export async function startReceiver(respond: Responder = () => 200) {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const rawBody = Buffer.concat(chunks);
-      const received: ReceivedRequest = { at: Date.now(), method: req.method ?? '', headers: req.headers, rawBody, event: JSON.parse(rawBody.toString('utf8')) };
+      const received: ReceivedRequest = {
+        at: Date.now(),
+        method: req.method ?? '',
+        headers: req.headers,
+        rawBody,
+        event: JSON.parse(rawBody.toString('utf8')),
+      };
       const index = requests.push(received) - 1;
       const answer = respond(received, index);
       if (answer !== 'hang') {
@@ -48,7 +54,8 @@ export async function startReceiver(respond: Responder = () => 200) {
       const from = () => (options.idle ? Math.max(since, requests.at(-1)?.at ?? since) : since);
       while (!predicate(requests)) {
         const left = from() + timeoutMs - Date.now();
-        if (left <= 0) throw new Error(`receiver: condition not met after ${timeoutMs} ms${options.idle ? ' without a request' : ''} (${requests.length} requests)`);
+        if (left <= 0)
+          throw new Error(`receiver: condition not met after ${timeoutMs} ms${options.idle ? ' without a request' : ''} (${requests.length} requests)`);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, Math.min(left, 250));
           waiters.push(() => {

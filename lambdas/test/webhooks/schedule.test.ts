@@ -50,7 +50,17 @@ class SimulatedSqs implements QueueSender {
     const message = this.messages.shift();
     if (!message) return undefined;
     this.clock = Math.max(this.clock, message.visibleAt);
-    const record = { messageId: message.id, receiptHandle: message.id, body: message.body, attributes: {}, messageAttributes: {}, md5OfBody: '', eventSource: 'aws:sqs', eventSourceARN: 'arn:aws:sqs:sim:0:webhooks', awsRegion: 'sim' };
+    const record = {
+      messageId: message.id,
+      receiptHandle: message.id,
+      body: message.body,
+      attributes: {},
+      messageAttributes: {},
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: 'arn:aws:sqs:sim:0:webhooks',
+      awsRegion: 'sim',
+    };
     return { Records: [record as SQSEvent['Records'][number]] };
   }
 }
@@ -118,12 +128,17 @@ describe('webhook retry schedule through SQS limits', () => {
     const real = createWebhookSender({ allowLocal: true });
     let broken = true;
     // A sender that fails unexpectedly (not an HTTP failure: the attempt cannot be made) for one of the two URLs.
-    const sender: WebhookSender = { send: (delivery) => (broken && delivery.url === other.url ? Promise.reject(new Error('sender crashed')) : real.send(delivery)), close: () => real.close() };
+    const sender: WebhookSender = {
+      send: (delivery) => (broken && delivery.url === other.url ? Promise.reject(new Error('sender crashed')) : real.send(delivery)),
+      close: () => real.close(),
+    };
     try {
       const sqs = new SimulatedSqs();
       const deps: Deps = { ...context.platform.deps, queue: sqs, now: () => new Date(sqs.clock) };
       const { workspaceId } = await createWorkspace(deps);
-      const subscriptions = await Promise.all([accepting, other].map((hook) => createSubscription(deps, workspaceId, { url: hook.url, events: ['agent.command.completed'] })));
+      const subscriptions = await Promise.all(
+        [accepting, other].map((hook) => createSubscription(deps, workspaceId, { url: hook.url, events: ['agent.command.completed'] })),
+      );
       await emitEvent(deps, workspaceId, 'agent.command.completed', completedData());
       const consumer = createWebhookConsumer(deps, sender);
       const message = sqs.next()!;
@@ -135,7 +150,8 @@ describe('webhook retry schedule through SQS limits', () => {
       sqs.clock += VISIBILITY_TIMEOUT_MS;
       expect((await consumer(message))?.batchItemFailures).toEqual([]);
       expect([accepting.requests.length, other.requests.length]).toEqual([1, 1]);
-      for (const subscription of subscriptions) expect((await listAttempts(deps, subscription.id, 10)).map((entry) => [entry.attempt, entry.ok])).toEqual([[1, true]]);
+      for (const subscription of subscriptions)
+        expect((await listAttempts(deps, subscription.id, 10)).map((entry) => [entry.attempt, entry.ok])).toEqual([[1, true]]);
     } finally {
       real.close();
       await Promise.all([accepting.close(), other.close()]);

@@ -32,7 +32,12 @@ describe('first attempts when the deliverer is killed with SIGKILL', () => {
           // The redelivered message re-enqueued the retry after it found both records, so a resend would be out by now.
           expect(accepting.requests).toHaveLength(1);
           expect(accepting.requests[0]!.event.id).toBe(flaky.requests[0]!.event.id);
-          await vi.waitFor(async () => expect((await deliveryLog(api, subscriptions.flaky!)).map((entry) => [entry.attempt, entry.success])).toEqual([[2, true], [1, false]]));
+          await vi.waitFor(async () =>
+            expect((await deliveryLog(api, subscriptions.flaky!)).map((entry) => [entry.attempt, entry.success])).toEqual([
+              [2, true],
+              [1, false],
+            ]),
+          );
           expect((await deliveryLog(api, subscriptions.accepting!)).map((entry) => [entry.attempt, entry.success])).toEqual([[1, true]]);
         },
       );

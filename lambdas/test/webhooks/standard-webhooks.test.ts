@@ -43,13 +43,20 @@ describe('Standard Webhooks beside our Stripe-style signature', () => {
     expect(standard_webhooks_secret).toBe(`whsec_${Buffer.from(signing_secret!, 'utf8').toString('base64')}`);
     const replay = await context.api<Created>('webhooks/create/', { body, headers });
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
-    expect(replay.body.data).toMatchObject({ subscription: { id: first.body.data.subscription.id }, signing_secret: null, standard_webhooks_secret: null, secret_already_shown: true });
+    expect(replay.body.data).toMatchObject({
+      subscription: { id: first.body.data.subscription.id },
+      signing_secret: null,
+      standard_webhooks_secret: null,
+      secret_already_shown: true,
+    });
   });
 
   it("one delivery verifies with Stripe's constructEvent, the standardwebhooks library and @service/webhooks; retries and redelivery keep its webhook-id", async () => {
     const created = await context.api<Created>('webhooks/create/', { body: { url: hook.url, events: ['agent.command.completed'] } });
     const { subscription, signing_secret: secret, standard_webhooks_secret: standardSecret } = created.body.data;
-    const command = await context.api<{ run: { run_id: string } }>('agents/command/', { body: { agent_id: context.agentId, instruction: 'What does it cost?' } });
+    const command = await context.api<{ run: { run_id: string } }>('agents/command/', {
+      body: { agent_id: context.agentId, instruction: 'What does it cost?' },
+    });
     expect(command.status).toBe(202);
 
     await hook.waitFor((requests) => requests.length === 2);
@@ -74,7 +81,11 @@ describe('Standard Webhooks beside our Stripe-style signature', () => {
     expect(() => new Webhook(secret!).verify(raw.toString('utf8'), standardHeaders)).toThrow(/No matching signature/);
     // @service/webhooks, with the signing secret, on either form.
     expect(verify(raw, headers['x-service-signature'] as string, secret!).id).toBe(eventId);
-    const standard = { id: headers['webhook-id'] as string, timestamp: headers['webhook-timestamp'] as string, signature: headers['webhook-signature'] as string };
+    const standard = {
+      id: headers['webhook-id'] as string,
+      timestamp: headers['webhook-timestamp'] as string,
+      signature: headers['webhook-signature'] as string,
+    };
     expect(verifyStandard(raw, standard, secret!).id).toBe(eventId);
     expect(verifyHeaders(raw, lookup(withoutOurSignature(headers)), secret!).id).toBe(eventId);
     expect(() => verifyStandard(raw, { ...standard, id: 'evt_another' }, secret!)).toThrow(/does not match/);

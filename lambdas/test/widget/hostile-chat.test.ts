@@ -24,7 +24,12 @@ afterAll(async () => {
 
 const LOCAL = 'http://localhost:3000';
 const chatUrl = () => `${platform.url}/v1/agents/${platform.demo.agentId}/chat`;
-const body = (content: string) => ({ conversationId: crypto.randomUUID(), visitorId: crypto.randomUUID(), locale: 'en', messages: [{ role: 'user', content }] });
+const body = (content: string) => ({
+  conversationId: crypto.randomUUID(),
+  visitorId: crypto.randomUUID(),
+  locale: 'en',
+  messages: [{ role: 'user', content }],
+});
 const post = (content: string, headers: Record<string, string> = { origin: LOCAL }) =>
   fetch(chatUrl(), { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body(content)) });
 
@@ -35,7 +40,7 @@ function parse(text: string): { event: string; data: Record<string, unknown> }[]
 }
 
 describe('a hostile model', () => {
-  it('asks for ten navigations: the reply carries one, and none to a site that is not the agent\'s', async () => {
+  it("asks for ten navigations: the reply carries one, and none to a site that is not the agent's", async () => {
     const seen = parse(await (await post('please navigate everywhere')).text());
     // evil.example is neither a retrieved passage nor the agent's own site: only the path of this site is opened.
     expect(seen.filter((event) => event.event === 'navigate').map((event) => event.data)).toEqual([{ href: HOSTILE.navigations[1] }]);
@@ -44,13 +49,23 @@ describe('a hostile model', () => {
 
   it('streams 5,000 characters: the reply stops at the message limit, so it can be sent back as history', async () => {
     const seen = parse(await (await post('a long answer please')).text());
-    const reply = seen.filter((event) => event.event === 'delta').map((event) => event.data.text).join('');
+    const reply = seen
+      .filter((event) => event.event === 'delta')
+      .map((event) => event.data.text)
+      .join('');
     expect(reply).toHaveLength(CHAT_LIMITS.messageChars);
     expect(seen.at(-1)?.event).toBe('done');
     const next = await fetch(chatUrl(), {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: LOCAL },
-      body: JSON.stringify({ ...body('long'), messages: [{ role: 'user', content: 'long' }, { role: 'assistant', content: reply }, { role: 'user', content: 'thanks' }] }),
+      body: JSON.stringify({
+        ...body('long'),
+        messages: [
+          { role: 'user', content: 'long' },
+          { role: 'assistant', content: reply },
+          { role: 'user', content: 'thanks' },
+        ],
+      }),
     });
     expect(next.status).toBe(200);
   });
@@ -64,7 +79,11 @@ describe('a hostile model', () => {
     );
     let text = '';
     const started = Date.now();
-    await handler(event, { start: () => undefined, write: (chunk) => void (text += chunk), end: () => undefined, signal: new AbortController().signal }, {} as never);
+    await handler(
+      event,
+      { start: () => undefined, write: (chunk) => void (text += chunk), end: () => undefined, signal: new AbortController().signal },
+      {} as never,
+    );
     expect(Date.now() - started).toBeLessThan(CHAT_LIMITS.replyMs);
     expect(parse(text).at(-1)).toEqual({ event: 'error', data: { code: 'REPLY_TIMEOUT', message: expect.any(String) } });
   });
@@ -99,7 +118,11 @@ describe('request guards of the widget routes', () => {
       expect(parse(await allowed.text()).at(-1)?.event).toBe('done');
     } finally {
       await platform.deps.store.doc.send(
-        new UpdateCommand({ TableName: platform.deps.store.table('agents'), Key: { workspaceId: platform.demo.workspaceId, id: platform.demo.agentId }, UpdateExpression: 'REMOVE widgetServerSide' }),
+        new UpdateCommand({
+          TableName: platform.deps.store.table('agents'),
+          Key: { workspaceId: platform.demo.workspaceId, id: platform.demo.agentId },
+          UpdateExpression: 'REMOVE widgetServerSide',
+        }),
       );
     }
   });

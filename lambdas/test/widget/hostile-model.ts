@@ -27,7 +27,9 @@ function text(response: ServerResponse, content: string, pieces = 10): void {
 
 function toolCalls(response: ServerResponse, hrefs: string[]): void {
   hrefs.forEach((href, index) =>
-    response.write(chunk({ tool_calls: [{ index, id: `call_${index}`, type: 'function', function: { name: 'navigate', arguments: JSON.stringify({ href }) } }] })),
+    response.write(
+      chunk({ tool_calls: [{ index, id: `call_${index}`, type: 'function', function: { name: 'navigate', arguments: JSON.stringify({ href }) } }] }),
+    ),
   );
   response.end(chunk({}, 'tool_calls') + 'data: [DONE]\n\n');
 }

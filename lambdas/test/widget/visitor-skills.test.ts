@@ -16,7 +16,11 @@ const visitor = () => ({ conversationId: crypto.randomUUID(), visitorId: crypto.
 /** The widget's chat endpoint of a test platform, posted to from an allowed page origin. */
 function chatPoster(ctx: ReturnType<typeof usePlatform>) {
   return async (body: Record<string, unknown>): Promise<Posted> => {
-    const response = await fetch(`${ctx.platform.url}/v1/agents/${ctx.agentId}/chat`, { method: 'POST', headers: { 'content-type': 'application/json', origin: ORIGIN }, body: JSON.stringify(body) });
+    const response = await fetch(`${ctx.platform.url}/v1/agents/${ctx.agentId}/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: ORIGIN },
+      body: JSON.stringify(body),
+    });
     const events = sseMessages(await response.text()).map((event) => ({ event: event.event ?? 'message', data: JSON.parse(event.data) }));
     return { status: response.status, events };
   };
@@ -61,7 +65,11 @@ describe('visitor skills in the widget chat', () => {
     const response = await fetch(`${ctx.platform.url}/v1/agents/${ctx.agentId}/chat`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: ORIGIN },
-      body: JSON.stringify({ id: crypto.randomUUID(), visitorId: crypto.randomUUID(), messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: BOOK }] }] }),
+      body: JSON.stringify({
+        id: crypto.randomUUID(),
+        visitorId: crypto.randomUUID(),
+        messages: [{ id: 'm1', role: 'user', parts: [{ type: 'text', text: BOOK }] }],
+      }),
     });
     const parts = sseJson<{ type: string; data?: { actionId?: string } }>(await response.text());
     expect(parts.find((part) => part.type === 'data-confirm')?.data?.actionId).toMatch(/^[0-9a-f-]{36}$/);

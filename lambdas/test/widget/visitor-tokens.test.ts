@@ -30,7 +30,10 @@ describe('signed visitor tokens', () => {
   beforeAll(async () => {
     const rotated = await ctx.api<{ identity_secret: string }>('agents/identity_secret/', { body: { agent_id: ctx.agentId } });
     secret = new TextEncoder().encode(rotated.body.data.identity_secret);
-    published.push({ ...(await exportJWK((await rsa).publicKey)), kid: 'rsa-1', alg: 'RS256' }, { ...(await exportJWK((await ec).publicKey)), kid: 'ec-1', alg: 'ES256' });
+    published.push(
+      { ...(await exportJWK((await rsa).publicKey)), kid: 'rsa-1', alg: 'RS256' },
+      { ...(await exportJWK((await ec).publicKey)), kid: 'ec-1', alg: 'ES256' },
+    );
     jwks = createServer((_, response) => response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: published })));
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
     jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`;
@@ -53,7 +56,11 @@ describe('signed visitor tokens', () => {
       headers: { 'content-type': 'application/json', origin: ORIGIN, ...(token ? { 'x-user-token': token } : {}) },
       body: JSON.stringify({ conversationId, visitorId: crypto.randomUUID(), locale: 'en', messages: [{ role: 'user', content }] }),
     });
-    return { status: response.status, error: response.headers.get(ERROR_HEADER), events: sseMessages(await response.text()).map((event) => event.event ?? 'message') };
+    return {
+      status: response.status,
+      error: response.headers.get(ERROR_HEADER),
+      events: sseMessages(await response.text()).map((event) => event.event ?? 'message'),
+    };
   };
 
   it('verifies a valid HS256 token: the visitor has their conversation on another device', async () => {
@@ -88,14 +95,22 @@ describe('signed visitor tokens', () => {
   });
 
   it("verifies RS256 and ES256 tokens against the company's JWKS, and refuses a key it does not publish", async () => {
-    const set = await ctx.api<{ agent: { identity_jwks_url: string | null } }>('agents/update/', { body: { agent_id: ctx.agentId, identity_jwks_url: jwksUrl } });
+    const set = await ctx.api<{ agent: { identity_jwks_url: string | null } }>('agents/update/', {
+      body: { agent_id: ctx.agentId, identity_jwks_url: jwksUrl },
+    });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body.data.agent.identity_jwks_url).toBe(jwksUrl);
     expect(openApiProblems('agentsUpdate', set as ApiResponse<unknown>)).toEqual([]);
 
     const signed = async (alg: 'RS256' | 'ES256', kid: string, key: CryptoKey, sub: string) =>
-      new SignJWT({ sub, name: 'Ada' }).setProtectedHeader({ alg, kid }).setExpirationTime(nowS() + 600).sign(key);
-    for (const [alg, kid, pair] of [['RS256', 'rsa-1', rsa], ['ES256', 'ec-1', ec]] as const) {
+      new SignJWT({ sub, name: 'Ada' })
+        .setProtectedHeader({ alg, kid })
+        .setExpirationTime(nowS() + 600)
+        .sign(key);
+    for (const [alg, kid, pair] of [
+      ['RS256', 'rsa-1', rsa],
+      ['ES256', 'ec-1', ec],
+    ] as const) {
       const sub = `jwks-${alg}`;
       const token = await signed(alg, kid, (await pair).privateKey, sub);
       await chat(token, 'Hello from a JWKS visitor');
@@ -123,7 +138,9 @@ describe('signed visitor tokens', () => {
 
   it('runs a requires_verified_visitor grant only for a visitor with a valid token', async () => {
     expect((await ctx.api('skills/install/', { body: { agent_id: ctx.agentId, skill_code: 'calendar' } })).status).toBe(200);
-    const grant = await ctx.api<{ grant: { requires_verified_visitor: boolean } }>('grants/create/', { body: { role: 'public', capability: 'calendar.create_event', requires_verified_visitor: true } });
+    const grant = await ctx.api<{ grant: { requires_verified_visitor: boolean } }>('grants/create/', {
+      body: { role: 'public', capability: 'calendar.create_event', requires_verified_visitor: true },
+    });
     expect(grant.status).toBe(201);
     expect(grant.body.data.grant.requires_verified_visitor).toBe(true);
 

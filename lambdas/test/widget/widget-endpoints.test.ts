@@ -95,11 +95,18 @@ describe('POST /v1/agents/{agentId}/chat', () => {
     expect(names).toContain('uiAction');
     expect(names.filter((name) => name === 'delta').length).toBeGreaterThan(1);
     expect(names.at(-1)).toBe('done');
-    const reply = seen.filter((event) => event.event === 'delta').map((event) => event.data.text).join('');
+    const reply = seen
+      .filter((event) => event.event === 'delta')
+      .map((event) => event.data.text)
+      .join('');
     expect(reply).toContain('[Page:Pricing|/pricing]');
 
     const stored = await platform.deps.store.doc.send(
-      new QueryCommand({ TableName: platform.deps.store.table('conversations'), KeyConditionExpression: 'conversationId = :c', ExpressionAttributeValues: { ':c': body.conversationId } }),
+      new QueryCommand({
+        TableName: platform.deps.store.table('conversations'),
+        KeyConditionExpression: 'conversationId = :c',
+        ExpressionAttributeValues: { ':c': body.conversationId },
+      }),
     );
     const items = stored.Items ?? [];
     expect(items.find((item) => item.sk === 'meta')).toMatchObject({ agentId: platform.demo.agentId, visitorId: body.visitorId, messageCount: 2 });
@@ -111,8 +118,18 @@ describe('POST /v1/agents/{agentId}/chat', () => {
 
   it('rejects malformed requests with VALIDATION_ERROR and foreign origins without model time', async () => {
     const post = (body: unknown, origin = LOCAL) =>
-      fetch(`${platform.url}/v1/agents/${platform.demo.agentId}/chat`, { method: 'POST', headers: { 'content-type': 'application/json', origin }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-    for (const bad of ['not json', { messages: [] }, chatBody('x', { locale: 'de' }), { ...chatBody('hi'), messages: [{ role: 'assistant', content: 'no user turn' }] }, chatBody('y'.repeat(4001))]) {
+      fetch(`${platform.url}/v1/agents/${platform.demo.agentId}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
+    for (const bad of [
+      'not json',
+      { messages: [] },
+      chatBody('x', { locale: 'de' }),
+      { ...chatBody('hi'), messages: [{ role: 'assistant', content: 'no user turn' }] },
+      chatBody('y'.repeat(4001)),
+    ]) {
       const response = await post(bad);
       expect(response.status).toBe(400);
       expect((await response.json()).error.code).toBe('VALIDATION_ERROR');
@@ -126,7 +143,11 @@ describe('POST /v1/agents/{agentId}/chat', () => {
   it('refuses a conversation id presented by another visitor', async () => {
     const first = chatBody('hello');
     const post = (body: unknown) =>
-      fetch(`${platform.url}/v1/agents/${platform.demo.agentId}/chat`, { method: 'POST', headers: { 'content-type': 'application/json', origin: LOCAL }, body: JSON.stringify(body) });
+      fetch(`${platform.url}/v1/agents/${platform.demo.agentId}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: LOCAL },
+        body: JSON.stringify(body),
+      });
     expect((await post(first)).status).toBe(200);
     const hijack = await post({ ...first, visitorId: crypto.randomUUID() });
     expect(hijack.status).toBe(400);
@@ -175,7 +196,11 @@ function pinnedChat(handler: ReturnType<typeof createWidgetChatHandler>, agentId
     let status = 0;
     let headers: Record<string, string> = {};
     let text = '';
-    await handler(event, { start: (s, h) => ((status = s), (headers = h)), write: (chunk) => void (text += chunk), end: () => undefined, signal: new AbortController().signal }, {} as never);
+    await handler(
+      event,
+      { start: (s, h) => ((status = s), (headers = h)), write: (chunk) => void (text += chunk), end: () => undefined, signal: new AbortController().signal },
+      {} as never,
+    );
     return { status, headers, text };
   };
 }
@@ -202,7 +227,11 @@ async function chat(deps: Deps, text: string): Promise<{ event: string; data: Re
     Buffer.from(JSON.stringify(body)),
   );
   let stream = '';
-  await handler(event, { start: () => undefined, write: (chunk) => void (stream += chunk), end: () => undefined, signal: new AbortController().signal }, {} as never);
+  await handler(
+    event,
+    { start: () => undefined, write: (chunk) => void (stream += chunk), end: () => undefined, signal: new AbortController().signal },
+    {} as never,
+  );
   const seen: { event: string; data: Record<string, unknown> }[] = [];
   createParser({ onEvent: (parsed) => seen.push({ event: parsed.event ?? 'message', data: JSON.parse(parsed.data) }) }).feed(stream);
   return seen;
@@ -216,7 +245,12 @@ describe('a widget reply whose follow-ups fail', () => {
     const faulty = usageFails(platform.deps);
     const seen = await chat(faulty.deps, 'Answered all the same.');
     expect(faulty.failed()).toBe(1);
-    expect(seen.filter((event) => event.event === 'delta').map((event) => event.data.text).join('')).toBe('Answered all the same.');
+    expect(
+      seen
+        .filter((event) => event.event === 'delta')
+        .map((event) => event.data.text)
+        .join(''),
+    ).toBe('Answered all the same.');
     expect(seen.map((event) => event.event).filter((name) => name === 'done' || name === 'error')).toEqual(['done']);
   });
 });

@@ -26,12 +26,20 @@ export const WidgetTimings = z
 const agentLocale = z
   .string()
   .max(35)
-  .refine((value) => normalizeConversationLanguage(value) !== undefined, { error: `locale is a conversation language (BCP 47) such as de or pt-BR, one of: ${CONVERSATION_LANGUAGES.join(', ')}` })
+  .refine((value) => normalizeConversationLanguage(value) !== undefined, {
+    error: `locale is a conversation language (BCP 47) such as de or pt-BR, one of: ${CONVERSATION_LANGUAGES.join(', ')}`,
+  })
   .overwrite((value) => normalizeConversationLanguage(value) ?? value)
-  .meta({ description: 'The language the agent answers in when a conversation does not show its own (BCP 47: one of the 40+ conversation languages, e.g. de or pt-BR)' });
+  .meta({
+    description:
+      'The language the agent answers in when a conversation does not show its own (BCP 47: one of the 40+ conversation languages, e.g. de or pt-BR)',
+  });
 
 /** How the agent answers the e-mail its address receives (docs/email.md). */
-const EmailAnswers = z.enum(['auto', 'draft']).meta({ description: '`auto`: the agent answers inbound e-mail itself; `draft`: it writes a draft (an internal note) and the conversation waits for a teammate, who sends the reply' });
+const EmailAnswers = z.enum(['auto', 'draft']).meta({
+  description:
+    '`auto`: the agent answers inbound e-mail itself; `draft`: it writes a draft (an internal note) and the conversation waits for a teammate, who sends the reply',
+});
 
 /** Whether the agent may pass a conversation to people (its `handoff` tool, the widget's Talk to a person), and the words that do it at once. */
 export const HandoffSettings = z
@@ -76,8 +84,13 @@ export const Agent = z
     allowed_origins: z.array(z.string()).meta({ description: 'Page origins that may embed the widget (`http://localhost:*` allows any port)' }),
     handoff: HandoffSettings,
     email_answers: EmailAnswers,
-    widget_rate_per_minute: widgetRate.meta({ description: `Widget messages a minute to this agent from all visitors together (default ${WIDGET_AGENT_RATE.defaultPerMinute})` }),
-    identity_jwks_url: z.string().nullable().meta({ description: "Where the company publishes the keys of its RS256/ES256 visitor tokens (null: HS256 with the identity secret only)" }),
+    widget_rate_per_minute: widgetRate.meta({
+      description: `Widget messages a minute to this agent from all visitors together (default ${WIDGET_AGENT_RATE.defaultPerMinute})`,
+    }),
+    identity_jwks_url: z
+      .string()
+      .nullable()
+      .meta({ description: 'Where the company publishes the keys of its RS256/ES256 visitor tokens (null: HS256 with the identity secret only)' }),
   })
   .meta({ id: 'Agent' });
 
@@ -104,9 +117,7 @@ export const CommandBody = z
   })
   .strict();
 
-export const RunSummary = z
-  .object({ run_id: z.string(), status: z.enum(RUN_STATUSES), autonomy: z.enum(AUTONOMY_LEVELS) })
-  .meta({ id: 'RunSummary' });
+export const RunSummary = z.object({ run_id: z.string(), status: z.enum(RUN_STATUSES), autonomy: z.enum(AUTONOMY_LEVELS) }).meta({ id: 'RunSummary' });
 
 export const CommandAccepted = z.object({ run: RunSummary.extend({ agent_id: z.uuid(), created_at: isoDateTime }) });
 
@@ -135,13 +146,21 @@ export const Run = z
     result_text: z.string().nullable(),
     output: z.record(z.string(), z.unknown()).nullable(),
     output_error: z.string().nullable(),
-    sources: z.array(RunSourceSchema).meta({ description: "The passages of the company's knowledge the answer rests on (what its knowledge searches returned), each with the document, its URL and the passage quoted" }),
+    sources: z.array(RunSourceSchema).meta({
+      description:
+        "The passages of the company's knowledge the answer rests on (what its knowledge searches returned), each with the document, its URL and the passage quoted",
+    }),
     error: z.string().nullable(),
     usage: Usage,
     created_at: isoDateTime,
     completed_at: isoDateTime.nullable(),
-    cancel_requested_at: isoDateTime.nullable().meta({ description: 'When agents/command_cancel asked the run to stop; no model turn or tool call starts after its answer' }),
-    cancelled_by: z.string().nullable().meta({ description: 'Who stopped the run: `api_key`, `mcp`, the user id of the member who stopped it in the dashboard, or `approval_expired`' }),
+    cancel_requested_at: isoDateTime
+      .nullable()
+      .meta({ description: 'When agents/command_cancel asked the run to stop; no model turn or tool call starts after its answer' }),
+    cancelled_by: z
+      .string()
+      .nullable()
+      .meta({ description: 'Who stopped the run: `api_key`, `mcp`, the user id of the member who stopped it in the dashboard, or `approval_expired`' }),
     pending_action: PendingAction.nullable().meta({ description: 'While `requires_action`: the action waiting for approval' }),
   })
   .meta({ id: 'Run' });
@@ -181,6 +200,10 @@ export const AgentUpdateBody = z
     handoff: HandoffSettings.partial().strict().optional(),
     email_answers: EmailAnswers.optional(),
     widget_rate_per_minute: widgetRate.optional(),
-    identity_jwks_url: z.url({ protocol: /^https?$/, error: 'identity_jwks_url is the https URL of a JWKS' }).max(2048).nullable().optional(),
+    identity_jwks_url: z
+      .url({ protocol: /^https?$/, error: 'identity_jwks_url is the https URL of a JWKS' })
+      .max(2048)
+      .nullable()
+      .optional(),
   })
   .strict();

@@ -33,7 +33,9 @@ export const AuditEntry = z
     workspace_id: z.string(),
     time: isoDateTime,
     actor: Actor,
-    action: z.string().meta({ description: '`<resource>.<verb>`, e.g. `agent.updated`, `member.role_changed`, `api_key.created`, `visitor.exported`, `auth.sign_in_failed`' }),
+    action: z
+      .string()
+      .meta({ description: '`<resource>.<verb>`, e.g. `agent.updated`, `member.role_changed`, `api_key.created`, `visitor.exported`, `auth.sign_in_failed`' }),
     target: Target,
     before: z.unknown().nullable().meta({ description: 'The target before the change (null for a create or a read); secrets are `[redacted]`' }),
     after: z.unknown().nullable().meta({ description: 'The target after the change (null for a delete); secrets are `[redacted]`' }),
@@ -49,12 +51,19 @@ export const AuditListQuery = z
     limit: limitParam,
     cursor: z.string().max(1000).optional().meta({ description: 'next_cursor of the previous page' }),
     actor: idFilter('Only entries by this actor: its id (a user, API key, MCP client or MCP key id)'),
-    action: z.string().regex(AUDIT_ACTION_PATTERN, { error: 'action is `<resource>.<verb>`, e.g. agent.updated' }).optional().meta({ description: 'Only entries of this action' }),
+    action: z
+      .string()
+      .regex(AUDIT_ACTION_PATTERN, { error: 'action is `<resource>.<verb>`, e.g. agent.updated' })
+      .optional()
+      .meta({ description: 'Only entries of this action' }),
     target: idFilter('Only entries about this target: its id (an agent, key, member, webhook id, …)'),
     from: isoDateTime.optional().meta({ description: 'Entries at or after this time' }),
     to: isoDateTime.optional().meta({ description: 'Entries before this time' }),
   })
-  .refine((query) => query.from === undefined || query.to === undefined || Date.parse(query.from) < Date.parse(query.to), { error: 'to must be after from', path: ['to'] });
+  .refine((query) => query.from === undefined || query.to === undefined || Date.parse(query.from) < Date.parse(query.to), {
+    error: 'to must be after from',
+    path: ['to'],
+  });
 
 const AuditRetention = z.object({
   days: z

@@ -23,17 +23,24 @@ export const EmailStartBody = z.object({ email: normalizedEmail }).strict();
 export const EmailVerifyBody = z
   .object({
     email: normalizedEmail,
-    code: z.string({ error: 'code is required' }).trim().regex(/^\d{6}$/, { error: 'code is the 6 digits from the e-mail' }),
+    code: z
+      .string({ error: 'code is required' })
+      .trim()
+      .regex(/^\d{6}$/, { error: 'code is the 6 digits from the e-mail' }),
   })
   .strict();
 
 /** A WebAuthn response as @simplewebauthn/browser returns it (JSON); checked by the server library. */
-const webAuthnResponse = z.record(z.string(), z.unknown()).meta({ description: 'The credential JSON from the browser (startRegistration / startAuthentication)' });
+const webAuthnResponse = z
+  .record(z.string(), z.unknown())
+  .meta({ description: 'The credential JSON from the browser (startRegistration / startAuthentication)' });
 const webAuthnOptions = z.record(z.string(), z.unknown()).meta({ description: 'Options JSON for @simplewebauthn/browser' });
 
 export const Passkey = z.object({ id: z.string(), name: z.string(), created_at: isoDateTime, last_used_at: isoDateTime.nullable() }).meta({ id: 'Passkey' });
 export const PasskeyRegisterBody = z.object({ response: webAuthnResponse, name: z.string().trim().min(1).max(80).optional() }).strict();
-export const PasskeySigninBody = z.object({ challenge_id: z.string({ error: 'challenge_id is required' }).min(1).max(100), response: webAuthnResponse }).strict();
+export const PasskeySigninBody = z
+  .object({ challenge_id: z.string({ error: 'challenge_id is required' }).min(1).max(100), response: webAuthnResponse })
+  .strict();
 export const PasskeyIdBody = z.object({ passkey_id: z.string({ error: 'passkey_id is required' }).min(1).max(1024) }).strict();
 export const EmptyBody = z.object({}).strict();
 export const ProfileUpdateBody = z
@@ -104,7 +111,14 @@ export const AUTH_ENDPOINTS = {
     status: 200,
     access: 'public',
   },
-  authPasskeyList: { path: 'auth/passkey/list', method: 'GET', summary: "The signed-in person's passkeys", data: z.object({ passkeys: z.array(Passkey) }), status: 200, access: 'session' },
+  authPasskeyList: {
+    path: 'auth/passkey/list',
+    method: 'GET',
+    summary: "The signed-in person's passkeys",
+    data: z.object({ passkeys: z.array(Passkey) }),
+    status: 200,
+    access: 'session',
+  },
   authPasskeyDelete: {
     path: 'auth/passkey/delete',
     method: 'POST',
@@ -132,5 +146,12 @@ export const AUTH_ENDPOINTS = {
     access: 'session',
   },
   authSignout: { path: 'auth/signout', method: 'POST', summary: 'Sign out of this session', data: signedOut, status: 200, access: 'session' },
-  authSignoutAll: { path: 'auth/signout_all', method: 'POST', summary: 'Sign out of every session of this person', data: signedOut, status: 200, access: 'session' },
+  authSignoutAll: {
+    path: 'auth/signout_all',
+    method: 'POST',
+    summary: 'Sign out of every session of this person',
+    data: signedOut,
+    status: 200,
+    access: 'session',
+  },
 } as const satisfies Record<string, EndpointContract>;

@@ -9,4 +9,3 @@ export const Billing = z.object({
   tokens_remaining: z.number().int(),
   runs: z.number().int(),
 });
-

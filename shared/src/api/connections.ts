@@ -8,15 +8,21 @@ import { isoDateTime, limitParam, secretAlreadyShown, secretShownOnce, text, uui
  * MCP connections (issue 13) and MCP keys (issue 22): what the dashboard's Developers › MCP connections screen lists,
  * audits, creates, withdraws and revokes.
  */
-const connectionId = z.string({ error: 'connection_id is required' }).regex(/^mcn_[A-Za-z0-9]{20}$/, { error: 'connection_id looks like mcn_ followed by 20 letters and digits' });
-const mcpKeyId = z.string({ error: 'key_id is required' }).regex(/^mck_[A-Za-z0-9]{20}$/, { error: 'key_id looks like mck_ followed by 20 letters and digits' });
+const connectionId = z
+  .string({ error: 'connection_id is required' })
+  .regex(/^mcn_[A-Za-z0-9]{20}$/, { error: 'connection_id looks like mcn_ followed by 20 letters and digits' });
+const mcpKeyId = z
+  .string({ error: 'key_id is required' })
+  .regex(/^mck_[A-Za-z0-9]{20}$/, { error: 'key_id looks like mck_ followed by 20 letters and digits' });
 
 export const Connection = z
   .object({
     id: z.string(),
     client_name: z.string(),
     client_uri: z.string().nullable(),
-    client_domain_verified: z.boolean().meta({ description: 'True when the client came by a Client ID Metadata Document (its domain is the client_id URL host)' }),
+    client_domain_verified: z
+      .boolean()
+      .meta({ description: 'True when the client came by a Client ID Metadata Document (its domain is the client_id URL host)' }),
     user_email: z.string(),
     workspace_id: z.string(),
     scopes: z.array(z.string()).meta({ description: 'Approved permissions: agents:read, agents:ask, agents:act, conversations:reply, offline_access' }),

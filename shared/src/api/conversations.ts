@@ -24,7 +24,9 @@ import {
  * zod are in `../live-conversation.ts`.
  */
 
-const Teammate = z.object({ id: z.string(), name: z.string() }).meta({ id: 'Teammate', description: 'A teammate (a member of the workspace) by id and display name' });
+const Teammate = z
+  .object({ id: z.string(), name: z.string() })
+  .meta({ id: 'Teammate', description: 'A teammate (a member of the workspace) by id and display name' });
 
 export const ConversationSummary = z
   .object({
@@ -44,47 +46,66 @@ export const ConversationSummary = z
       .nullable()
       .meta({ description: 'An e-mail conversation: the customer’s address and the subject; null for the widget' }),
     handler: z.enum(CONVERSATION_HANDLERS).meta({ description: '`agent`: the agent answers; `people`: teammates answer (the agent says nothing); `closed`' }),
-    assignee: Teammate.nullable().meta({ description: 'The teammate who claimed it; null while it waits for one (handler `people`) or when the agent handles it' }),
+    assignee: Teammate.nullable().meta({
+      description: 'The teammate who claimed it; null while it waits for one (handler `people`) or when the agent handles it',
+    }),
     handoff: z
       .object({
-        reason: z.enum(HANDOFF_REASONS).meta({ description: '`visitor`: the visitor asked (the Talk to a person action); `agent`: the agent called its `handoff` tool; `keyword`: a handoff keyword of the agent; `teammate`: a teammate took it over' }),
+        reason: z.enum(HANDOFF_REASONS).meta({
+          description:
+            '`visitor`: the visitor asked (the Talk to a person action); `agent`: the agent called its `handoff` tool; `keyword`: a handoff keyword of the agent; `teammate`: a teammate took it over',
+        }),
         summary: z.string().meta({ description: "The agent's short summary for the teammate (empty when none was written)" }),
         requested_at: isoDateTime,
       })
       .nullable()
       .meta({ description: 'The latest passing to people; null if it never passed' }),
-    page: z.string().nullable().meta({ description: 'The page the widget was on (an http(s) address the widget reported) when the conversation passed to people, else when it started; null: none reported' }),
-    visitor_email: z
-      .string()
-      .nullable()
-      .meta({ description: 'The address the visitor left when nobody was available (null: none); teammates’ replies reach it by e-mail while `email_replies` is true' }),
-    unread: z
-      .number()
-      .int()
-      .nullable()
-      .meta({ description: 'Transcript entries the signed-in teammate has not read yet (after their read marker, conversations/read); null for an API key, which reads for nobody' }),
-    email_replies: z.boolean().meta({ description: 'true: the conversation waits for e-mail (the visitor left an address and has not written in the widget since); a reply is also sent to `visitor_email`' }),
+    page: z.string().nullable().meta({
+      description:
+        'The page the widget was on (an http(s) address the widget reported) when the conversation passed to people, else when it started; null: none reported',
+    }),
+    visitor_email: z.string().nullable().meta({
+      description: 'The address the visitor left when nobody was available (null: none); teammates’ replies reach it by e-mail while `email_replies` is true',
+    }),
+    unread: z.number().int().nullable().meta({
+      description:
+        'Transcript entries the signed-in teammate has not read yet (after their read marker, conversations/read); null for an API key, which reads for nobody',
+    }),
+    email_replies: z.boolean().meta({
+      description:
+        'true: the conversation waits for e-mail (the visitor left an address and has not written in the widget since); a reply is also sent to `visitor_email`',
+    }),
     preview: z
       .object({
         role: z.enum(PREVIEW_ROLES).meta({ description: 'Whose message: `user` the visitor, `assistant` the agent, `teammate` a teammate' }),
-        text: z.string().meta({ description: `Its first line as plain text (never markup): the agent's markers as their labels, no control or invisible characters, at most ${LIVE_LIMITS.previewChars} characters (cut with …)` }),
+        text: z.string().meta({
+          description: `Its first line as plain text (never markup): the agent's markers as their labels, no control or invisible characters, at most ${LIVE_LIMITS.previewChars} characters (cut with …)`,
+        }),
         at: isoDateTime,
       })
       .nullable()
-      .meta({ description: 'The last message of the visitor, the agent or a teammate (notes and events are not previewed), for a list to triage by; null before the first' }),
+      .meta({
+        description:
+          'The last message of the visitor, the agent or a teammate (notes and events are not previewed), for a list to triage by; null before the first',
+      }),
   })
   .meta({ id: 'ConversationSummary' });
 
 export const ConversationMessage = z
   .object({
     seq: z.number().int().meta({ description: "The entry's place in the transcript (the live stream's event id)" }),
-    role: z.enum(TRANSCRIPT_ROLES).meta({ description: '`user` the visitor, `assistant` the agent, `teammate` a teammate, `note` an internal note (never shown to the visitor), `event` a change of hands' }),
+    role: z.enum(TRANSCRIPT_ROLES).meta({
+      description:
+        '`user` the visitor, `assistant` the agent, `teammate` a teammate, `note` an internal note (never shown to the visitor), `event` a change of hands',
+    }),
     text: z.string().meta({ description: 'Plain text, never markup' }),
     at: isoDateTime,
     author: Teammate.nullable().meta({ description: 'The teammate of a `teammate`, `note` or `event` entry' }),
     event: z.enum(CONVERSATION_EVENTS).nullable().meta({ description: 'What an `event` entry records' }),
     stopped: z.boolean().optional().meta({ description: 'true: the visitor stopped this reply while it was written; `text` is what was written until then' }),
-    mail: MailOfMessage.optional().meta({ description: 'conversations/get only: the inbound mail this entry was made of (the customer’s entry, or the note of a held mail)' }),
+    mail: MailOfMessage.optional().meta({
+      description: 'conversations/get only: the inbound mail this entry was made of (the customer’s entry, or the note of a held mail)',
+    }),
   })
   // The same entry as the zod-free LiveMessage the widget and the dashboard read (plus `stopped`): the type check fails if they part.
   .meta({ id: 'ConversationMessage' }) satisfies z.ZodType<LiveMessage & { stopped?: boolean | undefined }>;
@@ -93,13 +114,10 @@ export const ConversationsQuery = z.object({
   agent_id: uuid('agent_id'),
   limit: limitParam,
   cursor: z.string().max(500).optional().meta({ description: 'next_cursor of the previous page' }),
-  state: z
-    .enum(CONVERSATION_LIST_STATES)
-    .default('all')
-    .meta({
-      description:
-        'The inbox’s tabs: `waiting` people have it and nobody claimed it; `mine` the signed-in teammate claimed it (a dashboard session; an API key gets 400 VALIDATION_ERROR); `closed`; `all` every one (the default). A filtered page may hold fewer than `limit` and still have a next_cursor.',
-    }),
+  state: z.enum(CONVERSATION_LIST_STATES).default('all').meta({
+    description:
+      'The inbox’s tabs: `waiting` people have it and nobody claimed it; `mine` the signed-in teammate claimed it (a dashboard session; an API key gets 400 VALIDATION_ERROR); `closed`; `all` every one (the default). A filtered page may hold fewer than `limit` and still have a next_cursor.',
+  }),
 });
 const conversationId = z.string({ error: 'conversation_id is required' }).min(1).max(200);
 export const ConversationQuery = z.object({ conversation_id: conversationId });
@@ -155,24 +173,23 @@ const timeZone = z
   .string()
   .min(1)
   .max(64)
-  .refine((zone) => {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: zone });
-      return true;
-    } catch {
-      return false;
-    }
-  }, { error: 'time_zone is an IANA time zone name such as Europe/Istanbul' });
+  .refine(
+    (zone) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { error: 'time_zone is an IANA time zone name such as Europe/Istanbul' },
+  );
 
 export const AvailabilitySettings = z
   .object({
     mode: z.enum(AVAILABILITY_MODES).meta({ description: '`auto`: available during `hours`; `away`: nobody is available (the e-mail fallback at once)' }),
     time_zone: timeZone,
-    hours: z
-      .array(BusinessInterval)
-      .max(AVAILABILITY_LIMITS.intervals)
-      .nullable()
-      .meta({ description: 'The weekly business hours; null: around the clock' }),
+    hours: z.array(BusinessInterval).max(AVAILABILITY_LIMITS.intervals).nullable().meta({ description: 'The weekly business hours; null: around the clock' }),
     claim_timeout_minutes: z
       .number()
       .int()
@@ -183,15 +200,27 @@ export const AvailabilitySettings = z
   })
   .strict()
   .meta({ id: 'AvailabilitySettings' });
-const availabilityAnswer = z.object({ availability: AvailabilitySettings, available_now: z.boolean().meta({ description: 'Whether a handoff now would find teammates available' }) });
+const availabilityAnswer = z.object({
+  availability: AvailabilitySettings,
+  available_now: z.boolean().meta({ description: 'Whether a handoff now would find teammates available' }),
+});
 
 const conversationChange = z.object({ conversation: ConversationSummary });
 const conversationEntry = z.object({ conversation: ConversationSummary, message: ConversationMessage });
 
 export const CONVERSATION_STREAM_EVENTS = {
-  state: { schema: z.object({ handler: z.enum(CONVERSATION_HANDLERS), assignee: Teammate.nullable() }), description: 'Who handles the conversation: first on every connection (no `id:`), then whenever it changes' },
-  message: { schema: ConversationMessage, description: 'A transcript entry (notes included), `id:` its seq; in order, none twice, none missed after Last-Event-ID' },
-  typing: { schema: z.object({ name: z.string().nullable() }), description: 'A teammate is typing (no `id:`); it shows for a few seconds unless a message comes' },
+  state: {
+    schema: z.object({ handler: z.enum(CONVERSATION_HANDLERS), assignee: Teammate.nullable() }),
+    description: 'Who handles the conversation: first on every connection (no `id:`), then whenever it changes',
+  },
+  message: {
+    schema: ConversationMessage,
+    description: 'A transcript entry (notes included), `id:` its seq; in order, none twice, none missed after Last-Event-ID',
+  },
+  typing: {
+    schema: z.object({ name: z.string().nullable() }),
+    description: 'A teammate is typing (no `id:`); it shows for a few seconds unless a message comes',
+  },
 } as const;
 
 export const CONVERSATION_STREAM_DESCRIPTION = [
@@ -205,13 +234,18 @@ export const CONVERSATION_STREAM_DESCRIPTION = [
 export const INBOX_STREAM_EVENTS = {
   ready: {
     schema: z.object({ seq: z.number().int() }),
-    description: 'Read the list now (conversations/list): the events after it are the changes since. First on a connection without Last-Event-ID, and instead of a resume the stream can no longer make (the changes after it are older than a day)',
+    description:
+      'Read the list now (conversations/list): the events after it are the changes since. First on a connection without Last-Event-ID, and instead of a resume the stream can no longer make (the changes after it are older than a day)',
   },
   conversation: {
     schema: ConversationSummary,
-    description: 'A conversation is new or changed (an entry, a change of hands, the caller’s own read marker): its summary as conversations/list answers it now, `unread` for the caller; once a batch of changes, at its last one',
+    description:
+      'A conversation is new or changed (an entry, a change of hands, the caller’s own read marker): its summary as conversations/list answers it now, `unread` for the caller; once a batch of changes, at its last one',
   },
-  removed: { schema: z.object({ conversation_id: z.string(), agent_id: z.string().nullable() }), description: 'A conversation was erased (visitors/erase, or retention): it leaves the lists' },
+  removed: {
+    schema: z.object({ conversation_id: z.string(), agent_id: z.string().nullable() }),
+    description: 'A conversation was erased (visitors/erase, or retention): it leaves the lists',
+  },
 } as const;
 
 export const INBOX_STREAM_DESCRIPTION = [
@@ -265,7 +299,8 @@ export const CONVERSATION_ENDPOINTS = {
   conversationsAssign: {
     path: 'conversations/assign',
     method: 'POST',
-    summary: 'Claim the conversation (or assign it to a member by user_id): people handle it from now on and the visitor sees "<name> joined"; the agent stops answering',
+    summary:
+      'Claim the conversation (or assign it to a member by user_id): people handle it from now on and the visitor sees "<name> joined"; the agent stops answering',
     body: ConversationAssignBody,
     data: conversationChange,
     status: 200,
@@ -292,7 +327,8 @@ export const CONVERSATION_ENDPOINTS = {
   conversationsReopen: {
     path: 'conversations/reopen',
     method: 'POST',
-    summary: 'Reopen a closed conversation: it waits for a teammate again (handler `people`, no assignee) and the visitor sees "<name> reopened the conversation"; reopening one that is not closed answers it unchanged',
+    summary:
+      'Reopen a closed conversation: it waits for a teammate again (handler `people`, no assignee) and the visitor sees "<name> reopened the conversation"; reopening one that is not closed answers it unchanged',
     body: ConversationIdBody,
     data: conversationChange,
     status: 200,
@@ -301,7 +337,8 @@ export const CONVERSATION_ENDPOINTS = {
   conversationsRead: {
     path: 'conversations/read',
     method: 'POST',
-    summary: "The signed-in teammate's read marker: they were shown the transcript up to `seq` (the inbox sets it as it shows a conversation); unread counts are counted after it. An API key reads for nobody: 400 VALIDATION_ERROR",
+    summary:
+      "The signed-in teammate's read marker: they were shown the transcript up to `seq` (the inbox sets it as it shows a conversation); unread counts are counted after it. An API key reads for nobody: 400 VALIDATION_ERROR",
     body: ConversationReadBody,
     data: z.object({ conversation_id: z.string(), read_seq: z.number().int(), unread: z.number().int() }),
     status: 200,
@@ -347,7 +384,8 @@ export const CONVERSATION_ENDPOINTS = {
   conversationsInboxStream: {
     path: 'conversations/inbox_stream',
     method: 'GET',
-    summary: 'Follow the inbox live (teammates): new conversations, new entries, changes of hands and the caller’s unread counts as Server-Sent Events, resumable with Last-Event-ID',
+    summary:
+      'Follow the inbox live (teammates): new conversations, new entries, changes of hands and the caller’s unread counts as Server-Sent Events, resumable with Last-Event-ID',
     query: InboxStreamQuery,
     data: z
       .object({ workspace_id: z.string(), agent_id: z.uuid().nullable(), reader_id: z.string().nullable() })

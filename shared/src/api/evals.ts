@@ -32,30 +32,50 @@ const toolName = z
 
 /** Each expectation is exactly one of these shapes (strict objects: a misspelt key is a validation error, never ignored). */
 export const Expectation = z
-  .union([
-    z.strictObject({ tool_called: toolName, args: jsonObject().optional().meta({ description: 'Each given argument must match: a string is contained (any case), anything else equal' }) }),
-    z.strictObject({ tool_not_called: toolName }),
-    z.strictObject({ no_action: z.literal(true).meta({ description: 'No acting tool (one that writes or sends) and no handoff' }) }),
-    z.strictObject({ answer_contains: phrase.meta({ description: 'The answer contains this text (any case)' }) }),
-    z.strictObject({ answer_excludes: phrase.meta({ description: 'The answer does not contain this text (any case)' }) }),
-    z.strictObject({ cites: phrase.meta({ description: 'A passage the answer rests on has this URL, title or document name (contained, any case)' }) }),
-    z.strictObject({ says_unknown: z.literal(true).meta({ description: 'The agent says it does not know (or found nothing to answer from)' }) }),
-    z.strictObject({ hands_off: z.literal(true).meta({ description: 'The agent passed the conversation to people (its handoff tool)' }) }),
-    z.strictObject({ output_schema: jsonObject().meta({ description: 'The command door only: the run is asked for this output schema and its `output` must match it' }) }),
-    z.strictObject({ judge: phrase.meta({ description: 'A criterion in plain words graded by the configured model; `not_graded` with the offline model' }) }),
-  ], { error: 'an expectation is exactly one of tool_called (with args), tool_not_called, no_action, answer_contains, answer_excludes, cites, says_unknown, hands_off, output_schema, judge' })
+  .union(
+    [
+      z.strictObject({
+        tool_called: toolName,
+        args: jsonObject().optional().meta({ description: 'Each given argument must match: a string is contained (any case), anything else equal' }),
+      }),
+      z.strictObject({ tool_not_called: toolName }),
+      z.strictObject({ no_action: z.literal(true).meta({ description: 'No acting tool (one that writes or sends) and no handoff' }) }),
+      z.strictObject({ answer_contains: phrase.meta({ description: 'The answer contains this text (any case)' }) }),
+      z.strictObject({ answer_excludes: phrase.meta({ description: 'The answer does not contain this text (any case)' }) }),
+      z.strictObject({ cites: phrase.meta({ description: 'A passage the answer rests on has this URL, title or document name (contained, any case)' }) }),
+      z.strictObject({ says_unknown: z.literal(true).meta({ description: 'The agent says it does not know (or found nothing to answer from)' }) }),
+      z.strictObject({ hands_off: z.literal(true).meta({ description: 'The agent passed the conversation to people (its handoff tool)' }) }),
+      z.strictObject({
+        output_schema: jsonObject().meta({ description: 'The command door only: the run is asked for this output schema and its `output` must match it' }),
+      }),
+      z.strictObject({ judge: phrase.meta({ description: 'A criterion in plain words graded by the configured model; `not_graded` with the offline model' }) }),
+    ],
+    {
+      error:
+        'an expectation is exactly one of tool_called (with args), tool_not_called, no_action, answer_contains, answer_excludes, cites, says_unknown, hands_off, output_schema, judge',
+    },
+  )
   .meta({ id: 'EvalExpectation' });
 export type Expectation = z.infer<typeof Expectation>;
 
 export const ScenarioTurn = z.strictObject({
-  user: text(EVAL_LIMITS.userMessageChars).meta({ description: "The visitor's message (widget), the command (command) or the customer's mail, its text (email)" }),
+  user: text(EVAL_LIMITS.userMessageChars).meta({
+    description: "The visitor's message (widget), the command (command) or the customer's mail, its text (email)",
+  }),
   expect: z.array(Expectation).max(EVAL_LIMITS.expectationsPerTurn).default([]),
 });
 
 const ScenarioFields = {
   name: text(EVAL_LIMITS.nameChars),
-  door: z.enum(EVAL_DOORS).default('widget').meta({ description: 'Which door the scenario imitates: the widget conversation, agents/command, or an e-mail conversation (each turn a mail, answered as the agent answers mail)' }),
-  page: z.url({ protocol: /^https?$/ }).max(2048).optional().meta({ description: 'The page the visitor is on (widget)' }),
+  door: z.enum(EVAL_DOORS).default('widget').meta({
+    description:
+      'Which door the scenario imitates: the widget conversation, agents/command, or an e-mail conversation (each turn a mail, answered as the agent answers mail)',
+  }),
+  page: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional()
+    .meta({ description: 'The page the visitor is on (widget)' }),
   locale: z.string().max(35).optional().meta({ description: "The visitor's language (BCP 47)" }),
   identity: z
     .strictObject({ user_id: z.string().min(1).max(200), data: jsonObject().optional() })
@@ -79,15 +99,22 @@ export const Scenario = z
   })
   .meta({ id: 'EvalScenario' });
 
-const scenarioId = z.string({ error: 'scenario_id is required' }).regex(/^scn_[A-Za-z0-9]{16}$/, { error: 'scenario_id is the id evals/scenario_create returned, beginning scn_' });
-const evalRunId = z.string({ error: 'eval_run_id is required' }).regex(/^evr_[A-Za-z0-9]{20}$/, { error: 'eval_run_id is the id evals/run returned, beginning evr_' });
+const scenarioId = z
+  .string({ error: 'scenario_id is required' })
+  .regex(/^scn_[A-Za-z0-9]{16}$/, { error: 'scenario_id is the id evals/scenario_create returned, beginning scn_' });
+const evalRunId = z
+  .string({ error: 'eval_run_id is required' })
+  .regex(/^evr_[A-Za-z0-9]{20}$/, { error: 'eval_run_id is the id evals/run returned, beginning evr_' });
 
 /** A scenario written by hand, or saved from a widget conversation or a run (turns drawn from it, editable later). */
-export const ScenarioCreateBody = z.union([
-  z.strictObject({ agent_id: uuid('agent_id'), ...ScenarioFields }),
-  z.strictObject({ agent_id: uuid('agent_id'), name: text(EVAL_LIMITS.nameChars).optional(), from_conversation_id: z.string().min(1).max(200) }),
-  z.strictObject({ agent_id: uuid('agent_id'), name: text(EVAL_LIMITS.nameChars).optional(), from_run_id: z.string().regex(/^cmd_/).max(100) }),
-], { error: 'a scenario is {agent_id, name, turns, …}, or {agent_id, from_conversation_id} or {agent_id, from_run_id} to save one' });
+export const ScenarioCreateBody = z.union(
+  [
+    z.strictObject({ agent_id: uuid('agent_id'), ...ScenarioFields }),
+    z.strictObject({ agent_id: uuid('agent_id'), name: text(EVAL_LIMITS.nameChars).optional(), from_conversation_id: z.string().min(1).max(200) }),
+    z.strictObject({ agent_id: uuid('agent_id'), name: text(EVAL_LIMITS.nameChars).optional(), from_run_id: z.string().regex(/^cmd_/).max(100) }),
+  ],
+  { error: 'a scenario is {agent_id, name, turns, …}, or {agent_id, from_conversation_id} or {agent_id, from_run_id} to save one' },
+);
 
 export const ScenarioUpdateBody = z.strictObject({ scenario_id: scenarioId, ...ScenarioFields });
 export const ScenarioIdBody = z.strictObject({ scenario_id: scenarioId });
@@ -166,7 +193,10 @@ export const AgentDraft = z
 
 export const DraftPublishBody = z.strictObject({
   agent_id: uuid('agent_id'),
-  require_suite_pass: z.boolean().default(false).meta({ description: 'Refuse (409 EVAL_SUITE_NOT_PASSED) unless the latest eval run of the draft completed with every scenario passing' }),
+  require_suite_pass: z
+    .boolean()
+    .default(false)
+    .meta({ description: 'Refuse (409 EVAL_SUITE_NOT_PASSED) unless the latest eval run of the draft completed with every scenario passing' }),
 });
 
 const scenarioData = z.object({ scenario: Scenario });
@@ -182,9 +212,33 @@ export const EVAL_ENDPOINTS = {
     idempotent: true,
     access: 'manage',
   }),
-  evalsScenarioList: contract({ path: 'evals/scenario_list', method: 'GET', summary: "An agent's scenarios (its suite)", query: AgentScenariosQuery, data: z.object({ scenarios: z.array(Scenario) }), status: 200, access: 'read' }),
-  evalsScenarioUpdate: contract({ path: 'evals/scenario_update', method: 'POST', summary: 'Replace a scenario', body: ScenarioUpdateBody, data: scenarioData, status: 200, access: 'manage' }),
-  evalsScenarioDelete: contract({ path: 'evals/scenario_delete', method: 'POST', summary: 'Delete a scenario', body: ScenarioIdBody, data: z.object({ deleted: z.literal(true), scenario_id: z.string() }), status: 200, access: 'manage' }),
+  evalsScenarioList: contract({
+    path: 'evals/scenario_list',
+    method: 'GET',
+    summary: "An agent's scenarios (its suite)",
+    query: AgentScenariosQuery,
+    data: z.object({ scenarios: z.array(Scenario) }),
+    status: 200,
+    access: 'read',
+  }),
+  evalsScenarioUpdate: contract({
+    path: 'evals/scenario_update',
+    method: 'POST',
+    summary: 'Replace a scenario',
+    body: ScenarioUpdateBody,
+    data: scenarioData,
+    status: 200,
+    access: 'manage',
+  }),
+  evalsScenarioDelete: contract({
+    path: 'evals/scenario_delete',
+    method: 'POST',
+    summary: 'Delete a scenario',
+    body: ScenarioIdBody,
+    data: z.object({ deleted: z.literal(true), scenario_id: z.string() }),
+    status: 200,
+    access: 'manage',
+  }),
   evalsRun: contract({
     path: 'evals/run',
     method: 'POST',
@@ -207,8 +261,24 @@ export const EVAL_ENDPOINTS = {
 } as const;
 
 export const DRAFT_ENDPOINTS = {
-  agentsDraftUpdate: contract({ path: 'agents/draft_update', method: 'POST', summary: "Change the agent's draft (persona, settings, skills, knowledge sources) without touching the live agent", body: DraftUpdateBody, data: z.object({ draft: AgentDraft }), status: 200, access: 'manage' }),
-  agentsDraftGet: contract({ path: 'agents/draft_get', method: 'GET', summary: "The agent's draft (404 NOT_FOUND when it has none)", query: AgentScenariosQuery, data: z.object({ draft: AgentDraft }), status: 200, access: 'read' }),
+  agentsDraftUpdate: contract({
+    path: 'agents/draft_update',
+    method: 'POST',
+    summary: "Change the agent's draft (persona, settings, skills, knowledge sources) without touching the live agent",
+    body: DraftUpdateBody,
+    data: z.object({ draft: AgentDraft }),
+    status: 200,
+    access: 'manage',
+  }),
+  agentsDraftGet: contract({
+    path: 'agents/draft_get',
+    method: 'GET',
+    summary: "The agent's draft (404 NOT_FOUND when it has none)",
+    query: AgentScenariosQuery,
+    data: z.object({ draft: AgentDraft }),
+    status: 200,
+    access: 'read',
+  }),
   agentsDraftPublish: contract({
     path: 'agents/draft_publish',
     method: 'POST',

@@ -21,19 +21,30 @@ const daysBetween = (from: string, to: string) => Math.round((Date.parse(to) - D
 export const InsightsQuery = z
   .object({ agent_id: uuid('agent_id'), from: isoDate, to: isoDate })
   .refine((q) => q.from <= q.to, { error: 'from must not be after to', path: ['from'] })
-  .refine((q) => daysBetween(q.from, q.to) <= INSIGHTS_LIMITS.maxRangeDays, { error: `the range may cover at most ${INSIGHTS_LIMITS.maxRangeDays} days`, path: ['to'] });
+  .refine((q) => daysBetween(q.from, q.to) <= INSIGHTS_LIMITS.maxRangeDays, {
+    error: `the range may cover at most ${INSIGHTS_LIMITS.maxRangeDays} days`,
+    path: ['to'],
+  });
 
 const usd = z.number().meta({ description: 'US dollars' });
 const millis = z.number().int().nullable().meta({ description: 'Milliseconds; null when nothing was measured' });
 
 export const InsightsMeasures = z.object({
   conversations: z.number().int().meta({ description: 'Conversations (widget and e-mail) that started on the day' }),
-  resolved: z.number().int().meta({ description: 'Resolved by the agent (docs/insights.md: the last answer rated up, or no handoff, answered and quiet for the quiet period, not rated down, not "I do not know")' }),
+  resolved: z.number().int().meta({
+    description:
+      'Resolved by the agent (docs/insights.md: the last answer rated up, or no handoff, answered and quiet for the quiet period, not rated down, not "I do not know")',
+  }),
   handed_off: z.number().int().meta({ description: 'Passed to people (the visitor asked, the agent handed off, a keyword, or a teammate took it)' }),
-  abandoned: z.number().int().meta({ description: 'Neither: quiet for the quiet period with the visitor\'s last message unanswered, its answer rated down, or the agent saying it does not know' }),
+  abandoned: z.number().int().meta({
+    description: "Neither: quiet for the quiet period with the visitor's last message unanswered, its answer rated down, or the agent saying it does not know",
+  }),
   open: z.number().int().meta({ description: 'Still within the quiet period after its last message: not yet counted as any of the three' }),
   answers: z.number().int().meta({ description: "The agent's answers in those conversations" }),
-  unanswered: z.number().int().meta({ description: 'Answers that left the question unanswered (the knowledge had nothing, or the agent said it does not know)' }),
+  unanswered: z
+    .number()
+    .int()
+    .meta({ description: 'Answers that left the question unanswered (the knowledge had nothing, or the agent said it does not know)' }),
   ratings_up: z.number().int(),
   ratings_down: z.number().int(),
   tool_calls: z.number().int().meta({ description: 'Skill tool calls of the conversations and runs' }),
@@ -81,13 +92,15 @@ export const InsightsReport = z
       platform_per_run_usd: usd,
     }),
     total: InsightsMeasures,
-    by_channel: z
-      .object({ widget: InsightsChannelMeasures, email: InsightsChannelMeasures })
-      .meta({ description: "The range's conversations by the channel they came in by (`widget`, `email`: a widget conversation continued by mail stays `widget`); their sums are the total's" }),
+    by_channel: z.object({ widget: InsightsChannelMeasures, email: InsightsChannelMeasures }).meta({
+      description:
+        "The range's conversations by the channel they came in by (`widget`, `email`: a widget conversation continued by mail stays `widget`); their sums are the total's",
+    }),
     days: z.array(InsightsDay).meta({ description: 'Every day of the range, oldest first (zeros on a quiet day)' }),
-    knowledge_gaps: z
-      .array(z.object({ id: z.string(), text: z.string(), language: z.string(), count: z.number().int(), last_asked_at: isoDateTime }))
-      .meta({ description: 'Questions the knowledge could not answer, most asked first (knowledge/unanswered_list): write an answer with knowledge/answer_create and its unanswered_id' }),
+    knowledge_gaps: z.array(z.object({ id: z.string(), text: z.string(), language: z.string(), count: z.number().int(), last_asked_at: isoDateTime })).meta({
+      description:
+        'Questions the knowledge could not answer, most asked first (knowledge/unanswered_list): write an answer with knowledge/answer_create and its unanswered_id',
+    }),
     comments: z
       .array(z.object({ conversation_id: z.uuid(), message_id: z.string(), rating: z.enum(['up', 'down']), comment: z.string(), at: isoDateTime }))
       .meta({ description: `Visitors' rating comments of the range, newest first (at most ${INSIGHTS_LIMITS.maxComments})` }),

@@ -6,8 +6,12 @@ import { DOCUMENT_CONTENT_TYPES, KNOWLEDGE_LANGUAGES, KNOWLEDGE_LIMITS, SOURCE_S
 // The kinds, schedules and limits live in a zod-free module the dashboard imports (@service/shared/knowledge-limits).
 export { DOCUMENT_CONTENT_TYPES, KNOWLEDGE_LANGUAGES, KNOWLEDGE_LIMITS, SOURCE_STATUSES, SOURCE_TYPES, SYNC_SCHEDULES };
 
-const SourceId = z.string({ error: 'source_id is required' }).regex(/^src_[0-9A-Za-z]{1,32}$/, { error: 'source_id is the id knowledge/source_create returned, beginning src_' });
-const DocumentId = z.string({ error: 'document_id is required' }).regex(/^doc_[0-9A-Za-z]{1,64}$/, { error: 'document_id is the id a document was given, beginning doc_' });
+const SourceId = z
+  .string({ error: 'source_id is required' })
+  .regex(/^src_[0-9A-Za-z]{1,32}$/, { error: 'source_id is the id knowledge/source_create returned, beginning src_' });
+const DocumentId = z
+  .string({ error: 'document_id is required' })
+  .regex(/^doc_[0-9A-Za-z]{1,64}$/, { error: 'document_id is the id a document was given, beginning doc_' });
 const AgentIds = z.array(uuid('agent_ids[]')).max(KNOWLEDGE_LIMITS.maxAgentIds).nullable();
 const AbsoluteUrl = z.url({ protocol: /^https?$/, error: 'url must be an absolute http(s) URL' }).max(2048);
 
@@ -84,16 +88,25 @@ export const DocumentUploadBody = z
       .min(1, { error: 'content is empty' })
       .max(Math.ceil((KNOWLEDGE_LIMITS.maxFileBytes * 4) / 3) + 4, { error: `content exceeds ${KNOWLEDGE_LIMITS.maxFileBytes} bytes` })
       .optional(),
-    upload_id: UploadId.optional().meta({ description: 'Instead of `content`: a file PUT to the URL of knowledge/document_upload_url (in AWS), indexed from there' }),
+    upload_id: UploadId.optional().meta({
+      description: 'Instead of `content`: a file PUT to the URL of knowledge/document_upload_url (in AWS), indexed from there',
+    }),
   })
   .strict()
-  .refine((body) => (body.content === undefined) !== (body.upload_id === undefined), { error: 'give the file as content or as upload_id, one of them', path: ['content'] })
+  .refine((body) => (body.content === undefined) !== (body.upload_id === undefined), {
+    error: 'give the file as content or as upload_id, one of them',
+    path: ['content'],
+  })
   .meta({ description: 'Text (Markdown, HTML, plain) as is; a PDF as base64; or a larger file uploaded first (upload_id)' });
 
 export const DocumentUploadUrlBody = z
   .object({
     source_id: SourceId,
-    bytes: z.number().int().min(1).max(KNOWLEDGE_LIMITS.maxPresignedFileBytes, { error: `a file may have at most ${KNOWLEDGE_LIMITS.maxPresignedFileBytes} bytes` }),
+    bytes: z
+      .number()
+      .int()
+      .min(1)
+      .max(KNOWLEDGE_LIMITS.maxPresignedFileBytes, { error: `a file may have at most ${KNOWLEDGE_LIMITS.maxPresignedFileBytes} bytes` }),
     content_type: z.enum(DOCUMENT_CONTENT_TYPES),
   })
   .strict();
@@ -124,7 +137,9 @@ export const UnansweredQuestion = z
   .object({
     id: z.string(),
     agent_id: z.string(),
-    text: z.string().meta({ description: 'The question as a visitor or caller first put it (questions differing only in case, accents, spacing or punctuation are one)' }),
+    text: z
+      .string()
+      .meta({ description: 'The question as a visitor or caller first put it (questions differing only in case, accents, spacing or punctuation are one)' }),
     language: z.string().meta({ description: "The question's language (ISO 639-1), or `und`" }),
     count: z.number().int().meta({ description: 'How many times it was asked and not answered' }),
     first_asked_at: isoDateTime,
@@ -186,13 +201,37 @@ export const KNOWLEDGE_ENDPOINTS = {
     idempotent: true,
     access: 'knowledge:manage',
   }),
-  knowledgeSourceList: contract({ path: 'knowledge/source_list', method: 'GET', summary: 'The knowledge sources of the workspace with their status and counts', data: z.object({ sources: z.array(KnowledgeSource) }), status: 200, access: 'read' }),
-  knowledgeSourceGet: contract({ path: 'knowledge/source_get', method: 'GET', summary: 'One knowledge source (404 NOT_FOUND on source_id otherwise)', query: SourceIdQuery, data: sourceData, status: 200, access: 'read' }),
-  knowledgeSourceUpdate: contract({ path: 'knowledge/source_update', method: 'POST', summary: "Rename a source, change which agents may search it or its sync schedule", body: SourceUpdateBody, data: sourceData, status: 200, access: 'knowledge:manage' }),
+  knowledgeSourceList: contract({
+    path: 'knowledge/source_list',
+    method: 'GET',
+    summary: 'The knowledge sources of the workspace with their status and counts',
+    data: z.object({ sources: z.array(KnowledgeSource) }),
+    status: 200,
+    access: 'read',
+  }),
+  knowledgeSourceGet: contract({
+    path: 'knowledge/source_get',
+    method: 'GET',
+    summary: 'One knowledge source (404 NOT_FOUND on source_id otherwise)',
+    query: SourceIdQuery,
+    data: sourceData,
+    status: 200,
+    access: 'read',
+  }),
+  knowledgeSourceUpdate: contract({
+    path: 'knowledge/source_update',
+    method: 'POST',
+    summary: 'Rename a source, change which agents may search it or its sync schedule',
+    body: SourceUpdateBody,
+    data: sourceData,
+    status: 200,
+    access: 'knowledge:manage',
+  }),
   knowledgeSourceSync: contract({
     path: 'knowledge/source_sync',
     method: 'POST',
-    summary: 'Sync a source now: a website is fetched again conditionally, only changed pages are re-indexed and vanished ones removed (a sync under way is answered as is)',
+    summary:
+      'Sync a source now: a website is fetched again conditionally, only changed pages are re-indexed and vanished ones removed (a sync under way is answered as is)',
     body: SourceIdBody,
     data: sourceData,
     status: 202,

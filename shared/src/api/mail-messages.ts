@@ -25,7 +25,10 @@ export const MailAttachment = z
     filename: z.string().meta({ description: 'As the mail names it (text; never a path on any machine)' }),
     type: z.string().meta({ description: 'The content type the mail claims (not trusted: the download is served as a file, never shown)' }),
     bytes: z.number().int(),
-    refused: z.enum(ATTACHMENT_REFUSALS).nullable().meta({ description: 'Not kept, so not downloadable: `too_many` past the count cap of one mail, `too_large` past the size cap, `virus` SES found a virus in the mail; null: kept' }),
+    refused: z.enum(ATTACHMENT_REFUSALS).nullable().meta({
+      description:
+        'Not kept, so not downloadable: `too_many` past the count cap of one mail, `too_large` past the size cap, `virus` SES found a virus in the mail; null: kept',
+    }),
   })
   .meta({ id: 'MailAttachment' });
 
@@ -35,21 +38,31 @@ export const MailOfMessage = z
     from: z.string().nullable().meta({ description: 'The From: address (what the sender claims; see `unverified`)' }),
     from_name: z.string().nullable(),
     subject: z.string(),
-    html: z
+    html: z.string().nullable().meta({
+      description:
+        'The HTML body, sanitized (no script, style, form, image or event handler): show it isolated (a sandboxed frame), never as the page’s own markup; null: a text mail',
+    }),
+    full_text: z
       .string()
-      .nullable()
-      .meta({ description: 'The HTML body, sanitized (no script, style, form, image or event handler): show it isolated (a sandboxed frame), never as the page’s own markup; null: a text mail' }),
-    full_text: z.string().meta({ description: 'The whole text as sent, quoted history and signature included (the entry’s `text` is only what the customer wrote now)' }),
-    verdicts: z.object({ spf: z.string(), dkim: z.string(), dmarc: z.string() }).meta({ description: '`pass`, `fail`, `none`, `softfail`, `temperror`, … as the receiving side judged them' }),
-    unverified: z.enum(MAIL_UNVERIFIED_REASONS).nullable().meta({ description: 'Why the sender is not verified: `dmarc_failed` (the From: may be forged), `no_dmarc_pass` (no DMARC pass), `not_the_customer`; null: verified' }),
+      .meta({ description: 'The whole text as sent, quoted history and signature included (the entry’s `text` is only what the customer wrote now)' }),
+    verdicts: z
+      .object({ spf: z.string(), dkim: z.string(), dmarc: z.string() })
+      .meta({ description: '`pass`, `fail`, `none`, `softfail`, `temperror`, … as the receiving side judged them' }),
+    unverified: z.enum(MAIL_UNVERIFIED_REASONS).nullable().meta({
+      description:
+        'Why the sender is not verified: `dmarc_failed` (the From: may be forged), `no_dmarc_pass` (no DMARC pass), `not_the_customer`; null: verified',
+    }),
     held: z
       .object({ reason: z.enum(MAIL_HELD_REASONS) })
       .nullable()
-      .meta({ description: 'The mail was held for a teammate (the agent and the customer never saw it): `not_the_customer` a stranger wrote to the conversation’s address, `dmarc_failed`; it waits while `decided` is null; null: it joined the conversation' }),
-    decided: z
-      .enum(MAIL_HELD_DECISIONS)
-      .nullable()
-      .meta({ description: 'What a teammate did with a held mail: `accepted` (conversations/mail_accept), `dismissed` (conversations/mail_dismiss); null: not held, or not decided yet' }),
+      .meta({
+        description:
+          'The mail was held for a teammate (the agent and the customer never saw it): `not_the_customer` a stranger wrote to the conversation’s address, `dmarc_failed`; it waits while `decided` is null; null: it joined the conversation',
+      }),
+    decided: z.enum(MAIL_HELD_DECISIONS).nullable().meta({
+      description:
+        'What a teammate did with a held mail: `accepted` (conversations/mail_accept), `dismissed` (conversations/mail_dismiss); null: not held, or not decided yet',
+    }),
     attachments: z.array(MailAttachment),
   })
   .meta({ id: 'MailOfMessage', description: 'The inbound mail a transcript entry was made of (only on such entries)' });
@@ -64,7 +77,10 @@ const heldMail = { conversation_id: ConversationAttachmentQuery.shape.conversati
 export const MailAcceptBody = z
   .object({
     ...heldMail,
-    into: z.enum(MAIL_ACCEPT_INTO).meta({ description: '`conversation`: the mail joins the conversation it was written to, as its customer’s entry; `new`: it starts a conversation of its own with its sender, claimed by the signed-in teammate' }),
+    into: z.enum(MAIL_ACCEPT_INTO).meta({
+      description:
+        '`conversation`: the mail joins the conversation it was written to, as its customer’s entry; `new`: it starts a conversation of its own with its sender, claimed by the signed-in teammate',
+    }),
   })
   .strict();
 export const MailDismissBody = z.object(heldMail).strict();
@@ -83,7 +99,8 @@ export const MAIL_MESSAGE_ENDPOINTS = {
   conversationsMailDismiss: {
     path: 'conversations/mail_dismiss',
     method: 'POST',
-    summary: 'Dismiss a held mail: it stays a note for teammates, never reaches the agent or the customer. Dismissing again changes nothing; an accepted one is 400 VALIDATION_ERROR',
+    summary:
+      'Dismiss a held mail: it stays a note for teammates, never reaches the agent or the customer. Dismissing again changes nothing; an accepted one is 400 VALIDATION_ERROR',
     body: MailDismissBody,
     data: z.object({ mail_id: z.uuid() }),
     status: 200,
@@ -96,9 +113,14 @@ export const MAIL_MESSAGE_ENDPOINTS = {
     summary:
       'Download an attachment of an inbound mail (signed-in teammates only: a dashboard session, never an API key): the bytes as a file, `Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`, never a type a browser renders inline (404 CONVERSATION_NOT_FOUND for a conversation of no workspace of the caller, NOT_FOUND for a mail or attachment it does not have or did not keep)',
     query: ConversationAttachmentQuery,
-    data: z.object({ workspace_id: z.uuid(), conversation_id: z.string(), mail_id: z.uuid(), attachment: MailAttachment }).meta({ description: 'What the pipeline checked, for the function that then serves the bytes' }),
+    data: z
+      .object({ workspace_id: z.uuid(), conversation_id: z.string(), mail_id: z.uuid(), attachment: MailAttachment })
+      .meta({ description: 'What the pipeline checked, for the function that then serves the bytes' }),
     status: 200,
     access: 'read',
-    file: { description: 'The attachment’s bytes (Content-Disposition: attachment; a type browsers render, such as text/html or image/svg+xml, is served as application/octet-stream)' },
+    file: {
+      description:
+        'The attachment’s bytes (Content-Disposition: attachment; a type browsers render, such as text/html or image/svg+xml, is served as application/octet-stream)',
+    },
   },
 } as const satisfies Record<string, EndpointContract>;

@@ -4,8 +4,7 @@ import { ERROR_CODES } from '../errors';
 import { ENDPOINTS, SUPPORTED_LANGUAGES, type EndpointContract } from './endpoints';
 import { operationIdOf, RESOURCE_TAGS, resourceOf } from './operations';
 
-const envelopeOf = (data: z.ZodType) =>
-  z.object({ status: z.literal(true), code: z.number().int(), title: z.string(), data, msg: z.string() });
+const envelopeOf = (data: z.ZodType) => z.object({ status: z.literal(true), code: z.number().int(), title: z.string(), data, msg: z.string() });
 
 export const ErrorEnvelope = z
   .object({
@@ -42,7 +41,9 @@ const streamResponse = (stream: NonNullable<EndpointContract['stream']>) => ({
   description: stream.description,
   content: {
     'text/event-stream': {
-      schema: z.union(Object.values(stream.events).map((event) => event.schema) as [z.ZodType, z.ZodType, ...z.ZodType[]]).meta({ description: 'The `data:` of one event' }),
+      schema: z
+        .union(Object.values(stream.events).map((event) => event.schema) as [z.ZodType, z.ZodType, ...z.ZodType[]])
+        .meta({ description: 'The `data:` of one event' }),
     },
   },
 });
@@ -91,7 +92,8 @@ function generateDocument() {
     type: 'apiKey',
     in: 'cookie',
     name: 'svc_session',
-    description: 'A dashboard session (auth/email/verify or auth/passkey/signin); POSTs also need X-CSRF-Token and a same-origin Origin, workspace endpoints X-Workspace-Id',
+    description:
+      'A dashboard session (auth/email/verify or auth/passkey/signin); POSTs also need X-CSRF-Token and a same-origin Origin, workspace endpoints X-Workspace-Id',
   });
   for (const endpoint of Object.values(ENDPOINTS)) register(registry, endpoint);
   return new OpenApiGeneratorV3(registry.definitions).generateDocument({

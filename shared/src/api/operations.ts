@@ -25,7 +25,7 @@ export const RESOURCE_TAGS = {
   conversations: 'Widget conversations of an agent and their transcripts',
   visitors: "A visitor's data: export, erasure (with its audit record) and how long conversations are kept",
   knowledge: "The company's knowledge the agents answer from: website, file and answer sources, their documents, and search",
-  evals: "Scenarios an agent is tested against, eval runs of the suite on the live agent or its draft, their results and the diff",
+  evals: 'Scenarios an agent is tested against, eval runs of the suite on the live agent or its draft, their results and the diff',
   insights: 'How an agent does, per day: resolutions, handoffs, knowledge gaps, ratings, tool failures, cost, response times',
   audit: "The workspace's audit log: changes to configuration and access, and bulk reads of visitors' data",
   telemetry: 'Where OpenTelemetry traces of runs and widget replies are exported (OTLP/HTTP)',

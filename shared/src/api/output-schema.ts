@@ -20,13 +20,15 @@ const ALLOWED_KEYS = new Set(['type', 'description', 'enum', 'properties', 'item
 export type OutputSchemaCheck = { ok: true; schema: OutputSchema } | { ok: false; path: string; message: string };
 
 class SchemaProblem extends Error {
-  constructor(readonly path: string, message: string) {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
     super(message);
   }
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function checkOutputSchema(input: unknown): OutputSchemaCheck {
   const counter = { properties: 0 };
@@ -69,14 +71,16 @@ function checkObject(node: Record<string, unknown>, path: string, depth: number,
   for (const [name, child] of Object.entries(properties)) {
     const childPath = `${path}.properties.${name}`;
     counter.properties += 1;
-    if (counter.properties > OUTPUT_SCHEMA_LIMITS.maxProperties) throw new SchemaProblem(childPath, `more than ${OUTPUT_SCHEMA_LIMITS.maxProperties} properties in the schema`);
+    if (counter.properties > OUTPUT_SCHEMA_LIMITS.maxProperties)
+      throw new SchemaProblem(childPath, `more than ${OUTPUT_SCHEMA_LIMITS.maxProperties} properties in the schema`);
     if (depth + 1 > OUTPUT_SCHEMA_LIMITS.maxDepth) throw new SchemaProblem(childPath, `nesting deeper than ${OUTPUT_SCHEMA_LIMITS.maxDepth} levels`);
     checkNode(child, childPath, depth + 1, counter);
   }
   if (node.required !== undefined) {
     if (!Array.isArray(node.required)) throw new SchemaProblem(`${path}.required`, 'must be an array of property names');
     node.required.forEach((name, index) => {
-      if (typeof name !== 'string' || !Object.hasOwn(properties, name)) throw new SchemaProblem(`${path}.required.${index}`, `names no property of this object: ${JSON.stringify(name)}`);
+      if (typeof name !== 'string' || !Object.hasOwn(properties, name))
+        throw new SchemaProblem(`${path}.required.${index}`, `names no property of this object: ${JSON.stringify(name)}`);
     });
   }
 }
@@ -84,6 +88,7 @@ function checkObject(node: Record<string, unknown>, path: string, depth: number,
 function checkEnum(values: unknown, path: string): void {
   if (!Array.isArray(values) || values.length === 0) throw new SchemaProblem(path, 'must be a non-empty array');
   values.forEach((value, index) => {
-    if (!['string', 'number', 'boolean'].includes(typeof value)) throw new SchemaProblem(`${path}.${index}`, 'enum values must be strings, numbers or booleans');
+    if (!['string', 'number', 'boolean'].includes(typeof value))
+      throw new SchemaProblem(`${path}.${index}`, 'enum values must be strings, numbers or booleans');
   });
 }

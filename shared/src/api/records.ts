@@ -8,13 +8,15 @@ import { email, isoDateTime, limitParam, text } from './primitives';
 export const ContactFields = {
   name: text(200),
   email: email.optional(),
-  phone: z.string().trim().regex(/^\+?[0-9 ()-]{5,30}$/, { error: 'phone must be digits, spaces and + ( ) -' }).optional(),
+  phone: z
+    .string()
+    .trim()
+    .regex(/^\+?[0-9 ()-]{5,30}$/, { error: 'phone must be digits, spaces and + ( ) -' })
+    .optional(),
   company: text(200).optional(),
 };
 
-export const CreateContactBody = z
-  .object({ ...ContactFields, notes: text(4000).optional() })
-  .strict();
+export const CreateContactBody = z.object({ ...ContactFields, notes: text(4000).optional() }).strict();
 
 export const CreateEventBody = z
   .object({
@@ -43,7 +45,14 @@ export const CreateTaskBody = z
 const recordBase = { id: z.string(), created_at: isoDateTime };
 
 export const Contact = z
-  .object({ ...recordBase, name: z.string(), email: z.string().nullable(), phone: z.string().nullable(), company: z.string().nullable(), notes: z.string().nullable() })
+  .object({
+    ...recordBase,
+    name: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    company: z.string().nullable(),
+    notes: z.string().nullable(),
+  })
   .meta({ id: 'Contact' });
 
 export const CalendarEvent = z

@@ -51,7 +51,8 @@ export const LinkRemovedStep = z
   .object({ ...stepBase, type: z.literal('link_removed'), url: z.string().meta({ description: 'The address taken out (secrets redacted)' }) })
   .meta({
     id: 'RunLinkRemovedStep',
-    description: "A link the model wrote that pointed at neither a passage the run retrieved nor a page of the agent's own site: taken out of the answer before anyone saw it",
+    description:
+      "A link the model wrote that pointed at neither a passage the run retrieved nor a page of the agent's own site: taken out of the answer before anyone saw it",
   });
 
 /**
@@ -67,7 +68,9 @@ export const TextDelta = z
   })
   .meta({ id: 'RunTextDelta', description: 'A piece of the text the model is writing; the pieces of a turn join to its text step' });
 
-export const RunStep = z.discriminatedUnion('type', [StatusStep, TextStep, ToolCallStep, ApprovalRequestedStep, ApprovalAnsweredStep, LinkRemovedStep]).meta({ id: 'RunStep' });
+export const RunStep = z
+  .discriminatedUnion('type', [StatusStep, TextStep, ToolCallStep, ApprovalRequestedStep, ApprovalAnsweredStep, LinkRemovedStep])
+  .meta({ id: 'RunStep' });
 
 export const STEPS_LIMIT_MAX = 200;
 
@@ -77,7 +80,13 @@ export const RunStatusQuery = RunIdQuery.extend({
     .regex(/^\d{1,6}$/, { error: 'steps_cursor is the steps_next_cursor of the previous page' })
     .optional()
     .meta({ description: 'Continue the steps after the previous page (its steps_next_cursor)' }),
-  steps_limit: z.coerce.number().int().min(1).max(STEPS_LIMIT_MAX).default(50).meta({ description: `Steps per page, 1-${STEPS_LIMIT_MAX} (default 50)` }),
+  steps_limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(STEPS_LIMIT_MAX)
+    .default(50)
+    .meta({ description: `Steps per page, 1-${STEPS_LIMIT_MAX} (default 50)` }),
 });
 
 export const RunWithSteps = Run.extend({
@@ -107,7 +116,10 @@ export const RunStreamQuery = RunIdQuery.extend({
  * turn being written comes as `text_delta` events (`id:` `after_seq.index`); the last event is `run`.
  */
 export const RUN_STREAM_EVENTS = {
-  status: { schema: StatusStep, description: 'The run changed status (queued, running, requires_action while it waits for approval, then completed, failed or cancelled)' },
+  status: {
+    schema: StatusStep,
+    description: 'The run changed status (queued, running, requires_action while it waits for approval, then completed, failed or cancelled)',
+  },
   text_delta: {
     schema: TextDelta,
     description:
@@ -115,9 +127,15 @@ export const RUN_STREAM_EVENTS = {
   },
   text: { schema: TextStep, description: 'What the model wrote in one turn, whole (the joined text_delta pieces before it), with that turn’s usage' },
   tool_call: { schema: ToolCallStep, description: 'A tool call with its redacted arguments, its result or error and its duration' },
-  approval_requested: { schema: ApprovalRequestedStep, description: 'The run waits for approval of an action (autonomy `confirm`); the stream stays open while it waits' },
+  approval_requested: {
+    schema: ApprovalRequestedStep,
+    description: 'The run waits for approval of an action (autonomy `confirm`); the stream stays open while it waits',
+  },
   approval_answered: { schema: ApprovalAnsweredStep, description: 'The action was approved or rejected' },
-  link_removed: { schema: LinkRemovedStep, description: 'A link the model wrote that no retrieved passage or page of the agent’s own site gave, taken out of the text' },
+  link_removed: {
+    schema: LinkRemovedStep,
+    description: 'A link the model wrote that no retrieved passage or page of the agent’s own site gave, taken out of the text',
+  },
   run: { schema: Run, description: 'The finished run (as agents/command_status answers it, without its steps); the stream then closes' },
 } as const;
 

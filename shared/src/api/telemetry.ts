@@ -12,19 +12,34 @@ const RESERVED_HEADERS = new Set(['content-type', 'content-length', 'host', 'con
 
 const Headers = z
   .record(
-    z.string().regex(HEADER_NAME, { error: 'a header name is a token of letters, digits and !#$%&\'*+-.^_`|~' }).refine((name) => !RESERVED_HEADERS.has(name.toLowerCase()), { error: 'that header is set by the exporter' }),
-    z.string().min(1).max(TELEMETRY_LIMITS.maxHeaderValueLength).regex(/^[^\r\n\0]*$/, { error: 'a header value is one line' }),
+    z
+      .string()
+      .regex(HEADER_NAME, { error: "a header name is a token of letters, digits and !#$%&'*+-.^_`|~" })
+      .refine((name) => !RESERVED_HEADERS.has(name.toLowerCase()), { error: 'that header is set by the exporter' }),
+    z
+      .string()
+      .min(1)
+      .max(TELEMETRY_LIMITS.maxHeaderValueLength)
+      .regex(/^[^\r\n\0]*$/, { error: 'a header value is one line' }),
   )
   .refine((headers) => Object.keys(headers).length <= TELEMETRY_LIMITS.maxHeaders, { error: `at most ${TELEMETRY_LIMITS.maxHeaders} headers` });
 
 export const TelemetrySettingsUpdateBody = z.strictObject({
   otlp_endpoint: z
-    .url({ protocol: /^https?$/, error: 'otlp_endpoint must be an absolute https URL (the OTLP/HTTP traces endpoint, e.g. https://collector.example.com/v1/traces)' })
+    .url({
+      protocol: /^https?$/,
+      error: 'otlp_endpoint must be an absolute https URL (the OTLP/HTTP traces endpoint, e.g. https://collector.example.com/v1/traces)',
+    })
     .max(TELEMETRY_LIMITS.maxEndpointLength)
     .nullable()
     .meta({ description: 'Where spans go over OTLP/HTTP (JSON); null turns tracing off' }),
-  headers: Headers.optional().meta({ description: "Sent with every export (your vendor's key); write-only, never shown again. Omitted: kept as they are; {}: removed" }),
-  include_content: z.boolean().optional().meta({ description: "Record the messages, the model's answers and tool arguments and results on the spans (off by default)" }),
+  headers: Headers.optional().meta({
+    description: "Sent with every export (your vendor's key); write-only, never shown again. Omitted: kept as they are; {}: removed",
+  }),
+  include_content: z
+    .boolean()
+    .optional()
+    .meta({ description: "Record the messages, the model's answers and tool arguments and results on the spans (off by default)" }),
 });
 
 export const TelemetrySettings = z

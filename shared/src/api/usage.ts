@@ -13,4 +13,3 @@ export const UsageReport = z.object({
   by_day: z.array(TokenTotals.extend({ date: isoDate })),
   by_agent: z.array(TokenTotals.extend({ agent_id: z.uuid() })),
 });
-

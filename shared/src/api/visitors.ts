@@ -9,8 +9,9 @@ import { RETENTION_DAYS } from '../retention';
  * audit record, and how long a workspace keeps conversations. Spread into ENDPOINTS.
  */
 
-
-const visitorId = z.uuid({ error: 'visitor_id is the widget visitor id (a UUID)' }).meta({ description: "The widget's visitor id (the `visitor.id` of a conversation)" });
+const visitorId = z
+  .uuid({ error: 'visitor_id is the widget visitor id (a UUID)' })
+  .meta({ description: "The widget's visitor id (the `visitor.id` of a conversation)" });
 const verifiedUserId = z
   .string()
   .regex(/^[\x21-\x7e]{1,200}$/, { error: 'verified_user_id is the id the host signed: 1 to 200 printable ASCII characters' })
@@ -46,7 +47,10 @@ export const VisitorExportMail = z
     text: z.string().nullable().meta({ description: 'The new text of the mail, as the agent read it' }),
     attachments: z.array(z.object({ filename: z.string(), type: z.string(), bytes: z.number().int(), stored: z.boolean() })),
     raw_bytes: z.number().int(),
-    raw_mime: z.string().nullable().meta({ description: 'The message as received (MIME, attachments included), up to 1 MB; null past that or when it is no longer stored' }),
+    raw_mime: z
+      .string()
+      .nullable()
+      .meta({ description: 'The message as received (MIME, attachments included), up to 1 MB; null past that or when it is no longer stored' }),
   })
   .meta({ id: 'VisitorExportMail' });
 
@@ -64,12 +68,16 @@ export const VisitorExport = z
   .object({
     exported_at: isoDateTime,
     visitor: z.object({ visitor_id: z.string().nullable(), verified_user_id: z.string().nullable(), email: z.string().nullable() }),
-    conversations: z.array(z.object({ conversation: ConversationSummary, messages: z.array(ConversationMessage), pending_actions: z.array(VisitorPendingAction) })),
+    conversations: z.array(
+      z.object({ conversation: ConversationSummary, messages: z.array(ConversationMessage), pending_actions: z.array(VisitorPendingAction) }),
+    ),
     contacts: z.array(z.record(z.string(), z.unknown())).meta({ description: 'Contacts the agent created in these conversations (the contacts skill)' }),
     webhook_deliveries: z
       .array(z.object({ subscription_id: z.string(), event_id: z.string(), event: z.string(), created_at: isoDateTime, payload: z.string() }))
       .meta({ description: 'Webhook deliveries about these conversations (their payloads carry message text)' }),
-    mails: z.array(VisitorExportMail).meta({ description: 'Inbound mails of these conversations, and every mail of the address when the visitor is named by `email`' }),
+    mails: z
+      .array(VisitorExportMail)
+      .meta({ description: 'Inbound mails of these conversations, and every mail of the address when the visitor is named by `email`' }),
   })
   .meta({ id: 'VisitorExport' });
 
@@ -93,10 +101,10 @@ export const Erasure = z
     state: z.enum(['in_progress', 'completed']).meta({ description: '`in_progress` until every part is gone; a retry (or the sweeper) finishes it' }),
     reason: z.enum(['request', 'retention']).meta({ description: '`request`: visitors/erase; `retention`: the workspace’s retention setting' }),
     requested_by: z.object({ kind: z.enum(['member', 'api_key', 'retention']), id: z.string().nullable(), name: z.string().nullable() }),
-    visitor_hash: z
-      .string()
-      .nullable()
-      .meta({ description: 'SHA-256 of the workspace and the visitor id (or the verified user id, or the e-mail address): which visitor, without keeping who; null for a retention erasure (many visitors)' }),
+    visitor_hash: z.string().nullable().meta({
+      description:
+        'SHA-256 of the workspace and the visitor id (or the verified user id, or the e-mail address): which visitor, without keeping who; null for a retention erasure (many visitors)',
+    }),
     started_at: isoDateTime,
     completed_at: isoDateTime.nullable(),
     removed: ErasureCounts.meta({ description: 'What was found and removed' }),
@@ -112,14 +120,19 @@ export const RetentionBody = z.object({ days: retention }).strict();
 const Retention = z.object({ days: retention });
 /** How the workspace's widget visitors may prove who they are (docs/widget.md, Verified visitors). */
 export const VisitorIdentitySettings = z
-  .object({ allow_user_hmac: z.boolean().meta({ description: 'Also take the older never-expiring HMAC user hash (x-user-hash) besides signed tokens; off for new workspaces' }) })
+  .object({
+    allow_user_hmac: z
+      .boolean()
+      .meta({ description: 'Also take the older never-expiring HMAC user hash (x-user-hash) besides signed tokens; off for new workspaces' }),
+  })
   .meta({ id: 'VisitorIdentitySettings' });
 
 export const VISITOR_ENDPOINTS = {
   visitorsExport: {
     path: 'visitors/export',
     method: 'POST',
-    summary: 'Everything stored about a visitor as JSON: conversations with every message, identity, pending actions, contacts the agent created, webhook deliveries about them (POST: the visitor id stays out of URLs and logs)',
+    summary:
+      'Everything stored about a visitor as JSON: conversations with every message, identity, pending actions, contacts the agent created, webhook deliveries about them (POST: the visitor id stays out of URLs and logs)',
     body: VisitorBody,
     data: VisitorExport,
     status: 200,
@@ -156,7 +169,8 @@ export const VISITOR_ENDPOINTS = {
   visitorsRetentionSet: {
     path: 'visitors/retention_set',
     method: 'POST',
-    summary: 'Set how long conversations are kept (30, 90, 365 days after their last activity, or null: keep); applies to existing conversations at the next sweep',
+    summary:
+      'Set how long conversations are kept (30, 90, 365 days after their last activity, or null: keep); applies to existing conversations at the next sweep',
     body: RetentionBody,
     data: z.object({ retention: Retention }),
     status: 200,

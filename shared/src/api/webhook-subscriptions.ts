@@ -2,7 +2,18 @@ import * as z from 'zod';
 import { isoDateTime } from './primitives';
 
 /** The events a webhook subscription may name (webhooks/create). */
-export const EVENT_TYPES = ['agent.command.completed', 'agent.command.failed', 'agent.command.action_required', 'knowledge.source.synced', 'knowledge.source.failed', 'conversation.handoff_requested', 'conversation.message_created', 'conversation.closed', 'eval.run.completed', 'audit.event'] as const;
+export const EVENT_TYPES = [
+  'agent.command.completed',
+  'agent.command.failed',
+  'agent.command.action_required',
+  'knowledge.source.synced',
+  'knowledge.source.failed',
+  'conversation.handoff_requested',
+  'conversation.message_created',
+  'conversation.closed',
+  'eval.run.completed',
+  'audit.event',
+] as const;
 
 export const WebhookCreateBody = z
   .object({
@@ -24,4 +35,3 @@ export const WebhookSubscription = z
   .meta({ id: 'WebhookSubscription' });
 
 export const WebhookIdBody = z.object({ webhook_id: z.string().min(1).max(64) }).strict();
-

@@ -30,7 +30,12 @@ export async function getApiKeyItem(deps: Deps, keyHash: string): Promise<Stored
 
 /** Updates a key item under a condition (the whole new item, or undefined when the condition failed). */
 export const updateApiKeyItem = <T extends StoredApiKey>(deps: Deps, keyHash: string, update: string, condition: string, values: Record<string, unknown>) =>
-  updateIf<T>(deps.store, deps.store.table('apiKeys'), { keyHash }, { UpdateExpression: update, ConditionExpression: condition, ExpressionAttributeValues: values });
+  updateIf<T>(
+    deps.store,
+    deps.store.table('apiKeys'),
+    { keyHash },
+    { UpdateExpression: update, ConditionExpression: condition, ExpressionAttributeValues: values },
+  );
 
 /** A workspace's keys, newest first (the `byWorkspace` index). */
 export async function queryApiKeys(deps: Deps, workspaceId: string): Promise<StoredApiKey[]> {

@@ -49,7 +49,11 @@ export async function revokeApiKey(deps: Deps, workspaceId: string, keyId: strin
   const key = (await listApiKeys(deps, workspaceId)).find((candidate) => candidate.id === keyId);
   if (!key) throw new DomainError('NOT_FOUND', `No API key ${keyId} in this workspace`, { field: 'key_id' });
   const revokedAt = key.revokedAt ?? deps.now().toISOString();
-  if (!key.revokedAt) await updateApiKeyItem(deps, key.keyHash, 'SET revokedAt = :at', 'workspaceId = :w AND attribute_not_exists(revokedAt)', { ':at': revokedAt, ':w': workspaceId });
+  if (!key.revokedAt)
+    await updateApiKeyItem(deps, key.keyHash, 'SET revokedAt = :at', 'workspaceId = :w AND attribute_not_exists(revokedAt)', {
+      ':at': revokedAt,
+      ':w': workspaceId,
+    });
   // This instance stops admitting the key at once; the answer waits until no other instance's check vouches for it.
   markRevokedHere(deps, key.keyHash);
   await outlastVouches();

@@ -83,7 +83,8 @@ function admitOnRecentCheck(deps: Deps, secret: string, limitPerMinute: number):
   if (!API_KEY_PATTERN.test(secret)) return undefined;
   const check = keptCheck(deps, storedHash(secret));
   const nowMs = deps.now().getTime();
-  if (!check || !stillVouches(check.checkedAtMs, nowMs) || check.window !== windowOf(nowMs) || check.admittedSince >= vouchesAtMost(limitPerMinute)) return undefined;
+  if (!check || !stillVouches(check.checkedAtMs, nowMs) || check.window !== windowOf(nowMs) || check.admittedSince >= vouchesAtMost(limitPerMinute))
+    return undefined;
   const count = check.count + check.admittedSince + 1;
   if (count > limitPerMinute - checkedShare(limitPerMinute)) return undefined;
   check.admittedSince += 1;
@@ -116,9 +117,16 @@ async function checkAndCount(deps: Deps, keyHash: string, limitPerMinute: number
 function recordCheck(deps: Deps, key: StoredApiKey, window: number, count: number, nowMs: number): void {
   const kept = recall<KeyCheck | typeof REVOKED_HERE>(deps, checkCacheKey(key.keyHash));
   if (kept === REVOKED_HERE) return;
-  if (!kept) return remember(deps, checkCacheKey(key.keyHash), { key, checkedAtMs: nowMs, window, count, admittedSince: 0 } satisfies KeyCheck, KEY_CHECK_KEPT_MS);
+  if (!kept)
+    return remember(deps, checkCacheKey(key.keyHash), { key, checkedAtMs: nowMs, window, count, admittedSince: 0 } satisfies KeyCheck, KEY_CHECK_KEPT_MS);
   const sameWindow = kept.window === window;
-  Object.assign(kept, { key, window, checkedAtMs: Math.max(kept.checkedAtMs, nowMs), count: sameWindow ? Math.max(kept.count, count) : count, admittedSince: sameWindow ? kept.admittedSince : 0 });
+  Object.assign(kept, {
+    key,
+    window,
+    checkedAtMs: Math.max(kept.checkedAtMs, nowMs),
+    count: sameWindow ? Math.max(kept.count, count) : count,
+    admittedSince: sameWindow ? kept.admittedSince : 0,
+  });
 }
 
 /**
@@ -164,7 +172,8 @@ const meteredUpdate = (deps: Deps, keyHash: string, update: string, condition: s
 async function countRequests(deps: Deps, keyHash: string, window: number, nowMs: number, requests: number): Promise<MeteredKey> {
   const values = { ':n': requests, ':w': window, ':now': new Date(nowMs).toISOString() };
   const countInWindow = () => meteredUpdate(deps, keyHash, 'SET rlCount = rlCount + :n, lastUsedAt = :now', 'rlWindow >= :w', values);
-  const startWindow = () => meteredUpdate(deps, keyHash, 'SET rlWindow = :w, rlCount = :n, lastUsedAt = :now', '(attribute_not_exists(rlWindow) OR rlWindow < :w)', values);
+  const startWindow = () =>
+    meteredUpdate(deps, keyHash, 'SET rlWindow = :w, rlCount = :n, lastUsedAt = :now', '(attribute_not_exists(rlWindow) OR rlWindow < :w)', values);
   const counted = (await countInWindow()) ?? (await startWindow()) ?? (await countInWindow());
   if (!counted) throw invalidKey();
   return counted;

@@ -13,11 +13,17 @@ export async function hitRateLimit(deps: Deps, bucket: string, limitPerMinute: n
   const nowMs = deps.now().getTime();
   const window = Math.floor(nowMs / windowMs);
   const windowEndsMs = (window + 1) * windowMs;
-  const counted = await updateRateItem(deps, `${bucket}#${window}`, 'ADD hits :one SET expiresAtEpoch = :expires', 'attribute_not_exists(hits) OR hits < :limit', {
-    ':one': 1,
-    ':limit': limitPerMinute,
-    ':expires': Math.ceil(windowEndsMs / 1000) + 60,
-  });
+  const counted = await updateRateItem(
+    deps,
+    `${bucket}#${window}`,
+    'ADD hits :one SET expiresAtEpoch = :expires',
+    'attribute_not_exists(hits) OR hits < :limit',
+    {
+      ':one': 1,
+      ':limit': limitPerMinute,
+      ':expires': Math.ceil(windowEndsMs / 1000) + 60,
+    },
+  );
   if (!counted) {
     const retryAfter = Math.max(1, Math.ceil((windowEndsMs - nowMs) / 1000));
     throw new DomainError('RATE_LIMITED', `Too many ${what}; retry after ${retryAfter} s`, { retryAfterSeconds: retryAfter });

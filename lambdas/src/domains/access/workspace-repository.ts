@@ -38,31 +38,46 @@ export async function putWorkspaceIfAbsent(deps: Deps, workspace: Workspace): Pr
 
 /** Sets (days) or clears (null: keep) the workspace's retention; false when there is no such workspace. */
 export async function setRetentionDays(deps: Deps, id: string, days: number | null, at: string): Promise<boolean> {
-  const set = await updateIf(deps.store, deps.store.table('workspaces'), { id }, {
-    UpdateExpression: days === null ? 'SET retentionSetAt = :at REMOVE retentionDays' : 'SET retentionDays = :days, retentionSetAt = :at',
-    ConditionExpression: 'attribute_exists(id)',
-    ExpressionAttributeValues: { ':at': at, ...(days === null ? {} : { ':days': days }) },
-  });
+  const set = await updateIf(
+    deps.store,
+    deps.store.table('workspaces'),
+    { id },
+    {
+      UpdateExpression: days === null ? 'SET retentionSetAt = :at REMOVE retentionDays' : 'SET retentionDays = :days, retentionSetAt = :at',
+      ConditionExpression: 'attribute_exists(id)',
+      ExpressionAttributeValues: { ':at': at, ...(days === null ? {} : { ':days': days }) },
+    },
+  );
   return set !== undefined;
 }
 
 /** Sets how many days audit entries recorded from now on are kept; false when the workspace is gone. */
 export async function setAuditRetentionDays(deps: Deps, id: string, days: number): Promise<boolean> {
-  const set = await updateIf(deps.store, deps.store.table('workspaces'), { id }, {
-    UpdateExpression: 'SET auditRetentionDays = :days',
-    ConditionExpression: 'attribute_exists(id)',
-    ExpressionAttributeValues: { ':days': days },
-  });
+  const set = await updateIf(
+    deps.store,
+    deps.store.table('workspaces'),
+    { id },
+    {
+      UpdateExpression: 'SET auditRetentionDays = :days',
+      ConditionExpression: 'attribute_exists(id)',
+      ExpressionAttributeValues: { ':days': days },
+    },
+  );
   return set !== undefined;
 }
 
 /** Allows or refuses the widget's older user hash; false when the workspace is gone. */
 export async function setUserHashAllowed(deps: Deps, id: string, allowed: boolean): Promise<boolean> {
-  const set = await updateIf(deps.store, deps.store.table('workspaces'), { id }, {
-    UpdateExpression: 'SET userHashAllowed = :allowed',
-    ConditionExpression: 'attribute_exists(id)',
-    ExpressionAttributeValues: { ':allowed': allowed },
-  });
+  const set = await updateIf(
+    deps.store,
+    deps.store.table('workspaces'),
+    { id },
+    {
+      UpdateExpression: 'SET userHashAllowed = :allowed',
+      ConditionExpression: 'attribute_exists(id)',
+      ExpressionAttributeValues: { ':allowed': allowed },
+    },
+  );
   return set !== undefined;
 }
 

@@ -5,7 +5,14 @@ import type { Plan } from './workspace-repository';
  * rate limits. A workspace is the tenant every other domain's data belongs to.
  */
 export type { Plan, Workspace } from './workspace-repository';
-export { getWorkspaceItem as getWorkspace, putWorkspaceIfAbsent, setAuditRetentionDays, setRetentionDays, setUserHashAllowed, scanWorkspacesWithRetention } from './workspace-repository';
+export {
+  getWorkspaceItem as getWorkspace,
+  putWorkspaceIfAbsent,
+  setAuditRetentionDays,
+  setRetentionDays,
+  setUserHashAllowed,
+  scanWorkspacesWithRetention,
+} from './workspace-repository';
 
 /** Plans and what they include; only the partner program reaches the REST API (spec: "partner program members only"). */
 export const PLANS: Record<Plan, { apiAccess: boolean; tokenLimit: number }> = {

@@ -1,7 +1,16 @@
 import { DomainError, findPreset, newUuid, WIDGET_AGENT_RATE, type AgentPreset } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { cached } from '../../infra/cache/short-cache';
-import { createAgentOrFind, findAgentItemById, findAgentItemByEmail, getAgentItem, putNewAgent, queryAgents, setAgentFields, type StoredAgent } from './repository';
+import {
+  createAgentOrFind,
+  findAgentItemById,
+  findAgentItemByEmail,
+  getAgentItem,
+  putNewAgent,
+  queryAgents,
+  setAgentFields,
+  type StoredAgent,
+} from './repository';
 
 /**
  * The agents domain: a workspace's agents (instructions, model settings, handoff, allowed origins, the widget's
@@ -10,10 +19,14 @@ import { createAgentOrFind, findAgentItemById, findAgentItemByEmail, getAgentIte
 export type { StoredAgent } from './repository';
 
 /** The widget's messages a minute to the agent from all visitors: its own setting, else the platform's (a busy site's). */
-export const widgetRateOf = (agent: StoredAgent, platformDefault: number = WIDGET_AGENT_RATE.defaultPerMinute): number => agent.widgetRatePerMinute ?? platformDefault;
+export const widgetRateOf = (agent: StoredAgent, platformDefault: number = WIDGET_AGENT_RATE.defaultPerMinute): number =>
+  agent.widgetRatePerMinute ?? platformDefault;
 
 /** Whether the agent offers people, and the words that hand a conversation to them at once. */
-export const handoffSettingsOf = (agent: StoredAgent): { enabled: boolean; keywords: string[] } => ({ enabled: agent.handoffEnabled ?? true, keywords: agent.handoffKeywords ?? [] });
+export const handoffSettingsOf = (agent: StoredAgent): { enabled: boolean; keywords: string[] } => ({
+  enabled: agent.handoffEnabled ?? true,
+  keywords: agent.handoffKeywords ?? [],
+});
 
 export function toAgentResponse(agent: StoredAgent) {
   return {
@@ -39,7 +52,11 @@ export function toAgentResponse(agent: StoredAgent) {
   };
 }
 
-const slug = (value: string) => value.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'agent';
+const slug = (value: string) =>
+  value
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '') || 'agent';
 
 export interface HireOptions {
   preset: string;
@@ -118,5 +135,6 @@ export const findAgentByEmail = (deps: Deps, email: string): Promise<StoredAgent
 export const findAgent = (deps: Deps, workspaceId: string, agentId: string): Promise<StoredAgent | undefined> => getAgentItem(deps, workspaceId, agentId);
 
 export async function setAgentSkills(deps: Deps, agent: StoredAgent, skills: string[]): Promise<void> {
-  if (!(await setAgentFields(deps, agent.workspaceId, agent.id, { skills }))) throw new DomainError('AGENT_NOT_FOUND', `No agent ${agent.id}`, { field: 'agent_id' });
+  if (!(await setAgentFields(deps, agent.workspaceId, agent.id, { skills })))
+    throw new DomainError('AGENT_NOT_FOUND', `No agent ${agent.id}`, { field: 'agent_id' });
 }

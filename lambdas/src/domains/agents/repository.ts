@@ -45,7 +45,9 @@ export const putNewAgent = async (deps: Deps, agent: StoredAgent): Promise<boole
   putIf(deps.store, table(deps), agent, { ConditionExpression: 'attribute_not_exists(id)' });
 
 export async function queryAgents(deps: Deps, workspaceId: string): Promise<StoredAgent[]> {
-  const result = await deps.store.doc.send(new QueryCommand({ TableName: table(deps), KeyConditionExpression: 'workspaceId = :w', ExpressionAttributeValues: { ':w': workspaceId } }));
+  const result = await deps.store.doc.send(
+    new QueryCommand({ TableName: table(deps), KeyConditionExpression: 'workspaceId = :w', ExpressionAttributeValues: { ':w': workspaceId } }),
+  );
   return (result.Items ?? []) as StoredAgent[];
 }
 
@@ -56,25 +58,39 @@ export async function getAgentItem<T extends StoredAgent = StoredAgent>(deps: De
 
 /** By its public UUID alone (the `byId` index). */
 export async function findAgentItemById(deps: Deps, agentId: string): Promise<StoredAgent | undefined> {
-  const result = await deps.store.doc.send(new QueryCommand({ TableName: table(deps), IndexName: 'byId', KeyConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': agentId } }));
+  const result = await deps.store.doc.send(
+    new QueryCommand({ TableName: table(deps), IndexName: 'byId', KeyConditionExpression: 'id = :id', ExpressionAttributeValues: { ':id': agentId } }),
+  );
   return result.Items?.[0] as StoredAgent | undefined;
 }
 
 /** By its own e-mail address (the `byEmail` index: inbound mail finds the agent it is addressed to). */
 export async function findAgentItemByEmail(deps: Deps, email: string): Promise<StoredAgent | undefined> {
-  const result = await deps.store.doc.send(new QueryCommand({ TableName: table(deps), IndexName: 'byEmail', KeyConditionExpression: 'email = :email', ExpressionAttributeValues: { ':email': email } }));
+  const result = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: table(deps),
+      IndexName: 'byEmail',
+      KeyConditionExpression: 'email = :email',
+      ExpressionAttributeValues: { ':email': email },
+    }),
+  );
   return result.Items?.[0] as StoredAgent | undefined;
 }
 
 /** Sets fields of an existing agent; false when there is no such agent. */
 export async function setAgentFields(deps: Deps, workspaceId: string, agentId: string, fields: Record<string, unknown>): Promise<boolean> {
   const names = Object.keys(fields);
-  const updated = await updateIf(deps.store, table(deps), { workspaceId, id: agentId }, {
-    UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
-    ConditionExpression: 'attribute_exists(id)',
-    ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
-    ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, fields[name]])),
-  });
+  const updated = await updateIf(
+    deps.store,
+    table(deps),
+    { workspaceId, id: agentId },
+    {
+      UpdateExpression: `SET ${names.map((_, index) => `#f${index} = :v${index}`).join(', ')}`,
+      ConditionExpression: 'attribute_exists(id)',
+      ExpressionAttributeNames: Object.fromEntries(names.map((name, index) => [`#f${index}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, fields[name]])),
+    },
+  );
   return updated !== undefined;
 }
 
@@ -83,7 +99,12 @@ export async function setAgentFields(deps: Deps, workspaceId: string, agentId: s
  * undefined when there is no such agent. No path at all reads the agent as it is (an update must set something, and
  * the key attributes cannot be set).
  */
-export async function updateAgentPaths(deps: Deps, workspaceId: string, agentId: string, updates: [path: string[], value: unknown][]): Promise<StoredAgent | undefined> {
+export async function updateAgentPaths(
+  deps: Deps,
+  workspaceId: string,
+  agentId: string,
+  updates: [path: string[], value: unknown][],
+): Promise<StoredAgent | undefined> {
   if (!updates.length) return readItem<StoredAgent>(deps.store, table(deps), { workspaceId, id: agentId });
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -95,10 +116,15 @@ export async function updateAgentPaths(deps: Deps, workspaceId: string, agentId:
     values[`:v${index}`] = value;
     return `${placeholders.join('.')} = :v${index}`;
   });
-  return updateIf<StoredAgent>(deps.store, table(deps), { workspaceId, id: agentId }, {
-    UpdateExpression: `SET ${assignments.join(', ')}`,
-    ConditionExpression: 'attribute_exists(#id)',
-    ExpressionAttributeNames: { ...names, '#id': 'id' },
-    ExpressionAttributeValues: values,
-  });
+  return updateIf<StoredAgent>(
+    deps.store,
+    table(deps),
+    { workspaceId, id: agentId },
+    {
+      UpdateExpression: `SET ${assignments.join(', ')}`,
+      ConditionExpression: 'attribute_exists(#id)',
+      ExpressionAttributeNames: { ...names, '#id': 'id' },
+      ExpressionAttributeValues: values,
+    },
+  );
 }

@@ -61,7 +61,9 @@ function assertJwksUrl(deps: Deps, url: string): void {
 /** Changes the given settings of an agent of the workspace in one conditional update: the agent as it now is. */
 export async function updateAgentSettings(deps: Deps, workspaceId: string, agentId: string, settings: AgentSettings): Promise<StoredAgent> {
   if (settings.identityJwksUrl) assertJwksUrl(deps, settings.identityJwksUrl);
-  const updates = (Object.entries(settings) as [keyof AgentSettings, unknown][]).filter(([, value]) => value !== undefined).map(([setting, value]): [string[], unknown] => [PATHS[setting], value]);
+  const updates = (Object.entries(settings) as [keyof AgentSettings, unknown][])
+    .filter(([, value]) => value !== undefined)
+    .map(([setting, value]): [string[], unknown] => [PATHS[setting], value]);
   const agent = await updateAgentPaths(deps, workspaceId, agentId, updates);
   if (!agent) throw new DomainError('AGENT_NOT_FOUND', `No agent ${agentId} in this workspace`, { field: 'agent_id' });
   return agent;

@@ -18,7 +18,8 @@ const HASH = /^[0-9a-f]{64}$/i;
 /** Issues a new identity secret for the agent (the old one stops verifying at once) and returns it, once. */
 export async function rotateIdentitySecret(deps: Deps, workspaceId: string, agentId: string): Promise<string> {
   const secret = `vis_${randomBytes(32).toString('base64url')}`;
-  if (!(await setAgentFields(deps, workspaceId, agentId, { identitySecret: secret }))) throw new DomainError('AGENT_NOT_FOUND', `No agent ${agentId}`, { field: 'agent_id' });
+  if (!(await setAgentFields(deps, workspaceId, agentId, { identitySecret: secret })))
+    throw new DomainError('AGENT_NOT_FOUND', `No agent ${agentId}`, { field: 'agent_id' });
   return secret;
 }
 

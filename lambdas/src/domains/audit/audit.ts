@@ -167,7 +167,8 @@ export async function listAudit(deps: Deps, workspaceId: string, filter: AuditFi
 }
 
 /** Days the workspace keeps audit entries (read fresh, not from the cache). */
-export const auditRetentionDays = async (deps: Deps, workspaceId: string): Promise<number> => (await getWorkspace(deps, workspaceId))?.auditRetentionDays ?? AUDIT_RETENTION_DAYS_DEFAULT;
+export const auditRetentionDays = async (deps: Deps, workspaceId: string): Promise<number> =>
+  (await getWorkspace(deps, workspaceId))?.auditRetentionDays ?? AUDIT_RETENTION_DAYS_DEFAULT;
 
 /** Sets the audit retention for entries recorded from now on; those already stored keep theirs (nothing changes an entry). */
 export async function setAuditRetention(deps: Deps, workspaceId: string, days: number): Promise<number> {

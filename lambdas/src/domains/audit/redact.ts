@@ -11,7 +11,9 @@ const AUDIT_SECRET_KEY = /(hash|signing|identity_?secret|^headers$)/i;
 export function redactForAudit(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(redactForAudit);
   if (value && typeof value === 'object') {
-    return redactSecrets(Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, AUDIT_SECRET_KEY.test(key) && inner !== null ? REDACTED : redactForAudit(inner)])));
+    return redactSecrets(
+      Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, AUDIT_SECRET_KEY.test(key) && inner !== null ? REDACTED : redactForAudit(inner)])),
+    );
   }
   return redactSecrets(value);
 }

@@ -70,7 +70,9 @@ function download(url: URL, agent: HttpsAgent): Promise<{ body: string; cacheCon
     const request = httpsRequest(url, { agent, method: 'GET', headers: { accept: 'application/json' }, timeout: FETCH_TIMEOUT_MS }, (response) => {
       if (response.statusCode !== 200) {
         response.resume();
-        return reject(new OAuthRefusal('invalid_client', `The client metadata document at ${url.href} answered ${response.statusCode} (redirects are not followed)`));
+        return reject(
+          new OAuthRefusal('invalid_client', `The client metadata document at ${url.href} answered ${response.statusCode} (redirects are not followed)`),
+        );
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -82,11 +84,20 @@ function download(url: URL, agent: HttpsAgent): Promise<{ body: string; cacheCon
         }
         chunks.push(chunk);
       });
-      response.on('end', () => resolve({ body: Buffer.concat(chunks).toString('utf8'), ...(response.headers['cache-control'] ? { cacheControl: response.headers['cache-control'] } : {}) }));
+      response.on('end', () =>
+        resolve({
+          body: Buffer.concat(chunks).toString('utf8'),
+          ...(response.headers['cache-control'] ? { cacheControl: response.headers['cache-control'] } : {}),
+        }),
+      );
       response.on('error', reject);
     });
-    request.on('timeout', () => request.destroy(new OAuthRefusal('invalid_client', `The client metadata document at ${url.href} did not answer within ${FETCH_TIMEOUT_MS / 1000} s`)));
-    request.on('error', (error) => reject(error instanceof OutboundBlockedError ? new OAuthRefusal('invalid_client', `Client metadata document refused: ${error.message}`) : error));
+    request.on('timeout', () =>
+      request.destroy(new OAuthRefusal('invalid_client', `The client metadata document at ${url.href} did not answer within ${FETCH_TIMEOUT_MS / 1000} s`)),
+    );
+    request.on('error', (error) =>
+      reject(error instanceof OutboundBlockedError ? new OAuthRefusal('invalid_client', `Client metadata document refused: ${error.message}`) : error),
+    );
     request.end();
   });
 }
@@ -99,8 +110,13 @@ function parse(url: URL, body: string): ClientMetadataDocument {
     throw new OAuthRefusal('invalid_client', `The client metadata document at ${url.href} is not JSON`);
   }
   const parsed = Document.safeParse(json);
-  if (!parsed.success) throw new OAuthRefusal('invalid_client', `The client metadata document at ${url.href} is invalid: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`);
-  if (parsed.data.client_id !== url.href) throw new OAuthRefusal('invalid_client', `The client metadata document names client_id ${parsed.data.client_id}, not its own URL ${url.href}`);
+  if (!parsed.success)
+    throw new OAuthRefusal(
+      'invalid_client',
+      `The client metadata document at ${url.href} is invalid: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`,
+    );
+  if (parsed.data.client_id !== url.href)
+    throw new OAuthRefusal('invalid_client', `The client metadata document names client_id ${parsed.data.client_id}, not its own URL ${url.href}`);
   const problem = parsed.data.redirect_uris.map(redirectUriProblem).find(Boolean);
   if (problem) throw new OAuthRefusal('invalid_client', `The client metadata document lists a redirect URI we do not accept: ${problem}`);
   return {

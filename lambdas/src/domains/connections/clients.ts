@@ -50,7 +50,8 @@ export async function registerClient(deps: Deps, sourceIp: string, registration:
     throw new OAuthRefusal('invalid_client_metadata', 'Only public clients are registered: token_endpoint_auth_method must be none (PKCE protects the code)');
   }
   const unsupportedGrant = registration.grantTypes?.find((grant) => grant !== 'authorization_code' && grant !== 'refresh_token');
-  if (unsupportedGrant) throw new OAuthRefusal('invalid_client_metadata', `grant_types: ${unsupportedGrant} is not supported (authorization_code, refresh_token)`);
+  if (unsupportedGrant)
+    throw new OAuthRefusal('invalid_client_metadata', `grant_types: ${unsupportedGrant} is not supported (authorization_code, refresh_token)`);
   if (registration.responseTypes?.some((type) => type !== 'code')) throw new OAuthRefusal('invalid_client_metadata', 'response_types: only code is supported');
   const registrationToken = newOAuthSecret('mcp_reg');
   const client = {

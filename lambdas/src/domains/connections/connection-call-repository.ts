@@ -23,7 +23,12 @@ export async function recordCall(deps: Deps, call: StoredCall): Promise<void> {
 export async function callUse(deps: Deps, connectionId: string): Promise<{ calls: number; lastUsedAt: string | null }> {
   const [count, newest] = await Promise.all([
     deps.store.doc.send(
-      new QueryCommand({ TableName: deps.store.table('connectionCalls'), KeyConditionExpression: 'connectionId = :c', ExpressionAttributeValues: { ':c': connectionId }, Select: 'COUNT' }),
+      new QueryCommand({
+        TableName: deps.store.table('connectionCalls'),
+        KeyConditionExpression: 'connectionId = :c',
+        ExpressionAttributeValues: { ':c': connectionId },
+        Select: 'COUNT',
+      }),
     ),
     recentCalls(deps, connectionId, 1),
   ]);

@@ -37,7 +37,13 @@ export interface StoredConnection {
 export type ApprovedConnection = Omit<StoredConnection, 'createdAt' | 'status' | 'endedAt' | 'endedReason' | 'accessTokens'>;
 
 /** Adds a live access token to its connection and drops the ones named in `expired`. */
-export async function addAccessToken(deps: Deps, connectionId: string, tokenHash: string, token: { expiresAt: string; scopes: string[] }, expired: string[]): Promise<void> {
+export async function addAccessToken(
+  deps: Deps,
+  connectionId: string,
+  tokenHash: string,
+  token: { expiresAt: string; scopes: string[] },
+  expired: string[],
+): Promise<void> {
   const names: Record<string, string> = { '#new': tokenHash };
   expired.forEach((hash, index) => (names[`#old${index}`] = hash));
   await deps.store.doc.send(
@@ -54,11 +60,16 @@ export async function addAccessToken(deps: Deps, connectionId: string, tokenHash
 
 /** Ends one access token early (revocation). */
 export async function removeAccessToken(deps: Deps, connectionId: string, tokenHash: string): Promise<void> {
-  await updateIf(deps.store, deps.store.table('connections'), { id: connectionId }, {
-    UpdateExpression: 'REMOVE accessTokens.#hash',
-    ConditionExpression: 'attribute_exists(id)',
-    ExpressionAttributeNames: { '#hash': tokenHash },
-  });
+  await updateIf(
+    deps.store,
+    deps.store.table('connections'),
+    { id: connectionId },
+    {
+      UpdateExpression: 'REMOVE accessTokens.#hash',
+      ConditionExpression: 'attribute_exists(id)',
+      ExpressionAttributeNames: { '#hash': tokenHash },
+    },
+  );
 }
 
 export async function putConnection(deps: Deps, connection: StoredConnection): Promise<boolean> {
@@ -81,11 +92,16 @@ export async function connectionsOfWorkspace(deps: Deps, workspaceId: string): P
 
 /** Ends an active connection; false when it was no longer active. */
 export async function endConnection(deps: Deps, id: string, status: Exclude<ConnectionStatus, 'active'>, reason: string, at: string): Promise<boolean> {
-  const done = await updateIf(deps.store, deps.store.table('connections'), { id }, {
-    UpdateExpression: 'SET #status = :to, endedAt = :at, endedReason = :reason',
-    ConditionExpression: '#status = :active',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':to': status, ':at': at, ':reason': reason, ':active': 'active' },
-  });
+  const done = await updateIf(
+    deps.store,
+    deps.store.table('connections'),
+    { id },
+    {
+      UpdateExpression: 'SET #status = :to, endedAt = :at, endedReason = :reason',
+      ConditionExpression: '#status = :active',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':to': status, ':at': at, ':reason': reason, ':active': 'active' },
+    },
+  );
   return done !== undefined;
 }

@@ -27,7 +27,11 @@ const live = async (deps: Deps, workspaceId: string, viewer: ConnectionViewer) =
   (await connectionsOfWorkspace(deps, workspaceId)).filter((connection) => connection.status === 'active' && visibleTo(viewer, connection));
 
 /** The live connections of the workspace the viewer may see, newest first, with their number of calls and last use. */
-export async function listConnections(deps: Deps, workspaceId: string, viewer: ConnectionViewer): Promise<Array<StoredConnection & { calls: number; lastUsedAt: string | null }>> {
+export async function listConnections(
+  deps: Deps,
+  workspaceId: string,
+  viewer: ConnectionViewer,
+): Promise<Array<StoredConnection & { calls: number; lastUsedAt: string | null }>> {
   return Promise.all((await live(deps, workspaceId, viewer)).map(async (connection) => ({ ...connection, ...(await callUse(deps, connection.id)) })));
 }
 
@@ -61,7 +65,11 @@ export async function withdrawAllConnections(deps: Deps, workspaceId: string, vi
 }
 
 /** Counts a tool call on its connection and keeps it among the recent calls (the audit trail). */
-export async function noteCall(deps: Deps, connectionId: string, call: { tool: string; agentId: string | null; runId: string | null; outcome: string }): Promise<void> {
+export async function noteCall(
+  deps: Deps,
+  connectionId: string,
+  call: { tool: string; agentId: string | null; runId: string | null; outcome: string },
+): Promise<void> {
   const now = deps.now();
   await recordCall(deps, {
     connectionId,

@@ -1,7 +1,16 @@
 import { OAuthRefusal, randomBase62 } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import { LRUCache } from 'lru-cache';
-import { addAccessToken, connectionsOfWorkspace, endConnection, findConnection, putConnection, removeAccessToken, type ApprovedConnection, type StoredConnection } from './connection-repository';
+import {
+  addAccessToken,
+  connectionsOfWorkspace,
+  endConnection,
+  findConnection,
+  putConnection,
+  removeAccessToken,
+  type ApprovedConnection,
+  type StoredConnection,
+} from './connection-repository';
 import { findSecret, putSecret, useSecretOnce } from './oauth-token-repository';
 import { newOAuthSecret, pkceMatches } from './secrets';
 import { storedHash } from '../../infra/secrets/stored-hash';
@@ -29,7 +38,10 @@ const expired = (deps: Deps, expiresAt: string) => expiresAt <= deps.now().toISO
 export const newConnectionId = (): string => `mcn_${randomBase62(20)}`;
 
 /** Issues the authorization code for what the person approved on the consent page; the connection starts when it is exchanged. */
-export async function issueAuthorizationCode(deps: Deps, input: { clientId: string; redirectUri: string; codeChallenge: string; approved: ApprovedConnection }): Promise<string> {
+export async function issueAuthorizationCode(
+  deps: Deps,
+  input: { clientId: string; redirectUri: string; codeChallenge: string; approved: ApprovedConnection },
+): Promise<string> {
   const code = newOAuthSecret('mcp_code');
   await putSecret(deps, { tokenHash: storedHash(code), kind: 'code', ...expiry(deps, CODE_SECONDS), ...input });
   return code;
@@ -51,12 +63,20 @@ async function issueTokens(deps: Deps, connection: StoredConnection, scopes: str
   const base = { clientId: connection.clientId, connectionId: connection.id, workspaceId: connection.workspaceId, userId: connection.userId, scopes };
   const refresh = scopes.includes('offline_access') ? newOAuthSecret('mcp_rt') : undefined;
   const now = deps.now().toISOString();
-  const expired = Object.entries(connection.accessTokens ?? {}).filter(([, token]) => token.expiresAt <= now).map(([hash]) => hash);
+  const expired = Object.entries(connection.accessTokens ?? {})
+    .filter(([, token]) => token.expiresAt <= now)
+    .map(([hash]) => hash);
   await Promise.all([
     addAccessToken(deps, connection.id, storedHash(secret), { expiresAt: expiry(deps, ACCESS_TOKEN_SECONDS).expiresAt, scopes }, expired),
     ...(refresh ? [putSecret(deps, { tokenHash: storedHash(refresh), kind: 'refresh', ...expiry(deps, REFRESH_TOKEN_SECONDS), ...base })] : []),
   ]);
-  return { access_token: access, token_type: 'Bearer', expires_in: ACCESS_TOKEN_SECONDS, ...(refresh ? { refresh_token: refresh } : {}), scope: scopes.join(' ') };
+  return {
+    access_token: access,
+    token_type: 'Bearer',
+    expires_in: ACCESS_TOKEN_SECONDS,
+    ...(refresh ? { refresh_token: refresh } : {}),
+    scope: scopes.join(' '),
+  };
 }
 
 function checkResource(presented: string | undefined, expected: string, required: boolean): void {
@@ -87,7 +107,8 @@ export async function exchangeCode(
   }
   if (expired(deps, stored.expiresAt)) throw new OAuthRefusal('invalid_grant', 'The authorization code expired');
   if (input.redirectUri !== stored.redirectUri) throw new OAuthRefusal('invalid_grant', 'redirect_uri does not match the one of the authorization request');
-  if (!input.codeVerifier || !pkceMatches(input.codeVerifier, stored.codeChallenge)) throw new OAuthRefusal('invalid_grant', 'code_verifier does not match the code_challenge (PKCE S256)');
+  if (!input.codeVerifier || !pkceMatches(input.codeVerifier, stored.codeChallenge))
+    throw new OAuthRefusal('invalid_grant', 'code_verifier does not match the code_challenge (PKCE S256)');
   checkResource(input.resource, stored.approved.resource, true);
   checkResource(input.resource, canonicalResource, true);
 
@@ -118,7 +139,8 @@ export async function refreshTokens(
   if (input.clientId !== stored.clientId) throw new OAuthRefusal('invalid_grant', 'The refresh token was issued to another client');
   checkResource(input.resource, canonicalResource, false);
   const connection = await findConnection(deps, stored.connectionId);
-  if (!connection || connection.status !== 'active') throw new OAuthRefusal('invalid_grant', `The connection was ${connection?.status ?? 'removed'}; authorize again`);
+  if (!connection || connection.status !== 'active')
+    throw new OAuthRefusal('invalid_grant', `The connection was ${connection?.status ?? 'removed'}; authorize again`);
   const replayed = async () => {
     await endAccess(deps, connection.id, 'revoked', 'refresh token used twice');
     return new OAuthRefusal('invalid_grant', 'The refresh token was already used; the connection is revoked');
@@ -155,13 +177,26 @@ const owners = new LRUCache<string, { workspaceId: string; userId: string }>({ m
  * whatever ends a connection's access (withdrawal, revocation, a reused code or refresh token, a member's new role or
  * removal) outlasts that before it answers, so the next call after it fails (or acts for the new role) everywhere.
  */
-export async function verifyAccessToken<T>(deps: Deps, token: string, alongside: (workspaceId: string, userId: string) => Promise<T>): Promise<VerifiedAccess<T>> {
+export async function verifyAccessToken<T>(
+  deps: Deps,
+  token: string,
+  alongside: (workspaceId: string, userId: string) => Promise<T>,
+): Promise<VerifiedAccess<T>> {
   const parsed = parseAccessToken(token);
   if (!parsed) throw new OAuthRefusal('invalid_token', 'Unknown access token');
-  return vouchedCheck(deps, `mcp-access:${parsed.tokenHash}`, () => readAccessToken(deps, parsed, alongside), (verified) => !expired(deps, verified.expiresAt));
+  return vouchedCheck(
+    deps,
+    `mcp-access:${parsed.tokenHash}`,
+    () => readAccessToken(deps, parsed, alongside),
+    (verified) => !expired(deps, verified.expiresAt),
+  );
 }
 
-async function readAccessToken<T>(deps: Deps, parsed: { connectionId: string; tokenHash: string }, alongside: (workspaceId: string, userId: string) => Promise<T>): Promise<VerifiedAccess<T>> {
+async function readAccessToken<T>(
+  deps: Deps,
+  parsed: { connectionId: string; tokenHash: string },
+  alongside: (workspaceId: string, userId: string) => Promise<T>,
+): Promise<VerifiedAccess<T>> {
   const owner = owners.get(parsed.connectionId);
   const [connection, early] = await Promise.all([findConnection(deps, parsed.connectionId), owner ? alongside(owner.workspaceId, owner.userId) : undefined]);
   const live = connection?.accessTokens?.[parsed.tokenHash];
@@ -174,7 +209,13 @@ async function readAccessToken<T>(deps: Deps, parsed: { connectionId: string; to
 }
 
 /** Ends a connection (its tokens and refresh token), answering once no container acts on a verification of it. */
-export async function endAccess(deps: Deps, connectionId: string, status: 'revoked' | 'withdrawn', reason: string, at = deps.now().toISOString()): Promise<boolean> {
+export async function endAccess(
+  deps: Deps,
+  connectionId: string,
+  status: 'revoked' | 'withdrawn',
+  reason: string,
+  at = deps.now().toISOString(),
+): Promise<boolean> {
   const ended = await endConnection(deps, connectionId, status, reason, at);
   await outlastVouches();
   return ended;

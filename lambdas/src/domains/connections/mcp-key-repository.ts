@@ -35,9 +35,14 @@ export async function mcpKeysOfWorkspace(deps: Deps, workspaceId: string): Promi
 
 /** Marks a live key of the workspace revoked: the key as it is now, or undefined when it was already revoked. */
 export async function markMcpKeyRevoked(deps: Deps, keyHash: string, workspaceId: string, at: string): Promise<StoredMcpKey | undefined> {
-  return updateIf<StoredMcpKey>(deps.store, deps.store.table('mcpKeys'), { keyHash }, {
-    UpdateExpression: 'SET revokedAt = :at',
-    ConditionExpression: 'workspaceId = :w AND attribute_not_exists(revokedAt)',
-    ExpressionAttributeValues: { ':at': at, ':w': workspaceId },
-  });
+  return updateIf<StoredMcpKey>(
+    deps.store,
+    deps.store.table('mcpKeys'),
+    { keyHash },
+    {
+      UpdateExpression: 'SET revokedAt = :at',
+      ConditionExpression: 'workspaceId = :w AND attribute_not_exists(revokedAt)',
+      ExpressionAttributeValues: { ':at': at, ':w': workspaceId },
+    },
+  );
 }

@@ -93,7 +93,9 @@ export async function callsOfMcpKey(deps: Deps, workspaceId: string, keyId: stri
 export async function revokeMcpKey(deps: Deps, workspaceId: string, keyId: string): Promise<ListedMcpKey> {
   const key = await existingKey(deps, workspaceId, keyId);
   // Lost to a concurrent revocation: the consistent read of the key sees when that one revoked it.
-  const revoked = key.revokedAt ? key : ((await markMcpKeyRevoked(deps, key.keyHash, workspaceId, deps.now().toISOString())) ?? (await findMcpKey(deps, key.keyHash)) ?? key);
+  const revoked = key.revokedAt
+    ? key
+    : ((await markMcpKeyRevoked(deps, key.keyHash, workspaceId, deps.now().toISOString())) ?? (await findMcpKey(deps, key.keyHash)) ?? key);
   await outlastVouches();
   return withUse(deps, revoked);
 }

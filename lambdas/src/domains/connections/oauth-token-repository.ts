@@ -5,8 +5,29 @@ import type { ApprovedConnection } from './connection-repository';
 /** Every store call of the `oauthTokens` table: OAuth secrets (authorization codes, refresh tokens) by hash. */
 
 export type StoredSecret =
-  | { tokenHash: string; kind: 'code'; expiresAt: string; expiresAtEpoch: number; usedAt?: string; clientId: string; redirectUri: string; codeChallenge: string; approved: ApprovedConnection }
-  | { tokenHash: string; kind: 'refresh'; expiresAt: string; expiresAtEpoch: number; usedAt?: string; clientId: string; connectionId: string; workspaceId: string; userId: string; scopes: string[] };
+  | {
+      tokenHash: string;
+      kind: 'code';
+      expiresAt: string;
+      expiresAtEpoch: number;
+      usedAt?: string;
+      clientId: string;
+      redirectUri: string;
+      codeChallenge: string;
+      approved: ApprovedConnection;
+    }
+  | {
+      tokenHash: string;
+      kind: 'refresh';
+      expiresAt: string;
+      expiresAtEpoch: number;
+      usedAt?: string;
+      clientId: string;
+      connectionId: string;
+      workspaceId: string;
+      userId: string;
+      scopes: string[];
+    };
 
 export async function putSecret(deps: Deps, secret: StoredSecret): Promise<void> {
   await putNewItem(deps.store, deps.store.table('oauthTokens'), secret, 'tokenHash');

@@ -18,7 +18,8 @@ export function redirectUriProblem(raw: string): string | undefined {
   if (url.username || url.password) return `${raw} embeds credentials`;
   const scheme = url.protocol.slice(0, -1);
   if (scheme === 'https') return url.hostname ? undefined : `${raw} names no host`;
-  if (scheme === 'http') return LOOPBACK_HOSTS.has(url.hostname) ? undefined : `${raw}: http is allowed only on a loopback address (127.0.0.1, [::1], localhost)`;
+  if (scheme === 'http')
+    return LOOPBACK_HOSTS.has(url.hostname) ? undefined : `${raw}: http is allowed only on a loopback address (127.0.0.1, [::1], localhost)`;
   if ((KNOWN_ASSISTANT_SCHEMES as readonly string[]).includes(scheme)) return undefined;
   return `${raw}: the scheme ${scheme} is not one of https, loopback http or a known assistant's (${KNOWN_ASSISTANT_SCHEMES.join(', ')})`;
 }

@@ -10,7 +10,10 @@ import type { ConversationMetaItem } from './repository';
 const agentPartition = (agentId: string) => `agent#${agentId}`;
 const table = (deps: Deps) => deps.store.table('conversations');
 /** The key of a conversation's entry in its agent's list (`startedAt`: the conversation's `createdAt`). */
-export const agentRefKey = (agentId: string, startedAt: string, conversationId: string) => ({ conversationId: agentPartition(agentId), sk: `${startedAt}#${conversationId}` });
+export const agentRefKey = (agentId: string, startedAt: string, conversationId: string) => ({
+  conversationId: agentPartition(agentId),
+  sk: `${startedAt}#${conversationId}`,
+});
 
 export type { ConversationMetaItem } from './repository';
 
@@ -24,7 +27,12 @@ export async function putAgentConversationRef(
   await deps.store.doc.send(
     new PutCommand({
       TableName: table(deps),
-      Item: { ...agentRefKey(start.agentId, at.toISOString(), start.conversationId), ref: start.conversationId, workspaceId: start.workspaceId, ...(expiresAtEpoch === undefined ? {} : { expiresAtEpoch }) },
+      Item: {
+        ...agentRefKey(start.agentId, at.toISOString(), start.conversationId),
+        ref: start.conversationId,
+        workspaceId: start.workspaceId,
+        ...(expiresAtEpoch === undefined ? {} : { expiresAtEpoch }),
+      },
     }),
   );
 }
@@ -36,7 +44,12 @@ export interface AgentConversationRef {
 }
 
 /** A page of an agent's conversation ids, most recently started first; `cursor` is the previous page's `next`. */
-export async function queryAgentConversationRefs(deps: Deps, agentId: string, limit: number, cursor?: string): Promise<{ refs: AgentConversationRef[]; next: string | null }> {
+export async function queryAgentConversationRefs(
+  deps: Deps,
+  agentId: string,
+  limit: number,
+  cursor?: string,
+): Promise<{ refs: AgentConversationRef[]; next: string | null }> {
   const page = await deps.store.doc.send(
     new QueryCommand({
       TableName: table(deps),
@@ -47,11 +60,16 @@ export async function queryAgentConversationRefs(deps: Deps, agentId: string, li
       ...(cursor ? { ExclusiveStartKey: { conversationId: agentPartition(agentId), sk: cursor } } : {}),
     }),
   );
-  return { refs: (page.Items ?? []).map((item) => ({ ref: item.ref as string, at: item.sk as string })), next: (page.LastEvaluatedKey?.sk as string | undefined) ?? null };
+  return {
+    refs: (page.Items ?? []).map((item) => ({ ref: item.ref as string, at: item.sk as string })),
+    next: (page.LastEvaluatedKey?.sk as string | undefined) ?? null,
+  };
 }
 
 /** The `meta` items of the given conversations, by conversation id (a missing one is absent). */
 export async function getConversationMetas(deps: Deps, conversationIds: string[]): Promise<Map<string, ConversationMetaItem>> {
-  const metas = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [table(deps)]: { Keys: conversationIds.map((conversationId) => ({ conversationId, sk: 'meta' })) } } }));
+  const metas = await deps.store.doc.send(
+    new BatchGetCommand({ RequestItems: { [table(deps)]: { Keys: conversationIds.map((conversationId) => ({ conversationId, sk: 'meta' })) } } }),
+  );
   return new Map(((metas.Responses?.[table(deps)] ?? []) as ConversationMetaItem[]).map((meta) => [meta.conversationId, meta]));
 }

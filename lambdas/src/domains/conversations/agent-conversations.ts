@@ -61,7 +61,8 @@ const toSummary = (meta: ConversationMetaItem, readSeq?: number): ConversationSu
 });
 
 /** The summary of one conversation of the workspace (CONVERSATION_NOT_FOUND for another workspace's). */
-export const conversationSummary = async (deps: Deps, workspaceId: string, conversationId: string): Promise<ConversationSummary> => toSummary(await readConversation(deps, workspaceId, conversationId));
+export const conversationSummary = async (deps: Deps, workspaceId: string, conversationId: string): Promise<ConversationSummary> =>
+  toSummary(await readConversation(deps, workspaceId, conversationId));
 export { toSummary };
 
 /**
@@ -107,16 +108,36 @@ export async function listAgentConversations(
 ): Promise<{ conversations: ConversationSummary[]; nextCursor: string | null }> {
   const listed = await listFiltered(deps, agentId, page, filter);
   if (!readerId) return listed;
-  const markers = await readMarkers(deps, listed.conversations.map((conversation) => conversation.conversationId), readerId);
-  return { ...listed, conversations: listed.conversations.map((conversation) => ({ ...conversation, unread: unreadAfter(conversation.messages, markers.get(conversation.conversationId) ?? 0) })) };
+  const markers = await readMarkers(
+    deps,
+    listed.conversations.map((conversation) => conversation.conversationId),
+    readerId,
+  );
+  return {
+    ...listed,
+    conversations: listed.conversations.map((conversation) => ({
+      ...conversation,
+      unread: unreadAfter(conversation.messages, markers.get(conversation.conversationId) ?? 0),
+    })),
+  };
 }
 
-async function listFiltered(deps: Deps, agentId: string, page: { limit: number; cursor?: string | undefined }, filter: ConversationFilter): Promise<{ conversations: ConversationSummary[]; nextCursor: string | null }> {
+async function listFiltered(
+  deps: Deps,
+  agentId: string,
+  page: { limit: number; cursor?: string | undefined },
+  filter: ConversationFilter,
+): Promise<{ conversations: ConversationSummary[]; nextCursor: string | null }> {
   const conversations: ConversationSummary[] = [];
   let cursor = page.cursor;
   for (let read = 0; read < SCAN_PAGES; read += 1) {
     const { refs, next } = await queryAgentConversationRefs(deps, agentId, page.limit, cursor);
-    const byId = refs.length ? await getConversationMetas(deps, refs.map(({ ref }) => ref)) : new Map<string, ConversationMetaItem>();
+    const byId = refs.length
+      ? await getConversationMetas(
+          deps,
+          refs.map(({ ref }) => ref),
+        )
+      : new Map<string, ConversationMetaItem>();
     for (const { ref, at } of refs) {
       const meta = byId.get(ref);
       // An erased conversation's entry is about to go (visitors/erase removes it last).
@@ -132,8 +153,16 @@ async function listFiltered(deps: Deps, agentId: string, page: { limit: number; 
 const TRANSCRIPT_LIMIT = 500;
 
 /** One conversation of the workspace with its transcript, oldest first (NOT_FOUND for another workspace's); `readerId`: whose unread count. */
-export async function conversationTranscript(deps: Deps, workspaceId: string, conversationId: string, readerId?: string): Promise<{ conversation: ConversationSummary; messages: TranscriptMessage[] }> {
+export async function conversationTranscript(
+  deps: Deps,
+  workspaceId: string,
+  conversationId: string,
+  readerId?: string,
+): Promise<{ conversation: ConversationSummary; messages: TranscriptMessage[] }> {
   const meta = await readConversation(deps, workspaceId, conversationId);
-  const [messages, readSeq] = await Promise.all([queryMessages(deps, conversationId, TRANSCRIPT_LIMIT, 'oldest first'), readerId ? readMarker(deps, conversationId, readerId) : undefined]);
+  const [messages, readSeq] = await Promise.all([
+    queryMessages(deps, conversationId, TRANSCRIPT_LIMIT, 'oldest first'),
+    readerId ? readMarker(deps, conversationId, readerId) : undefined,
+  ]);
   return { conversation: toSummary(meta, readSeq), messages: messages.map(({ messageId, ...message }) => ({ ...message, seq: seqOf(messageId) })) };
 }

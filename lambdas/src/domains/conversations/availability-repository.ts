@@ -31,7 +31,17 @@ export interface ClaimDue {
 
 export async function putClaimDue(deps: Deps, due: Omit<ClaimDue, 'sk'>, dueAt: Date, expiresAtEpoch: number): Promise<void> {
   await deps.store.doc.send(
-    new PutCommand({ TableName: table(deps), Item: { conversationId: CLAIM_DUE, sk: `${dueAt.toISOString()}#${due.conversationId}`, ref: due.conversationId, workspaceId: due.workspaceId, language: due.language, expiresAtEpoch } }),
+    new PutCommand({
+      TableName: table(deps),
+      Item: {
+        conversationId: CLAIM_DUE,
+        sk: `${dueAt.toISOString()}#${due.conversationId}`,
+        ref: due.conversationId,
+        workspaceId: due.workspaceId,
+        language: due.language,
+        expiresAtEpoch,
+      },
+    }),
   );
 }
 
@@ -47,7 +57,12 @@ export async function queryClaimsDue(deps: Deps, now: Date, limit: number): Prom
       ConsistentRead: true,
     }),
   );
-  return (result.Items ?? []).map((item) => ({ conversationId: item.ref as string, workspaceId: item.workspaceId as string, language: item.language as string, sk: item.sk as string }));
+  return (result.Items ?? []).map((item) => ({
+    conversationId: item.ref as string,
+    workspaceId: item.workspaceId as string,
+    language: item.language as string,
+    sk: item.sk as string,
+  }));
 }
 
 export async function deleteClaimDue(deps: Deps, sk: string): Promise<void> {

@@ -7,7 +7,8 @@ import { putAvailabilityItem, readAvailabilityItem } from './availability-reposi
  * A workspace that never set them is available around the clock, with no claim timeout.
  */
 
-export const readAvailability = async (deps: Deps, workspaceId: string): Promise<AvailabilitySettings> => (await readAvailabilityItem(deps, workspaceId)) ?? DEFAULT_AVAILABILITY;
+export const readAvailability = async (deps: Deps, workspaceId: string): Promise<AvailabilitySettings> =>
+  (await readAvailabilityItem(deps, workspaceId)) ?? DEFAULT_AVAILABILITY;
 
 export async function setAvailability(deps: Deps, workspaceId: string, settings: AvailabilitySettings): Promise<AvailabilitySettings> {
   await putAvailabilityItem(deps, workspaceId, settings, deps.now());

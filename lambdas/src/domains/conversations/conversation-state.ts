@@ -9,10 +9,13 @@ import { readConversationMeta, type ConversationMetaItem, type Handling } from '
  * conversations (conversations/get, the live streams) need of handling.ts, without its writes and webhooks.
  */
 
-export const notFound = (conversationId: string) => new DomainError('CONVERSATION_NOT_FOUND', `No conversation ${conversationId} in this workspace`, { field: 'conversation_id' });
+export const notFound = (conversationId: string) =>
+  new DomainError('CONVERSATION_NOT_FOUND', `No conversation ${conversationId} in this workspace`, { field: 'conversation_id' });
 
 export const erased = (conversationId: string) =>
-  new DomainError('CONVERSATION_ERASED', `Conversation ${conversationId} was erased (the visitor's data was erased, or it passed the retention period)`, { field: 'conversation_id' });
+  new DomainError('CONVERSATION_ERASED', `Conversation ${conversationId} was erased (the visitor's data was erased, or it passed the retention period)`, {
+    field: 'conversation_id',
+  });
 
 export const handlingOf = (meta: ConversationMetaItem): Handling => ({
   handler: meta.handler ?? 'agent',
@@ -56,4 +59,3 @@ export const conversationRef = (meta: ConversationMetaItem): ConversationRef => 
   assignee: meta.assignee ?? null,
   visitor: { id: meta.visitorId, verified_user_id: meta.userId ?? null },
 });
-

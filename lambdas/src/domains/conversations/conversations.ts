@@ -1,7 +1,21 @@
 import { DomainError } from '@service/shared';
 import { PREVIEW_ROLES, previewLine, VISITOR_ROLES, type ConversationHandler, type PreviewRole } from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
-import { countMessage, getUserPointer, messageIdOf, putMessage, putPreview, seqOf, putUserPointer, queryLatestMessages, readConversationMeta, readMessage, upsertConversationMeta, type ConversationStart, type StoredMessage } from './repository';
+import {
+  countMessage,
+  getUserPointer,
+  messageIdOf,
+  putMessage,
+  putPreview,
+  seqOf,
+  putUserPointer,
+  queryLatestMessages,
+  readConversationMeta,
+  readMessage,
+  upsertConversationMeta,
+  type ConversationStart,
+  type StoredMessage,
+} from './repository';
 import { putAgentConversationRef } from './agent-conversation-repository';
 import { announceConversation } from './conversation-signal';
 import { noteInboxChange } from './inbox-feed';
@@ -40,7 +54,13 @@ export async function openConversation(deps: Deps, start: ConversationStart): Pr
   }
   if (start.userId) await putUserPointer(deps, start.agentId, start.userId, start.conversationId, expires);
   // Where visitors/export and visitors/erase find it (a verified user's too: they may come from several devices).
-  await putVisitorPointers(deps, start.workspaceId, [{ visitorId: start.visitorId }, ...(start.userId ? [{ userId: start.userId }] : [])], start.conversationId, expires);
+  await putVisitorPointers(
+    deps,
+    start.workspaceId,
+    [{ visitorId: start.visitorId }, ...(start.userId ? [{ userId: start.userId }] : [])],
+    start.conversationId,
+    expires,
+  );
   return { handler: opened.handler };
 }
 
@@ -56,20 +76,32 @@ export async function appendEntry(deps: Deps, conversationId: string, entry: Omi
   const message: StoredMessage = { messageId: messageIdOf(counted.count), createdAt: now.toISOString(), ...entry };
   await putMessage(deps, conversationId, message, await conversationExpiry(deps, counted.workspaceId, now));
   // The inbox list's preview, kept current as each message is written (a list reads no transcript).
-  if (isPreviewed(message.role)) await putPreview(deps, conversationId, { seq: seqOf(message.messageId), role: message.role, text: previewLine(message.content), at: message.createdAt });
+  if (isPreviewed(message.role))
+    await putPreview(deps, conversationId, { seq: seqOf(message.messageId), role: message.role, text: previewLine(message.content), at: message.createdAt });
   announceConversation(conversationId);
   await noteInboxChange(deps, counted.workspaceId, conversationId);
   return message;
 }
 
 /** Appends an entry once per `seed` (a mail worked again after a crash finds the entry it stored, among the latest 100). */
-export async function appendEntryOnce(deps: Deps, conversationId: string, seed: string, entry: Omit<StoredMessage, 'messageId' | 'createdAt' | 'actionSeed'>): Promise<StoredMessage> {
+export async function appendEntryOnce(
+  deps: Deps,
+  conversationId: string,
+  seed: string,
+  entry: Omit<StoredMessage, 'messageId' | 'createdAt' | 'actionSeed'>,
+): Promise<StoredMessage> {
   const earlier = (await queryLatestMessages(deps, conversationId, 100)).find((message) => message.actionSeed === seed);
   return earlier ?? appendEntry(deps, conversationId, { ...entry, actionSeed: seed });
 }
 
 /** Appends the visitor's or the agent's message; its id. */
-export async function appendMessage(deps: Deps, conversationId: string, role: 'user' | 'assistant', content: string, options: { stopped?: boolean } = {}): Promise<string> {
+export async function appendMessage(
+  deps: Deps,
+  conversationId: string,
+  role: 'user' | 'assistant',
+  content: string,
+  options: { stopped?: boolean } = {},
+): Promise<string> {
   return (await appendEntry(deps, conversationId, { role, content, ...(options.stopped ? { stopped: true as const } : {}) })).messageId;
 }
 
@@ -80,7 +112,12 @@ export const latestEntries = (deps: Deps, conversationId: string, count: number)
 export const visibleToVisitor = (message: Pick<StoredMessage, 'role'>): boolean => (VISITOR_ROLES as readonly string[]).includes(message.role);
 
 /** A verified user's latest conversation with the agent, its last `limit` messages oldest first; null when none. */
-export async function userConversation(deps: Deps, agentId: string, userId: string, limit: number): Promise<{ conversationId: string; messages: StoredMessage[] } | null> {
+export async function userConversation(
+  deps: Deps,
+  agentId: string,
+  userId: string,
+  limit: number,
+): Promise<{ conversationId: string; messages: StoredMessage[] } | null> {
   const conversationId = await getUserPointer(deps, agentId, userId);
   if (!conversationId) return null;
   // Notes never reach the visitor: read past them so the visitor still gets `limit` of their own.
@@ -92,7 +129,12 @@ export async function userConversation(deps: Deps, agentId: string, userId: stri
  * The agent's answer `messageId` in the visitor's own conversation, and the conversation's workspace: anyone else's
  * conversation is CONVERSATION_NOT_FOUND (as a missing one), an entry that is not the agent's answer NOT_FOUND.
  */
-export async function visitorsAnswer(deps: Deps, visitor: WidgetVisitor, conversationId: string, messageId: string): Promise<{ workspaceId: string; message: StoredMessage }> {
+export async function visitorsAnswer(
+  deps: Deps,
+  visitor: WidgetVisitor,
+  conversationId: string,
+  messageId: string,
+): Promise<{ workspaceId: string; message: StoredMessage }> {
   const meta = await readConversation(deps, undefined, conversationId);
   if (!isVisitorsConversation(meta, visitor)) throw notFound(conversationId);
   const message = await readMessage(deps, conversationId, messageId);

@@ -11,7 +11,16 @@ import { appendEntry } from './conversations';
 import { noteHandoff, noteHumanReply } from '../insights/record';
 import { conversationExpiry } from './retention';
 import { conversationRef, liveStateOf, notFound, readConversation } from './conversation-state';
-import { messageIdOf, putMessageOnce, putTyping, queryLatestMessages, updateHandling, type ConversationMetaItem, type Handling, type StoredMessage } from './repository';
+import {
+  messageIdOf,
+  putMessageOnce,
+  putTyping,
+  queryLatestMessages,
+  updateHandling,
+  type ConversationMetaItem,
+  type Handling,
+  type StoredMessage,
+} from './repository';
 
 /**
  * Who handles a widget conversation (issue 29): the agent, people (a teammate who claimed it, or nobody yet), or
@@ -44,7 +53,12 @@ type Decision = { next: Handling; event: ConversationEventType; by?: Teammate } 
  * Decides and applies a change of hands. A decision to change nothing still stores the last change's entry if a crash
  * kept it from the transcript (the retry of a change that was never answered).
  */
-async function changeHands(deps: Deps, workspaceId: string | undefined, conversationId: string, decide: (meta: ConversationMetaItem) => Decision): Promise<{ meta: ConversationMetaItem; changed: boolean }> {
+async function changeHands(
+  deps: Deps,
+  workspaceId: string | undefined,
+  conversationId: string,
+  decide: (meta: ConversationMetaItem) => Decision,
+): Promise<{ meta: ConversationMetaItem; changed: boolean }> {
   for (let attempt = 0; attempt < RETRIES; attempt++) {
     const meta = await readConversation(deps, workspaceId, conversationId);
     const decision = decide(meta);
@@ -77,12 +91,29 @@ async function changeHands(deps: Deps, workspaceId: string | undefined, conversa
  * or a keyword matched. Nothing changes when people have it already. Sends conversation.handoff_requested; when nobody
  * is available, the agent asks the visitor for an e-mail address in the conversation's `language` (nobody-available.ts).
  */
-export async function requestHandoff(deps: Deps, conversationId: string, request: { reason: HandoffReason; summary: string; language: string; page?: string | undefined }): Promise<LiveState> {
-  const handoff = (): NonNullable<Handling['handoff']> => ({ reason: request.reason, summary: request.summary, requestedAt: deps.now().toISOString(), ...(request.page ? { page: request.page } : {}) });
-  const { meta, changed } = await changeHands(deps, undefined, conversationId, (current) => (current.handler === 'people' ? undefined : { next: { handler: 'people', handoff: handoff() }, event: 'handoff_requested' }));
+export async function requestHandoff(
+  deps: Deps,
+  conversationId: string,
+  request: { reason: HandoffReason; summary: string; language: string; page?: string | undefined },
+): Promise<LiveState> {
+  const handoff = (): NonNullable<Handling['handoff']> => ({
+    reason: request.reason,
+    summary: request.summary,
+    requestedAt: deps.now().toISOString(),
+    ...(request.page ? { page: request.page } : {}),
+  });
+  const { meta, changed } = await changeHands(deps, undefined, conversationId, (current) =>
+    current.handler === 'people' ? undefined : { next: { handler: 'people', handoff: handoff() }, event: 'handoff_requested' },
+  );
   await noteWithPeople(deps, meta);
   if (!changed || !meta.handoff) return liveStateOf(meta);
-  await emitEvent(deps, meta.workspaceId, 'conversation.handoff_requested', { ...conversationRef(meta), reason: meta.handoff.reason, summary: meta.handoff.summary, requested_at: meta.handoff.requestedAt }, { eventId: eventIdFrom(`ho${conversationId}${meta.messageCount}`) });
+  await emitEvent(
+    deps,
+    meta.workspaceId,
+    'conversation.handoff_requested',
+    { ...conversationRef(meta), reason: meta.handoff.reason, summary: meta.handoff.summary, requested_at: meta.handoff.requestedAt },
+    { eventId: eventIdFrom(`ho${conversationId}${meta.messageCount}`) },
+  );
   return liveStateOf(await afterHandoff(deps, meta, request.language));
 }
 
@@ -115,7 +146,12 @@ export async function handBack(deps: Deps, workspaceId: string, conversationId: 
 }
 
 /** Closes the conversation (closing a closed one changes nothing); sends conversation.closed. */
-export async function closeConversation(deps: Deps, workspaceId: string, conversationId: string, teammate: Teammate | undefined): Promise<ConversationMetaItem> {
+export async function closeConversation(
+  deps: Deps,
+  workspaceId: string,
+  conversationId: string,
+  teammate: Teammate | undefined,
+): Promise<ConversationMetaItem> {
   const { meta } = await changeHands(deps, workspaceId, conversationId, (current) => {
     if (current.handler === 'closed') return undefined;
     return { next: { handler: 'closed', ...(current.handoff ? { handoff: current.handoff } : {}) }, event: 'closed', ...(teammate ? { by: teammate } : {}) };
@@ -123,7 +159,13 @@ export async function closeConversation(deps: Deps, workspaceId: string, convers
   // Sent again with the same id by a retry after a crash: a delivery already stored is not sent twice.
   if (meta.handler === 'closed' && meta.lastEvent?.event === 'closed') {
     const closing = meta.lastEvent;
-    await emitEvent(deps, meta.workspaceId, 'conversation.closed', { ...conversationRef(meta), closed_by: closing.author ?? null, closed_at: closing.createdAt }, { eventId: eventIdFrom(`cc${conversationId}${closing.messageId}`) });
+    await emitEvent(
+      deps,
+      meta.workspaceId,
+      'conversation.closed',
+      { ...conversationRef(meta), closed_by: closing.author ?? null, closed_at: closing.createdAt },
+      { eventId: eventIdFrom(`cc${conversationId}${closing.messageId}`) },
+    );
   }
   return meta;
 }
@@ -132,7 +174,12 @@ export async function closeConversation(deps: Deps, workspaceId: string, convers
  * Reopens a closed conversation: it goes back to waiting for a teammate (handler `people`, nobody claimed it), and the
  * visitor's next message reaches the teammates. Reopening one that is not closed changes nothing (a retry answers the same).
  */
-export async function reopenConversation(deps: Deps, workspaceId: string, conversationId: string, teammate: Teammate | undefined): Promise<ConversationMetaItem> {
+export async function reopenConversation(
+  deps: Deps,
+  workspaceId: string,
+  conversationId: string,
+  teammate: Teammate | undefined,
+): Promise<ConversationMetaItem> {
   const { meta } = await changeHands(deps, workspaceId, conversationId, (current) => {
     if (current.handler !== 'closed') return undefined;
     return { next: { handler: 'people', ...(current.handoff ? { handoff: current.handoff } : {}) }, event: 'reopened', ...(teammate ? { by: teammate } : {}) };
@@ -152,7 +199,10 @@ export async function announceMessage(deps: Deps, meta: ConversationMetaItem, me
     deps,
     meta.workspaceId,
     'conversation.message_created',
-    { ...conversationRef(meta), message: { seq: Number(message.messageId.slice(4)), role: message.role, text: message.content, at: message.createdAt, author: message.author ?? null } },
+    {
+      ...conversationRef(meta),
+      message: { seq: Number(message.messageId.slice(4)), role: message.role, text: message.content, at: message.createdAt, author: message.author ?? null },
+    },
     { eventId: eventIdFrom(`mc${meta.conversationId}${message.messageId}`) },
   );
 }
@@ -174,12 +224,20 @@ export async function teammateEntry(
   const earlier = await storedBy(deps, conversationId, action);
   const author = entry.by ?? meta.assignee;
   if (entry.role === 'teammate' && !author) {
-    throw new DomainError('VALIDATION_ERROR', 'Nobody has claimed this conversation: assign it to a member first (conversations/assign with user_id)', { field: 'conversation_id' });
+    throw new DomainError('VALIDATION_ERROR', 'Nobody has claimed this conversation: assign it to a member first (conversations/assign with user_id)', {
+      field: 'conversation_id',
+    });
   }
-  if (entry.role === 'teammate' && author && (meta.handler !== 'people' || !meta.assignee)) meta = await assignConversation(deps, workspaceId, conversationId, author);
+  if (entry.role === 'teammate' && author && (meta.handler !== 'people' || !meta.assignee))
+    meta = await assignConversation(deps, workspaceId, conversationId, author);
   const message =
     earlier ??
-    (await appendEntry(deps, conversationId, { role: entry.role, content: entry.text, ...(author ? { author } : {}), ...(action.seed ? { actionSeed: action.seed } : {}) }));
+    (await appendEntry(deps, conversationId, {
+      role: entry.role,
+      content: entry.text,
+      ...(author ? { author } : {}),
+      ...(action.seed ? { actionSeed: action.seed } : {}),
+    }));
   if (entry.role === 'teammate') await noteHumanReply(deps, meta, new Date(message.createdAt));
   await announceMessage(deps, meta, { ...message, role: entry.role });
   // A visitor who left an address and is away gets the reply by e-mail too (once, even when this is a retry).

@@ -25,14 +25,27 @@ export interface InboxChange {
 /** Numbers the change (the workspace's next seq) and stores it; the seq. */
 export async function appendInboxChange(deps: Deps, workspaceId: string, change: Omit<InboxChange, 'seq'>): Promise<number> {
   const counted = await deps.store.doc.send(
-    new UpdateCommand({ TableName: table(deps), Key: { conversationId: feedPartition(workspaceId), sk: 'head' }, UpdateExpression: 'ADD seq :one', ExpressionAttributeValues: { ':one': 1 }, ReturnValues: 'UPDATED_NEW' }),
+    new UpdateCommand({
+      TableName: table(deps),
+      Key: { conversationId: feedPartition(workspaceId), sk: 'head' },
+      UpdateExpression: 'ADD seq :one',
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
   );
   const seq = Number(counted.Attributes?.seq);
   const expiresAtEpoch = Math.floor(deps.now().getTime() / 1000) + FEED_KEEP_SECONDS;
   await deps.store.doc.send(
     new PutCommand({
       TableName: table(deps),
-      Item: { conversationId: feedPartition(workspaceId), sk: changeSk(seq), seq, ref: change.conversationId, ...(change.readerId ? { readerId: change.readerId } : {}), expiresAtEpoch },
+      Item: {
+        conversationId: feedPartition(workspaceId),
+        sk: changeSk(seq),
+        seq,
+        ref: change.conversationId,
+        ...(change.readerId ? { readerId: change.readerId } : {}),
+        expiresAtEpoch,
+      },
     }),
   );
   return seq;
@@ -49,7 +62,11 @@ export async function queryInboxChangesAfter(deps: Deps, workspaceId: string, af
       ConsistentRead: true,
     }),
   );
-  return (page.Items ?? []).map((item) => ({ seq: Number(item.seq), conversationId: String(item.ref), ...(item.readerId ? { readerId: String(item.readerId) } : {}) }));
+  return (page.Items ?? []).map((item) => ({
+    seq: Number(item.seq),
+    conversationId: String(item.ref),
+    ...(item.readerId ? { readerId: String(item.readerId) } : {}),
+  }));
 }
 
 /** The last seq the workspace's counter gave (0: no change yet). */

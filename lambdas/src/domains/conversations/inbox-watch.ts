@@ -34,7 +34,7 @@ const MAX_REPLAY = 500;
 /** The changes after `afterSeq` up to `upTo`, in order; undefined when some are missing (expired, or lost in a crash). */
 async function readChangesBetween(deps: Deps, workspaceId: string, afterSeq: number, upTo: number): Promise<InboxChange[] | undefined> {
   const changes: InboxChange[] = [];
-  for (let cursor = afterSeq; cursor < upTo; ) {
+  for (let cursor = afterSeq; cursor < upTo;) {
     const page = (await queryInboxChangesAfter(deps, workspaceId, cursor, PAGE)).filter((change) => change.seq <= upTo);
     if (page[0]?.seq !== cursor + 1 || page.some((change, index) => change.seq !== cursor + 1 + index)) return undefined;
     changes.push(...page);
@@ -86,7 +86,10 @@ class InboxWatch extends SharedPoll {
     const ids = [...new Set(page.map((change) => change.conversationId))];
     const [metas, markers] = await Promise.all([
       readConversationMetas(this.deps, ids),
-      readMarkersOf(this.deps, ids.flatMap((conversationId) => [...this.readers.keys()].map((userId) => ({ conversationId, userId })))),
+      readMarkersOf(
+        this.deps,
+        ids.flatMap((conversationId) => [...this.readers.keys()].map((userId) => ({ conversationId, userId }))),
+      ),
     ]);
     for (const id of ids) this.metas.set(id, metas.get(id));
     this.mergeMarkers(markers);
@@ -128,7 +131,12 @@ class InboxWatch extends SharedPoll {
 const watches = sharedPolls<InboxWatch>();
 
 /** What a follower sees of a batch of changes: each conversation once, at its last change, in the order of those. */
-function eventsOf(changes: InboxChange[], follower: InboxFollower, metas: Map<string, ConversationMetaItem | undefined>, markers: Map<string, number>): InboxEvent[] {
+function eventsOf(
+  changes: InboxChange[],
+  follower: InboxFollower,
+  metas: Map<string, ConversationMetaItem | undefined>,
+  markers: Map<string, number>,
+): InboxEvent[] {
   const last = new Map<string, InboxChange>();
   for (const change of changes) {
     if (change.readerId && change.readerId !== follower.readerId) continue;
@@ -156,7 +164,13 @@ function eventsOf(changes: InboxChange[], follower: InboxFollower, metas: Map<st
  * none missed; without one, or when the changes after it are no longer kept, a `ready` event first, from where the
  * follower should read its list again. Returns the way to stop following.
  */
-export function followInbox(deps: Deps, workspaceId: string, afterSeq: number | undefined, follower: InboxFollower, deliver: (events: InboxEvent[]) => void): () => void {
+export function followInbox(
+  deps: Deps,
+  workspaceId: string,
+  afterSeq: number | undefined,
+  follower: InboxFollower,
+  deliver: (events: InboxEvent[]) => void,
+): () => void {
   const watch = watches.follow(workspaceId, (forget) => new InboxWatch(deps, workspaceId, forget));
   const dropReader = follower.readerId ? watch.addReader(follower.readerId) : () => undefined;
   let position = afterSeq;
@@ -179,7 +193,12 @@ export function followInbox(deps: Deps, workspaceId: string, afterSeq: number | 
     const ids = [...new Set([...older, ...kept].map((change) => change.conversationId))];
     const [metas, markers] = await Promise.all([
       older.length ? readConversationMetas(deps, [...new Set(older.map((change) => change.conversationId))]) : new Map<string, ConversationMetaItem>(),
-      follower.readerId ? readMarkersOf(deps, ids.map((conversationId) => ({ conversationId, userId: follower.readerId! }))) : new Map<string, number>(),
+      follower.readerId
+        ? readMarkersOf(
+            deps,
+            ids.map((conversationId) => ({ conversationId, userId: follower.readerId! })),
+          )
+        : new Map<string, number>(),
     ]);
     watch.mergeMarkers(markers);
     if (stopped) return;

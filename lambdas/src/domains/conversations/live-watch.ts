@@ -22,10 +22,13 @@ const metaReaders = new WeakMap<Store, DataLoader<string, ConversationMetaItem |
 function readMeta(deps: Deps, conversationId: string): Promise<ConversationMetaItem | undefined> {
   let reader = metaReaders.get(deps.store);
   if (!reader) {
-    reader = new DataLoader(async (ids) => {
-      const metas = await readConversationMetas(deps, ids);
-      return ids.map((id) => metas.get(id));
-    }, { cache: false, batchScheduleFn: (read) => setImmediate(read) });
+    reader = new DataLoader(
+      async (ids) => {
+        const metas = await readConversationMetas(deps, ids);
+        return ids.map((id) => metas.get(id));
+      },
+      { cache: false, batchScheduleFn: (read) => setImmediate(read) },
+    );
     metaReaders.set(deps.store, reader);
   }
   return reader.load(conversationId);
@@ -106,7 +109,13 @@ const watches = sharedPolls<ConversationWatch>();
  * position `afterSeq` in order, and `state`/`typing` whenever they change. `notes`: whether internal notes are shown
  * (teammates only). Returns the way to stop following.
  */
-export function followConversation(deps: Deps, conversationId: string, afterSeq: number, options: { notes: boolean }, deliver: (events: LiveEvent[]) => void): () => void {
+export function followConversation(
+  deps: Deps,
+  conversationId: string,
+  afterSeq: number,
+  options: { notes: boolean },
+  deliver: (events: LiveEvent[]) => void,
+): () => void {
   const current = watches.follow(conversationId, (forget) => new ConversationWatch(deps, conversationId, forget));
   let shownState: string | undefined;
   let shownTyping: number | undefined;

@@ -26,18 +26,42 @@ export const readMailThread = (deps: Deps, conversationId: string) => readItem<M
 
 /** Starts the conversation's thread with `token` unless it has one; false then (the caller reads the one stored). */
 export const putMailThread = (deps: Deps, conversationId: string, token: string, expiresAtEpoch: number | undefined) =>
-  putIf(deps.store, table(deps), { ...threadKey(conversationId), token, references: [], ...(expiresAtEpoch === undefined ? {} : { expiresAtEpoch }) }, { ConditionExpression: 'attribute_not_exists(sk)' });
+  putIf(
+    deps.store,
+    table(deps),
+    { ...threadKey(conversationId), token, references: [], ...(expiresAtEpoch === undefined ? {} : { expiresAtEpoch }) },
+    { ConditionExpression: 'attribute_not_exists(sk)' },
+  );
 
 /** The token's pointer to its conversation (put before the token is ever sent). */
 export async function putTokenPointer(deps: Deps, token: string, conversationId: string, agentId: string, expiresAtEpoch: number | undefined): Promise<void> {
-  await deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: { ...tokenKey(token), ref: conversationId, agentId, ...(expiresAtEpoch === undefined ? {} : { expiresAtEpoch }) } }));
+  await deps.store.doc.send(
+    new PutCommand({
+      TableName: table(deps),
+      Item: { ...tokenKey(token), ref: conversationId, agentId, ...(expiresAtEpoch === undefined ? {} : { expiresAtEpoch }) },
+    }),
+  );
 }
 
 export const readTokenPointer = (deps: Deps, token: string) => readItem<{ ref: string; agentId: string }>(deps.store, table(deps), tokenKey(token));
 
 /** Keeps a Message-ID of the thread: its pointer, and its place in the thread's References (the latest THREAD_REFERENCES). */
-export async function putThreadMessage(deps: Deps, agentId: string, messageHash: string, messageId: string, conversationId: string, outbound: boolean, references: string[], expiresAtEpoch: number | undefined): Promise<void> {
-  await deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: { ...messageKey(agentId, messageHash), ref: conversationId, outbound, ...(expiresAtEpoch === undefined ? {} : { expiresAtEpoch }) } }));
+export async function putThreadMessage(
+  deps: Deps,
+  agentId: string,
+  messageHash: string,
+  messageId: string,
+  conversationId: string,
+  outbound: boolean,
+  references: string[],
+  expiresAtEpoch: number | undefined,
+): Promise<void> {
+  await deps.store.doc.send(
+    new PutCommand({
+      TableName: table(deps),
+      Item: { ...messageKey(agentId, messageHash), ref: conversationId, outbound, ...(expiresAtEpoch === undefined ? {} : { expiresAtEpoch }) },
+    }),
+  );
   if (references.includes(messageId)) return;
   await updateIf(deps.store, table(deps), threadKey(conversationId), {
     UpdateExpression: 'SET #references = :references',
@@ -47,4 +71,5 @@ export async function putThreadMessage(deps: Deps, agentId: string, messageHash:
   });
 }
 
-export const readThreadMessage = (deps: Deps, agentId: string, messageHash: string) => readItem<{ ref: string; outbound: boolean }>(deps.store, table(deps), messageKey(agentId, messageHash));
+export const readThreadMessage = (deps: Deps, agentId: string, messageHash: string) =>
+  readItem<{ ref: string; outbound: boolean }>(deps.store, table(deps), messageKey(agentId, messageHash));

@@ -3,7 +3,15 @@ import { randomBase62 } from '@service/shared';
 import type { Deps } from '../../infra/deps';
 import type { MailMessage } from '../../infra/mail/mail';
 import { sendMail } from '../../infra/mail/send';
-import { putMailThread, putThreadMessage, putTokenPointer, readMailThread, readThreadMessage, readTokenPointer, type MailThreadItem } from './mail-thread-repository';
+import {
+  putMailThread,
+  putThreadMessage,
+  putTokenPointer,
+  readMailThread,
+  readThreadMessage,
+  readTokenPointer,
+  type MailThreadItem,
+} from './mail-thread-repository';
 import { conversationExpiry } from './retention';
 import type { ConversationMetaItem } from './repository';
 
@@ -55,7 +63,16 @@ export const customerAddress = (meta: ConversationMetaItem): string | undefined 
 /** Keeps a Message-ID of the conversation's thread (`outbound`: one we sent), so that answers to it find the conversation. */
 export async function noteThreadMessage(deps: Deps, meta: ConversationMetaItem, messageId: string, outbound: boolean): Promise<void> {
   const thread = await mailThread(deps, meta);
-  await putThreadMessage(deps, meta.agentId, messageHash(messageId), messageId, meta.conversationId, outbound, thread.references, await conversationExpiry(deps, meta.workspaceId, deps.now()));
+  await putThreadMessage(
+    deps,
+    meta.agentId,
+    messageHash(messageId),
+    messageId,
+    meta.conversationId,
+    outbound,
+    thread.references,
+    await conversationExpiry(deps, meta.workspaceId, deps.now()),
+  );
 }
 
 /**
@@ -63,7 +80,12 @@ export async function noteThreadMessage(deps: Deps, meta: ConversationMetaItem, 
  * address, In-Reply-To the thread's latest Message-ID, References the thread's; the Message-ID the transport answers
  * is kept for the answers to it.
  */
-export async function mailInThread(deps: Deps, meta: ConversationMetaItem, agent: { email: string; name: string }, mail: Pick<MailMessage, 'to' | 'subject' | 'text' | 'html' | 'autoSubmitted'>): Promise<string> {
+export async function mailInThread(
+  deps: Deps,
+  meta: ConversationMetaItem,
+  agent: { email: string; name: string },
+  mail: Pick<MailMessage, 'to' | 'subject' | 'text' | 'html' | 'autoSubmitted'>,
+): Promise<string> {
   const thread = await mailThread(deps, meta);
   const latest = thread.references.at(-1);
   const { messageId } = await sendMail(deps, {
@@ -80,7 +102,11 @@ export async function mailInThread(deps: Deps, meta: ConversationMetaItem, agent
  * The conversation an inbound mail to `agentId` belongs to: by its reply token first, then by the Message-IDs it
  * answers (In-Reply-To, References); `outboundOf` tells whether its own Message-ID is one we sent (our own mail back).
  */
-export async function threadOfMail(deps: Deps, agentId: string, mail: { token?: string | undefined; answers: string[] }): Promise<{ conversationId: string; by: 'address' | 'headers' } | undefined> {
+export async function threadOfMail(
+  deps: Deps,
+  agentId: string,
+  mail: { token?: string | undefined; answers: string[] },
+): Promise<{ conversationId: string; by: 'address' | 'headers' } | undefined> {
   if (mail.token) {
     const pointer = await readTokenPointer(deps, mail.token);
     if (pointer && pointer.agentId === agentId) return { conversationId: pointer.ref, by: 'address' };
@@ -96,4 +122,5 @@ export async function threadOfMail(deps: Deps, agentId: string, mail: { token?: 
 const THREAD_LOOKUPS = 10;
 
 /** Whether a Message-ID is one the platform sent for this agent (a mail of ours coming back). */
-export const isOurMessage = async (deps: Deps, agentId: string, messageId: string): Promise<boolean> => (await readThreadMessage(deps, agentId, messageHash(messageId)))?.outbound === true;
+export const isOurMessage = async (deps: Deps, agentId: string, messageId: string): Promise<boolean> =>
+  (await readThreadMessage(deps, agentId, messageHash(messageId)))?.outbound === true;

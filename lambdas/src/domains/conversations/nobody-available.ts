@@ -34,12 +34,19 @@ export async function requestEmail(deps: Deps, conversationId: string, language:
   for (let attempt = 0; attempt < RETRIES; attempt++) {
     const meta = await readConversation(deps, undefined, conversationId);
     if (meta.emailRequest) {
-      if (await putMessageOnce(deps, conversationId, meta.emailRequest, await conversationExpiry(deps, meta.workspaceId, deps.now()))) await told(deps, meta.workspaceId, conversationId);
+      if (await putMessageOnce(deps, conversationId, meta.emailRequest, await conversationExpiry(deps, meta.workspaceId, deps.now())))
+        await told(deps, meta.workspaceId, conversationId);
       return meta;
     }
     if (meta.handler !== 'people' || meta.assignee) return meta;
     const now = deps.now();
-    const entry: StoredMessage = { messageId: messageIdOf(Number(meta.messageCount ?? 0) + 1), role: 'event', event: 'email_requested', content: fallbackPhrases(language).askEmail, createdAt: now.toISOString() };
+    const entry: StoredMessage = {
+      messageId: messageIdOf(Number(meta.messageCount ?? 0) + 1),
+      role: 'event',
+      event: 'email_requested',
+      content: fallbackPhrases(language).askEmail,
+      createdAt: now.toISOString(),
+    };
     const updated = await putEmailRequest(deps, meta, entry, language);
     if (!updated) continue;
     await putMessageOnce(deps, conversationId, entry, await conversationExpiry(deps, meta.workspaceId, now));
@@ -60,7 +67,12 @@ export async function afterHandoff(deps: Deps, meta: ConversationMetaItem, langu
   if (settings.claim_timeout_minutes !== null) {
     const dueAt = new Date(now.getTime() + settings.claim_timeout_minutes * 60_000);
     // A due item holds no visitor data and is gone a day after it is due (swept or not).
-    await putClaimDue(deps, { conversationId: meta.conversationId, workspaceId: meta.workspaceId, language }, dueAt, Math.floor(dueAt.getTime() / 1000) + 24 * 3600);
+    await putClaimDue(
+      deps,
+      { conversationId: meta.conversationId, workspaceId: meta.workspaceId, language },
+      dueAt,
+      Math.floor(dueAt.getTime() / 1000) + 24 * 3600,
+    );
   }
   return meta;
 }

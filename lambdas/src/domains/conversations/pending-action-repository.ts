@@ -27,7 +27,15 @@ export async function storePendingAction(deps: Deps, conversationId: string, act
     new PutCommand({
       TableName: deps.store.table('conversations'),
       // The input travels as JSON text: the model chose its keys, and the marshaller must not meet them.
-      Item: { ...keyOf(conversationId, actionId), toolName: action.toolName, input: JSON.stringify(action.input), summary: action.summary, ...(action.language ? { language: action.language } : {}), expiresAtMs, expiresAtEpoch: Math.ceil(expiresAtMs / 1000) },
+      Item: {
+        ...keyOf(conversationId, actionId),
+        toolName: action.toolName,
+        input: JSON.stringify(action.input),
+        summary: action.summary,
+        ...(action.language ? { language: action.language } : {}),
+        expiresAtMs,
+        expiresAtEpoch: Math.ceil(expiresAtMs / 1000),
+      },
     }),
   );
   return actionId;
@@ -38,19 +46,36 @@ export async function storePendingAction(deps: Deps, conversationId: string, act
  * second Confirm, another conversation's id or a late click finds nothing (undefined).
  */
 export async function takePendingActionItem(deps: Deps, conversationId: string, actionId: string): Promise<PendingAction | undefined> {
-  const item = await deleteIf<{ toolName: string; input: string; summary: string; language?: string }>(deps.store, deps.store.table('conversations'), keyOf(conversationId, actionId), {
-    ConditionExpression: 'attribute_exists(sk) AND expiresAtMs > :now',
-    ExpressionAttributeValues: { ':now': deps.now().getTime() },
-  });
-  return item && { toolName: item.toolName, input: JSON.parse(item.input) as Record<string, unknown>, summary: item.summary, ...(item.language ? { language: item.language } : {}) };
+  const item = await deleteIf<{ toolName: string; input: string; summary: string; language?: string }>(
+    deps.store,
+    deps.store.table('conversations'),
+    keyOf(conversationId, actionId),
+    {
+      ConditionExpression: 'attribute_exists(sk) AND expiresAtMs > :now',
+      ExpressionAttributeValues: { ':now': deps.now().getTime() },
+    },
+  );
+  return (
+    item && {
+      toolName: item.toolName,
+      input: JSON.parse(item.input) as Record<string, unknown>,
+      summary: item.summary,
+      ...(item.language ? { language: item.language } : {}),
+    }
+  );
 }
 
 /** Counts one tool call against the conversation's limit; false once the conversation has used them all. */
 export async function countConversationToolCall(deps: Deps, conversationId: string): Promise<boolean> {
-  const counted = await updateIf(deps.store, deps.store.table('conversations'), { conversationId, sk: 'meta' }, {
-    UpdateExpression: 'ADD toolCalls :one',
-    ConditionExpression: 'attribute_exists(conversationId) AND (attribute_not_exists(toolCalls) OR toolCalls < :max)',
-    ExpressionAttributeValues: { ':one': 1, ':max': CHAT_LIMITS.toolCallsPerConversation },
-  });
+  const counted = await updateIf(
+    deps.store,
+    deps.store.table('conversations'),
+    { conversationId, sk: 'meta' },
+    {
+      UpdateExpression: 'ADD toolCalls :one',
+      ConditionExpression: 'attribute_exists(conversationId) AND (attribute_not_exists(toolCalls) OR toolCalls < :max)',
+      ExpressionAttributeValues: { ':one': 1, ':max': CHAT_LIMITS.toolCallsPerConversation },
+    },
+  );
   return counted !== undefined;
 }

@@ -26,7 +26,10 @@ export const readMarker = async (deps: Deps, conversationId: string, userId: str
 
 /** The teammate's markers on the given conversations (at most 100), by conversation id; 0 where they never read. */
 export async function readMarkers(deps: Deps, conversationIds: string[], userId: string): Promise<Map<string, number>> {
-  const found = await readMarkersOf(deps, conversationIds.map((conversationId) => ({ conversationId, userId })));
+  const found = await readMarkersOf(
+    deps,
+    conversationIds.map((conversationId) => ({ conversationId, userId })),
+  );
   return new Map(conversationIds.map((conversationId) => [conversationId, found.get(markerOf(conversationId, userId)) ?? 0]));
 }
 
@@ -42,7 +45,8 @@ export async function readMarkersOf(deps: Deps, pairs: { conversationId: string;
   for (let start = 0; start < pairs.length; start += BATCH_GET_KEYS) {
     const keys = pairs.slice(start, start + BATCH_GET_KEYS).map(({ conversationId, userId }) => readMarkerKey(conversationId, userId));
     const found = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [table(deps)]: { Keys: keys } } }));
-    for (const item of found.Responses?.[table(deps)] ?? []) markers.set(markerOf(String(item.conversationId), String(item.sk).slice('read#'.length)), Number(item.seq ?? 0));
+    for (const item of found.Responses?.[table(deps)] ?? [])
+      markers.set(markerOf(String(item.conversationId), String(item.sk).slice('read#'.length)), Number(item.seq ?? 0));
   }
   return markers;
 }

@@ -15,8 +15,15 @@ import { noteInboxChange } from './inbox-feed';
 export const unreadAfter = (messageCount: number, readSeq: number): number => Math.max(0, messageCount - readSeq);
 
 /** The teammate was shown the conversation up to `seq` (capped at its last entry): their marker and what is still unread. */
-export async function markRead(deps: Deps, workspaceId: string, conversationId: string, teammate: Teammate | undefined, seq: number): Promise<{ readSeq: number; unread: number }> {
-  if (!teammate) throw new DomainError('VALIDATION_ERROR', 'An API key reads for nobody: conversations/read needs a dashboard session', { field: 'conversation_id' });
+export async function markRead(
+  deps: Deps,
+  workspaceId: string,
+  conversationId: string,
+  teammate: Teammate | undefined,
+  seq: number,
+): Promise<{ readSeq: number; unread: number }> {
+  if (!teammate)
+    throw new DomainError('VALIDATION_ERROR', 'An API key reads for nobody: conversations/read needs a dashboard session', { field: 'conversation_id' });
   const meta = await readConversation(deps, workspaceId, conversationId);
   const count = Number(meta.messageCount ?? 0);
   const readSeq = await advanceReadMarker(deps, conversationId, teammate.id, Math.min(seq, count), await conversationExpiry(deps, workspaceId, deps.now()));

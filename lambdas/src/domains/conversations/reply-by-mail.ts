@@ -19,7 +19,12 @@ export const MAIL_ATTEMPTS = 2;
  * nothing. One that finds only an attempt cannot tell whether the crash came before or after the send: it sends once
  * more (at least once, at most twice), and never again after that.
  */
-export async function mailEntry(deps: Deps, meta: ConversationMetaItem, message: StoredMessage, options: { autoSubmitted?: 'auto-replied' } = {}): Promise<void> {
+export async function mailEntry(
+  deps: Deps,
+  meta: ConversationMetaItem,
+  message: StoredMessage,
+  options: { autoSubmitted?: 'auto-replied' } = {},
+): Promise<void> {
   const to = customerAddress(meta);
   if (!to || message.mailedAt) return;
   if (!(await startMailAttempt(deps, meta.conversationId, message.messageId, MAIL_ATTEMPTS))) return;

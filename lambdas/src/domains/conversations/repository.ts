@@ -1,5 +1,14 @@
 import { BatchGetCommand, GetCommand, type BatchGetCommandOutput, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { ConversationChannel, ConversationEmail, ConversationEventType, ConversationHandler, HandoffReason, PreviewRole, Teammate, TranscriptRole } from '@service/shared/live-conversation';
+import type {
+  ConversationChannel,
+  ConversationEmail,
+  ConversationEventType,
+  ConversationHandler,
+  HandoffReason,
+  PreviewRole,
+  Teammate,
+  TranscriptRole,
+} from '@service/shared/live-conversation';
 import type { Deps } from '../../infra/deps';
 import { ifConditionHolds, putIf, readItem, updateIf } from '../../infra/store/dynamo';
 
@@ -108,7 +117,12 @@ export const userKey = (agentId: string, userId: string) => ({ conversationId: `
  * Creates the conversation's `meta` item, or touches it when it exists and belongs to this agent and visitor (or
  * verified user); `created` tells a new conversation from a touched one; undefined when it belongs to another.
  */
-export async function upsertConversationMeta(deps: Deps, start: ConversationStart, now: Date, expiresAtEpoch: number | undefined): Promise<{ created: boolean; handler: ConversationHandler } | undefined> {
+export async function upsertConversationMeta(
+  deps: Deps,
+  start: ConversationStart,
+  now: Date,
+  expiresAtEpoch: number | undefined,
+): Promise<{ created: boolean; handler: ConversationHandler } | undefined> {
   const opened = await ifConditionHolds(
     deps.store.doc.send(
       new UpdateCommand({
@@ -166,11 +180,16 @@ export async function countMessage(deps: Deps, conversationId: string): Promise<
  * entries written at once: the last one's stays) or the conversation was erased.
  */
 export async function putPreview(deps: Deps, conversationId: string, preview: StoredPreview): Promise<void> {
-  await updateIf(deps.store, table(deps), { conversationId, sk: 'meta' }, {
-    UpdateExpression: 'SET preview = :preview',
-    ConditionExpression: 'attribute_exists(conversationId) AND attribute_not_exists(erasedAt) AND (attribute_not_exists(preview) OR preview.seq < :seq)',
-    ExpressionAttributeValues: { ':preview': preview, ':seq': preview.seq },
-  });
+  await updateIf(
+    deps.store,
+    table(deps),
+    { conversationId, sk: 'meta' },
+    {
+      UpdateExpression: 'SET preview = :preview',
+      ConditionExpression: 'attribute_exists(conversationId) AND attribute_not_exists(erasedAt) AND (attribute_not_exists(preview) OR preview.seq < :seq)',
+      ExpressionAttributeValues: { ':preview': preview, ':seq': preview.seq },
+    },
+  );
 }
 
 /** The TTL attribute of an item, absent when the workspace keeps its conversations. */
@@ -187,7 +206,9 @@ export async function putMessage(deps: Deps, conversationId: string, message: St
 }
 
 export async function putUserPointer(deps: Deps, agentId: string, userId: string, conversationId: string, expiresAtEpoch: number | undefined): Promise<void> {
-  await deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: { ...userKey(agentId, userId), latest: conversationId, ...expiryAttribute(expiresAtEpoch) } }));
+  await deps.store.doc.send(
+    new PutCommand({ TableName: table(deps), Item: { ...userKey(agentId, userId), latest: conversationId, ...expiryAttribute(expiresAtEpoch) } }),
+  );
 }
 
 /** The verified user's latest conversation id with the agent, if any. */
@@ -210,12 +231,16 @@ const BATCH_GET_KEYS = 100;
 export async function readConversationMetas(deps: Deps, conversationIds: readonly string[]): Promise<Map<string, ConversationMetaItem>> {
   const found = new Map<string, ConversationMetaItem>();
   const unique = [...new Set(conversationIds)];
-  const requests = Array.from({ length: Math.ceil(unique.length / BATCH_GET_KEYS) }, (_, index) => unique.slice(index * BATCH_GET_KEYS, (index + 1) * BATCH_GET_KEYS));
+  const requests = Array.from({ length: Math.ceil(unique.length / BATCH_GET_KEYS) }, (_, index) =>
+    unique.slice(index * BATCH_GET_KEYS, (index + 1) * BATCH_GET_KEYS),
+  );
   await Promise.all(
     requests.map(async (ids) => {
       let keys: Record<string, unknown>[] | undefined = ids.map((conversationId) => ({ conversationId, sk: 'meta' }));
       for (let attempt = 0; attempt < 2 && keys?.length; attempt += 1) {
-        const answer: BatchGetCommandOutput = await deps.store.doc.send(new BatchGetCommand({ RequestItems: { [table(deps)]: { Keys: keys, ConsistentRead: true } } }));
+        const answer: BatchGetCommandOutput = await deps.store.doc.send(
+          new BatchGetCommand({ RequestItems: { [table(deps)]: { Keys: keys, ConsistentRead: true } } }),
+        );
         for (const meta of (answer.Responses?.[table(deps)] ?? []) as ConversationMetaItem[]) found.set(meta.conversationId, meta);
         keys = answer.UnprocessedKeys?.[table(deps)]?.Keys;
       }
@@ -229,13 +254,26 @@ export async function readConversationMetas(deps: Deps, conversationIds: readonl
  * entry its transcript count, whose next position the entry takes). The entry is kept on the item until putMessage
  * stores it, so a retry after a crash can still store it. The item as it now is, or undefined when something came first.
  */
-export async function updateHandling(deps: Deps, seen: Pick<ConversationMetaItem, 'conversationId' | 'handlingVersion' | 'messageCount'>, next: Handling, event: StoredMessage | undefined, expiresAtEpoch: number | undefined): Promise<ConversationMetaItem | undefined> {
+export async function updateHandling(
+  deps: Deps,
+  seen: Pick<ConversationMetaItem, 'conversationId' | 'handlingVersion' | 'messageCount'>,
+  next: Handling,
+  event: StoredMessage | undefined,
+  expiresAtEpoch: number | undefined,
+): Promise<ConversationMetaItem | undefined> {
   const version = seen.handlingVersion ?? 0;
   // `handler` is one of DynamoDB's reserved words: every attribute goes by name.
   const sets = ['#handler = :handler', '#version = :next', 'updatedAt = :now', ...(expiresAtEpoch === undefined ? [] : ['expiresAtEpoch = :expires'])];
   const removes = ['#typing', ...(expiresAtEpoch === undefined ? ['expiresAtEpoch'] : [])];
   const names: Record<string, string> = { '#handler': 'handler', '#version': 'handlingVersion', '#typing': 'typing', '#assignee': 'assignee' };
-  const values: Record<string, unknown> = { ':handler': next.handler, ':next': version + 1, ':version': version, ':zero': 0, ':now': deps.now().toISOString(), ...(expiresAtEpoch === undefined ? {} : { ':expires': expiresAtEpoch }) };
+  const values: Record<string, unknown> = {
+    ':handler': next.handler,
+    ':next': version + 1,
+    ':version': version,
+    ':zero': 0,
+    ':now': deps.now().toISOString(),
+    ...(expiresAtEpoch === undefined ? {} : { ':expires': expiresAtEpoch }),
+  };
   if (next.assignee) {
     sets.push('#assignee = :assignee');
     values[':assignee'] = next.assignee;
@@ -250,26 +288,43 @@ export async function updateHandling(deps: Deps, seen: Pick<ConversationMetaItem
     Object.assign(names, { '#lastEvent': 'lastEvent', '#count': 'messageCount' });
     Object.assign(values, { ':event': event, ':seq': seqOf(event.messageId), ':count': Number(seen.messageCount ?? 0) });
   }
-  return updateIf<ConversationMetaItem>(deps.store, table(deps), { conversationId: seen.conversationId, sk: 'meta' }, {
-    UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')}`,
-    ConditionExpression: 'attribute_exists(conversationId) AND attribute_not_exists(erasedAt) AND (#version = :version OR (attribute_not_exists(#version) AND :version = :zero))' + (event ? ' AND #count = :count' : ''),
-    ExpressionAttributeNames: names,
-    ExpressionAttributeValues: values,
-  });
+  return updateIf<ConversationMetaItem>(
+    deps.store,
+    table(deps),
+    { conversationId: seen.conversationId, sk: 'meta' },
+    {
+      UpdateExpression: `SET ${sets.join(', ')} REMOVE ${removes.join(', ')}`,
+      ConditionExpression:
+        'attribute_exists(conversationId) AND attribute_not_exists(erasedAt) AND (#version = :version OR (attribute_not_exists(#version) AND :version = :zero))' +
+        (event ? ' AND #count = :count' : ''),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    },
+  );
 }
 
 /** Stores a transcript entry unless it is stored already (a retry of the same entry); false then. */
 export const putMessageOnce = (deps: Deps, conversationId: string, message: StoredMessage, expiresAtEpoch: number | undefined): Promise<boolean> =>
-  putIf(deps.store, table(deps), { conversationId, sk: `message#${message.messageId}`, ...message, ...expiryAttribute(expiresAtEpoch) }, { ConditionExpression: 'attribute_not_exists(sk)' });
+  putIf(
+    deps.store,
+    table(deps),
+    { conversationId, sk: `message#${message.messageId}`, ...message, ...expiryAttribute(expiresAtEpoch) },
+    { ConditionExpression: 'attribute_not_exists(sk)' },
+  );
 
 /** Shows a teammate typing until `until` (epoch ms); false when the conversation is unknown. */
 export async function putTyping(deps: Deps, conversationId: string, typing: { name: string; until: number }): Promise<boolean> {
-  const set = await updateIf(deps.store, table(deps), { conversationId, sk: 'meta' }, {
-    UpdateExpression: 'SET #typing = :typing',
-    ConditionExpression: 'attribute_exists(conversationId)',
-    ExpressionAttributeNames: { '#typing': 'typing' },
-    ExpressionAttributeValues: { ':typing': typing },
-  });
+  const set = await updateIf(
+    deps.store,
+    table(deps),
+    { conversationId, sk: 'meta' },
+    {
+      UpdateExpression: 'SET #typing = :typing',
+      ConditionExpression: 'attribute_exists(conversationId)',
+      ExpressionAttributeNames: { '#typing': 'typing' },
+      ExpressionAttributeValues: { ':typing': typing },
+    },
+  );
   return set !== undefined;
 }
 
@@ -283,39 +338,77 @@ export const readMessage = (deps: Deps, conversationId: string, messageId: strin
 export const seqOf = (messageId: string): number => Number(messageId.slice(4));
 
 const toStoredMessage = ({ messageId, role, content, createdAt, stopped, author, event, actionSeed, mailedAt }: Record<string, unknown>): StoredMessage =>
-  ({ messageId, role, content, createdAt, ...(stopped ? { stopped } : {}), ...(author ? { author } : {}), ...(event ? { event } : {}), ...(actionSeed ? { actionSeed } : {}), ...(mailedAt ? { mailedAt } : {}) }) as StoredMessage;
+  ({
+    messageId,
+    role,
+    content,
+    createdAt,
+    ...(stopped ? { stopped } : {}),
+    ...(author ? { author } : {}),
+    ...(event ? { event } : {}),
+    ...(actionSeed ? { actionSeed } : {}),
+    ...(mailedAt ? { mailedAt } : {}),
+  }) as StoredMessage;
 
 /**
  * Records that nobody was available, if the conversation still waits for a teammate and nothing was written since
  * `seen` was read: the request entry takes the transcript's next position and stays on the item until putMessageOnce
  * stores it (a retry after a crash stores it then). The item as it now is, or undefined when it no longer applies.
  */
-export async function putEmailRequest(deps: Deps, seen: Pick<ConversationMetaItem, 'conversationId' | 'messageCount'>, entry: StoredMessage, language: string): Promise<ConversationMetaItem | undefined> {
-  return updateIf<ConversationMetaItem>(deps.store, table(deps), { conversationId: seen.conversationId, sk: 'meta' }, {
-    UpdateExpression: 'SET emailRequest = :entry, emailLanguage = :language, messageCount = :seq, updatedAt = :now',
-    ConditionExpression: 'attribute_exists(conversationId) AND attribute_not_exists(emailRequest) AND #handler = :people AND attribute_not_exists(assignee) AND messageCount = :count',
-    ExpressionAttributeNames: { '#handler': 'handler' },
-    ExpressionAttributeValues: { ':entry': entry, ':language': language, ':seq': seqOf(entry.messageId), ':count': Number(seen.messageCount ?? 0), ':people': 'people', ':now': entry.createdAt },
-  });
+export async function putEmailRequest(
+  deps: Deps,
+  seen: Pick<ConversationMetaItem, 'conversationId' | 'messageCount'>,
+  entry: StoredMessage,
+  language: string,
+): Promise<ConversationMetaItem | undefined> {
+  return updateIf<ConversationMetaItem>(
+    deps.store,
+    table(deps),
+    { conversationId: seen.conversationId, sk: 'meta' },
+    {
+      UpdateExpression: 'SET emailRequest = :entry, emailLanguage = :language, messageCount = :seq, updatedAt = :now',
+      ConditionExpression:
+        'attribute_exists(conversationId) AND attribute_not_exists(emailRequest) AND #handler = :people AND attribute_not_exists(assignee) AND messageCount = :count',
+      ExpressionAttributeNames: { '#handler': 'handler' },
+      ExpressionAttributeValues: {
+        ':entry': entry,
+        ':language': language,
+        ':seq': seqOf(entry.messageId),
+        ':count': Number(seen.messageCount ?? 0),
+        ':people': 'people',
+        ':now': entry.createdAt,
+      },
+    },
+  );
 }
 
 /** Keeps the address the visitor left; teammates' replies go to it from now on. False when the conversation is unknown. */
 export async function putVisitorEmail(deps: Deps, conversationId: string, email: string): Promise<boolean> {
-  const set = await updateIf(deps.store, table(deps), { conversationId, sk: 'meta' }, {
-    UpdateExpression: 'SET visitorEmail = :email, emailReplies = :on',
-    ConditionExpression: 'attribute_exists(conversationId)',
-    ExpressionAttributeValues: { ':email': email, ':on': true },
-  });
+  const set = await updateIf(
+    deps.store,
+    table(deps),
+    { conversationId, sk: 'meta' },
+    {
+      UpdateExpression: 'SET visitorEmail = :email, emailReplies = :on',
+      ConditionExpression: 'attribute_exists(conversationId)',
+      ExpressionAttributeValues: { ':email': email, ':on': true },
+    },
+  );
   return set !== undefined;
 }
 
 /** The visitor is back in the widget: teammates' replies stop going by e-mail (a no-op when they did not). */
 export async function stopEmailReplies(deps: Deps, conversationId: string): Promise<void> {
-  await updateIf(deps.store, table(deps), { conversationId, sk: 'meta' }, {
-    UpdateExpression: 'SET emailReplies = :off',
-    ConditionExpression: 'emailReplies = :on',
-    ExpressionAttributeValues: { ':off': false, ':on': true },
-  });
+  await updateIf(
+    deps.store,
+    table(deps),
+    { conversationId, sk: 'meta' },
+    {
+      UpdateExpression: 'SET emailReplies = :off',
+      ConditionExpression: 'emailReplies = :on',
+      ExpressionAttributeValues: { ':off': false, ':on': true },
+    },
+  );
 }
 
 /**
@@ -323,19 +416,29 @@ export async function stopEmailReplies(deps: Deps, conversationId: string): Prom
  * whether to send.
  */
 export const startMailAttempt = (deps: Deps, conversationId: string, messageId: string, maxAttempts: number): Promise<boolean> =>
-  updateIf(deps.store, table(deps), { conversationId, sk: `message#${messageId}` }, {
-    UpdateExpression: 'ADD mailAttempts :one',
-    ConditionExpression: 'attribute_exists(sk) AND attribute_not_exists(mailedAt) AND (attribute_not_exists(mailAttempts) OR mailAttempts < :max)',
-    ExpressionAttributeValues: { ':one': 1, ':max': maxAttempts },
-  }).then((set) => set !== undefined);
+  updateIf(
+    deps.store,
+    table(deps),
+    { conversationId, sk: `message#${messageId}` },
+    {
+      UpdateExpression: 'ADD mailAttempts :one',
+      ConditionExpression: 'attribute_exists(sk) AND attribute_not_exists(mailedAt) AND (attribute_not_exists(mailAttempts) OR mailAttempts < :max)',
+      ExpressionAttributeValues: { ':one': 1, ':max': maxAttempts },
+    },
+  ).then((set) => set !== undefined);
 
 /** Records that a transcript entry was mailed to the visitor; false when it was recorded already. */
 export const markMailed = (deps: Deps, conversationId: string, messageId: string, at: Date): Promise<boolean> =>
-  updateIf(deps.store, table(deps), { conversationId, sk: `message#${messageId}` }, {
-    UpdateExpression: 'SET mailedAt = :at',
-    ConditionExpression: 'attribute_exists(sk) AND attribute_not_exists(mailedAt)',
-    ExpressionAttributeValues: { ':at': at.toISOString() },
-  }).then((set) => set !== undefined);
+  updateIf(
+    deps.store,
+    table(deps),
+    { conversationId, sk: `message#${messageId}` },
+    {
+      UpdateExpression: 'SET mailedAt = :at',
+      ConditionExpression: 'attribute_exists(sk) AND attribute_not_exists(mailedAt)',
+      ExpressionAttributeValues: { ':at': at.toISOString() },
+    },
+  ).then((set) => set !== undefined);
 
 /** The entries after position `afterSeq`, oldest first, at most `limit`. */
 export async function queryMessagesAfter(deps: Deps, conversationId: string, afterSeq: number, limit: number): Promise<StoredMessage[]> {
@@ -367,4 +470,5 @@ export async function queryMessages(deps: Deps, conversationId: string, limit: n
 }
 
 /** The conversation's last `limit` messages, newest first. */
-export const queryLatestMessages = (deps: Deps, conversationId: string, limit: number): Promise<StoredMessage[]> => queryMessages(deps, conversationId, limit, 'newest first');
+export const queryLatestMessages = (deps: Deps, conversationId: string, limit: number): Promise<StoredMessage[]> =>
+  queryMessages(deps, conversationId, limit, 'newest first');

@@ -10,7 +10,8 @@ const DAY_MS = 24 * 3600 * 1000;
  */
 
 /** When a conversation last active at `lastActivity` is due for erasure; undefined while the workspace keeps conversations. */
-export const erasureDue = (days: number | undefined, lastActivity: Date): Date | undefined => (days === undefined ? undefined : new Date(lastActivity.getTime() + days * DAY_MS));
+export const erasureDue = (days: number | undefined, lastActivity: Date): Date | undefined =>
+  days === undefined ? undefined : new Date(lastActivity.getTime() + days * DAY_MS);
 
 /** The TTL attribute (epoch seconds) for a conversation last active at `lastActivity`; undefined: none (kept). */
 export const expiryFor = (days: number | undefined, lastActivity: Date): number | undefined => {

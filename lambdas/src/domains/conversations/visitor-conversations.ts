@@ -60,12 +60,14 @@ export interface ExportedConversation {
 export async function visitorConversations(deps: Deps, workspaceId: string, who: VisitorKey): Promise<PlannedConversation[]> {
   const ids = await queryVisitorConversationIds(deps, workspaceId, who);
   if (ids.length > MAX_VISITOR_CONVERSATIONS) {
-    throw new DomainError('VALIDATION_ERROR', `This visitor has ${ids.length} conversations; at most ${MAX_VISITOR_CONVERSATIONS} are exported or erased at once`, { field: 'visitor_id' });
+    throw new DomainError(
+      'VALIDATION_ERROR',
+      `This visitor has ${ids.length} conversations; at most ${MAX_VISITOR_CONVERSATIONS} are exported or erased at once`,
+      { field: 'visitor_id' },
+    );
   }
   const metas = await Promise.all(ids.map((id) => readConversationMeta(deps, id)));
-  return metas
-    .filter((meta): meta is ConversationMetaItem => meta !== undefined && meta.workspaceId === workspaceId && !meta.erasedAt)
-    .map(plannedFrom);
+  return metas.filter((meta): meta is ConversationMetaItem => meta !== undefined && meta.workspaceId === workspaceId && !meta.erasedAt).map(plannedFrom);
 }
 
 /** A conversation as an erasure plans it, from its `meta` item. */
@@ -86,7 +88,9 @@ export const findConversations = (deps: Deps, plan: PlannedConversation[]): Prom
 
 /** What the visitor wrote, by agent: what finds the questions they left unanswered. */
 export const visitorMessages = (found: FoundConversation[]): { agentId: string; text: string }[] =>
-  found.flatMap(({ planned, items }) => items.filter((item) => isMessage(item) && item.role === 'user').map((item) => ({ agentId: planned.agentId, text: String(item.content) })));
+  found.flatMap(({ planned, items }) =>
+    items.filter((item) => isMessage(item) && item.role === 'user').map((item) => ({ agentId: planned.agentId, text: String(item.content) })),
+  );
 
 export const conversationCounts = (found: FoundConversation[]) => ({
   conversations: found.length,
@@ -133,7 +137,9 @@ export async function eraseConversationItems(deps: Deps, workspaceId: string, fo
     await Promise.all([
       deleteConversationItem(deps, agentRefKey(agentId, createdAt, conversationId)),
       ...visitorIds.map((visitorId) => deleteVisitorPointer(deps, workspaceId, { visitorId }, conversationId)),
-      ...(userId ? [deleteVisitorPointer(deps, workspaceId, { userId }, conversationId), deleteUserPointerIf(deps, userKey(agentId, userId), conversationId)] : []),
+      ...(userId
+        ? [deleteVisitorPointer(deps, workspaceId, { userId }, conversationId), deleteUserPointerIf(deps, userKey(agentId, userId), conversationId)]
+        : []),
     ]);
   }
 }
@@ -143,7 +149,13 @@ export async function* agentConversationMetas(deps: Deps, agentId: string, page:
   let cursor: string | undefined;
   do {
     const { refs, next } = await queryAgentConversationRefs(deps, agentId, page, cursor);
-    if (refs.length > 0) yield* (await getConversationMetas(deps, refs.map(({ ref }) => ref))).values();
+    if (refs.length > 0)
+      yield* (
+        await getConversationMetas(
+          deps,
+          refs.map(({ ref }) => ref),
+        )
+      ).values();
     cursor = next ?? undefined;
   } while (cursor);
 }

@@ -14,14 +14,24 @@ const table = (deps: Deps) => deps.store.table('conversations');
 /** Who a visitor is: the widget's visitor id, or the id the host signed for a verified visitor. */
 export type VisitorKey = { visitorId: string } | { userId: string };
 
-const pointerPartition = (workspaceId: string, who: VisitorKey) => ('visitorId' in who ? `visitor#${workspaceId}#v#${who.visitorId}` : `visitor#${workspaceId}#u#${who.userId}`);
+const pointerPartition = (workspaceId: string, who: VisitorKey) =>
+  'visitorId' in who ? `visitor#${workspaceId}#v#${who.visitorId}` : `visitor#${workspaceId}#u#${who.userId}`;
 
 /** Points the visitor (and the verified user) at the conversation. */
-export async function putVisitorPointers(deps: Deps, workspaceId: string, who: VisitorKey[], conversationId: string, expiresAtEpoch: number | undefined): Promise<void> {
+export async function putVisitorPointers(
+  deps: Deps,
+  workspaceId: string,
+  who: VisitorKey[],
+  conversationId: string,
+  expiresAtEpoch: number | undefined,
+): Promise<void> {
   await Promise.all(
     who.map((key) =>
       deps.store.doc.send(
-        new PutCommand({ TableName: table(deps), Item: { conversationId: pointerPartition(workspaceId, key), sk: conversationId, ...(expiresAtEpoch === undefined ? {} : { expiresAtEpoch }) } }),
+        new PutCommand({
+          TableName: table(deps),
+          Item: { conversationId: pointerPartition(workspaceId, key), sk: conversationId, ...(expiresAtEpoch === undefined ? {} : { expiresAtEpoch }) },
+        }),
       ),
     ),
   );
@@ -39,7 +49,10 @@ export async function queryVisitorConversationIds(deps: Deps, workspaceId: strin
 }
 
 /** The key of the visitor's pointer to the conversation. */
-export const visitorPointerKey = (workspaceId: string, who: VisitorKey, conversationId: string) => ({ conversationId: pointerPartition(workspaceId, who), sk: conversationId });
+export const visitorPointerKey = (workspaceId: string, who: VisitorKey, conversationId: string) => ({
+  conversationId: pointerPartition(workspaceId, who),
+  sk: conversationId,
+});
 
 export const deleteVisitorPointer = (deps: Deps, workspaceId: string, who: VisitorKey, conversationId: string) =>
   deleteIf(deps.store, table(deps), visitorPointerKey(workspaceId, who, conversationId), { ConditionExpression: 'attribute_exists(sk)' });
@@ -53,7 +66,12 @@ export interface ConversationItem {
 
 /** Every item of the conversation's partition (every page). */
 export const queryConversationItems = (deps: Deps, conversationId: string): Promise<ConversationItem[]> =>
-  queryAll<ConversationItem>(deps.store, { TableName: table(deps), KeyConditionExpression: 'conversationId = :id', ExpressionAttributeValues: { ':id': conversationId }, ConsistentRead: true });
+  queryAll<ConversationItem>(deps.store, {
+    TableName: table(deps),
+    KeyConditionExpression: 'conversationId = :id',
+    ExpressionAttributeValues: { ':id': conversationId },
+    ConsistentRead: true,
+  });
 
 /** Deletes one item by its key (a missing one is no failure: an erasure resumed after a crash). */
 export const deleteConversationItem = (deps: Deps, { conversationId, sk }: { conversationId: string; sk: string }) =>
@@ -64,7 +82,11 @@ export const deleteConversationItem = (deps: Deps, { conversationId, sk }: { con
  * and start, so a late writer hears CONVERSATION_ERASED and its agent-list entry can still be found); a conversation
  * erased already stays as it is.
  */
-export async function putErasedTombstone(deps: Deps, meta: Pick<ConversationMetaItem, 'conversationId' | 'agentId' | 'workspaceId' | 'createdAt'>, erasedAt: string): Promise<void> {
+export async function putErasedTombstone(
+  deps: Deps,
+  meta: Pick<ConversationMetaItem, 'conversationId' | 'agentId' | 'workspaceId' | 'createdAt'>,
+  erasedAt: string,
+): Promise<void> {
   await putIf(
     deps.store,
     table(deps),
@@ -81,11 +103,21 @@ export const deleteUserPointerIf = (deps: Deps, key: { conversationId: string; s
  * Sets (or, for a workspace that keeps conversations, removes) the TTL attribute of one item; `ifLatest`: only while
  * it is the verified user's pointer to that conversation.
  */
-export async function stampExpiry(deps: Deps, { conversationId, sk }: { conversationId: string; sk: string }, expiresAtEpoch: number | undefined, ifLatest?: string): Promise<void> {
+export async function stampExpiry(
+  deps: Deps,
+  { conversationId, sk }: { conversationId: string; sk: string },
+  expiresAtEpoch: number | undefined,
+  ifLatest?: string,
+): Promise<void> {
   const values = { ...(expiresAtEpoch === undefined ? {} : { ':e': expiresAtEpoch }), ...(ifLatest ? { ':c': ifLatest } : {}) };
-  await updateIf(deps.store, table(deps), { conversationId, sk }, {
-    UpdateExpression: expiresAtEpoch === undefined ? 'REMOVE expiresAtEpoch' : 'SET expiresAtEpoch = :e',
-    ConditionExpression: ifLatest ? 'latest = :c' : 'attribute_exists(sk)',
-    ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-  });
+  await updateIf(
+    deps.store,
+    table(deps),
+    { conversationId, sk },
+    {
+      UpdateExpression: expiresAtEpoch === undefined ? 'REMOVE expiresAtEpoch' : 'SET expiresAtEpoch = :e',
+      ConditionExpression: ifLatest ? 'latest = :c' : 'attribute_exists(sk)',
+      ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+    },
+  );
 }

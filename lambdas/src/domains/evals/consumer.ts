@@ -18,7 +18,6 @@ import { readScenario } from './scenario-repository';
 
 const EvalMessage = z.object({ evalRunId: z.string().regex(/^evr_/) });
 
-
 export interface EvalConsumerOptions {
   doors: ScenarioDoors;
   /** Grades `judge` expectations; undefined when the configured model cannot (the offline model). */
@@ -36,15 +35,32 @@ async function announce(deps: Deps, run: StoredEvalRun): Promise<void> {
     run.workspaceId,
     'eval.run.completed',
     {
-      eval_run_id: run.evalRunId, agent_id: run.agentId, draft: run.draft, status: run.status, scenarios: response.scenarios, passed: run.passed, failed: run.failed,
-      pass_rate: response.pass_rate, fixed: run.diff?.fixed ?? [], broke: run.diff?.broke ?? [], error: run.error ?? null, completed_at: run.completedAt ?? deps.now().toISOString(),
+      eval_run_id: run.evalRunId,
+      agent_id: run.agentId,
+      draft: run.draft,
+      status: run.status,
+      scenarios: response.scenarios,
+      passed: run.passed,
+      failed: run.failed,
+      pass_rate: response.pass_rate,
+      fixed: run.diff?.fixed ?? [],
+      broke: run.diff?.broke ?? [],
+      error: run.error ?? null,
+      completed_at: run.completedAt ?? deps.now().toISOString(),
     },
     { eventId: eventIdOf(run.evalRunId) },
   );
 }
 
 async function fail(deps: Deps, run: StoredEvalRun, error: string): Promise<void> {
-  const ended = await endEvalRunItem(deps, run.evalRunId, { status: 'failed', error, passed: 0, failed: 0, usage: run.usage, completedAt: deps.now().toISOString() });
+  const ended = await endEvalRunItem(deps, run.evalRunId, {
+    status: 'failed',
+    error,
+    passed: 0,
+    failed: 0,
+    usage: run.usage,
+    completedAt: deps.now().toISOString(),
+  });
   if (ended) await announce(deps, ended);
 }
 
@@ -65,9 +81,19 @@ async function play(deps: Deps, run: StoredEvalRun, options: EvalConsumerOptions
   }
   const results = await queryResults(deps, run.evalRunId);
   const passed = results.filter((result) => result.passed).length;
-  const usage = results.reduce((sum, result) => ({ inputTokens: sum.inputTokens + result.usage.inputTokens, outputTokens: sum.outputTokens + result.usage.outputTokens }), { inputTokens: 0, outputTokens: 0 });
+  const usage = results.reduce(
+    (sum, result) => ({ inputTokens: sum.inputTokens + result.usage.inputTokens, outputTokens: sum.outputTokens + result.usage.outputTokens }),
+    { inputTokens: 0, outputTokens: 0 },
+  );
   const diff = await suiteDiff(deps, await previousEvalRun(deps, run), results);
-  const ended = await endEvalRunItem(deps, run.evalRunId, { status: 'completed', passed, failed: results.length - passed, usage, diff, completedAt: deps.now().toISOString() });
+  const ended = await endEvalRunItem(deps, run.evalRunId, {
+    status: 'completed',
+    passed,
+    failed: results.length - passed,
+    usage,
+    diff,
+    completedAt: deps.now().toISOString(),
+  });
   if (ended) await announce(deps, ended);
 }
 

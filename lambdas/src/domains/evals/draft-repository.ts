@@ -16,8 +16,16 @@ export const readDraft = (deps: Deps, agentId: string): Promise<StoredDraft | un
 
 /** Writes the draft unless another workspace's is stored under the agent (it cannot be: agent ids are unique). */
 export const writeDraft = (deps: Deps, draft: StoredDraft): Promise<boolean> =>
-  putIf(deps.store, table(deps), draft, { ConditionExpression: 'attribute_not_exists(agentId) OR workspaceId = :w', ExpressionAttributeValues: { ':w': draft.workspaceId } });
+  putIf(deps.store, table(deps), draft, {
+    ConditionExpression: 'attribute_not_exists(agentId) OR workspaceId = :w',
+    ExpressionAttributeValues: { ':w': draft.workspaceId },
+  });
 
 /** Removes the draft as it was read (`updatedAt`): a draft changed meanwhile stays. */
 export const deleteDraftAsRead = (deps: Deps, draft: StoredDraft): Promise<StoredDraft | undefined> =>
-  deleteIf<StoredDraft>(deps.store, table(deps), { agentId: draft.agentId }, { ConditionExpression: 'updatedAt = :u', ExpressionAttributeValues: { ':u': draft.updatedAt } });
+  deleteIf<StoredDraft>(
+    deps.store,
+    table(deps),
+    { agentId: draft.agentId },
+    { ConditionExpression: 'updatedAt = :u', ExpressionAttributeValues: { ':u': draft.updatedAt } },
+  );

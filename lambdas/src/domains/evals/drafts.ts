@@ -10,7 +10,11 @@ type DraftChanges = Omit<BodyOf<'agentsDraftUpdate'>, 'agent_id'>;
 /** The nested settings a draft update may give in part: merged into the draft's, not replacing them. */
 const NESTED = ['colors', 'widget', 'handoff'] as const;
 
-export const toDraftResponse = (draft: StoredDraft): DataOf<'agentsDraftGet'>['draft'] => ({ agent_id: draft.agentId, changes: draft.changes, updated_at: draft.updatedAt });
+export const toDraftResponse = (draft: StoredDraft): DataOf<'agentsDraftGet'>['draft'] => ({
+  agent_id: draft.agentId,
+  changes: draft.changes,
+  updated_at: draft.updatedAt,
+});
 
 async function requireAgent(deps: Deps, workspaceId: string, agentId: string): Promise<StoredAgent> {
   const agent = await findAgent(deps, workspaceId, agentId);
@@ -20,7 +24,8 @@ async function requireAgent(deps: Deps, workspaceId: string, agentId: string): P
 
 async function requireDraft(deps: Deps, workspaceId: string, agentId: string): Promise<StoredDraft> {
   const draft = await readDraft(deps, agentId);
-  if (!draft || draft.workspaceId !== workspaceId) throw new DomainError('DRAFT_NOT_FOUND', `The agent ${agentId} has no draft (agents/draft_update makes one)`, { field: 'agent_id' });
+  if (!draft || draft.workspaceId !== workspaceId)
+    throw new DomainError('DRAFT_NOT_FOUND', `The agent ${agentId} has no draft (agents/draft_update makes one)`, { field: 'agent_id' });
   return draft;
 }
 
@@ -71,7 +76,10 @@ async function publishSources(deps: Deps, workspaceId: string, agentId: string, 
     if (source.agentIds === null) continue;
     const wanted = sourceIds.includes(source.id);
     if (wanted === source.agentIds.includes(agentId)) continue;
-    await updateSource(deps, workspaceId, { source_id: source.id, agent_ids: wanted ? [...source.agentIds, agentId] : source.agentIds.filter((id) => id !== agentId) });
+    await updateSource(deps, workspaceId, {
+      source_id: source.id,
+      agent_ids: wanted ? [...source.agentIds, agentId] : source.agentIds.filter((id) => id !== agentId),
+    });
   }
 }
 

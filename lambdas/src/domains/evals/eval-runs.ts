@@ -39,9 +39,11 @@ export function toEvalRunResponse(run: StoredEvalRun): ApiEvalRun {
  * (the runner takes a run once at a time, so a second message does no second play).
  */
 export async function startEvalRun(deps: Deps, workspaceId: string, body: BodyOf<'evalsRun'>, action: Action): Promise<StoredEvalRun> {
-  if (!(await findAgent(deps, workspaceId, body.agent_id))) throw new DomainError('AGENT_NOT_FOUND', `No agent ${body.agent_id} in this workspace`, { field: 'agent_id' });
+  if (!(await findAgent(deps, workspaceId, body.agent_id)))
+    throw new DomainError('AGENT_NOT_FOUND', `No agent ${body.agent_id} in this workspace`, { field: 'agent_id' });
   const scenarios = (await queryScenarios(deps, body.agent_id)).filter((scenario) => scenario.workspaceId === workspaceId);
-  if (scenarios.length === 0) throw new DomainError('EVAL_SUITE_EMPTY', 'The agent has no scenarios: write one with evals/scenario_create', { field: 'agent_id' });
+  if (scenarios.length === 0)
+    throw new DomainError('EVAL_SUITE_EMPTY', 'The agent has no scenarios: write one with evals/scenario_create', { field: 'agent_id' });
   const run = await createEvalRunOrFind(deps, {
     evalRunId: `evr_${randomBase62(20, action.seed)}`,
     workspaceId,
@@ -79,7 +81,9 @@ const toResultResponse = (result: StoredResult): DataOf<'evalsRunStatus'>['resul
 export async function evalRunStatus(deps: Deps, workspaceId: string, evalRunId: string): Promise<DataOf<'evalsRunStatus'>> {
   const run = await requireEvalRun(deps, workspaceId, evalRunId);
   const results = await queryResults(deps, evalRunId);
-  const diff = run.diff ? { previous_eval_run_id: run.diff.previousEvalRunId, fixed: run.diff.fixed, broke: run.diff.broke, still_failing: run.diff.stillFailing } : null;
+  const diff = run.diff
+    ? { previous_eval_run_id: run.diff.previousEvalRunId, fixed: run.diff.fixed, broke: run.diff.broke, still_failing: run.diff.stillFailing }
+    : null;
   return { eval_run: toEvalRunResponse(run), results: results.map(toResultResponse), diff };
 }
 
@@ -90,12 +94,15 @@ export async function latestEvalRun(deps: Deps, agentId: string, which: { draft:
 
 /** The previous completed run of the same suite (the agent's, draft or live) that `run` is compared with. */
 export async function previousEvalRun(deps: Deps, run: StoredEvalRun): Promise<StoredEvalRun | undefined> {
-  return (await queryEvalRuns(deps, run.agentId, 20)).find((other) => other.evalRunId !== run.evalRunId && other.status === 'completed' && other.createdAt <= run.createdAt);
+  return (await queryEvalRuns(deps, run.agentId, 20)).find(
+    (other) => other.evalRunId !== run.evalRunId && other.status === 'completed' && other.createdAt <= run.createdAt,
+  );
 }
 
 /** Which scenarios changed between two runs of a suite: fixed, broke and still failing (scenario ids). */
 export async function suiteDiff(deps: Deps, previous: StoredEvalRun | undefined, now: StoredResult[]): Promise<NonNullable<StoredEvalRun['diff']>> {
-  if (!previous) return { previousEvalRunId: null, fixed: [], broke: [], stillFailing: now.filter((result) => !result.passed).map((result) => result.scenarioId) };
+  if (!previous)
+    return { previousEvalRunId: null, fixed: [], broke: [], stillFailing: now.filter((result) => !result.passed).map((result) => result.scenarioId) };
   const before = new Map((await queryResults(deps, previous.evalRunId)).map((result) => [result.scenarioId, result.passed]));
   const diff = { previousEvalRunId: previous.evalRunId, fixed: [] as string[], broke: [] as string[], stillFailing: [] as string[] };
   for (const result of now) {

@@ -16,7 +16,10 @@ const BATCH = 50;
 export async function sweepEvalRuns(deps: Deps): Promise<string[]> {
   const now = deps.now().getTime();
   const before = (ms: number) => new Date(now - ms).toISOString();
-  const [queued, running] = await Promise.all([queryPendingEvalRuns(deps, 'queued', before(UNSENT_AFTER_MS), BATCH), queryPendingEvalRuns(deps, 'running', before(EVAL_QUIET_MS), BATCH)]);
+  const [queued, running] = await Promise.all([
+    queryPendingEvalRuns(deps, 'queued', before(UNSENT_AFTER_MS), BATCH),
+    queryPendingEvalRuns(deps, 'running', before(EVAL_QUIET_MS), BATCH),
+  ]);
   const stranded = [...queued, ...running.filter((run) => !run.touchedAt || run.touchedAt < before(EVAL_QUIET_MS))];
   for (const run of stranded) await deps.queue.send('evals', { evalRunId: run.evalRunId } satisfies EvalMessage);
   return stranded.map((run) => run.evalRunId);

@@ -34,7 +34,8 @@ function toolCalled(calls: RecordedCall[], tool: string, args: Record<string, un
   return matching ? pass : fail(`${tool} was called with ${JSON.stringify(named[0]!.args)}, not matching ${JSON.stringify(args)}`);
 }
 
-const cited = (sources: RunSource[], wanted: string) => sources.some((source) => [source.url ?? '', source.title, source.name].some((field) => field && contains(field, wanted)));
+const cited = (sources: RunSource[], wanted: string) =>
+  sources.some((source) => [source.url ?? '', source.title, source.name].some((field) => field && contains(field, wanted)));
 
 function outputMatches(played: PlayedTurn, schema: Record<string, unknown>): Outcome {
   if (!played.output) return fail('output_schema applies to the command door only');
@@ -49,15 +50,20 @@ function outputMatches(played: PlayedTurn, schema: Record<string, unknown>): Out
 export function checkExpectation(expectation: Exclude<Expectation, { judge: string }>, { played, calls }: TurnFacts): Outcome {
   const answer = played.answer;
   if ('tool_called' in expectation) return toolCalled(calls, expectation.tool_called, expectation.args);
-  if ('tool_not_called' in expectation) return calls.some((call) => isTool(call, expectation.tool_not_called)) ? fail(`${expectation.tool_not_called} was called`) : pass;
+  if ('tool_not_called' in expectation)
+    return calls.some((call) => isTool(call, expectation.tool_not_called)) ? fail(`${expectation.tool_not_called} was called`) : pass;
   if ('no_action' in expectation) {
     const acts = calls.filter((call) => call.effect === 'act');
     return acts.length ? fail(`the agent acted: ${names(acts)}`) : pass;
   }
-  if ('answer_contains' in expectation) return contains(answer, expectation.answer_contains) ? pass : fail(`the answer does not contain "${expectation.answer_contains}"`);
-  if ('answer_excludes' in expectation) return contains(answer, expectation.answer_excludes) ? fail(`the answer contains "${expectation.answer_excludes}"`) : pass;
+  if ('answer_contains' in expectation)
+    return contains(answer, expectation.answer_contains) ? pass : fail(`the answer does not contain "${expectation.answer_contains}"`);
+  if ('answer_excludes' in expectation)
+    return contains(answer, expectation.answer_excludes) ? fail(`the answer contains "${expectation.answer_excludes}"`) : pass;
   if ('cites' in expectation) {
-    return cited(played.sources, expectation.cites) ? pass : fail(`no passage of "${expectation.cites}" (cited: ${played.sources.map((source) => source.url ?? source.title).join(', ') || 'none'})`);
+    return cited(played.sources, expectation.cites)
+      ? pass
+      : fail(`no passage of "${expectation.cites}" (cited: ${played.sources.map((source) => source.url ?? source.title).join(', ') || 'none'})`);
   }
   if ('says_unknown' in expectation) {
     const searched = calls.some((call) => call.capability === 'knowledge.search');

@@ -26,12 +26,30 @@ const schemaOf = (expect: Expectation[]) => expect.flatMap((expectation) => ('ou
  * every expectation on the reply of its turn. A door that fails (the model did) fails the scenario with the reason.
  * A draft that names its knowledge sources searches those (and the sources open to every agent), not the live agent's.
  */
-export async function playScenario(deps: Deps, { agent, knowledgeSourceIds }: PlayedAgent, scenario: StoredScenario, evalRunId: string, options: PlayOptions): Promise<StoredResult> {
+export async function playScenario(
+  deps: Deps,
+  { agent, knowledgeSourceIds }: PlayedAgent,
+  scenario: StoredScenario,
+  evalRunId: string,
+  options: PlayOptions,
+): Promise<StoredResult> {
   const sandbox = new Sandbox(
-    knowledgeSourceIds && (async ({ query, limit }) => ({ results: await searchKnowledge(deps, { workspaceId: agent.workspaceId, draftSourceIds: knowledgeSourceIds, query, ...(limit ? { limit } : {}) }) })),
+    knowledgeSourceIds &&
+      (async ({ query, limit }) => ({
+        results: await searchKnowledge(deps, { workspaceId: agent.workspaceId, draftSourceIds: knowledgeSourceIds, query, ...(limit ? { limit } : {}) }),
+      })),
   );
   const history: { role: 'user' | 'assistant'; content: string }[] = [];
-  const result: StoredResult = { evalRunId, scenarioId: scenario.id, name: scenario.name, passed: false, error: null, expectations: [], transcript: [], usage: { inputTokens: 0, outputTokens: 0 } };
+  const result: StoredResult = {
+    evalRunId,
+    scenarioId: scenario.id,
+    name: scenario.name,
+    passed: false,
+    error: null,
+    expectations: [],
+    transcript: [],
+    usage: { inputTokens: 0, outputTokens: 0 },
+  };
   // Each scenario of each eval run plays a conversation of its own (never stored).
   const playId = `${evalRunId}_${scenario.id}`;
   try {
@@ -40,12 +58,16 @@ export async function playScenario(deps: Deps, { agent, knowledgeSourceIds }: Pl
       result.transcript.push({ role: 'user', text: clip(turn.user) });
       const played = await options.doors[scenario.door](deps, { agent, scenario, turn: index, history, sandbox, playId, schema: schemaOf(turn.expect) });
       const calls = sandbox.callsOf(index);
-      for (const call of calls) result.transcript.push({ role: 'tool', text: call.name, tool: { name: call.name, args: call.args, effect: call.effect, sandboxed: call.sandboxed } });
+      for (const call of calls)
+        result.transcript.push({ role: 'tool', text: call.name, tool: { name: call.name, args: call.args, effect: call.effect, sandboxed: call.sandboxed } });
       result.transcript.push({ role: 'assistant', text: clip(played.answer) });
       result.usage.inputTokens += played.usage.inputTokens;
       result.usage.outputTokens += played.usage.outputTokens;
       for (const expectation of turn.expect) {
-        const outcome: Outcome = 'judge' in expectation ? await judgeTurn(options.grader, expectation.judge, { user: turn.user, answer: played.answer }) : checkExpectation(expectation, { played, calls });
+        const outcome: Outcome =
+          'judge' in expectation
+            ? await judgeTurn(options.grader, expectation.judge, { user: turn.user, answer: played.answer })
+            : checkExpectation(expectation, { played, calls });
         result.expectations.push({ expectation, turn: index, outcome: outcome.outcome, reason: outcome.outcome === 'passed' ? null : outcome.reason });
       }
       history.push({ role: 'user', content: turn.user }, { role: 'assistant', content: played.answer || '…' });

@@ -56,7 +56,14 @@ export class Sandbox {
   }
 
   record(agentTool: Pick<AgentTool, 'name' | 'capability' | 'effect'>, args: Record<string, unknown>): void {
-    this.calls.push({ name: agentTool.name, capability: agentTool.capability, args, effect: agentTool.effect, sandboxed: agentTool.effect === 'act', turn: this.turn });
+    this.calls.push({
+      name: agentTool.name,
+      capability: agentTool.capability,
+      args,
+      effect: agentTool.effect,
+      sandboxed: agentTool.effect === 'act',
+      turn: this.turn,
+    });
   }
 
   callsOf(turn: number): RecordedCall[] {

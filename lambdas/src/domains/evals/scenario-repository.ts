@@ -25,13 +25,21 @@ export const putNewScenario = (deps: Deps, scenario: StoredScenario): Promise<bo
 
 /** Replaces a scenario of the workspace; false when there is none (or it is another workspace's, or another agent's). */
 export const replaceScenario = (deps: Deps, scenario: StoredScenario): Promise<boolean> =>
-  putIf(deps.store, table(deps), scenario, { ConditionExpression: 'workspaceId = :w AND agentId = :a', ExpressionAttributeValues: { ':w': scenario.workspaceId, ':a': scenario.agentId } });
+  putIf(deps.store, table(deps), scenario, {
+    ConditionExpression: 'workspaceId = :w AND agentId = :a',
+    ExpressionAttributeValues: { ':w': scenario.workspaceId, ':a': scenario.agentId },
+  });
 
 export const readScenario = (deps: Deps, id: string): Promise<StoredScenario | undefined> => readItem<StoredScenario>(deps.store, table(deps), { id });
 
 /** Every scenario of an agent (its suite), in id order. */
 export const queryScenarios = (deps: Deps, agentId: string): Promise<StoredScenario[]> =>
-  queryAll<StoredScenario>(deps.store, { TableName: table(deps), IndexName: 'byAgent', KeyConditionExpression: 'agentId = :a', ExpressionAttributeValues: { ':a': agentId } });
+  queryAll<StoredScenario>(deps.store, {
+    TableName: table(deps),
+    IndexName: 'byAgent',
+    KeyConditionExpression: 'agentId = :a',
+    ExpressionAttributeValues: { ':a': agentId },
+  });
 
 /** Deletes a scenario of the workspace: the one deleted, or undefined. */
 export const deleteScenarioItem = (deps: Deps, workspaceId: string, id: string): Promise<StoredScenario | undefined> =>

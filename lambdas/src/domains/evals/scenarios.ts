@@ -39,18 +39,25 @@ const clip = (text: string) => text.slice(0, EVAL_LIMITS.userMessageChars);
  */
 async function fromConversation(deps: Deps, workspaceId: string, agentId: string, conversationId: string): Promise<ScenarioFields> {
   const { conversation, messages } = await conversationTranscript(deps, workspaceId, conversationId);
-  if (conversation.agentId !== agentId) throw new DomainError('VALIDATION_ERROR', `The conversation ${conversationId} is another agent's`, { field: 'from_conversation_id' });
+  if (conversation.agentId !== agentId)
+    throw new DomainError('VALIDATION_ERROR', `The conversation ${conversationId} is another agent's`, { field: 'from_conversation_id' });
   const turns: ScenarioFields['turns'] = [];
   for (const message of messages) {
     if (message.role === 'user') turns.push({ user: clip(message.content), expect: [] });
     const turn = turns.at(-1);
     if (!turn) continue;
     if (message.role === 'assistant' && !saysItDoesNotKnow(message.content)) for (const cited of citedIn(message.content)) turn.expect.push({ cites: cited });
-    if (message.role === 'event' && message.event === 'handoff_requested' && conversation.handling.handoff?.reason === 'agent') turn.expect.push({ hands_off: true });
+    if (message.role === 'event' && message.event === 'handoff_requested' && conversation.handling.handoff?.reason === 'agent')
+      turn.expect.push({ hands_off: true });
   }
   if (turns.length === 0) throw new DomainError('VALIDATION_ERROR', 'The conversation has no visitor message to play', { field: 'from_conversation_id' });
   for (const turn of turns) if (!turn.expect.some((expectation) => 'hands_off' in expectation)) turn.expect.push({ no_action: true });
-  return { name: `Conversation of ${conversation.startedAt.slice(0, 10)}`, door: conversation.channel === 'email' ? 'email' : 'widget', ...(conversation.page ? { page: conversation.page } : {}), turns: turns.slice(0, EVAL_LIMITS.turnsPerScenario).map((turn) => ({ ...turn, expect: turn.expect.slice(0, EVAL_LIMITS.expectationsPerTurn) })) };
+  return {
+    name: `Conversation of ${conversation.startedAt.slice(0, 10)}`,
+    door: conversation.channel === 'email' ? 'email' : 'widget',
+    ...(conversation.page ? { page: conversation.page } : {}),
+    turns: turns.slice(0, EVAL_LIMITS.turnsPerScenario).map((turn) => ({ ...turn, expect: turn.expect.slice(0, EVAL_LIMITS.expectationsPerTurn) })),
+  };
 }
 
 /** A scenario from a run: its instruction as a command, expecting the tools it called, the passages it cited and, when it had one, its output schema. */
@@ -84,10 +91,19 @@ export async function createScenario(deps: Deps, workspaceId: string, body: Body
         ? await fromRun(deps, workspaceId, body.agent_id, body.from_run_id)
         : body;
   const at = action.at.toISOString();
-  const scenario: StoredScenario = { ...fields, ...(body.name ? { name: body.name } : {}), agentId: body.agent_id, id: `scn_${randomBase62(16, action.seed)}`, workspaceId, createdAt: at, updatedAt: at };
+  const scenario: StoredScenario = {
+    ...fields,
+    ...(body.name ? { name: body.name } : {}),
+    agentId: body.agent_id,
+    id: `scn_${randomBase62(16, action.seed)}`,
+    workspaceId,
+    createdAt: at,
+    updatedAt: at,
+  };
   if (await putNewScenario(deps, scenario)) return scenario;
   const stored = await readScenario(deps, scenario.id);
-  if (!stored || stored.workspaceId !== workspaceId) throw new DomainError('IDEMPOTENCY_CONFLICT', 'The scenario this request names is not this workspace\'s', { field: 'agent_id' });
+  if (!stored || stored.workspaceId !== workspaceId)
+    throw new DomainError('IDEMPOTENCY_CONFLICT', "The scenario this request names is not this workspace's", { field: 'agent_id' });
   return stored;
 }
 
@@ -103,7 +119,14 @@ export async function updateScenario(deps: Deps, workspaceId: string, body: Body
   const stored = await readScenario(deps, body.scenario_id);
   if (!stored || stored.workspaceId !== workspaceId) throw notFound(body.scenario_id);
   const { scenario_id: _id, ...fields } = body;
-  const scenario: StoredScenario = { ...fields, agentId: stored.agentId, id: stored.id, workspaceId, createdAt: stored.createdAt, updatedAt: deps.now().toISOString() };
+  const scenario: StoredScenario = {
+    ...fields,
+    agentId: stored.agentId,
+    id: stored.id,
+    workspaceId,
+    createdAt: stored.createdAt,
+    updatedAt: deps.now().toISOString(),
+  };
   if (!(await replaceScenario(deps, scenario))) throw notFound(body.scenario_id);
   return scenario;
 }

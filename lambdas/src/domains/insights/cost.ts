@@ -25,7 +25,8 @@ export const pricingOf = (config: Pick<PlatformConfig, 'model' | 'modelPrice'>):
   platform_per_run_usd: PLATFORM_COST_ESTIMATE.perRunUsd,
 });
 
-const tokenCost = (pricing: Pricing, input: number, output: number) => (input * pricing.input_per_million_usd + output * pricing.output_per_million_usd) / 1_000_000;
+const tokenCost = (pricing: Pricing, input: number, output: number) =>
+  (input * pricing.input_per_million_usd + output * pricing.output_per_million_usd) / 1_000_000;
 
 /** A day's cost: tokens at the model's price, the platform's estimate, and both per conversation and per run. */
 export function costOf(pricing: Pricing, day: DayMeasures) {

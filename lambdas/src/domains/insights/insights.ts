@@ -29,7 +29,13 @@ function commentsOf(conversations: ConversationFacts[]): Report['comments'] {
     .flatMap((facts) =>
       Object.entries(facts.ratings ?? {})
         .filter(([, rating]) => rating.comment)
-        .map(([messageId, rating]) => ({ conversation_id: facts.sk.slice('conv#'.length), message_id: messageId, rating: rating.rating, comment: rating.comment!, at: rating.at })),
+        .map(([messageId, rating]) => ({
+          conversation_id: facts.sk.slice('conv#'.length),
+          message_id: messageId,
+          rating: rating.rating,
+          comment: rating.comment!,
+          at: rating.at,
+        })),
     )
     .sort((a, b) => b.at.localeCompare(a.at))
     .slice(0, INSIGHTS_LIMITS.maxComments);
@@ -38,7 +44,19 @@ function commentsOf(conversations: ConversationFacts[]): Report['comments'] {
 /** A channel's conversation measures (runs have no channel). */
 function channelMeasures(day: DayMeasures): Report['by_channel']['widget'] {
   const { conversations, resolved, handed_off, abandoned, open, answers, unanswered, ratings_up, ratings_down } = day.counts;
-  return { conversations, resolved, handed_off, abandoned, open, answers, unanswered, ratings_up, ratings_down, first_response_ms_agent: median(day.agentResponseMs), first_response_ms_human: median(day.humanResponseMs) };
+  return {
+    conversations,
+    resolved,
+    handed_off,
+    abandoned,
+    open,
+    answers,
+    unanswered,
+    ratings_up,
+    ratings_down,
+    first_response_ms_agent: median(day.agentResponseMs),
+    first_response_ms_human: median(day.humanResponseMs),
+  };
 }
 
 /**
@@ -48,7 +66,10 @@ function channelMeasures(day: DayMeasures): Report['by_channel']['widget'] {
  */
 export async function agentInsights(deps: Deps, workspaceId: string, query: { agent_id: string; from: string; to: string }): Promise<Report> {
   await getAgent(deps, workspaceId, query.agent_id);
-  const [facts, gaps] = await Promise.all([queryFacts(deps, query.agent_id, query.from, query.to), listUnanswered(deps, workspaceId, { agent_id: query.agent_id, limit: INSIGHTS_LIMITS.maxGaps })]);
+  const [facts, gaps] = await Promise.all([
+    queryFacts(deps, query.agent_id, query.from, query.to),
+    listUnanswered(deps, workspaceId, { agent_id: query.agent_id, limit: INSIGHTS_LIMITS.maxGaps }),
+  ]);
   const mine = facts.filter((item) => item.workspaceId === workspaceId);
   const now = deps.now().getTime();
   const quietMs = INSIGHTS_LIMITS.quietMinutes * 60_000;
@@ -64,7 +85,12 @@ export async function agentInsights(deps: Deps, workspaceId: string, query: { ag
     }
   }
   const pricing = pricingOf(deps.config);
-  const measures = (day: DayMeasures) => ({ ...day.counts, ...costOf(pricing, day), first_response_ms_agent: median(day.agentResponseMs), first_response_ms_human: median(day.humanResponseMs) });
+  const measures = (day: DayMeasures) => ({
+    ...day.counts,
+    ...costOf(pricing, day),
+    first_response_ms_agent: median(day.agentResponseMs),
+    first_response_ms_human: median(day.humanResponseMs),
+  });
   return {
     agent_id: query.agent_id,
     from: query.from,

@@ -29,7 +29,23 @@ export function outcomeOf(facts: ConversationFacts, now: number, quietMs: number
   return answeredLast && rating !== 'down' ? 'resolved' : 'abandoned';
 }
 
-const COUNTS = ['conversations', 'resolved', 'handed_off', 'abandoned', 'open', 'answers', 'unanswered', 'ratings_up', 'ratings_down', 'tool_calls', 'tool_failures', 'runs', 'runs_failed', 'input_tokens', 'output_tokens'] as const;
+const COUNTS = [
+  'conversations',
+  'resolved',
+  'handed_off',
+  'abandoned',
+  'open',
+  'answers',
+  'unanswered',
+  'ratings_up',
+  'ratings_down',
+  'tool_calls',
+  'tool_failures',
+  'runs',
+  'runs_failed',
+  'input_tokens',
+  'output_tokens',
+] as const;
 
 export type Counts = Record<(typeof COUNTS)[number], number>;
 

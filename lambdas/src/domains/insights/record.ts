@@ -20,19 +20,29 @@ export interface ConversationOf {
 
 const channelOf = (conversation: ConversationOf) => (conversation.channel ? { channel: conversation.channel } : {});
 
-const conversationKey = (conversation: ConversationOf, at: Date): FactsKey => ({ workspaceId: conversation.workspaceId, agentId: conversation.agentId, sk: `conv#${conversation.conversationId}`, startedAt: at });
+const conversationKey = (conversation: ConversationOf, at: Date): FactsKey => ({
+  workspaceId: conversation.workspaceId,
+  agentId: conversation.agentId,
+  sk: `conv#${conversation.conversationId}`,
+  startedAt: at,
+});
 
 /**
  * Insights are a side note of the event that makes them: a failed write is logged, never the visitor's or the run's
  * failure (the answer was given; a count may be missing, never doubled).
  */
 async function note(deps: Deps, key: FactsKey, write: FactsWrite): Promise<void> {
-  await writeFacts(deps, key, write).catch((error: unknown) => logger.error('an insights event could not be recorded', { agentId: key.agentId, workspaceId: key.workspaceId, sk: key.sk, error }));
+  await writeFacts(deps, key, write).catch((error: unknown) =>
+    logger.error('an insights event could not be recorded', { agentId: key.agentId, workspaceId: key.workspaceId, sk: key.sk, error }),
+  );
 }
 
 /** The visitor wrote (to the agent, or to people). */
 export async function noteVisitorMessage(deps: Deps, conversation: ConversationOf, at: Date): Promise<void> {
-  await note(deps, conversationKey(conversation, at), { set: { lastVisitorAt: at.toISOString() }, first: { firstVisitorAt: at.toISOString(), ...channelOf(conversation) } });
+  await note(deps, conversationKey(conversation, at), {
+    set: { lastVisitorAt: at.toISOString() },
+    first: { firstVisitorAt: at.toISOString(), ...channelOf(conversation) },
+  });
 }
 
 /** The agent answered the visitor: message `messageId`, with what it took. */

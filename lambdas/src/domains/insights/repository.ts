@@ -90,7 +90,12 @@ export async function writeFacts(deps: Deps, key: FactsKey, write: FactsWrite): 
     ':startedAt': key.startedAt.toISOString(),
     ':expires': Math.floor(key.startedAt.getTime() / 1000) + KEEP_SECONDS,
   };
-  const sets = ['workspaceId = :ws', 'daySk = if_not_exists(daySk, :daySk)', 'startedAt = if_not_exists(startedAt, :startedAt)', 'expiresAtEpoch = if_not_exists(expiresAtEpoch, :expires)'];
+  const sets = [
+    'workspaceId = :ws',
+    'daySk = if_not_exists(daySk, :daySk)',
+    'startedAt = if_not_exists(startedAt, :startedAt)',
+    'expiresAtEpoch = if_not_exists(expiresAtEpoch, :expires)',
+  ];
   for (const [index, [name, value]] of Object.entries(write.set ?? {}).entries()) {
     names[`#s${index}`] = name;
     values[`:s${index}`] = value;
@@ -123,11 +128,17 @@ export async function writeFacts(deps: Deps, key: FactsKey, write: FactsWrite): 
 }
 
 /** One facts item, read consistently, or undefined. */
-export const readFacts = (deps: Deps, agentId: string, sk: string): Promise<ConversationFacts | undefined> => readItem(deps.store, table(deps), { agentId, sk });
+export const readFacts = (deps: Deps, agentId: string, sk: string): Promise<ConversationFacts | undefined> =>
+  readItem(deps.store, table(deps), { agentId, sk });
 
 /** Replaces a conversation's ratings, if its facts item is still there. */
 export async function replaceRatings(deps: Deps, agentId: string, sk: string, ratings: Record<string, RatingFacts>): Promise<void> {
-  await updateIf(deps.store, table(deps), { agentId, sk }, { UpdateExpression: 'SET ratings = :ratings', ConditionExpression: 'attribute_exists(sk)', ExpressionAttributeValues: { ':ratings': ratings } });
+  await updateIf(
+    deps.store,
+    table(deps),
+    { agentId, sk },
+    { UpdateExpression: 'SET ratings = :ratings', ConditionExpression: 'attribute_exists(sk)', ExpressionAttributeValues: { ':ratings': ratings } },
+  );
 }
 
 /** An agent's facts items of the days `from` to `to` (YYYY-MM-DD, inclusive), every page, through the byDay index. */

@@ -5,6 +5,7 @@ import { forgetComments } from './record';
 export const ratingCommentsOfVisitor = {
   find: async (deps: Deps, scope: { conversations: { conversationId: string; agentId: string }[] }) => ({
     counts: {},
-    erase: async () => void (await Promise.all(scope.conversations.map((conversation) => forgetComments(deps, conversation.agentId, conversation.conversationId)))),
+    erase: async () =>
+      void (await Promise.all(scope.conversations.map((conversation) => forgetComments(deps, conversation.agentId, conversation.conversationId)))),
   }),
 };

@@ -56,4 +56,5 @@ export function chunkContext(title: string, chunk: Pick<Chunk, 'headingPath' | '
 }
 
 /** The whole document as the parent row reads it: its title and every section's text. */
-export const documentText = (document: ExtractedDocument): string => [document.title, ...document.sections.map((section) => section.text)].filter(Boolean).join('\n');
+export const documentText = (document: ExtractedDocument): string =>
+  [document.title, ...document.sections.map((section) => section.text)].filter(Boolean).join('\n');

@@ -44,19 +44,29 @@ export interface SeenPage {
 /** Marks the page seen by a sync: the document after it, or undefined when it is gone. */
 export function markDocumentSeen(deps: Deps, document: Pick<StoredDocument, 'sourceId' | 'id'>, seen: SeenPage) {
   const names = Object.keys(seen);
-  return updateIf<StoredDocument>(deps.store, table(deps), { sourceId: document.sourceId, id: document.id }, {
-    UpdateExpression: `SET ${names.map((name) => `#${name} = :${name}`).join(', ')}${seen.error === undefined ? ' REMOVE #error' : ''}`,
-    ConditionExpression: 'attribute_exists(id)',
-    ExpressionAttributeNames: Object.fromEntries([...names, 'error'].map((name) => [`#${name}`, name])),
-    ExpressionAttributeValues: Object.fromEntries(Object.entries(seen).map(([name, value]) => [`:${name}`, value])),
-  });
+  return updateIf<StoredDocument>(
+    deps.store,
+    table(deps),
+    { sourceId: document.sourceId, id: document.id },
+    {
+      UpdateExpression: `SET ${names.map((name) => `#${name} = :${name}`).join(', ')}${seen.error === undefined ? ' REMOVE #error' : ''}`,
+      ConditionExpression: 'attribute_exists(id)',
+      ExpressionAttributeNames: Object.fromEntries([...names, 'error'].map((name) => [`#${name}`, name])),
+      ExpressionAttributeValues: Object.fromEntries(Object.entries(seen).map(([name, value]) => [`:${name}`, value])),
+    },
+  );
 }
 
 export const deleteDocumentItem = (deps: Deps, document: Pick<StoredDocument, 'sourceId' | 'id'>) =>
   deleteIf<StoredDocument>(deps.store, table(deps), { sourceId: document.sourceId, id: document.id }, { ConditionExpression: 'attribute_exists(id)' });
 
 export const allDocuments = (deps: Deps, sourceId: string) =>
-  queryAll<StoredDocument>(deps.store, { TableName: table(deps), KeyConditionExpression: 'sourceId = :s', ExpressionAttributeValues: { ':s': sourceId }, ConsistentRead: true });
+  queryAll<StoredDocument>(deps.store, {
+    TableName: table(deps),
+    KeyConditionExpression: 'sourceId = :s',
+    ExpressionAttributeValues: { ':s': sourceId },
+    ConsistentRead: true,
+  });
 
 /** One page of a source's documents by id, from `startId` on; the id to continue after, if any. */
 export async function documentPage(deps: Deps, sourceId: string, limit: number, startId?: string) {

@@ -27,18 +27,18 @@ export const toApiDocument = (document: StoredDocument): ApiDocument => ({
 });
 
 /** Where a document's files live: the original as uploaded or fetched, and its extracted text. */
-export const documentBlobPrefix = (workspaceId: string, sourceId: string, documentId?: string) => `${workspaceId}/${sourceId}/${documentId ? `${documentId}/` : ''}`;
+export const documentBlobPrefix = (workspaceId: string, sourceId: string, documentId?: string) =>
+  `${workspaceId}/${sourceId}/${documentId ? `${documentId}/` : ''}`;
 
 /** Counts follow each document written or removed (a sync recounts them from the documents themselves). */
 export const adjustCounts = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>, documents: number, chunks: number) =>
-  documents === 0 && chunks === 0
-    ? Promise.resolve(undefined)
-    : addSourceCounts(deps, source, documents, chunks);
+  documents === 0 && chunks === 0 ? Promise.resolve(undefined) : addSourceCounts(deps, source, documents, chunks);
 
 function decodeContent(contentType: BodyOf<'knowledgeDocumentUpload'>['content_type'], content: string): Uint8Array {
   if (contentType !== 'application/pdf') return new TextEncoder().encode(content);
   const compact = content.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) throw new DomainError('VALIDATION_ERROR', 'content of a PDF must be base64', { field: 'content' });
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1)
+    throw new DomainError('VALIDATION_ERROR', 'content of a PDF must be base64', { field: 'content' });
   return new Uint8Array(Buffer.from(compact, 'base64'));
 }
 
@@ -69,7 +69,13 @@ const pageFields = (page: DocumentInput['page']) =>
  * index, then the record, so a record always describes what is indexed); a document whose text is unchanged is left
  * as it is. Retried after a crash (same Idempotency-Key, same ids), it finishes what the first attempt began.
  */
-export async function storeDocument(deps: Deps, stores: KnowledgeStores, source: StoredSource, input: DocumentInput, extracted: ExtractedDocument): Promise<{ document: StoredDocument; changed: boolean }> {
+export async function storeDocument(
+  deps: Deps,
+  stores: KnowledgeStores,
+  source: StoredSource,
+  input: DocumentInput,
+  extracted: ExtractedDocument,
+): Promise<{ document: StoredDocument; changed: boolean }> {
   const previous = await getDocumentItem(deps, source.id, input.id);
   const hash = contentHash(extracted);
   const prefix = documentBlobPrefix(source.workspaceId, source.id, input.id);
@@ -81,7 +87,13 @@ export async function storeDocument(deps: Deps, stores: KnowledgeStores, source:
     return { document: (await markSeen(deps, previous, input.page)) ?? previous, changed: false };
   }
   await Promise.all([...(input.original ? [stores.blobs.put(`${prefix}original`, input.original, input.contentType)] : []), storeText()]);
-  const chunks = await indexDocument(stores, source.workspaceId, source.language, { documentId: input.id, sourceId: source.id, name: input.name, url: input.url }, extracted);
+  const chunks = await indexDocument(
+    stores,
+    source.workspaceId,
+    source.language,
+    { documentId: input.id, sourceId: source.id, name: input.name, url: input.url },
+    extracted,
+  );
   const document: StoredDocument = {
     sourceId: source.id,
     id: input.id,
@@ -107,7 +119,13 @@ export const markSeen = (deps: Deps, document: Pick<StoredDocument, 'sourceId' |
   markDocumentSeen(deps, document, { ...pageFields(page), seenSyncId: page.seenSyncId, ...(error ? { error } : {}) });
 
 /** A page this sync could not index: kept as a failed document with the reason, out of the index. */
-export async function storeFailedPage(deps: Deps, stores: KnowledgeStores, source: StoredSource, input: Omit<DocumentInput, 'bytes' | 'contentType'>, reason: string): Promise<void> {
+export async function storeFailedPage(
+  deps: Deps,
+  stores: KnowledgeStores,
+  source: StoredSource,
+  input: Omit<DocumentInput, 'bytes' | 'contentType'>,
+  reason: string,
+): Promise<void> {
   const previous = await getDocumentItem(deps, source.id, input.id);
   await stores.index.replaceDocument(source.workspaceId, input.id, []);
   await putDocumentItem(deps, {
@@ -136,7 +154,11 @@ export async function createUploadUrl(deps: Deps, workspaceId: string, body: Bod
   const source = await requireSource(deps, workspaceId, body.source_id, 'files');
   const { blobs } = await knowledgeStores(deps);
   if (!blobs.presignPut) {
-    throw new DomainError('VALIDATION_ERROR', `Upload URLs exist where files are kept in S3 (the platform in AWS); here, send the file as content (at most ${KNOWLEDGE_LIMITS.maxFileBytes} bytes)`, { field: 'bytes' });
+    throw new DomainError(
+      'VALIDATION_ERROR',
+      `Upload URLs exist where files are kept in S3 (the platform in AWS); here, send the file as content (at most ${KNOWLEDGE_LIMITS.maxFileBytes} bytes)`,
+      { field: 'bytes' },
+    );
   }
   const uploadId = `upl_${randomBase62(24)}`;
   const seconds = KNOWLEDGE_LIMITS.uploadUrlSeconds;
@@ -148,12 +170,19 @@ export async function createUploadUrl(deps: Deps, workspaceId: string, body: Bod
 async function uploadedBytes(deps: Deps, workspaceId: string, body: BodyOf<'knowledgeDocumentUpload'>): Promise<Uint8Array> {
   if (body.upload_id === undefined) {
     const bytes = decodeContent(body.content_type, body.content ?? '');
-    if (bytes.byteLength > KNOWLEDGE_LIMITS.maxFileBytes) throw new DomainError('PAYLOAD_TOO_LARGE', `The file is ${bytes.byteLength} bytes; the limit is ${KNOWLEDGE_LIMITS.maxFileBytes}`, { field: 'content' });
+    if (bytes.byteLength > KNOWLEDGE_LIMITS.maxFileBytes)
+      throw new DomainError('PAYLOAD_TOO_LARGE', `The file is ${bytes.byteLength} bytes; the limit is ${KNOWLEDGE_LIMITS.maxFileBytes}`, { field: 'content' });
     return bytes;
   }
   const bytes = await (await knowledgeStores(deps)).blobs.get(uploadKey(workspaceId, body.source_id, body.upload_id));
-  if (!bytes) throw new DomainError('NOT_FOUND', 'Nothing was uploaded for this upload_id yet (or it was indexed already): PUT the file to its URL first', { field: 'upload_id' });
-  if (bytes.byteLength > KNOWLEDGE_LIMITS.maxPresignedFileBytes) throw new DomainError('PAYLOAD_TOO_LARGE', `The file is ${bytes.byteLength} bytes; the limit is ${KNOWLEDGE_LIMITS.maxPresignedFileBytes}`, { field: 'upload_id' });
+  if (!bytes)
+    throw new DomainError('NOT_FOUND', 'Nothing was uploaded for this upload_id yet (or it was indexed already): PUT the file to its URL first', {
+      field: 'upload_id',
+    });
+  if (bytes.byteLength > KNOWLEDGE_LIMITS.maxPresignedFileBytes)
+    throw new DomainError('PAYLOAD_TOO_LARGE', `The file is ${bytes.byteLength} bytes; the limit is ${KNOWLEDGE_LIMITS.maxPresignedFileBytes}`, {
+      field: 'upload_id',
+    });
   return bytes;
 }
 
@@ -162,7 +191,14 @@ export async function uploadDocument(deps: Deps, workspaceId: string, body: Body
   const source = await requireSource(deps, workspaceId, body.source_id, 'files');
   const bytes = await uploadedBytes(deps, workspaceId, body);
   const extracted = await extractDocument({ body: bytes, contentType: body.content_type, name: body.name }).catch(contentRefused);
-  const input = { id: documentIdOf(source.id, body.name), name: body.name, url: null, contentType: body.content_type, bytes: bytes.byteLength, original: bytes };
+  const input = {
+    id: documentIdOf(source.id, body.name),
+    name: body.name,
+    url: null,
+    contentType: body.content_type,
+    bytes: bytes.byteLength,
+    original: bytes,
+  };
   const stores = await knowledgeStores(deps);
   const { document } = await storeDocument(deps, stores, source, input, extracted);
   // Kept as the document's original now; a crash before this leaves the upload to be indexed again by a retry.
@@ -180,7 +216,13 @@ async function answersSource(deps: Deps, workspaceId: string, sourceId: string |
 export async function createAnswer(deps: Deps, workspaceId: string, body: BodyOf<'knowledgeAnswerCreate'>, action: Action): Promise<StoredDocument> {
   const source = await answersSource(deps, workspaceId, body.source_id, action);
   const extracted: ExtractedDocument = { title: body.question, sections: [{ headingPath: [], anchor: null, text: body.answer }], links: [] };
-  const input = { id: `doc_${randomBase62(24, action.seed)}`, name: body.question, url: body.url ?? null, contentType: 'text/plain', bytes: Buffer.byteLength(body.answer) };
+  const input = {
+    id: `doc_${randomBase62(24, action.seed)}`,
+    name: body.question,
+    url: body.url ?? null,
+    contentType: 'text/plain',
+    bytes: Buffer.byteLength(body.answer),
+  };
   const { document } = await storeDocument(deps, await knowledgeStores(deps), source, input, extracted);
   // Answered now: the question leaves the unanswered list (after the answer is stored, so a failure leaves it listed).
   await resolveUnanswered(deps, workspaceId, body.question, body.unanswered_id);
@@ -201,7 +243,9 @@ export async function deleteDocument(deps: Deps, workspaceId: string, documentId
   const candidates = sources.filter((source) => source.type !== 'website');
   const found = (await Promise.all(candidates.map((source) => getDocumentItem(deps, source.id, documentId)))).find((document) => document !== undefined);
   if (!found) {
-    throw new DomainError('NOT_FOUND', `No file or answer ${documentId} in this workspace (a website's pages leave when the site drops them)`, { field: 'document_id' });
+    throw new DomainError('NOT_FOUND', `No file or answer ${documentId} in this workspace (a website's pages leave when the site drops them)`, {
+      field: 'document_id',
+    });
   }
   await removeDocument(deps, await knowledgeStores(deps), found);
 }

@@ -26,13 +26,26 @@ export interface IndexedDocument {
  * Puts the document into the workspace's index as its parent row (the whole text) and one row per passage (a heading
  * with its section), replacing whatever the index held for it: the number of passages.
  */
-export async function indexDocument(stores: KnowledgeStores, workspaceId: string, language: SourceLanguage, meta: IndexedDocument, document: ExtractedDocument): Promise<number> {
+export async function indexDocument(
+  stores: KnowledgeStores,
+  workspaceId: string,
+  language: SourceLanguage,
+  meta: IndexedDocument,
+  document: ExtractedDocument,
+): Promise<number> {
   const chunks = chunkDocument(document);
   const whole = documentText(document);
   const rowLanguage = await indexLanguage(language, whole);
   const title = document.title || meta.name;
   const base = { documentId: meta.documentId, sourceId: meta.sourceId, name: meta.name, title, language: rowLanguage };
-  const passages = chunks.map((chunk) => ({ ...base, rowId: `${meta.documentId}#${chunk.ordinal}`, kind: 'passage' as const, searchText: chunkContext(title, chunk), url: withAnchor(meta.url, chunk.anchor), text: chunk.text }));
+  const passages = chunks.map((chunk) => ({
+    ...base,
+    rowId: `${meta.documentId}#${chunk.ordinal}`,
+    kind: 'passage' as const,
+    searchText: chunkContext(title, chunk),
+    url: withAnchor(meta.url, chunk.anchor),
+    text: chunk.text,
+  }));
   const vectors = stores.embedder && passages.length > 0 ? await stores.embedder.embed(passages.map((passage) => passage.searchText)) : undefined;
   const first = passages[0];
   const rows: IndexRow[] = first

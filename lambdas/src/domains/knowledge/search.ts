@@ -65,7 +65,12 @@ export async function searchKnowledge(deps: Deps, input: Searcher & { workspaceI
   const sourcesRead = querySources(deps, input.workspaceId);
   const [stores, language] = await Promise.all([knowledgeStores(deps), indexLanguageOf(input.query)]);
   const vector = stores.embedder ? (await stores.embedder.embed([input.query]))[0] : undefined;
-  const query = { text: subjectOf(input.query, language), language, ...(vector ? { vector } : {}), limit: Math.min(limit + EXTRA_CANDIDATES, KNOWLEDGE_LIMITS.maxSearchResults) };
+  const query = {
+    text: subjectOf(input.query, language),
+    language,
+    ...(vector ? { vector } : {}),
+    limit: Math.min(limit + EXTRA_CANDIDATES, KNOWLEDGE_LIMITS.maxSearchResults),
+  };
   // Searched while the sources are read: every source is visible to most searches, and then this is the answer (the
   // table holds this workspace's rows alone); a searcher that sees fewer searches again, those sources only.
   const overAll = stores.index.search(input.workspaceId, query);
@@ -73,8 +78,19 @@ export async function searchKnowledge(deps: Deps, input: Searcher & { workspaceI
   const sources = await sourcesRead;
   const visible = sources.filter((source) => visibleTo(source, input));
   if (visible.length === 0) return [];
-  const hits = visible.length < sources.length ? await stores.index.search(input.workspaceId, { ...query, sourceIds: visible.map((source) => source.id) }) : await overAll;
+  const hits =
+    visible.length < sources.length ? await stores.index.search(input.workspaceId, { ...query, sourceIds: visible.map((source) => source.id) }) : await overAll;
   const answers = new Set(visible.filter((source) => source.type === 'answers').map((source) => source.id));
-  const results = hits.map((hit) => ({ document_id: hit.documentId, name: hit.name, url: hit.url, title: hit.title, text: hit.text, score: answers.has(hit.sourceId) ? Math.round(hit.score * WRITTEN_ANSWER_WEIGHT * 10_000) / 10_000 : hit.score }));
-  return rankedInGroups(results, hits.map((hit) => hit.score)).slice(0, limit);
+  const results = hits.map((hit) => ({
+    document_id: hit.documentId,
+    name: hit.name,
+    url: hit.url,
+    title: hit.title,
+    text: hit.text,
+    score: answers.has(hit.sourceId) ? Math.round(hit.score * WRITTEN_ANSWER_WEIGHT * 10_000) / 10_000 : hit.score,
+  }));
+  return rankedInGroups(
+    results,
+    hits.map((hit) => hit.score),
+  ).slice(0, limit);
 }

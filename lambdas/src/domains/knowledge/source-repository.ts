@@ -50,10 +50,19 @@ export const createSourceOrFind = (deps: Deps, source: StoredSource) => createOr
 export const getSourceItem = (deps: Deps, workspaceId: string, id: string) => readItem<StoredSource>(deps.store, table(deps), { workspaceId, id });
 
 export const querySources = (deps: Deps, workspaceId: string) =>
-  queryAll<StoredSource>(deps.store, { TableName: table(deps), KeyConditionExpression: 'workspaceId = :w', ExpressionAttributeValues: { ':w': workspaceId }, ConsistentRead: true });
+  queryAll<StoredSource>(deps.store, {
+    TableName: table(deps),
+    KeyConditionExpression: 'workspaceId = :w',
+    ExpressionAttributeValues: { ':w': workspaceId },
+    ConsistentRead: true,
+  });
 
 /** A conditional update of an existing source: the source after it, or undefined when it is gone or the condition failed. */
-const updateSourceIf = (deps: Deps, source: Pick<StoredSource, 'workspaceId' | 'id'>, update: Omit<ConditionalUpdate, 'ConditionExpression'> & { ConditionExpression?: string }) =>
+const updateSourceIf = (
+  deps: Deps,
+  source: Pick<StoredSource, 'workspaceId' | 'id'>,
+  update: Omit<ConditionalUpdate, 'ConditionExpression'> & { ConditionExpression?: string },
+) =>
   updateIf<StoredSource>(deps.store, table(deps), keyOf(source), {
     ...update,
     ConditionExpression: update.ConditionExpression ? `attribute_exists(id) AND (${update.ConditionExpression})` : 'attribute_exists(id)',
@@ -97,7 +106,14 @@ export const startSourceSync = (deps: Deps, source: Pick<StoredSource, 'workspac
       'SET #status = :indexing, previousSyncId = if_not_exists(syncId, :none), syncId = :sync, syncStartedAt = :now, syncLane = :running, nextSyncAt = :now REMOVE #error',
     ConditionExpression: '#status <> :indexing OR nextSyncAt < :stalled',
     ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-    ExpressionAttributeValues: { ':indexing': 'indexing', ':sync': syncId, ':none': 'none', ':now': at.toISOString(), ':running': 'running', ':stalled': stalledBefore.toISOString() },
+    ExpressionAttributeValues: {
+      ':indexing': 'indexing',
+      ':sync': syncId,
+      ':none': 'none',
+      ':now': at.toISOString(),
+      ':running': 'running',
+      ':stalled': stalledBefore.toISOString(),
+    },
   });
 
 export interface SyncEnd {

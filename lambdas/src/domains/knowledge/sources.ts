@@ -3,7 +3,15 @@ import type { Deps } from '../../infra/deps';
 import type { Action } from '../../infra/store/idempotency';
 import { listAgents } from '../agents/agents';
 import { assertSubscribableUrl } from '../webhooks/subscriptions';
-import { createSourceOrFind, getSourceItem, querySources, updateSourceSettings, type SourceSettings, type StoredSource, type SyncSchedule } from './source-repository';
+import {
+  createSourceOrFind,
+  getSourceItem,
+  querySources,
+  updateSourceSettings,
+  type SourceSettings,
+  type StoredSource,
+  type SyncSchedule,
+} from './source-repository';
 
 export type ApiSource = DataOf<'knowledgeSourceGet'>['source'];
 
@@ -11,7 +19,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const SCHEDULE_MS: Record<Exclude<SyncSchedule, 'off'>, number> = { daily: DAY_MS, weekly: 7 * DAY_MS };
 
 /** When a source synced at `at` syncs next, or undefined when it has no schedule. */
-export const nextSyncAfter = (schedule: SyncSchedule, at: Date): string | undefined => (schedule === 'off' ? undefined : new Date(at.getTime() + SCHEDULE_MS[schedule]).toISOString());
+export const nextSyncAfter = (schedule: SyncSchedule, at: Date): string | undefined =>
+  schedule === 'off' ? undefined : new Date(at.getTime() + SCHEDULE_MS[schedule]).toISOString();
 
 export const toApiSource = (source: StoredSource): ApiSource => ({
   id: source.id,
@@ -34,7 +43,8 @@ export const toApiSource = (source: StoredSource): ApiSource => ({
 export async function requireSource(deps: Deps, workspaceId: string, sourceId: string, type?: StoredSource['type']): Promise<StoredSource> {
   const source = await getSourceItem(deps, workspaceId, sourceId);
   if (!source) throw new DomainError('NOT_FOUND', `No knowledge source ${sourceId} in this workspace`, { field: 'source_id' });
-  if (type && source.type !== type) throw new DomainError('VALIDATION_ERROR', `Source ${sourceId} is a ${source.type} source, not a ${type} source`, { field: 'source_id' });
+  if (type && source.type !== type)
+    throw new DomainError('VALIDATION_ERROR', `Source ${sourceId} is a ${source.type} source, not a ${type} source`, { field: 'source_id' });
   return source;
 }
 
@@ -46,10 +56,17 @@ async function checkAgents(deps: Deps, workspaceId: string, agentIds: string[] |
   if (unknown) throw new DomainError('AGENT_NOT_FOUND', `No agent ${unknown} in this workspace`, { field: 'agent_ids' });
 }
 
-const defaultName = (body: BodyOf<'knowledgeSourceCreate'>) => body.name ?? (body.type === 'website' ? new URL(body.url!).hostname : body.type === 'files' ? 'Files' : 'Answers');
+const defaultName = (body: BodyOf<'knowledgeSourceCreate'>) =>
+  body.name ?? (body.type === 'website' ? new URL(body.url!).hostname : body.type === 'files' ? 'Files' : 'Answers');
 
 /** Stores a new source (`queued` for a website, whose first sync the caller starts; `ready` for files and answers). */
-export async function createSource(deps: Deps, workspaceId: string, body: BodyOf<'knowledgeSourceCreate'>, action: Action, id = `src_${randomBase62(20, action.seed)}`): Promise<{ source: StoredSource; created: boolean }> {
+export async function createSource(
+  deps: Deps,
+  workspaceId: string,
+  body: BodyOf<'knowledgeSourceCreate'>,
+  action: Action,
+  id = `src_${randomBase62(20, action.seed)}`,
+): Promise<{ source: StoredSource; created: boolean }> {
   // The outbound guard's rules (https, no credentials, no private address) unless WEBHOOK_ALLOW_LOCAL (local tests).
   if (body.url) assertSubscribableUrl(body.url, deps.config.webhookAllowLocal);
   await checkAgents(deps, workspaceId, body.agent_ids);
@@ -77,13 +94,15 @@ export async function createSource(deps: Deps, workspaceId: string, body: BodyOf
   return { source: item, created };
 }
 
-export const listSources = async (deps: Deps, workspaceId: string) => (await querySources(deps, workspaceId)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+export const listSources = async (deps: Deps, workspaceId: string) =>
+  (await querySources(deps, workspaceId)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 
 /** Renames a source, changes the agents that may search it or its schedule (a new schedule counts from now). */
 export async function updateSource(deps: Deps, workspaceId: string, body: BodyOf<'knowledgeSourceUpdate'>): Promise<StoredSource> {
   const source = await requireSource(deps, workspaceId, body.source_id);
   await checkAgents(deps, workspaceId, body.agent_ids);
-  if (body.sync && body.sync !== 'off' && source.type !== 'website') throw new DomainError('VALIDATION_ERROR', 'Only a website source syncs on a schedule', { field: 'sync' });
+  if (body.sync && body.sync !== 'off' && source.type !== 'website')
+    throw new DomainError('VALIDATION_ERROR', 'Only a website source syncs on a schedule', { field: 'sync' });
   const settings: SourceSettings = {
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.agent_ids !== undefined ? { agentIds: body.agent_ids } : {}),

@@ -23,7 +23,7 @@ export async function requestSync(deps: Deps, workspaceId: string, sourceId: str
   const source = await requireSource(deps, workspaceId, sourceId);
   const now = deps.now();
   const started = await startSourceSync(deps, source, syncId, now, new Date(now.getTime() - STALLED_SYNC_MS));
-  if (!started) return (await requireSource(deps, workspaceId, sourceId));
+  if (!started) return await requireSource(deps, workspaceId, sourceId);
   await deps.queue.send('knowledge', { type: 'sync', workspaceId, sourceId, syncId } satisfies KnowledgeMessage);
   return started;
 }
@@ -46,7 +46,13 @@ export async function finishSync(deps: Deps, source: StoredSource, syncId: strin
   const error = failure ?? (documents.length > 0 && indexed.length === 0 ? `No page could be indexed: ${documents[0]!.error ?? 'unknown reason'}` : undefined);
   const next = nextSyncAfter(source.sync, now);
   if (error) {
-    await emitEvent(deps, source.workspaceId, 'knowledge.source.failed', { source_id: source.id, source_name: source.name, type: source.type, status: 'failed', error, failed_at: now.toISOString() }, { eventId: eventIdFrom(`ksf${syncId}`) });
+    await emitEvent(
+      deps,
+      source.workspaceId,
+      'knowledge.source.failed',
+      { source_id: source.id, source_name: source.name, type: source.type, status: 'failed', error, failed_at: now.toISOString() },
+      { eventId: eventIdFrom(`ksf${syncId}`) },
+    );
   } else {
     await emitEvent(
       deps,

@@ -27,20 +27,39 @@ const table = (deps: Deps) => deps.store.table('knowledgeUnanswered');
  */
 export async function countAsked(deps: Deps, asked: Omit<StoredUnanswered, 'count' | 'firstAskedAt' | 'lastAskedAt'>, now: Date): Promise<void> {
   const at = now.toISOString();
-  const counted = await updateIf(deps.store, table(deps), { workspaceId: asked.workspaceId, id: asked.id }, {
-    UpdateExpression:
-      'SET agentId = :agent, textKey = :key, #text = if_not_exists(#text, :text), #language = :language, firstAskedAt = if_not_exists(firstAskedAt, :at), lastAskedAt = :at, expiresAtEpoch = :expires ADD #count :one',
-    ConditionExpression: 'attribute_not_exists(id) OR expiresAtEpoch > :nowEpoch',
-    ExpressionAttributeNames: { '#text': 'text', '#language': 'language', '#count': 'count' },
-    ExpressionAttributeValues: { ':agent': asked.agentId, ':key': asked.textKey, ':text': asked.text, ':language': asked.language, ':at': at, ':expires': asked.expiresAtEpoch, ':one': 1, ':nowEpoch': Math.floor(now.getTime() / 1000) },
-  });
+  const counted = await updateIf(
+    deps.store,
+    table(deps),
+    { workspaceId: asked.workspaceId, id: asked.id },
+    {
+      UpdateExpression:
+        'SET agentId = :agent, textKey = :key, #text = if_not_exists(#text, :text), #language = :language, firstAskedAt = if_not_exists(firstAskedAt, :at), lastAskedAt = :at, expiresAtEpoch = :expires ADD #count :one',
+      ConditionExpression: 'attribute_not_exists(id) OR expiresAtEpoch > :nowEpoch',
+      ExpressionAttributeNames: { '#text': 'text', '#language': 'language', '#count': 'count' },
+      ExpressionAttributeValues: {
+        ':agent': asked.agentId,
+        ':key': asked.textKey,
+        ':text': asked.text,
+        ':language': asked.language,
+        ':at': at,
+        ':expires': asked.expiresAtEpoch,
+        ':one': 1,
+        ':nowEpoch': Math.floor(now.getTime() / 1000),
+      },
+    },
+  );
   if (counted) return;
   const fresh: StoredUnanswered = { ...asked, count: 1, firstAskedAt: at, lastAskedAt: at };
   await deps.store.doc.send(new PutCommand({ TableName: table(deps), Item: fresh }));
 }
 
 export const queryUnanswered = (deps: Deps, workspaceId: string) =>
-  queryAll<StoredUnanswered>(deps.store, { TableName: table(deps), KeyConditionExpression: 'workspaceId = :w', ExpressionAttributeValues: { ':w': workspaceId }, ConsistentRead: true });
+  queryAll<StoredUnanswered>(deps.store, {
+    TableName: table(deps),
+    KeyConditionExpression: 'workspaceId = :w',
+    ExpressionAttributeValues: { ':w': workspaceId },
+    ConsistentRead: true,
+  });
 
 /** Removes one question: the item as it was, or undefined when there was none. */
 export const deleteUnanswered = (deps: Deps, workspaceId: string, id: string) =>

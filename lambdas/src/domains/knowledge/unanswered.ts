@@ -52,7 +52,9 @@ interface AskedQuestion {
  */
 export async function noteIfUnanswered(deps: Deps, turn: KnowledgeTurn, asked: AskedQuestion): Promise<void> {
   if (!leftUnanswered(turn)) return;
-  await noteUnanswered(deps, asked).catch((error: unknown) => logger.error('an unanswered question could not be recorded', { workspaceId: asked.workspaceId, agentId: asked.agentId, error }));
+  await noteUnanswered(deps, asked).catch((error: unknown) =>
+    logger.error('an unanswered question could not be recorded', { workspaceId: asked.workspaceId, agentId: asked.agentId, error }),
+  );
 }
 
 /** Records a question the knowledge could not answer: its text, language and agent, never who asked. */
@@ -99,7 +101,8 @@ export async function listUnanswered(deps: Deps, workspaceId: string, query: { a
 }
 
 export async function dismissUnanswered(deps: Deps, workspaceId: string, id: string): Promise<void> {
-  if (!(await deleteUnanswered(deps, workspaceId, id))) throw new DomainError('NOT_FOUND', `No unanswered question ${id} in this workspace`, { field: 'question_id' });
+  if (!(await deleteUnanswered(deps, workspaceId, id)))
+    throw new DomainError('NOT_FOUND', `No unanswered question ${id} in this workspace`, { field: 'question_id' });
 }
 
 /** An answer was written: the question it answers (by id, and every question of the same normalised text) leaves the list. */

@@ -87,7 +87,8 @@ async function enqueuePages(deps: Deps, source: StoredSource, syncId: string, ur
     const urlKey = urlKeyOf(url);
     const added = await addToFrontier(deps, { syncKey, urlKey, url, depth, pending: true, queuedAt });
     // A retried start sends its seeds again: a page already done or under way ignores the message.
-    if (added || resend) await deps.queue.send('knowledge', { type: 'page', workspaceId: source.workspaceId, sourceId: source.id, syncId, urlKey } satisfies KnowledgeMessage);
+    if (added || resend)
+      await deps.queue.send('knowledge', { type: 'page', workspaceId: source.workspaceId, sourceId: source.id, syncId, urlKey } satisfies KnowledgeMessage);
   }
 }
 
@@ -106,10 +107,23 @@ export async function startWebsiteSync(deps: Deps, source: StoredSource, syncId:
       });
     });
   } catch (error) {
-    return finishSync(deps, source, syncId, { changed: 0, removed: 0, failed: 0 }, `The site could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    return finishSync(
+      deps,
+      source,
+      syncId,
+      { changed: 0, removed: 0, failed: 0 },
+      `The site could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
-  if (seeds.length === 0) return finishSync(deps, source, syncId, { changed: 0, removed: 0, failed: 0 }, 'No page of the site may be crawled (robots.txt, or an empty sitemap)');
-  await enqueuePages(deps, source, syncId, seeds.map((url) => ({ url, depth: 0 })), true);
+  if (seeds.length === 0)
+    return finishSync(deps, source, syncId, { changed: 0, removed: 0, failed: 0 }, 'No page of the site may be crawled (robots.txt, or an empty sitemap)');
+  await enqueuePages(
+    deps,
+    source,
+    syncId,
+    seeds.map((url) => ({ url, depth: 0 })),
+    true,
+  );
   const seeded = await markSyncSeeded(deps, source, syncId);
   // Every page may be done already (all 304s): then no page is left to end the sync, and the start ends it.
   if (seeded) await completeIfDone(deps, await knowledgeStores(deps), seeded, syncId);
@@ -139,14 +153,27 @@ async function crawlOne(deps: Deps, stores: KnowledgeStores, source: StoredSourc
       await followLinks(deps, source, syncId, page, crawl, await storedLinks(stores, previous));
       return 'failed';
     }
-    await storeFailedPage(deps, stores, source, { id, name: pageName(page.url), url: page.url, page: { etag: null, lastModified: null, ...seen } }, fetched.reason);
+    await storeFailedPage(
+      deps,
+      stores,
+      source,
+      { id, name: pageName(page.url), url: page.url, page: { etag: null, lastModified: null, ...seen } },
+      fetched.reason,
+    );
     return 'failed';
   }
   const { changed } = await storeDocument(
     deps,
     stores,
     source,
-    { id, name: pageName(fetched.finalUrl), url: fetched.finalUrl, contentType: 'text/html', bytes: 0, page: { etag: fetched.etag, lastModified: fetched.lastModified, ...seen } },
+    {
+      id,
+      name: pageName(fetched.finalUrl),
+      url: fetched.finalUrl,
+      contentType: 'text/html',
+      bytes: 0,
+      page: { etag: fetched.etag, lastModified: fetched.lastModified, ...seen },
+    },
     fetched.document,
   );
   await followLinks(deps, source, syncId, page, crawl, fetched.document.links);
@@ -154,7 +181,14 @@ async function crawlOne(deps: Deps, stores: KnowledgeStores, source: StoredSourc
 }
 
 async function followLinks(deps: Deps, source: StoredSource, syncId: string, page: FrontierPage, crawl: Crawl, links: string[]): Promise<void> {
-  if (page.depth < crawl.limits.maxDepth) await enqueuePages(deps, source, syncId, links.map((url) => ({ url, depth: page.depth + 1 })), false);
+  if (page.depth < crawl.limits.maxDepth)
+    await enqueuePages(
+      deps,
+      source,
+      syncId,
+      links.map((url) => ({ url, depth: page.depth + 1 })),
+      false,
+    );
 }
 
 async function storedLinks(stores: KnowledgeStores, document: StoredDocument): Promise<string[]> {
@@ -193,7 +227,9 @@ async function completeWebsiteSync(deps: Deps, stores: KnowledgeStores, source: 
   const gone = documents.filter((document) => document.seenSyncId !== syncId);
   for (const document of gone) await removeDocument(deps, stores, document);
   const seen = documents.filter((document) => document.seenSyncId === syncId);
-  const changed = seen.filter((document) => document.status === 'indexed' && source.syncStartedAt !== undefined && document.updatedAt >= source.syncStartedAt).length;
+  const changed = seen.filter(
+    (document) => document.status === 'indexed' && source.syncStartedAt !== undefined && document.updatedAt >= source.syncStartedAt,
+  ).length;
   const failed = seen.filter((document) => document.status === 'failed' || document.error !== undefined).length;
   await finishSync(deps, source, syncId, { changed, removed: gone.length, failed }, seen.length === 0 ? 'No page of the site could be indexed' : undefined);
 }

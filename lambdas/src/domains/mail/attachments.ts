@@ -37,7 +37,8 @@ export function keepAttachments(deps: Deps, mail: InboundMailItem, parsed: Parse
  * Types a browser shows rather than saves, or runs (HTML, SVG, XML, scripts): whatever the mail claims, a download
  * of anything but these plain types is `application/octet-stream`.
  */
-const SERVED_AS_CLAIMED = /^(application\/(pdf|zip|gzip|msword|vnd\.ms-excel|vnd\.ms-powerpoint|vnd\.openxmlformats-officedocument\.[a-z.]+|vnd\.oasis\.opendocument\.[a-z.]+)|image\/(png|jpeg|gif|webp)|text\/(plain|csv)|audio\/(mpeg|ogg|wav)|video\/(mp4|webm))$/;
+const SERVED_AS_CLAIMED =
+  /^(application\/(pdf|zip|gzip|msword|vnd\.ms-excel|vnd\.ms-powerpoint|vnd\.openxmlformats-officedocument\.[a-z.]+|vnd\.oasis\.opendocument\.[a-z.]+)|image\/(png|jpeg|gif|webp)|text\/(plain|csv)|audio\/(mpeg|ogg|wav)|video\/(mp4|webm))$/;
 
 export const servedType = (claimed: string): string => {
   const type = claimed.split(';')[0]!.trim().toLowerCase();
@@ -46,17 +47,29 @@ export const servedType = (claimed: string): string => {
 
 /** The kept attachment `index` of a mail of conversation `conversationId` in `workspaceId`; NOT_FOUND for one it does not have or did not keep. */
 export async function findAttachment(deps: Deps, scope: { workspaceId: string; conversationId: string }, mailId: string, index: number) {
-  if (!deps.inboundMail) throw new DomainError('NOT_FOUND', 'This deployment keeps no inbound mail files (MAIL_BLOB_URI is not set for this function)', { field: 'mail_id' });
+  if (!deps.inboundMail)
+    throw new DomainError('NOT_FOUND', 'This deployment keeps no inbound mail files (MAIL_BLOB_URI is not set for this function)', { field: 'mail_id' });
   const mail = await readInboundMail(deps, mailId);
   const attachment = mail?.workspaceId === scope.workspaceId && mail.conversationId === scope.conversationId ? mail.attachments?.[index] : undefined;
   if (!attachment?.key) {
-    throw new DomainError('NOT_FOUND', attachment ? `Attachment ${index} was not kept (${attachment.refused === 'too_many' ? 'past the count cap of one mail' : 'over the size cap'})` : `No attachment ${index} in mail ${mailId} of this conversation`, { field: 'index' });
+    throw new DomainError(
+      'NOT_FOUND',
+      attachment
+        ? `Attachment ${index} was not kept (${attachment.refused === 'too_many' ? 'past the count cap of one mail' : 'over the size cap'})`
+        : `No attachment ${index} in mail ${mailId} of this conversation`,
+      { field: 'index' },
+    );
   }
   return { index, filename: attachment.filename, type: attachment.type, bytes: attachment.bytes, refused: null, key: attachment.key };
 }
 
 /** The attachment's file as a download serves it: its name, a type no browser renders (servedType) and its bytes. */
-export async function attachmentFile(deps: Deps, scope: { workspaceId: string; conversationId: string }, mailId: string, index: number): Promise<{ filename: string; type: string; content: Uint8Array }> {
+export async function attachmentFile(
+  deps: Deps,
+  scope: { workspaceId: string; conversationId: string },
+  mailId: string,
+  index: number,
+): Promise<{ filename: string; type: string; content: Uint8Array }> {
   const { key, filename, type } = await findAttachment(deps, scope, mailId, index);
   const content = await mailBlobs(deps).get(key);
   if (!content) throw new DomainError('NOT_FOUND', `Attachment ${index} of mail ${mailId} is no longer kept`, { field: 'index' });

@@ -10,11 +10,21 @@ const table = (deps: Deps) => deps.store.table('mail');
 
 /** Every mail a sender's address wrote to the workspace (`customerKey` = `<workspace>#<address>`). */
 export const queryMailsOfCustomer = (deps: Deps, workspaceId: string, address: string): Promise<InboundMailItem[]> =>
-  queryAll(deps.store, { TableName: table(deps), IndexName: 'byCustomer', KeyConditionExpression: 'customerKey = :c', ExpressionAttributeValues: { ':c': `${workspaceId}#${address}` } });
+  queryAll(deps.store, {
+    TableName: table(deps),
+    IndexName: 'byCustomer',
+    KeyConditionExpression: 'customerKey = :c',
+    ExpressionAttributeValues: { ':c': `${workspaceId}#${address}` },
+  });
 
 /** Every mail threaded into (or held at) a conversation. */
 export const queryMailsOfConversation = (deps: Deps, conversationId: string): Promise<InboundMailItem[]> =>
-  queryAll(deps.store, { TableName: table(deps), IndexName: 'byConversation', KeyConditionExpression: 'conversationId = :c', ExpressionAttributeValues: { ':c': conversationId } });
+  queryAll(deps.store, {
+    TableName: table(deps),
+    IndexName: 'byConversation',
+    KeyConditionExpression: 'conversationId = :c',
+    ExpressionAttributeValues: { ':c': conversationId },
+  });
 
 /** Removes a mail's record; one gone already is fine. */
 export async function deleteMailRecord(deps: Deps, mailId: string): Promise<void> {

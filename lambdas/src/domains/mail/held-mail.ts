@@ -30,14 +30,30 @@ export async function acceptHeldMail(deps: Deps, scope: Scope, mailId: string, i
   let mail = await heldMail(deps, scope, mailId);
   if (mail.state === 'dismissed') throw new DomainError('VALIDATION_ERROR', `Mail ${mailId} was dismissed`, { field: 'mail_id' });
   if (mail.state === 'held') {
-    if (into === 'new' && (!by || !mail.from)) throw new DomainError('VALIDATION_ERROR', by ? 'The mail has no sender to start a conversation with' : 'A conversation of its own is claimed by the signed-in teammate: an API key claims nothing', { field: 'into' });
+    if (into === 'new' && (!by || !mail.from))
+      throw new DomainError(
+        'VALIDATION_ERROR',
+        by
+          ? 'The mail has no sender to start a conversation with'
+          : 'A conversation of its own is claimed by the signed-in teammate: an API key claims nothing',
+        { field: 'into' },
+      );
     // A new conversation's id is the mail's, as a mail that starts one has (thread-mail.ts): accepting again opens the same one.
-    mail = (await updateInboundMail(deps, mailId, ['held'], { state: 'accepted', acceptedInto: into === 'new' ? mail.mailId : scope.conversationId })) ?? (await heldMail(deps, scope, mailId));
+    mail =
+      (await updateInboundMail(deps, mailId, ['held'], { state: 'accepted', acceptedInto: into === 'new' ? mail.mailId : scope.conversationId })) ??
+      (await heldMail(deps, scope, mailId));
   }
   const target = mail.acceptedInto ?? scope.conversationId;
   if (target !== scope.conversationId) {
     const agent = await getAgent(deps, mail.workspaceId, mail.agentId);
-    await openConversation(deps, { conversationId: target, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: customerVisitorId(agent.workspaceId, mail.from!), locale: agent.locale, email: { address: mail.from!, subject: mail.subject || '(no subject)' } });
+    await openConversation(deps, {
+      conversationId: target,
+      agentId: agent.id,
+      workspaceId: agent.workspaceId,
+      visitorId: customerVisitorId(agent.workspaceId, mail.from!),
+      locale: agent.locale,
+      email: { address: mail.from!, subject: mail.subject || '(no subject)' },
+    });
   }
   const entry = await appendEntryOnce(deps, target, `accepted:${mailSeed(mailId)}`, { role: 'user', content: mail.text || mail.subject || '(empty mail)' });
   let meta = await readConversation(deps, mail.workspaceId, target);

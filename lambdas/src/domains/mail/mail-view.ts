@@ -13,10 +13,18 @@ export const mailSeed = (mailId: string) => `mail:${mailId}`;
 const mailIdOf = (seed: string | undefined) => (seed?.startsWith('mail:') ? seed.slice('mail:'.length) : undefined);
 
 /** The mails of the entries seeded by one, by seed. */
-export async function mailsOfEntries(deps: Deps, scope: { workspaceId: string; conversationId: string }, seeds: (string | undefined)[]): Promise<Map<string, InboundMailItem>> {
+export async function mailsOfEntries(
+  deps: Deps,
+  scope: { workspaceId: string; conversationId: string },
+  seeds: (string | undefined)[],
+): Promise<Map<string, InboundMailItem>> {
   const ids = [...new Set(seeds.map(mailIdOf).filter((id) => id !== undefined))];
   const mails = await Promise.all(ids.map((id) => readInboundMail(deps, id)));
-  return new Map(mails.filter((mail) => mail?.workspaceId === scope.workspaceId && mail.conversationId === scope.conversationId).map((mail) => [mailSeed(mail!.mailId), mail!]));
+  return new Map(
+    mails
+      .filter((mail) => mail?.workspaceId === scope.workspaceId && mail.conversationId === scope.conversationId)
+      .map((mail) => [mailSeed(mail!.mailId), mail!]),
+  );
 }
 
 export type Unverified = 'dmarc_failed' | 'no_dmarc_pass' | 'not_the_customer';

@@ -10,7 +10,12 @@ export type IgnoreReason = 'auto_submitted' | 'bulk' | 'mailing_list' | 'bounce'
 
 const BOUNCE_SENDERS = /^(mailer-daemon|postmaster|mail-daemon)@/i;
 
-export function neverAnswered(mail: ParsedMail, envelopeFrom: string, rules: { agentMailDomain: string; blockedSenders: readonly string[] }, verdicts?: MailVerdicts): IgnoreReason | undefined {
+export function neverAnswered(
+  mail: ParsedMail,
+  envelopeFrom: string,
+  rules: { agentMailDomain: string; blockedSenders: readonly string[] },
+  verdicts?: MailVerdicts,
+): IgnoreReason | undefined {
   if (verdicts?.virus === 'fail') return 'virus';
   if (verdicts?.spam === 'fail') return 'spam';
   const from = mail.from?.address;

@@ -58,7 +58,11 @@ const reportField = (report: string, name: string): string | undefined =>
 /** What a delivery status report (RFC 3464) says, read from the parts postal-mime keeps as attachments; undefined for any other mail. */
 function bounceReport(contentType: string, attachments: ParsedMail['attachments']): BounceReport | undefined {
   if (contentType !== 'multipart/report') return undefined;
-  const text = (types: Set<string>) => attachments.filter((part) => types.has(part.type)).map((part) => new TextDecoder().decode(part.content.subarray(0, MAIL_PARSE_LIMITS.headerBytes))).join('\n');
+  const text = (types: Set<string>) =>
+    attachments
+      .filter((part) => types.has(part.type))
+      .map((part) => new TextDecoder().decode(part.content.subarray(0, MAIL_PARSE_LIMITS.headerBytes)))
+      .join('\n');
   const report = text(REPORT_PARTS);
   const returned = text(RETURNED_PARTS);
   const headerEnd = returned.search(/\r?\n\r?\n/);
@@ -71,28 +75,48 @@ function bounceReport(contentType: string, attachments: ParsedMail['attachments'
 }
 
 export async function parseMail(raw: Uint8Array): Promise<ParsedMail> {
-  const mail = await PostalMime.parse(raw, { maxNestingDepth: MAIL_PARSE_LIMITS.nestingDepth, maxHeadersSize: MAIL_PARSE_LIMITS.headerBytes, attachmentEncoding: 'arraybuffer' });
+  const mail = await PostalMime.parse(raw, {
+    maxNestingDepth: MAIL_PARSE_LIMITS.nestingDepth,
+    maxHeadersSize: MAIL_PARSE_LIMITS.headerBytes,
+    attachmentEncoding: 'arraybuffer',
+  });
   const headers = new Map<string, string>();
   for (const header of mail.headers) if (!headers.has(header.key)) headers.set(header.key, header.value);
   const html = mail.html === undefined ? undefined : clean(mail.html.slice(0, MAIL_PARSE_LIMITS.htmlChars));
-  const fullText = clean((mail.text?.slice(0, MAIL_PARSE_LIMITS.textChars * 2) ?? (html ? convert(html, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }] }) : '')).slice(0, MAIL_PARSE_LIMITS.textChars));
+  const fullText = clean(
+    (
+      mail.text?.slice(0, MAIL_PARSE_LIMITS.textChars * 2) ?? (html ? convert(html, { wordwrap: false, selectors: [{ selector: 'img', format: 'skip' }] }) : '')
+    ).slice(0, MAIL_PARSE_LIMITS.textChars),
+  );
   const newText = new EmailReplyParser().read(fullText).getVisibleText().trim() || fullText.trim();
-  const from = mail.from && 'address' in mail.from && mail.from.address ? { address: clean(mail.from.address).toLowerCase(), name: clean(mail.from.name) } : undefined;
+  const from =
+    mail.from && 'address' in mail.from && mail.from.address ? { address: clean(mail.from.address).toLowerCase(), name: clean(mail.from.name) } : undefined;
   const contentType = (headers.get('content-type') ?? 'text/plain').split(';')[0]!.trim().toLowerCase();
   const attachments = mail.attachments.map((attachment) => ({
-    filename: clean(attachment.filename ?? 'attachment').replace(/[\r\n"]/g, '').slice(0, 200),
+    filename: clean(attachment.filename ?? 'attachment')
+      .replace(/[\r\n"]/g, '')
+      .slice(0, 200),
     type: attachment.mimeType,
-    content: attachment.content instanceof ArrayBuffer ? new Uint8Array(attachment.content) : typeof attachment.content === 'string' ? new TextEncoder().encode(attachment.content) : attachment.content,
+    content:
+      attachment.content instanceof ArrayBuffer
+        ? new Uint8Array(attachment.content)
+        : typeof attachment.content === 'string'
+          ? new TextEncoder().encode(attachment.content)
+          : attachment.content,
   }));
   return {
     from,
-    subject: clean(mail.subject ?? '').replace(/[\r\n]+/g, ' ').slice(0, 300),
+    subject: clean(mail.subject ?? '')
+      .replace(/[\r\n]+/g, ' ')
+      .slice(0, 300),
     messageId: messageIds(mail.messageId)[0],
     answers: [...messageIds(mail.references), ...messageIds(mail.inReplyTo)],
     headers,
     fullText,
     newText,
-    safeHtml: html ? sanitizeHtml(html, { allowedTags: sanitizeHtml.defaults.allowedTags.filter((tag) => tag !== 'img'), allowedSchemes: ['http', 'https', 'mailto'] }) : undefined,
+    safeHtml: html
+      ? sanitizeHtml(html, { allowedTags: sanitizeHtml.defaults.allowedTags.filter((tag) => tag !== 'img'), allowedSchemes: ['http', 'https', 'mailto'] })
+      : undefined,
     contentType,
     attachments,
     bounce: bounceReport(contentType, attachments),

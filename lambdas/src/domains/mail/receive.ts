@@ -30,7 +30,17 @@ export async function recipientAgent(deps: Deps, address: string): Promise<Store
  */
 export async function acceptMail(
   deps: Deps,
-  mail: { raw: Uint8Array; envelopeFrom: string; recipient: string; agent: StoredAgent; remote?: { ip: string; helo: string }; deliveryId?: string; rawKey?: string; verdicts?: InboundMailItem['verdicts']; queued?: boolean },
+  mail: {
+    raw: Uint8Array;
+    envelopeFrom: string;
+    recipient: string;
+    agent: StoredAgent;
+    remote?: { ip: string; helo: string };
+    deliveryId?: string;
+    rawKey?: string;
+    verdicts?: InboundMailItem['verdicts'];
+    queued?: boolean;
+  },
 ): Promise<{ mailId: string; earlier?: InboundMailItem }> {
   // Locally a mail's identity is its bytes and recipient: a sender that never heard 250 (a crash after the record,
   // before the answer) sends the same bytes again, and that names the mail already kept.
@@ -65,7 +75,8 @@ export async function acceptMail(
   return { mailId };
 }
 
-const queueMail = (deps: Deps, mailId: string) => deps.queue.send('mail', { mailId }).catch((error: unknown) => logger.warn('inbound mail left for the mail sweeper', { mailId, error }));
+const queueMail = (deps: Deps, mailId: string) =>
+  deps.queue.send('mail', { mailId }).catch((error: unknown) => logger.warn('inbound mail left for the mail sweeper', { mailId, error }));
 
 /** A stable UUID of a delivery's id (SES's message id names the mail the same way on every delivery). */
 function uuidOf(id: string): string {

@@ -96,17 +96,23 @@ export const takeMailWork = (deps: Deps, mailId: string, now: string, until: str
 
 /** Claims a delivery's identity (SES's message id, or an agent's Message-ID) for `mailId`; the mail that had it before, if any. */
 export async function claimDelivery(deps: Deps, identity: string, mailId: string): Promise<string | undefined> {
-  if (await putIf(deps.store, table(deps), { pk: `dedupe#${identity}`, sk: 'dedupe', mailId }, { ConditionExpression: 'attribute_not_exists(pk)' })) return undefined;
+  if (await putIf(deps.store, table(deps), { pk: `dedupe#${identity}`, sk: 'dedupe', mailId }, { ConditionExpression: 'attribute_not_exists(pk)' }))
+    return undefined;
   return (await readItem<{ mailId: string }>(deps.store, table(deps), { pk: `dedupe#${identity}`, sk: 'dedupe' }))?.mailId;
 }
 
 /** Counts one automatic reply to `sender` in the hour `hour` if fewer than `limit` were counted; whether it may go. */
 export const countAutoReply = (deps: Deps, agentId: string, sender: string, hour: string, limit: number, expiresAtEpoch: number): Promise<boolean> =>
-  updateIf(deps.store, table(deps), { pk: `replies#${agentId}#${sender}`, sk: hour }, {
-    UpdateExpression: 'ADD replies :one SET expiresAtEpoch = :expires',
-    ConditionExpression: 'attribute_not_exists(replies) OR replies < :limit',
-    ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expires': expiresAtEpoch },
-  }).then((set) => set !== undefined);
+  updateIf(
+    deps.store,
+    table(deps),
+    { pk: `replies#${agentId}#${sender}`, sk: hour },
+    {
+      UpdateExpression: 'ADD replies :one SET expiresAtEpoch = :expires',
+      ConditionExpression: 'attribute_not_exists(replies) OR replies < :limit',
+      ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':expires': expiresAtEpoch },
+    },
+  ).then((set) => set !== undefined);
 
 /** Mails still `received` or `threaded` that arrived before `before` (what a crash left unworked). */
 export async function queryUnworkedMails(deps: Deps, before: string, limit: number): Promise<InboundMailItem[]> {

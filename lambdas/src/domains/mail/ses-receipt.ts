@@ -78,7 +78,16 @@ export async function acceptSesReceipt(deps: Deps, receipt: SesReceipt): Promise
   for (const recipient of receipt.receipt.recipients) {
     const agent = await recipientAgent(deps, recipient);
     if (!agent) continue;
-    const { mailId, earlier } = await acceptMail(deps, { raw, envelopeFrom: receipt.mail.source, recipient, agent, deliveryId: `${receipt.mail.messageId}#${recipient.toLowerCase()}`, rawKey, verdicts, queued: false });
+    const { mailId, earlier } = await acceptMail(deps, {
+      raw,
+      envelopeFrom: receipt.mail.source,
+      recipient,
+      agent,
+      deliveryId: `${receipt.mail.messageId}#${recipient.toLowerCase()}`,
+      rawKey,
+      verdicts,
+      queued: false,
+    });
     // SES may deliver one mail twice at once: the delivery that stored it works it, and another only once the first
     // can no longer be working (then it crashed or failed; the mail sweeper would send it again too). Two working it
     // together would both answer.

@@ -34,7 +34,8 @@ export interface ThreadedMail {
 }
 
 /** The visitor id of an e-mail customer: the same for every mail of one address to one workspace (export and erasure find it). */
-export const customerVisitorId = (workspaceId: string, address: string) => `email-${createHash('sha256').update(`${workspaceId}\n${address}`).digest('hex').slice(0, 32)}`;
+export const customerVisitorId = (workspaceId: string, address: string) =>
+  `email-${createHash('sha256').update(`${workspaceId}\n${address}`).digest('hex').slice(0, 32)}`;
 
 /**
  * Works a stored mail up to its conversation (docs/email.md): parsed, its sender's verdicts, its attachments kept,
@@ -61,7 +62,13 @@ export async function threadMail(deps: Deps, mailId: string): Promise<ThreadedMa
     await updateInboundMail(deps, mailId, ['received', 'threaded'], { state: 'ignored', reason: 'unreadable' });
     return undefined;
   }
-  const verdicts = mail.verdicts ?? (await authenticateMail(raw, { ip: mail.remote?.ip ?? '127.0.0.1', helo: mail.remote?.helo ?? 'localhost', sender: mail.envelopeFrom }, deps.inboundMail?.resolver));
+  const verdicts =
+    mail.verdicts ??
+    (await authenticateMail(
+      raw,
+      { ip: mail.remote?.ip ?? '127.0.0.1', helo: mail.remote?.helo ?? 'localhost', sender: mail.envelopeFrom },
+      deps.inboundMail?.resolver,
+    ));
   const from = parsed.from?.address;
   const fields: Partial<InboundMailItem> = {
     verdicts,
@@ -75,7 +82,9 @@ export async function threadMail(deps: Deps, mailId: string): Promise<ThreadedMa
     attachments: await keepAttachments(deps, mail, parsed, verdicts.virus !== 'fail'),
   };
   const agent = await getAgent(deps, mail.workspaceId, mail.agentId);
-  const ignore = neverAnswered(parsed, mail.envelopeFrom, { agentMailDomain: deps.config.agentMailDomain, blockedSenders: deps.config.mailBlockedSenders }, verdicts) ?? (parsed.messageId && (await isOurMessage(deps, agent.id, parsed.messageId)) ? 'own_mail' : undefined);
+  const ignore =
+    neverAnswered(parsed, mail.envelopeFrom, { agentMailDomain: deps.config.agentMailDomain, blockedSenders: deps.config.mailBlockedSenders }, verdicts) ??
+    (parsed.messageId && (await isOurMessage(deps, agent.id, parsed.messageId)) ? 'own_mail' : undefined);
   // A bounce names the mail it returns in the headers it quotes (a DSN seldom has In-Reply-To).
   const answers = ignore === 'bounce' ? [...parsed.answers, ...(parsed.bounce?.bounced ?? [])] : parsed.answers;
   const found = await threadOfMail(deps, agent.id, { token: splitReplyAddress(mail.recipient).token, answers });
@@ -90,8 +99,16 @@ export async function threadMail(deps: Deps, mailId: string): Promise<ThreadedMa
     const why = ignore === 'bounce' ? 'bounce' : from !== customer ? 'not_the_customer' : verdicts.dmarc === 'fail' ? 'dmarc_failed' : undefined;
     if (why) {
       // Teammates see it as a note; the agent and the conversation's customer never do.
-      await appendEntryOnce(deps, meta.conversationId, mailSeed(mailId), { role: 'note', content: why === 'bounce' ? bounceNote(parsed, from) : heldNote(why, from, parsed.subject) });
-      await updateInboundMail(deps, mailId, ['received', 'threaded'], { ...fields, conversationId: meta.conversationId, state: why === 'bounce' ? 'ignored' : 'held', reason: why });
+      await appendEntryOnce(deps, meta.conversationId, mailSeed(mailId), {
+        role: 'note',
+        content: why === 'bounce' ? bounceNote(parsed, from) : heldNote(why, from, parsed.subject),
+      });
+      await updateInboundMail(deps, mailId, ['received', 'threaded'], {
+        ...fields,
+        conversationId: meta.conversationId,
+        state: why === 'bounce' ? 'ignored' : 'held',
+        reason: why,
+      });
       return undefined;
     }
   } else if (ignore === 'bounce' || !from) {
@@ -99,12 +116,26 @@ export async function threadMail(deps: Deps, mailId: string): Promise<ThreadedMa
     return undefined;
   } else {
     // A new conversation, its id the mail's: working the mail again opens the same one.
-    await openConversation(deps, { conversationId: mail.mailId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: customerVisitorId(agent.workspaceId, from), locale: agent.locale, email: { address: from, subject: parsed.subject || '(no subject)' } });
+    await openConversation(deps, {
+      conversationId: mail.mailId,
+      agentId: agent.id,
+      workspaceId: agent.workspaceId,
+      visitorId: customerVisitorId(agent.workspaceId, from),
+      locale: agent.locale,
+      email: { address: from, subject: parsed.subject || '(no subject)' },
+    });
     meta = await readConversation(deps, mail.workspaceId, mail.mailId);
   }
-  const entry = await appendEntryOnce(deps, meta.conversationId, mailSeed(mailId), { role: 'user', content: parsed.newText || parsed.subject || '(empty mail)' });
+  const entry = await appendEntryOnce(deps, meta.conversationId, mailSeed(mailId), {
+    role: 'user',
+    content: parsed.newText || parsed.subject || '(empty mail)',
+  });
   if (parsed.messageId) await noteThreadMessage(deps, meta, parsed.messageId, false);
-  await noteVisitorMessage(deps, { workspaceId: meta.workspaceId, agentId: meta.agentId, conversationId: meta.conversationId, channel: meta.channel ?? 'widget' }, new Date(entry.createdAt));
+  await noteVisitorMessage(
+    deps,
+    { workspaceId: meta.workspaceId, agentId: meta.agentId, conversationId: meta.conversationId, channel: meta.channel ?? 'widget' },
+    new Date(entry.createdAt),
+  );
   mail = (await updateInboundMail(deps, mailId, ['received', 'threaded'], { ...fields, conversationId: meta.conversationId, state: 'threaded' })) ?? mail;
   return { mail, agent, meta: await readConversation(deps, mail.workspaceId, meta.conversationId), entry };
 }
@@ -122,7 +153,9 @@ function bounceNote(parsed: ParsedMail, from: string | undefined): string {
   return `A mail of this conversation${report?.recipient ? ` to ${report.recipient}` : ''} could not be delivered${status ? ` (${status})` : ''}: ${from ?? 'a mail server'} returned it; it was not answered.`;
 }
 
-const heldNote = (why: string, from: string | undefined, subject: string) => `A mail from ${from ?? 'an unknown sender'} ("${subject}") was held and not shown to the agent: ${HELD_WHY[why] ?? why}.`;
+const heldNote = (why: string, from: string | undefined, subject: string) =>
+  `A mail from ${from ?? 'an unknown sender'} ("${subject}") was held and not shown to the agent: ${HELD_WHY[why] ?? why}.`;
 
 /** Records how working the mail ended (answered, or ignored with why) once the caller is done with it. */
-export const finishMail = (deps: Deps, mailId: string, end: { state: 'answered' } | { state: 'ignored' | 'held'; reason: string }) => updateInboundMail(deps, mailId, ['threaded'], end);
+export const finishMail = (deps: Deps, mailId: string, end: { state: 'answered' } | { state: 'ignored' | 'held'; reason: string }) =>
+  updateInboundMail(deps, mailId, ['threaded'], end);

@@ -38,7 +38,12 @@ async function exportedMail(deps: Deps, mail: InboundMailItem): Promise<Exported
     conversation_id: mail.conversationId ?? null,
     verdicts: mail.verdicts ?? null,
     text: mail.text ?? null,
-    attachments: (mail.attachments ?? []).map((attachment) => ({ filename: attachment.filename, type: attachment.type, bytes: attachment.bytes, stored: attachment.key !== undefined })),
+    attachments: (mail.attachments ?? []).map((attachment) => ({
+      filename: attachment.filename,
+      type: attachment.type,
+      bytes: attachment.bytes,
+      stored: attachment.key !== undefined,
+    })),
     raw_bytes: mail.bytes,
     raw_mime: raw ? Buffer.from(raw).toString('utf8') : null,
   };

@@ -103,7 +103,11 @@ export async function addMember(deps: Deps, workspace: WorkspaceRef, user: Store
  * Invites an address with a role: the invitation (its token only hashed) and the link to accept it, which is
  * also mailed. `origin` is where the dashboard is.
  */
-export async function invite(deps: Deps, workspace: WorkspaceRef, input: { email: string; role: string; origin: string }): Promise<{ invitation: StoredInvitation; inviteUrl: string }> {
+export async function invite(
+  deps: Deps,
+  workspace: WorkspaceRef,
+  input: { email: string; role: string; origin: string },
+): Promise<{ invitation: StoredInvitation; inviteUrl: string }> {
   await assertMemberRole(deps, workspace.id, input.role);
   const email = normalizeEmail(input.email);
   const token = randomToken();
@@ -171,7 +175,8 @@ export async function revokeInvitation(deps: Deps, workspaceId: string, invitati
   return invitation;
 }
 
-const lastOwner = () => new DomainError('LAST_OWNER', 'The last owner of a workspace cannot be removed or demoted; make someone else owner first', { field: 'user_id' });
+const lastOwner = () =>
+  new DomainError('LAST_OWNER', 'The last owner of a workspace cannot be removed or demoted; make someone else owner first', { field: 'user_id' });
 const noMember = (userId: string) => new DomainError('NOT_FOUND', `No member ${userId} in this workspace`, { field: 'user_id' });
 
 /** Changes a member's role; the last owner is never demoted (LAST_OWNER). */

@@ -38,7 +38,12 @@ export async function membershipsOfWorkspace(deps: Deps, workspaceId: string): P
 
 export async function membershipsByUser(deps: Deps, userId: string): Promise<StoredMembership[]> {
   const result = await deps.store.doc.send(
-    new QueryCommand({ TableName: deps.store.table('memberships'), IndexName: 'byUser', KeyConditionExpression: 'userId = :u', ExpressionAttributeValues: { ':u': userId } }),
+    new QueryCommand({
+      TableName: deps.store.table('memberships'),
+      IndexName: 'byUser',
+      KeyConditionExpression: 'userId = :u',
+      ExpressionAttributeValues: { ':u': userId },
+    }),
   );
   return (result.Items ?? []) as StoredMembership[];
 }
@@ -49,22 +54,38 @@ export async function putMembershipIfAbsent(deps: Deps, membership: StoredMember
 }
 
 /** Sets the role of an existing member whose role is still `expectedRole`: the updated membership, or undefined. */
-export async function setMembershipRole(deps: Deps, workspaceId: string, userId: string, expectedRole: string, role: string): Promise<StoredMembership | undefined> {
-  return updateIf<StoredMembership>(deps.store, deps.store.table('memberships'), { workspaceId, userId }, {
-    UpdateExpression: 'SET #role = :role',
-    ConditionExpression: 'attribute_exists(userId) AND #role = :expected',
-    ExpressionAttributeNames: { '#role': 'role' },
-    ExpressionAttributeValues: { ':role': role, ':expected': expectedRole },
-  });
+export async function setMembershipRole(
+  deps: Deps,
+  workspaceId: string,
+  userId: string,
+  expectedRole: string,
+  role: string,
+): Promise<StoredMembership | undefined> {
+  return updateIf<StoredMembership>(
+    deps.store,
+    deps.store.table('memberships'),
+    { workspaceId, userId },
+    {
+      UpdateExpression: 'SET #role = :role',
+      ConditionExpression: 'attribute_exists(userId) AND #role = :expected',
+      ExpressionAttributeNames: { '#role': 'role' },
+      ExpressionAttributeValues: { ':role': role, ':expected': expectedRole },
+    },
+  );
 }
 
 /** Deletes a membership whose role is still `expectedRole`: false when it changed or is gone. */
 export async function deleteMembership(deps: Deps, workspaceId: string, userId: string, expectedRole: string): Promise<boolean> {
-  const deleted = await deleteIf(deps.store, deps.store.table('memberships'), { workspaceId, userId }, {
-    ConditionExpression: '#role = :expected',
-    ExpressionAttributeNames: { '#role': 'role' },
-    ExpressionAttributeValues: { ':expected': expectedRole },
-  });
+  const deleted = await deleteIf(
+    deps.store,
+    deps.store.table('memberships'),
+    { workspaceId, userId },
+    {
+      ConditionExpression: '#role = :expected',
+      ExpressionAttributeNames: { '#role': 'role' },
+      ExpressionAttributeValues: { ':expected': expectedRole },
+    },
+  );
   return deleted !== undefined;
 }
 
@@ -73,15 +94,24 @@ export async function deleteMembership(deps: Deps, workspaceId: string, userId: 
  * single item every owner change passes through, so two concurrent demotions cannot both succeed). False when refused.
  */
 export async function changeOwnerCount(deps: Deps, workspaceId: string, delta: 1 | -1): Promise<boolean> {
-  const changed = await updateIf(deps.store, deps.store.table('memberships'), { workspaceId, userId: OWNER_COUNT_KEY }, {
-    UpdateExpression: 'ADD owners :delta',
-    ...(delta < 0 ? { ConditionExpression: 'owners > :one', ExpressionAttributeValues: { ':delta': delta, ':one': 1 } } : { ExpressionAttributeValues: { ':delta': delta } }),
-  });
+  const changed = await updateIf(
+    deps.store,
+    deps.store.table('memberships'),
+    { workspaceId, userId: OWNER_COUNT_KEY },
+    {
+      UpdateExpression: 'ADD owners :delta',
+      ...(delta < 0
+        ? { ConditionExpression: 'owners > :one', ExpressionAttributeValues: { ':delta': delta, ':one': 1 } }
+        : { ExpressionAttributeValues: { ':delta': delta } }),
+    },
+  );
   return changed !== undefined;
 }
 
 /** The copies of a person's display name beside their memberships follow a change; a gone membership stays gone. */
 export async function copyDisplayNameToMemberships(deps: Deps, userId: string, displayName: string): Promise<void> {
   const memberships = await membershipsByUser(deps, userId);
-  await Promise.all(memberships.map(({ workspaceId }) => updateIf(deps.store, deps.store.table('memberships'), { workspaceId, userId }, setDisplayName(displayName, 'userId'))));
+  await Promise.all(
+    memberships.map(({ workspaceId }) => updateIf(deps.store, deps.store.table('memberships'), { workspaceId, userId }, setDisplayName(displayName, 'userId'))),
+  );
 }

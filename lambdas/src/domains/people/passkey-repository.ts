@@ -28,23 +28,38 @@ export async function getPasskey(deps: Deps, credentialId: string): Promise<Stor
 
 export async function passkeysOfUser(deps: Deps, userId: string): Promise<StoredPasskey[]> {
   const result = await deps.store.doc.send(
-    new QueryCommand({ TableName: deps.store.table('passkeys'), IndexName: 'byUser', KeyConditionExpression: 'userId = :u', ExpressionAttributeValues: { ':u': userId } }),
+    new QueryCommand({
+      TableName: deps.store.table('passkeys'),
+      IndexName: 'byUser',
+      KeyConditionExpression: 'userId = :u',
+      ExpressionAttributeValues: { ':u': userId },
+    }),
   );
   return (result.Items ?? []) as StoredPasskey[];
 }
 
 /** Records a sign-in with the passkey: its new signature counter, only if it grew (or both are 0, as many authenticators keep). */
 export async function recordPasskeyUse(deps: Deps, credentialId: string, counter: number, at: string): Promise<boolean> {
-  const recorded = await updateIf(deps.store, deps.store.table('passkeys'), { credentialId }, {
-    UpdateExpression: 'SET #counter = :counter, lastUsedAt = :at',
-    ConditionExpression: `attribute_exists(credentialId) AND #counter ${counter === 0 ? '=' : '<'} :counter`,
-    ExpressionAttributeNames: { '#counter': 'counter' },
-    ExpressionAttributeValues: { ':counter': counter, ':at': at },
-  });
+  const recorded = await updateIf(
+    deps.store,
+    deps.store.table('passkeys'),
+    { credentialId },
+    {
+      UpdateExpression: 'SET #counter = :counter, lastUsedAt = :at',
+      ConditionExpression: `attribute_exists(credentialId) AND #counter ${counter === 0 ? '=' : '<'} :counter`,
+      ExpressionAttributeNames: { '#counter': 'counter' },
+      ExpressionAttributeValues: { ':counter': counter, ':at': at },
+    },
+  );
   return recorded !== undefined;
 }
 
 export async function deletePasskeyOfUser(deps: Deps, credentialId: string, userId: string): Promise<boolean> {
-  const deleted = await deleteIf(deps.store, deps.store.table('passkeys'), { credentialId }, { ConditionExpression: 'userId = :u', ExpressionAttributeValues: { ':u': userId } });
+  const deleted = await deleteIf(
+    deps.store,
+    deps.store.table('passkeys'),
+    { credentialId },
+    { ConditionExpression: 'userId = :u', ExpressionAttributeValues: { ':u': userId } },
+  );
   return deleted !== undefined;
 }

@@ -27,11 +27,16 @@ export async function getSession(deps: Deps, sessionHash: string): Promise<Store
 }
 
 export async function touchSession(deps: Deps, sessionHash: string, at: string): Promise<void> {
-  await updateIf(deps.store, deps.store.table('sessions'), { sessionHash }, {
-    UpdateExpression: 'SET lastSeenAt = :at',
-    ConditionExpression: 'attribute_exists(sessionHash)',
-    ExpressionAttributeValues: { ':at': at },
-  });
+  await updateIf(
+    deps.store,
+    deps.store.table('sessions'),
+    { sessionHash },
+    {
+      UpdateExpression: 'SET lastSeenAt = :at',
+      ConditionExpression: 'attribute_exists(sessionHash)',
+      ExpressionAttributeValues: { ':at': at },
+    },
+  );
 }
 
 export async function deleteSession(deps: Deps, sessionHash: string): Promise<void> {
@@ -52,5 +57,7 @@ export async function sessionHashesOfUser(deps: Deps, userId: string): Promise<s
 /** The copies of a person's display name in their sessions follow a change; a gone session stays gone. */
 export async function copyDisplayNameToSessions(deps: Deps, userId: string, displayName: string): Promise<void> {
   const sessionHashes = await sessionHashesOfUser(deps, userId);
-  await Promise.all(sessionHashes.map((sessionHash) => updateIf(deps.store, deps.store.table('sessions'), { sessionHash }, setDisplayName(displayName, 'sessionHash'))));
+  await Promise.all(
+    sessionHashes.map((sessionHash) => updateIf(deps.store, deps.store.table('sessions'), { sessionHash }, setDisplayName(displayName, 'sessionHash'))),
+  );
 }

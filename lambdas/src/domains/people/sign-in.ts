@@ -61,7 +61,13 @@ export async function startEmailSignIn(deps: Deps, input: { email: string; clien
  */
 export async function verifyEmailCode(deps: Deps, input: { email: string; code: string; clientIp: string }): Promise<StoredUser> {
   const email = normalizeEmail(input.email);
-  await hitRateLimit(deps, `signin-verify-client#${input.clientIp.slice(0, 64)}`, SIGN_IN_LIMITS.verifiesPerClient, TEN_MINUTES, 'sign-in attempts from this address');
+  await hitRateLimit(
+    deps,
+    `signin-verify-client#${input.clientIp.slice(0, 64)}`,
+    SIGN_IN_LIMITS.verifiesPerClient,
+    TEN_MINUTES,
+    'sign-in attempts from this address',
+  );
   const stored = await getSignInSecret(deps, codeId(email));
   if (!stored) throw new DomainError('CODE_INVALID', 'That code is not right; check the latest e-mail or ask for a new code', { field: 'code' });
   const now = deps.now();

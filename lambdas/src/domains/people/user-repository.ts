@@ -25,7 +25,12 @@ export async function userIdOfEmail(deps: Deps, email: string): Promise<string |
 
 /** Claims the address for `user` (a conditional put on the e-mail item), then writes the user: false when taken. */
 export async function putUserIfEmailFree(deps: Deps, user: StoredUser): Promise<boolean> {
-  const claimed = await putIf(deps.store, deps.store.table('users'), { id: emailItemId(user.email), userId: user.id }, { ConditionExpression: 'attribute_not_exists(id)' });
+  const claimed = await putIf(
+    deps.store,
+    deps.store.table('users'),
+    { id: emailItemId(user.email), userId: user.id },
+    { ConditionExpression: 'attribute_not_exists(id)' },
+  );
   if (!claimed) return false;
   await putNewItem(deps.store, deps.store.table('users'), user, 'id');
   return true;

@@ -25,7 +25,13 @@ export async function createRecord<T extends object>(
 ): Promise<T & { id: string; created_at: string }> {
   const id = newRecordId(ID_PREFIX[kind], action.seed);
   const createdAt = action.at.toISOString();
-  const record: StoredRecord<T> = { workspaceId, sk: `${kind}#${createdAt}#${id}`, kind, fields: { ...fields, id, created_at: createdAt }, ...(origin ? { origin } : {}) };
+  const record: StoredRecord<T> = {
+    workspaceId,
+    sk: `${kind}#${createdAt}#${id}`,
+    kind,
+    fields: { ...fields, id, created_at: createdAt },
+    ...(origin ? { origin } : {}),
+  };
   const event = CREATED_EVENT[kind];
   // Who hears of the new record is read while it is written.
   const emit = event && prepareEmit(deps, workspaceId, event);
@@ -50,7 +56,13 @@ function decodeCursor(cursor: string, workspaceId: string, kind: RecordKind): Re
 }
 
 export async function listRecords<T>(deps: Deps, workspaceId: string, kind: RecordKind, page: { limit: number; cursor?: string }) {
-  const { records, lastKey } = await queryRecords<T>(deps, workspaceId, kind, page.limit, page.cursor ? decodeCursor(page.cursor, workspaceId, kind) : undefined);
+  const { records, lastKey } = await queryRecords<T>(
+    deps,
+    workspaceId,
+    kind,
+    page.limit,
+    page.cursor ? decodeCursor(page.cursor, workspaceId, kind) : undefined,
+  );
   return { items: records.map((record) => record.fields), nextCursor: lastKey ? encodeCursor(lastKey) : null };
 }
 
@@ -59,4 +71,3 @@ export const recordsFromConversations = async <T>(deps: Deps, workspaceId: strin
   (await Promise.all(chunks(conversationIds, 100).map((ids) => queryRecordsFromOrigins<T>(deps, workspaceId, kind, ids)))).flat();
 
 export const deleteRecord = (deps: Deps, record: Pick<StoredRecord<unknown>, 'workspaceId' | 'sk'>) => deleteRecordItem(deps, record.workspaceId, record.sk);
-

@@ -42,7 +42,12 @@ const notPending = (run: StoredRun) => {
  * the queue are one write; the queue message follows (the sweeper sends it if this process dies first).
  * `by`: `api_key`, `mcp`, or the member's user id.
  */
-export async function answerApproval(deps: Deps, workspaceId: string, runId: string, answer: { decision: 'approved' | 'rejected'; by: string; note?: string }): Promise<StoredRun> {
+export async function answerApproval(
+  deps: Deps,
+  workspaceId: string,
+  runId: string,
+  answer: { decision: 'approved' | 'rejected'; by: string; note?: string },
+): Promise<StoredRun> {
   const run = await getRun(deps, workspaceId, runId);
   const action = run.pendingAction;
   if (run.status !== 'requires_action' || !action || action.decision) throw notPending(run);
@@ -58,12 +63,15 @@ export async function answerApproval(deps: Deps, workspaceId: string, runId: str
  * Ends a waiting run `cancelled` (asked to stop, or its approval expired); false when it no longer waits (answered
  * first). Its usage so far and the webhook are the runner's follow-ups: the caller sends the run's message.
  */
-export const endWaitingRun = (deps: Deps, runId: string, by: string, reason?: string) => endWaitingRunItem(deps, runId, { by, at: deps.now().toISOString(), ...(reason ? { reason } : {}) });
+export const endWaitingRun = (deps: Deps, runId: string, by: string, reason?: string) =>
+  endWaitingRunItem(deps, runId, { by, at: deps.now().toISOString(), ...(reason ? { reason } : {}) });
 
 /** Runs waiting for a person, oldest first: the sweeper's candidates, and (by workspace) "Waiting for you". */
 export async function listWaitingRuns(deps: Deps, filter: { workspaceId?: string; agentId?: string }, limit: number): Promise<StoredRun[]> {
   // The sparse `pending` index holds only the runs not yet finished; the waiting ones are few, and a page of them
   // read oldest first is filtered by workspace here.
   const runs = await listPendingRuns(deps, 'requires_action', deps.now(), filter.workspaceId ? 1_000 : limit);
-  return runs.filter((run) => (!filter.workspaceId || run.workspaceId === filter.workspaceId) && (!filter.agentId || run.agentId === filter.agentId)).slice(0, limit);
+  return runs
+    .filter((run) => (!filter.workspaceId || run.workspaceId === filter.workspaceId) && (!filter.agentId || run.agentId === filter.agentId))
+    .slice(0, limit);
 }

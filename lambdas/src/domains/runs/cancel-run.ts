@@ -8,7 +8,8 @@ import { cancelQueuedRun, endUnacknowledgedStop, getRun, requestRunStop, RUN_HEA
 export const STOP_ACKNOWLEDGE_MS = RUN_HEARTBEAT_MS * 2;
 const POLL_MS = 100;
 
-const notCancellable = (run: StoredRun) => new DomainError('RUN_NOT_CANCELLABLE', `The run already ${run.status === 'completed' ? 'completed' : 'failed'}; it cannot be cancelled`, { field: 'run_id' });
+const notCancellable = (run: StoredRun) =>
+  new DomainError('RUN_NOT_CANCELLABLE', `The run already ${run.status === 'completed' ? 'completed' : 'failed'}; it cannot be cancelled`, { field: 'run_id' });
 
 /** A run waiting for approval ends at once; its message follows, for its usage so far and its webhook. */
 async function cancelWaitingRun(deps: Deps, runId: string, by: string): Promise<boolean> {
@@ -29,9 +30,17 @@ async function cancelWaitingRun(deps: Deps, runId: string, by: string): Promise<
 export async function cancelRun(deps: Deps, workspaceId: string, runId: string, by: string): Promise<StoredRun> {
   let run = await getRun(deps, workspaceId, runId);
   // A run may move between queued and running while it is cancelled (taken, or given back): try again from what it is.
-  for (let attempt = 0; attempt < 3 && (run.status === 'queued' || run.status === 'running' || run.status === 'requires_action') && !run.cancelRequestedAt; attempt += 1) {
+  for (
+    let attempt = 0;
+    attempt < 3 && (run.status === 'queued' || run.status === 'running' || run.status === 'requires_action') && !run.cancelRequestedAt;
+    attempt += 1
+  ) {
     const recorded =
-      run.status === 'queued' ? await cancelQueuedRun(deps, runId, by) : run.status === 'requires_action' ? await cancelWaitingRun(deps, runId, by) : await requestRunStop(deps, runId, by);
+      run.status === 'queued'
+        ? await cancelQueuedRun(deps, runId, by)
+        : run.status === 'requires_action'
+          ? await cancelWaitingRun(deps, runId, by)
+          : await requestRunStop(deps, runId, by);
     run = await getRun(deps, workspaceId, runId);
     if (recorded) break;
   }

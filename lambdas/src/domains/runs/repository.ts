@@ -9,7 +9,8 @@ import { createOrFind, updateIf, type ConditionalUpdate } from '../../infra/stor
 const table = (deps: Deps) => deps.store.table('runs');
 
 /** Stores the run item, or answers the one stored under its id (a resumed action). */
-export const createRunItemOrFind = async <T extends { runId: string }>(deps: Deps, item: T): Promise<T> => (await createOrFind(deps.store, 'runs', item, { runId: item.runId })).item;
+export const createRunItemOrFind = async <T extends { runId: string }>(deps: Deps, item: T): Promise<T> =>
+  (await createOrFind(deps.store, 'runs', item, { runId: item.runId })).item;
 
 export async function getRunItem<T>(deps: Deps, runId: string): Promise<T | undefined> {
   const result = await deps.store.doc.send(new GetCommand({ TableName: table(deps), Key: { runId }, ConsistentRead: true }));
@@ -70,10 +71,12 @@ export async function setRunFields(deps: Deps, runId: string, fields: Record<str
 }
 
 /** Updates a run under a condition; the item as updated, or undefined when the condition failed. */
-const updateRunItemIf = <T>(deps: Deps, runId: string, update: ConditionalUpdate): Promise<T | undefined> => updateIf<T>(deps.store, table(deps), { runId }, update);
+const updateRunItemIf = <T>(deps: Deps, runId: string, update: ConditionalUpdate): Promise<T | undefined> =>
+  updateIf<T>(deps.store, table(deps), { runId }, update);
 
 /** Updates a run under a condition; false when the condition failed. */
-const updateRunIf = async (deps: Deps, runId: string, update: ConditionalUpdate): Promise<boolean> => (await updateRunItemIf(deps, runId, update)) !== undefined;
+const updateRunIf = async (deps: Deps, runId: string, update: ConditionalUpdate): Promise<boolean> =>
+  (await updateRunItemIf(deps, runId, update)) !== undefined;
 
 /** The statuses mirrored in `pendingStatus` (the sparse `pending` index the sweeper reads). */
 export const PENDING_STATUSES: readonly string[] = ['queued', 'running', 'requires_action'];
@@ -88,13 +91,26 @@ export type RunHold = { leaseId: string } | { requeueUnder: string } | { leaseSe
 function holdCondition(hold: RunHold): { expression: string; values: Record<string, unknown> } {
   if ('leaseId' in hold) return { expression: 'leaseId = :leaseId', values: { ':leaseId': hold.leaseId } };
   if ('requeueUnder' in hold)
-    return { expression: 'leaseId = :leaseId AND attribute_not_exists(actedAt) AND attribute_not_exists(cancelRequestedAt)', values: { ':leaseId': hold.requeueUnder } };
-  if ('leaseSeen' in hold) return hold.leaseSeen ? { expression: 'leaseUntil = :seen', values: { ':seen': hold.leaseSeen } } : { expression: 'attribute_not_exists(leaseUntil)', values: {} };
+    return {
+      expression: 'leaseId = :leaseId AND attribute_not_exists(actedAt) AND attribute_not_exists(cancelRequestedAt)',
+      values: { ':leaseId': hold.requeueUnder },
+    };
+  if ('leaseSeen' in hold)
+    return hold.leaseSeen
+      ? { expression: 'leaseUntil = :seen', values: { ':seen': hold.leaseSeen } }
+      : { expression: 'attribute_not_exists(leaseUntil)', values: {} };
   return { expression: 'attribute_exists(cancelRequestedAt)', values: {} };
 }
 
 /** Moves a run to `to` only from one of `from` (and under `hold`), setting `set`; false when it was not in such a state. */
-export async function transitionRunItem(deps: Deps, runId: string, from: readonly string[], to: string, set: Record<string, unknown>, hold?: RunHold): Promise<boolean> {
+export async function transitionRunItem(
+  deps: Deps,
+  runId: string,
+  from: readonly string[],
+  to: string,
+  set: Record<string, unknown>,
+  hold?: RunHold,
+): Promise<boolean> {
   const pending = PENDING_STATUSES.includes(to);
   const condition = hold && holdCondition(hold);
   const names: Record<string, string> = { '#status': 'status' };
@@ -123,9 +139,18 @@ export async function transitionRunItem(deps: Deps, runId: string, from: readonl
 export const takeRunItem = <T>(deps: Deps, runId: string, lease: { leaseId: string; until: string; now: string; maxAttempts: number }) =>
   updateRunItemIf<T>(deps, runId, {
     UpdateExpression: 'SET #status = :running, pendingStatus = :running, startedAt = :now, leaseId = :id, leaseUntil = :until ADD attempts :one',
-    ConditionExpression: '(#status = :queued OR (#status = :running AND leaseUntil < :now AND attribute_not_exists(actedAt) AND attempts < :maxAttempts)) AND attribute_not_exists(cancelRequestedAt)',
+    ConditionExpression:
+      '(#status = :queued OR (#status = :running AND leaseUntil < :now AND attribute_not_exists(actedAt) AND attempts < :maxAttempts)) AND attribute_not_exists(cancelRequestedAt)',
     ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':running': 'running', ':queued': 'queued', ':now': lease.now, ':id': lease.leaseId, ':until': lease.until, ':one': 1, ':maxAttempts': lease.maxAttempts },
+    ExpressionAttributeValues: {
+      ':running': 'running',
+      ':queued': 'queued',
+      ':now': lease.now,
+      ':id': lease.leaseId,
+      ':until': lease.until,
+      ':one': 1,
+      ':maxAttempts': lease.maxAttempts,
+    },
   });
 
 /** Extends the lease of a running run held under `leaseId` to `until`; the run item, or undefined when it is no longer held so. */
@@ -195,7 +220,8 @@ export const answerRunItemApproval = (deps: Deps, runId: string, approvalId: str
     UpdateExpression:
       'SET #status = :queued, pendingStatus = :queued, pendingAction.decision = :decision, pendingAction.answeredBy = :by, pendingAction.answeredAt = :now' +
       (answer.note ? ', pendingAction.note = :note' : ''),
-    ConditionExpression: '#status = :waiting AND pendingAction.approvalId = :approvalId AND attribute_not_exists(pendingAction.decision) AND pendingAction.expiresAt > :now',
+    ConditionExpression:
+      '#status = :waiting AND pendingAction.approvalId = :approvalId AND attribute_not_exists(pendingAction.decision) AND pendingAction.expiresAt > :now',
     ExpressionAttributeNames: { '#status': 'status' },
     ExpressionAttributeValues: {
       ':queued': 'queued',
@@ -214,5 +240,12 @@ export const endWaitingRunItem = (deps: Deps, runId: string, cancel: { by: strin
     UpdateExpression: `SET #status = :cancelled, cancelRequestedAt = :now, cancelledBy = :by, completedAt = :now, followUpsDone = :false${cancel.reason ? ', #error = :reason' : ''} REMOVE pendingStatus`,
     ConditionExpression: '#status = :waiting AND attribute_not_exists(pendingAction.decision)',
     ExpressionAttributeNames: { '#status': 'status', ...(cancel.reason ? { '#error': 'error' } : {}) },
-    ExpressionAttributeValues: { ':cancelled': 'cancelled', ':waiting': 'requires_action', ':now': cancel.at, ':by': cancel.by, ':false': false, ...(cancel.reason ? { ':reason': cancel.reason } : {}) },
+    ExpressionAttributeValues: {
+      ':cancelled': 'cancelled',
+      ':waiting': 'requires_action',
+      ':now': cancel.at,
+      ':by': cancel.by,
+      ':false': false,
+      ...(cancel.reason ? { ':reason': cancel.reason } : {}),
+    },
   });

@@ -82,7 +82,12 @@ export interface StoredRun {
  * (`constructor`, `__proto__`) and any depth the API accepted is stored as is, never marshalled as nested maps.
  * `pendingStatus` mirrors `status` while the run is queued, running or waiting for approval (the sweeper's sparse index).
  */
-type RunItem = Omit<StoredRun, 'data' | 'schema' | 'output'> & { dataJson?: string; schemaJson?: string; outputJson?: string | null; pendingStatus?: RunStatus };
+type RunItem = Omit<StoredRun, 'data' | 'schema' | 'output'> & {
+  dataJson?: string;
+  schemaJson?: string;
+  outputJson?: string | null;
+  pendingStatus?: RunStatus;
+};
 
 function toItem({ data, schema, output, ...run }: StoredRun): RunItem {
   return {
@@ -159,7 +164,11 @@ function newRun(input: NewRun, action: Action): StoredRun {
  * A run's queue message: its id, and its agent and workspace, which let the runner read the agent and the grants
  * while it takes the run (it still checks them against the run it took).
  */
-export const runMessage = (run: Pick<StoredRun, 'runId' | 'agentId' | 'workspaceId'>) => ({ runId: run.runId, agentId: run.agentId, workspaceId: run.workspaceId });
+export const runMessage = (run: Pick<StoredRun, 'runId' | 'agentId' | 'workspaceId'>) => ({
+  runId: run.runId,
+  agentId: run.agentId,
+  workspaceId: run.workspaceId,
+});
 
 /**
  * The sweeper's half of "a stored run is always enqueued": sends the message of a queued run that was never marked
@@ -292,14 +301,20 @@ export function noRetakeReason(run: StoredRun): string | undefined {
 
 /** Fails a running run whose hold lapsed, unless a runner renewed or took it since `run` was read. */
 export const failLapsed = (deps: Deps, run: StoredRun, reason: string) =>
-  transition(deps, run.runId, ['running'], 'failed', { error: reason, completedAt: deps.now().toISOString(), followUpsDone: false }, { leaseSeen: run.leaseUntil });
+  transition(
+    deps,
+    run.runId,
+    ['running'],
+    'failed',
+    { error: reason, completedAt: deps.now().toISOString(), followUpsDone: false },
+    { leaseSeen: run.leaseUntil },
+  );
 
 /**
  * A failed attempt gives the run back, so that the queue's next delivery may take it at once; false (nothing changed)
  * when the run has begun acting, since running it again could repeat an action, or was asked to stop.
  */
-export const requeueRun = (deps: Deps, lease: RunLease) =>
-  transition(deps, lease.runId, ['running'], 'queued', {}, { requeueUnder: lease.id });
+export const requeueRun = (deps: Deps, lease: RunLease) => transition(deps, lease.runId, ['running'], 'queued', {}, { requeueUnder: lease.id });
 
 /**
  * What a model writes is unbounded; the run item is not (DynamoDB: 400 KB). With the request capped at 100 KB,
@@ -308,10 +323,18 @@ export const requeueRun = (deps: Deps, lease: RunLease) =>
 export const RESULT_TEXT_MAX_CHARS = 32_000;
 export const OUTPUT_MAX_BYTES = 128 * 1024;
 
-type Outcome = { resultText: string; output: Record<string, unknown> | null; outputError: string | null; usage: StoredRun['usage']; stepsCount: number; sources: RunSource[] };
+type Outcome = {
+  resultText: string;
+  output: Record<string, unknown> | null;
+  outputError: string | null;
+  usage: StoredRun['usage'];
+  stepsCount: number;
+  sources: RunSource[];
+};
 
 function bounded<T extends Pick<Outcome, 'resultText' | 'output' | 'outputError'>>(outcome: T): T {
-  const resultText = outcome.resultText.length > RESULT_TEXT_MAX_CHARS ? `${outcome.resultText.slice(0, RESULT_TEXT_MAX_CHARS)}… [truncated]` : outcome.resultText;
+  const resultText =
+    outcome.resultText.length > RESULT_TEXT_MAX_CHARS ? `${outcome.resultText.slice(0, RESULT_TEXT_MAX_CHARS)}… [truncated]` : outcome.resultText;
   const tooLarge = outcome.output !== null && Buffer.byteLength(JSON.stringify(outcome.output)) > OUTPUT_MAX_BYTES;
   return tooLarge
     ? { ...outcome, resultText, output: null, outputError: `The output was larger than ${OUTPUT_MAX_BYTES / 1024} KB` }
@@ -327,7 +350,16 @@ export async function completeRun(deps: Deps, lease: RunLease, outcome: Outcome)
     lease.runId,
     ['running'],
     'completed',
-    { resultText, outputJson: output === null ? null : JSON.stringify(output), outputError, sources, usage, stepsCount, completedAt: deps.now().toISOString(), followUpsDone: false },
+    {
+      resultText,
+      outputJson: output === null ? null : JSON.stringify(output),
+      outputError,
+      sources,
+      usage,
+      stepsCount,
+      completedAt: deps.now().toISOString(),
+      followUpsDone: false,
+    },
     heldUnder(lease.id),
   );
   return done ? stored : undefined;
@@ -335,7 +367,14 @@ export async function completeRun(deps: Deps, lease: RunLease, outcome: Outcome)
 
 /** Fails a queued or running run (only under `lease` when given: the runner's own verdict). */
 export const failRun = (deps: Deps, runId: string, reason: string, lease?: RunLease) =>
-  transition(deps, runId, ['queued', 'running'], 'failed', { error: reason, completedAt: deps.now().toISOString(), followUpsDone: false }, lease && heldUnder(lease.id));
+  transition(
+    deps,
+    runId,
+    ['queued', 'running'],
+    'failed',
+    { error: reason, completedAt: deps.now().toISOString(), followUpsDone: false },
+    lease && heldUnder(lease.id),
+  );
 
 /** A run still waiting in the queue is cancelled at once: no runner takes it any more. */
 export const cancelQueuedRun = (deps: Deps, runId: string, by: string) => {
@@ -349,7 +388,14 @@ export const requestRunStop = (deps: Deps, runId: string, by: string) => request
 /** The runner's acknowledgement of a stop: the run ends `cancelled` with what it produced so far, under its lease. */
 export function endCancelledRun(deps: Deps, lease: RunLease, progress: Pick<Outcome, 'resultText' | 'usage'>): Promise<boolean> {
   const { resultText } = bounded({ resultText: progress.resultText, output: null, outputError: null });
-  return transition(deps, lease.runId, ['running'], 'cancelled', { resultText, usage: progress.usage, completedAt: deps.now().toISOString(), followUpsDone: false }, heldUnder(lease.id));
+  return transition(
+    deps,
+    lease.runId,
+    ['running'],
+    'cancelled',
+    { resultText, usage: progress.usage, completedAt: deps.now().toISOString(), followUpsDone: false },
+    heldUnder(lease.id),
+  );
 }
 
 /** Ends a running run whose stop was asked for but whose runner did not acknowledge it (it died, or is stuck in a step). */

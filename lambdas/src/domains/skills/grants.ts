@@ -27,7 +27,13 @@ async function assertCapabilityExists(deps: Deps, workspaceId: string, capabilit
 }
 
 /** Grants a capability to a role; granting it again keeps the first grant. */
-export async function createGrant(deps: Deps, workspaceId: string, role: string, capability: string, options: { requiresVerifiedVisitor?: boolean } = {}): Promise<{ grant: Grant; created: boolean }> {
+export async function createGrant(
+  deps: Deps,
+  workspaceId: string,
+  role: string,
+  capability: string,
+  options: { requiresVerifiedVisitor?: boolean } = {},
+): Promise<{ grant: Grant; created: boolean }> {
   await assertRoleExists(deps, workspaceId, role);
   await assertCapabilityExists(deps, workspaceId, capability);
   const grant: Grant = { role, capability, ...(options.requiresVerifiedVisitor ? { requiresVerifiedVisitor: true } : {}), createdAt: deps.now().toISOString() };
@@ -47,7 +53,12 @@ export async function revokeGrant(deps: Deps, workspaceId: string, role: string,
  * What a caller with `roles` may do with one skill. `granted` lists the capabilities its roles hold; it is undefined
  * when the workspace has no grant at all for the skill, and only then the tools' own `roles` decide (the fallback).
  */
-export function accessTo(grants: readonly Grant[], code: string, roles: readonly string[], caller: { verifiedVisitor?: boolean } = {}): { granted: string[] | undefined } {
+export function accessTo(
+  grants: readonly Grant[],
+  code: string,
+  roles: readonly string[],
+  caller: { verifiedVisitor?: boolean } = {},
+): { granted: string[] | undefined } {
   const ofSkill = grants.filter((grant) => grant.capability.startsWith(`${code}.`));
   if (ofSkill.length === 0) return { granted: undefined };
   // A grant that asks for a verified visitor holds only for one: anyone else is as if it did not exist (deny).
@@ -56,7 +67,11 @@ export function accessTo(grants: readonly Grant[], code: string, roles: readonly
 }
 
 /** Deny by default: a tool is usable when its capability is granted, or, with no grant for its skill, when a role of it matches. */
-export function mayUse(tool: { capability: string; roles?: readonly string[] | undefined }, access: { granted: string[] | undefined }, roles: readonly string[]): boolean {
+export function mayUse(
+  tool: { capability: string; roles?: readonly string[] | undefined },
+  access: { granted: string[] | undefined },
+  roles: readonly string[],
+): boolean {
   if (access.granted) return access.granted.includes(tool.capability);
   return tool.roles?.some((role) => roles.includes(role)) ?? false;
 }

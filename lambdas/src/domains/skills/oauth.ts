@@ -10,5 +10,8 @@ import { getSkillItem } from './repository';
 export async function oauthMissing(deps: Deps, workspaceId: string, skill: CatalogSkill): Promise<DomainError | undefined> {
   if (!skill.oauthProvider) return undefined;
   if (await getSkillItem(deps, workspaceId, `connection#${skill.oauthProvider}`)) return undefined;
-  return new DomainError('SKILL_OAUTH_REQUIRED', `The skill ${skill.code} needs a ${skill.oauthProvider} connection; connect ${skill.oauthProvider} for the company first`);
+  return new DomainError(
+    'SKILL_OAUTH_REQUIRED',
+    `The skill ${skill.code} needs a ${skill.oauthProvider} connection; connect ${skill.oauthProvider} for the company first`,
+  );
 }

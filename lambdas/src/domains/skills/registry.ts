@@ -40,9 +40,12 @@ export interface RegisterInput {
   turn_token_secret?: string;
 }
 
-
 /** What a manifest may add beyond the SDK's shape: the OAuth connection the skill needs. */
-const manifestExtras = z.object({ name: z.string().optional(), description: z.string().optional(), oauth: z.object({ provider: z.string().min(1) }).optional() });
+const manifestExtras = z.object({
+  name: z.string().optional(),
+  description: z.string().optional(),
+  oauth: z.object({ provider: z.string().min(1) }).optional(),
+});
 
 export const listRegisteredSkills = (deps: Deps, workspaceId: string) => querySkillItems<RegisteredSkill>(deps, workspaceId, 'registered');
 export const findRegisteredSkill = (deps: Deps, workspaceId: string, code: string) => getSkillItem<RegisteredSkill>(deps, workspaceId, `registered#${code}`);
@@ -58,7 +61,10 @@ function baseOf(url: URL): URL {
 /** GET /manifest when the server has one; any failure means "no manifest" and the MCP listing decides alone. */
 async function readManifest(base: URL, guard: OutboundPolicy): Promise<{ manifest: SkillManifest; extras: z.infer<typeof manifestExtras> } | undefined> {
   try {
-    const response = await skillFetch(guard)(new URL('manifest', base), { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(SKILL_TIMEOUT_MS) });
+    const response = await skillFetch(guard)(new URL('manifest', base), {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(SKILL_TIMEOUT_MS),
+    });
     if (!response.ok) return void (await response.body?.cancel());
     const json: unknown = await response.json();
     const manifest = manifestSchema.safeParse(json);
@@ -72,7 +78,13 @@ async function readManifest(base: URL, guard: OutboundPolicy): Promise<{ manifes
 /** A tool name on the server becomes the action: `code__x` drops its prefix; other characters become `_`. */
 function actionOf(code: string, toolName: string): string {
   const bare = toolName.startsWith(`${code}__`) ? toolName.slice(code.length + 2) : toolName;
-  return bare.toLowerCase().replace(/[^a-z0-9_-]+/g, '_').replace(/_{2,}/g, '_').replace(/^[^a-z]+/, '') || 'tool';
+  return (
+    bare
+      .toLowerCase()
+      .replace(/[^a-z0-9_-]+/g, '_')
+      .replace(/_{2,}/g, '_')
+      .replace(/^[^a-z]+/, '') || 'tool'
+  );
 }
 
 function catalogTools(code: string, listed: Tool[], manifest: SkillManifest | undefined): CatalogTool[] {
@@ -87,7 +99,13 @@ function catalogTools(code: string, listed: Tool[], manifest: SkillManifest | un
 }
 
 const unreachable = (url: string, error: unknown) =>
-  new DomainError('VALIDATION_ERROR', error instanceof OutboundBlockedError ? error.message : `The MCP server at ${url} could not be read: ${error instanceof Error ? error.message : String(error)}`, { field: 'url' });
+  new DomainError(
+    'VALIDATION_ERROR',
+    error instanceof OutboundBlockedError
+      ? error.message
+      : `The MCP server at ${url} could not be read: ${error instanceof Error ? error.message : String(error)}`,
+    { field: 'url' },
+  );
 
 /**
  * Registers (or refreshes) a Path B skill: reads GET /manifest if the server has one, lists its tools over MCP

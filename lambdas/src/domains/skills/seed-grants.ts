@@ -17,7 +17,9 @@ export async function seedBuiltinGrants(deps: Deps, workspaceId: string): Promis
   const writes: Promise<boolean>[] = [];
   for (const skill of BUILTIN_SKILLS.values()) {
     for (const tool of skill.tools.values()) {
-      const roles = tool.annotations?.readOnlyHint ? ['owner', 'admin', 'member', ...(PUBLIC_BY_DEFAULT.has(tool.capability) ? ['public'] : [])] : ['owner', 'admin'];
+      const roles = tool.annotations?.readOnlyHint
+        ? ['owner', 'admin', 'member', ...(PUBLIC_BY_DEFAULT.has(tool.capability) ? ['public'] : [])]
+        : ['owner', 'admin'];
       for (const role of roles) {
         writes.push(putSkillItem(deps, workspaceId, `grant#${role}#${tool.capability}`, { role, capability: tool.capability, createdAt }, true));
       }

@@ -98,7 +98,8 @@ function linkOf(client: Client, onTransportFailure: () => void, release: () => P
     }
   };
   return {
-    callTool: (name, args, headers) => within(headers, async () => (await client.callTool({ name, arguments: args }, undefined, { timeout: SKILL_TIMEOUT_MS })) as CallToolResult),
+    callTool: (name, args, headers) =>
+      within(headers, async () => (await client.callTool({ name, arguments: args }, undefined, { timeout: SKILL_TIMEOUT_MS })) as CallToolResult),
     listTools: (headers) => within(headers, () => listAllTools(client)),
     release,
   };
@@ -112,7 +113,11 @@ export async function openSkill(target: SkillTarget): Promise<SkillLink> {
   const key = keyOf(target);
   if (statefulSkills.has(key)) {
     const client = await connect(target);
-    return linkOf(client, () => undefined, () => client.close());
+    return linkOf(
+      client,
+      () => undefined,
+      () => client.close(),
+    );
   }
   let shared = sharedClients.get(key);
   if (!shared) {

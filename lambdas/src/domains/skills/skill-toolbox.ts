@@ -178,7 +178,12 @@ export async function skillToolbox(deps: Deps, caller: SkillCaller, grantsRead?:
         return [];
       }
       const oauth = await oauthMissing(deps, agent.workspaceId, installed.skill);
-      const session = new SkillSession(deps, installed, { workspaceId: agent.workspaceId, agentId: agent.id, runId: caller.runId, roles: caller.roles, capabilities: access.granted }, caller.language);
+      const session = new SkillSession(
+        deps,
+        installed,
+        { workspaceId: agent.workspaceId, agentId: agent.id, runId: caller.runId, roles: caller.roles, capabilities: access.granted },
+        caller.language,
+      );
       sessions.push(session);
       return usable.flatMap((tool) => {
         const live = listed.find((candidate) => candidate.name === tool.mcpName);

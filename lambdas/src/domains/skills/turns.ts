@@ -33,7 +33,13 @@ export function turnTokenId(token: string): string | undefined {
  * Mints a turn token for one skill: sub (account) and cid (company) are the workspace UUID, aud the skill code.
  * `remember` stores the turn so the platform's serviceApi routes can tell which run and agent it belongs to.
  */
-export async function mintTurn(deps: Deps, secret: string, skill: string, caller: TurnCaller, remember: boolean): Promise<{ token: string; expiresAtEpoch: number }> {
+export async function mintTurn(
+  deps: Deps,
+  secret: string,
+  skill: string,
+  caller: TurnCaller,
+  remember: boolean,
+): Promise<{ token: string; expiresAtEpoch: number }> {
   const token = await mintTurnToken(
     {
       accountId: caller.workspaceId,

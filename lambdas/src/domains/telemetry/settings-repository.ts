@@ -16,7 +16,8 @@ export interface StoredTelemetrySettings {
   lastErrorAt?: string;
 }
 
-export const readTelemetrySettings = (deps: Deps, workspaceId: string) => readItem<StoredTelemetrySettings>(deps.store, deps.store.table('telemetrySettings'), { workspaceId });
+export const readTelemetrySettings = (deps: Deps, workspaceId: string) =>
+  readItem<StoredTelemetrySettings>(deps.store, deps.store.table('telemetrySettings'), { workspaceId });
 
 type SettingsWrite = Required<Pick<StoredTelemetrySettings, 'workspaceId' | 'headers' | 'includeContent' | 'updatedAt'>> & { otlpEndpoint: string | null };
 
@@ -27,19 +28,32 @@ function settingsUpdate(settings: SettingsWrite, endpointChanged: boolean): { ex
   if (settings.otlpEndpoint === null) return { expression: `${set} REMOVE otlpEndpoint`, values };
   const withEndpoint = { ...values, ':endpoint': settings.otlpEndpoint };
   if (!endpointChanged) return { expression: `${set}, otlpEndpoint = :endpoint`, values: withEndpoint };
-  return { expression: `${set}, otlpEndpoint = :endpoint, exported = :zero, dropped = :zero REMOVE lastError, lastErrorAt`, values: { ...withEndpoint, ':zero': 0 } };
+  return {
+    expression: `${set}, otlpEndpoint = :endpoint, exported = :zero, dropped = :zero REMOVE lastError, lastErrorAt`,
+    values: { ...withEndpoint, ':zero': 0 },
+  };
 }
 
 export async function writeTelemetrySettings(deps: Deps, settings: SettingsWrite, endpointChanged: boolean): Promise<StoredTelemetrySettings> {
   const { expression, values } = settingsUpdate(settings, endpointChanged);
   const result = await deps.store.doc.send(
-    new UpdateCommand({ TableName: deps.store.table('telemetrySettings'), Key: { workspaceId: settings.workspaceId }, UpdateExpression: expression, ExpressionAttributeValues: values, ReturnValues: 'ALL_NEW' }),
+    new UpdateCommand({
+      TableName: deps.store.table('telemetrySettings'),
+      Key: { workspaceId: settings.workspaceId },
+      UpdateExpression: expression,
+      ExpressionAttributeValues: values,
+      ReturnValues: 'ALL_NEW',
+    }),
   );
   return result.Attributes as StoredTelemetrySettings;
 }
 
 /** Adds what one export delivered and dropped (atomic ADD: processes report side by side). */
-export async function addExportCounts(deps: Deps, workspaceId: string, report: { exported: number; dropped: number; lastError?: string; at: string }): Promise<void> {
+export async function addExportCounts(
+  deps: Deps,
+  workspaceId: string,
+  report: { exported: number; dropped: number; lastError?: string; at: string },
+): Promise<void> {
   await ifConditionHolds(
     deps.store.doc.send(
       new UpdateCommand({
@@ -48,7 +62,11 @@ export async function addExportCounts(deps: Deps, workspaceId: string, report: {
         // Only while an endpoint is set: a report that lands after tracing was turned off writes nothing.
         ConditionExpression: 'attribute_exists(otlpEndpoint)',
         UpdateExpression: `ADD exported :exported, dropped :dropped${report.lastError ? ' SET lastError = :error, lastErrorAt = :at' : ''}`,
-        ExpressionAttributeValues: { ':exported': report.exported, ':dropped': report.dropped, ...(report.lastError ? { ':error': report.lastError, ':at': report.at } : {}) },
+        ExpressionAttributeValues: {
+          ':exported': report.exported,
+          ':dropped': report.dropped,
+          ...(report.lastError ? { ':error': report.lastError, ':at': report.at } : {}),
+        },
       }),
     ),
   );

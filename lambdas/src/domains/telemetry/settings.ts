@@ -17,7 +17,12 @@ export function toTelemetrySettingsResponse(stored: StoredTelemetrySettings | un
     header_names: Object.keys(stored?.headers ?? {}),
     include_content: stored?.includeContent ?? false,
     updated_at: stored?.updatedAt ?? null,
-    spans: { exported: stored?.exported ?? 0, dropped: stored?.dropped ?? 0, last_error: stored?.lastError ?? null, last_error_at: stored?.lastErrorAt ?? null },
+    spans: {
+      exported: stored?.exported ?? 0,
+      dropped: stored?.dropped ?? 0,
+      last_error: stored?.lastError ?? null,
+      last_error_at: stored?.lastErrorAt ?? null,
+    },
   };
 }
 
@@ -29,7 +34,8 @@ export async function updateTelemetrySettings(deps: Deps, workspaceId: string, b
     try {
       checkOutboundUrl(body.otlp_endpoint, { allowLocal: deps.config.webhookAllowLocal });
     } catch (error) {
-      if (error instanceof OutboundBlockedError) throw new DomainError('VALIDATION_ERROR', error.message.replace(/^url/, 'otlp_endpoint'), { field: 'otlp_endpoint' });
+      if (error instanceof OutboundBlockedError)
+        throw new DomainError('VALIDATION_ERROR', error.message.replace(/^url/, 'otlp_endpoint'), { field: 'otlp_endpoint' });
       throw error;
     }
   }

@@ -87,6 +87,9 @@ export const tokensUsedThisMonth = (deps: Deps, workspaceId: string): Promise<nu
 export async function assertWithinTokenLimit(deps: Deps, workspace: Workspace, used: Promise<number> = tokensUsedThisMonth(deps, workspace.id)): Promise<void> {
   const tokens = await used;
   if (tokens >= workspace.tokenLimit) {
-    throw new DomainError('TOKEN_LIMIT_REACHED', `The workspace used ${tokens} of its ${workspace.tokenLimit} tokens this month; upgrade the plan or wait for the next period`);
+    throw new DomainError(
+      'TOKEN_LIMIT_REACHED',
+      `The workspace used ${tokens} of its ${workspace.tokenLimit} tokens this month; upgrade the plan or wait for the next period`,
+    );
   }
 }

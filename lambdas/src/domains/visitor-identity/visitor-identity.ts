@@ -37,7 +37,12 @@ export async function userHashAllowed(deps: Deps, workspaceId: string): Promise<
 
 export async function identifyVisitor(deps: Deps, agent: AgentWithIdentity, presented: PresentedIdentity): Promise<VisitorIdentity> {
   if (presented.token) {
-    const check = await verifyVisitorToken(presented.token, { secret: agent.identitySecret, jwksUrl: agent.identityJwksUrl ?? undefined }, { allowLocal: deps.config.webhookAllowLocal }, deps.now());
+    const check = await verifyVisitorToken(
+      presented.token,
+      { secret: agent.identitySecret, jwksUrl: agent.identityJwksUrl ?? undefined },
+      { allowLocal: deps.config.webhookAllowLocal },
+      deps.now(),
+    );
     if (!check.ok) {
       logger.warn('visitor token refused', { agentId: agent.id, workspaceId: agent.workspaceId, reason: check.reason });
       return refused(`The visitor token was refused: ${check.reason}; the visitor is anonymous`);
@@ -45,7 +50,8 @@ export async function identifyVisitor(deps: Deps, agent: AgentWithIdentity, pres
     return { userId: check.visitor.userId, proof: 'token', attributes: check.visitor.attributes };
   }
   if (!presented.userId && !presented.userHash) return {};
-  if (!(await userHashAllowed(deps, agent.workspaceId))) return refused('This workspace takes signed visitor tokens (data-user-token), not user hashes; the visitor is anonymous');
+  if (!(await userHashAllowed(deps, agent.workspaceId)))
+    return refused('This workspace takes signed visitor tokens (data-user-token), not user hashes; the visitor is anonymous');
   const userId = verifiedUserId(agent, presented.userId, presented.userHash);
   return userId ? { userId, proof: 'hash' } : {};
 }

@@ -66,7 +66,8 @@ function refusal(error: unknown): string {
   if (error instanceof errors.JWKSNoMatchingKey) return 'no key of the JWKS matches the token';
   if (error instanceof errors.JWTClaimValidationFailed) return `the claim ${error.claim} is missing or invalid`;
   // A failed fetch of the company's JWKS (down, refused by the outbound guard) is no fault of the token's.
-  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError)) return 'the JWKS could not be fetched';
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError))
+    return 'the JWKS could not be fetched';
   return 'the token is malformed';
 }
 
@@ -81,7 +82,8 @@ export async function verifyVisitorToken(token: string, keys: TokenKeys, guard: 
     const { payload } = await jwtVerify(token, getKey, { algorithms, requiredClaims: ['sub', 'exp'], clockTolerance: CLOCK_TOLERANCE_S, currentDate: now });
     const claims = Claims.safeParse(payload);
     if (!claims.success) return { ok: false, reason: `invalid claims: ${claims.error.issues[0]?.message ?? 'malformed'}` };
-    if (claims.data.exp - now.getTime() / 1000 > VISITOR_TOKEN_MAX_LIFETIME_S + CLOCK_TOLERANCE_S) return { ok: false, reason: 'exp is more than 24 hours away' };
+    if (claims.data.exp - now.getTime() / 1000 > VISITOR_TOKEN_MAX_LIFETIME_S + CLOCK_TOLERANCE_S)
+      return { ok: false, reason: 'exp is more than 24 hours away' };
     const { sub, email, name, plan } = claims.data;
     return { ok: true, visitor: { userId: sub, attributes: { ...(email ? { email } : {}), ...(name ? { name } : {}), ...(plan ? { plan } : {}) } } };
   } catch (error) {

@@ -24,7 +24,15 @@ export type Requester = ErasureItem['requestedBy'];
 
 /** Which visitor, without keeping who: the SHA-256 of the workspace, the kind of id and the id. */
 export const visitorHash = (workspaceId: string, who: VisitorTarget): string =>
-  createHash('sha256').update('visitorId' in who ? `${workspaceId}:visitor:${who.visitorId}` : 'userId' in who ? `${workspaceId}:user:${who.userId}` : `${workspaceId}:email:${who.email}`).digest('hex');
+  createHash('sha256')
+    .update(
+      'visitorId' in who
+        ? `${workspaceId}:visitor:${who.visitorId}`
+        : 'userId' in who
+          ? `${workspaceId}:user:${who.userId}`
+          : `${workspaceId}:email:${who.email}`,
+    )
+    .digest('hex');
 
 /** Starts (or, retried with the same Idempotency-Key, resumes) the erasure of a visitor's data, and finishes it. */
 export async function eraseVisitor(deps: Deps, workspaceId: string, who: VisitorTarget, requestedBy: Requester, action: Action): Promise<ErasureItem> {
@@ -34,11 +42,19 @@ export async function eraseVisitor(deps: Deps, workspaceId: string, who: Visitor
 
 /** Erases the given conversations (the retention sweeper's expired ones) under one audit record. */
 export async function eraseConversations(deps: Deps, workspaceId: string, conversations: PlannedConversation[]): Promise<ErasureItem> {
-  const erasure = await startErasure(deps, { workspaceId, reason: 'retention', requestedBy: { kind: 'retention', id: null, name: null }, visitorHash: null, target: { conversations } }, { at: deps.now() });
+  const erasure = await startErasure(
+    deps,
+    { workspaceId, reason: 'retention', requestedBy: { kind: 'retention', id: null, name: null }, visitorHash: null, target: { conversations } },
+    { at: deps.now() },
+  );
   return finishErasure(deps, erasure);
 }
 
-async function startErasure(deps: Deps, erasure: Pick<ErasureItem, 'workspaceId' | 'reason' | 'requestedBy' | 'visitorHash' | 'target'>, action: Action): Promise<ErasureItem> {
+async function startErasure(
+  deps: Deps,
+  erasure: Pick<ErasureItem, 'workspaceId' | 'reason' | 'requestedBy' | 'visitorHash' | 'target'>,
+  action: Action,
+): Promise<ErasureItem> {
   const id = `era_${randomBase62(16, action.seed)}`;
   const startedAt = action.at.toISOString();
   return createErasureOrFind(deps, { ...erasure, sk: `${startedAt}#${id}`, id, state: 'in_progress', startedAt, unfinished: 'erasure' });

@@ -47,7 +47,8 @@ const table = (deps: Deps) => deps.store.table('visitorErasures');
 const keyOf = (erasure: Pick<ErasureItem, 'workspaceId' | 'sk'>) => ({ workspaceId: erasure.workspaceId, sk: erasure.sk });
 
 /** Stores the new erasure, or answers the one stored under its key (a retried request with the same Idempotency-Key). */
-export const createErasureOrFind = async (deps: Deps, erasure: ErasureItem): Promise<ErasureItem> => (await createOrFind(deps.store, 'visitorErasures', erasure, keyOf(erasure))).item;
+export const createErasureOrFind = async (deps: Deps, erasure: ErasureItem): Promise<ErasureItem> =>
+  (await createOrFind(deps.store, 'visitorErasures', erasure, keyOf(erasure))).item;
 
 export const readErasure = (deps: Deps, erasure: Pick<ErasureItem, 'workspaceId' | 'sk'>) => readItem<ErasureItem>(deps.store, table(deps), keyOf(erasure));
 
@@ -70,7 +71,12 @@ export const completeErasure = (deps: Deps, erasure: ErasureItem, at: string) =>
   });
 
 /** A page of the workspace's erasures, newest first; `cursor` is the previous page's `next` (an sk). */
-export async function queryErasures(deps: Deps, workspaceId: string, limit: number, cursor?: string): Promise<{ erasures: ErasureItem[]; next: string | null }> {
+export async function queryErasures(
+  deps: Deps,
+  workspaceId: string,
+  limit: number,
+  cursor?: string,
+): Promise<{ erasures: ErasureItem[]; next: string | null }> {
   const page = await deps.store.doc.send(
     new QueryCommand({
       TableName: table(deps),

@@ -42,4 +42,11 @@ export interface VisitorExportSections {
 }
 
 /** Everything derived from a visitor's conversations, owner by owner; their conversations themselves are the conversations domain's. */
-export const VISITOR_DATA_OWNERS = [contactsOfVisitor, webhookDeliveriesOfVisitor, storedResponsesOfVisitor, unansweredOfVisitor, ratingCommentsOfVisitor, mailsOfVisitor] as const satisfies readonly VisitorDataOwner[];
+export const VISITOR_DATA_OWNERS = [
+  contactsOfVisitor,
+  webhookDeliveriesOfVisitor,
+  storedResponsesOfVisitor,
+  unansweredOfVisitor,
+  ratingCommentsOfVisitor,
+  mailsOfVisitor,
+] as const satisfies readonly VisitorDataOwner[];

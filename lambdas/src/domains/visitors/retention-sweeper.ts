@@ -3,7 +3,13 @@ import { logger } from '../../infra/logger';
 import { scanWorkspacesWithRetention } from '../access/workspaces';
 import { listAgents } from '../agents/agents';
 import { erasureDue, expiryFor } from '../conversations/retention';
-import { agentConversationMetas, MAX_VISITOR_CONVERSATIONS, plannedFrom, restampConversation, type PlannedConversation } from '../conversations/visitor-conversations';
+import {
+  agentConversationMetas,
+  MAX_VISITOR_CONVERSATIONS,
+  plannedFrom,
+  restampConversation,
+  type PlannedConversation,
+} from '../conversations/visitor-conversations';
 import { eraseConversations, finishErasure } from './erase';
 import { queryUnfinishedErasures } from './erasure-repository';
 import { recordRetentionErasure } from './retention-audit';

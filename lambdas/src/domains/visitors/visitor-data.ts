@@ -26,7 +26,17 @@ export interface FoundVisitorData {
 }
 
 /** The counts of an erasure that found nothing (or has not looked yet). */
-export const NOTHING_FOUND: ErasureCounts = { conversations: 0, messages: 0, pending_actions: 0, contacts: 0, webhook_deliveries: 0, stored_responses: 0, unanswered_questions: 0, mails: 0, mail_files: 0 };
+export const NOTHING_FOUND: ErasureCounts = {
+  conversations: 0,
+  messages: 0,
+  pending_actions: 0,
+  contacts: 0,
+  webhook_deliveries: 0,
+  stored_responses: 0,
+  unanswered_questions: 0,
+  mails: 0,
+  mail_files: 0,
+};
 
 /** Who an export or erasure is about: a widget visitor or verified user (their pointers), or an e-mail customer's address. */
 export type VisitorTarget = VisitorKey | { email: string };
@@ -38,7 +48,12 @@ export type VisitorTarget = VisitorKey | { email: string };
 export async function targetConversations(deps: Deps, workspaceId: string, who: VisitorTarget): Promise<PlannedConversation[]> {
   if (!('email' in who)) return visitorConversations(deps, workspaceId, who);
   const ids = await conversationsOfAddress(deps, workspaceId, who.email);
-  if (ids.length > MAX_VISITOR_CONVERSATIONS) throw new DomainError('VALIDATION_ERROR', `This address has ${ids.length} conversations; at most ${MAX_VISITOR_CONVERSATIONS} are exported or erased at once`, { field: 'email' });
+  if (ids.length > MAX_VISITOR_CONVERSATIONS)
+    throw new DomainError(
+      'VALIDATION_ERROR',
+      `This address has ${ids.length} conversations; at most ${MAX_VISITOR_CONVERSATIONS} are exported or erased at once`,
+      { field: 'email' },
+    );
   // An erased or vanished conversation is not planned again.
   const planned = await Promise.all(ids.map((id) => readConversation(deps, workspaceId, id).then(plannedFrom, () => undefined)));
   return planned.filter((conversation): conversation is PlannedConversation => conversation !== undefined);
@@ -53,4 +68,5 @@ export async function findVisitorData(deps: Deps, workspaceId: string, plan: Pla
 }
 
 /** How much of each kind was found. */
-export const countsOf = (found: FoundVisitorData): ErasureCounts => Object.assign({ ...NOTHING_FOUND }, conversationCounts(found.conversations), ...found.held.map((held) => held.counts));
+export const countsOf = (found: FoundVisitorData): ErasureCounts =>
+  Object.assign({ ...NOTHING_FOUND }, conversationCounts(found.conversations), ...found.held.map((held) => held.counts));

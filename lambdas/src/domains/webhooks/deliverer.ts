@@ -84,7 +84,10 @@ async function handleFirstAttempts(deps: Deps, sender: WebhookSender, message: F
   const stored = await getDeliveries(deps, deliveries);
   const fresh = deliveries.filter((delivery) => !stored.has(`${delivery.subscriptionId}\n${delivery.deliveryId}`));
   const attempts = await Promise.allSettled(
-    fresh.map(async (delivery) => ({ delivery, ...(await makeAttempt(deps, sender, delivery, await resolveTarget(deps, delivery.workspaceId, delivery.subscriptionId), messageId)) })),
+    fresh.map(async (delivery) => ({
+      delivery,
+      ...(await makeAttempt(deps, sender, delivery, await resolveTarget(deps, delivery.workspaceId, delivery.subscriptionId), messageId)),
+    })),
   );
   // The attempts that ended are stored even when another could not be made: only that one is sent again.
   const ended = attempts.flatMap((attempt) => (attempt.status === 'fulfilled' ? [attempt.value] : []));

@@ -13,13 +13,25 @@ export type { AttemptLogEntry };
  * A subscription's log: the events it subscribed to, and the test events sent to it (webhooks/test). The log is keyed
  * by subscription alone, so the subscription is checked to be the workspace's first.
  */
-export async function subscriptionAttempts(deps: Deps, workspaceId: string, subscriptionId: string, limit: number): Promise<AttemptLogEntry<EventType | typeof WEBHOOK_TEST_EVENT>[]> {
-  if (!(await getSubscription(deps, workspaceId, subscriptionId))) throw new DomainError('NOT_FOUND', `No webhook subscription ${subscriptionId} in this workspace`, { field: 'webhook_id' });
+export async function subscriptionAttempts(
+  deps: Deps,
+  workspaceId: string,
+  subscriptionId: string,
+  limit: number,
+): Promise<AttemptLogEntry<EventType | typeof WEBHOOK_TEST_EVENT>[]> {
+  if (!(await getSubscription(deps, workspaceId, subscriptionId)))
+    throw new DomainError('NOT_FOUND', `No webhook subscription ${subscriptionId} in this workspace`, { field: 'webhook_id' });
   return listAttempts(deps, subscriptionId, limit);
 }
 
 /** A registered skill's log (skills never receive the test event of a webhook subscription). */
-export async function skillAttempts(deps: Deps, workspaceId: string, skillCode: string, limit: number): Promise<AttemptLogEntry<Exclude<PlatformEvent, typeof WEBHOOK_TEST_EVENT>>[]> {
-  if (!(await findRegisteredSkill(deps, workspaceId, skillCode))) throw new DomainError('NOT_FOUND', `No registered skill ${skillCode} in this workspace`, { field: 'skill_code' });
+export async function skillAttempts(
+  deps: Deps,
+  workspaceId: string,
+  skillCode: string,
+  limit: number,
+): Promise<AttemptLogEntry<Exclude<PlatformEvent, typeof WEBHOOK_TEST_EVENT>>[]> {
+  if (!(await findRegisteredSkill(deps, workspaceId, skillCode)))
+    throw new DomainError('NOT_FOUND', `No registered skill ${skillCode} in this workspace`, { field: 'skill_code' });
   return listAttempts(deps, skillTargetId(workspaceId, skillCode), limit);
 }

@@ -153,12 +153,17 @@ async function updateDeliveryIf(
   condition: string,
   values: Record<string, unknown>,
 ): Promise<StoredDelivery | undefined> {
-  return updateIf<StoredDelivery>(deps.store, table(deps), { subscriptionId: key.subscriptionId, deliveryId: key.deliveryId }, {
-    UpdateExpression: update,
-    ConditionExpression: condition,
-    ExpressionAttributeNames: { '#state': 'state' },
-    ExpressionAttributeValues: values,
-  });
+  return updateIf<StoredDelivery>(
+    deps.store,
+    table(deps),
+    { subscriptionId: key.subscriptionId, deliveryId: key.deliveryId },
+    {
+      UpdateExpression: update,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: values,
+    },
+  );
 }
 
 /** BatchGetItem's limit of keys in one call. */
@@ -186,11 +191,16 @@ export async function getDeliveries(deps: Deps, keys: Array<{ subscriptionId: st
  */
 export async function claimFirstAttempts(deps: Deps, messageId: string, token: string, leaseMs: number): Promise<boolean> {
   const now = deps.now();
-  const claimed = await updateIf(deps.store, table(deps), { subscriptionId: `claim#${messageId}`, deliveryId: 'claim' }, {
-    UpdateExpression: 'SET claimToken = :token, leaseUntil = :lease, expiresAtEpoch = :expires',
-    ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil <= :now',
-    ExpressionAttributeValues: { ':token': token, ':lease': now.getTime() + leaseMs, ':now': now.getTime(), ':expires': expiresAt(now) },
-  });
+  const claimed = await updateIf(
+    deps.store,
+    table(deps),
+    { subscriptionId: `claim#${messageId}`, deliveryId: 'claim' },
+    {
+      UpdateExpression: 'SET claimToken = :token, leaseUntil = :lease, expiresAtEpoch = :expires',
+      ConditionExpression: 'attribute_not_exists(leaseUntil) OR leaseUntil <= :now',
+      ExpressionAttributeValues: { ':token': token, ':lease': now.getTime() + leaseMs, ':now': now.getTime(), ':expires': expiresAt(now) },
+    },
+  );
   return claimed !== undefined;
 }
 
@@ -226,23 +236,23 @@ function settled(delivery: StoredDelivery, outcome: AttemptOutcome): StoredDeliv
  */
 export async function putFirstAttempts(deps: Deps, attempts: Array<{ delivery: StoredDelivery; made?: AttemptMade; outcome: AttemptOutcome }>): Promise<void> {
   const items = attempts.flatMap(({ delivery, made, outcome }) => [settled(delivery, outcome), ...(made ? [attemptLogEntry(delivery, made)] : [])]);
-  await writeAll(deps.store, table(deps), items.map((item) => ({ PutRequest: { Item: item } })));
+  await writeAll(
+    deps.store,
+    table(deps),
+    items.map((item) => ({ PutRequest: { Item: item } })),
+  );
 }
 
 /**
  * Records the outcome of the claimed attempt: the next attempt and when it is due, or a final state.
  * Conditional on still holding the claim; false means another sender took over (this one overran its lease).
  */
-export async function settleAttempt(
-  deps: Deps,
-  delivery: StoredDelivery,
-  token: string,
-  next: AttemptOutcome,
-): Promise<boolean> {
+export async function settleAttempt(deps: Deps, delivery: StoredDelivery, token: string, next: AttemptOutcome): Promise<boolean> {
   const values: Record<string, unknown> = { ':state': next.state, ':token': token };
   let update = 'SET #state = :state REMOVE claimToken, leaseUntil';
   if (next.state === 'pending') {
-    update = 'SET #state = :state, attempt = :attempt, dueAt = :dueAt, lastError = :error, settledBy = :settledBy, hop = :zero REMOVE claimToken, leaseUntil, hopBy';
+    update =
+      'SET #state = :state, attempt = :attempt, dueAt = :dueAt, lastError = :error, settledBy = :settledBy, hop = :zero REMOVE claimToken, leaseUntil, hopBy';
     Object.assign(values, { ':attempt': next.attempt, ':dueAt': next.dueAt, ':error': next.error, ':settledBy': next.settledBy, ':zero': 0 });
   } else if (next.state !== 'delivered') {
     update = 'SET #state = :state, lastError = :error REMOVE claimToken, leaseUntil';
@@ -281,7 +291,11 @@ function logWriter(deps: Deps): DataLoader<AttemptLogEntry<PlatformEvent>, void>
       async (entries) => {
         // One request per key (a batch may not name a key twice): a repeated entry is the same attempt, written once.
         const byKey = new Map(entries.map((entry) => [`${entry.subscriptionId}\n${entry.deliveryId}`, entry]));
-        await writeAll(store, tableName, [...byKey.values()].map((entry) => ({ PutRequest: { Item: entry } })));
+        await writeAll(
+          store,
+          tableName,
+          [...byKey.values()].map((entry) => ({ PutRequest: { Item: entry } })),
+        );
         return entries.map(() => undefined);
       },
       { cache: false, maxBatchSize: MAX_BATCH_WRITE, batchScheduleFn: (write) => setImmediate(write) },
@@ -333,7 +347,11 @@ export async function listAttempts<E extends PlatformEvent = EventType>(deps: De
 }
 
 /** A delivery or attempt-log item of a conversation's events. */
-export type DeliveryTrace = Pick<StoredDelivery, 'subscriptionId' | 'deliveryId' | 'eventId' | 'event' | 'createdAt'> & { kind: 'delivery' | 'attempt'; payload?: string; body?: string };
+export type DeliveryTrace = Pick<StoredDelivery, 'subscriptionId' | 'deliveryId' | 'eventId' | 'event' | 'createdAt'> & {
+  kind: 'delivery' | 'attempt';
+  payload?: string;
+  body?: string;
+};
 
 /** Every delivery and attempt-log entry of the conversation's events (the `byConversation` index): export and erasure only. */
 export const queryConversationDeliveries = (deps: Deps, conversationId: string): Promise<DeliveryTrace[]> =>
@@ -345,4 +363,9 @@ export const queryConversationDeliveries = (deps: Deps, conversationId: string):
   });
 
 export const deleteDeliveryItem = (deps: Deps, key: Pick<StoredDelivery, 'subscriptionId' | 'deliveryId'>) =>
-  deleteIf(deps.store, table(deps), { subscriptionId: key.subscriptionId, deliveryId: key.deliveryId }, { ConditionExpression: 'attribute_exists(deliveryId)' });
+  deleteIf(
+    deps.store,
+    table(deps),
+    { subscriptionId: key.subscriptionId, deliveryId: key.deliveryId },
+    { ConditionExpression: 'attribute_exists(deliveryId)' },
+  );

@@ -44,7 +44,10 @@ export function prepareEmit<E extends PlatformEvent>(deps: Deps, workspaceId: st
       const deliveries = [
         // Webhooks: {id, event, created_at, data}, as @service/webhooks types it; skills: {type, id, created_at, data}, as POST /events reads it.
         ...subscriptions.map((subscription) => ({ target: subscription.id, payload: JSON.stringify({ id: eventId, event, created_at: createdAt, data }) })),
-        ...skills.map((skill) => ({ target: skillTargetId(workspaceId, skill.code), payload: JSON.stringify({ type: event, id: eventId, created_at: createdAt, data }) })),
+        ...skills.map((skill) => ({
+          target: skillTargetId(workspaceId, skill.code),
+          payload: JSON.stringify({ type: event, id: eventId, created_at: createdAt, data }),
+        })),
       ];
       await startDeliveries(
         deps,

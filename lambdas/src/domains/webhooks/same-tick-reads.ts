@@ -14,7 +14,12 @@ export function sameTickReads<V>(read: (deps: Deps, key: string) => Promise<V>):
     if (!loader) {
       loader = new DataLoader<string, V>(
         async (keys) => {
-          const reads = new Map([...new Set(keys)].map((unique) => [unique, read(deps, unique).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))]));
+          const reads = new Map(
+            [...new Set(keys)].map((unique) => [
+              unique,
+              read(deps, unique).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
+            ]),
+          );
           return Promise.all(keys.map((asked) => reads.get(asked)!));
         },
         { cache: false, batchScheduleFn: (run) => setImmediate(run) },

@@ -31,7 +31,10 @@ export const findSkillTarget = (deps: Deps, workspaceId: string, targetId: strin
 
 /** The headers of one attempt: the skill's bearer and a fresh turn token for the workspace (120 s, for this skill). */
 export async function skillEventHeaders(workspaceId: string, skill: RegisteredSkill): Promise<Record<string, string>> {
-  const turnToken = await mintTurnToken({ accountId: workspaceId, companyId: workspaceId, skill: skill.code, roles: ['admin'] }, { secret: skill.turnTokenSecret });
+  const turnToken = await mintTurnToken(
+    { accountId: workspaceId, companyId: workspaceId, skill: skill.code, roles: ['admin'] },
+    { secret: skill.turnTokenSecret },
+  );
   return {
     ...(skill.bearer ? { authorization: `Bearer ${skill.bearer}` } : {}),
     [TURN_TOKEN_HEADER]: turnToken,

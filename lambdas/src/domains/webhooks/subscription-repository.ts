@@ -26,7 +26,9 @@ export const createSubscriptionOrFind = async (deps: Deps, subscription: StoredS
   (await createOrFind(deps.store, 'webhookSubscriptions', subscription, { workspaceId: subscription.workspaceId, id: subscription.id })).item;
 
 export async function querySubscriptions(deps: Deps, workspaceId: string): Promise<StoredSubscription[]> {
-  const result = await deps.store.doc.send(new QueryCommand({ TableName: table(deps), KeyConditionExpression: 'workspaceId = :w', ExpressionAttributeValues: { ':w': workspaceId } }));
+  const result = await deps.store.doc.send(
+    new QueryCommand({ TableName: table(deps), KeyConditionExpression: 'workspaceId = :w', ExpressionAttributeValues: { ':w': workspaceId } }),
+  );
   return (result.Items ?? []) as StoredSubscription[];
 }
 
@@ -44,7 +46,12 @@ type SubscriptionKey = Pick<StoredSubscription, 'workspaceId' | 'id'>;
 
 /** A conditional update of a subscription that still exists; the new item, or undefined when it is gone or the condition failed. */
 const updateIfExists = (deps: Deps, subscription: SubscriptionKey, update: Omit<ConditionalUpdate, 'ConditionExpression'> & { ConditionExpression?: string }) =>
-  updateIf<StoredSubscription>(deps.store, table(deps), { workspaceId: subscription.workspaceId, id: subscription.id }, { ConditionExpression: 'attribute_exists(id)', ...update });
+  updateIf<StoredSubscription>(
+    deps.store,
+    table(deps),
+    { workspaceId: subscription.workspaceId, id: subscription.id },
+    { ConditionExpression: 'attribute_exists(id)', ...update },
+  );
 
 /** Sets the consecutive-failure counter back to zero; undefined when the subscription is gone. */
 export const resetFailureCount = (deps: Deps, subscription: SubscriptionKey) =>

@@ -38,7 +38,12 @@ export function assertSubscribableUrl(url: string, allowLocal: boolean): void {
   }
 }
 
-export async function createSubscription(deps: Deps, workspaceId: string, input: { url: string; events: EventType[] }, action: Action = { at: deps.now() }): Promise<StoredSubscription> {
+export async function createSubscription(
+  deps: Deps,
+  workspaceId: string,
+  input: { url: string; events: EventType[] },
+  action: Action = { at: deps.now() },
+): Promise<StoredSubscription> {
   const subscription: StoredSubscription = {
     workspaceId,
     id: newSubscriptionId(action.seed),
@@ -58,10 +63,12 @@ export async function listSubscriptions(deps: Deps, workspaceId: string): Promis
 
 export async function deleteSubscription(deps: Deps, workspaceId: string, id: string): Promise<void> {
   remember(deps, keptKey(workspaceId, id), GONE, SUBSCRIPTION_KEPT_MS);
-  if (!(await deleteSubscriptionItem(deps, workspaceId, id))) throw new DomainError('NOT_FOUND', `No webhook subscription ${id} in this workspace`, { field: 'webhook_id' });
+  if (!(await deleteSubscriptionItem(deps, workspaceId, id)))
+    throw new DomainError('NOT_FOUND', `No webhook subscription ${id} in this workspace`, { field: 'webhook_id' });
 }
 
-export const getSubscription = (deps: Deps, workspaceId: string, id: string): Promise<StoredSubscription | undefined> => getSubscriptionItem(deps, workspaceId, id);
+export const getSubscription = (deps: Deps, workspaceId: string, id: string): Promise<StoredSubscription | undefined> =>
+  getSubscriptionItem(deps, workspaceId, id);
 
 /**
  * How long a container may deliver on the subscription as it last read it. What this container changes (its failure
@@ -82,12 +89,18 @@ const readSubscription = sameTickReads((deps, key) => {
 
 /** The subscription a delivery goes to, read once per SUBSCRIPTION_KEPT_MS per container rather than for every attempt. */
 export async function getSubscriptionToDeliver(deps: Deps, workspaceId: string, id: string): Promise<StoredSubscription | undefined> {
-  const kept = await cached<StoredSubscription | typeof GONE | undefined>(deps, keptKey(workspaceId, id), SUBSCRIPTION_KEPT_MS, () => readSubscription(deps, `${workspaceId}\n${id}`));
+  const kept = await cached<StoredSubscription | typeof GONE | undefined>(deps, keptKey(workspaceId, id), SUBSCRIPTION_KEPT_MS, () =>
+    readSubscription(deps, `${workspaceId}\n${id}`),
+  );
   return kept === GONE ? undefined : kept;
 }
 
 /** Keeps the subscription as a write of this container left it (gone when the write found none). */
-function keep(deps: Deps, subscription: Pick<StoredSubscription, 'workspaceId' | 'id'>, updated: StoredSubscription | undefined): StoredSubscription | undefined {
+function keep(
+  deps: Deps,
+  subscription: Pick<StoredSubscription, 'workspaceId' | 'id'>,
+  updated: StoredSubscription | undefined,
+): StoredSubscription | undefined {
   const key = keptKey(subscription.workspaceId, subscription.id);
   if (recall(deps, key) !== GONE) remember(deps, key, updated ?? GONE, SUBSCRIPTION_KEPT_MS);
   return updated;

@@ -43,7 +43,14 @@ export async function resolveTarget(deps: Deps, workspaceId: string, targetId: s
   if (!subscription) return { closed: 'subscription deleted' };
   if (!subscription.active) return { closed: 'subscription disabled' };
   return {
-    request: async (delivery, signedAt) => ({ url: subscription.url, id: delivery.eventId, event: delivery.event, payload: delivery.payload, signingSecret: subscription.signingSecret, signedAt }),
+    request: async (delivery, signedAt) => ({
+      url: subscription.url,
+      id: delivery.eventId,
+      event: delivery.event,
+      payload: delivery.payload,
+      signingSecret: subscription.signingSecret,
+      signedAt,
+    }),
     succeeded: () => recordDeliverySuccess(deps, workspaceId, targetId, subscription),
     failed: () => countFailure(deps, subscription),
   };

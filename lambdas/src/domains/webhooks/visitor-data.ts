@@ -12,7 +12,9 @@ export const webhookDeliveriesOfVisitor = {
       counts: { webhook_deliveries: traces.length },
       exported: {
         deliveries: traces.flatMap((trace) =>
-          trace.kind === 'delivery' && trace.payload !== undefined ? [{ subscriptionId: trace.subscriptionId, eventId: trace.eventId, event: trace.event, createdAt: trace.createdAt, payload: trace.payload }] : [],
+          trace.kind === 'delivery' && trace.payload !== undefined
+            ? [{ subscriptionId: trace.subscriptionId, eventId: trace.eventId, event: trace.event, createdAt: trace.createdAt, payload: trace.payload }]
+            : [],
         ),
       },
       erase: async () => void (await Promise.all(traces.map((trace) => deleteDeliveryItem(deps, trace)))),

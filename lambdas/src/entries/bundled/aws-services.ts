@@ -79,7 +79,11 @@ const addressOf = (sender: string) => (/<([^>]+)>/.exec(sender)?.[1] ?? sender).
 export function startAwsServices(services: AwsServices): Promise<{ server: Server; endpoint: string }> {
   const authorize = (role: string | undefined, action: string, resource: string) => {
     if (!role || !services.policies.allows(role, action, resource)) {
-      throw new AwsError(400, 'AccessDeniedException', `User: arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/${role ?? 'unknown'} is not authorized to perform: ${action} on resource: ${resource}`);
+      throw new AwsError(
+        400,
+        'AccessDeniedException',
+        `User: arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/${role ?? 'unknown'} is not authorized to perform: ${action} on resource: ${resource}`,
+      );
     }
   };
 
@@ -87,7 +91,8 @@ export function startAwsServices(services: AwsServices): Promise<{ server: Serve
     'AmazonSQS.SendMessage': async (body, role) => {
       const input = SendMessage.parse(body);
       const queueId = input.QueueUrl.split('/').at(-1)!;
-      if (!services.queueIds.has(queueId)) throw new AwsError(400, 'AWS.SimpleQueueService.NonExistentQueue', `The specified queue does not exist: ${input.QueueUrl}`);
+      if (!services.queueIds.has(queueId))
+        throw new AwsError(400, 'AWS.SimpleQueueService.NonExistentQueue', `The specified queue does not exist: ${input.QueueUrl}`);
       authorize(role, 'sqs:SendMessage', `arn:aws:sqs:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${queueId}`);
       const id = await services.queue.sendSerialized(queueId, input.MessageBody, input.DelaySeconds ?? 0);
       return { MessageId: id, MD5OfMessageBody: createHash('md5').update(input.MessageBody).digest('hex') };
@@ -104,8 +109,16 @@ export function startAwsServices(services: AwsServices): Promise<{ server: Serve
       const sender = input.FromEmailAddress ?? ('Raw' in input.Content ? await rawSender(input.Content.Raw.Data) : '');
       const from = addressOf(sender);
       const domain = from.split('@')[1] ?? '';
-      const identity = services.verifiedIdentities === undefined ? domain : services.verifiedIdentities.find((verified) => verified.toLowerCase() === from || verified.toLowerCase() === domain);
-      if (identity === undefined) throw new AwsError(400, 'MessageRejected', `Email address is not verified. The following identities failed the check in region ${LOCAL_REGION.toUpperCase()}: ${from}`);
+      const identity =
+        services.verifiedIdentities === undefined
+          ? domain
+          : services.verifiedIdentities.find((verified) => verified.toLowerCase() === from || verified.toLowerCase() === domain);
+      if (identity === undefined)
+        throw new AwsError(
+          400,
+          'MessageRejected',
+          `Email address is not verified. The following identities failed the check in region ${LOCAL_REGION.toUpperCase()}: ${from}`,
+        );
       authorize(role, 'ses:SendEmail', `arn:aws:ses:${LOCAL_REGION}:${LOCAL_ACCOUNT}:identity/${identity}`);
       let messageId = '';
       for (const to of input.Destination.ToAddresses) ({ messageId } = await services.mail.send(await mailOf(input.Content, to, sender)));
@@ -126,7 +139,12 @@ export function startAwsServices(services: AwsServices): Promise<{ server: Serve
       const output = await operation(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'), roleOfRequest(request));
       response.writeHead(200, { 'content-type': json }).end(JSON.stringify(output));
     } catch (error) {
-      const failure = error instanceof AwsError ? error : error instanceof z.ZodError ? new AwsError(400, 'ValidationException', error.message) : new AwsError(500, 'InternalFailure', String(error));
+      const failure =
+        error instanceof AwsError
+          ? error
+          : error instanceof z.ZodError
+            ? new AwsError(400, 'ValidationException', error.message)
+            : new AwsError(500, 'InternalFailure', String(error));
       response
         .writeHead(failure.status, { 'content-type': json, 'x-amzn-errortype': failure.type, 'x-amzn-query-error': `${failure.type};Sender` })
         .end(JSON.stringify({ __type: failure.type, message: failure.message }));

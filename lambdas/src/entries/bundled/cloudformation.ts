@@ -36,7 +36,9 @@ export async function readSynthesizedStack(cdkOut: string): Promise<ResolvedStac
   const template = TemplateSchema.parse(JSON.parse(await readFile(join(cdkOut, templateFile), 'utf8')));
   const resolve = resolver(template.Resources);
   return {
-    resources: Object.fromEntries(Object.entries(template.Resources).map(([id, resource]) => [id, { ...resource, Properties: resolve(resource.Properties) as Record<string, unknown> }])),
+    resources: Object.fromEntries(
+      Object.entries(template.Resources).map(([id, resource]) => [id, { ...resource, Properties: resolve(resource.Properties) as Record<string, unknown> }]),
+    ),
     outputs: Object.fromEntries(Object.entries(template.Outputs).map(([id, output]) => [id, String(resolve(output.Value))])),
   };
 }

@@ -28,7 +28,9 @@ export function stackQueues(stack: ResolvedStack, store: Store): StackQueues {
   const queueIds = new Set(resourcesOfType(stack, 'AWS::SQS::Queue').map(([id]) => id));
   const mappings = resourcesOfType(stack, 'AWS::Lambda::EventSourceMapping').map(([, mapping]) => propertiesOf<EventSourceMapping>(mapping));
   const queue = new LocalQueue<string>(store, {
-    visibilityTimeoutMs: Object.fromEntries(resourcesOfType(stack, 'AWS::SQS::Queue').map(([id, q]) => [id, Number(q.Properties.VisibilityTimeout ?? 30) * 1000])),
+    visibilityTimeoutMs: Object.fromEntries(
+      resourcesOfType(stack, 'AWS::SQS::Queue').map(([id, q]) => [id, Number(q.Properties.VisibilityTimeout ?? 30) * 1000]),
+    ),
     batchSize: Object.fromEntries(mappings.map((mapping) => [idOfArn(mapping.EventSourceArn), mapping.BatchSize ?? 10])),
   });
   return {
@@ -64,7 +66,10 @@ export function startSchedules(stack: ResolvedStack, fn: FunctionOf): StackSched
   });
   const invoke = (target: LambdaFunction) => target.invoke(scheduledEvent());
   const timers = scheduled.map((schedule) => {
-    const timer = setInterval(() => void invoke(schedule.fn).catch((error: unknown) => logger.error('scheduled function failed', { function: schedule.fn.spec.id, error })), schedule.everyMs);
+    const timer = setInterval(
+      () => void invoke(schedule.fn).catch((error: unknown) => logger.error('scheduled function failed', { function: schedule.fn.spec.id, error })),
+      schedule.everyMs,
+    );
     timer.unref();
     return timer;
   });
@@ -74,4 +79,13 @@ export function startSchedules(stack: ResolvedStack, fn: FunctionOf): StackSched
   };
 }
 
-const scheduledEvent = () => ({ version: '0', id: randomUUID(), 'detail-type': 'Scheduled Event', source: 'aws.events', time: new Date().toISOString(), region: LOCAL_REGION, resources: [], detail: {} });
+const scheduledEvent = () => ({
+  version: '0',
+  id: randomUUID(),
+  'detail-type': 'Scheduled Event',
+  source: 'aws.events',
+  time: new Date().toISOString(),
+  region: LOCAL_REGION,
+  resources: [],
+  detail: {},
+});

@@ -36,12 +36,18 @@ export async function serveFrontDoors(stack: ResolvedStack, hosts: Hosts, serve:
   }
   const urlOf = (id: string) => `https://${id.toLowerCase()}.lambda-url.${LOCAL_REGION}.on.aws/`;
   for (const [id, url] of resourcesOfType(stack, 'AWS::Lambda::Url')) {
-    const { TargetFunctionArn, InvokeMode, Cors } = propertiesOf<{ TargetFunctionArn: string; InvokeMode?: 'BUFFERED' | 'RESPONSE_STREAM'; Cors?: FunctionUrlCors }>(url);
+    const { TargetFunctionArn, InvokeMode, Cors } = propertiesOf<{
+      TargetFunctionArn: string;
+      InvokeMode?: 'BUFFERED' | 'RESPONSE_STREAM';
+      Cors?: FunctionUrlCors;
+    }>(url);
     let handler: RequestHandler | undefined;
     await serve(urlOf(id), (request, response) => (handler ??= functionUrl(fn(TargetFunctionArn), InvokeMode ?? 'BUFFERED', Cors))(request, response));
   }
   const distributions = resourcesOfType(stack, 'AWS::CloudFront::Distribution');
-  const cloudFrontFunctions = new Map(resourcesOfType(stack, 'AWS::CloudFront::Function').map(([id, resource]) => [id, String(resource.Properties.FunctionCode)]));
+  const cloudFrontFunctions = new Map(
+    resourcesOfType(stack, 'AWS::CloudFront::Function').map(([id, resource]) => [id, String(resource.Properties.FunctionCode)]),
+  );
   const behaviorsOf = new Map<string, DistributionBehavior[]>();
   for (const [id] of distributions) {
     const behaviors: DistributionBehavior[] = [];
@@ -84,7 +90,9 @@ function distributionBehaviors(properties: Record<string, unknown>, hosts: Hosts
         : {
             kind: 'http' as const,
             target: hosts.origin(hostOf(origin.DomainName)),
-            customHeaders: Object.fromEntries((origin.OriginCustomHeaders ?? []).map((header) => [header.HeaderName.toLowerCase(), hosts.localize(header.HeaderValue)])),
+            customHeaders: Object.fromEntries(
+              (origin.OriginCustomHeaders ?? []).map((header) => [header.HeaderName.toLowerCase(), hosts.localize(header.HeaderValue)]),
+            ),
           },
       ...(code ? { viewerRequest: code } : {}),
     };

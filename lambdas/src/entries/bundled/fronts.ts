@@ -59,7 +59,11 @@ export interface HttpApiRoute {
 /** API Gateway picks the most specific route: fewer greedy variables, more literal segments, a method over ANY. */
 const specificity = (route: HttpApiRoute) => {
   const segments = route.path.split('/');
-  return [-segments.filter((segment) => segment.endsWith('+}')).length, segments.filter((segment) => !segment.startsWith('{')).length, route.method === 'ANY' ? 0 : 1];
+  return [
+    -segments.filter((segment) => segment.endsWith('+}')).length,
+    segments.filter((segment) => !segment.startsWith('{')).length,
+    route.method === 'ANY' ? 0 : 1,
+  ];
 };
 const bySpecificity = (a: HttpApiRoute, b: HttpApiRoute) => {
   const [x, y] = [specificity(a), specificity(b)];
@@ -110,64 +114,70 @@ function corsHeaders(cors: FunctionUrlCors | undefined, request: IncomingMessage
  * with the HTTP integration content type, the JSON prelude up to eight zero bytes gives status, headers and cookies,
  * and a stream that ended before any byte is a 200 without headers.
  */
-export const functionUrl = (fn: LambdaFunction, invokeMode: 'BUFFERED' | 'RESPONSE_STREAM', cors?: FunctionUrlCors): RequestHandler => async (request, response) => {
-  if (cors && request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
-    const allowed = corsHeaders(cors, request);
-    return void response
-      .writeHead(200, {
-        ...allowed,
-        ...(cors.AllowMethods ? { 'access-control-allow-methods': cors.AllowMethods.join(',') } : {}),
-        ...(cors.AllowHeaders ? { 'access-control-allow-headers': cors.AllowHeaders.join(',') } : {}),
-        ...(cors.MaxAge ? { 'access-control-max-age': String(cors.MaxAge) } : {}),
+export const functionUrl =
+  (fn: LambdaFunction, invokeMode: 'BUFFERED' | 'RESPONSE_STREAM', cors?: FunctionUrlCors): RequestHandler =>
+  async (request, response) => {
+    if (cors && request.method === 'OPTIONS' && request.headers['access-control-request-method']) {
+      const allowed = corsHeaders(cors, request);
+      return void response
+        .writeHead(200, {
+          ...allowed,
+          ...(cors.AllowMethods ? { 'access-control-allow-methods': cors.AllowMethods.join(',') } : {}),
+          ...(cors.AllowHeaders ? { 'access-control-allow-headers': cors.AllowHeaders.join(',') } : {}),
+          ...(cors.MaxAge ? { 'access-control-max-age': String(cors.MaxAge) } : {}),
+        })
+        .end();
+    }
+    const extra = corsHeaders(cors, request);
+    const event = await payloadV2(request, '$default');
+    if (invokeMode === 'BUFFERED') {
+      const result = await fn.invoke(event).catch((error: unknown) => {
+        logger.error('bundled function failed', { function: fn.spec.id, error });
+        return undefined;
+      });
+      if (result === undefined) return void response.writeHead(502, { 'content-type': 'application/json' }).end('{"Message":null}');
+      const answer = asResult(result);
+      return writeResult(response, { ...answer, headers: { ...answer.headers, ...extra } });
+    }
+    let contentType = '';
+    let prelude: Buffer | undefined;
+    const head = (status: number, headers: Record<string, string>, cookies?: string[]) => {
+      response.writeHead(status, { ...headers, ...extra, ...(cookies?.length ? { 'set-cookie': cookies } : {}) });
+      response.flushHeaders();
+    };
+    await fn
+      .invokeStreaming(event, {
+        open: (type) => {
+          contentType = type;
+          if (type === METADATA_PRELUDE_CONTENT_TYPE) prelude = Buffer.alloc(0);
+          else head(200, { 'content-type': type });
+        },
+        data: (bytes) => {
+          if (!prelude) return void response.write(bytes);
+          prelude = Buffer.concat([prelude, bytes]);
+          const end = prelude.indexOf(PRELUDE_DELIMITER);
+          if (end < 0) return;
+          const metadata = JSON.parse(prelude.subarray(0, end).toString('utf8')) as {
+            statusCode?: number;
+            headers?: Record<string, string>;
+            cookies?: string[];
+          };
+          head(metadata.statusCode ?? 200, metadata.headers ?? {}, metadata.cookies);
+          const rest = prelude.subarray(end + PRELUDE_DELIMITER.length);
+          prelude = undefined;
+          if (rest.length) response.write(rest);
+        },
+        end: () => {
+          if (!response.headersSent) head(200, {});
+          response.end();
+        },
       })
-      .end();
-  }
-  const extra = corsHeaders(cors, request);
-  const event = await payloadV2(request, '$default');
-  if (invokeMode === 'BUFFERED') {
-    const result = await fn.invoke(event).catch((error: unknown) => {
-      logger.error('bundled function failed', { function: fn.spec.id, error });
-      return undefined;
-    });
-    if (result === undefined) return void response.writeHead(502, { 'content-type': 'application/json' }).end('{"Message":null}');
-    const answer = asResult(result);
-    return writeResult(response, { ...answer, headers: { ...answer.headers, ...extra } });
-  }
-  let contentType = '';
-  let prelude: Buffer | undefined;
-  const head = (status: number, headers: Record<string, string>, cookies?: string[]) => {
-    response.writeHead(status, { ...headers, ...extra, ...(cookies?.length ? { 'set-cookie': cookies } : {}) });
-    response.flushHeaders();
+      .catch((error: unknown) => {
+        logger.error('bundled function failed', { function: fn.spec.id, contentType, error });
+        if (!response.headersSent) response.writeHead(502, { 'content-type': 'application/json' }).end('{"Message":null}');
+        else response.end();
+      });
   };
-  await fn
-    .invokeStreaming(event, {
-      open: (type) => {
-        contentType = type;
-        if (type === METADATA_PRELUDE_CONTENT_TYPE) prelude = Buffer.alloc(0);
-        else head(200, { 'content-type': type });
-      },
-      data: (bytes) => {
-        if (!prelude) return void response.write(bytes);
-        prelude = Buffer.concat([prelude, bytes]);
-        const end = prelude.indexOf(PRELUDE_DELIMITER);
-        if (end < 0) return;
-        const metadata = JSON.parse(prelude.subarray(0, end).toString('utf8')) as { statusCode?: number; headers?: Record<string, string>; cookies?: string[] };
-        head(metadata.statusCode ?? 200, metadata.headers ?? {}, metadata.cookies);
-        const rest = prelude.subarray(end + PRELUDE_DELIMITER.length);
-        prelude = undefined;
-        if (rest.length) response.write(rest);
-      },
-      end: () => {
-        if (!response.headersSent) head(200, {});
-        response.end();
-      },
-    })
-    .catch((error: unknown) => {
-      logger.error('bundled function failed', { function: fn.spec.id, contentType, error });
-      if (!response.headersSent) response.writeHead(502, { 'content-type': 'application/json' }).end('{"Message":null}');
-      else response.end();
-    });
-};
 
 export type DistributionOrigin = { kind: 's3' } | { kind: 'http'; target: string; customHeaders: Record<string, string> };
 
@@ -179,7 +189,13 @@ export interface DistributionBehavior {
   viewerRequest?: string;
 }
 
-const patternRegex = (pattern: string) => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+const patternRegex = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 
 type CloudFrontHeaders = Record<string, { value: string }>;
 type ViewerResult = { statusCode: number; headers?: CloudFrontHeaders } | { uri: string; headers?: CloudFrontHeaders };
@@ -195,16 +211,21 @@ export const distribution = (behaviors: DistributionBehavior[]): RequestHandler 
   return async (request, response) => {
     compiled ??= behaviors.map((behavior) => ({ ...behavior, regex: behavior.pathPattern ? patternRegex(behavior.pathPattern) : /^/ }));
     const url = new URL(request.url ?? '/', 'http://viewer');
-    const behavior = compiled.find((candidate) => candidate.pathPattern && candidate.regex.test(url.pathname)) ?? compiled.find((candidate) => !candidate.pathPattern)!;
+    const behavior =
+      compiled.find((candidate) => candidate.pathPattern && candidate.regex.test(url.pathname)) ?? compiled.find((candidate) => !candidate.pathPattern)!;
     let uri = url.pathname;
     let viewerHeaders: CloudFrontHeaders = Object.fromEntries(
-      Object.entries(request.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, { value: Array.isArray(value) ? value.join(', ') : value }]])),
+      Object.entries(request.headers).flatMap(([name, value]) =>
+        value === undefined ? [] : [[name, { value: Array.isArray(value) ? value.join(', ') : value }]],
+      ),
     );
     if (behavior.viewerRequest) {
       const event = { request: { uri, method: request.method, querystring: {}, headers: viewerHeaders } };
       const result = runInNewContext(`${behavior.viewerRequest}\nhandler(event);`, { event }) as ViewerResult;
       if ('statusCode' in result) {
-        return void response.writeHead(result.statusCode, Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, header]) => [name, header.value]))).end();
+        return void response
+          .writeHead(result.statusCode, Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, header]) => [name, header.value])))
+          .end();
       }
       uri = result.uri;
       viewerHeaders = result.headers ?? viewerHeaders;
@@ -212,13 +233,20 @@ export const distribution = (behaviors: DistributionBehavior[]): RequestHandler 
     if (behavior.origin.kind === 's3') {
       const file = await readStaticFile(uri);
       if (!file) return void response.writeHead(403, { 'content-type': 'application/xml' }).end('<Error><Code>AccessDenied</Code></Error>');
-      return void response.writeHead(200, { 'content-type': file.contentType, 'cache-control': file.cacheControl, ...file.headers }).end(request.method === 'HEAD' ? undefined : file.body);
+      return void response
+        .writeHead(200, { 'content-type': file.contentType, 'cache-control': file.cacheControl, ...file.headers })
+        .end(request.method === 'HEAD' ? undefined : file.body);
     }
     const headers = new Headers();
     for (const [name, header] of Object.entries(viewerHeaders)) if (name !== 'host' && name !== 'connection') headers.set(name, header.value);
     for (const [name, value] of Object.entries(behavior.origin.customHeaders)) headers.set(name, value);
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await readBody(request);
-    const answer = await fetch(`${behavior.origin.target}${uri}${url.search}`, { method: request.method ?? 'GET', headers, redirect: 'manual', ...(body ? { body: new Uint8Array(body) } : {}) });
+    const answer = await fetch(`${behavior.origin.target}${uri}${url.search}`, {
+      method: request.method ?? 'GET',
+      headers,
+      redirect: 'manual',
+      ...(body ? { body: new Uint8Array(body) } : {}),
+    });
     const forwarded: Record<string, string | string[]> = {};
     answer.headers.forEach((value, name) => {
       if (!['set-cookie', 'content-encoding', 'content-length', 'transfer-encoding', 'connection'].includes(name)) forwarded[name] = value;

@@ -7,7 +7,14 @@ const PolicySchema = z.object({ PolicyDocument: z.object({ Statement: z.array(St
 
 type Statement = z.infer<typeof StatementSchema>;
 
-const wildcard = (pattern: string) => new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, 'i');
+const wildcard = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+    'i',
+  );
 const matches = (patterns: string[], value: string) => patterns.some((pattern) => wildcard(pattern).test(value));
 
 /** The identity-based policies of each role of the stack, and the question IAM answers for a call. */
@@ -24,12 +31,19 @@ export class RolePolicies {
 
   /** Whether `roleArnOrId` may do `action` (e.g. `sqs:SendMessage`) on `resource` (an ARN): an Allow and no Deny. */
   allows(roleArnOrId: string, action: string, resource: string): boolean {
-    const statements = (this.statements.get(idOfArn(roleArnOrId)) ?? []).filter((statement) => matches(statement.Action, action) && matches(statement.Resource, resource));
+    const statements = (this.statements.get(idOfArn(roleArnOrId)) ?? []).filter(
+      (statement) => matches(statement.Action, action) && matches(statement.Resource, resource),
+    );
     return statements.some((statement) => statement.Effect === 'Allow') && !statements.some((statement) => statement.Effect === 'Deny');
   }
 }
 
-const ServiceStatementSchema = z.object({ Effect: z.enum(['Allow', 'Deny']), Principal: z.object({ Service: list }).partial().optional(), Action: list, Resource: list });
+const ServiceStatementSchema = z.object({
+  Effect: z.enum(['Allow', 'Deny']),
+  Principal: z.object({ Service: list }).partial().optional(),
+  Action: list,
+  Resource: list,
+});
 const BucketPolicySchema = z.object({ Bucket: z.string(), PolicyDocument: z.object({ Statement: z.array(z.unknown()) }) });
 
 /** Whether a bucket's policy in the template lets an AWS service (`ses.amazonaws.com`) do `action` on `resource`. */
@@ -39,7 +53,13 @@ export function bucketPolicyAllowsService(stack: ResolvedStack, bucket: string, 
     if (parsed.Bucket !== bucket) return false;
     return parsed.PolicyDocument.Statement.some((raw) => {
       const statement = ServiceStatementSchema.safeParse(raw);
-      return statement.success && statement.data.Effect === 'Allow' && (statement.data.Principal?.Service ?? []).includes(service) && matches(statement.data.Action, action) && matches(statement.data.Resource, resource);
+      return (
+        statement.success &&
+        statement.data.Effect === 'Allow' &&
+        (statement.data.Principal?.Service ?? []).includes(service) &&
+        matches(statement.data.Action, action) &&
+        matches(statement.data.Resource, resource)
+      );
     });
   });
 }

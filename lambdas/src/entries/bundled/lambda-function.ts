@@ -76,7 +76,9 @@ export class LambdaFunction {
   private async run(event: unknown, stream?: RawStream): Promise<unknown> {
     const { worker, streaming } = await this.start();
     if (Boolean(stream) !== streaming) {
-      throw new Error(`${this.spec.id}: the handler is ${streaming ? '' : 'not '}streamified (awslambda.streamifyResponse), the invocation ${stream ? 'streams' : 'is buffered'}`);
+      throw new Error(
+        `${this.spec.id}: the handler is ${streaming ? '' : 'not '}streamified (awslambda.streamifyResponse), the invocation ${stream ? 'streams' : 'is buffered'}`,
+      );
     }
     const id = (this.nextId += 1);
     return new Promise((resolve, reject) => {
@@ -84,11 +86,13 @@ export class LambdaFunction {
         reject(new Error(`${this.spec.id}: Task timed out after ${this.spec.timeoutSeconds} seconds`));
         void this.reset(worker);
       }, this.spec.timeoutSeconds * 1000);
-      const settle = <T>(done: (value: T) => void) => (value: T) => {
-        clearTimeout(timer);
-        this.pending.delete(id);
-        done(value);
-      };
+      const settle =
+        <T>(done: (value: T) => void) =>
+        (value: T) => {
+          clearTimeout(timer);
+          this.pending.delete(id);
+          done(value);
+        };
       this.pending.set(id, { resolve: settle(resolve), reject: settle(reject), ...(stream ? { stream } : {}) });
       worker.postMessage({ type: 'invoke', id, event, requestId: randomUUID() } satisfies SandboxRequest);
     });

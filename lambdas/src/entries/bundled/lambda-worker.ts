@@ -47,7 +47,13 @@ const layerParents = data.layers.map((layer) => pathToFileURL(join(layer, 'nodej
 // The bundle sees what the nodejs22.x runtime offers: Node's built-ins, the AWS SDK v3 and its layers' packages.
 registerHooks({
   resolve(specifier, context, nextResolve) {
-    if (!context.parentURL?.startsWith(assetUrl) || specifier.startsWith('.') || specifier.startsWith('file:') || specifier.startsWith('node:') || builtins.has(specifier)) {
+    if (
+      !context.parentURL?.startsWith(assetUrl) ||
+      specifier.startsWith('.') ||
+      specifier.startsWith('file:') ||
+      specifier.startsWith('node:') ||
+      builtins.has(specifier)
+    ) {
       return nextResolve(specifier, context);
     }
     if (RUNTIME_PACKAGES.test(specifier)) return nextResolve(specifier, { ...context, parentURL: sdkParent });
@@ -58,9 +64,14 @@ registerHooks({
         // Not in this layer: the next one, as /opt holds all layers merged.
       }
     }
-    throw Object.assign(new Error(`Cannot find package '${specifier}' imported from ${context.parentURL} (the Lambda runtime provides only Node's built-ins, the AWS SDK v3 and the function's layers)`), {
-      code: 'ERR_MODULE_NOT_FOUND',
-    });
+    throw Object.assign(
+      new Error(
+        `Cannot find package '${specifier}' imported from ${context.parentURL} (the Lambda runtime provides only Node's built-ins, the AWS SDK v3 and the function's layers)`,
+      ),
+      {
+        code: 'ERR_MODULE_NOT_FOUND',
+      },
+    );
   },
 });
 

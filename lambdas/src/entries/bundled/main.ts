@@ -24,7 +24,9 @@ if (!env.BUNDLED_CDK_OUT) {
   console.log(`Synthesizing the stack into ${cdkOut} …`);
   await synthesize(cdkOut);
 }
-const verifiedIdentities = env.MAIL_FROM_IDENTITIES?.split(',').map((identity) => identity.trim()).filter(Boolean);
+const verifiedIdentities = env.MAIL_FROM_IDENTITIES?.split(',')
+  .map((identity) => identity.trim())
+  .filter(Boolean);
 const platform = await startBundledPlatform({
   cdkOut,
   dataDir: join(dataDir, 'store'),
@@ -34,7 +36,9 @@ const platform = await startBundledPlatform({
 
 console.log(`
 Bundled platform running: the bundles of ${cdkOut}, each in a Lambda-like sandbox (data in ${dataDir})
-${Object.entries(platform.outputs).map(([name, value]) => `  ${name.padEnd(16)} ${value}`).join('\n')}
+${Object.entries(platform.outputs)
+  .map(([name, value]) => `  ${name.padEnd(16)} ${value}`)
+  .join('\n')}
   Mail             ${platform.mailUrl}
   Demo agent       ${platform.demo.agentIds[0]}   owner ${platform.demo.ownerEmail}
   Demo API key     ${platform.demo.createdApiKey ?? '(created on the first start of this DATA_DIR)'}

@@ -100,7 +100,12 @@ export async function startBundledPlatform(options: BundledPlatformOptions): Pro
     const queues = stackQueues(stack, emulatorStore);
     // SES gives every mail it sends a Message-ID of its own domain (infra/mail/ses.ts reads it back from SES's message id).
     const mailbox = localMailbox(emulatorStore, () => new Date(), { from: 'no-reply@service.local', domain: 'email.amazonses.com' });
-    const secrets = new Map(resourcesOfType(stack, 'AWS::SecretsManager::Secret').map(([id]) => [`arn:aws:secretsmanager:${LOCAL_REGION}:000000000000:secret:${id}`, randomBase62(64)]));
+    const secrets = new Map(
+      resourcesOfType(stack, 'AWS::SecretsManager::Secret').map(([id]) => [
+        `arn:aws:secretsmanager:${LOCAL_REGION}:000000000000:secret:${id}`,
+        randomBase62(64),
+      ]),
+    );
     const aws = await startAwsServices({
       secrets,
       queue: queues.queue,
@@ -115,7 +120,12 @@ export async function startBundledPlatform(options: BundledPlatformOptions): Pro
     const s3 = await startS3({ buckets: new Set(resourcesOfType(stack, 'AWS::S3::Bucket').map(([id]) => id.toLowerCase())), root: s3Root, policies });
     servers.push(s3.server);
 
-    functions = loadStackFunctions(stack, { cdkOut: options.cdkOut, hosts, endpoints: { dynamo: dynamo.endpoint, aws: aws.endpoint, s3: s3.endpoint }, logs: options.logs ?? 'inherit' });
+    functions = loadStackFunctions(stack, {
+      cdkOut: options.cdkOut,
+      hosts,
+      endpoints: { dynamo: dynamo.endpoint, aws: aws.endpoint, s3: s3.endpoint },
+      logs: options.logs ?? 'inherit',
+    });
     doors.connectRoutes();
     queues.startConsumers(fn);
     stopped.push(() => queues.stop());

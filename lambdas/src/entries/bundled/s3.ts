@@ -108,7 +108,13 @@ class BucketFiles {
 
   /** Written under a temporary name, then renamed: a reader never sees half an object. Synchronous, so a conditional check and its write are one step. */
   write(key: string, body: Buffer, contentType: string): ObjectMeta {
-    const meta: ObjectMeta = { key, etag: `"${createHash('md5').update(body).digest('hex')}"`, size: body.length, contentType, lastModified: new Date().toUTCString() };
+    const meta: ObjectMeta = {
+      key,
+      etag: `"${createHash('md5').update(body).digest('hex')}"`,
+      size: body.length,
+      contentType,
+      lastModified: new Date().toUTCString(),
+    };
     const temporary = `.${randomUUID()}.tmp`;
     writeFileSync(join(this.objects, temporary), body);
     renameSync(join(this.objects, temporary), join(this.objects, this.file(key)));
@@ -123,7 +129,10 @@ class BucketFiles {
   }
 
   keys(): string[] {
-    return readdirSync(this.meta).filter((name) => !name.startsWith('.')).map((name) => decodeURIComponent(name)).sort();
+    return readdirSync(this.meta)
+      .filter((name) => !name.startsWith('.'))
+      .map((name) => decodeURIComponent(name))
+      .sort();
   }
 
   startUpload(): string {
@@ -155,7 +164,8 @@ function byteRange(header: string | undefined, size: number): [number, number] |
   const match = /^bytes=(\d*)-(\d*)$/.exec(header ?? '');
   if (!match) return undefined;
   const [, from, to] = match;
-  const range: [number, number] = from === '' ? [Math.max(0, size - Number(to)), size - 1] : [Number(from), to === '' ? size - 1 : Math.min(Number(to), size - 1)];
+  const range: [number, number] =
+    from === '' ? [Math.max(0, size - Number(to)), size - 1] : [Number(from), to === '' ? size - 1 : Math.min(Number(to), size - 1)];
   if (range[0] >= size || range[0] > range[1]) throw new S3Error(416, 'InvalidRange', 'The requested range is not satisfiable');
   return range;
 }
@@ -180,7 +190,11 @@ export function startS3(options: S3Options): Promise<RunningS3> {
 
   const authorize = (role: string | undefined, action: string, resource: string) => {
     if (!role || !options.policies.allows(role, action, resource)) {
-      throw new S3Error(403, 'AccessDenied', `User: arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/${role ?? 'anonymous'} is not authorized to perform: ${action} on resource: ${resource}`);
+      throw new S3Error(
+        403,
+        'AccessDenied',
+        `User: arn:aws:sts::${LOCAL_ACCOUNT}:assumed-role/${role ?? 'anonymous'} is not authorized to perform: ${action} on resource: ${resource}`,
+      );
     }
   };
 
@@ -228,7 +242,9 @@ export function startS3(options: S3Options): Promise<RunningS3> {
         if (method === 'HEAD') return send(200, '', { ...headers, 'content-length': meta.size });
         if (!range) return void response.writeHead(200, { ...headers, 'content-length': meta.size }).end(bucket.read(key));
         const slice = bucket.read(key, range);
-        return void response.writeHead(206, { ...headers, 'content-length': slice.length, 'content-range': `bytes ${range[0]}-${range[1]}/${meta.size}` }).end(slice);
+        return void response
+          .writeHead(206, { ...headers, 'content-length': slice.length, 'content-range': `bytes ${range[0]}-${range[1]}/${meta.size}` })
+          .end(slice);
       }
       case 'PUT': {
         authorize(role, 's3:PutObject', objectArn);
@@ -243,7 +259,12 @@ export function startS3(options: S3Options): Promise<RunningS3> {
           if (!from || !sourceMeta) throw new S3Error(404, 'NoSuchKey', 'The specified key does not exist.');
           checkPreconditions(request, bucket.head(key));
           const meta = bucket.write(key, from.read(sourceKey.join('/')), sourceMeta.contentType);
-          return send(200, xml(`<CopyObjectResult ${NS}><ETag>${xmlEscape(meta.etag)}</ETag><LastModified>${new Date(meta.lastModified).toISOString()}</LastModified></CopyObjectResult>`));
+          return send(
+            200,
+            xml(
+              `<CopyObjectResult ${NS}><ETag>${xmlEscape(meta.etag)}</ETag><LastModified>${new Date(meta.lastModified).toISOString()}</LastModified></CopyObjectResult>`,
+            ),
+          );
         }
         checkPreconditions(request, bucket.head(key));
         const meta = bucket.write(key, body, String(request.headers['content-type'] ?? 'application/octet-stream'));
@@ -252,7 +273,12 @@ export function startS3(options: S3Options): Promise<RunningS3> {
       case 'POST': {
         authorize(role, 's3:PutObject', objectArn);
         if (query.has('uploads')) {
-          return send(200, xml(`<InitiateMultipartUploadResult ${NS}><Bucket>${bucketName}</Bucket><Key>${xmlEscape(key)}</Key><UploadId>${bucket.startUpload()}</UploadId></InitiateMultipartUploadResult>`));
+          return send(
+            200,
+            xml(
+              `<InitiateMultipartUploadResult ${NS}><Bucket>${bucketName}</Bucket><Key>${xmlEscape(key)}</Key><UploadId>${bucket.startUpload()}</UploadId></InitiateMultipartUploadResult>`,
+            ),
+          );
         }
         if (query.has('uploadId')) {
           const id = query.get('uploadId')!;
@@ -261,7 +287,12 @@ export function startS3(options: S3Options): Promise<RunningS3> {
           checkPreconditions(request, bucket.head(key));
           const meta = bucket.write(key, body, 'application/octet-stream');
           bucket.abortUpload(id);
-          return send(200, xml(`<CompleteMultipartUploadResult ${NS}><Bucket>${bucketName}</Bucket><Key>${xmlEscape(key)}</Key><ETag>${xmlEscape(meta.etag)}</ETag></CompleteMultipartUploadResult>`));
+          return send(
+            200,
+            xml(
+              `<CompleteMultipartUploadResult ${NS}><Bucket>${bucketName}</Bucket><Key>${xmlEscape(key)}</Key><ETag>${xmlEscape(meta.etag)}</ETag></CompleteMultipartUploadResult>`,
+            ),
+          );
         }
         throw new S3Error(501, 'NotImplemented', 'The bundled platform does not emulate this POST');
       }
@@ -319,7 +350,9 @@ function listObjects(bucketName: string, bucket: BucketFiles, query: URLSearchPa
   const prefix = query.get('prefix') ?? '';
   const delimiter = query.get('delimiter') ?? '';
   const maxKeys = Math.min(1000, Number(query.get('max-keys') ?? 1000));
-  const after = query.get('continuation-token') ? Buffer.from(query.get('continuation-token')!, 'base64url').toString('utf8') : (query.get('start-after') ?? '');
+  const after = query.get('continuation-token')
+    ? Buffer.from(query.get('continuation-token')!, 'base64url').toString('utf8')
+    : (query.get('start-after') ?? '');
   const contents: ObjectMeta[] = [];
   const prefixes = new Set<string>();
   let last = '';
@@ -338,7 +371,10 @@ function listObjects(bucketName: string, bucket: BucketFiles, query: URLSearchPa
     last = folded >= 0 ? `${entry}\u{10FFFF}` : key;
   }
   const items = contents
-    .map((meta) => `<Contents><Key>${xmlEscape(meta.key)}</Key><LastModified>${new Date(meta.lastModified).toISOString()}</LastModified><ETag>${xmlEscape(meta.etag)}</ETag><Size>${meta.size}</Size><StorageClass>STANDARD</StorageClass></Contents>`)
+    .map(
+      (meta) =>
+        `<Contents><Key>${xmlEscape(meta.key)}</Key><LastModified>${new Date(meta.lastModified).toISOString()}</LastModified><ETag>${xmlEscape(meta.etag)}</ETag><Size>${meta.size}</Size><StorageClass>STANDARD</StorageClass></Contents>`,
+    )
     .join('');
   const common = [...prefixes].map((each) => `<CommonPrefixes><Prefix>${xmlEscape(each)}</Prefix></CommonPrefixes>`).join('');
   return xml(

@@ -17,7 +17,12 @@ export interface ReceivedMail {
 
 const S3ActionSchema = z.object({ BucketName: z.string(), ObjectKeyPrefix: z.string().default(''), TopicArn: z.string().optional() });
 const RuleSchema = z.object({
-  Rule: z.object({ Enabled: z.boolean().default(false), Recipients: z.array(z.string()).default([]), ScanEnabled: z.boolean().default(false), Actions: z.array(z.object({ S3Action: S3ActionSchema.optional() })).default([]) }),
+  Rule: z.object({
+    Enabled: z.boolean().default(false),
+    Recipients: z.array(z.string()).default([]),
+    ScanEnabled: z.boolean().default(false),
+    Actions: z.array(z.object({ S3Action: S3ActionSchema.optional() })).default([]),
+  }),
 });
 const SubscriptionSchema = z.object({ Protocol: z.string(), TopicArn: z.string(), Endpoint: z.string(), RawMessageDelivery: z.boolean().default(false) });
 
@@ -34,11 +39,17 @@ const recipientMatches = (rule: string, address: string) => {
  * subscription SNS's envelope (or, subscribed raw, the notification itself). The S3 action is the one the platform
  * uses; a rule's other actions are not emulated. SES's message id, or undefined when no rule takes the mail.
  */
-export function sesReceiving(stack: ResolvedStack, s3: Pick<RunningS3, 'putAsService'>, queue: LocalQueue<string>): (mail: ReceivedMail) => Promise<string | undefined> {
+export function sesReceiving(
+  stack: ResolvedStack,
+  s3: Pick<RunningS3, 'putAsService'>,
+  queue: LocalQueue<string>,
+): (mail: ReceivedMail) => Promise<string | undefined> {
   const rules = resourcesOfType(stack, 'AWS::SES::ReceiptRule').map(([, resource]) => RuleSchema.parse(resource.Properties).Rule);
   const subscriptions = resourcesOfType(stack, 'AWS::SNS::Subscription').map(([, resource]) => SubscriptionSchema.parse(resource.Properties));
   return async (mail) => {
-    const rule = rules.find((candidate) => candidate.Enabled && mail.to.some((to) => candidate.Recipients.some((recipient) => recipientMatches(recipient, to))));
+    const rule = rules.find(
+      (candidate) => candidate.Enabled && mail.to.some((to) => candidate.Recipients.some((recipient) => recipientMatches(recipient, to))),
+    );
     const action = rule?.Actions.find((candidate) => candidate.S3Action)?.S3Action;
     if (!rule || !action) return undefined;
     const messageId = randomBytes(20).toString('hex');
@@ -67,7 +78,15 @@ export function sesReceiving(stack: ResolvedStack, s3: Pick<RunningS3, 'putAsSer
     const message = JSON.stringify(notification);
     for (let delivery = 0; delivery < (mail.deliveries ?? 1); delivery += 1) {
       for (const subscription of subscriptions.filter((candidate) => candidate.Protocol === 'sqs' && candidate.TopicArn === action.TopicArn)) {
-        const envelope = { Type: 'Notification', MessageId: randomUUID(), TopicArn: `arn:aws:sns:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${action.TopicArn}`, Subject: 'Amazon SES Email Receipt Notification', Message: message, Timestamp: now, SignatureVersion: '1' };
+        const envelope = {
+          Type: 'Notification',
+          MessageId: randomUUID(),
+          TopicArn: `arn:aws:sns:${LOCAL_REGION}:${LOCAL_ACCOUNT}:${action.TopicArn}`,
+          Subject: 'Amazon SES Email Receipt Notification',
+          Message: message,
+          Timestamp: now,
+          SignatureVersion: '1',
+        };
         await queue.sendSerialized(idOfArn(subscription.Endpoint), subscription.RawMessageDelivery ? message : JSON.stringify(envelope));
       }
     }

@@ -72,7 +72,14 @@ export function loadStackFunctions(stack: ResolvedStack, options: StackFunctions
       if (!dir) throw new Error(`${id}: layer ${layer} is not a layer asset of this stack`);
       return dir;
     });
-    const spec = { id, assetDir: join(cdkOut, assetPath), handler: properties.Handler, timeoutSeconds: properties.Timeout ?? 3, memoryMb: properties.MemorySize ?? 128, layers };
+    const spec = {
+      id,
+      assetDir: join(cdkOut, assetPath),
+      handler: properties.Handler,
+      timeoutSeconds: properties.Timeout ?? 3,
+      memoryMb: properties.MemorySize ?? 128,
+      layers,
+    };
     functions.set(id, new LambdaFunction(spec, environment, sdkFrom, options.logs));
   }
   return functions;

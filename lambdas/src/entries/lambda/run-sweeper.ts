@@ -8,6 +8,7 @@ import { sweepMails } from '../../domains/mail/mail-sweeper';
 const deps = await depsFromEnv();
 export const handler = async () => {
   const [report, evalRuns, mails] = await Promise.all([sweepRuns(deps), sweepEvalRuns(deps), sweepMails(deps)]);
-  if (report.enqueued.length + report.failed.length + report.expired.length + evalRuns.length + mails.length > 0) logger.warn('run sweeper finished stranded runs', { ...report, evalRuns, mails });
+  if (report.enqueued.length + report.failed.length + report.expired.length + evalRuns.length + mails.length > 0)
+    logger.warn('run sweeper finished stranded runs', { ...report, evalRuns, mails });
   return { ...report, evalRuns, mails };
 };

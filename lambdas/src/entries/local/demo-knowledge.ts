@@ -19,12 +19,24 @@ export const DEMO_SITE_SOURCE_ID = 'src_demosite';
  * under another start's address is replaced.
  */
 export async function seedDemoKnowledge(deps: Deps, workspaceId: string, siteUrl: string): Promise<void> {
-  const { source } = await createSource(deps, workspaceId, { type: 'files', name: 'Demo site' }, { at: deps.now(), seed: DEMO_SITE_SOURCE_ID }, DEMO_SITE_SOURCE_ID);
+  const { source } = await createSource(
+    deps,
+    workspaceId,
+    { type: 'files', name: 'Demo site' },
+    { at: deps.now(), seed: DEMO_SITE_SOURCE_ID },
+    DEMO_SITE_SOURCE_ID,
+  );
   const pageUrl = `${siteUrl}/`;
   const id = documentIdOf(source.id, pageUrl);
   const { documents } = await listDocuments(deps, workspaceId, { source_id: source.id, limit: 100 });
   for (const stale of documents.filter((document) => document.id !== id)) await deleteDocument(deps, workspaceId, stale.id, [source]);
   const body = new Uint8Array(await readFile(DEMO_PAGE));
   const extracted = await extractDocument({ body, contentType: 'text/html', url: pageUrl });
-  await storeDocument(deps, await knowledgeStores(deps), source, { id, name: 'index.html', url: pageUrl, contentType: 'text/html', bytes: body.byteLength, original: body }, extracted);
+  await storeDocument(
+    deps,
+    await knowledgeStores(deps),
+    source,
+    { id, name: 'index.html', url: pageUrl, contentType: 'text/html', bytes: body.byteLength, original: body },
+    extracted,
+  );
 }

@@ -6,5 +6,4 @@ import { readMailbox } from '../../infra/mail/local-mailbox';
 /** Local platform only (never deployed): the mail the platform sent, newest first. */
 export const DEV_MAIL_ROUTE = '/dev/mail.json';
 
-export const createDevMailHandler = (deps: Deps) =>
-  routeHandler(DEV_MAIL_ROUTE, ['GET'], async () => jsonResult(200, { mail: await readMailbox(deps.store) }));
+export const createDevMailHandler = (deps: Deps) => routeHandler(DEV_MAIL_ROUTE, ['GET'], async () => jsonResult(200, { mail: await readMailbox(deps.store) }));

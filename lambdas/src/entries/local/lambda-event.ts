@@ -12,7 +12,10 @@ export function toApiGatewayEvent(request: IncomingMessage, url: URL, body: Buff
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
   }
   // Payload 2.0 (HTTP API and Function URLs alike) hands the cookies over as `cookies`, not as a Cookie header.
-  const cookies = headers.cookie?.split(';').map((cookie) => cookie.trim()).filter(Boolean);
+  const cookies = headers.cookie
+    ?.split(';')
+    .map((cookie) => cookie.trim())
+    .filter(Boolean);
   delete headers.cookie;
   // What API Gateway adds in front of every request.
   headers['x-forwarded-proto'] ??= 'http';

@@ -102,13 +102,22 @@ const STOP_DRAIN_MS = 10_000;
 export async function startPlatform(options: PlatformOptions = {}): Promise<RunningPlatform> {
   // The knowledge index and files live under the data dir (a temporary folder for an in-memory platform).
   const knowledgeFolders = localKnowledgeLocations(options.dataDir);
-  const env: Record<string, string | undefined> = { KNOWLEDGE_INDEX_URI: knowledgeFolders.KNOWLEDGE_INDEX_URI, KNOWLEDGE_BLOB_URI: knowledgeFolders.KNOWLEDGE_BLOB_URI, ...process.env, ...options.env };
+  const env: Record<string, string | undefined> = {
+    KNOWLEDGE_INDEX_URI: knowledgeFolders.KNOWLEDGE_INDEX_URI,
+    KNOWLEDGE_BLOB_URI: knowledgeFolders.KNOWLEDGE_BLOB_URI,
+    ...process.env,
+    ...options.env,
+  };
   const dynamo = options.dynamoEndpoint ? { endpoint: options.dynamoEndpoint, stop: async () => undefined } : await startEmbeddedDynamo(options.dataDir);
   const config = { ...configFromEnv(env), dynamoEndpoint: dynamo.endpoint };
   const store = createStore({ tablePrefix: config.tablePrefix, region: config.region, endpoint: dynamo.endpoint });
   await ensureTables(store.raw, config.tablePrefix);
   // Messages come in the batches the stack's event source mappings give the runner and the deliverer.
-  const queue = new LocalQueue(store, { batchSize: QUEUE_BATCH_SIZE, ...options.queue, visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000, ...options.queue?.visibilityTimeoutMs } });
+  const queue = new LocalQueue(store, {
+    batchSize: QUEUE_BATCH_SIZE,
+    ...options.queue,
+    visibilityTimeoutMs: { runs: 60_000, webhooks: 30_000, ...options.queue?.visibilityTimeoutMs },
+  });
   const now = options.now ?? (() => new Date());
   // The built-in skills start once the server listens (below); until then the settings of this process describe the skill host.
   let skillHost: SkillHost | undefined;
@@ -122,7 +131,10 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
     config,
     now,
     // Inbound mail's raw MIME and attachments: beside the knowledge files.
-    inboundMail: { blobs: localBlobStore(env.MAIL_BLOB_URI ?? join(knowledgeFolders.KNOWLEDGE_BLOB_URI, '..', '..', 'mail')), ...(options.mailResolver ? { resolver: options.mailResolver } : {}) },
+    inboundMail: {
+      blobs: localBlobStore(env.MAIL_BLOB_URI ?? join(knowledgeFolders.KNOWLEDGE_BLOB_URI, '..', '..', 'mail')),
+      ...(options.mailResolver ? { resolver: options.mailResolver } : {}),
+    },
     mail: localMailbox(store, now, { from: config.mailFrom, domain: config.agentMailDomain }, options.onMail),
     skillHost: () => (skillHost ??= skillHostFromEnv(process.env)),
   };
@@ -149,7 +161,8 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   const ipv6 = LOOPBACK_V4.has(host) ? await listenOnIpv6Loopback(createLocalServer(functions(), inFlight), port) : undefined;
   // The demo page is indexed under the address it is served from, known now. The platform starts without it if it
   // cannot be indexed (its agents then say they do not know): the demo content is no reason to refuse to start.
-  if (options.demoKnowledge) await seedDemoKnowledge(deps, seed.workspaceId, url).catch((error: unknown) => logger.warn('the demo page was not indexed as knowledge', { error }));
+  if (options.demoKnowledge)
+    await seedDemoKnowledge(deps, seed.workspaceId, url).catch((error: unknown) => logger.warn('the demo page was not indexed as knowledge', { error }));
   // The built-in skills call back into this server, so they start once it listens, and runs start after them.
   const skills = await startBuiltinSkills(`${url}/en/api/v1`, env.SERVICE_MASTER_KEY);
   skillHost = skills.host;
@@ -174,11 +187,17 @@ export async function startPlatform(options: PlatformOptions = {}): Promise<Runn
   // What the hourly EventBridge schedule does in AWS: erase conversations past their workspace's retention. One round
   // at a time (a round may outlast a short interval), and stop() waits for the round under way.
   let retentionRound: Promise<void> | undefined;
-  const retentionTick = setInterval(() => {
-    retentionRound ??= sweepRetention(deps)
-      .then(() => undefined, (error: unknown) => logger.error('retention sweeper failed', { error }))
-      .finally(() => (retentionRound = undefined));
-  }, Number(env.RETENTION_SWEEP_MS ?? RETENTION_SWEEP_MS));
+  const retentionTick = setInterval(
+    () => {
+      retentionRound ??= sweepRetention(deps)
+        .then(
+          () => undefined,
+          (error: unknown) => logger.error('retention sweeper failed', { error }),
+        )
+        .finally(() => (retentionRound = undefined));
+    },
+    Number(env.RETENTION_SWEEP_MS ?? RETENTION_SWEEP_MS),
+  );
   retentionTick.unref();
   function sweepFailed(error: unknown): void {
     // dynalite cannot add an index to an existing table: a data dir from before the sweeper keeps working without it.

@@ -58,10 +58,13 @@ export async function startSmtp(deps: Deps, options: { port: number; host: strin
         agents.delete(session.id);
         if (stream.sizeExceeded || bytes > INBOUND_LIMITS.bytes) return callback(refusal(552, `5.3.4 Message too big (at most ${INBOUND_LIMITS.bytes} bytes)`));
         const raw = new Uint8Array(Buffer.concat(chunks));
-        if (headerBytes(raw) > MAIL_PARSE_LIMITS.headerBytes) return callback(refusal(552, `5.3.4 Message header too big (at most ${MAIL_PARSE_LIMITS.headerBytes} bytes)`));
+        if (headerBytes(raw) > MAIL_PARSE_LIMITS.headerBytes)
+          return callback(refusal(552, `5.3.4 Message header too big (at most ${MAIL_PARSE_LIMITS.headerBytes} bytes)`));
         const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
         Promise.all(
-          [...recipients].map(([recipient, agent]) => acceptMail(deps, { raw, envelopeFrom, recipient, agent, remote: { ip: session.remoteAddress, helo: session.hostNameAppearsAs || 'unknown' } })),
+          [...recipients].map(([recipient, agent]) =>
+            acceptMail(deps, { raw, envelopeFrom, recipient, agent, remote: { ip: session.remoteAddress, helo: session.hostNameAppearsAs || 'unknown' } }),
+          ),
         ).then(
           () => callback(null),
           (error: unknown) => {

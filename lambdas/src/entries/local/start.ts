@@ -26,7 +26,15 @@ const printMail = (mail: { to: string; subject: string }) => console.log(`Mail t
 
 // The offline model writes at a hosted model's pace here, so the demo shows text as it is written (tests stream at once).
 const pace = { OFFLINE_MODEL_DELTA_PAUSE_MS: process.env.OFFLINE_MODEL_DELTA_PAUSE_MS ?? '40' };
-const platform = await startPlatform({ port: env.PORT, smtpPort: env.SMTP_PORT, host: env.HOST, dataDir: env.DATA_DIR, onMail: printMail, env: pace, demoKnowledge: true }).catch((error: unknown) => {
+const platform = await startPlatform({
+  port: env.PORT,
+  smtpPort: env.SMTP_PORT,
+  host: env.HOST,
+  dataDir: env.DATA_DIR,
+  onMail: printMail,
+  env: pace,
+  demoKnowledge: true,
+}).catch((error: unknown) => {
   if (error instanceof StartupError) refuse(error.message);
   throw error;
 });

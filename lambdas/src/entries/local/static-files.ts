@@ -50,7 +50,13 @@ export async function readStaticFile(pathname: string): Promise<StaticFile | und
   const file = normalize(join(mount.dir, rest === '' ? 'index.html' : rest));
   if (!file.startsWith(mount.dir + sep)) return undefined;
   try {
-    return { body: await readFile(file), contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', cacheControl: mount.cache, crossOrigin: mount.crossOrigin, headers: mount.headers?.(file) ?? {} };
+    return {
+      body: await readFile(file),
+      contentType: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+      cacheControl: mount.cache,
+      crossOrigin: mount.crossOrigin,
+      headers: mount.headers?.(file) ?? {},
+    };
   } catch {
     return undefined;
   }

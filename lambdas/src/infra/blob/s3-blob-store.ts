@@ -48,10 +48,14 @@ export function s3BlobStore(uri: string, region: string, endpoint?: string): Blo
     async presignPut(key, upload) {
       const headers = { 'content-type': upload.contentType, 'content-length': String(upload.bytes) };
       // The type and the length are signed: S3 refuses a PUT of another size or type (SignatureDoesNotMatch).
-      const url = await getSignedUrl(s3, new PutObjectCommand({ Bucket: bucket, Key: keyOf(key), ContentType: upload.contentType, ContentLength: upload.bytes }), {
-        expiresIn: upload.seconds,
-        signableHeaders: new Set(Object.keys(headers)),
-      });
+      const url = await getSignedUrl(
+        s3,
+        new PutObjectCommand({ Bucket: bucket, Key: keyOf(key), ContentType: upload.contentType, ContentLength: upload.bytes }),
+        {
+          expiresIn: upload.seconds,
+          signableHeaders: new Set(Object.keys(headers)),
+        },
+      );
       return { url, headers };
     },
   };

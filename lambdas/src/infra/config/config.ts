@@ -19,7 +19,11 @@ const ConfigSchema = z.object({
   AWS_ENDPOINT_URL_S3: z.url().optional(),
   EMBEDDING_MODEL: z.string().default('off'),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
-  MAX_BODY_BYTES: z.coerce.number().int().positive().default(100 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(100 * 1024),
   WEBHOOK_ALLOW_LOCAL: z.enum(['0', '1', 'true', 'false', '']).default('0'),
   MODEL: z.string().default('offline'),
   MODEL_PRICE: z
@@ -100,7 +104,11 @@ const modelPriceOf = (value: string) => {
   return { inputPerMillionUsd: input, outputPerMillionUsd: output };
 };
 
-const commaList = (value: string): string[] => value.split(',').map((item) => item.trim()).filter(Boolean);
+const commaList = (value: string): string[] =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const parsed = ConfigSchema.parse(env);
@@ -108,7 +116,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): PlatformCon
     tablePrefix: parsed.TABLE_PREFIX,
     ...(parsed.DYNAMODB_ENDPOINT ? { dynamoEndpoint: parsed.DYNAMODB_ENDPOINT } : {}),
     region: parsed.AWS_REGION,
-    queueUrls: { runs: parsed[QUEUE_URL_ENV.runs], webhooks: parsed[QUEUE_URL_ENV.webhooks], knowledge: parsed[QUEUE_URL_ENV.knowledge], evals: parsed[QUEUE_URL_ENV.evals], mail: parsed[QUEUE_URL_ENV.mail] },
+    queueUrls: {
+      runs: parsed[QUEUE_URL_ENV.runs],
+      webhooks: parsed[QUEUE_URL_ENV.webhooks],
+      knowledge: parsed[QUEUE_URL_ENV.knowledge],
+      evals: parsed[QUEUE_URL_ENV.evals],
+      mail: parsed[QUEUE_URL_ENV.mail],
+    },
     ...(parsed.MAIL_BLOB_URI ? { mailBlobUri: parsed.MAIL_BLOB_URI } : {}),
     mailBlockedSenders: commaList(parsed.MAIL_BLOCKED_SENDERS.toLowerCase()),
     mailAutoRepliesPerHour: parsed.MAIL_AUTO_REPLIES_PER_HOUR,

@@ -32,11 +32,7 @@ export const routeFor = <R extends { route: string }>(routes: readonly R[], path
  * A buffered handler for one route pattern: NOT_FOUND off the pattern, 405 (with Allow) for another method, and every
  * failure answered as the error envelope.
  */
-export const routeHandler = (
-  route: string,
-  methods: readonly string[],
-  handle: (event: HttpEvent, params: Record<string, string>) => Promise<HttpResult>,
-) =>
+export const routeHandler = (route: string, methods: readonly string[], handle: (event: HttpEvent, params: Record<string, string>) => Promise<HttpResult>) =>
   enveloped(async (event) => {
     const params = matchRoute(route, event.rawPath);
     if (!params) throw new ApiError('NOT_FOUND', `No such resource: ${event.rawPath}`);

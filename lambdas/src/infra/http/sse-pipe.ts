@@ -7,7 +7,11 @@ import type { ResponseSink } from './streaming';
  * `maxMs` passes (the client then resumes with Last-Event-ID), with a keep-alive comment every `heartbeatMs`.
  * `follow` starts following with a writer and a way to finish, and returns the way to stop following.
  */
-export function pipeSse(sink: ResponseSink, follow: (write: (text: string) => void, finish: () => void) => () => void, options: { heartbeatMs: number; maxMs: number }): Promise<void> {
+export function pipeSse(
+  sink: ResponseSink,
+  follow: (write: (text: string) => void, finish: () => void) => () => void,
+  options: { heartbeatMs: number; maxMs: number },
+): Promise<void> {
   return new Promise<void>((resolve) => {
     let open = true;
     const following: { stop?: () => void } = {};

@@ -28,7 +28,9 @@ export function localMailbox(store: Store, now: () => Date, options: { from: str
       const sentAt = now().toISOString();
       const { raw, messageId } = await composeMail(message, options.from, options.domain);
       const parsed = await PostalMime.parse(raw);
-      const headers = Object.fromEntries(parsed.headers.filter((header) => (THREAD_HEADERS as readonly string[]).includes(header.key)).map((header) => [header.key, header.value]));
+      const headers = Object.fromEntries(
+        parsed.headers.filter((header) => (THREAD_HEADERS as readonly string[]).includes(header.key)).map((header) => [header.key, header.value]),
+      );
       const mail: DeliveredMail = {
         to: message.to,
         from: message.from ?? null,

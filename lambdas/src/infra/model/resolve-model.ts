@@ -7,10 +7,7 @@ import { createOfflineModel } from '@service/offline-model';
 
 // Which language model the agent runtime talks to, chosen by the MODEL setting (docs/configuration.md).
 
-export type ModelSetting =
-  | { kind: 'offline' }
-  | { kind: 'bedrock'; modelId: string }
-  | { kind: 'openai'; baseURL: string; model: string };
+export type ModelSetting = { kind: 'offline' } | { kind: 'bedrock'; modelId: string } | { kind: 'openai'; baseURL: string; model: string };
 
 /** The environment variables the model layer reads (a subset of process.env). */
 export type ModelEnv = Partial<Record<string, string>>;
@@ -93,7 +90,8 @@ function openAICompatibleModel(baseURL: string, model: string, env: ModelEnv): L
 /** OFFLINE_MODEL_DELTA_PAUSE_MS: the offline model's pause between streamed words (0 to 1000 ms; none when unset). */
 function offlineDeltaPause(env: ModelEnv): number {
   const pause = Number(env.OFFLINE_MODEL_DELTA_PAUSE_MS ?? 0);
-  if (!Number.isInteger(pause) || pause < 0 || pause > 1000) throw new ModelSettingError('offline', 'OFFLINE_MODEL_DELTA_PAUSE_MS must be a whole number of milliseconds, 0 to 1000');
+  if (!Number.isInteger(pause) || pause < 0 || pause > 1000)
+    throw new ModelSettingError('offline', 'OFFLINE_MODEL_DELTA_PAUSE_MS must be a whole number of milliseconds, 0 to 1000');
   return pause;
 }
 

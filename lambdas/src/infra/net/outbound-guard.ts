@@ -83,8 +83,7 @@ const ipv6Labels = blockList(IPV6_LABELS, 'ipv6');
 const ipv6Global = blockList([['2000::', 3, 'global unicast']], 'ipv6')[0]![0];
 const LOOPBACK_V4 = blockList([['127.0.0.0', 8, 'loopback']], 'ipv4')[0]![0];
 
-const labelOf = (lists: Array<[BlockList, string]>, address: string, family: 'ipv4' | 'ipv6') =>
-  lists.find(([list]) => list.check(address, family))?.[1];
+const labelOf = (lists: Array<[BlockList, string]>, address: string, family: 'ipv4' | 'ipv6') => lists.find(([list]) => list.check(address, family))?.[1];
 
 /** Why an IP address may not be contacted, or undefined when it may. */
 export function blockedAddressReason(address: string, policy: OutboundPolicy): string | undefined {
@@ -119,7 +118,8 @@ export function checkOutboundUrl(raw: string, policy: OutboundPolicy): URL {
   if (!url.hostname) throw new OutboundBlockedError('url must name a host');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   // Names that always mean this machine (RFC 6761) are refused early; every other name is checked when resolved.
-  if (!policy.allowLocal && (host === 'localhost' || host.endsWith('.localhost'))) throw new OutboundBlockedError('url points to a loopback host, which is not allowed');
+  if (!policy.allowLocal && (host === 'localhost' || host.endsWith('.localhost')))
+    throw new OutboundBlockedError('url points to a loopback host, which is not allowed');
   if (isIP(host)) {
     const reason = blockedAddressReason(host, policy);
     if (reason) throw new OutboundBlockedError(`url points to a ${reason} address, which is not allowed`);
@@ -127,7 +127,11 @@ export function checkOutboundUrl(raw: string, policy: OutboundPolicy): URL {
   return url;
 }
 
-export type Resolver = (hostname: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+export type Resolver = (
+  hostname: string,
+  options: LookupAllOptions,
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
 
 /**
  * A socket `lookup` that resolves the host and refuses it when any of its addresses is blocked. Hand it to

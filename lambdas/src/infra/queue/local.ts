@@ -69,7 +69,12 @@ export class LocalQueue<Name extends string = QueueName> {
   async sendSerialized(queue: Name, body: string, delaySeconds = 0): Promise<string> {
     const id = randomUUID();
     const visibleAt = Date.now() + Math.max(0, delaySeconds * 1000);
-    await this.store.doc.send(new PutCommand({ TableName: this.table, Item: { queue, sk: sortKey(visibleAt, id), id, body, receiveCount: 0, sentAt: Date.now() } satisfies StoredMessage }));
+    await this.store.doc.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { queue, sk: sortKey(visibleAt, id), id, body, receiveCount: 0, sentAt: Date.now() } satisfies StoredMessage,
+      }),
+    );
     this.wake(queue, visibleAt);
     return id;
   }
@@ -97,7 +102,13 @@ export class LocalQueue<Name extends string = QueueName> {
   /** Messages waiting in a queue (visible or delayed); for tests and the dead-letter view. */
   async depth(queue: string): Promise<number> {
     const result = await this.store.doc.send(
-      new QueryCommand({ TableName: this.table, KeyConditionExpression: '#q = :q', ExpressionAttributeNames: { '#q': 'queue' }, ExpressionAttributeValues: { ':q': queue }, Select: 'COUNT' }),
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: '#q = :q',
+        ExpressionAttributeNames: { '#q': 'queue' },
+        ExpressionAttributeValues: { ':q': queue },
+        Select: 'COUNT',
+      }),
     );
     return result.Count ?? 0;
   }
@@ -119,16 +130,19 @@ export class LocalQueue<Name extends string = QueueName> {
     if (at >= this.timerAt) return;
     clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(() => {
-      this.timerAt = Infinity;
-      const now = Date.now();
-      const queues = [...this.pollAt].filter(([, at]) => at <= now).map(([queue]) => queue);
-      for (const queue of queues) this.pollAt.delete(queue);
-      this.poll = this.pollQueues(queues).finally(() => {
-        this.poll = undefined;
-        this.setTimer();
-      });
-    }, Math.max(0, at - Date.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timerAt = Infinity;
+        const now = Date.now();
+        const queues = [...this.pollAt].filter(([, at]) => at <= now).map(([queue]) => queue);
+        for (const queue of queues) this.pollAt.delete(queue);
+        this.poll = this.pollQueues(queues).finally(() => {
+          this.poll = undefined;
+          this.setTimer();
+        });
+      },
+      Math.max(0, at - Date.now()),
+    );
   }
 
   /** Claims and hands out what is visible in `queues`, and sets when each is polled next. */
@@ -193,7 +207,11 @@ export class LocalQueue<Name extends string = QueueName> {
       moved:
         message.receiveCount >= maxReceive
           ? { ...message, queue: `${message.queue}-dlq`, sk: sortKey(Date.now(), message.id) }
-          : { ...message, sk: sortKey(Date.now() + (this.options.visibilityTimeoutMs?.[message.queue as Name] ?? 30_000), message.id), receiveCount: message.receiveCount + 1 },
+          : {
+              ...message,
+              sk: sortKey(Date.now() + (this.options.visibilityTimeoutMs?.[message.queue as Name] ?? 30_000), message.id),
+              receiveCount: message.receiveCount + 1,
+            },
     }));
     // Every new copy is stored before any old one is deleted (a batch's writes land in no set order): a crash in between
     // leaves a message twice, never lost.
@@ -211,8 +229,13 @@ export class LocalQueue<Name extends string = QueueName> {
     try {
       const response = await consumer(toSqsEvent(queue, messages));
       const failed = new Set(response?.batchItemFailures?.map((failure) => failure.itemIdentifier));
-      await this.write(messages.filter((message) => !failed.has(message.id)).map((message) => ({ DeleteRequest: { Key: { queue: message.queue, sk: message.sk } } })));
-      this.wakeWhenVisible(queue, messages.filter((message) => failed.has(message.id)));
+      await this.write(
+        messages.filter((message) => !failed.has(message.id)).map((message) => ({ DeleteRequest: { Key: { queue: message.queue, sk: message.sk } } })),
+      );
+      this.wakeWhenVisible(
+        queue,
+        messages.filter((message) => failed.has(message.id)),
+      );
     } catch (error) {
       // Left hidden: it comes back after the visibility timeout, as on SQS.
       logger.error('local queue: consumer threw', { queue, error });

@@ -15,7 +15,11 @@ function embeddingModel(setting: string, env: NodeJS.ProcessEnv): EmbeddingModel
   const parsed = parseModelSetting(setting);
   switch (parsed.kind) {
     case 'openai':
-      return createOpenAICompatible({ name: 'openai-compatible', baseURL: parsed.baseURL, ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}) }).embeddingModel(parsed.model);
+      return createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: parsed.baseURL,
+        ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
+      }).embeddingModel(parsed.model);
     case 'bedrock':
       return createAmazonBedrock({ region: env.AWS_REGION ?? 'us-east-1' }).embeddingModel(parsed.modelId);
     case 'offline':

@@ -60,7 +60,12 @@ export async function openLanceIndex(uri: string, options: { storageOptions?: Re
     if (!table) return;
     const ids = [...latest.keys()];
     for (let at = 0; at < ids.length; at += DELETE_IDS_AT_ONCE) {
-      await table.delete(`document_id IN (${ids.slice(at, at + DELETE_IDS_AT_ONCE).map(quoted).join(', ')})`);
+      await table.delete(
+        `document_id IN (${ids
+          .slice(at, at + DELETE_IDS_AT_ONCE)
+          .map(quoted)
+          .join(', ')})`,
+      );
     }
     if (rows.length > 0) {
       await table.add(rows.map(record));

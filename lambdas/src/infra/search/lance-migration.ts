@@ -17,10 +17,12 @@ async function mergeKindColumns(lancedb: Lance, table: Table, upkeep: IndexUpkee
   try {
     const names = new Set((await table.schema()).fields.map((field) => field.name));
     const added = INDEX_LANGUAGES.filter((language) => !names.has(textColumn(language)));
-    if (added.length > 0) await table.addColumns(added.map((language) => ({ name: textColumn(language), valueSql: `coalesce(parent_${language}, passage_${language})` })));
+    if (added.length > 0)
+      await table.addColumns(added.map((language) => ({ name: textColumn(language), valueSql: `coalesce(parent_${language}, passage_${language})` })));
     for (const language of INDEX_LANGUAGES) {
       const column = textColumn(language);
-      if ((await table.countRows(`${column} IS NOT NULL`)) > 0) await retryingConflicts(() => table.createIndex(column, { config: lancedb.Index.fts(ftsConfig(language)) }));
+      if ((await table.countRows(`${column} IS NOT NULL`)) > 0)
+        await retryingConflicts(() => table.createIndex(column, { config: lancedb.Index.fts(ftsConfig(language)) }));
     }
     await table.dropColumns(old);
   } catch (error) {

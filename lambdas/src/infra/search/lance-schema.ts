@@ -35,7 +35,8 @@ export function schemaOf({ Field, FixedSizeList, Float32, Schema, Utf8 }: Arrow,
 }
 
 export function ftsConfig(language: IndexLanguage) {
-  if (language === 'ngram') return { baseTokenizer: 'ngram' as const, ngramMinLength: 1, ngramMaxLength: 2, lowercase: true, stem: false, removeStopWords: false, asciiFolding: false };
+  if (language === 'ngram')
+    return { baseTokenizer: 'ngram' as const, ngramMinLength: 1, ngramMaxLength: 2, lowercase: true, stem: false, removeStopWords: false, asciiFolding: false };
   if (language === 'neutral') return { baseTokenizer: 'simple' as const, lowercase: true, stem: false, removeStopWords: false, asciiFolding: false };
   return { baseTokenizer: 'simple' as const, language: STEMMER_LANGUAGE[language], lowercase: true, stem: true, removeStopWords: true, asciiFolding: true };
 }

@@ -42,7 +42,11 @@ const SHOWN_COLUMNS = ['row_id', 'source_id', 'name', 'url', 'title', 'text'];
 async function ranking(table: Table, column: string, query: IndexQuery, limit: number, vector?: number[]): Promise<Candidate[]> {
   let search = vector ? table.vectorSearch(vector).column('vector') : table.query().fullTextSearch(query.text, { columns: [column] });
   if (query.sourceIds) search = search.where(`source_id IN (${query.sourceIds.map(quoted).join(', ')})`);
-  const found = await search.select(['row_id', vector ? '_distance' : '_score']).withRowId().limit(limit).toArrow();
+  const found = await search
+    .select(['row_id', vector ? '_distance' : '_score'])
+    .withRowId()
+    .limit(limit)
+    .toArrow();
   // Read by column: Arrow's row objects cost more than the query itself at a few hundred candidates.
   const ids = columnOf<string>(found, 'row_id');
   const addresses = columnOf<bigint>(found, '_rowid');
@@ -60,12 +64,16 @@ const columnOf = <T>(table: ArrowTable, name: string): T[] => Array.from((table.
  */
 async function shown(table: Table, rows: Candidate[]): Promise<Map<string, ShownRow>> {
   if (rows.length === 0) return new Map();
-  const taken = await table.takeRowIds(rows.map((row) => row._rowid)).select(SHOWN_COLUMNS).toArrow();
+  const taken = await table
+    .takeRowIds(rows.map((row) => row._rowid))
+    .select(SHOWN_COLUMNS)
+    .toArrow();
   const [ids, sourceIds, names, urls, titles, texts] = SHOWN_COLUMNS.map((column) => columnOf<string | null>(taken, column));
   const wanted = new Set(rows.map((row) => row.row_id));
   const shownRows = new Map<string, ShownRow>();
   ids!.forEach((rowId, at) => {
-    if (rowId && wanted.has(rowId)) shownRows.set(rowId, { row_id: rowId, source_id: sourceIds![at]!, name: names![at]!, url: urls![at] ?? null, title: titles![at]!, text: texts![at]! });
+    if (rowId && wanted.has(rowId))
+      shownRows.set(rowId, { row_id: rowId, source_id: sourceIds![at]!, name: names![at]!, url: urls![at] ?? null, title: titles![at]!, text: texts![at]! });
   });
   return shownRows;
 }
@@ -98,10 +106,18 @@ export async function searchTable(table: Table, query: IndexQuery, indexed: Set<
   const hits = await fused(own.length > 0 ? own : columns, true);
   if (own.length > 0 && hits.length < query.limit) {
     const found = new Set(hits.map((hit) => hit.row.document_id));
-    const others = (await fused(columns.filter((column) => !own.includes(column)), false)).filter((hit) => !found.has(hit.row.document_id));
+    const others = (
+      await fused(
+        columns.filter((column) => !own.includes(column)),
+        false,
+      )
+    ).filter((hit) => !found.has(hit.row.document_id));
     hits.push(...others.slice(0, query.limit - hits.length));
   }
-  const rows = await shown(table, hits.map((hit) => hit.row));
+  const rows = await shown(
+    table,
+    hits.map((hit) => hit.row),
+  );
   return hits.flatMap(({ row, score }): IndexHit[] => {
     const show = rows.get(row.row_id);
     return show ? [{ documentId: row.document_id, sourceId: show.source_id, name: show.name, url: show.url, title: show.title, text: show.text, score }] : [];

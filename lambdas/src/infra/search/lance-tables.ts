@@ -12,7 +12,10 @@ export function tableHandles(db: Connection) {
       if (!table) {
         table = db.tableNames().then((names) => (names.includes(name) ? db.openTable(name) : undefined));
         tables.set(name, table);
-        table.then((opened) => opened ?? tables.delete(name), () => tables.delete(name));
+        table.then(
+          (opened) => opened ?? tables.delete(name),
+          () => tables.delete(name),
+        );
       }
       return table;
     },

@@ -30,7 +30,13 @@ export class WriteBatcher {
   async exclusive<T>(workspaceId: string, work: () => Promise<T>): Promise<T> {
     while (this.running.has(workspaceId)) await this.running.get(workspaceId);
     const run = work();
-    this.running.set(workspaceId, run.then(() => undefined, () => undefined));
+    this.running.set(
+      workspaceId,
+      run.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
     try {
       return await run;
     } finally {

@@ -12,7 +12,8 @@ export type IndexLanguage = (typeof INDEX_LANGUAGES)[number];
 export const STEMMER_LANGUAGE = { en: 'English', tr: 'Turkish' } as const;
 
 /** Han, Hiragana, Katakana, Hangul, Thai, Lao, Khmer, Myanmar: scripts written without spaces between words. */
-const UNSPACED_SCRIPTS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/gu;
+const UNSPACED_SCRIPTS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/gu;
 
 /** More than this share of a text's letters in such scripts, and its words cannot be told apart by spaces. */
 const UNSPACED_SHARE = 0.2;

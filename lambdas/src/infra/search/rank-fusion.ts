@@ -67,7 +67,10 @@ export function fuseByReciprocalRank<R extends FusedRow>(rankings: Ranking<R>[],
   const best = rankings.reduce((sum, ranking) => sum + (ranking.rows.length > 0 ? ranking.weight / (k + 1) : 0), 0);
   const scaled = (score: number) => Math.round((score / best) * 10_000) / 10_000;
   return [...fused.values()]
-    .flatMap((entry) => [{ row: entry.row, score: entry.score }, ...closePassages(entry).map((close) => ({ row: close.row, score: entry.score * close.share }))])
+    .flatMap((entry) => [
+      { row: entry.row, score: entry.score },
+      ...closePassages(entry).map((close) => ({ row: close.row, score: entry.score * close.share })),
+    ])
     .sort((a, b) => b.score - a.score)
     .slice(0, limit)
     .map(({ row, score }) => ({ row, score: scaled(score) }));

@@ -15,7 +15,7 @@ export async function writeAll(store: Store, tableName: string, requests: WriteR
   for (let start = 0; start < requests.length; start += MAX_BATCH_WRITE) calls.push(requests.slice(start, start + MAX_BATCH_WRITE));
   await Promise.all(
     calls.map(async (call) => {
-      for (let pending = call; pending.length > 0; ) {
+      for (let pending = call; pending.length > 0;) {
         const result = await store.doc.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
         pending = result.UnprocessedItems?.[tableName] ?? [];
       }

@@ -1,5 +1,15 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, ScanCommand, UpdateCommand, type QueryCommandInput, type ScanCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  ScanCommand,
+  UpdateCommand,
+  type QueryCommandInput,
+  type ScanCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { physicalTableName, type TableName } from '@service/shared';
 
 /** The document client plus the physical table names of this deployment. */
@@ -22,8 +32,7 @@ export function createStore(options: { tablePrefix: string; region: string; endp
 }
 
 /** True when a conditional write lost its condition (the item exists, or changed under us). */
-const isConditionFailure = (error: unknown): boolean =>
-  error instanceof Error && error.name === 'ConditionalCheckFailedException';
+const isConditionFailure = (error: unknown): boolean => error instanceof Error && error.name === 'ConditionalCheckFailedException';
 
 /**
  * Awaits a conditional write: its output, or undefined when its condition did not hold (any other failure is thrown).
@@ -57,7 +66,9 @@ export async function readItem<T>(store: Store, tableName: string, key: Record<s
 
 /** Stores a new item; throws ConditionalCheckFailedException when an item is already stored under its key. */
 export async function putNewItem(store: Store, tableName: string, item: object, keyAttribute: string): Promise<void> {
-  await store.doc.send(new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': keyAttribute } }));
+  await store.doc.send(
+    new PutCommand({ TableName: tableName, Item: item, ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': keyAttribute } }),
+  );
 }
 
 /**
@@ -93,7 +104,12 @@ export async function putIf(store: Store, tableName: string, item: object, condi
  * when the condition did not hold. The condition must require the item (`attribute_exists`, or a comparison of its
  * attributes, which fails on a missing item), so that undefined means "not deleted".
  */
-export async function deleteIf<T>(store: Store, tableName: string, key: Record<string, unknown>, condition: WriteCondition & { ConditionExpression: string }): Promise<T | undefined> {
+export async function deleteIf<T>(
+  store: Store,
+  tableName: string,
+  key: Record<string, unknown>,
+  condition: WriteCondition & { ConditionExpression: string },
+): Promise<T | undefined> {
   const result = await ifConditionHolds(store.doc.send(new DeleteCommand({ TableName: tableName, Key: key, ...condition, ReturnValues: 'ALL_OLD' })));
   return result?.Attributes as T | undefined;
 }
@@ -102,8 +118,19 @@ export async function deleteIf<T>(store: Store, tableName: string, key: Record<s
  * An idempotent create: writes `item` unless its key is taken, else answers the item stored under that key (what an
  * earlier attempt of the same action wrote, its id derived from the same Idempotency-Key).
  */
-export async function createOrFind<T extends object>(store: Store, table: TableName, item: T, key: Record<string, string>): Promise<{ item: T; created: boolean }> {
-  if (await putIf(store, store.table(table), item, { ConditionExpression: 'attribute_not_exists(#key)', ExpressionAttributeNames: { '#key': Object.keys(key)[0]! } })) return { item, created: true };
+export async function createOrFind<T extends object>(
+  store: Store,
+  table: TableName,
+  item: T,
+  key: Record<string, string>,
+): Promise<{ item: T; created: boolean }> {
+  if (
+    await putIf(store, store.table(table), item, {
+      ConditionExpression: 'attribute_not_exists(#key)',
+      ExpressionAttributeNames: { '#key': Object.keys(key)[0]! },
+    })
+  )
+    return { item, created: true };
   const existing = await readItem<T>(store, store.table(table), key);
   if (!existing) throw new Error(`${table}: the item under ${JSON.stringify(key)} exists and does not`);
   return { item: existing, created: false };
@@ -130,4 +157,3 @@ export const queryAll = <T>(store: Store, input: Omit<QueryCommandInput, 'Exclus
 /** Every item a scan matches: for the rare sweeps over a whole table (the retention sweeper's workspaces), never a request's hot path. */
 export const scanAll = <T>(store: Store, input: Omit<ScanCommandInput, 'ExclusiveStartKey'>): Promise<T[]> =>
   allPages<T>((start) => store.doc.send(new ScanCommand({ ...input, ...start })));
-

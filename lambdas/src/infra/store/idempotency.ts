@@ -57,7 +57,9 @@ export type IdempotencyClaim = IdempotencyClaimed | { kind: 'replay'; response: 
 type ClaimRef = Pick<IdempotencyClaimed, 'scopedKey' | 'requestHash'>;
 
 export const requestFingerprint = (method: string, path: string, body: unknown): string =>
-  createHash('sha256').update(JSON.stringify([method, path, body ?? null])).digest('hex');
+  createHash('sha256')
+    .update(JSON.stringify([method, path, body ?? null]))
+    .digest('hex');
 
 const claimedFrom = (record: Pick<IdempotencyRecord, 'scopedKey' | 'requestHash' | 'actionAt'>, resumed = false): IdempotencyClaimed => ({
   kind: 'claimed',
@@ -87,12 +89,17 @@ async function claimFresh(deps: Deps, workspaceId: string, scopedKey: string, re
 
 /** An identical request whose attempt stopped (crashed) without an answer: the same action, resumed. */
 async function resumeAbandoned(deps: Deps, scopedKey: string, requestHash: string, now: number): Promise<IdempotencyClaimed | undefined> {
-  const resumed = await updateIf<IdempotencyRecord>(deps.store, deps.store.table('idempotency'), { scopedKey }, {
-    UpdateExpression: 'SET lockedUntil = :lock',
-    ConditionExpression: '#state = :progress AND lockedUntil < :now AND expiresAt >= :now AND requestHash = :hash',
-    ExpressionAttributeNames: { '#state': 'state' },
-    ExpressionAttributeValues: { ':lock': now + IDEMPOTENCY_LOCK_MS, ':now': now, ':progress': 'in_progress', ':hash': requestHash },
-  });
+  const resumed = await updateIf<IdempotencyRecord>(
+    deps.store,
+    deps.store.table('idempotency'),
+    { scopedKey },
+    {
+      UpdateExpression: 'SET lockedUntil = :lock',
+      ConditionExpression: '#state = :progress AND lockedUntil < :now AND expiresAt >= :now AND requestHash = :hash',
+      ExpressionAttributeNames: { '#state': 'state' },
+      ExpressionAttributeValues: { ':lock': now + IDEMPOTENCY_LOCK_MS, ':now': now, ':progress': 'in_progress', ':hash': requestHash },
+    },
+  );
   return resumed ? claimedFrom(resumed, true) : undefined;
 }
 
@@ -103,9 +110,8 @@ export async function claimIdempotencyKey(deps: Deps, workspaceId: string, key: 
     const now = deps.now().getTime();
     const claimed = (await claimFresh(deps, workspaceId, scopedKey, requestHash, now)) ?? (await resumeAbandoned(deps, scopedKey, requestHash, now));
     if (claimed) return claimed;
-    const existing = (
-      await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('idempotency'), Key: { scopedKey }, ConsistentRead: true }))
-    ).Item as IdempotencyRecord | undefined;
+    const existing = (await deps.store.doc.send(new GetCommand({ TableName: deps.store.table('idempotency'), Key: { scopedKey }, ConsistentRead: true })))
+      .Item as IdempotencyRecord | undefined;
     if (existing && existing.requestHash !== requestHash) {
       throw new DomainError('IDEMPOTENCY_CONFLICT', 'This Idempotency-Key was already used with a different request', { field: 'Idempotency-Key' });
     }
@@ -142,11 +148,16 @@ const ownInProgress = (claim: ClaimRef) => ({
  */
 export async function unlockIdempotencyKey(deps: Deps, claim: ClaimRef): Promise<void> {
   const own = ownInProgress(claim);
-  await updateIf(deps.store, deps.store.table('idempotency'), { scopedKey: claim.scopedKey }, {
-    ...own,
-    UpdateExpression: 'SET lockedUntil = :unlocked',
-    ExpressionAttributeValues: { ...own.ExpressionAttributeValues, ':unlocked': 0 },
-  });
+  await updateIf(
+    deps.store,
+    deps.store.table('idempotency'),
+    { scopedKey: claim.scopedKey },
+    {
+      ...own,
+      UpdateExpression: 'SET lockedUntil = :unlocked',
+      ExpressionAttributeValues: { ...own.ExpressionAttributeValues, ':unlocked': 0 },
+    },
+  );
 }
 
 /** Frees the key after a refused attempt (an API error: nothing was done) so that the caller may retry it. */

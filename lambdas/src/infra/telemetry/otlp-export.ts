@@ -82,7 +82,11 @@ class WorkspaceExport {
 
   private async sendReport(): Promise<void> {
     const totals = await this.totals();
-    const report: ExportReport = { exported: totals.exported - this.reported.exported, dropped: totals.dropped - this.reported.dropped, lastError: this.lastError };
+    const report: ExportReport = {
+      exported: totals.exported - this.reported.exported,
+      dropped: totals.dropped - this.reported.dropped,
+      lastError: this.lastError,
+    };
     if (report.exported === 0 && report.dropped === 0 && !report.lastError) return;
     this.reported = totals;
     this.lastError = undefined;
@@ -91,8 +95,11 @@ class WorkspaceExport {
 
   private async totals(): Promise<{ exported: number; dropped: number }> {
     const { resourceMetrics } = await this.reader.collect();
-    const points = resourceMetrics.scopeMetrics.flatMap((scope) => scope.metrics.filter((metric) => metric.descriptor.name === SPANS_PROCESSED).flatMap((metric) => metric.dataPoints as DataPoint<number>[]));
-    const sum = (failed: boolean) => points.filter((point) => (point.attributes['error.type'] !== undefined) === failed).reduce((total, point) => total + point.value, 0);
+    const points = resourceMetrics.scopeMetrics.flatMap((scope) =>
+      scope.metrics.filter((metric) => metric.descriptor.name === SPANS_PROCESSED).flatMap((metric) => metric.dataPoints as DataPoint<number>[]),
+    );
+    const sum = (failed: boolean) =>
+      points.filter((point) => (point.attributes['error.type'] !== undefined) === failed).reduce((total, point) => total + point.value, 0);
     return { exported: sum(false), dropped: sum(true) };
   }
 
@@ -105,7 +112,8 @@ class WorkspaceExport {
 }
 
 const exportsByWorkspace = new Map<string, WorkspaceExport>();
-const sameTarget = (a: ExportTarget, b: ExportTarget) => a.endpoint === b.endpoint && JSON.stringify(a.headers) === JSON.stringify(b.headers) && a.policy.allowLocal === b.policy.allowLocal;
+const sameTarget = (a: ExportTarget, b: ExportTarget) =>
+  a.endpoint === b.endpoint && JSON.stringify(a.headers) === JSON.stringify(b.headers) && a.policy.allowLocal === b.policy.allowLocal;
 
 /** The tracer of a workspace's export; a changed endpoint or headers replace it (what waited for the old one is sent first). */
 export function exportTracer(target: ExportTarget, report: ReportExport): Tracer {

@@ -13,4 +13,7 @@ import { widgetDoor } from '../widget/eval-door';
  * expectations unless it is the offline model.
  */
 export const evalRunner = (deps: Deps, model: LanguageModel): QueueConsumer =>
-  createEvalConsumer(deps, { doors: { widget: widgetDoor(model), command: commandDoor(model), email: emailDoor(model) }, grader: modelCanGrade(deps.config.model) ? model : undefined });
+  createEvalConsumer(deps, {
+    doors: { widget: widgetDoor(model), command: commandDoor(model), email: emailDoor(model) },
+    grader: modelCanGrade(deps.config.model) ? model : undefined,
+  });

@@ -48,7 +48,9 @@ async function answerMail(deps: Deps, model: LanguageModel, threaded: ThreadedMa
       await finishMail(deps, mail.mailId, { state: 'ignored', reason: 'reply_limit' });
       return;
     }
-    const messages = history.flatMap((message) => (message.role === 'user' || message.role === 'assistant' ? [{ role: message.role, content: message.content }] : []));
+    const messages = history.flatMap((message) =>
+      message.role === 'user' || message.role === 'assistant' ? [{ role: message.role, content: message.content }] : [],
+    );
     const body: ChatRequestBody = { conversationId: meta.conversationId, visitorId: meta.visitorId, locale: 'en', messages, context: { system: [], data: {} } };
     const conversation = { agent, conversationId: meta.conversationId, language: await chatLanguage(agent, body) };
     const toolbox = await visitorToolbox(deps, conversation);
@@ -62,19 +64,35 @@ async function answerMail(deps: Deps, model: LanguageModel, threaded: ThreadedMa
         actions: NO_ACTIONS,
         handoff: handoffSettingsOf(agent).enabled ? handoffTool(deps, { ...conversation, page: undefined }, () => (handedOff = true)) : undefined,
       });
-      if (reply.usage) await recordUsage(deps, agent.workspaceId, agent.id, { inputTokens: reply.usage.inputTokens ?? 0, outputTokens: reply.usage.outputTokens ?? 0 });
+      if (reply.usage)
+        await recordUsage(deps, agent.workspaceId, agent.id, { inputTokens: reply.usage.inputTokens ?? 0, outputTokens: reply.usage.outputTokens ?? 0 });
       const draft = (agent.emailAnswers ?? 'auto') === 'draft';
-      answer = await appendEntryOnce(deps, meta.conversationId, seed, draft ? { role: 'note', content: `Draft answer by ${agent.name}:\n\n${reply.text}` } : { role: 'assistant', content: reply.text });
+      answer = await appendEntryOnce(
+        deps,
+        meta.conversationId,
+        seed,
+        draft ? { role: 'note', content: `Draft answer by ${agent.name}:\n\n${reply.text}` } : { role: 'assistant', content: reply.text },
+      );
       if (!draft) {
-        await noteAnswer(deps, { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: meta.conversationId, channel: meta.channel ?? 'widget' }, answer.messageId, {
-          at: answer.createdAt,
-          inputTokens: reply.usage?.inputTokens ?? 0,
-          outputTokens: reply.usage?.outputTokens ?? 0,
-          ...reply.toolTally,
-          unanswered: reply.knowledgeOffered && leftUnanswered({ ...reply.knowledge, answer: reply.text }),
-        });
+        await noteAnswer(
+          deps,
+          { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: meta.conversationId, channel: meta.channel ?? 'widget' },
+          answer.messageId,
+          {
+            at: answer.createdAt,
+            inputTokens: reply.usage?.inputTokens ?? 0,
+            outputTokens: reply.usage?.outputTokens ?? 0,
+            ...reply.toolTally,
+            unanswered: reply.knowledgeOffered && leftUnanswered({ ...reply.knowledge, answer: reply.text }),
+          },
+        );
       }
-      if (draft && !handedOff) await requestHandoff(deps, meta.conversationId, { reason: 'agent', summary: 'A draft answer to an e-mail waits for a teammate', language: conversation.language });
+      if (draft && !handedOff)
+        await requestHandoff(deps, meta.conversationId, {
+          reason: 'agent',
+          summary: 'A draft answer to an e-mail waits for a teammate',
+          language: conversation.language,
+        });
     } finally {
       await toolbox.close();
     }
@@ -111,7 +129,9 @@ export function createMailConsumer(deps: Deps, model: LanguageModel): QueueConsu
         logger.warn('inbound mail message refused: neither a mail id nor an SES receipt', { messageId: record.messageId });
         return;
       }
-      const mailIds = own.success ? [own.data.mailId] : (await acceptSesReceipt(deps, receipt!)).flatMap((accepted) => (accepted.work ? [accepted.mailId] : []));
+      const mailIds = own.success
+        ? [own.data.mailId]
+        : (await acceptSesReceipt(deps, receipt!)).flatMap((accepted) => (accepted.work ? [accepted.mailId] : []));
       for (const mailId of mailIds) await workMail(deps, model, mailId);
     },
     (record, error) =>

@@ -36,13 +36,17 @@ async function authorizeKey(deps: Deps, token: string, urls: OAuthUrls): Promise
     userId: null,
     afterAnswer: [],
   };
-  return { access, authInfo: { token, clientId: key.id, scopes: key.scopes, resource: new URL(urls.resource), resourceMetadataUrl: urls.resourceMetadata, extra: { access } } };
+  return {
+    access,
+    authInfo: { token, clientId: key.id, scopes: key.scopes, resource: new URL(urls.resource), resourceMetadataUrl: urls.resourceMetadata, extra: { access } },
+  };
 }
 
 async function authorizeConnection(deps: Deps, token: string, urls: OAuthUrls): Promise<Authorized> {
   const verified = await verifyAccessToken(deps, token, (workspaceId, userId) => membershipOf(deps, workspaceId, userId));
   const { connection } = verified;
-  if (connection.resource !== urls.resource) throw new OAuthRefusal('invalid_token', `The token was issued for ${connection.resource}, not for ${urls.resource}`);
+  if (connection.resource !== urls.resource)
+    throw new OAuthRefusal('invalid_token', `The token was issued for ${connection.resource}, not for ${urls.resource}`);
   if (!verified.alongside) throw new OAuthRefusal('invalid_token', 'The person who connected this assistant is no longer a member of the workspace');
   const access: McpAccess = {
     deps,

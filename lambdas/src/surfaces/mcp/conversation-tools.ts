@@ -103,9 +103,16 @@ export function registerConversationTools(server: McpServer, access: McpAccess):
       toolCall(access, 'reply_conversation', async (args: z.infer<typeof REPLY_INPUT>) => {
         assertAllowed(access, 'conversations:reply');
         const meta = await readConversation(deps, grant.workspaceId, args.conversation_id);
-        if (!reachesAgent(access, meta.agentId)) throw new DomainError('CONVERSATION_NOT_FOUND', `No conversation ${args.conversation_id} in this workspace`, { field: 'conversation_id' });
+        if (!reachesAgent(access, meta.agentId))
+          throw new DomainError('CONVERSATION_NOT_FOUND', `No conversation ${args.conversation_id} in this workspace`, { field: 'conversation_id' });
         const by = await replier(access);
-        const { meta: after, message } = await teammateEntry(deps, grant.workspaceId, args.conversation_id, { role: 'teammate', text: args.text, by }, replyAction(access, args.message_id));
+        const { meta: after, message } = await teammateEntry(
+          deps,
+          grant.workspaceId,
+          args.conversation_id,
+          { role: 'teammate', text: args.text, by },
+          replyAction(access, args.message_id),
+        );
         const conversation = summaryResponse(toSummary(after));
         return {
           out: { conversation, message: storedResponse(message) },

@@ -67,7 +67,9 @@ const preflight = (event: HttpEvent): HttpResult => ({
 function challenge(urls: OAuthUrls, event: HttpEvent, refusal?: OAuthRefusal): HttpResult {
   const params = [`resource_metadata="${urls.resourceMetadata}"`, `scope="${MCP_DEFAULT_SCOPES.join(' ')}"`];
   if (refusal) params.push(`error="${refusal.code}"`, `error_description="${refusal.message.replace(/["\\]/g, "'")}"`);
-  const body = refusal ? { error: refusal.code, error_description: refusal.message } : { error: 'unauthorized', error_description: 'Connect this MCP server to your workspace: authorization is required' };
+  const body = refusal
+    ? { error: refusal.code, error_description: refusal.message }
+    : { error: 'unauthorized', error_description: 'Connect this MCP server to your workspace: authorization is required' };
   return jsonResult(401, body, { 'www-authenticate': `Bearer ${params.join(', ')}`, ...corsHeaders(event) });
 }
 

@@ -42,7 +42,8 @@ export function legacyTaskParam(body: string): { ttl?: number } | undefined {
 
 /** Whether this tools/call should be answered with a task, and in which generation's shape. */
 export function taskGeneration(access: McpAccess, ctx: ServerContext): TaskGeneration | undefined {
-  const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_KEY] as { extensions?: Record<string, unknown> } | undefined;
+  const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_KEY] as
+    { extensions?: Record<string, unknown> } | undefined;
   if (capabilities?.extensions?.[TASKS_EXTENSION] !== undefined) return 'v2';
   return access.legacyTask ? 'v1' : undefined;
 }
@@ -71,12 +72,28 @@ export interface RunRendering {
 
 /** The 2025-11-25 Task. */
 function taskV1(run: StoredRun, rendering: RunRendering) {
-  return { taskId: run.runId, status: taskStatus(run), statusMessage: rendering.text(run), createdAt: run.createdAt, lastUpdatedAt: lastUpdated(run), ttl: null, pollInterval: POLL_INTERVAL_MS };
+  return {
+    taskId: run.runId,
+    status: taskStatus(run),
+    statusMessage: rendering.text(run),
+    createdAt: run.createdAt,
+    lastUpdatedAt: lastUpdated(run),
+    ttl: null,
+    pollInterval: POLL_INTERVAL_MS,
+  };
 }
 
 /** The 2026-07-28 task, without its status-specific fields. */
 function taskV2(run: StoredRun, rendering: RunRendering) {
-  return { taskId: run.runId, status: taskStatus(run), statusMessage: rendering.text(run), createdAt: run.createdAt, lastUpdatedAt: lastUpdated(run), ttlMs: null, pollIntervalMs: POLL_INTERVAL_MS };
+  return {
+    taskId: run.runId,
+    status: taskStatus(run),
+    statusMessage: rendering.text(run),
+    createdAt: run.createdAt,
+    lastUpdatedAt: lastUpdated(run),
+    ttlMs: null,
+    pollIntervalMs: POLL_INTERVAL_MS,
+  };
 }
 
 /** ask_agent's answer for a client that takes tasks: the run as the task, at once. */
@@ -117,7 +134,9 @@ async function detailedTaskV2(run: StoredRun, rendering: RunRendering): Promise<
     case 'failed':
       return { ...task, error: { code: ProtocolErrorCode.InternalError, message: run.error ?? 'The run failed' } };
     case 'input_required':
-      return run.pendingAction && !run.pendingAction.decision ? { ...task, inputRequests: { [APPROVAL_INPUT_KEY]: approvalRequest(run) } } : { ...task, status: 'working' };
+      return run.pendingAction && !run.pendingAction.decision
+        ? { ...task, inputRequests: { [APPROVAL_INPUT_KEY]: approvalRequest(run) } }
+        : { ...task, status: 'working' };
     default:
       return task;
   }

@@ -43,7 +43,9 @@ export function toolCall<A, O extends Record<string, unknown>>(
     const agentId = (args as { agent_id?: string }).agent_id ?? null;
     try {
       const { out, text, meta, task, ...about } = await body(args, ctx);
-      access.afterAnswer.push(() => noteCall(access.deps, access.grant.id, { tool, agentId: about.agentId ?? agentId, runId: about.runId ?? null, outcome: 'ok' }));
+      access.afterAnswer.push(() =>
+        noteCall(access.deps, access.grant.id, { tool, agentId: about.agentId ?? agentId, runId: about.runId ?? null, outcome: 'ok' }),
+      );
       // A task answer (CreateTaskResult) stands in for the tool result (see registerTaskMethods in tasks.ts).
       if (task) return task as never;
       return { content: [{ type: 'text' as const, text }], structuredContent: out, ...(meta ? { _meta: meta } : {}) };

@@ -27,18 +27,25 @@ const RunOut = z.object({
   result_text: z.string().nullable(),
   output: z.record(z.string(), z.unknown()).nullable(),
   output_error: z.string().nullable(),
-  sources: z.array(RunSourceSchema).describe("The passages of the company's knowledge the answer cites, with their URL and the passage quoted (none when it cites none or does not know)"),
+  sources: z
+    .array(RunSourceSchema)
+    .describe("The passages of the company's knowledge the answer cites, with their URL and the passage quoted (none when it cites none or does not know)"),
   error: z.string().nullable(),
   created_at: z.string(),
   completed_at: z.string().nullable(),
-  pending_action: schemas.PendingAction.nullable().describe('While requires_action: the action waiting for a person (approve it in the dashboard or with agents/command_approve)'),
+  pending_action: schemas.PendingAction.nullable().describe(
+    'While requires_action: the action waiting for a person (approve it in the dashboard or with agents/command_approve)',
+  ),
 });
 type RunOutput = z.infer<typeof RunOut>;
 
 /** Schemas built once per container (a fresh server is built per request: only the registration is repeated). */
 const LIST_AGENTS_INPUT = z.object({});
 const LIST_AGENTS_OUTPUT = z.object({ agents: z.array(AgentOut) });
-const LIST_RUNS_INPUT = z.object({ agent_id: z.uuid().describe('The agent (from list_agents)'), limit: z.number().int().min(1).max(LIST_RUNS_MAX).default(10) });
+const LIST_RUNS_INPUT = z.object({
+  agent_id: z.uuid().describe('The agent (from list_agents)'),
+  limit: z.number().int().min(1).max(LIST_RUNS_MAX).default(10),
+});
 const LIST_RUNS_OUTPUT = z.object({ runs: z.array(RunOut) });
 const GET_RUN_INPUT = z.object({
   run_id: z.string().regex(/^cmd_[A-Za-z0-9]{24}$/, 'run_id looks like cmd_ followed by 24 letters and digits'),
@@ -53,7 +60,9 @@ const ASK_AGENT_INPUT = z.object({
   confirm: z
     .boolean()
     .default(false)
-    .describe('Let the agent take real-world actions, each only once a person approves it (needs the agents:act permission): the run waits (requires_action) until approve_run or reject_run answers'),
+    .describe(
+      'Let the agent take real-world actions, each only once a person approves it (needs the agents:act permission): the run waits (requires_action) until approve_run or reject_run answers',
+    ),
   wait_seconds: z.number().min(0).max(MAX_WAIT_SECONDS).default(DEFAULT_ASK_WAIT_SECONDS),
 });
 const ASK_AGENT_OUTPUT = RunOut.extend({ done: z.boolean() });
@@ -69,8 +78,6 @@ function runOut(run: StoredRun): RunOutput {
 
 const finished = (run: StoredRun) => run.status === 'completed' || run.status === 'failed' || run.status === 'cancelled';
 
-
-
 /** Waits for the run to finish, up to `seconds`, with progress notifications when the client asked for them. */
 async function waitForRun(access: McpAccess, run: StoredRun, seconds: number, ctx: ServerContext): Promise<StoredRun> {
   const progressToken = ctx.mcpReq._meta?.progressToken;
@@ -84,7 +91,10 @@ async function waitForRun(access: McpAccess, run: StoredRun, seconds: number, ct
     current = await getRun(access.deps, access.grant.workspaceId, run.runId);
     if (progressToken !== undefined) {
       step += 1;
-      await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress: step, message: `Run ${current.runId} is ${current.status}` } });
+      await ctx.mcpReq.notify({
+        method: 'notifications/progress',
+        params: { progressToken, progress: step, message: `Run ${current.runId} is ${current.status}` },
+      });
     }
   }
   return current;
@@ -98,14 +108,13 @@ const RUN_CARD = { ui: { resourceUri: RUN_CARD_URI }, [RESOURCE_URI_META_KEY]: R
 
 const runText = (run: StoredRun): string =>
   run.status === 'completed'
-    // Its result text lists what it cited under the answer (cited-answer.ts), for assistants that read only the text.
-    ? (run.resultText ?? '')
+    ? // Its result text lists what it cited under the answer (cited-answer.ts), for assistants that read only the text.
+      (run.resultText ?? '')
     : run.status === 'requires_action' && run.pendingAction
       ? `The run waits for a person to approve ${run.pendingAction.capability} (${run.pendingAction.reason}; arguments ${run.pendingAction.argumentsJson}) until ${run.pendingAction.expiresAt}; approve or reject it with approve_run or reject_run (run_id ${run.runId}) or in the dashboard, then call get_run with this run_id`
       : finished(run)
-      ? `The run ${run.status}${run.error ? `: ${run.error}` : ''}`
-      : `The agent is still working (run ${run.runId}, ${run.status}); call get_run with this run_id to get the answer`;
-
+        ? `The run ${run.status}${run.error ? `: ${run.error}` : ''}`
+        : `The agent is still working (run ${run.runId}, ${run.status}); call get_run with this run_id to get the answer`;
 
 export function registerTools(server: McpServer, access: McpAccess, era: 'legacy' | 'modern'): void {
   const { deps, grant } = access;
@@ -115,7 +124,12 @@ export function registerTools(server: McpServer, access: McpAccess, era: 'legacy
     text: runText,
     result: async (run) => {
       const agent = await getAgentIdentity(deps, workspaceId, run.agentId);
-      return { content: [{ type: 'text', text: runText(run) }], structuredContent: { ...runOut(run), done: finished(run) }, _meta: agentMeta(agent), ...(run.status === 'failed' ? { isError: true } : {}) };
+      return {
+        content: [{ type: 'text', text: runText(run) }],
+        structuredContent: { ...runOut(run), done: finished(run) },
+        _meta: agentMeta(agent),
+        ...(run.status === 'failed' ? { isError: true } : {}),
+      };
     },
   };
 
@@ -171,13 +185,16 @@ export function registerTools(server: McpServer, access: McpAccess, era: 'legacy
         _meta: RUN_CARD,
         annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
         scopeChallenge: ({ request, authInfo }) =>
-          authInfo && !authInfo.scopes.includes('agents:read') && !authInfo.scopes.includes('agents:ask') ? needs(access, () => ['agents:read'])({ request, authInfo }) : undefined,
+          authInfo && !authInfo.scopes.includes('agents:read') && !authInfo.scopes.includes('agents:ask')
+            ? needs(access, () => ['agents:read'])({ request, authInfo })
+            : undefined,
       },
       toolCall(access, 'get_run', async ({ run_id, wait_seconds }: { run_id: string; wait_seconds: number }, ctx) => {
         assertAllowed(access, 'read');
         let run = await getRun(deps, workspaceId, run_id);
         if (!reachesAgent(access, run.agentId)) throw new DomainError('RUN_NOT_FOUND', `No run ${run_id} in this workspace`, { field: 'run_id' });
-        if (!hasScope(access, 'agents:read') && run.connectionId !== grant.id) throw new ToolRefusal(`Without the permission to read runs, a ${grant.kind === 'key' ? 'key' : 'connection'} reads only the runs it started`);
+        if (!hasScope(access, 'agents:read') && run.connectionId !== grant.id)
+          throw new ToolRefusal(`Without the permission to read runs, a ${grant.kind === 'key' ? 'key' : 'connection'} reads only the runs it started`);
         if (wait_seconds > 0) run = await waitForRun(access, run, wait_seconds, ctx);
         const agent = await getAgentIdentity(deps, workspaceId, run.agentId);
         return { out: runOut(run), text: runText(run), agentId: run.agentId, runId: run.runId, meta: agentMeta(agent) };
@@ -235,7 +252,14 @@ export function registerTools(server: McpServer, access: McpAccess, era: 'legacy
           });
           // A client that takes tasks gets the run as a task at once, to follow with tasks/get.
           const generation = taskGeneration(access, ctx);
-          if (generation) return { out: { ...runOut(queued), done: false }, text: runText(queued), agentId: agent.id, runId: queued.runId, task: createTaskResult(generation, queued, rendering) };
+          if (generation)
+            return {
+              out: { ...runOut(queued), done: false },
+              text: runText(queued),
+              agentId: agent.id,
+              runId: queued.runId,
+              task: createTaskResult(generation, queued, rendering),
+            };
           const run = await waitForRun(access, queued, args.wait_seconds, ctx);
           return { out: { ...runOut(run), done: finished(run) }, text: runText(run), agentId: agent.id, runId: run.runId, meta: agentMeta(agent) };
         },
@@ -254,7 +278,7 @@ export function registerTools(server: McpServer, access: McpAccess, era: 'legacy
           title: decision === 'approved' ? 'Approve a waiting run' : 'Reject a waiting run',
           description:
             decision === 'approved'
-              ? "Approve the action a run waits for (status requires_action, see pending_action): the agent then takes it (a real-world action, e.g. sending e-mail or creating a record). Needs the permission to take real-world actions. The first answer from any door wins."
+              ? 'Approve the action a run waits for (status requires_action, see pending_action): the agent then takes it (a real-world action, e.g. sending e-mail or creating a record). Needs the permission to take real-world actions. The first answer from any door wins.'
               : 'Reject the action a run waits for (status requires_action): the agent goes on without it. Needs the permission to take real-world actions. The first answer from any door wins.',
           inputSchema: ANSWER_INPUT,
           outputSchema: RunOut,
@@ -263,7 +287,12 @@ export function registerTools(server: McpServer, access: McpAccess, era: 'legacy
         },
         toolCall(access, name, async ({ run_id, note }: { run_id: string; note?: string }) => {
           const run = await answerRunApproval(access, run_id, decision, note);
-          return { out: runOut(run), text: `The action ${run.pendingAction?.capability ?? ''} of run ${run.runId} was ${decision}; the run goes on: call get_run with this run_id`, agentId: run.agentId, runId: run.runId };
+          return {
+            out: runOut(run),
+            text: `The action ${run.pendingAction?.capability ?? ''} of run ${run.runId} was ${decision}; the run goes on: call get_run with this run_id`,
+            agentId: run.agentId,
+            runId: run.runId,
+          };
         }),
       ),
     );

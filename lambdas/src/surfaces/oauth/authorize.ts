@@ -15,7 +15,10 @@ import type { OAuthUrls } from './urls';
 
 const MAX_WORKSPACES_SHOWN = 50;
 
-const redirect = (location: string, status = 302): HttpResult => ({ statusCode: status, headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
+const redirect = (location: string, status = 302): HttpResult => ({
+  statusCode: status,
+  headers: { location, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+});
 
 /** Back to the client with the outcome, always with `state` and the issuer (RFC 9207). */
 function answerClient(request: AuthorizationRequest, urls: OAuthUrls, params: Record<string, string>): HttpResult {
@@ -117,7 +120,9 @@ export async function authorizePage(deps: Deps, event: HttpEvent, urls: OAuthUrl
 export async function authorizeDecision(deps: Deps, event: HttpEvent, urls: OAuthUrls): Promise<HttpResult> {
   const form = new URLSearchParams(rawBody(event));
   const single = (name: string) => form.get(name) ?? undefined;
-  const params = Object.fromEntries(['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'scope', 'resource', 'response_type'].map((name) => [name, single(name)]));
+  const params = Object.fromEntries(
+    ['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method', 'scope', 'resource', 'response_type'].map((name) => [name, single(name)]),
+  );
   const session = await signedIn(deps, event);
   if (!session) return errorPage('Your session ended; start again from your assistant.');
   // The page's own origin: the dashboard's (DASHBOARD_ORIGIN on a custom domain, else the distribution the viewer used).
@@ -131,7 +136,15 @@ export async function authorizeDecision(deps: Deps, event: HttpEvent, urls: OAut
 
   const workspaces = await workspacesOf(deps, session);
   const again = (problem: string) =>
-    consentPage({ request, client: { name: client.clientName, uri: client.clientUri, verifiedDomain: client.verifiedDomain }, userEmail: session.email, csrfToken: session.csrfToken, requested, workspaces, problem });
+    consentPage({
+      request,
+      client: { name: client.clientName, uri: client.clientUri, verifiedDomain: client.verifiedDomain },
+      userEmail: session.email,
+      csrfToken: session.csrfToken,
+      requested,
+      workspaces,
+      problem,
+    });
   const workspace = workspaces.find((candidate) => candidate.id === single('workspace_id'));
   if (!workspace) return again('Pick the workspace this assistant may reach.');
   const scopes = requested.filter((scope) => form.get(`perm_${scope.replace(':', '_')}`) === '1');

@@ -81,7 +81,9 @@ function permission(scope: McpScope, requested: McpScope[]): string {
 /** The consent page: client, redirect target, one workspace (none preselected), permissions one by one, optional agents. */
 export function consentPage(view: ConsentView): HttpResult {
   const { request, client } = view;
-  const ordinary = (['agents:read', 'agents:ask', 'conversations:reply', 'offline_access'] as McpScope[]).map((scope) => permission(scope, view.requested)).join('');
+  const ordinary = (['agents:read', 'agents:ask', 'conversations:reply', 'offline_access'] as McpScope[])
+    .map((scope) => permission(scope, view.requested))
+    .join('');
   const act = view.requested.includes('agents:act')
     ? `<fieldset class="act"><legend>Real-world actions</legend><p class="warn">Only if you trust this assistant: agents will then send e-mail from their own addresses and create contacts, events and tasks when it asks them to.</p>${permission('agents:act', view.requested)}</fieldset>`
     : '';
@@ -91,12 +93,17 @@ export function consentPage(view: ConsentView): HttpResult {
         `<label><input type="radio" name="workspace_id" value="${escapeHtml(workspace.id)}" required> ${escapeHtml(workspace.name)} <span class="muted">(${escapeHtml(workspace.role)})</span></label>` +
         (workspace.agents.length
           ? `<div class="agents">${workspace.agents
-              .map((agent) => `<label><input type="checkbox" name="agent" value="${escapeHtml(agent.id)}"> ${escapeHtml(agent.name)} <span class="muted">${escapeHtml(agent.role)}</span></label>`)
+              .map(
+                (agent) =>
+                  `<label><input type="checkbox" name="agent" value="${escapeHtml(agent.id)}"> ${escapeHtml(agent.name)} <span class="muted">${escapeHtml(agent.role)}</span></label>`,
+              )
               .join('')}</div>`
           : ''),
     )
     .join('');
-  const domain = client.verifiedDomain ? `<div class="verified">Verified domain: ${escapeHtml(client.verifiedDomain)}</div>` : '<div class="muted">Registered itself; its domain is not verified</div>';
+  const domain = client.verifiedDomain
+    ? `<div class="verified">Verified domain: ${escapeHtml(client.verifiedDomain)}</div>`
+    : '<div class="muted">Registered itself; its domain is not verified</div>';
   const body = `<h1>Connect ${escapeHtml(client.name)} to your agents</h1>${domain}
 <p class="muted">Signed in as ${escapeHtml(view.userEmail)}. After you decide you go back to <code>${escapeHtml(request.redirect_uri)}</code>.</p>
 ${view.problem ? `<p class="problem" role="alert">${escapeHtml(view.problem)}</p>` : ''}
@@ -111,6 +118,9 @@ ${hidden('csrf_token', view.csrfToken)}${hidden('client_id', request.client_id)}
 
 /** A request we cannot send back to the client (unknown client, unregistered redirect URI): said here, never redirected. */
 export function errorPage(message: string): HttpResult {
-  const result = page('Cannot connect', `<h1>This connection cannot be made</h1><p class="problem" role="alert">${escapeHtml(message)}</p><p class="muted">Nothing was shared. Close this page and try again from your assistant.</p>`);
+  const result = page(
+    'Cannot connect',
+    `<h1>This connection cannot be made</h1><p class="problem" role="alert">${escapeHtml(message)}</p><p class="muted">Nothing was shared. Close this page and try again from your assistant.</p>`,
+  );
   return { ...result, statusCode: 400 };
 }

@@ -20,7 +20,10 @@ const RegistrationBody = z.object({
 
 const MAX_REGISTRATION_BYTES = 16 * 1024;
 
-const registrationAnswer = (urls: OAuthUrls, client: { clientId: string; clientName: string; clientUri: string | null; redirectUris: string[]; createdAt: string }) => ({
+const registrationAnswer = (
+  urls: OAuthUrls,
+  client: { clientId: string; clientName: string; clientUri: string | null; redirectUris: string[]; createdAt: string },
+) => ({
   client_id: client.clientId,
   client_id_issued_at: Math.floor(Date.parse(client.createdAt) / 1000),
   client_name: client.clientName,
@@ -68,6 +71,11 @@ export async function registerEndpoint(deps: Deps, event: HttpEvent, urls: OAuth
 export async function readRegistrationEndpoint(deps: Deps, event: HttpEvent, urls: OAuthUrls, clientId: string): Promise<HttpResult> {
   const token = bearerToken(event);
   const client = token ? await readRegistration(deps, clientId, token) : undefined;
-  if (!client) return oauthJson(401, { error: 'invalid_token', error_description: 'Send the registration_access_token of this client as a Bearer token' }, { 'www-authenticate': 'Bearer error="invalid_token"' });
+  if (!client)
+    return oauthJson(
+      401,
+      { error: 'invalid_token', error_description: 'Send the registration_access_token of this client as a Bearer token' },
+      { 'www-authenticate': 'Bearer error="invalid_token"' },
+    );
   return oauthJson(200, registrationAnswer(urls, client));
 }

@@ -17,7 +17,11 @@ export const oauthJson = (status: number, body: unknown, headers: Record<string,
 export function oauthError(error: unknown, event: HttpEvent): HttpResult {
   if (error instanceof OAuthRefusal) return oauthJson(STATUS[error.code] ?? 400, { error: error.code, error_description: error.message });
   if (error instanceof DomainError && error.code === 'RATE_LIMITED') {
-    return oauthJson(429, { error: 'temporarily_unavailable', error_description: error.message }, { 'retry-after': String(error.details.retryAfterSeconds ?? 60) });
+    return oauthJson(
+      429,
+      { error: 'temporarily_unavailable', error_description: error.message },
+      { 'retry-after': String(error.details.retryAfterSeconds ?? 60) },
+    );
   }
   return errorResult(error, event.rawPath, OPEN_CORS);
 }
@@ -25,7 +29,8 @@ export function oauthError(error: unknown, event: HttpEvent): HttpResult {
 /** The form parameters of a POST (application/x-www-form-urlencoded); a parameter sent twice is refused (RFC 6749 §3.1). */
 export function formParams(event: HttpEvent): Record<string, string> {
   const type = header(event, 'content-type') ?? '';
-  if (!/^application\/x-www-form-urlencoded\b/i.test(type)) throw new OAuthRefusal('invalid_request', 'Send the parameters as application/x-www-form-urlencoded');
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type))
+    throw new OAuthRefusal('invalid_request', 'Send the parameters as application/x-www-form-urlencoded');
   const params: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(rawBody(event))) {
     if (name in params) throw new OAuthRefusal('invalid_request', `${name} was sent more than once`);
@@ -36,5 +41,10 @@ export function formParams(event: HttpEvent): Record<string, string> {
 
 export const preflight = (methods: string): HttpResult => ({
   statusCode: 204,
-  headers: { ...OPEN_CORS, 'access-control-allow-methods': methods, 'access-control-allow-headers': 'Authorization, Content-Type, Mcp-Protocol-Version', 'access-control-max-age': '600' },
+  headers: {
+    ...OPEN_CORS,
+    'access-control-allow-methods': methods,
+    'access-control-allow-headers': 'Authorization, Content-Type, Mcp-Protocol-Version',
+    'access-control-max-age': '600',
+  },
 });

@@ -27,7 +27,11 @@ export async function tokenEndpoint(deps: Deps, event: HttpEvent, urls: OAuthUrl
       if (!params.refresh_token) throw new OAuthRefusal('invalid_request', 'refresh_token is required');
       return oauthJson(
         200,
-        await refreshTokens(deps, { refreshToken: params.refresh_token, clientId: params.client_id, resource: params.resource, scope: params.scope }, urls.resource),
+        await refreshTokens(
+          deps,
+          { refreshToken: params.refresh_token, clientId: params.client_id, resource: params.resource, scope: params.scope },
+          urls.resource,
+        ),
       );
     default:
       throw new OAuthRefusal('unsupported_grant_type', `grant_type must be authorization_code or refresh_token, not ${params.grant_type ?? 'missing'}`);

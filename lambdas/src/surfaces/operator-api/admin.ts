@@ -27,7 +27,10 @@ export interface AdminRoute {
  * endpoints themselves, at the same `<resource>/<action>`, with the workspace named in the body.
  */
 export const ADMIN_ROUTES: ReadonlyMap<string, AdminRoute> = new Map(
-  OPERATOR_ENDPOINTS.map((endpoint) => [ENDPOINTS[endpoint].path, { endpoint, body: ENDPOINTS[endpoint].body.extend({ workspace_id: schemas.uuid('workspace_id') }) }]),
+  OPERATOR_ENDPOINTS.map((endpoint) => [
+    ENDPOINTS[endpoint].path,
+    { endpoint, body: ENDPOINTS[endpoint].body.extend({ workspace_id: schemas.uuid('workspace_id') }) },
+  ]),
 );
 
 /**
@@ -58,7 +61,14 @@ const ProvisionBody = z
  * the invitation link that brings them to the dashboard (`origin`: where the dashboard is).
  */
 export async function provisionWorkspace(deps: Deps, input: z.output<typeof ProvisionBody>, origin: string) {
-  const workspace = { id: newUuid(), name: input.name, plan: input.plan, tokenLimit: PLANS[input.plan].tokenLimit, createdAt: deps.now().toISOString(), userHashAllowed: false };
+  const workspace = {
+    id: newUuid(),
+    name: input.name,
+    plan: input.plan,
+    tokenLimit: PLANS[input.plan].tokenLimit,
+    createdAt: deps.now().toISOString(),
+    userHashAllowed: false,
+  };
   await putWorkspaceIfAbsent(deps, workspace);
   await seedBuiltinGrants(deps, workspace.id);
   const { key, secret } = await createApiKey(deps, workspace.id, 'First key');

@@ -11,13 +11,22 @@ async function adminCall(deps: Deps, event: HttpEvent, lang: string, name: strin
   await authenticateMaster(deps, event);
   const options = { maxBytes: deps.config.maxBodyBytes, whenEmpty: {} };
   if (name === PROVISION_ROUTE.name) {
-    const { data, msg } = await provisionWorkspace(deps, parseJsonBody(event, PROVISION_ROUTE.body, options), requestOrigin(event, deps.config.dashboardOrigin));
+    const { data, msg } = await provisionWorkspace(
+      deps,
+      parseJsonBody(event, PROVISION_ROUTE.body, options),
+      requestOrigin(event, deps.config.dashboardOrigin),
+    );
     return successResult(201, data, msg);
   }
   const route = ADMIN_ROUTES.get(name);
   if (!route) throw new ApiError('NOT_FOUND', `No administrative route admin/${name}`);
   const userAgent = header(event, 'user-agent');
-  const client = { ip: event.requestContext.http.sourceIp, origin: requestOrigin(event, deps.config.dashboardOrigin), secureCookies: true, ...(userAgent ? { userAgent } : {}) };
+  const client = {
+    ip: event.requestContext.http.sourceIp,
+    origin: requestOrigin(event, deps.config.dashboardOrigin),
+    secureCookies: true,
+    ...(userAgent ? { userAgent } : {}),
+  };
   const { status, data, msg } = await runAdminRoute(deps, lang, route, parseJsonBody(event, route.body, options), event, client);
   return successResult(status, data, msg);
 }

@@ -39,9 +39,16 @@ export function createInboxStreamHandler(deps: Deps, options: { maxStreamMs?: nu
     const after = request.queryStringParameters?.last_event_id;
     sink.start(200, { ...checked.headers, ...SSE_HEADERS });
     const follower = { readerId: reader_id ?? undefined, agentId: agent_id ?? undefined };
-    await pipeSse(sink, (write) => followInbox(deps, workspace_id, after === undefined ? undefined : Number(after), follower, (events) => write(events.map((inboxEvent) => sseFrame(wireEvent(inboxEvent))).join(''))), {
-      heartbeatMs: LIVE_LIMITS.keepAliveMs,
-      maxMs: options.maxStreamMs ?? LIVE_LIMITS.maxStreamMs,
-    });
+    await pipeSse(
+      sink,
+      (write) =>
+        followInbox(deps, workspace_id, after === undefined ? undefined : Number(after), follower, (events) =>
+          write(events.map((inboxEvent) => sseFrame(wireEvent(inboxEvent))).join('')),
+        ),
+      {
+        heartbeatMs: LIVE_LIMITS.keepAliveMs,
+        maxMs: options.maxStreamMs ?? LIVE_LIMITS.maxStreamMs,
+      },
+    );
   };
 }

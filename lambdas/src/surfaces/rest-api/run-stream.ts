@@ -14,7 +14,10 @@ const HEARTBEAT_MS = 15_000;
 
 /** Writes the run's events until its final `run` event, the client leaves, or `maxMs` passes (the client then resumes). */
 const streamRun = (deps: Deps, sink: ResponseSink, runId: string, after: number, maxMs: number): Promise<void> =>
-  pipeSse(sink, (write, finish) => followRun(deps, runId, after, (events: RunEvent[]) => write(events.map(sseFrame).join('')), finish), { heartbeatMs: HEARTBEAT_MS, maxMs });
+  pipeSse(sink, (write, finish) => followRun(deps, runId, after, (events: RunEvent[]) => write(events.map(sseFrame).join('')), finish), {
+    heartbeatMs: HEARTBEAT_MS,
+    maxMs,
+  });
 
 /**
  * agents/command_stream: the REST pipeline checks the caller, the query and the run (every refusal is the JSON error

@@ -32,7 +32,15 @@ export const SKILL_METHODS: Readonly<Record<string, Method<z.ZodType>>> = {
   'contacts/create': method(
     z.object(schemas.ContactFields).strict(),
     // The turn's run is the widget conversation when a visitor's agent creates it: the visitor's erasure removes it.
-    (p, { deps, workspaceId, turn }) => createRecord(deps, workspaceId, 'contact', { name: p.name, email: p.email ?? null, phone: p.phone ?? null, company: p.company ?? null, notes: null }, undefined, turn.runId),
+    (p, { deps, workspaceId, turn }) =>
+      createRecord(
+        deps,
+        workspaceId,
+        'contact',
+        { name: p.name, email: p.email ?? null, phone: p.phone ?? null, company: p.company ?? null, notes: null },
+        undefined,
+        turn.runId,
+      ),
   ),
   'contacts/search': method(z.object({ query: z.string().min(1).max(200) }).strict(), async (p, { deps, workspaceId }) => {
     const query = p.query.toLowerCase();
@@ -40,7 +48,9 @@ export const SKILL_METHODS: Readonly<Record<string, Method<z.ZodType>>> = {
     return { contacts: items.filter((contact) => `${contact.name} ${contact.email ?? ''}`.toLowerCase().includes(query)) };
   }),
   'calendar/create_event': method(
-    z.object({ title: z.string().min(1).max(200), starts_at: datetime, ends_at: datetime.optional(), attendees: z.array(z.email()).max(100).optional() }).strict(),
+    z
+      .object({ title: z.string().min(1).max(200), starts_at: datetime, ends_at: datetime.optional(), attendees: z.array(z.email()).max(100).optional() })
+      .strict(),
     (p, { deps, workspaceId }) =>
       createRecord(deps, workspaceId, 'event', {
         title: p.title,
@@ -51,13 +61,23 @@ export const SKILL_METHODS: Readonly<Record<string, Method<z.ZodType>>> = {
         description: null,
       }),
   ),
-  'calendar/list_events': method(z.object({}).strict(), async (_p, { deps, workspaceId }) => ({ events: (await listRecords(deps, workspaceId, 'event', { limit: LIST_LIMIT })).items })),
+  'calendar/list_events': method(z.object({}).strict(), async (_p, { deps, workspaceId }) => ({
+    events: (await listRecords(deps, workspaceId, 'event', { limit: LIST_LIMIT })).items,
+  })),
   'tasks/create': method(
     z.object({ title: z.string().min(1).max(200), due_at: datetime.optional(), description: z.string().max(4000).optional() }).strict(),
     (p, { deps, workspaceId, turn }) =>
-      createRecord(deps, workspaceId, 'task', { title: p.title, description: p.description ?? null, due_at: p.due_at ?? null, agent_id: turn.agentId, status: 'open' as const }),
+      createRecord(deps, workspaceId, 'task', {
+        title: p.title,
+        description: p.description ?? null,
+        due_at: p.due_at ?? null,
+        agent_id: turn.agentId,
+        status: 'open' as const,
+      }),
   ),
-  'tasks/list': method(z.object({}).strict(), async (_p, { deps, workspaceId }) => ({ tasks: (await listRecords(deps, workspaceId, 'task', { limit: LIST_LIMIT })).items })),
+  'tasks/list': method(z.object({}).strict(), async (_p, { deps, workspaceId }) => ({
+    tasks: (await listRecords(deps, workspaceId, 'task', { limit: LIST_LIMIT })).items,
+  })),
   // The run's or the conversation's agent searches what its workspace made available to it, and nothing else.
   'knowledge/search': method(
     z.object({ query: z.string().trim().min(1).max(500), limit: z.number().int().min(1).max(10).optional() }).strict(),
@@ -65,12 +85,22 @@ export const SKILL_METHODS: Readonly<Record<string, Method<z.ZodType>>> = {
       results: await searchKnowledge(deps, { workspaceId, agentId: turn.agentId, query: p.query, ...(p.limit ? { limit: p.limit } : {}) }),
     }),
   ),
-  'email/send': method(z.object({ to: z.email(), subject: z.string().min(1).max(200), body: z.string().min(1).max(20_000) }).strict(), async (p, { deps, workspaceId, turn }) => {
-    const agent = await findAgentById(deps, turn.agentId);
-    if (!agent || agent.workspaceId !== workspaceId) throw new ApiError('AGENT_NOT_FOUND', 'The agent of this turn no longer exists');
-    const message = await createRecord(deps, workspaceId, 'email', { from: agent.email, to: p.to, subject: p.subject, body: p.body, run_id: turn.runId, agent_id: agent.id });
-    // The outbox keeps the record (email/outbox); the platform's mail transport delivers it.
-    await sendMail(deps, { from: agent.email, to: p.to, subject: p.subject, text: p.body });
-    return { message_id: message.id, from: agent.email, to: message.to };
-  }),
+  'email/send': method(
+    z.object({ to: z.email(), subject: z.string().min(1).max(200), body: z.string().min(1).max(20_000) }).strict(),
+    async (p, { deps, workspaceId, turn }) => {
+      const agent = await findAgentById(deps, turn.agentId);
+      if (!agent || agent.workspaceId !== workspaceId) throw new ApiError('AGENT_NOT_FOUND', 'The agent of this turn no longer exists');
+      const message = await createRecord(deps, workspaceId, 'email', {
+        from: agent.email,
+        to: p.to,
+        subject: p.subject,
+        body: p.body,
+        run_id: turn.runId,
+        agent_id: agent.id,
+      });
+      // The outbox keeps the record (email/outbox); the platform's mail transport delivers it.
+      await sendMail(deps, { from: agent.email, to: p.to, subject: p.subject, text: p.body });
+      return { message_id: message.id, from: agent.email, to: message.to };
+    },
+  ),
 };

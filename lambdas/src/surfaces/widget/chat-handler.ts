@@ -60,7 +60,12 @@ async function answerFollowUps(
     usage: reply.usage && tokens,
     unanswered: unanswered ? { turn, question: answer.question, language: conversation.language } : undefined,
   });
-  await noteAnswer(deps, { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: conversation.conversationId }, answer.messageId, { at: deps.now().toISOString(), ...tokens, ...reply.toolTally, unanswered });
+  await noteAnswer(deps, { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: conversation.conversationId }, answer.messageId, {
+    at: deps.now().toISOString(),
+    ...tokens,
+    ...reply.toolTally,
+    unanswered,
+  });
 }
 
 /**
@@ -69,7 +74,8 @@ async function answerFollowUps(
  */
 function parseBody(event: HttpEvent, maxBytes: number): ParsedRequest {
   const json = readJsonBody(event, { maxBytes });
-  if (typeof json === 'object' && json !== null && 'actionId' in json) return { kind: 'decision', body: validated(ChatDecisionSchema, json), encoding: widgetEncoding() };
+  if (typeof json === 'object' && json !== null && 'actionId' in json)
+    return { kind: 'decision', body: validated(ChatDecisionSchema, json), encoding: widgetEncoding() };
   const fromUseChat = isUiMessageRequest(json) ? fromUiMessageRequest(json) : undefined;
   return { kind: 'chat', body: validated(ChatRequestSchema, fromUseChat ?? json), encoding: fromUseChat ? uiMessageEncoding() : widgetEncoding() };
 }
@@ -101,14 +107,38 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
     const { userId } = identity;
     /** The page the widget is on, as the conversation keeps it (visitor-page.ts). */
     const page = request.kind === 'chat' ? visitorPage(request.body.page?.url) : undefined;
-    const { handler } = await openConversation(deps, { conversationId: body.conversationId, agentId: agent.id, workspaceId: agent.workspaceId, visitorId: body.visitorId, locale: body.locale, ...(userId ? { userId } : {}), ...(page ? { page } : {}) });
-    const conversation: VisitorConversation = { agent, conversationId: body.conversationId, language: request.kind === 'chat' ? await chatLanguage(agent, request.body) : agent.locale, visitor: identity };
+    const { handler } = await openConversation(deps, {
+      conversationId: body.conversationId,
+      agentId: agent.id,
+      workspaceId: agent.workspaceId,
+      visitorId: body.visitorId,
+      locale: body.locale,
+      ...(userId ? { userId } : {}),
+      ...(page ? { page } : {}),
+    });
+    const conversation: VisitorConversation = {
+      agent,
+      conversationId: body.conversationId,
+      language: request.kind === 'chat' ? await chatLanguage(agent, request.body) : agent.locale,
+      visitor: identity,
+    };
     if (request.kind === 'decision') decided = await decide(deps, conversation, request.body);
     else {
-      const message = { ...(await appendEntry(deps, body.conversationId, { role: 'user', content: request.body.messages.at(-1)?.content ?? '' })), role: 'user' as const };
+      const message = {
+        ...(await appendEntry(deps, body.conversationId, { role: 'user', content: request.body.messages.at(-1)?.content ?? '' })),
+        role: 'user' as const,
+      };
       visitorMessageId = message.messageId;
       await noteVisitorMessage(deps, { workspaceId: agent.workspaceId, agentId: agent.id, conversationId: body.conversationId }, new Date(message.createdAt));
-      withPeople = await peopleTake(deps, agent, { conversationId: body.conversationId, handler, message, askedForPerson: request.body.handoff === true, language: conversation.language, page, email: request.body.email });
+      withPeople = await peopleTake(deps, agent, {
+        conversationId: body.conversationId,
+        handler,
+        message,
+        askedForPerson: request.body.handoff === true,
+        language: conversation.language,
+        page,
+        email: request.body.email,
+      });
     }
 
     return async () => {
@@ -153,9 +183,13 @@ export function createWidgetChatHandler(deps: Deps, options: WidgetChatOptions):
         if (!stopped) send('done', { conversationId: body.conversationId, messageId });
         // The visitor has the answer: what it leaves behind is noted after `done`, and a failure there is logged, never
         // sent (the stream ends with `done` or `error`, not both).
-        await answerFollowUps(deps, agent, conversation, { reply, messageId, stopped, knowledge: offersKnowledge(toolbox.tools), question: body.messages.at(-1)?.content ?? '' }).catch((error: unknown) =>
-          logger.error('widget reply follow-ups failed', { agentId: agent.id, workspaceId: agent.workspaceId, error }),
-        );
+        await answerFollowUps(deps, agent, conversation, {
+          reply,
+          messageId,
+          stopped,
+          knowledge: offersKnowledge(toolbox.tools),
+          question: body.messages.at(-1)?.content ?? '',
+        }).catch((error: unknown) => logger.error('widget reply follow-ups failed', { agentId: agent.id, workspaceId: agent.workspaceId, error }));
       } catch (error) {
         if (deadline.aborted) {
           send('error', { code: 'REPLY_TIMEOUT', message: 'The reply took too long; please try again' });

@@ -26,7 +26,7 @@ export const ChatRequestSchema = z
     /** The address the visitor leaves in the widget's e-mail field, once nobody was available (text only, validated). */
     email: z.email().max(LIVE_LIMITS.emailChars).optional(),
   })
-  .refine((body) => body.messages.at(-1)?.role === 'user', { message: 'The last message must be the visitor\'s', path: ['messages'] })
+  .refine((body) => body.messages.at(-1)?.role === 'user', { message: "The last message must be the visitor's", path: ['messages'] })
   .refine((body) => JSON.stringify(body.context.data).length <= CHAT_LIMITS.contextJsonChars, {
     message: `context.data is limited to ${CHAT_LIMITS.contextJsonChars} characters of JSON`,
     path: ['context', 'data'],

@@ -4,7 +4,12 @@ import { takePendingAction } from '../../domains/conversations/pending-actions';
 import { visitorToolbox, type VisitorConversation } from './visitor-tools';
 
 const SAY = {
-  en: { declined: 'OK, I did not do it: {summary}.', done: 'Done: {summary}.', gone: 'That action is no longer available.', failed: 'That did not work: {error}' },
+  en: {
+    declined: 'OK, I did not do it: {summary}.',
+    done: 'Done: {summary}.',
+    gone: 'That action is no longer available.',
+    failed: 'That did not work: {error}',
+  },
   tr: { declined: 'Tamam, yapmadım: {summary}.', done: 'Tamamlandı: {summary}.', gone: 'Bu işlem artık kullanılamıyor.', failed: 'Bu işe yaramadı: {error}' },
 } as const;
 
@@ -23,7 +28,12 @@ export async function decide(deps: Deps, conversation: VisitorConversation, deci
   try {
     const agentTool = toolbox.tools.find((candidate) => candidate.name === action.toolName);
     if (!agentTool) return say.gone;
-    const result = await agentTool.execute(action.input, { deps, workspaceId: conversation.agent.workspaceId, agent: conversation.agent, runId: conversation.conversationId });
+    const result = await agentTool.execute(action.input, {
+      deps,
+      workspaceId: conversation.agent.workspaceId,
+      agent: conversation.agent,
+      runId: conversation.conversationId,
+    });
     const message = (result as { message?: unknown } | null)?.message;
     return typeof message === 'string' && message ? message : fill(say.done, { summary: action.summary });
   } catch (error) {

@@ -60,7 +60,11 @@ export function sandboxedReplyDoor(model: LanguageModel, reply: (deps: Deps, inp
             })
           : undefined,
       });
-      return { answer: played.text, sources: played.sources, usage: { inputTokens: played.usage?.inputTokens ?? 0, outputTokens: played.usage?.outputTokens ?? 0 } };
+      return {
+        answer: played.text,
+        sources: played.sources,
+        usage: { inputTokens: played.usage?.inputTokens ?? 0, outputTokens: played.usage?.outputTokens ?? 0 },
+      };
     } finally {
       await toolbox.close();
     }

@@ -23,20 +23,21 @@ export const VISITOR_HEADER = 'x-visitor-id';
 export function createWidgetLiveHandler(deps: Deps, options: { maxStreamMs?: number } = {}): StreamingHandler {
   // The visitor's id is what protects the stream; Origin only keeps other sites' pages out.
   return widgetStream(deps, { route: ROUTES.widgetLive, methods: METHODS, origin: 'when-sent' }, async ({ agent, cors }, event, sink) => {
-      const conversationId = event.queryStringParameters?.conversationId ?? '';
-      const visitorId = header(event, VISITOR_HEADER);
-      if (!isUuid(conversationId)) throw new ApiError('VALIDATION_ERROR', 'conversationId must be a UUID', { field: 'conversationId' });
-      if (!visitorId || !isUuid(visitorId)) throw new ApiError('VALIDATION_ERROR', `${VISITOR_HEADER} must be the visitor's UUID`, { field: VISITOR_HEADER });
-      const meta = await readConversation(deps, agent.workspaceId, conversationId);
-      const { userId } = await requestIdentity(deps, agent, event);
-      if (!isVisitorsConversation(meta, { agentId: agent.id, visitorId, userId })) throw new ApiError('CONVERSATION_NOT_FOUND', `No conversation ${conversationId} of this visitor`, { field: 'conversationId' });
-      const after = liveSeqOf(header(event, 'last-event-id')) ?? 0;
-      return async () => {
-        sink.start(200, { ...cors, ...SSE_HEADERS });
-        await pipeSse(sink, (write) => followConversation(deps, conversationId, after, { notes: false }, (events) => write(events.map(sseFrame).join(''))), {
-          heartbeatMs: LIVE_LIMITS.keepAliveMs,
-          maxMs: options.maxStreamMs ?? LIVE_LIMITS.maxStreamMs,
-        });
-      };
+    const conversationId = event.queryStringParameters?.conversationId ?? '';
+    const visitorId = header(event, VISITOR_HEADER);
+    if (!isUuid(conversationId)) throw new ApiError('VALIDATION_ERROR', 'conversationId must be a UUID', { field: 'conversationId' });
+    if (!visitorId || !isUuid(visitorId)) throw new ApiError('VALIDATION_ERROR', `${VISITOR_HEADER} must be the visitor's UUID`, { field: VISITOR_HEADER });
+    const meta = await readConversation(deps, agent.workspaceId, conversationId);
+    const { userId } = await requestIdentity(deps, agent, event);
+    if (!isVisitorsConversation(meta, { agentId: agent.id, visitorId, userId }))
+      throw new ApiError('CONVERSATION_NOT_FOUND', `No conversation ${conversationId} of this visitor`, { field: 'conversationId' });
+    const after = liveSeqOf(header(event, 'last-event-id')) ?? 0;
+    return async () => {
+      sink.start(200, { ...cors, ...SSE_HEADERS });
+      await pipeSse(sink, (write) => followConversation(deps, conversationId, after, { notes: false }, (events) => write(events.map(sseFrame).join(''))), {
+        heartbeatMs: LIVE_LIMITS.keepAliveMs,
+        maxMs: options.maxStreamMs ?? LIVE_LIMITS.maxStreamMs,
+      });
+    };
   });
 }

@@ -31,7 +31,15 @@ export interface PeopleTurn {
 export async function peopleTake(
   deps: Deps,
   agent: StoredAgent,
-  turn: { conversationId: string; handler: ConversationHandler; message: StoredMessage & { role: 'user' }; askedForPerson: boolean; language: string; page: string | undefined; email?: string | undefined },
+  turn: {
+    conversationId: string;
+    handler: ConversationHandler;
+    message: StoredMessage & { role: 'user' };
+    askedForPerson: boolean;
+    language: string;
+    page: string | undefined;
+    email?: string | undefined;
+  },
 ): Promise<PeopleTurn | undefined> {
   if (turn.handler === 'people') {
     const meta = await readConversation(deps, agent.workspaceId, turn.conversationId);
@@ -55,7 +63,12 @@ export async function peopleTake(
   const reason = turn.askedForPerson ? 'visitor' : hasHandoffKeyword(settings.keywords, turn.message.content) ? 'keyword' : undefined;
   if (!reason) return undefined;
   // The visitor's own words are the teammate's first summary.
-  const state = await requestHandoff(deps, turn.conversationId, { reason, summary: `The visitor wrote: ${turn.message.content}`.slice(0, LIVE_LIMITS.summaryChars), language: turn.language, page: turn.page });
+  const state = await requestHandoff(deps, turn.conversationId, {
+    reason,
+    summary: `The visitor wrote: ${turn.message.content}`.slice(0, LIVE_LIMITS.summaryChars),
+    language: turn.language,
+    page: turn.page,
+  });
   if (!turn.email) return { state };
   const reply = await leaveEmail(deps, turn.conversationId, turn.email, turn.language);
   return { state: liveStateOf(await readConversation(deps, agent.workspaceId, turn.conversationId)), reply };
@@ -71,14 +84,25 @@ export const HANDOFF_TOOL = {
   description:
     'Pass the conversation to a person of the team when the visitor asks for a human, or when you cannot help. ' +
     'Write a short summary for the teammate: what the visitor needs and what was tried. A teammate then answers here; tell the visitor briefly that a person will join.',
-  inputSchema: z.object({ summary: z.string().trim().min(1).max(LIVE_LIMITS.summaryChars).describe('For the teammate: what the visitor needs, in one to three sentences') }),
+  inputSchema: z.object({
+    summary: z.string().trim().min(1).max(LIVE_LIMITS.summaryChars).describe('For the teammate: what the visitor needs, in one to three sentences'),
+  }),
 };
 
-export function handoffTool(deps: Deps, conversation: { conversationId: string; language: string; page: string | undefined }, onHandoff: (state: LiveState) => void) {
+export function handoffTool(
+  deps: Deps,
+  conversation: { conversationId: string; language: string; page: string | undefined },
+  onHandoff: (state: LiveState) => void,
+) {
   return tool({
     ...HANDOFF_TOOL,
     execute: async ({ summary }) => {
-      const state = await requestHandoff(deps, conversation.conversationId, { reason: 'agent', summary, language: conversation.language, page: conversation.page });
+      const state = await requestHandoff(deps, conversation.conversationId, {
+        reason: 'agent',
+        summary,
+        language: conversation.language,
+        page: conversation.page,
+      });
       onHandoff(state);
       return { handed_off: true, waiting_for: 'a teammate' };
     },

@@ -14,7 +14,15 @@ const HANDOFF_RULES =
  * syntax of spec 1, how to answer from the company's knowledge when the visitor's role may search it, and the hidden
  * context the host page set (system prompts, setContext data, the page the visitor is on).
  */
-export function widgetSystemPrompt(agent: StoredAgent, request: ChatRequestBody, language: string, now: Date, knowledge = false, handoff = false, visitor?: VisitorIdentity): string {
+export function widgetSystemPrompt(
+  agent: StoredAgent,
+  request: ChatRequestBody,
+  language: string,
+  now: Date,
+  knowledge = false,
+  handoff = false,
+  visitor?: VisitorIdentity,
+): string {
   const lines = [
     `You are ${agent.name}, ${agent.role} at ${agent.branding.companyName}. ${agent.persona}`,
     `You answer visitors in the chat widget of the company's website, briefly. Today is ${now.toISOString().slice(0, 10)}.`,
@@ -26,7 +34,8 @@ export function widgetSystemPrompt(agent: StoredAgent, request: ChatRequestBody,
   if (knowledge) lines.push(knowledgeRules());
   if (handoff) lines.push(HANDOFF_RULES);
   // Signed by the company's server (a valid visitor token): facts about the visitor, quoted as data, not instructions.
-  if (visitor?.proof === 'token') lines.push(`The company's server verified this visitor: ${JSON.stringify({ user_id: visitor.userId, ...visitor.attributes })}`);
+  if (visitor?.proof === 'token')
+    lines.push(`The company's server verified this visitor: ${JSON.stringify({ user_id: visitor.userId, ...visitor.attributes })}`);
   if (request.page) lines.push(`The visitor is on "${request.page.title}" (${request.page.url}).`);
   if (Object.keys(request.context.data).length > 0) lines.push(`Context from the site: ${JSON.stringify(request.context.data)}`);
   for (const prompt of request.context.system) lines.push(`Site instruction: ${prompt}`);

@@ -21,15 +21,15 @@ const RATINGS_PER_MINUTE = 30;
  */
 export function createWidgetRatingHandler(deps: Deps) {
   return widgetRoute(deps, { route: ROUTES.widgetRating, methods: METHODS, origin: 'required' }, async ({ agent, cors }, event) => {
-      await hitRateLimit(deps, `widget-rating#${agent.id}#${event.requestContext.http.sourceIp}`, RATINGS_PER_MINUTE);
-      const body = validated(RatingRequestSchema, readJsonBody(event, { maxBytes: MAX_BODY_BYTES }));
-      const visitor = { agentId: agent.id, visitorId: body.visitorId, userId: (await requestIdentity(deps, agent, event)).userId };
-      const { workspaceId } = await visitorsAnswer(deps, visitor, body.conversationId, body.messageId);
-      await recordRating(deps, { workspaceId, agentId: agent.id, conversationId: body.conversationId }, body.messageId, {
-        rating: body.rating,
-        ...(body.comment ? { comment: body.comment } : {}),
-        at: deps.now().toISOString(),
-      });
-      return { statusCode: 204, headers: { ...cors, 'cache-control': 'no-store' }, body: '' };
+    await hitRateLimit(deps, `widget-rating#${agent.id}#${event.requestContext.http.sourceIp}`, RATINGS_PER_MINUTE);
+    const body = validated(RatingRequestSchema, readJsonBody(event, { maxBytes: MAX_BODY_BYTES }));
+    const visitor = { agentId: agent.id, visitorId: body.visitorId, userId: (await requestIdentity(deps, agent, event)).userId };
+    const { workspaceId } = await visitorsAnswer(deps, visitor, body.conversationId, body.messageId);
+    await recordRating(deps, { workspaceId, agentId: agent.id, conversationId: body.conversationId }, body.messageId, {
+      rating: body.rating,
+      ...(body.comment ? { comment: body.comment } : {}),
+      at: deps.now().toISOString(),
+    });
+    return { statusCode: 204, headers: { ...cors, 'cache-control': 'no-store' }, body: '' };
   });
 }

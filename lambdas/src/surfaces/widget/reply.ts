@@ -77,21 +77,26 @@ export async function streamWidgetReply(deps: Deps, input: WidgetReplyInput): Pr
   const navigationsRefused: RemovedLink[] = [];
   const result = streamText({
     model: input.model,
-    system: input.email?.system ?? widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(input.tools), handoffSettingsOf(agent).enabled, conversation.visitor),
+    system:
+      input.email?.system ??
+      widgetSystemPrompt(agent, body, conversation.language, deps.now(), offersKnowledge(input.tools), handoffSettingsOf(agent).enabled, conversation.visitor),
     messages: body.messages,
     abortSignal: replySignal,
     telemetry,
     stopWhen: stepCountIs(3),
-    tools: stoppableTools({
-      ...replyTools(deps, conversation, input.tools, input.actions, {
-        citations,
-        // The visitor's own words and the site's context are what an action may be aimed at.
-        guard: retrievalGuard([...body.messages.filter((message) => message.role === 'user').map((message) => message.content), body.context.data]),
-        knowledge,
-      }),
-      ...(input.email ? {} : pageTools(budget, send, links, navigationsRefused)),
-      ...(input.handoff ? { handoff: input.handoff } : {}),
-    }, replySignal),
+    tools: stoppableTools(
+      {
+        ...replyTools(deps, conversation, input.tools, input.actions, {
+          citations,
+          // The visitor's own words and the site's context are what an action may be aimed at.
+          guard: retrievalGuard([...body.messages.filter((message) => message.role === 'user').map((message) => message.content), body.context.data]),
+          knowledge,
+        }),
+        ...(input.email ? {} : pageTools(budget, send, links, navigationsRefused)),
+        ...(input.handoff ? { handoff: input.handoff } : {}),
+      },
+      replySignal,
+    ),
   });
   let text = '';
   const show = (written: string) => {

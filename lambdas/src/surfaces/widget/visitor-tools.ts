@@ -25,14 +25,23 @@ export interface VisitorConversation {
 
 /** The skill tools the visitor's role may use in this conversation (the run id of their turn tokens is the conversation). */
 export const visitorToolbox = (deps: Deps, conversation: VisitorConversation): Promise<Toolbox> =>
-  skillToolbox(deps, { agent: conversation.agent, runId: conversation.conversationId, roles: [VISITOR_ROLE], language: conversation.language, verifiedVisitor: conversation.visitor?.proof === 'token' });
+  skillToolbox(deps, {
+    agent: conversation.agent,
+    runId: conversation.conversationId,
+    roles: [VISITOR_ROLE],
+    language: conversation.language,
+    verifiedVisitor: conversation.visitor?.proof === 'token',
+  });
 
 const SUMMARY_CHARS = 300;
 
 /** What the visitor is asked to confirm: what the tool does and the values it would do it with. */
 export function actionSummary(agentTool: AgentTool, input: Record<string, unknown>): string {
   const what = agentTool.description.split(/[.\n]/)[0]?.trim() || agentTool.capability;
-  const values = Object.entries(input).map(([key, value]) => `${key.replace(/_/g, ' ')}: ${Array.isArray(value) ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value)}`);
+  const values = Object.entries(input).map(
+    ([key, value]) =>
+      `${key.replace(/_/g, ' ')}: ${Array.isArray(value) ? value.join(', ') : typeof value === 'object' ? JSON.stringify(value) : String(value)}`,
+  );
   const summary = values.length > 0 ? `${what} (${values.join('; ')})` : what;
   return summary.length > SUMMARY_CHARS ? `${summary.slice(0, SUMMARY_CHARS - 1)}…` : summary;
 }
@@ -58,9 +67,18 @@ export function confirmingActions(deps: Deps, conversation: VisitorConversation,
     countCall: () => countConversationToolCall(deps, conversation.conversationId),
     act: async (agentTool, input) => {
       const summary = actionSummary(agentTool, input);
-      const actionId = await storePendingAction(deps, conversation.conversationId, { toolName: agentTool.name, input, summary, language: conversation.language });
+      const actionId = await storePendingAction(deps, conversation.conversationId, {
+        toolName: agentTool.name,
+        input,
+        summary,
+        language: conversation.language,
+      });
       onConfirm({ actionId, summary });
-      return { performed: false, status: 'awaiting_visitor_confirmation', detail: 'The visitor sees Confirm and Decline buttons; it runs only if they confirm.' };
+      return {
+        performed: false,
+        status: 'awaiting_visitor_confirmation',
+        detail: 'The visitor sees Confirm and Decline buttons; it runs only if they confirm.',
+      };
     },
   };
 }

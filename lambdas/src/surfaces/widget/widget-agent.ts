@@ -43,7 +43,12 @@ export const IDENTITY_ERROR_HEADER = 'x-visitor-identity-error';
 
 /** Who the visitor of a widget request is (anonymous: none, a malformed, a forged or an expired identity). */
 export const requestIdentity = (deps: Deps, agent: AgentWithIdentity, event: HttpEvent): Promise<VisitorIdentity> =>
-  identifyVisitor(deps, agent, { token: header(event, IDENTITY_HEADERS.userToken), userId: header(event, IDENTITY_HEADERS.userId), userHash: header(event, IDENTITY_HEADERS.userHash) });
+  identifyVisitor(deps, agent, {
+    token: header(event, IDENTITY_HEADERS.userToken),
+    userId: header(event, IDENTITY_HEADERS.userId),
+    userHash: header(event, IDENTITY_HEADERS.userHash),
+  });
 
 /** The headers that tell the host's developer why an identity was refused (nothing when it was not). */
-export const identityHeaders = (identity: VisitorIdentity): Record<string, string> => (identity.refusal ? { [IDENTITY_ERROR_HEADER]: identity.refusal.code } : {});
+export const identityHeaders = (identity: VisitorIdentity): Record<string, string> =>
+  identity.refusal ? { [IDENTITY_ERROR_HEADER]: identity.refusal.code } : {};

@@ -55,7 +55,11 @@ export function widgetRoute(deps: Deps, spec: WidgetRouteSpec, handle: (request:
  * A streamed widget route: `prepare` checks and stores what it must before anything is sent (a refusal still answers
  * as the envelope), then answers the stream to write once the response started.
  */
-export function widgetStream(deps: Deps, spec: WidgetRouteSpec, prepare: (request: WidgetRequest, event: HttpEvent, sink: ResponseSink) => Promise<() => Promise<void>>): StreamingHandler {
+export function widgetStream(
+  deps: Deps,
+  spec: WidgetRouteSpec,
+  prepare: (request: WidgetRequest, event: HttpEvent, sink: ResponseSink) => Promise<() => Promise<void>>,
+): StreamingHandler {
   return async (event, sink) => {
     const state = { cors: { vary: 'Origin' } as Record<string, string> };
     let stream: () => Promise<void>;

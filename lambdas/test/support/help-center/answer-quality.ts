@@ -17,10 +17,18 @@ export interface AnswerQuality {
  * Asks every question through agents/command, one at a time, as the tests and the bench measure the offline model
  * (issue 40 item 2). `pageUrl`: the address of a page by its slug.
  */
-export async function measureAnswers(api: ApiCall, agentId: string, pageUrl: (slug: string) => string, paraphrases: readonly ParaphraseQuestion[], offTopic: readonly string[]): Promise<AnswerQuality> {
-  const ask = async (instruction: string) => (await waitForRun(api, await command(api, { agent_id: agentId, instruction }), 60_000)) as RunView & { sources: RunSource[] };
+export async function measureAnswers(
+  api: ApiCall,
+  agentId: string,
+  pageUrl: (slug: string) => string,
+  paraphrases: readonly ParaphraseQuestion[],
+  offTopic: readonly string[],
+): Promise<AnswerQuality> {
+  const ask = async (instruction: string) =>
+    (await waitForRun(api, await command(api, { agent_id: agentId, instruction }), 60_000)) as RunView & { sources: RunSource[] };
   const misses: string[] = [];
-  const missed = (question: string, run: RunView & { sources: RunSource[] }) => misses.push(`${question} → ${run.result_text} (${run.sources.map((source) => source.url ?? source.title).join(', ') || 'no source'})`);
+  const missed = (question: string, run: RunView & { sources: RunSource[] }) =>
+    misses.push(`${question} → ${run.result_text} (${run.sources.map((source) => source.url ?? source.title).join(', ') || 'no source'})`);
   let answered = 0;
   for (const { question, fact, slug } of paraphrases) {
     const run = await ask(question);

@@ -18,7 +18,10 @@ const helpCenterPages = (only?: string[]): Map<string, string> => markdownPages(
 
 /** The price list the plans page links, as a two-page PDF. */
 export const priceList = () =>
-  minimalPdf(['Tallyfern price list 2026. Solo 9 euros, Team 29 euros, Business 79 euros a month.', 'Yearly billing: two months free on every plan.'], 'Tallyfern price list');
+  minimalPdf(
+    ['Tallyfern price list 2026. Solo 9 euros, Team 29 euros, Business 79 euros a month.', 'Yearly billing: two months free on every plan.'],
+    'Tallyfern price list',
+  );
 
 /** `withPdf: false` leaves the price list out (a site of pages alone). */
 export function startHelpCenter(options: { only?: string[]; popular?: string[]; withPdf?: boolean } = {}): Promise<HelpCenter> {
@@ -27,7 +30,11 @@ export function startHelpCenter(options: { only?: string[]; popular?: string[]; 
     home: '<h1>Tallyfern help center</h1><p>Guides for invoicing, expenses and your account.</p><p>New here? Start with <a href="/docs/introduction">the introduction</a>.</p>',
     ...(options.popular ? { popular: options.popular } : {}),
     footer: '<p>© 2026 Tallyfern (a fictional company: test content written for this repository). <a href="/docs/support">Contact</a></p>',
-    header: [['Guides', '/docs/introduction'], ['Pricing', '/docs/subscription-plans'], ['API', '/docs/api']],
+    header: [
+      ['Guides', '/docs/introduction'],
+      ['Pricing', '/docs/subscription-plans'],
+      ['API', '/docs/api'],
+    ],
     published: new Date('2026-05-04T00:00:00Z'),
     ...(options.withPdf === false ? {} : { files: { [PRICE_LIST_PATH]: { type: 'application/pdf', body: priceList() } } }),
   });
@@ -78,8 +85,28 @@ export interface WrittenAnswer {
 }
 
 export const WRITTEN_ANSWERS: readonly WrittenAnswer[] = [
-  { question: 'Do you have a phone line for support?', answer: 'No, our support works by e-mail only: write to help@tallyfern.example.', asked: 'Can I call you on the phone for help?', fact: 'e-mail only' },
-  { question: 'Is there a discount for charities?', answer: 'Registered charities get 50% off every plan; send us your registration.', asked: 'Do non-profit organisations get a discount?', fact: '50% off' },
-  { question: 'Can I pay the yearly plan in installments?', answer: 'Yes: a yearly plan can be paid in four quarterly parts.', asked: 'Could I spread the cost over several installments?', fact: 'four quarterly parts' },
-  { question: 'Where is your office?', answer: 'Our office is at Hafenstraße 12 in Hamburg; visits by appointment.', asked: 'Can I visit your office in person?', fact: 'Hafenstraße 12' },
+  {
+    question: 'Do you have a phone line for support?',
+    answer: 'No, our support works by e-mail only: write to help@tallyfern.example.',
+    asked: 'Can I call you on the phone for help?',
+    fact: 'e-mail only',
+  },
+  {
+    question: 'Is there a discount for charities?',
+    answer: 'Registered charities get 50% off every plan; send us your registration.',
+    asked: 'Do non-profit organisations get a discount?',
+    fact: '50% off',
+  },
+  {
+    question: 'Can I pay the yearly plan in installments?',
+    answer: 'Yes: a yearly plan can be paid in four quarterly parts.',
+    asked: 'Could I spread the cost over several installments?',
+    fact: 'four quarterly parts',
+  },
+  {
+    question: 'Where is your office?',
+    answer: 'Our office is at Hafenstraße 12 in Hamburg; visits by appointment.',
+    asked: 'Can I visit your office in person?',
+    fact: 'Hafenstraße 12',
+  },
 ];

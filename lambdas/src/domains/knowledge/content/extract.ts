@@ -42,13 +42,18 @@ export async function extractDocument(input: { body: Uint8Array; contentType: st
     throw new ContentError('too_large', `the document is ${megabytes(input.body.byteLength)}, more than the ${megabytes(CONTENT_LIMITS.maxBytes)} allowed`);
   }
   const kind = contentKind(input.contentType, input.name);
-  if (!kind) throw new ContentError('unsupported_type', `${mediaType(input.contentType) || 'a document without a type'} is not supported: HTML, Markdown, plain text and PDF are`);
+  if (!kind)
+    throw new ContentError(
+      'unsupported_type',
+      `${mediaType(input.contentType) || 'a document without a type'} is not supported: HTML, Markdown, plain text and PDF are`,
+    );
   const document = await parse(kind, input).catch((error: unknown) => {
     // A parser that recursed past the stack on a pathologically nested document: the document is at fault, not us.
     if (error instanceof RangeError) throw new ContentError('malformed', 'the document is nested too deeply to be read');
     throw error;
   });
-  if (!document.sections.some((section) => section.text)) throw new ContentError('no_text', 'the document has no text to index (only scripts, styles, images or markup)');
+  if (!document.sections.some((section) => section.text))
+    throw new ContentError('no_text', 'the document has no text to index (only scripts, styles, images or markup)');
   return document;
 }
 
@@ -57,7 +62,8 @@ async function parse(kind: ContentKind, input: { body: Uint8Array; contentType: 
   const text = decode(input.body, input.contentType);
   if (kind === 'html') return extractHtml(text, input);
   if (kind === 'markdown') return extractMarkdown(text, input);
-  if (text.length > CONTENT_LIMITS.maxTextChars) throw new ContentError('too_large', `the document's text is longer than ${CONTENT_LIMITS.maxTextChars.toLocaleString('en')} characters`);
+  if (text.length > CONTENT_LIMITS.maxTextChars)
+    throw new ContentError('too_large', `the document's text is longer than ${CONTENT_LIMITS.maxTextChars.toLocaleString('en')} characters`);
   return { title: input.name ?? input.url ?? '', sections: [{ headingPath: [], anchor: null, text: tidy(text) }], links: [] };
 }
 

@@ -10,19 +10,73 @@ import { ContentError, CONTENT_LIMITS, type ExtractedDocument } from './types';
  */
 export function extractHtml(html: string, options: { url?: string; name?: string }): ExtractedDocument {
   const dom = parseBounded(html);
-  const title = collapse(textOf(findFirst(dom, (element) => element.name === 'title'))) || collapse(textOf(findFirst(dom, (element) => element.name === 'h1'))) || options.name || options.url || '';
+  const title =
+    collapse(textOf(findFirst(dom, (element) => element.name === 'title'))) ||
+    collapse(textOf(findFirst(dom, (element) => element.name === 'h1'))) ||
+    options.name ||
+    options.url ||
+    '';
   const collector = new SectionCollector();
   walk(mainContent(dom), collector);
   return { title, sections: collector.finish(), links: options.url ? linksOf(dom, options.url) : [] };
 }
 
 /** Never content: code, styling, controls, embedded objects, and the landmarks of a site's frame. */
-const DROPPED = new Set(['head', 'script', 'style', 'noscript', 'template', 'nav', 'aside', 'form', 'button', 'select', 'textarea', 'input', 'svg', 'canvas', 'iframe', 'object', 'embed', 'dialog']);
+const DROPPED = new Set([
+  'head',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'nav',
+  'aside',
+  'form',
+  'button',
+  'select',
+  'textarea',
+  'input',
+  'svg',
+  'canvas',
+  'iframe',
+  'object',
+  'embed',
+  'dialog',
+]);
 const FRAME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'menu', 'menubar']);
 /** Header and footer are the site's frame unless they belong to an article or section (an article's byline). */
 const FRAME_UNLESS_IN_CONTENT = new Set(['header', 'footer']);
 const CONTENT_CONTAINERS = new Set(['article', 'section']);
-const BLOCKS = new Set(['p', 'div', 'section', 'article', 'main', 'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'caption', 'blockquote', 'figure', 'figcaption', 'address', 'details', 'summary', 'h5', 'h6', 'header', 'footer', 'hr', 'br']);
+const BLOCKS = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'dt',
+  'dd',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'caption',
+  'blockquote',
+  'figure',
+  'figcaption',
+  'address',
+  'details',
+  'summary',
+  'h5',
+  'h6',
+  'header',
+  'footer',
+  'hr',
+  'br',
+]);
 const CELLS = new Set(['td', 'th']);
 
 const isElement = (node: AnyNode | null | undefined): node is Element => node?.type === 'tag' || node?.type === 'script' || node?.type === 'style';

@@ -18,7 +18,10 @@ const isMatter = (node: { type: string }) => (MATTER as readonly string[]).inclu
  * module imports and admonition fences (`import X from '…'`, `:::tip`) are not content and are dropped.
  */
 export function extractMarkdown(markdown: string, options: { name?: string }): ExtractedDocument {
-  const tree = fromMarkdown(markdown, { extensions: [frontmatter([...MATTER]), gfm()], mdastExtensions: [frontmatterFromMarkdown([...MATTER]), gfmFromMarkdown()] });
+  const tree = fromMarkdown(markdown, {
+    extensions: [frontmatter([...MATTER]), gfm()],
+    mdastExtensions: [frontmatterFromMarkdown([...MATTER]), gfmFromMarkdown()],
+  });
   const collector = new SectionCollector();
   let firstH1 = '';
   for (const node of tree.children) {

@@ -14,7 +14,8 @@ export async function extractPdf(body: Uint8Array, options: { name?: string }): 
     throw new ContentError('malformed', `the PDF cannot be read: ${error instanceof Error ? error.message : String(error)}`);
   });
   try {
-    if (pdf.numPages > CONTENT_LIMITS.maxPdfPages) throw new ContentError('too_large', `the PDF has ${pdf.numPages} pages, more than ${CONTENT_LIMITS.maxPdfPages}`);
+    if (pdf.numPages > CONTENT_LIMITS.maxPdfPages)
+      throw new ContentError('too_large', `the PDF has ${pdf.numPages} pages, more than ${CONTENT_LIMITS.maxPdfPages}`);
     const { text: pages } = await extractText(pdf, { mergePages: false });
     const { info } = await getMeta(pdf);
     let chars = 0;
@@ -22,7 +23,8 @@ export async function extractPdf(body: Uint8Array, options: { name?: string }): 
     pages.forEach((page, index) => {
       const text = tidy(page);
       chars += text.length;
-      if (chars > CONTENT_LIMITS.maxTextChars) throw new ContentError('too_large', `the PDF's text is longer than ${CONTENT_LIMITS.maxTextChars.toLocaleString('en')} characters`);
+      if (chars > CONTENT_LIMITS.maxTextChars)
+        throw new ContentError('too_large', `the PDF's text is longer than ${CONTENT_LIMITS.maxTextChars.toLocaleString('en')} characters`);
       if (text) sections.push({ headingPath: [], anchor: `page=${index + 1}`, text });
     });
     const metaTitle = typeof (info as Record<string, unknown>).Title === 'string' ? collapse((info as Record<string, string>).Title!) : '';

@@ -27,7 +27,8 @@ const ACCEPT = 'text/html,application/xhtml+xml;q=0.9,text/markdown;q=0.8,text/p
  */
 export async function fetchPage(url: string, previous: { etag: string | null; lastModified: string | null }, context: PageFetchContext): Promise<PageFetch> {
   const { fetcher, scope, robots, limits } = context;
-  const refusal = (target: string) => (!inScope(scope, target) ? `it is not on ${scope.registrableDomain}` : robots.isAllowed(target) ? null : (robots.unreadable ?? 'robots.txt disallows it'));
+  const refusal = (target: string) =>
+    !inScope(scope, target) ? `it is not on ${scope.registrableDomain}` : robots.isAllowed(target) ? null : (robots.unreadable ?? 'robots.txt disallows it');
   const start = normalizeUrl(url);
   if (!start) return failed('invalid_url', `${url} is not an http(s) URL`);
   const refused = refusal(start);

@@ -59,7 +59,8 @@ export async function readSitemap(url: string, fetcher: GuardedFetch, limits: Cr
 
 async function download(url: string, fetcher: GuardedFetch, limits: CrawlLimits, mayFollow: (url: string) => string | null): Promise<string> {
   const response = await fetcher.get(url, { maxBytes: MAX_SITEMAP_BYTES, maxRedirects: limits.maxRedirects, timeoutMs: limits.timeoutMs, mayFollow });
-  if (response.status !== 200) throw new CrawlError(response.status === 404 || response.status === 410 ? 'gone' : 'http_error', `the sitemap ${url} answered HTTP ${response.status}`);
+  if (response.status !== 200)
+    throw new CrawlError(response.status === 404 || response.status === 410 ? 'gone' : 'http_error', `the sitemap ${url} answered HTTP ${response.status}`);
   let body = response.body;
   // A `.xml.gz` sitemap is served as a gzip file, not with a Content-Encoding: unpacked here, under the same bound.
   if (body[0] === 0x1f && body[1] === 0x8b) {
@@ -81,6 +82,7 @@ function entriesOf(text: string): { pages: string[]; sitemaps: string[] } {
   } catch (error) {
     throw new CrawlError('malformed', `the sitemap is not valid XML: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const locations = (entries: Array<{ loc?: unknown }> | undefined) => (entries ?? []).map((entry) => (typeof entry.loc === 'string' ? entry.loc.trim() : '')).filter(Boolean);
+  const locations = (entries: Array<{ loc?: unknown }> | undefined) =>
+    (entries ?? []).map((entry) => (typeof entry.loc === 'string' ? entry.loc.trim() : '')).filter(Boolean);
   return { pages: locations(parsed.urlset?.url), sitemaps: locations(parsed.sitemapindex?.sitemap) };
 }

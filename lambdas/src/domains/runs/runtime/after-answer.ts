@@ -9,7 +9,12 @@ import { recordUsage } from '../../usage/usage';
  */
 export async function afterAnswer(
   deps: Deps,
-  answer: { workspaceId: string; agentId: string; usage?: { inputTokens: number; outputTokens: number } | undefined; unanswered?: { turn: KnowledgeTurn; question: string; language: string } | undefined },
+  answer: {
+    workspaceId: string;
+    agentId: string;
+    usage?: { inputTokens: number; outputTokens: number } | undefined;
+    unanswered?: { turn: KnowledgeTurn; question: string; language: string } | undefined;
+  },
 ): Promise<void> {
   const { workspaceId, agentId, usage, unanswered } = answer;
   if (unanswered) await noteIfUnanswered(deps, unanswered.turn, { workspaceId, agentId, question: unanswered.question, language: unanswered.language });

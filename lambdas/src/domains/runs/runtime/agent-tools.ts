@@ -9,6 +9,11 @@ import { skillToolbox, type Toolbox } from '../../skills/skill-toolbox';
  * for `role`: the commanding member's role (a session), or, for an API key, the company's automation, `admin`
  * (API_COMMAND_ROLE); only the tools granted to that role are offered (`grants`: the workspace's, being read).
  */
-export function toolsOfAgent(deps: Deps, agent: StoredAgent, run: { runId: string; language: string; role?: string | undefined }, grants?: Promise<Grant[]>): Promise<Toolbox> {
+export function toolsOfAgent(
+  deps: Deps,
+  agent: StoredAgent,
+  run: { runId: string; language: string; role?: string | undefined },
+  grants?: Promise<Grant[]>,
+): Promise<Toolbox> {
   return skillToolbox(deps, { agent, runId: run.runId, roles: [run.role ?? API_COMMAND_ROLE], language: run.language }, grants);
 }

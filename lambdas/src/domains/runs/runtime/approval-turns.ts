@@ -32,7 +32,9 @@ function askedCalls(history: ModelMessage[]): { approvalId: string; toolCallId: 
   const last = history.at(-1);
   if (last?.role !== 'assistant' || typeof last.content === 'string') return [];
   const names = new Map(last.content.flatMap((part) => (part.type === 'tool-call' ? [[part.toolCallId, part.toolName] as const] : [])));
-  return last.content.flatMap((part) => (part.type === 'tool-approval-request' ? [{ approvalId: part.approvalId, toolCallId: part.toolCallId, toolName: names.get(part.toolCallId) ?? '' }] : []));
+  return last.content.flatMap((part) =>
+    part.type === 'tool-approval-request' ? [{ approvalId: part.approvalId, toolCallId: part.toolCallId, toolName: names.get(part.toolCallId) ?? '' }] : [],
+  );
 }
 
 const approved = (action: StoredPendingAction, approvalId: string) => action.decision === 'approved' && approvalId === action.approvalId;
@@ -44,7 +46,9 @@ export function approvalAnswerMessage(history: ModelMessage[], action: StoredPen
   return {
     role: 'tool',
     content: askedCalls(history).map(({ approvalId }) =>
-      approved(action, approvalId) ? { type: 'tool-approval-response', approvalId, approved: true } : { type: 'tool-approval-response', approvalId, approved: false, reason: deniedReason(action, approvalId) },
+      approved(action, approvalId)
+        ? { type: 'tool-approval-response', approvalId, approved: true }
+        : { type: 'tool-approval-response', approvalId, approved: false, reason: deniedReason(action, approvalId) },
     ),
   };
 }
@@ -57,7 +61,9 @@ export function approvalResultMessage(history: ModelMessage[], action: StoredPen
       type: 'tool-result',
       toolCallId,
       toolName,
-      output: approved(action, approvalId) ? { type: 'json', value: (results.get(toolCallId) ?? null) as never } : { type: 'execution-denied', reason: deniedReason(action, approvalId) },
+      output: approved(action, approvalId)
+        ? { type: 'json', value: (results.get(toolCallId) ?? null) as never }
+        : { type: 'execution-denied', reason: deniedReason(action, approvalId) },
     })),
   };
 }

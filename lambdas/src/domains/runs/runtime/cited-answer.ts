@@ -29,7 +29,9 @@ export interface CitationBook {
 export function citationBook(): CitationBook {
   const passages: NumberedPassage[] = [];
   const numberOf = (source: RunSource): number => {
-    const known = passages.find((passage) => passage.source.document_id === source.document_id && passage.source.url === source.url && passage.source.quote === source.quote);
+    const known = passages.find(
+      (passage) => passage.source.document_id === source.document_id && passage.source.url === source.url && passage.source.quote === source.quote,
+    );
     if (known) return known.number;
     passages.push({ number: passages.length + 1, source });
     return passages.length;
@@ -44,7 +46,9 @@ export function citationBook(): CitationBook {
       return {
         ...(result as object),
         // sourcesOf keeps the passages it can read, in order: the others stay as they were, unnumbered.
-        results: results.map((found: Record<string, unknown> | null) => (found && typeof found.document_id === 'string' && typeof found.text === 'string' ? { number: numberOf(sources[at++]!), ...found } : found)),
+        results: results.map((found: Record<string, unknown> | null) =>
+          found && typeof found.document_id === 'string' && typeof found.text === 'string' ? { number: numberOf(sources[at++]!), ...found } : found,
+        ),
       };
     },
   };
@@ -63,7 +67,10 @@ export interface RemovedLink {
 
 /** A title as a marker label: no characters that end or split a marker, one line, not too long. */
 function markerLabel(title: string): string {
-  const label = title.replace(/[[\]|\n\r]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const label = title
+    .replace(/[[\]|\n\r]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return (label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label) || 'Source';
 }
 

@@ -1,5 +1,15 @@
 import { checkOutputSchema, type RunSource } from '@service/shared';
-import { generateText, Output, streamText, stepCountIs, type LanguageModel, type LanguageModelUsage, type ModelMessage, type TelemetryOptions, type ToolExecutionEndEvent } from 'ai';
+import {
+  generateText,
+  Output,
+  streamText,
+  stepCountIs,
+  type LanguageModel,
+  type LanguageModelUsage,
+  type ModelMessage,
+  type TelemetryOptions,
+  type ToolExecutionEndEvent,
+} from 'ai';
 import type { z } from 'zod';
 import type { Deps } from '../../../infra/deps';
 import type { StoredAgent } from '../../agents/agents';
@@ -64,19 +74,37 @@ const plus = (a: Usage, b: Usage): Usage => ({ inputTokens: a.inputTokens + b.in
 export const firstSentence = (text: string) => text.match(/^[\s\S]*?[.!?](?=\s|$)/)?.[0]?.trim() ?? text.trim();
 
 /** Asks the model for the structured answer over the finished conversation; a mismatch is an error message, not a failed run. */
-async function shape<T>(model: LanguageModel, system: string, messages: ModelMessage[], schema: z.ZodType<T>, held: AbortSignal, telemetry: TelemetryOptions | undefined) {
+async function shape<T>(
+  model: LanguageModel,
+  system: string,
+  messages: ModelMessage[],
+  schema: z.ZodType<T>,
+  held: AbortSignal,
+  telemetry: TelemetryOptions | undefined,
+) {
   held.throwIfAborted();
   try {
-    const result = await generateText({ model, system, messages, output: Output.object({ schema }), abortSignal: AbortSignal.any([held, AbortSignal.timeout(RUN_TIMEOUT_MS)]), telemetry });
+    const result = await generateText({
+      model,
+      system,
+      messages,
+      output: Output.object({ schema }),
+      abortSignal: AbortSignal.any([held, AbortSignal.timeout(RUN_TIMEOUT_MS)]),
+      telemetry,
+    });
     return { value: result.output as T, usage: tokens(result.usage) };
   } catch (error) {
     held.throwIfAborted();
-    return { error: `The answer could not be shaped to the schema: ${error instanceof Error ? error.message : String(error)}`, usage: { inputTokens: 0, outputTokens: 0 } };
+    return {
+      error: `The answer could not be shaped to the schema: ${error instanceof Error ? error.message : String(error)}`,
+      usage: { inputTokens: 0, outputTokens: 0 },
+    };
   }
 }
 
 function defaultEnvelope(facts: RunFacts, resultText: string, sources: RunSource[], fromModel?: z.infer<typeof ENVELOPE_FROM_MODEL>) {
-  const result = facts.pending.length > 0 ? 'needs_input' : facts.errors.length > 0 ? (facts.actions.length > 0 ? 'partial' : 'failed') : (fromModel?.result ?? 'ok');
+  const result =
+    facts.pending.length > 0 ? 'needs_input' : facts.errors.length > 0 ? (facts.actions.length > 0 ? 'partial' : 'failed') : (fromModel?.result ?? 'ok');
   return {
     result,
     summary: fromModel?.summary ?? firstSentence(resultText),
@@ -142,7 +170,13 @@ async function work(input: RunInput, steps: StepLog): Promise<WorkDone> {
   const system = runSystemPrompt(agent, run, { now: deps.now(), language: input.language, knowledge: offersKnowledge(input.tools) });
   // What the caller gave is what actions may aim at once retrieved content is in the run (retrieval-guard.ts).
   const guard = retrievalGuard([run.instruction, run.data ?? null, agent.email]);
-  const { toolSet, facts } = recordedTools(input.tools, { deps, workspaceId: run.workspaceId, agent, runId: run.runId }, run.autonomy, held.beforeAction, guard);
+  const { toolSet, facts } = recordedTools(
+    input.tools,
+    { deps, workspaceId: run.workspaceId, agent, runId: run.runId },
+    run.autonomy,
+    held.beforeAction,
+    guard,
+  );
   // The text is shown as it streams (steps, text pieces) and as the result with its links checked and its citations written.
   const links = await agentLinkPolicy(deps, agent, passageUrls(facts.citations));
   const recorder = turnRecorder(steps, input.tools, () => answerFilter(facts.citations, links, PLAIN));
@@ -181,7 +215,11 @@ async function work(input: RunInput, steps: StepLog): Promise<WorkDone> {
     const turn = { searched: facts.actions.includes(KNOWLEDGE_SEARCH_CAPABILITY), passages: facts.citations.passages.length, answer: resultText };
     await noteIfUnanswered(deps, turn, { workspaceId: run.workspaceId, agentId: agent.id, question: run.instruction, language: input.language });
   }
-  const messages: ModelMessage[] = [...history, ...(answer ? [approvalResultMessage(history, run.pendingAction!, approvedResults)] : []), ...(await acted.responseMessages)];
+  const messages: ModelMessage[] = [
+    ...history,
+    ...(answer ? [approvalResultMessage(history, run.pendingAction!, approvedResults)] : []),
+    ...(await acted.responseMessages),
+  ];
   const acting = plus(run.usage, tokens(await acted.totalUsage));
 
   const request = (await acted.content).find((part): part is ApprovalRequest => part.type === 'tool-approval-request');
@@ -189,7 +227,9 @@ async function work(input: RunInput, steps: StepLog): Promise<WorkDone> {
     const conversationJson = JSON.stringify(messages);
     // The conversation waits on the run item (DynamoDB: 400 KB an item); one too large to keep cannot wait for a person.
     if (Buffer.byteLength(conversationJson) > CONVERSATION_MAX_BYTES) {
-      throw new RunCannotGoOn(`The run could not wait for approval: its conversation is over ${CONVERSATION_MAX_BYTES / 1024} KB (large tool results); run it with autonomy full or read_only`);
+      throw new RunCannotGoOn(
+        `The run could not wait for approval: its conversation is over ${CONVERSATION_MAX_BYTES / 1024} KB (large tool results); run it with autonomy full or read_only`,
+      );
     }
     const pendingAction = askedAction(request, input.tools, firstSentence(resultText), agent.name, deps.now());
     return { kind: 'parks', parking: { pendingAction, conversationJson, usage: acting }, waitSteps: waitingSteps(pendingAction) };

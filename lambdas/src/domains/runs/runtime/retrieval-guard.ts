@@ -14,8 +14,7 @@ const ANY_ADDRESS = new RegExp(`${EMAIL}|${WEB_ADDRESS}|${PHONE}`, 'giu');
 const WHOLE_ADDRESS = new RegExp(`^(?:[^<>]*<(${EMAIL})>|(${EMAIL}|${WEB_ADDRESS}|${PHONE}))$`, 'iu');
 
 /** One spelling per address: lower case, a phone number's digits alone, a web address without its trailing slash. */
-const normalized = (address: string): string =>
-  address.startsWith('+') ? `+${address.replace(/\D/g, '')}` : address.toLowerCase().replace(/\/+$/, '');
+const normalized = (address: string): string => (address.startsWith('+') ? `+${address.replace(/\D/g, '')}` : address.toLowerCase().replace(/\/+$/, ''));
 
 /** The addresses written anywhere in a value (its strings, however nested). */
 function addressesIn(value: unknown): string[] {

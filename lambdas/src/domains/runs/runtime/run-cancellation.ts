@@ -63,7 +63,8 @@ export function watchForStop(deps: Deps, runId: string, clearAt: number): RunSto
   };
   const checkpoint = async () => {
     const issuedAt = performance.now();
-    if (!controller.signal.aborted && issuedAt - lastClearAt >= STOP_LOOK_VALID_MS) looked((await findRun(deps, runId))?.cancelRequestedAt !== undefined, issuedAt);
+    if (!controller.signal.aborted && issuedAt - lastClearAt >= STOP_LOOK_VALID_MS)
+      looked((await findRun(deps, runId))?.cancelRequestedAt !== undefined, issuedAt);
     controller.signal.throwIfAborted();
   };
   return {
@@ -79,7 +80,10 @@ export function watchForStop(deps: Deps, runId: string, clearAt: number): RunSto
             model,
             middleware: {
               specificationVersion: 'v3',
-              transformParams: async ({ params }) => ({ ...params, abortSignal: params.abortSignal ? AbortSignal.any([params.abortSignal, controller.signal]) : controller.signal }),
+              transformParams: async ({ params }) => ({
+                ...params,
+                abortSignal: params.abortSignal ? AbortSignal.any([params.abortSignal, controller.signal]) : controller.signal,
+              }),
             },
           }),
     recordStep: (step) => {

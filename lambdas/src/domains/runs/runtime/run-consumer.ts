@@ -29,7 +29,8 @@ const RunMessage = z.object({ runId: z.string(), agentId: z.string().optional(),
 class HeldElsewhere extends Error {}
 
 /** The same event id on every emit of a run's outcome, so an emit repeated after a crash delivers nothing twice. */
-const eventIdFor = (runId: string, event: string) => `evt_${createHash('sha256').update(`${runId}:${event}`).digest('base64url').replace(/[-_]/g, '').slice(0, 24)}`;
+const eventIdFor = (runId: string, event: string) =>
+  `evt_${createHash('sha256').update(`${runId}:${event}`).digest('base64url').replace(/[-_]/g, '').slice(0, 24)}`;
 
 export interface RunConsumerOptions {
   model: LanguageModel;
@@ -37,16 +38,41 @@ export interface RunConsumerOptions {
 
 /** Usage and the webhook of a finished run (a cancelled one: its usage so far); safe to repeat (stable event id). */
 async function followUps(deps: Deps, run: StoredRun, agentName: string): Promise<void> {
-  const common = { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: run.status, instruction: run.instruction, steps_count: await timelineLength(deps, run) };
-  await noteRunEnded(deps, run, { status: run.status as RunFacts['status'], endedAt: run.completedAt ?? deps.now().toISOString(), inputTokens: run.usage.inputTokens, outputTokens: run.usage.outputTokens, ...(await toolCallTally(deps, run.runId)) });
+  const common = {
+    run_id: run.runId,
+    agent_id: run.agentId,
+    agent_name: agentName,
+    status: run.status,
+    instruction: run.instruction,
+    steps_count: await timelineLength(deps, run),
+  };
+  await noteRunEnded(deps, run, {
+    status: run.status as RunFacts['status'],
+    endedAt: run.completedAt ?? deps.now().toISOString(),
+    inputTokens: run.usage.inputTokens,
+    outputTokens: run.usage.outputTokens,
+    ...(await toolCallTally(deps, run.runId)),
+  });
   if (run.status === 'cancelled') await afterAnswer(deps, { workspaceId: run.workspaceId, agentId: run.agentId, usage: run.usage });
   if (run.status === 'completed') {
     await Promise.all([
       afterAnswer(deps, { workspaceId: run.workspaceId, agentId: run.agentId, usage: run.usage }),
-      emitEvent(deps, run.workspaceId, 'agent.command.completed', { ...common, result_text: run.resultText ?? '' }, { eventId: eventIdFor(run.runId, 'completed') }),
+      emitEvent(
+        deps,
+        run.workspaceId,
+        'agent.command.completed',
+        { ...common, result_text: run.resultText ?? '' },
+        { eventId: eventIdFor(run.runId, 'completed') },
+      ),
     ]);
   } else if (run.status === 'failed') {
-    await emitEvent(deps, run.workspaceId, 'agent.command.failed', { ...common, error: run.error ?? 'unknown error' }, { eventId: eventIdFor(run.runId, 'failed') });
+    await emitEvent(
+      deps,
+      run.workspaceId,
+      'agent.command.failed',
+      { ...common, error: run.error ?? 'unknown error' },
+      { eventId: eventIdFor(run.runId, 'failed') },
+    );
   }
   await markFollowUpsDone(deps, run.runId);
 }
@@ -61,7 +87,15 @@ async function waitingFollowUps(deps: Deps, run: StoredRun, agentName: string): 
     deps,
     run.workspaceId,
     'agent.command.action_required',
-    { run_id: run.runId, agent_id: run.agentId, agent_name: agentName, status: 'requires_action', instruction: run.instruction, action: toPendingActionResponse(action), steps_count: (run.stepsCount ?? 0) + 1 },
+    {
+      run_id: run.runId,
+      agent_id: run.agentId,
+      agent_name: agentName,
+      status: 'requires_action',
+      instruction: run.instruction,
+      action: toPendingActionResponse(action),
+      steps_count: (run.stepsCount ?? 0) + 1,
+    },
     { eventId: eventIdFor(run.runId, `action_required:${action.approvalId}`) },
   );
   await markFollowUpsDone(deps, run.runId);
@@ -173,7 +207,8 @@ async function processRecord(deps: Deps, options: RunConsumerOptions, record: SQ
   } catch (error) {
     // The run is another runner's now, or the sweeper failed it: nothing of it is this attempt's to settle.
     if (held.lost) return;
-    if (stopping.requested && (await endCancelledRun(deps, lease, stopping.progress))) return followUps(deps, { ...run, status: 'cancelled', ...stopping.progress }, agent?.name ?? '');
+    if (stopping.requested && (await endCancelledRun(deps, lease, stopping.progress)))
+      return followUps(deps, { ...run, status: 'cancelled', ...stopping.progress }, agent?.name ?? '');
     const reason = error instanceof Error ? error.message : String(error);
     // A run that has begun acting is not given back: running it again could repeat an action.
     if (attempt < MAX_RUN_ATTEMPTS && !(error instanceof RunCannotGoOn) && (await requeueRun(deps, lease))) throw error;

@@ -1,6 +1,17 @@
 import type { Deps } from '../../../infra/deps';
 import { endWaitingRun } from '../approvals';
-import { endUnacknowledgedStop, ensureEnqueued, failLapsed, failRun, holdLapsed, listPendingRuns, noRetakeReason, RUN_LEASE_MS, runMessage, type StoredRun } from '../runs';
+import {
+  endUnacknowledgedStop,
+  ensureEnqueued,
+  failLapsed,
+  failRun,
+  holdLapsed,
+  listPendingRuns,
+  noRetakeReason,
+  RUN_LEASE_MS,
+  runMessage,
+  type StoredRun,
+} from '../runs';
 
 /**
  * Finishes runs a crash left behind. A `queued` run whose message was never sent (the API died between the two
@@ -51,7 +62,10 @@ export async function sweepRuns(deps: Deps, bounds: SweepBounds = DEFAULT_SWEEP_
     if (!run.enqueuedAt) {
       await ensureEnqueued(deps, run);
       report.enqueued.push(run.runId);
-    } else if (ageOf(now, run.enqueuedAt) > bounds.stalledAfterMs && (await endedHere(deps, run, failRun(deps, run.runId, 'The run waited in the queue too long; its message was lost')))) {
+    } else if (
+      ageOf(now, run.enqueuedAt) > bounds.stalledAfterMs &&
+      (await endedHere(deps, run, failRun(deps, run.runId, 'The run waited in the queue too long; its message was lost')))
+    ) {
       report.failed.push(run.runId);
     }
   }
@@ -73,7 +87,20 @@ export async function sweepRuns(deps: Deps, bounds: SweepBounds = DEFAULT_SWEEP_
   }
   for (const run of await listPendingRuns(deps, 'requires_action', now, bounds.batch)) {
     const expiresAt = run.pendingAction?.expiresAt;
-    if (expiresAt && expiresAt <= now.toISOString() && (await endedHere(deps, run, endWaitingRun(deps, run.runId, 'approval_expired', `Nobody approved or rejected ${run.pendingAction!.capability} by ${expiresAt}; the run ended without it`)))) {
+    if (
+      expiresAt &&
+      expiresAt <= now.toISOString() &&
+      (await endedHere(
+        deps,
+        run,
+        endWaitingRun(
+          deps,
+          run.runId,
+          'approval_expired',
+          `Nobody approved or rejected ${run.pendingAction!.capability} by ${expiresAt}; the run ended without it`,
+        ),
+      ))
+    ) {
       report.expired.push(run.runId);
     }
   }

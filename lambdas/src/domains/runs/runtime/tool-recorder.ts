@@ -25,7 +25,9 @@ export interface RunFacts {
 function filesIn(result: unknown): RunFacts['files'] {
   const files = (result as { files?: unknown } | null)?.files;
   if (!Array.isArray(files)) return [];
-  return files.filter((file): file is RunFacts['files'][number] => typeof file?.name === 'string' && typeof file?.url === 'string').map(({ name, url, type }) => ({ name, url, type: String(type ?? 'application/octet-stream') }));
+  return files
+    .filter((file): file is RunFacts['files'][number] => typeof file?.name === 'string' && typeof file?.url === 'string')
+    .map(({ name, url, type }) => ({ name, url, type: String(type ?? 'application/octet-stream') }));
 }
 
 /**

@@ -20,7 +20,9 @@ export function redactSecrets(value: unknown): unknown {
   if (typeof value === 'string') return redactText(value);
   if (Array.isArray(value)) return value.map(redactSecrets);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, SECRET_KEY.test(key) && typeof inner === 'string' ? REDACTED : redactSecrets(inner)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, SECRET_KEY.test(key) && typeof inner === 'string' ? REDACTED : redactSecrets(inner)]),
+    );
   }
   return value;
 }

@@ -48,18 +48,34 @@ export const queryStepItems = (deps: Deps, runId: string, afterSeq: number, limi
 export const textPiecesPartition = (runId: string) => `${runId}#text`;
 
 /** Up to `limit` text pieces of a run after stream position `afterPosition`, in order. */
-export const queryTextPieceItems = (deps: Deps, runId: string, afterPosition: number, limit: number) => queryAfter(deps, textPiecesPartition(runId), afterPosition, limit);
+export const queryTextPieceItems = (deps: Deps, runId: string, afterPosition: number, limit: number) =>
+  queryAfter(deps, textPiecesPartition(runId), afterPosition, limit);
 
 /** The seq of the last step a run stored, 0 for none. */
 export async function lastStepSeq(deps: Deps, runId: string): Promise<number> {
   const result = await deps.store.doc.send(
-    new QueryCommand({ TableName: table(deps), KeyConditionExpression: 'runId = :r', ExpressionAttributeValues: { ':r': runId }, ScanIndexForward: false, Limit: 1, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: table(deps),
+      KeyConditionExpression: 'runId = :r',
+      ExpressionAttributeValues: { ':r': runId },
+      ScanIndexForward: false,
+      Limit: 1,
+      ConsistentRead: true,
+    }),
   );
   return (result.Items?.[0] as StepItem | undefined)?.seq ?? 0;
 }
 
 /** How many steps a run stored. */
 export async function countStepItems(deps: Deps, runId: string): Promise<number> {
-  const result = await deps.store.doc.send(new QueryCommand({ TableName: table(deps), KeyConditionExpression: 'runId = :r', ExpressionAttributeValues: { ':r': runId }, Select: 'COUNT', ConsistentRead: true }));
+  const result = await deps.store.doc.send(
+    new QueryCommand({
+      TableName: table(deps),
+      KeyConditionExpression: 'runId = :r',
+      ExpressionAttributeValues: { ':r': runId },
+      Select: 'COUNT',
+      ConsistentRead: true,
+    }),
+  );
   return result.Count ?? 0;
 }

@@ -70,7 +70,7 @@ export function textPieceWriter(log: StepLog) {
 /** The text pieces a run stored after stream position `after`, in order (all of them: a finished run's too). */
 export async function readTextPieces(deps: Deps, runId: string, after: number): Promise<z.infer<typeof schemas.TextDelta>[]> {
   const pieces: z.infer<typeof schemas.TextDelta>[] = [];
-  for (let position = after, more = true; more; ) {
+  for (let position = after, more = true; more;) {
     const page = await queryTextPieceItems(deps, runId, position, PIECES_PAGE);
     pieces.push(...page.items.map((item) => JSON.parse(item.step) as z.infer<typeof schemas.TextDelta>));
     position = page.items.at(-1)?.seq ?? position;

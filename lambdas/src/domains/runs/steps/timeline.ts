@@ -35,7 +35,8 @@ export async function readTimeline(deps: Deps, run: StoredRun, afterSeq: number 
   if (!more) steps.push(...unstoredWaitingSteps(run, items.at(-1)?.seq ?? afterSeq ?? 0).slice(0, Math.max(0, limit - steps.length)));
   if (more || !isFinished(run) || steps.length >= limit) return { steps, complete: false };
   const finalSeq = (run.stepsCount ?? items.at(-1)?.seq ?? (await countStepItems(deps, run.runId))) + 1;
-  if (finalSeq > (afterSeq ?? 0)) steps.push({ seq: finalSeq, at: run.completedAt ?? run.createdAt, type: 'status', status: run.status, error: run.error ?? null });
+  if (finalSeq > (afterSeq ?? 0))
+    steps.push({ seq: finalSeq, at: run.completedAt ?? run.createdAt, type: 'status', status: run.status, error: run.error ?? null });
   return { steps, complete: true };
 }
 
@@ -45,7 +46,7 @@ export const timelineLength = async (deps: Deps, run: StoredRun) => (run.stepsCo
 /** How many tool calls a run's stored steps record, and how many of them failed (an error thrown or answered). */
 export async function toolCallTally(deps: Deps, runId: string): Promise<{ toolCalls: number; toolFailures: number }> {
   const tally = { toolCalls: 0, toolFailures: 0 };
-  for (let after = 0, more = true; more; ) {
+  for (let after = 0, more = true; more;) {
     const page = await queryStepItems(deps, runId, after, 100);
     for (const item of page.items) {
       const step = JSON.parse(item.step) as RunStep;

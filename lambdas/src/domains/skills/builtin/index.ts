@@ -6,7 +6,13 @@ import { emailSkill } from './email';
 import { knowledgeSkill } from './knowledge';
 import { tasksSkill } from './tasks';
 
-const BY_CODE: Readonly<Record<BuiltinSkillCode, Skill>> = { contacts: contactsSkill, calendar: calendarSkill, tasks: tasksSkill, email: emailSkill, knowledge: knowledgeSkill };
+const BY_CODE: Readonly<Record<BuiltinSkillCode, Skill>> = {
+  contacts: contactsSkill,
+  calendar: calendarSkill,
+  tasks: tasksSkill,
+  email: emailSkill,
+  knowledge: knowledgeSkill,
+};
 
 /** The built-in skills (one per code of the shared list), written with the SDK like any third-party skill, by code. */
 export const BUILTIN_SKILLS: ReadonlyMap<string, Skill> = new Map(BUILTIN_SKILL_CODES.map((code) => [code, BY_CODE[code]]));

@@ -29,7 +29,10 @@ export const knowledgeSkill = defineSkill({
       },
       annotations: { readOnlyHint: true },
       handler: async (input, ctx) => {
-        const { results } = await serviceApi<{ results: unknown[] }>(ctx, 'skills/knowledge/search', { query: input.query, limit: input.limit ?? DEFAULT_PASSAGES });
+        const { results } = await serviceApi<{ results: unknown[] }>(ctx, 'skills/knowledge/search', {
+          query: input.query,
+          limit: input.limit ?? DEFAULT_PASSAGES,
+        });
         return { results, message: ctx.t('found', { count: results.length }) };
       },
     },

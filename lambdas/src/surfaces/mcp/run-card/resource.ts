@@ -33,7 +33,12 @@ export function runCardHtml(origin: string): string {
  */
 export function registerRunCard(server: McpServer, origin: string): void {
   const ui = { csp: { resourceDomains: [origin], connectDomains: [] }, prefersBorder: false };
-  server.registerResource('run_card', RUN_CARD_URI, { title: 'Run card', description: 'A run of an agent: status, answer and structured output', mimeType: RESOURCE_MIME_TYPE, _meta: { ui } }, async () => ({
-    contents: [{ uri: RUN_CARD_URI, mimeType: RESOURCE_MIME_TYPE, text: runCardHtml(origin), _meta: { ui } }],
-  }));
+  server.registerResource(
+    'run_card',
+    RUN_CARD_URI,
+    { title: 'Run card', description: 'A run of an agent: status, answer and structured output', mimeType: RESOURCE_MIME_TYPE, _meta: { ui } },
+    async () => ({
+      contents: [{ uri: RUN_CARD_URI, mimeType: RESOURCE_MIME_TYPE, text: runCardHtml(origin), _meta: { ui } }],
+    }),
+  );
 }

@@ -2,7 +2,13 @@ import { ApiError, newKeyId } from '@service/shared';
 import { standardWebhooksSecret } from '@service/webhooks';
 import { createApiKey, listApiKeys, revokeApiKey, toApiKeyResponse } from '../../../domains/access/api-keys';
 import { billingPeriod, monthToDate, usageReport } from '../../../domains/usage/usage';
-import { assertSubscribableUrl, createSubscription, deleteSubscription, listSubscriptions, toSubscriptionResponse } from '../../../domains/webhooks/subscriptions';
+import {
+  assertSubscribableUrl,
+  createSubscription,
+  deleteSubscription,
+  listSubscriptions,
+  toSubscriptionResponse,
+} from '../../../domains/webhooks/subscriptions';
 import type { EndpointHandlers } from './types';
 
 type AccountEndpoints = 'usageTokens' | 'billingGet' | 'webhooksCreate' | 'webhooksList' | 'webhooksDelete' | 'keysCreate' | 'keysList' | 'keysRevoke';
@@ -50,7 +56,10 @@ export const accountEndpoints: EndpointHandlers<AccountEndpoints> = {
     // A retry after a crash finds the key its first attempt made; only its hash was kept, so the secret is gone.
     const earlier = action.seed ? (await listApiKeys(deps, workspace.id)).find((key) => key.id === id) : undefined;
     if (earlier) {
-      return { data: { key: toApiKeyResponse(earlier), secret: null, secret_already_shown: true }, msg: 'This key was created by an earlier attempt; revoke it and create another if you lack the secret' };
+      return {
+        data: { key: toApiKeyResponse(earlier), secret: null, secret_already_shown: true },
+        msg: 'This key was created by an earlier attempt; revoke it and create another if you lack the secret',
+      };
     }
     const { key, secret } = await createApiKey(deps, workspace.id, body.name, { id, createdAt: action.at });
     return { data: { key: toApiKeyResponse(key), secret, secret_already_shown: false }, msg: 'Key created; copy it now, it is not shown again' };

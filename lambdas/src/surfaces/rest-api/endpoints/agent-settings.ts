@@ -6,6 +6,9 @@ import type { EndpointHandlers } from './types';
 export const agentSettingsEndpoints: EndpointHandlers<'agentsUpdate'> = {
   agentsUpdate: async ({ deps, workspace, body }) => {
     const agent = await updateAgentSettings(deps, workspace.id, body.agent_id, settingsFromUpdate(body));
-    return { data: { agent: toAgentResponse(agent) }, msg: `Settings of ${agent.name} saved; the widget shows them within a few minutes (its configuration is cached)` };
+    return {
+      data: { agent: toAgentResponse(agent) },
+      msg: `Settings of ${agent.name} saved; the widget shows them within a few minutes (its configuration is cached)`,
+    };
   },
 };

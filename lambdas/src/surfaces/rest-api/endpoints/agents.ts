@@ -8,7 +8,17 @@ import { readTimeline } from '../../../domains/runs/steps/timeline';
 import { agentsCommandStream } from './command-stream';
 import type { EndpointHandlers } from './types';
 
-type AgentEndpoints = 'agentsList' | 'agentsGet' | 'agentsCreate' | 'agentsPresets' | 'agentsCommand' | 'agentsCommandStatus' | 'agentsCommandStream' | 'agentsCommandCancel' | 'agentsRuns' | 'agentsIdentitySecret';
+type AgentEndpoints =
+  | 'agentsList'
+  | 'agentsGet'
+  | 'agentsCreate'
+  | 'agentsPresets'
+  | 'agentsCommand'
+  | 'agentsCommandStatus'
+  | 'agentsCommandStream'
+  | 'agentsCommandCancel'
+  | 'agentsRuns'
+  | 'agentsIdentitySecret';
 
 export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
   agentsList: async ({ deps, workspace }) => ({ data: { agents: (await listAgents(deps, workspace.id)).map(toAgentResponse) } }),
@@ -30,17 +40,21 @@ export const agentEndpoints: EndpointHandlers<AgentEndpoints> = {
       if (!check.ok) throw new ApiError('SCHEMA_INVALID', check.message, { field: check.path });
     }
     const [agent] = await Promise.all([getAgentIdentity(deps, workspace.id, body.agent_id), assertWithinTokenLimit(deps, workspace, tokensUsed)]);
-    const run = await enqueueNewRun(deps, {
-      workspaceId: workspace.id,
-      agentId: agent.id,
-      instruction: body.instruction,
-      ...(body.autonomy ? { autonomy: body.autonomy } : {}),
-      ...(body.data ? { data: body.data } : {}),
-      ...(body.schema ? { schema: body.schema } : {}),
-      // A member commanding with a session: the run acts for their role (a company-defined one included), so it is
-      // offered only the tools granted to it. An API key acts as admin.
-      ...(session && role ? { role } : {}),
-    }, action);
+    const run = await enqueueNewRun(
+      deps,
+      {
+        workspaceId: workspace.id,
+        agentId: agent.id,
+        instruction: body.instruction,
+        ...(body.autonomy ? { autonomy: body.autonomy } : {}),
+        ...(body.data ? { data: body.data } : {}),
+        ...(body.schema ? { schema: body.schema } : {}),
+        // A member commanding with a session: the run acts for their role (a company-defined one included), so it is
+        // offered only the tools granted to it. An API key acts as admin.
+        ...(session && role ? { role } : {}),
+      },
+      action,
+    );
     return {
       data: { run: { run_id: run.runId, status: run.status, autonomy: run.autonomy, agent_id: agent.id, created_at: run.createdAt } },
       msg: `Command queued for ${agent.name}; poll agents/command_status with run_id ${run.runId}`,

@@ -35,7 +35,13 @@ export const whereFrom = (client: Client): Pick<PersonEvent, 'sourceIp' | 'userA
  */
 export async function signedIn(deps: Deps, user: StoredUser, client: Client, method: 'email_code' | 'passkey') {
   const { cookieValue, session } = await startSession(deps, user);
-  await recordPersonEvent(deps, { user: { id: user.id, email: user.email }, email: user.email, action: 'auth.signed_in', after: { method }, ...whereFrom(client) });
+  await recordPersonEvent(deps, {
+    user: { id: user.id, email: user.email },
+    email: user.email,
+    action: 'auth.signed_in',
+    after: { method },
+    ...whereFrom(client),
+  });
   return {
     data: { user: userResponse(session), workspaces: await workspacesOf(deps, user.id) },
     msg: `Signed in as ${user.email}`,
@@ -56,7 +62,12 @@ export const signInEndpoints: EndpointHandlers<SignInEndpoint> = {
     const user = await verifyEmailCode(deps, { email: body.email, code: body.code, clientIp: clientOf(client).ip }).catch(async (error: unknown) => {
       // A wrong or spent code is a failed sign-in of that address's person (a rate limit is not an attempt).
       if (error instanceof DomainError && (error.code === 'CODE_INVALID' || error.code === 'CODE_EXPIRED')) {
-        await recordPersonEvent(deps, { email: body.email, action: 'auth.sign_in_failed', after: { method: 'email_code', reason: error.code }, ...whereFrom(clientOf(client)) });
+        await recordPersonEvent(deps, {
+          email: body.email,
+          action: 'auth.sign_in_failed',
+          after: { method: 'email_code', reason: error.code },
+          ...whereFrom(clientOf(client)),
+        });
       }
       throw error;
     });
@@ -71,7 +82,10 @@ export const signInEndpoints: EndpointHandlers<SignInEndpoint> = {
   authProfileUpdate: async ({ deps, session, body }) => {
     const active = sessionOf(session);
     const user = await changeDisplayName(deps, active.userId, body.display_name);
-    return { data: { user: userResponse({ userId: user.id, email: user.email, displayName: user.displayName }) }, msg: `Your display name is now ${user.displayName}` };
+    return {
+      data: { user: userResponse({ userId: user.id, email: user.email, displayName: user.displayName }) },
+      msg: `Your display name is now ${user.displayName}`,
+    };
   },
 
   authSignout: async ({ deps, session, client }) => {

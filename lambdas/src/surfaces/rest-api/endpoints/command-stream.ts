@@ -6,4 +6,6 @@ import type { EndpointHandler } from './types';
  * the streaming function (run-stream.ts) then streams its events. A module of its own, so that function carries
  * nothing else of the agents' endpoints.
  */
-export const agentsCommandStream: EndpointHandler<'agentsCommandStream'> = async ({ deps, workspace, query }) => ({ data: toRunResponse(await getRun(deps, workspace.id, query.run_id)) });
+export const agentsCommandStream: EndpointHandler<'agentsCommandStream'> = async ({ deps, workspace, query }) => ({
+  data: toRunResponse(await getRun(deps, workspace.id, query.run_id)),
+});

@@ -1,6 +1,14 @@
 import { MCP_PATH, roleMay } from '@service/shared';
 import { toApiKeyResponse } from '../../../domains/access/api-keys';
-import { callsOfConnection, listConnections, withdrawAllConnections, withdrawConnection, type ConnectionViewer, type StoredCall, type StoredConnection } from '../../../domains/connections/connections';
+import {
+  callsOfConnection,
+  listConnections,
+  withdrawAllConnections,
+  withdrawConnection,
+  type ConnectionViewer,
+  type StoredCall,
+  type StoredConnection,
+} from '../../../domains/connections/connections';
 import { callsOfMcpKey, createMcpKey, earlierMcpKey, listMcpKeys, newMcpKeyId, revokeMcpKey, type ListedMcpKey } from '../../../domains/connections/mcp-keys';
 import type { EndpointHandlers, EndpointInput } from './types';
 
@@ -74,7 +82,10 @@ export const connectionEndpoints: EndpointHandlers<ConnectionEndpoints> = {
     // A retry after a crash finds the key its first attempt made; only its hash was kept, so the secret is gone.
     const earlier = action.seed ? await earlierMcpKey(deps, workspace.id, id) : undefined;
     if (earlier) {
-      return { data: { key: toMcpKey(earlier), secret: null, secret_already_shown: true }, msg: 'This key was created by an earlier attempt; revoke it and create another if you lack the secret' };
+      return {
+        data: { key: toMcpKey(earlier), secret: null, secret_already_shown: true },
+        msg: 'This key was created by an earlier attempt; revoke it and create another if you lack the secret',
+      };
     }
     const { key, secret } = await createMcpKey(deps, workspace.id, {
       id,
@@ -89,7 +100,9 @@ export const connectionEndpoints: EndpointHandlers<ConnectionEndpoints> = {
 
   connectionsKeyList: async ({ deps, workspace }) => ({ data: { keys: (await listMcpKeys(deps, workspace.id)).map(toMcpKey) } }),
 
-  connectionsKeyCalls: async ({ deps, workspace, query }) => ({ data: { calls: (await callsOfMcpKey(deps, workspace.id, query.key_id, query.limit)).map(toCall) } }),
+  connectionsKeyCalls: async ({ deps, workspace, query }) => ({
+    data: { calls: (await callsOfMcpKey(deps, workspace.id, query.key_id, query.limit)).map(toCall) },
+  }),
 
   connectionsKeyRevoke: async ({ deps, workspace, body }) => {
     return { data: { key: toMcpKey(await revokeMcpKey(deps, workspace.id, body.key_id)) }, msg: 'MCP key revoked: its next request fails' };

@@ -21,7 +21,9 @@ export const summaryResponse = (summary: ConversationSummary): Summary => ({
   email: summary.email,
   handler: summary.handling.handler,
   assignee: summary.handling.assignee ?? null,
-  handoff: summary.handling.handoff ? { reason: summary.handling.handoff.reason, summary: summary.handling.handoff.summary, requested_at: summary.handling.handoff.requestedAt } : null,
+  handoff: summary.handling.handoff
+    ? { reason: summary.handling.handoff.reason, summary: summary.handling.handoff.summary, requested_at: summary.handling.handoff.requestedAt }
+    : null,
   unread: summary.unread,
   page: summary.page,
   visitor_email: summary.visitorEmail,
@@ -54,9 +56,14 @@ const mailResponse = (mail: InboundMailItem): NonNullable<Message['mail']> => {
     unverified: unverifiedWhy(mail) ?? null,
     held: held ? { reason: held } : null,
     decided: mail.state === 'accepted' || mail.state === 'dismissed' ? mail.state : null,
-    attachments: (mail.attachments ?? []).map((attachment, index) => ({ index, filename: attachment.filename, type: attachment.type, bytes: attachment.bytes, refused: attachment.key ? null : (attachment.refused ?? 'too_large') })),
+    attachments: (mail.attachments ?? []).map((attachment, index) => ({
+      index,
+      filename: attachment.filename,
+      type: attachment.type,
+      bytes: attachment.bytes,
+      refused: attachment.key ? null : (attachment.refused ?? 'too_large'),
+    })),
   };
 };
 
 export const storedResponse = ({ messageId, ...message }: StoredMessage): Message => messageResponse({ ...message, seq: seqOf(messageId) });
-

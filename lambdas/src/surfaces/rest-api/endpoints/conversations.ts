@@ -17,7 +17,8 @@ import { acceptHeldMail, dismissHeldMail } from '../../../domains/mail/held-mail
 import type { EndpointHandlers, EndpointInput } from './types';
 
 /** The signed-in teammate; undefined for an API key (it acts for the workspace, not for a person). */
-const caller = (input: Pick<EndpointInput<'conversationsReply'>, 'session'>): Teammate | undefined => input.session && { id: input.session.userId, name: input.session.displayName || input.session.email };
+const caller = (input: Pick<EndpointInput<'conversationsReply'>, 'session'>): Teammate | undefined =>
+  input.session && { id: input.session.userId, name: input.session.displayName || input.session.email };
 
 export type ConversationEndpoint =
   | 'conversationsList'
@@ -38,7 +39,9 @@ export type ConversationEndpoint =
   | 'conversationsMailAccept'
   | 'conversationsMailDismiss';
 
-const availabilityAnswer = (deps: Deps, availability: AvailabilitySettings) => ({ data: { availability, available_now: availableAt(availability, deps.now()) } });
+const availabilityAnswer = (deps: Deps, availability: AvailabilitySettings) => ({
+  data: { availability, available_now: availableAt(availability, deps.now()) },
+});
 
 /** The widget conversations of an agent (the dashboard's Conversations screen and the inbox), and people in them. */
 export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
@@ -46,15 +49,33 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
     const { deps, workspace, query } = input;
     await getAgent(deps, workspace.id, query.agent_id);
     const filter = conversationFilter(query.state, caller(input)?.id);
-    const { conversations, nextCursor } = await listAgentConversations(deps, query.agent_id, { limit: query.limit, cursor: query.cursor }, filter, caller(input)?.id);
+    const { conversations, nextCursor } = await listAgentConversations(
+      deps,
+      query.agent_id,
+      { limit: query.limit, cursor: query.cursor },
+      filter,
+      caller(input)?.id,
+    );
     return { data: { conversations: conversations.map(summaryResponse), next_cursor: nextCursor } };
   },
 
   conversationsGet: async (input) => {
     const { deps, workspace, query } = input;
     const { conversation, messages } = await conversationTranscript(deps, workspace.id, query.conversation_id, caller(input)?.id);
-    const mails = conversation.channel === 'email' || conversation.visitorEmail ? await mailsOfEntries(deps, { workspaceId: workspace.id, conversationId: conversation.conversationId }, messages.map((message) => message.actionSeed)) : new Map();
-    return { data: { conversation: summaryResponse(conversation), messages: messages.map((message) => messageResponse(message, message.actionSeed ? mails.get(message.actionSeed) : undefined)) } };
+    const mails =
+      conversation.channel === 'email' || conversation.visitorEmail
+        ? await mailsOfEntries(
+            deps,
+            { workspaceId: workspace.id, conversationId: conversation.conversationId },
+            messages.map((message) => message.actionSeed),
+          )
+        : new Map();
+    return {
+      data: {
+        conversation: summaryResponse(conversation),
+        messages: messages.map((message) => messageResponse(message, message.actionSeed ? mails.get(message.actionSeed) : undefined)),
+      },
+    };
   },
 
   conversationsReply: async (input) => {
@@ -114,7 +135,12 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
   conversationsAttachment: async ({ deps, workspace, session, query }) => {
     if (!session) throw new DomainError('FORBIDDEN', 'An attachment is downloaded by a signed-in teammate in the dashboard, not with an API key');
     const meta = await readConversation(deps, workspace.id, query.conversation_id);
-    const { key: _key, ...attachment } = await findAttachment(deps, { workspaceId: workspace.id, conversationId: meta.conversationId }, query.mail_id, query.index);
+    const { key: _key, ...attachment } = await findAttachment(
+      deps,
+      { workspaceId: workspace.id, conversationId: meta.conversationId },
+      query.mail_id,
+      query.index,
+    );
     return { data: { workspace_id: workspace.id, conversation_id: meta.conversationId, mail_id: query.mail_id, attachment } };
   },
 
@@ -129,7 +155,10 @@ export const conversationEndpoints: EndpointHandlers<ConversationEndpoint> = {
     return { data: { mail_id: body.mail_id }, msg: 'The mail was dismissed' };
   },
 
-  conversationsAvailabilitySet: async ({ deps, workspace, body }) => ({ ...availabilityAnswer(deps, await setAvailability(deps, workspace.id, body)), msg: 'Availability saved' }),
+  conversationsAvailabilitySet: async ({ deps, workspace, body }) => ({
+    ...availabilityAnswer(deps, await setAvailability(deps, workspace.id, body)),
+    msg: 'Availability saved',
+  }),
 
   conversationsStream,
   conversationsInboxStream,

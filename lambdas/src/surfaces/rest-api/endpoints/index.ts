@@ -26,4 +26,22 @@ import { auditEndpoints } from './audit';
  * read visitors' conversations, and so are sign-in, sessions and passkeys (auth-api.ts), which alone carries the WebAuthn
  * verifier.
  */
-export const ENDPOINT_HANDLERS: EndpointHandlers<Exclude<EndpointName, ConversationEndpoint | VisitorEndpoint | EvalEndpoint | SignInEndpoint | PasskeyEndpoint>> = { ...agentEndpoints, ...recordEndpoints, ...skillEndpoints, ...skillAccessEndpoints, ...accountEndpoints, ...webhookDeliveryEndpoints, ...agentSettingsEndpoints, ...memberEndpoints, ...connectionEndpoints, ...runApprovalEndpoints, ...knowledgeEndpoints, ...telemetryEndpoints, ...draftEndpoints, ...insightsEndpoints, ...auditEndpoints };
+export const ENDPOINT_HANDLERS: EndpointHandlers<
+  Exclude<EndpointName, ConversationEndpoint | VisitorEndpoint | EvalEndpoint | SignInEndpoint | PasskeyEndpoint>
+> = {
+  ...agentEndpoints,
+  ...recordEndpoints,
+  ...skillEndpoints,
+  ...skillAccessEndpoints,
+  ...accountEndpoints,
+  ...webhookDeliveryEndpoints,
+  ...agentSettingsEndpoints,
+  ...memberEndpoints,
+  ...connectionEndpoints,
+  ...runApprovalEndpoints,
+  ...knowledgeEndpoints,
+  ...telemetryEndpoints,
+  ...draftEndpoints,
+  ...insightsEndpoints,
+  ...auditEndpoints,
+};

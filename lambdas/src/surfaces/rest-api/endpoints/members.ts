@@ -1,12 +1,27 @@
 import { ApiError } from '@service/shared';
-import { acceptInvitation, changeMemberRole, invite, listMembers, removeMember, revokeInvitation, type StoredInvitation, type StoredMembership } from '../../../domains/people/members';
+import {
+  acceptInvitation,
+  changeMemberRole,
+  invite,
+  listMembers,
+  removeMember,
+  revokeInvitation,
+  type StoredInvitation,
+  type StoredMembership,
+} from '../../../domains/people/members';
 import { getUser } from '../../../domains/people/users';
 import { clientOf, sessionOf } from './auth';
 import type { EndpointHandlers } from './types';
 
 type MemberEndpoints = 'membersList' | 'membersInvite' | 'membersUpdate' | 'membersRemove' | 'membersInvitationRevoke' | 'invitationsAccept';
 
-const memberResponse = (member: StoredMembership) => ({ user_id: member.userId, email: member.email, display_name: member.displayName, role: member.role, joined_at: member.joinedAt });
+const memberResponse = (member: StoredMembership) => ({
+  user_id: member.userId,
+  email: member.email,
+  display_name: member.displayName,
+  role: member.role,
+  joined_at: member.joinedAt,
+});
 const invitationResponse = (invitation: StoredInvitation) => ({
   id: invitation.id,
   email: invitation.email,
@@ -38,13 +53,19 @@ export const memberEndpoints: EndpointHandlers<MemberEndpoints> = {
 
   membersInvitationRevoke: async ({ deps, workspace, body }) => {
     const invitation = await revokeInvitation(deps, workspace.id, body.invitation_id);
-    return { data: { revoked: true as const, invitation_id: invitation.id }, msg: `The invitation to ${invitation.email} is cancelled; its link no longer works` };
+    return {
+      data: { revoked: true as const, invitation_id: invitation.id },
+      msg: `The invitation to ${invitation.email} is cancelled; its link no longer works`,
+    };
   },
 
   invitationsAccept: async ({ deps, body, session }) => {
     const user = await getUser(deps, sessionOf(session).userId);
     if (!user) throw new ApiError('API_KEY_REQUIRED', 'Sign in again');
     const membership = await acceptInvitation(deps, body.token, user);
-    return { data: { workspace: { id: membership.workspaceId, name: membership.workspaceName, role: membership.role } }, msg: `You joined ${membership.workspaceName}` };
+    return {
+      data: { workspace: { id: membership.workspaceId, name: membership.workspaceName, role: membership.role } },
+      msg: `You joined ${membership.workspaceName}`,
+    };
   },
 };

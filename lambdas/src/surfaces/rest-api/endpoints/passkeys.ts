@@ -1,11 +1,26 @@
-import { deletePasskey, listPasskeys, registerPasskey, registrationOptions, relyingPartyOf, signInOptions, signInWithPasskey, type StoredPasskey } from '../../../domains/people/passkeys';
+import {
+  deletePasskey,
+  listPasskeys,
+  registerPasskey,
+  registrationOptions,
+  relyingPartyOf,
+  signInOptions,
+  signInWithPasskey,
+  type StoredPasskey,
+} from '../../../domains/people/passkeys';
 import { clientOf, sessionOf, signedIn, whereFrom } from './auth';
 import { recordPersonEvent } from '../../../domains/audit/person-events';
 import type { EndpointHandlers } from './types';
 
-export type PasskeyEndpoint = 'authPasskeyRegisterOptions' | 'authPasskeyRegister' | 'authPasskeySigninOptions' | 'authPasskeySignin' | 'authPasskeyList' | 'authPasskeyDelete';
+export type PasskeyEndpoint =
+  'authPasskeyRegisterOptions' | 'authPasskeyRegister' | 'authPasskeySigninOptions' | 'authPasskeySignin' | 'authPasskeyList' | 'authPasskeyDelete';
 
-const passkeyResponse = (passkey: StoredPasskey) => ({ id: passkey.credentialId, name: passkey.name, created_at: passkey.createdAt, last_used_at: passkey.lastUsedAt ?? null });
+const passkeyResponse = (passkey: StoredPasskey) => ({
+  id: passkey.credentialId,
+  name: passkey.name,
+  created_at: passkey.createdAt,
+  last_used_at: passkey.lastUsedAt ?? null,
+});
 
 /** Passkeys: the relying party is the host the browser used (localhost locally), or DASHBOARD_ORIGIN's in AWS. */
 export const passkeyEndpoints: EndpointHandlers<PasskeyEndpoint> = {
@@ -16,7 +31,13 @@ export const passkeyEndpoints: EndpointHandlers<PasskeyEndpoint> = {
   authPasskeyRegister: async ({ deps, session, client, body }) => {
     const passkey = await registerPasskey(deps, sessionOf(session), relyingPartyOf(clientOf(client).origin), body.response, body.name);
     const { userId, email } = sessionOf(session);
-    await recordPersonEvent(deps, { user: { id: userId, email }, email, action: 'auth.passkey_added', after: passkeyResponse(passkey), ...whereFrom(clientOf(client)) });
+    await recordPersonEvent(deps, {
+      user: { id: userId, email },
+      email,
+      action: 'auth.passkey_added',
+      after: passkeyResponse(passkey),
+      ...whereFrom(clientOf(client)),
+    });
     return { data: { passkey: passkeyResponse(passkey) }, msg: 'Passkey added; sign in with it next time' };
   },
 
@@ -35,7 +56,13 @@ export const passkeyEndpoints: EndpointHandlers<PasskeyEndpoint> = {
   authPasskeyDelete: async ({ deps, session, body, client }) => {
     await deletePasskey(deps, sessionOf(session).userId, body.passkey_id);
     const { userId, email } = sessionOf(session);
-    await recordPersonEvent(deps, { user: { id: userId, email }, email, action: 'auth.passkey_removed', after: { id: body.passkey_id }, ...whereFrom(clientOf(client)) });
+    await recordPersonEvent(deps, {
+      user: { id: userId, email },
+      email,
+      action: 'auth.passkey_removed',
+      after: { id: body.passkey_id },
+      ...whereFrom(clientOf(client)),
+    });
     return { data: { deleted: true as const, passkey_id: body.passkey_id }, msg: 'Passkey removed' };
   },
 };

@@ -8,12 +8,24 @@ type ApprovalEndpoints = 'agentsCommandApprove' | 'agentsCommandReject' | 'agent
 /** The REST door to a run's approval: the same record the dashboard and MCP answer (domains/runs/approvals.ts). */
 export const runApprovalEndpoints: EndpointHandlers<ApprovalEndpoints> = {
   agentsCommandApprove: async ({ deps, workspace, body, session }) => ({
-    data: toRunResponse(await answerApproval(deps, workspace.id, body.run_id, { decision: 'approved', by: session ? session.userId : 'api_key', ...(body.note ? { note: body.note } : {}) })),
+    data: toRunResponse(
+      await answerApproval(deps, workspace.id, body.run_id, {
+        decision: 'approved',
+        by: session ? session.userId : 'api_key',
+        ...(body.note ? { note: body.note } : {}),
+      }),
+    ),
     msg: 'Approved: the action runs once and the run goes on',
   }),
 
   agentsCommandReject: async ({ deps, workspace, body, session }) => ({
-    data: toRunResponse(await answerApproval(deps, workspace.id, body.run_id, { decision: 'rejected', by: session ? session.userId : 'api_key', ...(body.note ? { note: body.note } : {}) })),
+    data: toRunResponse(
+      await answerApproval(deps, workspace.id, body.run_id, {
+        decision: 'rejected',
+        by: session ? session.userId : 'api_key',
+        ...(body.note ? { note: body.note } : {}),
+      }),
+    ),
     msg: 'Rejected: the agent is told and carries on without the action',
   }),
 

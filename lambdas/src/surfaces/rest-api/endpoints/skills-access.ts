@@ -5,7 +5,12 @@ import { createRole, listRoles, type Role } from '../../../domains/skills/roles'
 import type { EndpointHandlers } from './types';
 
 export const toRoleResponse = (role: Role) => ({ name: role.name, description: role.description, builtin: role.builtin, created_at: role.createdAt });
-export const toGrantResponse = (grant: Grant) => ({ role: grant.role, capability: grant.capability, requires_verified_visitor: grant.requiresVerifiedVisitor === true, created_at: grant.createdAt });
+export const toGrantResponse = (grant: Grant) => ({
+  role: grant.role,
+  capability: grant.capability,
+  requires_verified_visitor: grant.requiresVerifiedVisitor === true,
+  created_at: grant.createdAt,
+});
 
 type SkillAccessEndpoints = 'skillsRegister' | 'rolesList' | 'rolesCreate' | 'grantsList' | 'grantsCreate' | 'grantsRevoke';
 
@@ -34,7 +39,10 @@ export const skillAccessEndpoints: EndpointHandlers<SkillAccessEndpoints> = {
 
   grantsCreate: async ({ deps, workspace, body }) => {
     const { grant, created } = await createGrant(deps, workspace.id, body.role, body.capability, { requiresVerifiedVisitor: body.requires_verified_visitor });
-    return { data: { grant: toGrantResponse(grant) }, msg: created ? `${body.capability} granted to ${body.role}` : `${body.role} already holds ${body.capability}` };
+    return {
+      data: { grant: toGrantResponse(grant) },
+      msg: created ? `${body.capability} granted to ${body.role}` : `${body.role} already holds ${body.capability}`,
+    };
   },
 
   grantsRevoke: async ({ deps, workspace, body }) => {

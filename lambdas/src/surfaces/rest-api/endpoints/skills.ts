@@ -24,7 +24,11 @@ export const skillEndpoints: EndpointHandlers<'skillsList' | 'skillsInstall' | '
   skillsUninstall: async ({ deps, workspace, body }) => {
     const agent = await getAgent(deps, workspace.id, body.agent_id);
     if (!agent.skills.includes(body.skill_code)) throw new ApiError('NOT_FOUND', `${agent.name} has no skill ${body.skill_code}`, { field: 'skill_code' });
-    await setAgentSkills(deps, agent, agent.skills.filter((code) => code !== body.skill_code));
+    await setAgentSkills(
+      deps,
+      agent,
+      agent.skills.filter((code) => code !== body.skill_code),
+    );
     await emitEvent(deps, workspace.id, 'skill.uninstalled', { agent_id: agent.id, skill_code: body.skill_code }, { also: body.skill_code });
     return { data: { agent_id: agent.id, skill_code: body.skill_code, installed: false }, msg: `${body.skill_code} removed from ${agent.name}` };
   },

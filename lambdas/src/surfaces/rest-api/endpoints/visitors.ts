@@ -7,7 +7,8 @@ import { NOTHING_FOUND, type VisitorTarget } from '../../../domains/visitors/vis
 import { messageResponse, summaryResponse } from './conversation-responses';
 import type { EndpointHandlers, EndpointInput } from './types';
 
-export type VisitorEndpoint = 'visitorsExport' | 'visitorsErase' | 'visitorsAuditList' | 'visitorsRetentionGet' | 'visitorsRetentionSet' | 'visitorsIdentityGet' | 'visitorsIdentitySet';
+export type VisitorEndpoint =
+  'visitorsExport' | 'visitorsErase' | 'visitorsAuditList' | 'visitorsRetentionGet' | 'visitorsRetentionSet' | 'visitorsIdentityGet' | 'visitorsIdentitySet';
 
 export const visitorOf = (body: { visitor_id?: string | undefined; verified_user_id?: string | undefined; email?: string | undefined }): VisitorTarget =>
   body.visitor_id !== undefined ? { visitorId: body.visitor_id } : body.email !== undefined ? { email: body.email } : { userId: body.verified_user_id! };
@@ -43,10 +44,22 @@ export const visitorEndpoints: EndpointHandlers<VisitorEndpoint> = {
         conversations: exported.conversations.map(({ summary, messages, pendingActions }) => ({
           conversation: summaryResponse(summary),
           messages: messages.map((message) => messageResponse(message)),
-          pending_actions: pendingActions.map((action) => ({ id: action.id, tool_name: action.toolName, summary: action.summary, input: action.input, expires_at: action.expiresAt })),
+          pending_actions: pendingActions.map((action) => ({
+            id: action.id,
+            tool_name: action.toolName,
+            summary: action.summary,
+            input: action.input,
+            expires_at: action.expiresAt,
+          })),
         })),
         contacts: exported.contacts,
-        webhook_deliveries: exported.deliveries.map((delivery) => ({ subscription_id: delivery.subscriptionId, event_id: delivery.eventId, event: delivery.event, created_at: delivery.createdAt, payload: delivery.payload })),
+        webhook_deliveries: exported.deliveries.map((delivery) => ({
+          subscription_id: delivery.subscriptionId,
+          event_id: delivery.eventId,
+          event: delivery.event,
+          created_at: delivery.createdAt,
+          payload: delivery.payload,
+        })),
         mails: exported.mails,
       },
     };
@@ -66,14 +79,24 @@ export const visitorEndpoints: EndpointHandlers<VisitorEndpoint> = {
 
   visitorsRetentionSet: async ({ deps, workspace, body }) => {
     if (!(await setRetentionDays(deps, workspace.id, body.days, deps.now().toISOString()))) throw new DomainError('NOT_FOUND', 'No such workspace');
-    return { data: { retention: { days: body.days } }, msg: body.days === null ? 'Conversations are kept' : `Conversations are erased ${body.days} days after their last activity` };
+    return {
+      data: { retention: { days: body.days } },
+      msg: body.days === null ? 'Conversations are kept' : `Conversations are erased ${body.days} days after their last activity`,
+    };
   },
 
   // Absent on a workspace older than signed tokens: it keeps the user hash it was built on.
-  visitorsIdentityGet: async ({ deps, workspace }) => ({ data: { identity: { allow_user_hmac: (await getWorkspace(deps, workspace.id))?.userHashAllowed !== false } } }),
+  visitorsIdentityGet: async ({ deps, workspace }) => ({
+    data: { identity: { allow_user_hmac: (await getWorkspace(deps, workspace.id))?.userHashAllowed !== false } },
+  }),
 
   visitorsIdentitySet: async ({ deps, workspace, body }) => {
     if (!(await setUserHashAllowed(deps, workspace.id, body.allow_user_hmac))) throw new DomainError('NOT_FOUND', 'No such workspace');
-    return { data: { identity: body }, msg: body.allow_user_hmac ? 'Visitors may prove themselves with a signed token or the older user hash' : 'Visitors prove themselves with signed tokens only' };
+    return {
+      data: { identity: body },
+      msg: body.allow_user_hmac
+        ? 'Visitors may prove themselves with a signed token or the older user hash'
+        : 'Visitors prove themselves with signed tokens only',
+    };
   },
 };

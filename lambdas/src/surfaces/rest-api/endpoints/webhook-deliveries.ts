@@ -34,6 +34,9 @@ export const webhookDeliveryEndpoints: EndpointHandlers<'webhooksDeliveries' | '
 
   webhooksTest: async ({ deps, workspace, body }) => {
     const eventId = await sendTestEvent(deps, workspace.id, body.webhook_id);
-    return { data: { webhook_id: body.webhook_id, event_id: eventId, event: WEBHOOK_TEST_EVENT, queued: true as const }, msg: 'Test event queued; see webhooks/deliveries' };
+    return {
+      data: { webhook_id: body.webhook_id, event_id: eventId, event: WEBHOOK_TEST_EVENT, queued: true as const },
+      msg: 'Test event queued; see webhooks/deliveries',
+    };
   },
 };

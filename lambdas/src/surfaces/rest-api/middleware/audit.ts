@@ -34,7 +34,12 @@ async function readBefore<N extends EndpointName>(spec: AuditSpec<N>, input: End
 }
 
 /** How the endpoint middleware calls an endpoint: as it is, or with its audit entry recorded (auditedRunner). */
-export type EndpointRunner = <N extends EndpointName>(state: AuditedCall, event: HttpEvent, handle: EndpointHandler<N>, input: EndpointInput<N>) => ReturnType<EndpointHandler<N>>;
+export type EndpointRunner = <N extends EndpointName>(
+  state: AuditedCall,
+  event: HttpEvent,
+  handle: EndpointHandler<N>,
+  input: EndpointInput<N>,
+) => ReturnType<EndpointHandler<N>>;
 
 /**
  * Runs an endpoint; when it changes configuration or access (AUDITED), reads the target first and records the entry

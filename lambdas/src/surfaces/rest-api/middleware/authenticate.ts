@@ -110,7 +110,10 @@ export const authenticate = (deps: Deps) => ({
       const session = await sessionFromCookieHeader(deps, client.cookieHeader);
       if (!session) {
         const expired = parseCookies(client.cookieHeader).has(SESSION_COOKIE);
-        throw new ApiError('API_KEY_REQUIRED', expired ? 'Your session has ended; sign in again' : 'Send your API key in the X-Service-Api-Key header, or sign in');
+        throw new ApiError(
+          'API_KEY_REQUIRED',
+          expired ? 'Your session has ended; sign in again' : 'Send your API key in the X-Service-Api-Key header, or sign in',
+        );
       }
       await authenticateSession(deps, request, state, session, client);
     }
