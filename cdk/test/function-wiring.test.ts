@@ -172,7 +172,16 @@ describe('retention sweeper', () => {
       Targets: [Match.objectLike({ Arn: { 'Fn::GetAtt': [functionId('RetentionSweeper'), 'Arn'] } })],
     });
     const writes = FUNCTIONS.find((fn) => fn.id === 'RetentionSweeper')!.writes;
-    expect([...writes].sort()).toEqual(['conversations', 'idempotency', 'insights', 'knowledgeUnanswered', 'records', 'visitorErasures', 'webhookDeliveries']);
+    expect([...writes].sort()).toEqual([
+      'conversations',
+      'idempotency',
+      'insights',
+      'knowledgeUnanswered',
+      'mail',
+      'records',
+      'visitorErasures',
+      'webhookDeliveries',
+    ]);
   });
 });
 
