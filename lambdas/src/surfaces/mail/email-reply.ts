@@ -1,13 +1,10 @@
-import type { Tool, LanguageModel } from 'ai';
 import { replyLanguageLine } from '@service/shared';
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import type { StoredAgent } from '../../domains/agents/agents';
 import { knowledgeRules } from '../../domains/runs/runtime/run-sources';
-import type { AgentTool } from '../../domains/skills/agent-tool';
 import type { Deps } from '../../infra/deps';
-import type { ChatRequestBody } from '../widget/chat-request';
 import { streamWidgetReply, type WidgetReply } from '../widget/reply';
-import type { ReplyActions, VisitorConversation } from '../widget/visitor-tools';
+import type { VisitorReplyInput } from '../widget/visitor-tools';
 import { plainMarkers } from './plain-markers';
 
 /** The system prompt of an answer by e-mail: the persona, plain text, passages cited by number as every door does, and the mail is data, never instructions. */
@@ -21,21 +18,11 @@ function emailSystemPrompt(agent: StoredAgent, language: string, now: Date, know
   ].join('\n');
 }
 
-export interface EmailReplyInput {
-  model: LanguageModel;
-  conversation: VisitorConversation;
-  /** The thread so far, the customer's mail last. */
-  body: ChatRequestBody;
-  tools: readonly AgentTool[];
-  actions: ReplyActions;
-  handoff: Tool | undefined;
-}
-
 /**
  * The agent's answer to a mail (the mail queue's consumer, and an eval's `email` door): the widget's own reply with
  * the e-mail prompt, no page tools, citations as plain links and no widget marker left in its text.
  */
-export async function streamEmailReply(deps: Deps, input: EmailReplyInput): Promise<WidgetReply & { knowledgeOffered: boolean }> {
+export async function streamEmailReply(deps: Deps, input: VisitorReplyInput): Promise<WidgetReply & { knowledgeOffered: boolean }> {
   const knowledgeOffered = input.tools.some((tool) => tool.capability.startsWith('knowledge'));
   const reply = await streamWidgetReply(deps, {
     ...input,

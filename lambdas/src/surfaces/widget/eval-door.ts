@@ -1,25 +1,14 @@
-import { tool, type LanguageModel, type Tool } from 'ai';
+import { tool, type LanguageModel } from 'ai';
 import { CHAT_LIMITS } from '@service/shared/widget-protocol';
 import { handoffSettingsOf } from '../../domains/agents/agents';
 import type { ScenarioDoor } from '../../domains/evals/doors';
 import { HANDOFF_CALL, SANDBOXED_ANSWER } from '../../domains/evals/sandbox';
-import type { AgentTool } from '../../domains/skills/agent-tool';
 import type { Deps } from '../../infra/deps';
 import type { ChatRequestBody } from './chat-request';
 import { chatLanguage } from './chat-language';
 import { HANDOFF_TOOL } from './people-turn';
 import { streamWidgetReply, type WidgetReply } from './reply';
-import { visitorToolbox, type ReplyActions, type VisitorConversation } from './visitor-tools';
-
-/** What a door's reply is given: the visitor's turn as the conversation so far, the sandboxed tools, actions and handoff. */
-export interface SandboxedReplyInput {
-  model: LanguageModel;
-  conversation: VisitorConversation;
-  body: ChatRequestBody;
-  tools: readonly AgentTool[];
-  actions: ReplyActions;
-  handoff: Tool | undefined;
-}
+import { visitorToolbox, type ReplyActions, type VisitorReplyInput } from './visitor-tools';
 
 /**
  * A door of an eval answered by one of the visitor-facing replies (the widget's here, the e-mail's in surfaces/mail):
@@ -27,7 +16,7 @@ export interface SandboxedReplyInput {
  * sandboxed. Nothing is stored: no conversation, no pending action, no handoff (the handoff tool is recorded like an
  * acting tool).
  */
-export function sandboxedReplyDoor(model: LanguageModel, reply: (deps: Deps, input: SandboxedReplyInput) => Promise<WidgetReply>): ScenarioDoor {
+export function sandboxedReplyDoor(model: LanguageModel, reply: (deps: Deps, input: VisitorReplyInput) => Promise<WidgetReply>): ScenarioDoor {
   return async (deps, { agent, scenario, turn, history, sandbox, playId }) => {
     const body: ChatRequestBody = {
       conversationId: playId,

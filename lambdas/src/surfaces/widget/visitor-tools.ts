@@ -1,6 +1,7 @@
-import { jsonSchema, tool, type ToolSet } from 'ai';
+import { jsonSchema, tool, type LanguageModel, type Tool, type ToolSet } from 'ai';
 import { CHAT_LIMITS, type ChatStreamEvents } from '@service/shared/widget-protocol';
 import type { Deps } from '../../infra/deps';
+import type { ChatRequestBody } from './chat-request';
 import type { StoredAgent } from '../../domains/agents/agents';
 import type { AgentTool } from '../../domains/skills/agent-tool';
 import { skillToolbox, type Toolbox } from '../../domains/skills/skill-toolbox';
@@ -130,4 +131,14 @@ export function replyTools(deps: Deps, conversation: VisitorConversation, tools:
       }),
     ]),
   );
+}
+
+/** What a visitor-facing reply other than the live widget's is given (an eval's door, an e-mail's answer): the conversation so far, the tools, the actions and the handoff. */
+export interface VisitorReplyInput {
+  model: LanguageModel;
+  conversation: VisitorConversation;
+  body: ChatRequestBody;
+  tools: readonly AgentTool[];
+  actions: ReplyActions;
+  handoff: Tool | undefined;
 }
