@@ -51,35 +51,22 @@ export async function setRetentionDays(deps: Deps, id: string, days: number | nu
   return set !== undefined;
 }
 
-/** Sets how many days audit entries recorded from now on are kept; false when the workspace is gone. */
-export async function setAuditRetentionDays(deps: Deps, id: string, days: number): Promise<boolean> {
+/** Sets one attribute of an existing workspace; false when the workspace is gone. */
+async function setWorkspaceAttribute(deps: Deps, id: string, name: 'auditRetentionDays' | 'userHashAllowed', value: number | boolean): Promise<boolean> {
   const set = await updateIf(
     deps.store,
     deps.store.table('workspaces'),
     { id },
-    {
-      UpdateExpression: 'SET auditRetentionDays = :days',
-      ConditionExpression: 'attribute_exists(id)',
-      ExpressionAttributeValues: { ':days': days },
-    },
+    { UpdateExpression: `SET ${name} = :value`, ConditionExpression: 'attribute_exists(id)', ExpressionAttributeValues: { ':value': value } },
   );
   return set !== undefined;
 }
 
+/** Sets how many days audit entries recorded from now on are kept; false when the workspace is gone. */
+export const setAuditRetentionDays = (deps: Deps, id: string, days: number): Promise<boolean> => setWorkspaceAttribute(deps, id, 'auditRetentionDays', days);
+
 /** Allows or refuses the widget's older user hash; false when the workspace is gone. */
-export async function setUserHashAllowed(deps: Deps, id: string, allowed: boolean): Promise<boolean> {
-  const set = await updateIf(
-    deps.store,
-    deps.store.table('workspaces'),
-    { id },
-    {
-      UpdateExpression: 'SET userHashAllowed = :allowed',
-      ConditionExpression: 'attribute_exists(id)',
-      ExpressionAttributeValues: { ':allowed': allowed },
-    },
-  );
-  return set !== undefined;
-}
+export const setUserHashAllowed = (deps: Deps, id: string, allowed: boolean): Promise<boolean> => setWorkspaceAttribute(deps, id, 'userHashAllowed', allowed);
 
 /** The workspaces that ever set a retention (the sweeper's round); a workspaces table is small, so a filtered scan. */
 export const scanWorkspacesWithRetention = (deps: Deps): Promise<Workspace[]> =>
